@@ -1,0 +1,179 @@
+package org.rocprofsys.config;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The full registry of rocprof-sys settings, read from {@code settings.tsv} beside this class.
+ *
+ * <p>The table keeps the data (names, types, defaults, categories, choices, descriptions) apart
+ * from the code; its header documents the columns.
+ */
+public final class SettingsRegistry {
+    private static final String RESOURCE = "settings.tsv";
+
+    private final Map<String, SettingDefinition> byEnvName;
+
+    private SettingsRegistry(Map<String, SettingDefinition> byEnvName) {
+        this.byEnvName = byEnvName;
+    }
+
+    /** The registry shipped with this build. */
+    public static SettingsRegistry standard() {
+        return Holder.STANDARD;
+    }
+
+    private static final class Holder {
+        static final SettingsRegistry STANDARD = load();
+    }
+
+    private static SettingsRegistry load() {
+        try (InputStream in = SettingsRegistry.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + RESOURCE);
+            }
+            return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static SettingsRegistry parse(BufferedReader reader) throws IOException {
+        Map<String, SettingDefinition> map = new LinkedHashMap<>();
+        String line;
+        int lineNo = 0;
+        while ((line = reader.readLine()) != null) {
+            lineNo++;
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.split("\t", -1);
+            if (f.length != 7) {
+                throw new IllegalStateException(RESOURCE + ":" + lineNo + ": expected 7 tab-separated columns, found " + f.length);
+            }
+            String env = f[0];
+            if (!env.startsWith(SettingDefinition.PREFIX)) {
+                throw new IllegalStateException(RESOURCE + ":" + lineNo + ": name must start with ROCPROFSYS_: " + env);
+            }
+            boolean hidden = false;
+            boolean legacy = false;
+            String alias = null;
+            for (String flag : splitList(f[5])) {
+                if (flag.equals("hidden")) {
+                    hidden = true;
+                } else if (flag.equals("legacy")) {
+                    legacy = true;
+                } else if (flag.startsWith("alias=")) {
+                    alias = flag.substring("alias=".length());
+                } else {
+                    throw new IllegalStateException(RESOURCE + ":" + lineNo + ": unknown flag " + flag);
+                }
+            }
+            SettingDefinition def = new SettingDefinition(env, SettingType.fromDisplayName(f[1]), f[2],
+                    Collections.unmodifiableSortedSet(new TreeSet<>(splitList(f[3]))),
+                    List.copyOf(splitList(f[4])), hidden, Optional.ofNullable(alias), legacy, f[6]);
+            if (map.put(env, def) != null) {
+                throw new IllegalStateException(RESOURCE + ":" + lineNo + ": duplicate setting " + env);
+            }
+        }
+        for (SettingDefinition d : map.values()) {
+            if (d.aliasOf().isPresent() && !map.containsKey(d.aliasOf().get())) {
+                throw new IllegalStateException(d.envName() + " is an alias of unknown " + d.aliasOf().get());
+            }
+        }
+        return new SettingsRegistry(Collections.unmodifiableMap(map));
+    }
+
+    private static List<String> splitList(String field) {
+        if (field.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(field.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** Every definition, in table order. */
+    public List<SettingDefinition> all() {
+        return List.copyOf(byEnvName.values());
+    }
+
+    /** The settings rocprof-sys lists: neither legacy nor hidden. */
+    public List<SettingDefinition> listed() {
+        return byEnvName.values().stream().filter(d -> !d.legacy() && !d.hidden()).toList();
+    }
+
+    /**
+     * Finds a setting by its environment name ({@code ROCPROFSYS_TRACE}) or short name
+     * ({@code trace}), as config files may use either.
+     */
+    public Optional<SettingDefinition> find(String key) {
+        String k = key.strip();
+        SettingDefinition d = byEnvName.get(k);
+        if (d == null) {
+            d = byEnvName.get(SettingDefinition.PREFIX + k.toUpperCase(Locale.ROOT));
+            if (d != null && !k.equals(d.name()) && !k.toUpperCase(Locale.ROOT).equals(k)) {
+                d = null;
+            }
+        }
+        return Optional.ofNullable(d);
+    }
+
+    /** The listed setting whose name is closest to {@code key}, for "did you mean" messages. */
+    public String nearest(String key) {
+        String k = key.strip().toUpperCase(Locale.ROOT);
+        if (!k.startsWith(SettingDefinition.PREFIX)) {
+            k = SettingDefinition.PREFIX + k;
+        }
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (SettingDefinition d : byEnvName.values()) {
+            if (d.legacy()) {
+                continue;
+            }
+            int dist = editDistance(k, d.envName());
+            if (dist < bestDistance) {
+                bestDistance = dist;
+                best = d.envName();
+            }
+        }
+        return best;
+    }
+
+    static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    /** Every category used by some listed setting. */
+    public List<String> categories() {
+        TreeSet<String> all = new TreeSet<>();
+        listed().forEach(d -> all.addAll(d.categories()));
+        return new ArrayList<>(all);
+    }
+}

@@ -1,0 +1,181 @@
+package org.rocprofsys.config.output;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class OutputKeysTest {
+    private final AtomicInteger siblingScans = new AtomicInteger();
+    private final OutputKeys keys = new OutputKeys(ppid -> {
+        siblingScans.incrementAndGet();
+        return ppid == 1000 ? 3 : -1;
+    });
+
+    private String expand(String template) {
+        return keys.expand(template, Contexts.app());
+    }
+
+    @Test
+    void commandLineKeys() {
+        assertEquals("usr_bin_app_10_4", expand("%argv%"));
+        assertEquals("app10_4", expand("%argt%"));
+        assertEquals("10_4", expand("%args%"));
+        assertEquals("app", expand("%tag%"));
+        assertEquals("usr_bin_app|10|4", expand("%arg0%|%arg1%|%arg2%"));
+    }
+
+    @Test
+    void doubleDashAfterExecutableIsNotAnArgument() {
+        var ctx = Contexts.of(List.of("./app", "--", "in.dat"));
+        assertEquals("app_in.dat|appin.dat|in.dat", keys.expand("%argv%|%argt%|%arg1%", ctx));
+    }
+
+    @Test
+    void tagDropsPythonAndExeExtensions() {
+        assertEquals("train", keys.expand("%tag%", Contexts.of(List.of("/opt/train.py", "-e", "3"))));
+        assertEquals("solver", keys.expand("%tag%", Contexts.of(List.of("solver.exe"))));
+    }
+
+    @Test
+    void tagOverrideFeedsTagAndArgt() {
+        var ctx = Contexts.app().withTag("mytag");
+        assertEquals("mytag|mytag10_4|usr_bin_app_10_4", keys.expand("%tag%|%argt%|%argv%", ctx));
+    }
+
+    @Test
+    void argBeyondCommandLineIsRemovedWithFollowingSeparators() {
+        assertEquals("out-x", expand("out-%arg3%-x"));
+        assertEquals("run-4", expand("run-%arg9%_-/%arg2%"));
+        assertEquals("a", expand("a%arg5_hash%__"));
+        assertEquals("4-", expand("%arg2%-"));
+    }
+
+    @Test
+    void hashesAreMd5Hex() {
+        assertEquals("df0ba82d03af7dcf134d49b9c83f7cc1", expand("%argv_hash%"));
+        assertEquals("acb1bca93166b507e245714506eb8e64", expand("%argt_hash%"));
+        assertEquals("272ac326762d1003b41b7db27e3381ec", expand("%args_hash%"));
+        assertEquals("d2a57dc1d883fd21fb9951699df71cc7", expand("%tag_hash%"));
+        assertEquals("776043f3fc78974ec497fe1edfe86852|d3d9446802a44259755d38e6d163e820",
+                expand("%arg0_hash%|%arg1_hash%"));
+        assertEquals("acb1bca93166b507e245714506eb8e64", expand("%m"));
+    }
+
+    @Test
+    void processKeys() {
+        assertEquals("1234|1000|1200|900", expand("%pid%|%ppid%|%pgid%|%psid%"));
+        assertEquals("3", expand("%psize%"));
+    }
+
+    @Test
+    void siblingsAreCountedOnlyWhenAsked() {
+        expand("%argv%-%pid%-%launch_time%");
+        assertEquals(0, siblingScans.get());
+        expand("%psize%-%psize%");
+        assertEquals(1, siblingScans.get());
+    }
+
+    @Test
+    void jobRankSizeWithoutLaunchers() {
+        assertEquals("0|0|1|1234", expand("%job%|%rank%|%size%|%nid%"));
+        assertEquals("1234|0|0|1", expand("%p|%j|%r|%s"));
+    }
+
+    @Test
+    void slurmVariables() {
+        var ctx = Contexts.of(List.of("app"), Map.of("SLURM_JOB_ID", "777", "SLURM_PROCID", "5"), Map.of());
+        assertEquals("777|5|5|777|5", keys.expand("%job%|%rank%|%nid%|%j|%r", ctx));
+    }
+
+    @Test
+    void mpiLauncherVariables() {
+        var ompi = Contexts.of(List.of("app"), Map.of("OMPI_COMM_WORLD_RANK", "2", "OMPI_COMM_WORLD_SIZE", "4"),
+                Map.of());
+        assertEquals("2|4|2", keys.expand("%rank%|%size%|%nid%", ompi));
+        var pmi = Contexts.of(List.of("app"), Map.of("PMI_RANK", "3", "PMI_SIZE", "8"), Map.of());
+        assertEquals("3|8|3", keys.expand("%rank%|%size%|%nid%", pmi));
+        var both = Contexts.of(List.of("app"), Map.of("SLURM_PROCID", "1", "PMI_RANK", "3"), Map.of());
+        assertEquals("1|1", keys.expand("%rank%|%nid%", both));
+    }
+
+    @Test
+    void nidIgnoresNonNumericSlurmProcid() {
+        var ctx = Contexts.of(List.of("app"), Map.of("SLURM_PROCID", "x"), Map.of());
+        assertEquals("x|1234", keys.expand("%rank%|%nid%", ctx));
+    }
+
+    @Test
+    void launchTimeUsesTimeFormatSetting() {
+        assertEquals("2025-08-09_13.05", expand("%launch_time%"));
+        var ctx = Contexts.of(List.of("app"), Map.of(), Map.of("ROCPROFSYS_TIME_FORMAT", "%Y%m%d-%T"));
+        assertEquals("20250809-13:05:07", keys.expand("%launch_time%", ctx));
+    }
+
+    @Test
+    void environmentAndSettings() {
+        var ctx = Contexts.of(List.of("app"), Map.of("HOME", "/home/me", "EMPTY", ""),
+                Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_api,kernel_dispatch", "MODE", "trace"));
+        assertEquals("/home/me/.cfg", keys.expand("%env{HOME}%/.cfg", ctx));
+        assertEquals("/home/me/x", keys.expand("$env{HOME}/x", ctx));
+        assertEquals("/home/me/x", keys.expand("$ENV{HOME}/x", ctx));
+        assertEquals("d-hip_api-kernel_dispatch", keys.expand("d-%cfg{ROCPROFSYS_ROCM_DOMAINS}%", ctx));
+        assertEquals("trace", keys.expand("$cfg{MODE}", ctx));
+        assertEquals("a--b", keys.expand("a-%env{UNSET}%$env{EMPTY}-b", ctx));
+        assertEquals("a-", keys.expand("a-%cfg{NOPE}%", ctx));
+    }
+
+    @Test
+    void lowerCaseVariableNamesAreNotKeys() {
+        var ctx = Contexts.of(List.of("app"), Map.of("home", "/h"), Map.of());
+        assertEquals("%env{home}%", keys.expand("%env{home}%", ctx));
+    }
+
+    @Test
+    void unknownTextStays() {
+        assertEquals("%foo%-%tagx%-100%", expand("%foo%-%tagx%-100%"));
+    }
+
+    @Test
+    void shorthandMatchesInsideLongerUnknownText() {
+        // upstream replaces "%p" wherever it occurs once the full keys are done
+        assertEquals("1234ath%", expand("%path%"));
+    }
+
+    @Test
+    void valuesAreNotExpandedAgainThroughEnvPatterns() {
+        var ctx = Contexts.of(List.of("app"), Map.of("A", "%env{A}%"), Map.of());
+        assertEquals("%env{A}%", keys.expand("%env{A}%", ctx));
+    }
+
+    @Test
+    void backslashesAndDoubleSlashesAreCanonicalised() {
+        assertEquals("a/b/app", expand("a\\\\b//%tag%"));
+    }
+
+    @Test
+    void listIsInUpstreamOrder() {
+        List<String> order = keys.list(Contexts.app()).stream().map(OutputKey::key).toList();
+        assertEquals(List.of("%argv%", "%argt%", "%args%", "%tag%", "%arg0%", "%arg1%", "%arg2%", "%pid%",
+                "%ppid%", "%pgid%", "%psid%", "%psize%", "%job%", "%rank%", "%size%", "%nid%", "%launch_time%",
+                "%m", "%p", "%j", "%r", "%s", "%argv_hash%", "%argt_hash%", "%args_hash%", "%tag_hash%",
+                "%arg0_hash%", "%arg1_hash%", "%arg2_hash%"), order);
+    }
+
+    @Test
+    void listCarriesValuesAndDescriptions() {
+        var list = keys.list(Contexts.app());
+        assertEquals(new OutputKey("%argt%", "app10_4",
+                "Similar to `%argv%` except basename of first command line argument"), list.get(1));
+        assertEquals(new OutputKey("%arg2%", "4", "Argument #2"), list.get(6));
+        assertEquals(new OutputKey("%nid%", "1234", "%rank% if possible, otherwise %pid%"), list.get(15));
+        assertEquals(new OutputKey("%launch_time%", "2025-08-09_13.05",
+                "Data and/or time of run according to time format"), list.get(16));
+        assertEquals(new OutputKey("%m", "acb1bca93166b507e245714506eb8e64", "Shorthand for %argt_hash%"),
+                list.get(17));
+        assertEquals(new OutputKey("%tag_hash%", "d2a57dc1d883fd21fb9951699df71cc7", "MD5 sum of %tag%"),
+                list.get(25));
+    }
+}
