@@ -13,6 +13,8 @@ mkdir -p "$root/run/target"
 exec 9>"$root/run/target/.build.lock"
 flock 9
 echo "[rocprof-sys] building the distribution in $dist (first use, or the sources changed)..."
+# the assembly only adds files: start from an empty tree so nothing removed from the sources lingers
+rm -rf "$dist"
 log=$(mktemp)
 if ! JAVA_HOME=$ROCPROFSYS_JAVA_HOME mvn -B -q -f "$root/pom.xml" -DskipTests package >"$log" 2>&1; then
     cat "$log"
@@ -21,6 +23,4 @@ if ! JAVA_HOME=$ROCPROFSYS_JAVA_HOME mvn -B -q -f "$root/pom.xml" -DskipTests pa
     exit 1
 fi
 rm -f "$log"
-# a fresh build invalidates the class-data-sharing archive of the previous one
-rm -f "$dist/lib/rocprof-sys.jsa"
 echo "[rocprof-sys] built."
