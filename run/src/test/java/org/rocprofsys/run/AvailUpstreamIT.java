@@ -48,6 +48,8 @@ class AvailUpstreamIT {
         // upstream's regex unescaped by CMake; its [..] are meant literally
         assertMatches("\\[rocprof-sys-avail\\] Usage:.*\\[DEBUG OPTIONS\\].*\\[INFO OPTIONS\\].*\\[FILTER OPTIONS\\]"
                 + ".*\\[COLUMN OPTIONS\\].*\\[DISPLAY OPTIONS\\].*\\[OUTPUT OPTIONS\\]", r.stdout());
+        assertMatches("-r, --filter REGEX\\s+Filter the names by regex", r.stdout());
+        assertNoMatch("null", r.stdout());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.rocprofsys.config.cli;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +23,11 @@ public final class ToolCli {
     private final String description;
     private final CommandSpec spec;
     private final Map<String, List<OptionSpec>> groups = new LinkedHashMap<>();
-    private final Map<OptionSpec, String> dataTypes = new LinkedHashMap<>();
+    private final Map<String, String> groupDescriptions = new LinkedHashMap<>();
+    // identity maps: picocli's specs change their hash codes when added to a command
+    private final Map<OptionSpec, String> dataTypes = new IdentityHashMap<>();
     /** Kept here, not in picocli's model, which would treat the '%' of '%tag%' as a format. */
-    private final Map<Object, String> descriptions = new LinkedHashMap<>();
+    private final Map<Object, String> descriptions = new IdentityHashMap<>();
 
     public ToolCli(String toolName, String description) {
         this.toolName = toolName;
@@ -35,6 +38,11 @@ public final class ToolCli {
         spec.parser().allowSubcommandsAsOptionParameters(true);
         option(null, "bool", "Shows this page", OptionSpec.builder("-h", "-?", "--help").usageHelp(true));
         option(null, "bool", "Prints the version and exits", OptionSpec.builder("--version").versionHelp(true));
+    }
+
+    /** A line shown after the group's {@code [NAME OPTIONS]} header, as timemory's argparse does. */
+    public void describeGroup(String group, String description) {
+        groupDescriptions.put(group, description);
     }
 
     /** A boolean option; like upstream it may take an explicit value ({@code --trace off}). */
@@ -99,7 +107,13 @@ public final class ToolCli {
         sb.append("Options:\n");
         for (Map.Entry<String, List<OptionSpec>> g : groups.entrySet()) {
             if (g.getKey() != null) {
-                sb.append("\n    [").append(g.getKey().toUpperCase()).append(" OPTIONS]\n\n");
+                String header = "    [" + g.getKey().toUpperCase() + " OPTIONS]";
+                String about = groupDescriptions.getOrDefault(g.getKey(), "");
+                sb.append('\n').append(header);
+                if (!about.isEmpty()) {
+                    sb.append(" ".repeat(Math.max(2, 36 - header.length()))).append(about);
+                }
+                sb.append("\n\n");
             }
             for (OptionSpec o : g.getValue()) {
                 String names = String.join(", ", o.names());

@@ -25,45 +25,54 @@ public final class JsonConfigWriter {
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeObjectFieldStart(JsonConfigReader.ROOT);
-            g.writeObjectFieldStart("settings");
-            for (ConfigEntry e : entries) {
-                SettingDefinition d = e.setting().definition();
-                g.writeObjectFieldStart(d.envName());
-                g.writeStringField("name", d.name());
-                if (full) {
-                    g.writeStringField("environ", d.envName());
-                }
-                g.writeStringField("description", d.description());
-                if (full) {
-                    g.writeStringField("data_type", d.type().displayName());
-                    writeTyped(g, "initial", d.type(), d.defaultValue());
-                }
-                writeTyped(g, "value", d.type(), e.value());
-                if (full) {
-                    g.writeStringField("updated", e.setting().source().label());
-                    g.writeBooleanField("enabled", true);
-                }
-                g.writeArrayFieldStart("categories");
-                for (String c : d.categories()) {
-                    g.writeString(c);
-                }
-                g.writeEndArray();
-                if (!d.choices().isEmpty()) {
-                    g.writeArrayFieldStart("choices");
-                    for (String c : d.choices()) {
-                        g.writeString(c);
-                    }
-                    g.writeEndArray();
-                }
-                g.writeEndObject();
-            }
-            g.writeEndObject();
+            g.writeFieldName("settings");
+            writeSettings(g, entries, full);
             g.writeEndObject();
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out + "\n";
+    }
+
+    /**
+     * Writes the {@code "settings"} object's value; other documents that must read back as a config
+     * (metadata.json) embed it through this.
+     */
+    public static void writeSettings(JsonGenerator g, List<ConfigEntry> entries, boolean full) throws IOException {
+        g.writeStartObject();
+        for (ConfigEntry e : entries) {
+            SettingDefinition d = e.setting().definition();
+            g.writeObjectFieldStart(d.envName());
+            g.writeStringField("name", d.name());
+            if (full) {
+                g.writeStringField("environ", d.envName());
+            }
+            g.writeStringField("description", d.description());
+            if (full) {
+                g.writeStringField("data_type", d.type().displayName());
+                writeTyped(g, "initial", d.type(), d.defaultValue());
+            }
+            writeTyped(g, "value", d.type(), e.value());
+            if (full) {
+                g.writeStringField("updated", e.setting().source().label());
+                g.writeBooleanField("enabled", true);
+            }
+            g.writeArrayFieldStart("categories");
+            for (String c : d.categories()) {
+                g.writeString(c);
+            }
+            g.writeEndArray();
+            if (!d.choices().isEmpty()) {
+                g.writeArrayFieldStart("choices");
+                for (String c : d.choices()) {
+                    g.writeString(c);
+                }
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+        }
+        g.writeEndObject();
     }
 
     /** Booleans and numbers as JSON values, so other tools read them typed; anything odd stays a string. */

@@ -1,0 +1,553 @@
+/*
+ * The record writers and the exported recording API of librocprof-sys.so.
+ * Hot path: rocprofsys_push_region / rocprofsys_pop_region (one record each, one head store).
+ */
+#include "rsys_agent.h"
+#include "rocprofsys_agent_api.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+__thread struct rsys_tls rsys_tls __attribute__((tls_model("initial-exec")));
+struct rsys_global rsys_g = {.statm_fd = -1, .next_seq = 1, .exit_code = -1};
+uint64_t (*rsys_test_clock)(void);
+void (*rsys_test_metrics)(uint32_t flags, uint64_t values[3]);
+
+/* key whose destructor records THREAD_END (agent_threads.c) */
+extern pthread_key_t rsys_thread_key RSYS_HIDDEN;
+extern int rsys_thread_key_ok RSYS_HIDDEN;
+
+#define RSYS_ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* Bytes kept free, after the record being written, for the ENDs of `open` regions + 2. */
+static RSYS_ALWAYS_INLINE uint64_t rsys_reserve_for(const struct rsys_tls *t, uint32_t open)
+{
+    return (uint64_t)(open + 2u) * t->unit;
+}
+
+void rsys_count_drop(struct rsys_tls *t)
+{
+    /* single producer per ring: a relaxed load and store suffice */
+    uint64_t d = __atomic_load_n(&t->ring->dropped, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->ring->dropped, d + 1, __ATOMIC_RELAXED);
+}
+
+static void rsys_write_pad(unsigned char *p)
+{
+    /* The reader skips from a PAD to the start of the next lap; its size field is just the header. */
+    *(uint64_t *)p = rsys_record_word(RSYS_REC_PAD, 8u, 0u);
+}
+
+unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t reserve)
+{
+    const uint64_t cap = t->mask + 1;
+    for (;;) {
+        uint64_t head = t->head;
+        uint64_t off = head & t->mask;
+        uint64_t to_end = cap - off;
+        uint64_t need = size <= to_end ? size : to_end + size;
+        if (head + need + reserve > t->limit) {
+            t->limit = __atomic_load_n(&t->ring->tail, __ATOMIC_ACQUIRE) + cap;
+        }
+        if (head + need + reserve <= t->limit) {
+            if (size > to_end) {
+                rsys_write_pad(t->data + off);
+                head += to_end;
+                off = 0;
+            }
+            t->head = head + size;
+            return t->data + off;
+        }
+        if (size > to_end && head + to_end + reserve <= t->limit) {
+            /* the PAD fits on its own: publish it so the reader frees the lap, then retry */
+            rsys_write_pad(t->data + off);
+            t->head = head + to_end;
+            rsys_publish(t);
+            continue;
+        }
+        if (!rsys_g.lossless) {
+            return NULL;
+        }
+        sched_yield();
+    }
+}
+
+size_t rsys_cut_utf8(const char *s, size_t len, size_t max)
+{
+    if (len <= max) {
+        return len;
+    }
+    /* do not end inside a UTF-8 sequence: back off over continuation bytes */
+    size_t n = max;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0u) == 0x80u) {
+        n--;
+    }
+    return n;
+}
+
+uint32_t rsys_read_metrics(uint32_t flags, uint64_t *out)
+{
+    uint64_t v[3] = {0, 0, 0};
+    if (rsys_test_metrics != NULL) {
+        rsys_test_metrics(flags, v);
+    } else {
+        if (flags & RSYS_METRIC_THREAD_CPU) {
+            struct timespec ts;
+            if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) {
+                v[0] = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+            }
+        }
+        if ((flags & RSYS_METRIC_RSS) && rsys_g.statm_fd >= 0) {
+            char buf[128];
+            ssize_t n = pread(rsys_g.statm_fd, buf, sizeof buf - 1, 0);
+            if (n > 0) {
+                buf[n] = 0;
+                const char *p = buf;
+                while (*p && *p != ' ') {
+                    p++; /* skip "size" */
+                }
+                uint64_t pages = 0;
+                while (*p == ' ') {
+                    p++;
+                }
+                while (*p >= '0' && *p <= '9') {
+                    pages = pages * 10 + (uint64_t)(*p++ - '0');
+                }
+                v[1] = pages * (uint64_t)rsys_g.page_size;
+            }
+        }
+        if (flags & RSYS_METRIC_PEAK_RSS) {
+            struct rusage ru;
+            if (getrusage(RUSAGE_SELF, &ru) == 0) {
+                v[2] = (uint64_t)ru.ru_maxrss * 1024ull;
+            }
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t bit = 0; bit < 3; bit++) {
+        if (flags & (1u << bit)) {
+            out[n++] = v[bit];
+        }
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Ring acquisition (first record of a thread)
+ */
+int rsys_attach(struct rsys_tls *t)
+{
+    if (t->state == RSYS_TS_ENDED || !__atomic_load_n(&rsys_g.active, __ATOMIC_ACQUIRE)) {
+        return 0;
+    }
+    struct rsys_file_header *h = rsys_g.hdr;
+    if (t->state == RSYS_TS_NORING) {
+        __atomic_fetch_add(&h->unringed_drops, 1, __ATOMIC_RELAXED);
+        return 0;
+    }
+    uint32_t idx = __atomic_fetch_add(&h->rings_claimed, 1u, __ATOMIC_RELAXED);
+    if (idx >= rsys_g.max_rings) {
+        t->state = RSYS_TS_NORING;
+        __atomic_fetch_add(&h->unringed_drops, 1, __ATOMIC_RELAXED);
+        return 0;
+    }
+    struct rsys_ring_header *r =
+        (struct rsys_ring_header *)((unsigned char *)h + RSYS_FILE_HEADER_SIZE +
+                                    (uint64_t)idx * (RSYS_RING_HEADER_SIZE + rsys_g.ring_data_size));
+    if (!t->has_seq) {
+        t->seq = (int32_t)__atomic_fetch_add(&rsys_g.next_seq, 1u, __ATOMIC_RELAXED);
+        t->has_seq = 1;
+    }
+    r->tid = (int32_t)syscall(SYS_gettid);
+    r->thread_seq = t->seq;
+    __atomic_store_n(&r->state, RSYS_RING_ACTIVE, __ATOMIC_RELEASE);
+
+    uint32_t m = rsys_g.metrics;
+    t->ring = r;
+    t->data = (unsigned char *)r + RSYS_RING_HEADER_SIZE;
+    t->mask = rsys_g.ring_data_size - 1;
+    t->head = 0;
+    t->limit = rsys_g.ring_data_size;
+    t->metrics = m;
+    t->nmetrics = (uint32_t)__builtin_popcount(m);
+    /* an END (16 + 8 per metric) plus a PAD shorter than it */
+    t->unit = rsys_g.lossless ? 0 : 2u * (16u + 8u * t->nmetrics);
+    t->depth = 0;
+    t->skip = 0;
+    t->main_open = 0;
+    t->state = RSYS_TS_ACTIVE;
+    if (rsys_thread_key_ok) {
+        pthread_setspecific(rsys_thread_key, (void *)1);
+    }
+    rsys_write_thread_start(t);
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Writers
+ */
+static RSYS_ALWAYS_INLINE int rsys_begin_inline(uint32_t category, const char *name, int is_main)
+{
+    struct rsys_tls *t = &rsys_tls;
+    if (RSYS_UNLIKELY(t->data == NULL) && !rsys_attach(t)) {
+        return 0;
+    }
+    if (RSYS_UNLIKELY(t->skip != 0)) {
+        t->skip++;
+        rsys_count_drop(t);
+        return 0;
+    }
+    uint64_t now = rsys_now();
+    uint64_t mv[3];
+    uint32_t nm = t->nmetrics;
+    if (RSYS_UNLIKELY(nm != 0)) {
+        rsys_read_metrics(t->metrics, mv);
+    }
+    size_t fixed = 16u + 8u * nm;
+    size_t len = RSYS_LIKELY(name != NULL) ? strlen(name) : 0;
+    if (RSYS_UNLIKELY(len > RSYS_MAX_RECORD_SIZE - 1 - fixed)) {
+        len = rsys_cut_utf8(name, len, RSYS_MAX_RECORD_SIZE - 1 - fixed);
+    }
+    uint32_t size = (uint32_t)((fixed + len + 1 + 7) & ~(size_t)7);
+    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth + (is_main ? 0u : 1u)));
+    if (RSYS_UNLIKELY(p == NULL)) {
+        rsys_count_drop(t);
+        if (!is_main) {
+            t->skip = 1;
+        }
+        return 0;
+    }
+    uint64_t *w = (uint64_t *)p;
+    w[0] = rsys_record_word(RSYS_REC_REGION_BEGIN, size, (category & 0xffu) | (t->metrics << 8));
+    w[1] = now;
+    for (uint32_t i = 0; i < nm; i++) {
+        w[2 + i] = mv[i];
+    }
+    w[size / 8 - 1] = 0; /* padding after the name */
+    if (len) {
+        memcpy(p + fixed, name, len);
+    }
+    p[fixed + len] = 0;
+    rsys_publish(t);
+    if (is_main) {
+        t->main_open = 1;
+    } else {
+        t->depth++;
+    }
+    return 1;
+}
+
+static RSYS_ALWAYS_INLINE int rsys_end_inline(uint32_t category, int is_main)
+{
+    struct rsys_tls *t = &rsys_tls;
+    if (RSYS_UNLIKELY(t->data == NULL) && !rsys_attach(t)) {
+        return 0;
+    }
+    uint64_t reserve;
+    if (is_main) {
+        if (!t->main_open || t->depth != 0 || t->skip != 0) {
+            return 0; /* regions left open: the collector closes them all at exit_time */
+        }
+        reserve = t->unit; /* only the THREAD_END follows */
+    } else {
+        if (RSYS_UNLIKELY(t->skip != 0)) {
+            t->skip--;
+            rsys_count_drop(t);
+            return 0;
+        }
+        if (RSYS_UNLIKELY(t->depth == 0)) {
+            /* nothing open in this file: a region opened before fork, or an unmatched pop */
+            if (t->phantom) {
+                t->phantom--;
+            }
+            return 0;
+        }
+        reserve = rsys_reserve_for(t, t->depth - 1);
+    }
+    uint64_t now = rsys_now();
+    uint32_t nm = t->nmetrics;
+    uint32_t size = 16u + 8u * nm;
+    uint64_t mv[3];
+    if (RSYS_UNLIKELY(nm != 0)) {
+        rsys_read_metrics(t->metrics, mv);
+    }
+    /* the invariant kept by every other record guarantees this fits in drop mode */
+    unsigned char *p = rsys_reserve(t, size, reserve);
+    if (RSYS_UNLIKELY(p == NULL)) {
+        rsys_count_drop(t);
+        return 0;
+    }
+    uint64_t *w = (uint64_t *)p;
+    w[0] = rsys_record_word(RSYS_REC_REGION_END, size, (category & 0xffu) | (t->metrics << 8));
+    w[1] = now;
+    for (uint32_t i = 0; i < nm; i++) {
+        w[2 + i] = mv[i];
+    }
+    rsys_publish(t);
+    if (is_main) {
+        t->main_open = 0;
+    } else {
+        t->depth--;
+    }
+    return 1;
+}
+
+int rsys_region_begin(uint32_t category, const char *name, int is_main)
+{
+    return rsys_begin_inline(category, name, is_main);
+}
+
+int rsys_region_end(uint32_t category, int is_main)
+{
+    return rsys_end_inline(category, is_main);
+}
+
+static void rsys_annotation(struct rsys_tls *t, const rocprofsys_annotation_t *a)
+{
+    uintptr_t type = a->type;
+    if (a->name == NULL || type == ROCPROFSYS_VALUE_NONE || type >= ROCPROFSYS_VALUE_LAST) {
+        return;
+    }
+    if (a->value == NULL && type != ROCPROFSYS_VALUE_VOID_P) {
+        return; /* nothing to show */
+    }
+    uint64_t value = 0;
+    const void *v = a->value;
+    switch (type) {
+    case ROCPROFSYS_VALUE_CSTR: break;
+    case ROCPROFSYS_VALUE_SIZE_T: value = (uint64_t) * (const size_t *)v; break;
+    case ROCPROFSYS_VALUE_INT64: value = (uint64_t) * (const int64_t *)v; break;
+    case ROCPROFSYS_VALUE_UINT64: value = *(const uint64_t *)v; break;
+    case ROCPROFSYS_VALUE_FLOAT64: memcpy(&value, v, 8); break;
+    case ROCPROFSYS_VALUE_VOID_P: value = (uint64_t)(uintptr_t)v; break;
+    case ROCPROFSYS_VALUE_INT32: value = (uint64_t)(int64_t) * (const int32_t *)v; break;
+    case ROCPROFSYS_VALUE_UINT32: value = (uint64_t) * (const uint32_t *)v; break;
+    case ROCPROFSYS_VALUE_FLOAT32: {
+        double d = (double)*(const float *)v;
+        memcpy(&value, &d, 8);
+        break;
+    }
+    case ROCPROFSYS_VALUE_INT16: value = (uint64_t)(int64_t) * (const int16_t *)v; break;
+    case ROCPROFSYS_VALUE_UINT16: value = (uint64_t) * (const uint16_t *)v; break;
+    default: return;
+    }
+    /* layout: header, u64 value, name NUL, [string NUL], padding */
+    const size_t room = RSYS_MAX_RECORD_SIZE - 16u - 2u; /* two NULs */
+    size_t nlen = strlen(a->name);
+    size_t slen = 0;
+    if (type == ROCPROFSYS_VALUE_CSTR) {
+        const char *s = (const char *)v;
+        slen = strlen(s);
+        nlen = rsys_cut_utf8(a->name, nlen, room / 4); /* keep most of the room for the value */
+        slen = rsys_cut_utf8(s, slen, room - nlen);
+        value = slen;
+    } else {
+        nlen = rsys_cut_utf8(a->name, nlen, room);
+    }
+    size_t used = 16u + nlen + 1u + (type == ROCPROFSYS_VALUE_CSTR ? slen + 1u : 0u);
+    uint32_t size = (uint32_t)((used + 7) & ~(size_t)7);
+    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth));
+    if (p == NULL) {
+        rsys_count_drop(t);
+        return;
+    }
+    uint64_t *w = (uint64_t *)p;
+    w[0] = rsys_record_word(RSYS_REC_ANNOTATION, size, (uint32_t)type);
+    w[1] = value;
+    w[size / 8 - 1] = 0;
+    memcpy(p + 16, a->name, nlen);
+    p[16 + nlen] = 0;
+    if (type == ROCPROFSYS_VALUE_CSTR) {
+        memcpy(p + 16 + nlen + 1, v, slen);
+        p[16 + nlen + 1 + slen] = 0;
+    }
+    rsys_publish(t);
+}
+
+void rsys_annotations(const rocprofsys_annotation_t *a, size_t n)
+{
+    struct rsys_tls *t = &rsys_tls;
+    if (t->data == NULL || a == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        rsys_annotation(t, &a[i]);
+    }
+}
+
+void rsys_mark(uint32_t category, const char *name)
+{
+    struct rsys_tls *t = &rsys_tls;
+    if (t->data == NULL && !rsys_attach(t)) {
+        return;
+    }
+    uint64_t now = rsys_now();
+    size_t len = name ? strlen(name) : 0;
+    len = rsys_cut_utf8(name, len, RSYS_MAX_RECORD_SIZE - 17u);
+    uint32_t size = (uint32_t)((16u + len + 1 + 7) & ~(size_t)7);
+    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth));
+    if (p == NULL) {
+        rsys_count_drop(t);
+        return;
+    }
+    uint64_t *w = (uint64_t *)p;
+    w[0] = rsys_record_word(RSYS_REC_MARK, size, category & 0xffu);
+    w[1] = now;
+    w[size / 8 - 1] = 0;
+    if (len) {
+        memcpy(p + 16, name, len);
+    }
+    p[16 + len] = 0;
+    rsys_publish(t);
+}
+
+/* THREAD_START, FORK, TRACE_CONTROL: time, then two i32 when with_ints */
+void rsys_simple(uint16_t type, uint32_t aux, int32_t a, int32_t b, int with_ints)
+{
+    struct rsys_tls *t = &rsys_tls;
+    if (t->data == NULL && !rsys_attach(t)) {
+        return;
+    }
+    uint64_t now = rsys_now();
+    uint32_t size = with_ints ? 24u : 16u;
+    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth));
+    if (p == NULL) {
+        rsys_count_drop(t);
+        return;
+    }
+    uint64_t *w = (uint64_t *)p;
+    w[0] = rsys_record_word(type, size, aux);
+    w[1] = now;
+    if (with_ints) {
+        int32_t *i = (int32_t *)(p + 16);
+        i[0] = a;
+        i[1] = b;
+    }
+    rsys_publish(t);
+}
+
+int rsys_write_thread_start(struct rsys_tls *t)
+{
+    uint64_t now = rsys_now();
+    unsigned char *p = rsys_reserve(t, 24u, rsys_reserve_for(t, 0));
+    if (p == NULL) {
+        rsys_count_drop(t);
+        return 0;
+    }
+    uint64_t *w = (uint64_t *)p;
+    w[0] = rsys_record_word(RSYS_REC_THREAD_START, 24u, 0u);
+    w[1] = now;
+    int32_t *i = (int32_t *)(p + 16);
+    i[0] = t->ring->tid;
+    i[1] = t->seq;
+    rsys_publish(t);
+    return 1;
+}
+
+void rsys_write_thread_end(struct rsys_tls *t)
+{
+    if (t->state != RSYS_TS_ACTIVE) {
+        return;
+    }
+    uint64_t now = rsys_now();
+    unsigned char *p = rsys_reserve(t, 16u, 0);
+    if (p != NULL) {
+        uint64_t *w = (uint64_t *)p;
+        w[0] = rsys_record_word(RSYS_REC_THREAD_END, 16u, 0u);
+        w[1] = now;
+        rsys_publish(t);
+    } else {
+        rsys_count_drop(t);
+    }
+    __atomic_store_n(&t->ring->state, RSYS_RING_ENDED, __ATOMIC_RELEASE);
+    t->data = NULL;
+    t->state = RSYS_TS_ENDED;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Exported API (rocprofsys_agent_api.h)
+ */
+RSYS_EXPORT int rocprofsys_push_region(const char *name)
+{
+    rsys_begin_inline(ROCPROFSYS_CATEGORY_USER, name, 0);
+    return 0;
+}
+
+RSYS_EXPORT int rocprofsys_pop_region(const char *name)
+{
+    (void)name;
+    rsys_end_inline(ROCPROFSYS_CATEGORY_USER, 0);
+    return 0;
+}
+
+RSYS_EXPORT void rocprofsys_push_trace(const char *name)
+{
+    rsys_begin_inline(ROCPROFSYS_CATEGORY_HOST, name, 0);
+}
+
+RSYS_EXPORT void rocprofsys_pop_trace(const char *name)
+{
+    (void)name;
+    rsys_end_inline(ROCPROFSYS_CATEGORY_HOST, 0);
+}
+
+RSYS_EXPORT int rocprofsys_push_category_region(rocprofsys_category_t category, const char *name,
+                                                rocprofsys_annotation_t *annotations, size_t count)
+{
+    if (rsys_begin_inline((uint32_t)category, name, 0) && count != 0) {
+        rsys_annotations(annotations, count);
+    }
+    return 0;
+}
+
+RSYS_EXPORT int rocprofsys_pop_category_region(rocprofsys_category_t category, const char *name,
+                                               rocprofsys_annotation_t *annotations, size_t count)
+{
+    (void)name;
+    if (rsys_end_inline((uint32_t)category, 0) && count != 0) {
+        rsys_annotations(annotations, count);
+    }
+    return 0;
+}
+
+RSYS_EXPORT void rocprofsys_progress(const char *name)
+{
+    rsys_mark(ROCPROFSYS_CATEGORY_CAUSAL, name);
+}
+
+RSYS_EXPORT void rocprofsys_annotated_progress(const char *name,
+                                               rocprofsys_annotation_t *annotations, size_t count)
+{
+    /* The wire attaches ANNOTATION records to regions only, so a progress point carries none. */
+    (void)annotations;
+    (void)count;
+    rsys_mark(ROCPROFSYS_CATEGORY_CAUSAL, name);
+}
+
+RSYS_EXPORT int rocprofsys_start_trace(void)
+{
+    rsys_simple(RSYS_REC_TRACE_CONTROL, RSYS_TRACE_ENABLE | RSYS_TRACE_PROCESS, 0, 0, 0);
+    return 0;
+}
+
+RSYS_EXPORT int rocprofsys_stop_trace(void)
+{
+    rsys_simple(RSYS_REC_TRACE_CONTROL, RSYS_TRACE_PROCESS, 0, 0, 0);
+    return 0;
+}
+
+RSYS_EXPORT int rocprofsys_start_thread_trace(void)
+{
+    rsys_simple(RSYS_REC_TRACE_CONTROL, RSYS_TRACE_ENABLE, 0, 0, 0);
+    return 0;
+}
+
+RSYS_EXPORT int rocprofsys_stop_thread_trace(void)
+{
+    rsys_simple(RSYS_REC_TRACE_CONTROL, 0, 0, 0, 0);
+    return 0;
+}

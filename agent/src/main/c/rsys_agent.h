@@ -1,0 +1,150 @@
+/*
+ * Internal header of the in-process agent (librocprof-sys.so). Not installed.
+ *
+ * The agent only records: every API call becomes one or a few records appended to the calling
+ * thread's ring (rocprofsys_wire.h). This header holds the process-wide state, the thread-local
+ * producer state and the inline record write path shared by the agent's translation units.
+ *
+ * Ring space accounting (drop mode). A thread keeps, besides what it writes now, room for the END
+ * record of every region it has open, plus its THREAD_END and the main region's END: a record other
+ * than a region END is written only if, afterwards, at least (open regions + 2) * reserve_unit
+ * bytes stay free. So a full ring drops whole regions (a dropped BEGIN makes the agent drop
+ * everything the thread records until the matching END, that END included), and the reader always
+ * sees well-nested regions. In lossless mode reserve_unit is 0 and the producer waits instead.
+ */
+#ifndef ROCPROFSYS_AGENT_INTERNAL_H
+#define ROCPROFSYS_AGENT_INTERNAL_H
+
+#include "rocprofsys_wire.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "rocprofiler-systems/categories.h"
+
+#define RSYS_EXPORT __attribute__((visibility("default")))
+#define RSYS_HIDDEN __attribute__((visibility("hidden")))
+#define RSYS_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RSYS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Limits the agent applies to the ROCPROFSYS_AGENT_* settings (additions to the contract). */
+#define RSYS_DEFAULT_RING_KB 1024u
+#define RSYS_MIN_RING_DATA_SIZE 16384u       /* 4 * RSYS_MAX_RECORD_SIZE */
+#define RSYS_MAX_RING_DATA_SIZE (1ull << 30)  /* 1 GiB per ring */
+#define RSYS_DEFAULT_MAX_RINGS 1024u
+#define RSYS_MAX_MAX_RINGS 65536u
+
+/* Thread states (rsys_tls.state) */
+#define RSYS_TS_NONE 0u   /* no ring yet: the next record acquires one */
+#define RSYS_TS_ACTIVE 1u /* ring attached */
+#define RSYS_TS_NORING 2u /* no free ring slot: records are counted in unringed_drops */
+#define RSYS_TS_ENDED 3u  /* THREAD_END written: the thread records nothing more */
+
+/* Producer state of one thread. data == NULL sends every record to the slow path. */
+struct rsys_tls {
+    unsigned char *data;           /* ring data area, NULL when no ring is attached */
+    struct rsys_ring_header *ring; /* its header */
+    uint64_t mask;                 /* ring data size - 1 */
+    uint64_t head;                 /* producer's copy of ring->head */
+    uint64_t limit;                /* cached tail + ring size: writing up to here is safe */
+    uint64_t unit;                 /* reserve per open region (0 when lossless) */
+    uint32_t metrics;              /* RSYS_METRIC_* written with regions */
+    uint32_t nmetrics;             /* popcount(metrics) */
+    uint32_t depth;                /* regions open and recorded (the main region not counted) */
+    uint32_t skip;                 /* > 0: inside a dropped region, nesting level */
+    uint32_t phantom;              /* regions opened in the parent before fork (not in this file) */
+    int32_t seq;                   /* thread_seq, valid when has_seq */
+    uint8_t has_seq;
+    uint8_t state;                 /* RSYS_TS_* */
+    uint8_t is_main;               /* this thread opened the main region */
+    uint8_t main_open;             /* the main region is open */
+};
+
+extern __thread struct rsys_tls rsys_tls __attribute__((tls_model("initial-exec"))) RSYS_HIDDEN;
+
+/* Process-wide state */
+struct rsys_global {
+    int active;                       /* a ring file is mapped and threads may attach */
+    int enabled;                      /* ROCPROFSYS_SESSION_DIR was set (survives finalisation) */
+    int lossless;
+    uint32_t metrics;
+    uint32_t max_rings;
+    uint64_t ring_data_size;
+    struct rsys_file_header *hdr;     /* the mapping */
+    size_t map_size;
+    int pid;
+    int statm_fd;                     /* /proc/self/statm, for RSYS_METRIC_RSS */
+    long page_size;
+    uint32_t next_seq;                /* atomic: thread_seq of the next thread */
+    int finalized;                    /* atomic: exit records written */
+    int exit_code_known;
+    int exit_code;
+    char session_dir[4096];
+    char main_name[256];              /* executable basename: the main region's name */
+};
+
+extern struct rsys_global rsys_g RSYS_HIDDEN;
+
+/* Test-only hooks: set by agent/src/test/c/wire_roundtrip.c, never by the shipped library. */
+extern uint64_t (*rsys_test_clock)(void) RSYS_HIDDEN;
+extern void (*rsys_test_metrics)(uint32_t flags, uint64_t values[3]) RSYS_HIDDEN;
+
+/* The record clock: the only place that decides what a timestamp is (RSYS_CLOCK_MONOTONIC_NS). */
+static inline uint64_t rsys_now(void)
+{
+    if (RSYS_UNLIKELY(rsys_test_clock != NULL)) {
+        return rsys_test_clock();
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Slow paths (agent_core.c) */
+RSYS_HIDDEN int rsys_attach(struct rsys_tls *t);
+RSYS_HIDDEN unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t reserve);
+RSYS_HIDDEN uint32_t rsys_read_metrics(uint32_t flags, uint64_t *out);
+RSYS_HIDDEN size_t rsys_cut_utf8(const char *s, size_t len, size_t max);
+RSYS_HIDDEN void rsys_count_drop(struct rsys_tls *t);
+
+/* Writers used by the API, by init and by the thread and fork hooks (agent_core.c) */
+RSYS_HIDDEN int rsys_write_thread_start(struct rsys_tls *t);
+RSYS_HIDDEN void rsys_write_thread_end(struct rsys_tls *t);
+RSYS_HIDDEN int rsys_region_begin(uint32_t category, const char *name, int is_main);
+RSYS_HIDDEN int rsys_region_end(uint32_t category, int is_main);
+RSYS_HIDDEN void rsys_annotations(const rocprofsys_annotation_t *a, size_t n);
+RSYS_HIDDEN void rsys_mark(uint32_t category, const char *name);
+RSYS_HIDDEN void rsys_simple(uint16_t type, uint32_t aux, int32_t a, int32_t b, int with_ints);
+
+/* Lifecycle (agent_init.c) */
+RSYS_HIDDEN void rsys_finalize(void);
+
+/*
+ * Claims `size` bytes for a record, keeping `reserve` bytes free afterwards. Returns where to
+ * write, or NULL when the record is dropped. The caller writes the record and calls rsys_publish.
+ */
+static inline unsigned char *rsys_reserve(struct rsys_tls *t, uint32_t size, uint64_t reserve)
+{
+    uint64_t head = t->head;
+    uint64_t off = head & t->mask;
+    if (RSYS_LIKELY(off + size <= t->mask + 1 && head + size + reserve <= t->limit)) {
+        t->head = head + size;
+        return t->data + off;
+    }
+    return rsys_reserve_slow(t, size, reserve);
+}
+
+/* The one store-release that makes everything written so far visible to the collector. */
+static inline void rsys_publish(struct rsys_tls *t)
+{
+    __atomic_store_n(&t->ring->head, t->head, __ATOMIC_RELEASE);
+}
+
+static inline uint64_t rsys_record_word(uint32_t type, uint32_t size, uint32_t aux)
+{
+    return (uint64_t)type | ((uint64_t)size << 16) | ((uint64_t)aux << 32);
+}
+
+#endif

@@ -1,0 +1,88 @@
+package org.rocprofsys.core.event;
+
+/**
+ * The categories of upstream's {@code rocprofsys_category_t} ({@code categories.h}), with the
+ * same numbering (the agent and the user API pass these codes) and the Perfetto
+ * {@code slice.category} string of each (inventory §4.2).
+ */
+public enum Category {
+    NONE(0, "none"),
+    PYTHON(1, "python"),
+    USER(2, "user"),
+    HOST(3, "host"),
+    ROCM(4, "rocm"),
+    ROCM_HIP_API(5, "rocm_hip_api"),
+    ROCM_HSA_API(6, "rocm_hsa_api"),
+    ROCM_KERNEL_DISPATCH(7, "rocm_kernel_dispatch"),
+    ROCM_MEMORY_COPY(8, "rocm_memory_copy"),
+    ROCM_MEMORY_ALLOCATE(9, "rocm_memory_allocate"),
+    ROCM_SCRATCH_MEMORY(10, "rocm_scratch_memory"),
+    ROCM_HIP_STREAM(11, "rocm_hip_stream"),
+    ROCM_PAGE_MIGRATION(12, "rocm_page_migration"),
+    ROCM_COUNTER_COLLECTION(13, "rocm_counter_collection"),
+    ROCM_MARKER_API(14, "rocm_marker_api"),
+    ROCM_ROCDECODE_API(15, "rocm_rocdecode_api"),
+    ROCM_ROCJPEG_API(16, "rocm_rocjpeg_api"),
+    ROCM_RCCL_API(17, "rocm_rccl_api"),
+    ROCM_OMPT_API(18, "rocm_ompt_api"),
+    AMD_SMI(19, "amd_smi"),
+    AMD_SMI_BUSY_GFX(20, "device_busy_gfx"),
+    AMD_SMI_BUSY_UMC(21, "device_busy_umc"),
+    AMD_SMI_BUSY_MM(22, "device_busy_mm"),
+    AMD_SMI_TEMP(23, "device_temp"),
+    AMD_SMI_POWER(24, "device_power"),
+    AMD_SMI_MEMORY_USAGE(25, "device_memory_usage"),
+    AMD_SMI_VCN_ACTIVITY(26, "device_vcn_activity"),
+    AMD_SMI_JPEG_ACTIVITY(27, "device_jpeg_activity"),
+    ROCM_RCCL(28, "rccl"),
+    SAMPLING(29, "sampling"),
+    PTHREAD(30, "pthread"),
+    KOKKOS(31, "kokkos"),
+    MPI(32, "mpi"),
+    PROCESS_SAMPLING(33, "process_sampling"),
+    COMM_DATA(34, "comm_data"),
+    CAUSAL(35, "causal"),
+    CPU_FREQ(36, "cpu_frequency"),
+    PROCESS_PAGE(37, "process_page_fault"),
+    PROCESS_VIRT(38, "process_virtual_memory"),
+    PROCESS_PEAK(39, "process_memory_hwm"),
+    PROCESS_CONTEXT_SWITCH(40, "process_context_switch"),
+    PROCESS_PAGE_FAULT(41, "process_page_fault"),
+    PROCESS_USER_MODE_TIME(42, "process_user_cpu_time"),
+    PROCESS_KERNEL_MODE_TIME(43, "process_kernel_cpu_time"),
+    THREAD_WALL_TIME(44, "thread_wall_time"),
+    THREAD_CPU_TIME(45, "thread_cpu_time"),
+    THREAD_PAGE_FAULT(46, "thread_page_fault"),
+    THREAD_PEAK_MEMORY(47, "thread_peak_memory"),
+    THREAD_CONTEXT_SWITCH(48, "thread_context_switch"),
+    THREAD_HARDWARE_COUNTER(49, "thread_hardware_counter"),
+    KERNEL_HARDWARE_COUNTER(50, "kernel_hardware_counter"),
+    NUMA(51, "numa"),
+    VAAPI(52, "vaapi"),
+    TIMER_SAMPLING(53, "timer_sampling"),
+    OVERFLOW_SAMPLING(54, "overflow_sampling");
+
+    private static final Category[] BY_CODE = values();
+
+    private final int code;
+    private final String label;
+
+    Category(int code, String label) {
+        this.code = code;
+        this.label = label;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** The Perfetto category string, e.g. {@code host}. */
+    public String label() {
+        return label;
+    }
+
+    /** The category of a code the agent sent; an unknown code becomes {@link #NONE}. */
+    public static Category fromCode(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : NONE;
+    }
+}

@@ -1,0 +1,12 @@
+package org.rocprofsys.core.event;
+
+import java.util.List;
+
+/**
+ * The innermost open region of a thread closed.
+ *
+ * @param forced true when the collector closed it because its thread or process died with it open
+ */
+public record RegionEnd(long timestampNs, int pid, int tid, Category category, List<Annotation> annotations,
+        RegionMetrics metrics, boolean forced) implements TraceEvent {
+}

@@ -1,0 +1,133 @@
+package org.rocprofsys.core.metadata;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import org.rocprofsys.config.SettingDefinition;
+import org.rocprofsys.config.SettingValue;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.Version;
+import org.rocprofsys.config.file.ConfigEntry;
+import org.rocprofsys.config.file.JsonConfigReader;
+import org.rocprofsys.config.file.JsonConfigWriter;
+
+/**
+ * {@code metadata.json} (inventory §3.2): machine and run facts, every setting (in the layout a
+ * config file uses, so the file reads back as a config), the files written, and the environment.
+ */
+public final class MetadataWriter {
+    private MetadataWriter() {
+    }
+
+    /**
+     * @param outputs files written, by kind ({@code json}, {@code text}, {@code protobuf}) then by
+     *                key ({@code wall_clock}, {@code perfetto}, ...)
+     */
+    public static void write(Path file, Settings settings, List<String> commandLine, ZonedDateTime launch,
+            Map<String, Map<String, List<Path>>> outputs, Map<String, String> environment, Map<String, Long> drops)
+            throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        try (OutputStream os = Files.newOutputStream(file);
+                JsonGenerator g = new JsonFactory().createGenerator(os)) {
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeObjectFieldStart(JsonConfigReader.ROOT);
+            g.writeObjectFieldStart("metadata");
+            writeInfo(g, commandLine, launch, drops);
+            g.writeFieldName("settings");
+            JsonConfigWriter.writeSettings(g, settingsEntries(settings), true);
+            g.writeObjectFieldStart("output");
+            for (Map.Entry<String, Map<String, List<Path>>> kind : outputs.entrySet()) {
+                g.writeArrayFieldStart(kind.getKey());
+                for (Map.Entry<String, List<Path>> e : kind.getValue().entrySet()) {
+                    g.writeStartObject();
+                    g.writeStringField("key", e.getKey());
+                    g.writeArrayFieldStart("value");
+                    for (Path p : e.getValue()) {
+                        g.writeString(p.toString());
+                    }
+                    g.writeEndArray();
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+            g.writeArrayFieldStart("environment");
+            for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
+                if (e.getKey().startsWith("ROCPROFSYS_") || e.getKey().equals("LD_PRELOAD")
+                        || e.getKey().startsWith("OMP_") || e.getKey().startsWith("HIP_")
+                        || e.getKey().startsWith("CUDA_")) {
+                    g.writeStartObject();
+                    g.writeStringField("key", e.getKey());
+                    g.writeStringField("value", e.getValue());
+                    g.writeEndObject();
+                }
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+    }
+
+    private static List<ConfigEntry> settingsEntries(Settings settings) {
+        List<ConfigEntry> entries = new ArrayList<>();
+        for (SettingValue v : settings.all()) {
+            SettingDefinition d = v.definition();
+            if (d.hidden() || d.legacy() || d.deprecated()) {
+                continue;
+            }
+            // the file must read back as a config without pulling other files in
+            entries.add(new ConfigEntry(v, d.envName().equals("ROCPROFSYS_CONFIG_FILE") ? "" : v.value()));
+        }
+        return entries;
+    }
+
+    private static void writeInfo(JsonGenerator g, List<String> commandLine, ZonedDateTime launch,
+            Map<String, Long> drops) throws IOException {
+        MachineInfo m = MachineInfo.read();
+        g.writeObjectFieldStart("info");
+        g.writeStringField("CPU_MODEL", m.cpuModel());
+        g.writeStringField("CPU_VENDOR", m.cpuVendor());
+        g.writeNumberField("CPU_FREQUENCY", m.cpuMhz());
+        g.writeStringField("CPU_FEATURES", m.cpuFeatures());
+        g.writeNumberField("HW_CONCURRENCY", Runtime.getRuntime().availableProcessors());
+        g.writeNumberField("HW_PHYSICAL_CPU", m.physicalCores());
+        g.writeNumberField("HW_L1_CACHE_SIZE", m.cacheBytes(1));
+        g.writeNumberField("HW_L2_CACHE_SIZE", m.cacheBytes(2));
+        g.writeNumberField("HW_L3_CACHE_SIZE", m.cacheBytes(3));
+        g.writeStringField("LAUNCH_DATE", launch.format(DateTimeFormatter.ofPattern("MM/dd/yy")));
+        g.writeStringField("LAUNCH_TIME", launch.format(DateTimeFormatter.ofPattern("HH:mm")));
+        g.writeStringField("ROCPROFSYS_VERSION", Version.STRING);
+        String[] v = Version.STRING.split("\\.");
+        for (int i = 0; i < 3 && i < v.length; i++) {
+            g.writeStringField("ROCPROFSYS_VERSION_" + new String[] {"MAJOR", "MINOR", "PATCH"}[i], v[i]);
+        }
+        g.writeStringField("ROCPROFSYS_SYSTEM_NAME", System.getProperty("os.name"));
+        g.writeStringField("ROCPROFSYS_SYSTEM_PROCESSOR", System.getProperty("os.arch"));
+        g.writeStringField("ROCPROFSYS_SYSTEM_VERSION", System.getProperty("os.version"));
+        g.writeStringField("ROCPROFSYS_COLLECTOR_RUNTIME", "Java " + Runtime.version());
+        g.writeArrayFieldStart("command_line");
+        for (String a : commandLine) {
+            g.writeString(a);
+        }
+        g.writeEndArray();
+        g.writeObjectFieldStart("dropped_records");
+        for (Map.Entry<String, Long> e : drops.entrySet()) {
+            g.writeNumberField(e.getKey(), e.getValue());
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+}

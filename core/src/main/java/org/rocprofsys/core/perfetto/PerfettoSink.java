@@ -1,0 +1,530 @@
+package org.rocprofsys.core.perfetto;
+
+import com.google.protobuf.CodedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.rocprofsys.core.event.Annotation;
+import org.rocprofsys.core.event.AnnotationValue;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.EventSink;
+import org.rocprofsys.core.event.Fork;
+import org.rocprofsys.core.event.Mark;
+import org.rocprofsys.core.event.ProcessEnded;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.RecordsDropped;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.event.TraceControl;
+import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
+import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
+import org.rocprofsys.core.perfetto.proto.DebugAnnotationName;
+import org.rocprofsys.core.perfetto.proto.EventCategory;
+import org.rocprofsys.core.perfetto.proto.EventName;
+import org.rocprofsys.core.perfetto.proto.InternedData;
+import org.rocprofsys.core.perfetto.proto.ProcessDescriptor;
+import org.rocprofsys.core.perfetto.proto.ThreadDescriptor;
+import org.rocprofsys.core.perfetto.proto.TrackDescriptor;
+import org.rocprofsys.core.perfetto.proto.TrackEvent;
+import org.rocprofsys.core.perfetto.proto.TrackEventDefaults;
+import org.rocprofsys.core.perfetto.proto.TracePacket;
+import org.rocprofsys.core.perfetto.proto.TracePacketDefaults;
+
+/**
+ * Writes the event stream as a Perfetto protobuf trace ({@code perfetto-trace.proto}), streaming:
+ * every event becomes one {@code TracePacket} written as it arrives, so memory does not grow with
+ * the length of the run (only with the number of live threads and the distinct names each uses).
+ *
+ * <p>Layout of the trace (upstream's tracks, inventory §4.3):
+ * <ul>
+ * <li>Sequence 1 (the "global" sequence) holds a {@code ClockSnapshot} of BOOTTIME, MONOTONIC and
+ * REALTIME, and one process track per process image ({@code ProcessDescriptor} pid, cmdline,
+ * process_name). Its packets are stamped with absolute CLOCK_MONOTONIC ns.</li>
+ * <li>Every thread gets its own packet sequence and its own thread track
+ * ({@code ThreadDescriptor} pid, tid, thread_name: the executable's basename for the main thread,
+ * {@code Thread N} for the others). The first packet of the sequence clears the incremental state
+ * and sets the defaults: events go to the thread's track (so they carry no track_uuid) and are
+ * stamped on the sequence-scoped, incremental clock {@value #SEQUENCE_CLOCK_ID}, whose
+ * ClockSnapshot ties it to MONOTONIC. Timestamps are then small deltas in units of
+ * {@link Options#timestampUnitNs()}. Event names, categories and debug-annotation names are
+ * interned once per sequence, in the packet of the first event that uses them.</li>
+ * </ul>
+ *
+ * <p>Regions become SLICE_BEGIN/SLICE_END (the end carries no category and no name), marks,
+ * forks and dropped-record notices become INSTANTs. Slices that are still open when their thread
+ * or process ends, or when the run finishes, are closed by the sink with the debug annotation
+ * {@value #CLOSED_BY_PROFILER}{@code = true}, as are regions the collector closed itself
+ * ({@link RegionEnd#forced()}).
+ *
+ * <p>Clocks: the input timestamps are CLOCK_MONOTONIC. The ClockSnapshot maps REALTIME as
+ * MONOTONIC + {@link Options#realtimeOffsetNs()} (so the UI shows wall-clock times) and BOOTTIME,
+ * the trace clock of Perfetto, as MONOTONIC + {@link Options#boottimeOffsetNs()}. The sink does not
+ * read BOOTTIME itself (that needs {@code clock_gettime(CLOCK_BOOTTIME)}); with the default offset
+ * 0 the trace time equals CLOCK_MONOTONIC, which is exact on a machine that was never suspended
+ * and otherwise only shifts the trace's time axis, never relative or wall-clock times.
+ *
+ * <p>Not thread-safe: {@link EventSink} calls come from one thread.
+ */
+public final class PerfettoSink implements EventSink {
+
+    /**
+     * How the trace is written.
+     *
+     * @param annotations      {@code ROCPROFSYS_PERFETTO_ANNOTATIONS}: debug annotations of the
+     *                         regions (theirs plus {@code begin_ns}/{@code end_ns}); the sink's own
+     *                         annotations ({@value #CLOSED_BY_PROFILER}, fork's child pid, the
+     *                         dropped-record count) are always written
+     * @param realtimeOffsetNs CLOCK_REALTIME minus CLOCK_MONOTONIC (see {@link RunSummary})
+     * @param boottimeOffsetNs CLOCK_BOOTTIME minus CLOCK_MONOTONIC; 0 when unknown
+     * @param executable       basename of the target executable: the main thread's name in a
+     *                         process whose {@link ProcessStarted} gave no executable or was not
+     *                         seen (otherwise that executable's basename names it)
+     * @param timestampUnitNs  unit of the incremental timestamps, >= 1; 1 keeps nanosecond
+     *                         precision, a larger unit rounds timestamps down to multiples of it
+     *                         and makes traces smaller
+     */
+    public record Options(boolean annotations, long realtimeOffsetNs, long boottimeOffsetNs, String executable,
+            long timestampUnitNs) {
+        public Options {
+            Objects.requireNonNull(executable, "executable");
+            if (timestampUnitNs < 1) {
+                throw new IllegalArgumentException("timestampUnitNs must be >= 1: " + timestampUnitNs);
+            }
+        }
+
+        /** Nanosecond timestamps, BOOTTIME taken equal to MONOTONIC. */
+        public Options(boolean annotations, long realtimeOffsetNs, String executable) {
+            this(annotations, realtimeOffsetNs, 0, executable, 1);
+        }
+    }
+
+    /** The sequence-scoped incremental clock of every thread sequence (Perfetto SDK's choice too). */
+    public static final int SEQUENCE_CLOCK_ID = 64;
+    /** Sequence of the clock snapshot and the process tracks. */
+    public static final int GLOBAL_SEQUENCE_ID = 1;
+    /** Debug annotation on slices the profiler closed because their thread or process died. */
+    public static final String CLOSED_BY_PROFILER = "closed_by_profiler";
+    /** Category of the instants the profiler adds itself (fork, dropped records). */
+    public static final String PROFILER_CATEGORY = "rocprof-sys";
+
+    private static final int CLOCK_REALTIME = ClockSnapshot.Clock.BuiltinClocks.REALTIME_VALUE;
+    private static final int CLOCK_MONOTONIC = ClockSnapshot.Clock.BuiltinClocks.MONOTONIC_VALUE;
+    private static final int CLOCK_BOOTTIME = ClockSnapshot.Clock.BuiltinClocks.BOOTTIME_VALUE;
+    private static final Consumer<TrackEvent.Builder> NO_FLOW = ev -> { };
+
+    private final Options options;
+    private final OutputStream file;
+    private final CodedOutputStream out;
+    private final Map<Integer, ProcessTrack> processes = new HashMap<>();
+    private final Map<Long, ThreadTrack> threads = new HashMap<>();
+    private long nextUuid = 1;
+    private int nextSequenceId = GLOBAL_SEQUENCE_ID + 1;
+    private boolean started;
+    private boolean finished;
+
+    public PerfettoSink(Path output, Options options) throws IOException {
+        this.options = Objects.requireNonNull(options, "options");
+        this.file = Files.newOutputStream(output);
+        // CodedOutputStream buffers itself: packets go to the file in 64 KiB writes.
+        this.out = CodedOutputStream.newInstance(file, 1 << 16);
+    }
+
+    @Override
+    public void accept(TraceEvent event) throws IOException {
+        accept(event, NO_FLOW);
+    }
+
+    /**
+     * Like {@link #accept} for a {@link RegionBegin} or {@link Mark} that is part of a flow, e.g.
+     * a GPU API call (flow start) and the kernel dispatch it caused (flow end). Flow ids are global
+     * in the trace; the UI draws an arrow from the earliest event of an id to the later ones.
+     *
+     * @param terminating true to end the flow at this event (upstream's kernel dispatch side)
+     */
+    public void acceptWithFlow(TraceEvent event, long flowId, boolean terminating) throws IOException {
+        if (!(event instanceof RegionBegin) && !(event instanceof Mark)) {
+            throw new IllegalArgumentException("flows attach to RegionBegin or Mark, not " + event);
+        }
+        accept(event, terminating ? ev -> ev.addTerminatingFlowIds(flowId) : ev -> ev.addFlowIds(flowId));
+    }
+
+    private void accept(TraceEvent event, Consumer<TrackEvent.Builder> flow) throws IOException {
+        if (finished) {
+            throw new IllegalStateException("event after finish: " + event);
+        }
+        start(event.timestampNs());
+        switch (event) {
+            case ProcessStarted p -> processStarted(p);
+            case ProcessEnded p -> processEnded(p);
+            case ThreadStarted t -> threadStarted(t);
+            case ThreadEnded t -> threadEnded(t);
+            case RegionBegin b -> regionBegin(b, flow);
+            case RegionEnd e -> regionEnd(e);
+            case Mark m -> instant(thread(m.pid(), m.tid(), m.timestampNs()), m.timestampNs(),
+                    label(m.category()), m.name(), flow);
+            case Fork f -> fork(f);
+            case RecordsDropped r -> recordsDropped(r);
+            case TraceControl c -> {
+                // applied by the collector, never reaches sinks
+            }
+        }
+    }
+
+    @Override
+    public void finish(RunSummary summary) throws IOException {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        try (OutputStream f = file) {
+            start(summary.endNs());
+            for (ThreadTrack t : threads.values()) {
+                closeOpenSlices(t, summary.endNs());
+            }
+            out.flush();
+        } finally {
+            threads.clear();
+            processes.clear();
+        }
+    }
+
+    // ---- events ------------------------------------------------------------------------------
+
+    private void processStarted(ProcessStarted p) throws IOException {
+        String exe = basename(p.executable());
+        if (exe.isEmpty()) {
+            exe = options.executable();
+        }
+        ProcessTrack proc = new ProcessTrack(nextUuid++, exe);
+        processes.put(p.pid(), proc);
+        ProcessDescriptor.Builder pd = ProcessDescriptor.newBuilder().setPid(p.pid()).setProcessName(exe);
+        if (p.commandLine() != null) {
+            pd.addAllCmdline(p.commandLine());
+        }
+        writeProcessTrack(p.timestampNs(), proc, pd);
+    }
+
+    private void processEnded(ProcessEnded p) throws IOException {
+        Iterator<ThreadTrack> it = threads.values().iterator();
+        while (it.hasNext()) {
+            ThreadTrack t = it.next();
+            if (t.pid == p.pid()) {
+                closeOpenSlices(t, p.timestampNs());
+                it.remove();
+            }
+        }
+        processes.remove(p.pid());
+    }
+
+    private void threadStarted(ThreadStarted t) throws IOException {
+        ThreadTrack old = threads.remove(key(t.pid(), t.tid()));
+        if (old != null) {
+            closeOpenSlices(old, t.timestampNs());
+        }
+        String name = t.sequence() == 0 ? process(t.pid(), t.timestampNs()).executable : "Thread " + t.sequence();
+        newThread(t.pid(), t.tid(), name, t.timestampNs());
+    }
+
+    private void threadEnded(ThreadEnded t) throws IOException {
+        ThreadTrack track = threads.remove(key(t.pid(), t.tid()));
+        if (track != null) {
+            closeOpenSlices(track, t.timestampNs());
+        }
+    }
+
+    private void regionBegin(RegionBegin b, Consumer<TrackEvent.Builder> flow) throws IOException {
+        ThreadTrack t = thread(b.pid(), b.tid(), b.timestampNs());
+        TrackEvent.Builder ev = TrackEvent.newBuilder()
+                .setType(TrackEvent.Type.TYPE_SLICE_BEGIN)
+                .addCategoryIids(t.categoryIid(label(b.category())))
+                .setNameIid(t.nameIid(Objects.requireNonNullElse(b.name(), "")));
+        if (options.annotations()) {
+            addAnnotations(t, ev, b.annotations());
+            ev.addDebugAnnotations(annotation(t, "begin_ns").setUintValue(realtime(b.timestampNs())));
+        }
+        flow.accept(ev);
+        t.depth++;
+        emit(t, b.timestampNs(), ev);
+    }
+
+    private void regionEnd(RegionEnd e) throws IOException {
+        ThreadTrack t = thread(e.pid(), e.tid(), e.timestampNs());
+        if (t.depth == 0) {
+            return; // nothing open: an END would only be an orphan for trace_processor
+        }
+        long ns = e.forced() ? Math.max(e.timestampNs(), t.lastNs()) : e.timestampNs();
+        TrackEvent.Builder ev = TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_SLICE_END);
+        if (options.annotations()) {
+            addAnnotations(t, ev, e.annotations());
+            ev.addDebugAnnotations(annotation(t, "end_ns").setUintValue(realtime(ns)));
+        }
+        if (e.forced()) {
+            ev.addDebugAnnotations(annotation(t, CLOSED_BY_PROFILER).setBoolValue(true));
+        }
+        t.depth--;
+        emit(t, ns, ev);
+    }
+
+    private void fork(Fork f) throws IOException {
+        ThreadTrack t = thread(f.pid(), f.tid(), f.timestampNs());
+        DebugAnnotation.Builder child = annotation(t, "child_pid").setIntValue(f.childPid());
+        instant(t, f.timestampNs(), PROFILER_CATEGORY, "fork", ev -> ev.addDebugAnnotations(child));
+    }
+
+    private void recordsDropped(RecordsDropped r) throws IOException {
+        ThreadTrack t = thread(r.pid(), r.tid(), r.timestampNs());
+        DebugAnnotation.Builder count = annotation(t, "count").setUintValue(r.count());
+        instant(t, r.timestampNs(), PROFILER_CATEGORY, "records dropped", ev -> ev.addDebugAnnotations(count));
+    }
+
+    private void instant(ThreadTrack t, long ns, String category, String name, Consumer<TrackEvent.Builder> extra)
+            throws IOException {
+        TrackEvent.Builder ev = TrackEvent.newBuilder()
+                .setType(TrackEvent.Type.TYPE_INSTANT)
+                .addCategoryIids(t.categoryIid(category))
+                .setNameIid(t.nameIid(Objects.requireNonNullElse(name, "")));
+        extra.accept(ev);
+        emit(t, ns, ev);
+    }
+
+    /** Ends every slice still open on {@code t}, never earlier than its last event. */
+    private void closeOpenSlices(ThreadTrack t, long timestampNs) throws IOException {
+        long ns = Math.max(timestampNs, t.lastNs());
+        while (t.depth > 0) {
+            TrackEvent.Builder ev = TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_SLICE_END);
+            if (options.annotations()) {
+                ev.addDebugAnnotations(annotation(t, "end_ns").setUintValue(realtime(ns)));
+            }
+            ev.addDebugAnnotations(annotation(t, CLOSED_BY_PROFILER).setBoolValue(true));
+            t.depth--;
+            emit(t, ns, ev);
+        }
+    }
+
+    private void addAnnotations(ThreadTrack t, TrackEvent.Builder ev, List<Annotation> annotations) {
+        if (annotations == null) {
+            return;
+        }
+        for (Annotation a : annotations) {
+            if (a == null || a.value() == null) {
+                continue;
+            }
+            DebugAnnotation.Builder d = annotation(t, Objects.requireNonNullElse(a.name(), ""));
+            switch (a.value()) {
+                case AnnotationValue.Text v -> d.setStringValue(Objects.requireNonNullElse(v.value(), ""));
+                case AnnotationValue.Signed v -> d.setIntValue(v.value());
+                case AnnotationValue.Unsigned v -> d.setUintValue(v.value());
+                case AnnotationValue.Real v -> d.setDoubleValue(v.value());
+                case AnnotationValue.Pointer v -> d.setPointerValue(v.address());
+                case AnnotationValue.Bool v -> d.setBoolValue(v.value());
+            }
+            ev.addDebugAnnotations(d);
+        }
+    }
+
+    /** Upstream's begin_ns/end_ns are CLOCK_REALTIME ns (its tracing::now()). */
+    private long realtime(long monotonicNs) {
+        return monotonicNs + options.realtimeOffsetNs();
+    }
+
+    private static DebugAnnotation.Builder annotation(ThreadTrack t, String name) {
+        return DebugAnnotation.newBuilder().setNameIid(t.annotationNameIid(name));
+    }
+
+    private static String basename(String path) {
+        if (path == null) {
+            return "";
+        }
+        String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        return trimmed.substring(trimmed.lastIndexOf('/') + 1);
+    }
+
+    private static String label(Category category) {
+        return (category == null ? Category.NONE : category).label();
+    }
+
+    // ---- tracks and sequences ----------------------------------------------------------------
+
+    /** Writes the clock snapshot once, before anything else. */
+    private void start(long timestampNs) throws IOException {
+        if (started) {
+            return;
+        }
+        started = true;
+        write(TracePacket.newBuilder()
+                .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
+                .setSequenceFlags(TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED_VALUE)
+                .setTracePacketDefaults(TracePacketDefaults.newBuilder().setTimestampClockId(CLOCK_MONOTONIC))
+                .setClockSnapshot(ClockSnapshot.newBuilder()
+                        .addClocks(clock(CLOCK_BOOTTIME, timestampNs + options.boottimeOffsetNs()))
+                        .addClocks(clock(CLOCK_MONOTONIC, timestampNs))
+                        .addClocks(clock(CLOCK_REALTIME, timestampNs + options.realtimeOffsetNs())))
+                .build());
+    }
+
+    private static ClockSnapshot.Clock.Builder clock(int id, long timestamp) {
+        return ClockSnapshot.Clock.newBuilder().setClockId(id).setTimestamp(timestamp);
+    }
+
+    private ProcessTrack process(int pid, long timestampNs) throws IOException {
+        ProcessTrack proc = processes.get(pid);
+        if (proc == null) { // events of a process whose ProcessStarted was not seen
+            proc = new ProcessTrack(nextUuid++, options.executable());
+            processes.put(pid, proc);
+            writeProcessTrack(timestampNs, proc, ProcessDescriptor.newBuilder().setPid(pid));
+        }
+        return proc;
+    }
+
+    private void writeProcessTrack(long timestampNs, ProcessTrack proc, ProcessDescriptor.Builder pd)
+            throws IOException {
+        write(TracePacket.newBuilder()
+                .setTimestamp(timestampNs)
+                .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
+                .setTrackDescriptor(TrackDescriptor.newBuilder().setUuid(proc.uuid).setProcess(pd))
+                .build());
+    }
+
+    private ThreadTrack thread(int pid, int tid, long timestampNs) throws IOException {
+        ThreadTrack t = threads.get(key(pid, tid));
+        return t != null ? t : newThread(pid, tid, null, timestampNs);
+    }
+
+    private ThreadTrack newThread(int pid, int tid, String name, long timestampNs) throws IOException {
+        ProcessTrack proc = process(pid, timestampNs);
+        long unit = options.timestampUnitNs();
+        ThreadTrack t = new ThreadTrack(pid, nextSequenceId++, nextUuid++, unit, Math.floorDiv(timestampNs, unit));
+        threads.put(key(pid, tid), t);
+        // First packet: clear the sequence's state, set its defaults and define its clock.
+        write(TracePacket.newBuilder()
+                .setTrustedPacketSequenceId(t.sequenceId)
+                .setSequenceFlags(TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED_VALUE)
+                .setTracePacketDefaults(TracePacketDefaults.newBuilder()
+                        .setTimestampClockId(SEQUENCE_CLOCK_ID)
+                        .setTrackEventDefaults(TrackEventDefaults.newBuilder().setTrackUuid(t.uuid)))
+                .setClockSnapshot(ClockSnapshot.newBuilder()
+                        .addClocks(clock(CLOCK_MONOTONIC, t.lastUnits * unit))
+                        .addClocks(clock(SEQUENCE_CLOCK_ID, t.lastUnits)
+                                .setIsIncremental(true)
+                                .setUnitMultiplierNs(unit)))
+                .build());
+        ThreadDescriptor.Builder td = ThreadDescriptor.newBuilder().setPid(pid).setTid(tid);
+        if (name != null) {
+            td.setThreadName(name);
+        }
+        write(TracePacket.newBuilder()
+                .setTimestamp(0)
+                .setTrustedPacketSequenceId(t.sequenceId)
+                .setTrackDescriptor(TrackDescriptor.newBuilder()
+                        .setUuid(t.uuid)
+                        .setParentUuid(proc.uuid)
+                        .setThread(td))
+                .build());
+        return t;
+    }
+
+    private void emit(ThreadTrack t, long timestampNs, TrackEvent.Builder ev) throws IOException {
+        TracePacket.Builder p = TracePacket.newBuilder().setTrustedPacketSequenceId(t.sequenceId);
+        long units = Math.floorDiv(timestampNs, t.unit);
+        if (units >= t.lastUnits) {
+            p.setTimestamp(units - t.lastUnits);
+            t.lastUnits = units;
+        } else {
+            // Earlier than the sequence's last event: absolute, on MONOTONIC (as Perfetto's SDK does).
+            p.setTimestamp(timestampNs).setTimestampClockId(CLOCK_MONOTONIC);
+        }
+        if (t.newInterned != null) {
+            p.setInternedData(t.newInterned);
+            t.newInterned = null;
+        }
+        write(p.setTrackEvent(ev).build());
+    }
+
+    private void write(TracePacket packet) throws IOException {
+        out.writeMessage(1, packet);
+    }
+
+    private static long key(int pid, int tid) {
+        return ((long) pid << 32) | (tid & 0xffffffffL);
+    }
+
+    private record ProcessTrack(long uuid, String executable) {
+    }
+
+    /** One thread: its track, its packet sequence and the sequence's incremental state. */
+    private static final class ThreadTrack {
+        final int pid;
+        final int sequenceId;
+        final long uuid;
+        final long unit;
+        /** The sequence's incremental clock, in units. */
+        long lastUnits;
+        /** Slices open on the track. */
+        int depth;
+        private final Map<String, Long> names = new HashMap<>();
+        private final Map<String, Long> categories = new HashMap<>();
+        private final Map<String, Long> annotationNames = new HashMap<>();
+        /** Entries interned since the last packet, written with the next one. */
+        InternedData.Builder newInterned;
+
+        ThreadTrack(int pid, int sequenceId, long uuid, long unit, long lastUnits) {
+            this.pid = pid;
+            this.sequenceId = sequenceId;
+            this.uuid = uuid;
+            this.unit = unit;
+            this.lastUnits = lastUnits;
+        }
+
+        long lastNs() {
+            return lastUnits * unit;
+        }
+
+        long nameIid(String name) {
+            Long iid = names.get(name);
+            if (iid == null) {
+                iid = names.size() + 1L;
+                names.put(name, iid);
+                interned().addEventNames(EventName.newBuilder().setIid(iid).setName(name));
+            }
+            return iid;
+        }
+
+        long categoryIid(String category) {
+            Long iid = categories.get(category);
+            if (iid == null) {
+                iid = categories.size() + 1L;
+                categories.put(category, iid);
+                interned().addEventCategories(EventCategory.newBuilder().setIid(iid).setName(category));
+            }
+            return iid;
+        }
+
+        long annotationNameIid(String name) {
+            Long iid = annotationNames.get(name);
+            if (iid == null) {
+                iid = annotationNames.size() + 1L;
+                annotationNames.put(name, iid);
+                interned().addDebugAnnotationNames(DebugAnnotationName.newBuilder().setIid(iid).setName(name));
+            }
+            return iid;
+        }
+
+        private InternedData.Builder interned() {
+            if (newInterned == null) {
+                newInterned = InternedData.newBuilder();
+            }
+            return newInterned;
+        }
+    }
+}

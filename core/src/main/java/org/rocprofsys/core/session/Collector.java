@@ -1,0 +1,243 @@
+package org.rocprofsys.core.session;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.rocprofsys.core.event.ProcessEnd;
+import org.rocprofsys.core.event.ProcessEnded;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.wire.RingDrain;
+import org.rocprofsys.core.wire.RingFile;
+import org.rocprofsys.core.wire.WireException;
+import org.rocprofsys.core.wire.WireFormat;
+
+/**
+ * Drains every agent ring file of a session into the event stream, on one thread: finds new
+ * process images (launched target, fork children, exec'd images), reads their rings as they fill,
+ * and ends each image when its agent says it exited, when it exec'd, or when its process is gone
+ * (killed), closing its threads at that time.
+ */
+public final class Collector {
+    private static final long LIVENESS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final SessionDirectory directory;
+    private final Consumer<TraceEvent> out;
+    private final PrintStream log;
+    private final Map<Path, Image> images = new LinkedHashMap<>();
+    private final Set<Path> rejected = new HashSet<>();
+    private final Map<String, Long> drops = new LinkedHashMap<>();
+    private long lastLivenessCheck;
+    private long recordsRead;
+
+    private volatile RootEnd rootEnd;
+    private int rootPid = -1;
+
+    /** How the launched target ended, as its parent saw it. */
+    public record RootEnd(ProcessEnd how, int status, long timestampNs) {
+    }
+
+    private static final class Image {
+        final RingFile file;
+        final int pid;
+        final List<RingDrain> drains = new ArrayList<>();
+        final Set<Integer> endedThreads = new HashSet<>();
+
+        Image(RingFile file) {
+            this.file = file;
+            this.pid = file.pid();
+        }
+    }
+
+    public Collector(SessionDirectory directory, Consumer<TraceEvent> out, PrintStream log) {
+        this.directory = directory;
+        this.out = event -> {
+            if (event instanceof ThreadEnded t && !t.abrupt()) {
+                // remembered so that ending the image later does not end the thread twice
+                imageOf(t.pid()).ifPresent(i -> i.endedThreads.add(t.tid()));
+            }
+            out.accept(event);
+        };
+        this.log = log;
+    }
+
+    public void setRootPid(int pid) {
+        this.rootPid = pid;
+    }
+
+    /** Called by the session when its child has been reaped. */
+    public void rootEnded(RootEnd end) {
+        this.rootEnd = end;
+    }
+
+    public long recordsRead() {
+        return recordsRead;
+    }
+
+    /** Records lost to full rings, by "pid/tid" (tid 0: threads that found no free ring). */
+    public Map<String, Long> drops() {
+        return drops;
+    }
+
+    /**
+     * Runs until the target has ended and every process image has ended (descendants still alive
+     * {@code graceNs} after the target ended are cut off there), then returns.
+     */
+    public void run(long graceNs) throws IOException, WireException, InterruptedException {
+        long idleSleepMicros = 200;
+        long rootEndSeen = 0;
+        while (true) {
+            int n = pass();
+            RootEnd end = rootEnd;
+            if (end != null) {
+                if (rootEndSeen == 0) {
+                    rootEndSeen = System.nanoTime();
+                }
+                if (images.isEmpty() && pass() == 0) {
+                    return;
+                }
+                if (System.nanoTime() - rootEndSeen > graceNs) {
+                    pass();
+                    for (Image image : List.copyOf(images.values())) {
+                        log.println("[rocprof-sys] process " + image.pid + " still runs after the target ended;"
+                                + " its data ends here");
+                        endImage(image, ProcessEnd.VANISHED, 0, System.nanoTime());
+                    }
+                    return;
+                }
+            }
+            if (n == 0) {
+                TimeUnit.MICROSECONDS.sleep(idleSleepMicros);
+                idleSleepMicros = Math.min(idleSleepMicros * 2, 5000);
+            } else {
+                idleSleepMicros = 200;
+            }
+        }
+    }
+
+    private int pass() throws IOException, WireException {
+        discover();
+        int n = 0;
+        long now = System.nanoTime();
+        boolean checkLiveness = now - lastLivenessCheck > LIVENESS_PERIOD_NS;
+        if (checkLiveness) {
+            lastLivenessCheck = now;
+        }
+        for (Image image : List.copyOf(images.values())) {
+            // the state is read before the rings: what the agent wrote before EXITED is then visible
+            boolean exited = image.file.state() == WireFormat.STATE_EXITED;
+            n += drainAll(image);
+            if (exited) {
+                RootEnd end = image.pid == rootPid ? rootEnd : null;
+                int code = image.file.exitCode();
+                endImage(image, ProcessEnd.EXITED, code >= 0 || end == null ? code : end.status(),
+                        image.file.exitTime());
+            } else if (image.pid == rootPid) {
+                RootEnd end = rootEnd;
+                if (end != null && isLatestGeneration(image)) {
+                    n += drainAll(image);
+                    endImage(image, end.how(), end.status(), end.timestampNs());
+                }
+            } else if (checkLiveness && !ProcessLiveness.isAlive(image.pid)) {
+                n += drainAll(image);
+                endImage(image, ProcessEnd.KILLED_BY_SIGNAL, 0, System.nanoTime());
+            }
+        }
+        recordsRead += n;
+        return n;
+    }
+
+    private boolean isLatestGeneration(Image image) {
+        for (Image other : images.values()) {
+            if (other.pid == image.pid && other.file.execGeneration() > image.file.execGeneration()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void discover() throws IOException, WireException {
+        for (Path p : directory.ringFiles()) {
+            if (images.containsKey(p) || rejected.contains(p)) {
+                continue;
+            }
+            RingFile file;
+            try {
+                file = RingFile.open(p);
+            } catch (WireException e) {
+                rejected.add(p);
+                log.println("[rocprof-sys] warning: ignoring " + e.getMessage());
+                continue;
+            }
+            if (file == null) {
+                continue; // header not yet published
+            }
+            Image image = new Image(file);
+            for (Image older : List.copyOf(images.values())) {
+                if (older.pid == image.pid && older.file.execGeneration() < file.execGeneration()) {
+                    drainAll(older);
+                    endImage(older, ProcessEnd.EXEC, 0, file.initTime());
+                }
+            }
+            images.put(p, image);
+            out.accept(new ProcessStarted(file.initTime(), file.pid(), file.ppid(), file.executable(),
+                    file.commandLine(), file.forkedFrom(), file.execGeneration()));
+        }
+    }
+
+    private int drainAll(Image image) throws WireException {
+        List<RingFile.Ring> rings = image.file.rings();
+        for (int i = image.drains.size(); i < rings.size(); i++) {
+            image.drains.add(new RingDrain(image.pid, rings.get(i), out));
+        }
+        int n = 0;
+        for (RingDrain d : image.drains) {
+            n += d.drain();
+        }
+        return n;
+    }
+
+    private void endImage(Image image, ProcessEnd how, int status, long timestampNs) {
+        long end = timestampNs;
+        for (RingDrain d : image.drains) {
+            d.flushPending();
+            end = Math.max(end, d.lastTime());
+        }
+        for (int i = 0; i < image.drains.size(); i++) {
+            RingDrain d = image.drains.get(i);
+            RingFile.Ring ring = image.file.rings().get(i);
+            if (!image.endedThreads.contains(d.tid())) {
+                out.accept(new ThreadEnded(end, image.pid, d.tid(), true));
+            }
+            if (ring.dropped() > 0) {
+                drops.merge(image.pid + "/" + d.tid(), ring.dropped(), Long::sum);
+            }
+        }
+        if (image.file.unringedDrops() > 0) {
+            drops.merge(image.pid + "/0", image.file.unringedDrops(), Long::sum);
+        }
+        out.accept(new ProcessEnded(end, image.pid, how, status));
+        images.remove(image.file.path());
+        image.file.close();
+    }
+
+    private java.util.Optional<Image> imageOf(int pid) {
+        Image found = null;
+        for (Image i : images.values()) {
+            if (i.pid == pid) {
+                found = i; // the latest generation wins
+            }
+        }
+        return java.util.Optional.ofNullable(found);
+    }
+}

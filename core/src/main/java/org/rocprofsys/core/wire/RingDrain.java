@@ -1,0 +1,194 @@
+package org.rocprofsys.core.wire;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.rocprofsys.core.event.Annotation;
+import org.rocprofsys.core.event.AnnotationValue;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.Fork;
+import org.rocprofsys.core.event.Mark;
+import org.rocprofsys.core.event.RecordsDropped;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.event.TraceControl;
+import org.rocprofsys.core.event.TraceEvent;
+
+/**
+ * Turns one ring's records into events. A region event is held back until the record after it,
+ * because annotations follow their region as separate records.
+ */
+public final class RingDrain {
+    private final int pid;
+    private final RingFile.Ring ring;
+    private final Consumer<TraceEvent> out;
+    private final int tid;
+    private long tail;
+    private long reportedDrops;
+    private TraceEvent pendingRegion;
+    private final List<Annotation> pendingAnnotations = new ArrayList<>();
+    private long lastTime;
+    private long records;
+
+    public RingDrain(int pid, RingFile.Ring ring, Consumer<TraceEvent> out) {
+        this.pid = pid;
+        this.ring = ring;
+        this.out = out;
+        this.tid = ring.tid();
+        this.tail = ring.tail();
+    }
+
+    public int tid() {
+        return tid;
+    }
+
+    /** Time of the latest record read, CLOCK_MONOTONIC ns (0 before any). */
+    public long lastTime() {
+        return lastTime;
+    }
+
+    public long records() {
+        return records;
+    }
+
+    /** Reads every record published so far and frees their space; returns how many were read. */
+    public int drain() throws WireException {
+        long head = ring.head();
+        MemorySegment data = ring.data();
+        long mask = ring.mask();
+        int n = 0;
+        while (tail < head) {
+            long pos = tail & mask;
+            int type = Short.toUnsignedInt(data.get(JAVA_SHORT, pos));
+            int size = Short.toUnsignedInt(data.get(JAVA_SHORT, pos + 2));
+            if (type == WireFormat.REC_PAD) {
+                tail += data.byteSize() - pos;
+                continue;
+            }
+            if (size < 8 || (size & 7) != 0 || pos + size > data.byteSize() || tail + size > head) {
+                throw new WireException("pid " + pid + " tid " + tid + ": corrupt record (type " + type + ", size "
+                        + size + ") at offset " + tail);
+            }
+            decode(data.asSlice(pos, size), type, data.get(JAVA_INT, pos + 4));
+            tail += size;
+            n++;
+        }
+        ring.release(tail);
+        records += n;
+        long dropped = ring.dropped();
+        if (dropped != reportedDrops) {
+            reportedDrops = dropped;
+            flushPending();
+            out.accept(new RecordsDropped(lastTime, pid, tid, dropped));
+        }
+        return n;
+    }
+
+    /** Emits a held-back region event; called when the ring can have nothing more for it. */
+    public void flushPending() {
+        if (pendingRegion == null) {
+            return;
+        }
+        List<Annotation> annotations = List.copyOf(pendingAnnotations);
+        TraceEvent e = switch (pendingRegion) {
+            case RegionBegin b -> annotations.isEmpty() ? b
+                    : new RegionBegin(b.timestampNs(), b.pid(), b.tid(), b.name(), b.category(), annotations, b.metrics());
+            case RegionEnd en -> annotations.isEmpty() ? en
+                    : new RegionEnd(en.timestampNs(), en.pid(), en.tid(), en.category(), annotations, en.metrics(),
+                            en.forced());
+            default -> pendingRegion;
+        };
+        pendingRegion = null;
+        pendingAnnotations.clear();
+        out.accept(e);
+    }
+
+    private void decode(MemorySegment r, int type, int aux) throws WireException {
+        if (type == WireFormat.REC_ANNOTATION) {
+            if (pendingRegion != null) {
+                pendingAnnotations.add(annotation(r, aux));
+            }
+            return;
+        }
+        flushPending();
+        long time = r.get(JAVA_LONG, 8);
+        lastTime = time;
+        switch (type) {
+            case WireFormat.REC_THREAD_START -> out.accept(new ThreadStarted(time, pid, r.get(JAVA_INT, 16),
+                    r.get(JAVA_INT, 20)));
+            case WireFormat.REC_THREAD_END -> out.accept(new ThreadEnded(time, pid, tid, false));
+            case WireFormat.REC_REGION_BEGIN -> {
+                int flags = (aux >>> 8) & 0xff;
+                long offset = 16 + 8L * Integer.bitCount(flags);
+                pendingRegion = new RegionBegin(time, pid, tid, string(r, offset), Category.fromCode(aux & 0xff),
+                        List.of(), metrics(r, flags));
+            }
+            case WireFormat.REC_REGION_END -> {
+                int flags = (aux >>> 8) & 0xff;
+                pendingRegion = new RegionEnd(time, pid, tid, Category.fromCode(aux & 0xff), List.of(),
+                        metrics(r, flags), false);
+            }
+            case WireFormat.REC_MARK -> out.accept(new Mark(time, pid, tid, string(r, 16), Category.fromCode(aux & 0xff)));
+            case WireFormat.REC_FORK -> out.accept(new Fork(time, pid, tid, r.get(JAVA_INT, 16)));
+            case WireFormat.REC_TRACE_CONTROL -> out.accept(new TraceControl(time, pid, tid, (aux & 1) != 0,
+                    (aux & 2) != 0));
+            default -> throw new WireException("pid " + pid + " tid " + tid + ": unknown record type " + type);
+        }
+    }
+
+    private static RegionMetrics metrics(MemorySegment r, int flags) {
+        if (flags == 0) {
+            return RegionMetrics.NONE;
+        }
+        long[] v = {RegionMetrics.ABSENT, RegionMetrics.ABSENT, RegionMetrics.ABSENT};
+        long offset = 16;
+        for (int bit = 0; bit < 3; bit++) {
+            if ((flags & (1 << bit)) != 0) {
+                v[bit] = r.get(JAVA_LONG, offset);
+                offset += 8;
+            }
+        }
+        return new RegionMetrics(v[0], v[1], v[2]);
+    }
+
+    private static Annotation annotation(MemorySegment r, int type) {
+        long raw = r.get(JAVA_LONG, 8);
+        String name = string(r, 16);
+        AnnotationValue value = switch (type) {
+            case 1 -> new AnnotationValue.Text(string(r, 16 + utf8Length(r, 16) + 1));
+            case 3, 7, 10 -> new AnnotationValue.Signed(raw);
+            case 2, 4, 8, 11 -> new AnnotationValue.Unsigned(raw);
+            case 5, 9 -> new AnnotationValue.Real(Double.longBitsToDouble(raw));
+            case 6 -> new AnnotationValue.Pointer(raw);
+            default -> new AnnotationValue.Unsigned(raw);
+        };
+        return new Annotation(name, value);
+    }
+
+    private static int utf8Length(MemorySegment r, long offset) {
+        int len = 0;
+        while (offset + len < r.byteSize() && r.get(JAVA_BYTE, offset + len) != 0) {
+            len++;
+        }
+        return len;
+    }
+
+    private static String string(MemorySegment r, long offset) {
+        if (offset >= r.byteSize()) {
+            return "";
+        }
+        int len = utf8Length(r, offset);
+        return new String(r.asSlice(offset, len).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
+    }
+}

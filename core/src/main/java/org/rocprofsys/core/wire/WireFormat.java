@@ -1,0 +1,92 @@
+package org.rocprofsys.core.wire;
+
+/**
+ * The constants and offsets of {@code agent/src/main/c/rocprofsys_wire.h}, which is the
+ * authority; docs/wire-protocol.md explains them. The round-trip test (C writes, Java reads)
+ * keeps the two in agreement.
+ */
+public final class WireFormat {
+    private WireFormat() {
+    }
+
+    public static final long MAGIC = 0x3152495753595352L; // "RSYSWIR1"
+    public static final int VERSION = 1;
+    public static final int FILE_HEADER_SIZE = 4096;
+    public static final int RING_HEADER_SIZE = 256;
+    public static final int EXE_CAPACITY = 512;
+    public static final int CMDLINE_CAPACITY = 3072;
+
+    // rsys_file_header offsets
+    public static final long H_MAGIC = 0;
+    public static final long H_VERSION = 8;
+    public static final long H_HEADER_SIZE = 12;
+    public static final long H_RING_HEADER_SIZE = 16;
+    public static final long H_MAX_RINGS = 20;
+    public static final long H_RING_DATA_SIZE = 24;
+    public static final long H_PID = 32;
+    public static final long H_PPID = 36;
+    public static final long H_FORKED_FROM = 40;
+    public static final long H_EXEC_GENERATION = 44;
+    public static final long H_CLOCK_KIND = 48;
+    public static final long H_FLAGS = 52;
+    public static final long H_INIT_TIME = 56;
+    public static final long H_INIT_REALTIME = 64;
+    public static final long H_METRICS = 72;
+    public static final long H_RINGS_CLAIMED = 76;
+    public static final long H_STATE = 80;
+    public static final long H_EXIT_CODE = 84;
+    public static final long H_EXIT_TIME = 88;
+    public static final long H_UNRINGED_DROPS = 96;
+    public static final long H_CMDLINE_SIZE = 104;
+    public static final long H_EXE = 128;
+    public static final long H_CMDLINE = 640;
+
+    public static final int CLOCK_MONOTONIC_NS = 0;
+
+    public static final int STATE_INITIALISING = 0;
+    public static final int STATE_RUNNING = 1;
+    public static final int STATE_EXITED = 2;
+
+    public static final int FLAG_LOSSLESS = 1;
+
+    public static final int METRIC_THREAD_CPU = 1;
+    public static final int METRIC_RSS = 2;
+    public static final int METRIC_PEAK_RSS = 4;
+
+    // rsys_ring_header offsets
+    public static final long R_HEAD = 0;
+    public static final long R_TAIL = 64;
+    public static final long R_STATE = 128;
+    public static final long R_TID = 132;
+    public static final long R_THREAD_SEQ = 136;
+    public static final long R_DROPPED = 144;
+
+    public static final int RING_FREE = 0;
+    public static final int RING_ACTIVE = 1;
+    public static final int RING_ENDED = 2;
+
+    // record types
+    public static final int REC_PAD = 0;
+    public static final int REC_THREAD_START = 1;
+    public static final int REC_THREAD_END = 2;
+    public static final int REC_REGION_BEGIN = 3;
+    public static final int REC_REGION_END = 4;
+    public static final int REC_ANNOTATION = 5;
+    public static final int REC_MARK = 6;
+    public static final int REC_FORK = 7;
+    public static final int REC_TRACE_CONTROL = 8;
+
+    public static final int MAX_RECORD_SIZE = 4096;
+
+    // environment of the target, set by the collector
+    public static final String ENV_SESSION_DIR = "ROCPROFSYS_SESSION_DIR";
+    public static final String ENV_RING_KB = "ROCPROFSYS_AGENT_RING_KB";
+    public static final String ENV_MAX_THREADS = "ROCPROFSYS_AGENT_MAX_THREADS";
+    public static final String ENV_LOSSLESS = "ROCPROFSYS_AGENT_LOSSLESS";
+    public static final String ENV_METRICS = "ROCPROFSYS_AGENT_METRICS";
+
+    /** The ring file name of a process image: {@code <pid>.<exec generation>.ring}. */
+    public static String fileName(int pid, int generation) {
+        return pid + "." + generation + ".ring";
+    }
+}

@@ -1,0 +1,138 @@
+package org.rocprofsys.run;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.rocprofsys.config.ConfigException;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.SettingsLoader;
+import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.core.session.Session;
+import org.rocprofsys.core.session.SessionException;
+import org.rocprofsys.core.session.TargetOutcome;
+import org.rocprofsys.run.cli.EnvUpdate;
+import org.rocprofsys.run.cli.RunArguments;
+import org.rocprofsys.run.cli.RunHelp;
+import org.rocprofsys.run.cli.RunInvocation;
+import org.rocprofsys.run.cli.RunUsageException;
+
+/**
+ * {@code rocprof-sys-run [options] -- <command>}: turns the options into the target's environment
+ * (printed as upstream does), reads the configuration from it, and runs the target in a profiling
+ * session; exits with the target's exit code (128+N when a signal killed it).
+ */
+public final class RunCommand {
+    static final String TOOL = "rocprof-sys-run";
+    static final int USAGE_OR_CONFIG_ERROR = 1;
+    static final int CANNOT_EXECUTE = 127;
+
+    private final Path prefix;
+    private final Map<String, String> environment;
+    private final Path workingDirectory;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    RunCommand(Path prefix, Map<String, String> environment, Path workingDirectory, PrintStream out, PrintStream err) {
+        this.prefix = prefix;
+        this.environment = environment;
+        this.workingDirectory = workingDirectory;
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
+        int rc = new RunCommand(prefix, System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err)
+                .run(args);
+        System.out.flush();
+        System.err.flush();
+        System.exit(rc);
+    }
+
+    int run(String[] args) throws InterruptedException {
+        Path lib = prefix.resolve("lib");
+        RunInvocation inv;
+        try {
+            inv = RunArguments.parse(args, environment, new RunArguments.Libraries(
+                    lib.resolve("librocprof-sys-dl.so").toString(), lib.resolve("librocprof-sys.so").toString()));
+        } catch (RunUsageException e) {
+            err.println(e.usageOnly() ? RunHelp.usageLine() : "[" + TOOL + "] error: " + e.getMessage());
+            return e.exitCode();
+        }
+        switch (inv.request()) {
+            case HELP -> {
+                out.print(RunHelp.text());
+                return 0;
+            }
+            case VERSION -> {
+                out.println(RunHelp.versionLine());
+                return 0;
+            }
+            default -> {
+            }
+        }
+        inv = inv.withInitialUpdates(List.of(new EnvUpdate("ROCPROFSYS_SCRIPT_PATH",
+                prefix.resolve("libexec/rocprofiler-systems").toString(), EnvUpdate.Mode.REPLACE)));
+        List<String> command;
+        try {
+            command = inv.commandWithLauncher(prefix.resolve("bin").resolve(TOOL).toString());
+        } catch (RunUsageException e) {
+            err.println("[" + TOOL + "] error: " + e.getMessage());
+            return e.exitCode();
+        }
+        Map<String, String> targetEnv = inv.environment();
+        List<String> report = inv.reportLines();
+        if (!report.isEmpty()) {
+            err.println();
+            report.forEach(line -> err.println("ROCPROFSYS: " + line));
+        }
+        Settings settings;
+        try {
+            settings = new SettingsLoader(SettingsRegistry.standard(), targetEnv, workingDirectory).load();
+        } catch (ConfigException e) {
+            err.println("[" + TOOL + "] error: " + e.getMessage());
+            return USAGE_OR_CONFIG_ERROR;
+        }
+        settings.warnings().forEach(w -> err.println("[" + TOOL + "] warning: " + w));
+        if (inv.effectiveVerbosity() >= 1) {
+            err.println("[" + TOOL + "] Executing '" + String.join(" ", command) + "'...");
+        }
+        if (inv.launcher().isPresent()) {
+            return passThrough(command, targetEnv);
+        }
+        Path agent = lib.resolve("librocprof-sys.so");
+        if (!Files.isRegularFile(agent)) {
+            err.println("[" + TOOL + "] error: the agent library " + agent + " is missing; rebuild the distribution");
+            return USAGE_OR_CONFIG_ERROR;
+        }
+        try {
+            Session session = new Session(settings, new Session.Launch(command, targetEnv, workingDirectory, agent), err);
+            TargetOutcome outcome = session.run();
+            err.println("[" + TOOL + "] '" + String.join(" ", command) + "' " + outcome.describe());
+            return outcome.exitCode();
+        } catch (SessionException e) {
+            err.println("[" + TOOL + "] error: " + e.getMessage());
+            return e.getMessage().startsWith("cannot execute") ? CANNOT_EXECUTE : USAGE_OR_CONFIG_ERROR;
+        } catch (IOException e) {
+            err.println("[" + TOOL + "] error: " + e.getMessage());
+            return USAGE_OR_CONFIG_ERROR;
+        }
+    }
+
+    /** {@code --launcher}: the outer launcher (mpirun, srun) runs unprofiled; the inner rocprof-sys-run profiles. */
+    private int passThrough(List<String> command, Map<String, String> env) throws InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(workingDirectory.toFile()).inheritIO();
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        try {
+            return pb.start().waitFor();
+        } catch (IOException e) {
+            err.println("[" + TOOL + "] error: cannot execute '" + command.getFirst() + "': " + e.getMessage());
+            return CANNOT_EXECUTE;
+        }
+    }
+}
