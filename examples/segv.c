@@ -1,14 +1,14 @@
 /*
- * segv: the target dies inside open regions; the profile must still hold what happened before.
+ * segv: the target dies inside open regions; the profile must still hold everything recorded.
  *
- * Demonstrates: nested user regions outer > middle > inner on the main thread, and a second
- * thread that is inside its own region ("background") when the process dies. Then, inside
- * "inner", the process dies:
+ * Demonstrates: a second thread that is inside its own region ("background") when the process
+ * dies, and nested user regions outer > middle > inner on the main thread. Then, inside "inner",
+ * the process dies:
  *   segv [segv]   dereferences NULL (SIGSEGV)
  *   segv kill     kill(getpid(), SIGKILL)
  *   segv abort    abort() (SIGABRT)
- *   segv exit     exit(3) with the regions still open (clean exit, for comparison)
- * Regions completed before the crash: "setup" (main) and "warmup" x 3 (main).
+ *   segv exit     exit(3) with the regions still open (a clean exit, for comparison)
+ * No region is completed before the death: every slice in the trace is closed by the profiler.
  */
 #include <rocprofiler-systems/user.h>
 
@@ -38,17 +38,10 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "segv";
     setvbuf(stdout, NULL, _IONBF, 0);
 
-    rocprofsys_user_push_region("setup");
     pthread_barrier_init(&ready, NULL, 2);
     pthread_t th;
     pthread_create(&th, NULL, background, NULL);
-    pthread_barrier_wait(&ready);
-    rocprofsys_user_pop_region("setup");
-
-    for (int i = 0; i < 3; ++i) {
-        rocprofsys_user_push_region("warmup");
-        rocprofsys_user_pop_region("warmup");
-    }
+    pthread_barrier_wait(&ready); /* "background" is open on the other thread */
 
     rocprofsys_user_push_region("outer");
     rocprofsys_user_push_region("middle");

@@ -35,7 +35,8 @@ public final class Collector {
     private final Consumer<TraceEvent> out;
     private final PrintStream log;
     private final Map<Path, Image> images = new LinkedHashMap<>();
-    private final Set<Path> rejected = new HashSet<>();
+    /** Files not to read again: broken ones, and images already ended. */
+    private final Set<Path> done = new HashSet<>();
     private final Map<String, Long> drops = new LinkedHashMap<>();
     private long lastLivenessCheck;
     private long recordsRead;
@@ -168,14 +169,14 @@ public final class Collector {
 
     private void discover() throws IOException, WireException {
         for (Path p : directory.ringFiles()) {
-            if (images.containsKey(p) || rejected.contains(p)) {
+            if (images.containsKey(p) || done.contains(p)) {
                 continue;
             }
             RingFile file;
             try {
                 file = RingFile.open(p);
             } catch (WireException e) {
-                rejected.add(p);
+                done.add(p);
                 log.println("[rocprof-sys] warning: ignoring " + e.getMessage());
                 continue;
             }
@@ -228,7 +229,14 @@ public final class Collector {
         }
         out.accept(new ProcessEnded(end, image.pid, how, status));
         images.remove(image.file.path());
+        done.add(image.file.path());
         image.file.close();
+        try {
+            // frees the shared memory now rather than at the end of the run (fork-heavy programs)
+            java.nio.file.Files.deleteIfExists(image.file.path());
+        } catch (IOException e) {
+            log.println("[rocprof-sys] warning: cannot remove " + image.file.path() + ": " + e.getMessage());
+        }
     }
 
     private java.util.Optional<Image> imageOf(int pid) {

@@ -17,6 +17,8 @@ import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.metadata.MetadataWriter;
 import org.rocprofsys.core.perfetto.PerfettoSink;
+import org.rocprofsys.core.timemory.TimemoryOptions;
+import org.rocprofsys.core.timemory.TimemorySink;
 
 /**
  * The output writers of one run, chosen by the settings (TRACE: Perfetto; PROFILE: timemory
@@ -30,6 +32,7 @@ final class RunOutputs {
     private final List<EventSink> sinks = new ArrayList<>();
     private final Map<String, Map<String, List<Path>>> written = new LinkedHashMap<>();
     private Path perfettoFile;
+    private TimemorySink timemory;
 
     RunOutputs(Settings settings, OutputPaths paths, Session.RunInfo run, PrintStream log) throws IOException {
         this.settings = settings;
@@ -41,6 +44,10 @@ final class RunOutputs {
             OutputPaths.createParentDirectories(perfettoFile);
             sinks.add(new PerfettoSink(perfettoFile, new PerfettoSink.Options(
                     settings.bool("ROCPROFSYS_PERFETTO_ANNOTATIONS"), run.realtimeOffsetNs(), run.executable())));
+        }
+        if (settings.bool("ROCPROFSYS_PROFILE")) {
+            timemory = new TimemorySink(TimemoryOptions.from(settings), paths, log, System.out);
+            sinks.add(timemory);
         }
     }
 
@@ -59,6 +66,10 @@ final class RunOutputs {
             log.printf(Locale.ROOT, "%s> Outputting '%s' (%.2f KB / %.2f MB / %.2f GB)... Done%n", label("perfetto"),
                     perfettoFile, bytes / 1024, bytes / (1024 * 1024), bytes / (1024 * 1024 * 1024));
             record("protobuf", "perfetto", perfettoFile);
+        }
+        if (timemory != null) {
+            timemory.outputsByLabel().forEach((kind, byKey) -> byKey.forEach((key, files) -> files.forEach(
+                    f -> record(kind, key, f))));
         }
         Path metadata = paths.file("metadata", "json");
         MetadataWriter.write(metadata, settings, commandLine, launch, written, env, summary.droppedRecords());

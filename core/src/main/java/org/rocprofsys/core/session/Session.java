@@ -24,6 +24,8 @@ import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.timemory.Component;
+import org.rocprofsys.core.timemory.TimemoryOptions;
 import org.rocprofsys.core.wire.WireFormat;
 
 /**
@@ -76,6 +78,10 @@ public final class Session {
             windows = TraceWindows.from(settings);
         } catch (IllegalArgumentException e) {
             throw new SessionException(e.getMessage());
+        }
+        Optional<String> badComponents = TimemoryOptions.validateComponents(settings.get("ROCPROFSYS_TIMEMORY_COMPONENTS"));
+        if (badComponents.isPresent()) {
+            throw new SessionException("ROCPROFSYS_TIMEMORY_COMPONENTS: " + badComponents.get());
         }
         try (SessionDirectory dir = SessionDirectory.create(Path.of(settings.get("ROCPROFSYS_TMPDIR")))) {
             Map<String, String> env = targetEnvironment(dir.path());
@@ -180,11 +186,11 @@ public final class Session {
             return 0;
         }
         int metrics = 0;
-        for (String c : settings.get("ROCPROFSYS_TIMEMORY_COMPONENTS").split("[ ,;]+")) {
+        for (Component c : TimemoryOptions.from(settings).components()) {
             metrics |= switch (c) {
-                case "cpu_clock", "thread_cpu_clock" -> WireFormat.METRIC_THREAD_CPU;
-                case "page_rss" -> WireFormat.METRIC_RSS;
-                case "peak_rss" -> WireFormat.METRIC_PEAK_RSS;
+                case CPU_CLOCK -> WireFormat.METRIC_THREAD_CPU;
+                case PAGE_RSS -> WireFormat.METRIC_RSS;
+                case PEAK_RSS -> WireFormat.METRIC_PEAK_RSS;
                 default -> 0;
             };
         }

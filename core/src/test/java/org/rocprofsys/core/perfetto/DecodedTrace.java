@@ -30,33 +30,33 @@ import org.rocprofsys.core.perfetto.proto.TrackEvent;
  * merged. Timestamps are resolved to CLOCK_MONOTONIC ns. Anything trace_processor would reject or
  * mis-import (an unknown iid, an END with no open slice, an unresolvable clock) throws.
  */
-final class DecodedTrace {
+public final class DecodedTrace {
     static final int MONOTONIC = 3;
     static final int REALTIME = 1;
     static final int BOOTTIME = 6;
 
-    record Track(long uuid, long parentUuid, int sequenceId, TrackDescriptor descriptor) {
-        boolean isProcess() {
+    public record Track(long uuid, long parentUuid, int sequenceId, TrackDescriptor descriptor) {
+        public boolean isProcess() {
             return descriptor.hasProcess();
         }
 
-        boolean isThread() {
+        public boolean isThread() {
             return descriptor.hasThread();
         }
     }
 
     /** A slice or (endNs == beginNs, instant == true) an instant. */
-    static final class Slice {
-        final long trackUuid;
-        final String name;
-        final String category;
-        final int depth;
-        final long beginNs;
-        long endNs = -1;
-        final boolean instant;
-        final Map<String, Object> args = new LinkedHashMap<>();
-        final List<Long> flowIds = new ArrayList<>();
-        final List<Long> terminatingFlowIds = new ArrayList<>();
+    public static final class Slice {
+        public final long trackUuid;
+        public final String name;
+        public final String category;
+        public final int depth;
+        public final long beginNs;
+        public long endNs = -1;
+        public final boolean instant;
+        public final Map<String, Object> args = new LinkedHashMap<>();
+        public final List<Long> flowIds = new ArrayList<>();
+        public final List<Long> terminatingFlowIds = new ArrayList<>();
 
         Slice(long trackUuid, String name, String category, int depth, long beginNs, boolean instant) {
             this.trackUuid = trackUuid;
@@ -92,9 +92,9 @@ final class DecodedTrace {
         long monotonicAtSnapshot;
     }
 
-    final List<TracePacket> packets = new ArrayList<>();
-    final Map<Long, Track> tracks = new LinkedHashMap<>();
-    final List<Slice> slices = new ArrayList<>();
+    public final List<TracePacket> packets = new ArrayList<>();
+    public final Map<Long, Track> tracks = new LinkedHashMap<>();
+    public final List<Slice> slices = new ArrayList<>();
     final Map<Integer, Long> globalClocks = new HashMap<>();
     int trackEvents;
     int sliceBegins;
@@ -111,7 +111,7 @@ final class DecodedTrace {
     }
 
     /** Decodes the whole trace, keeping every packet and slice. */
-    static DecodedTrace read(Path file) throws IOException {
+    public static DecodedTrace read(Path file) throws IOException {
         return read(file, true);
     }
 

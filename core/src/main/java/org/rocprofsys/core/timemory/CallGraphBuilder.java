@@ -1,0 +1,514 @@
+package org.rocprofsys.core.timemory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+import org.rocprofsys.core.event.ProcessEnded;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.event.TraceEvent;
+
+/**
+ * Builds timemory's call graphs from the event stream: one graph per (process, thread), each a
+ * tree of call paths (or a flat list of names, or one entry per call with TIMELINE_PROFILE),
+ * accumulating per entry the laps and, for each selected component, the sum and statistics of
+ * the per-call values.
+ *
+ * <p>RegionBegin enters a child of the innermost open region (strict nesting per thread);
+ * RegionEnd closes the innermost one at its timestamp, forced or not. Regions still open when
+ * their thread ends, their process ends, or the run finishes are closed at that moment (with no
+ * end readings: their cpu/memory change counts as 0).
+ *
+ * <p>Memory grows with the number of distinct call paths, never with the number of events
+ * (except with TIMELINE_PROFILE, where every call is an entry, as upstream), plus a bounded
+ * history of the main thread's recent stack changes (see below).
+ *
+ * <p><b>Thread placement.</b> timemory lets a worker thread "bookmark" the main thread's current
+ * call-graph position when the worker records its first region (rocprof-sys sets
+ * MAX_THREAD_BOOKMARKS=1), and merges the worker's graph below that position. So a thread started
+ * while the main thread sits in {@code pthread_create} shows up nested under it. Events of
+ * different threads arrive in any order here, so the builder finds the main thread's innermost
+ * open region at the worker's first-region time either at once from a history of the main
+ * thread's last 65536 stack changes, or later when the main thread's events pass that time.
+ */
+final class CallGraphBuilder {
+    static final int HISTORY_CAPACITY = 1 << 16;
+
+    private final TimemoryOptions options;
+    private final Component[] comps;
+    private final int n;
+    private final long[] units;
+    private final Map<Integer, ProcessState> processes = new LinkedHashMap<>();
+    private final Map<Long, ThreadState> threadsByKey = new HashMap<>();
+    private final long[] values;
+    private final double[] display;
+    private long nodes;
+    private long endOrder;
+    private long lastKey = Long.MIN_VALUE;
+    private ThreadState lastThread;
+
+    CallGraphBuilder(TimemoryOptions options) {
+        this.options = options;
+        this.comps = options.components().toArray(Component[]::new);
+        this.n = comps.length;
+        this.units = new long[n];
+        for (int i = 0; i < n; i++) {
+            units[i] = options.format(comps[i]).unit();
+        }
+        this.values = new long[n];
+        this.display = new double[n];
+    }
+
+    /** Call-graph entries created so far, over all processes and threads. */
+    long nodeCount() {
+        return nodes;
+    }
+
+    List<ProcessState> processes() {
+        return new ArrayList<>(processes.values());
+    }
+
+    void accept(TraceEvent event) {
+        switch (event) {
+            case RegionBegin b -> begin(b);
+            case RegionEnd e -> end(e);
+            case ThreadStarted s -> threadStarted(s);
+            case ThreadEnded e -> threadEnded(e);
+            case ProcessStarted s -> processStarted(s);
+            case ProcessEnded e -> processEnded(e);
+            default -> {
+            }
+        }
+    }
+
+    /** Closes everything still open at {@code endNs} and settles every thread's placement. */
+    void finish(long endNs) {
+        for (ProcessState p : processes.values()) {
+            if (!p.ended) {
+                endProcess(p, endNs);
+            }
+            p.resolveAllPending(null);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    private void processStarted(ProcessStarted s) {
+        ProcessState p = processes.get(s.pid());
+        if (p != null && (p.ended || s.execGeneration() > p.execGeneration)) {
+            // A new image of the same pid (exec): the old image never finalizes upstream, so its
+            // profile is dropped and the new one takes its file names.
+            processes.remove(s.pid());
+            forgetThreads(s.pid());
+            p = null;
+        }
+        if (p == null) {
+            p = new ProcessState(s.pid());
+            p.execGeneration = s.execGeneration();
+            processes.put(s.pid(), p);
+        }
+    }
+
+    private void processEnded(ProcessEnded e) {
+        ProcessState p = processes.get(e.pid());
+        if (p != null && !p.ended) {
+            endProcess(p, e.timestampNs());
+        }
+    }
+
+    private void endProcess(ProcessState p, long ts) {
+        if (p.main != null && !p.main.closed) {
+            endMain(p, p.main, ts);
+        }
+        for (ThreadState t : p.threads.values()) {
+            closeAll(p, t, ts);
+        }
+        p.resolveAllPending(null);
+        p.ended = true;
+    }
+
+    private void threadStarted(ThreadStarted s) {
+        ThreadState t = thread(s.pid(), s.tid());
+        t.sequence = s.sequence();
+        ProcessState p = t.process;
+        if (s.sequence() == 0) {
+            p.main = t;
+        } else if (p.main == t) {
+            p.main = null;
+        }
+    }
+
+    private void threadEnded(ThreadEnded e) {
+        ThreadState t = thread(e.pid(), e.tid());
+        if (t.ended) {
+            return;
+        }
+        t.ended = true;
+        t.endedNormally = !e.abrupt();
+        t.endNs = e.timestampNs();
+        t.endOrder = endOrder++;
+        ProcessState p = t.process;
+        if (p.main == t) {
+            endMain(p, t, e.timestampNs());
+        } else {
+            closeAll(p, t, e.timestampNs());
+        }
+    }
+
+    private void begin(RegionBegin b) {
+        ThreadState t = thread(b.pid(), b.tid());
+        ProcessState p = t.process;
+        long ts = b.timestampNs();
+        boolean main = p.main == t;
+        if (main) {
+            p.mainAdvance(t, ts);
+        } else if (!t.begun) {
+            firstBegin(p, t, ts);
+        }
+        t.begun = true;
+        ProfileNode parent = options.flat() ? t.head : t.current();
+        ProfileNode node;
+        if (options.timeline()) {
+            node = parent.newChild(b.name(), t.timelineCounter++, n);
+            nodes++;
+        } else {
+            node = parent.find(b.name());
+            if (node == null) {
+                node = parent.add(b.name(), n);
+                nodes++;
+            }
+        }
+        RegionMetrics m = b.metrics() == null ? RegionMetrics.NONE : b.metrics();
+        t.push(node, ts, m.threadCpuNs(), m.rssBytes(), m.peakRssBytes());
+        if (t.lastTs < ts) {
+            t.lastTs = ts;
+        }
+        if (main && !options.flat()) {
+            p.history.add(ts, node);
+        }
+    }
+
+    private void end(RegionEnd e) {
+        ThreadState t = thread(e.pid(), e.tid());
+        ProcessState p = t.process;
+        long ts = e.timestampNs();
+        boolean main = p.main == t;
+        if (main) {
+            p.mainAdvance(t, ts);
+        }
+        if (t.size == 0) {
+            return;
+        }
+        RegionMetrics m = e.metrics() == null ? RegionMetrics.NONE : e.metrics();
+        record(t, ts, m.threadCpuNs(), m.rssBytes(), m.peakRssBytes());
+        if (t.lastTs < ts) {
+            t.lastTs = ts;
+        }
+        if (main && !options.flat()) {
+            p.history.add(ts, t.open());
+        }
+    }
+
+    /** A worker's first region: resolve its bookmark now if the main thread is past that time. */
+    private void firstBegin(ProcessState p, ThreadState t, long ts) {
+        t.firstBeginNs = ts;
+        if (options.flat()) {
+            return; // flat inserts never move the main thread's current position off the graph head
+        }
+        ThreadState main = p.main;
+        if (main != null && (main.lastTs > ts || main.closed)) {
+            t.bookmark = main.lastTs > ts ? p.history.lookup(ts) : null;
+        } else {
+            p.pending.add(t);
+        }
+    }
+
+    private void endMain(ProcessState p, ThreadState main, long ts) {
+        p.mainAdvance(main, ts);
+        closeAll(p, main, ts);
+        p.resolveAllPending(null);
+        main.closed = true;
+        if (main.lastTs < ts) {
+            main.lastTs = ts;
+        }
+    }
+
+    private void closeAll(ProcessState p, ThreadState t, long ts) {
+        boolean main = p.main == t;
+        while (t.size > 0) {
+            record(t, ts, RegionMetrics.ABSENT, RegionMetrics.ABSENT, RegionMetrics.ABSENT);
+            if (main && !options.flat()) {
+                p.history.add(ts, t.open());
+            }
+        }
+    }
+
+    /** Pops the thread's innermost region and adds the call to its entry. */
+    private void record(ThreadState t, long ts, long cpu, long rss, long peak) {
+        int k = --t.size;
+        ProfileNode node = t.nodes[k];
+        t.nodes[k] = null;
+        for (int i = 0; i < n; i++) {
+            long v = switch (comps[i]) {
+                case WALL_CLOCK -> ts - t.begin[k];
+                case CPU_CLOCK -> delta(t.cpu[k], cpu);
+                case PEAK_RSS -> delta(t.peak[k], peak);
+                case PAGE_RSS -> delta(t.rss[k], rss);
+                case TRIP_COUNT -> 1;
+            };
+            values[i] = v;
+            display[i] = (double) v / (double) units[i];
+        }
+        node.measure.record(values, display);
+    }
+
+    private static long delta(long begin, long end) {
+        return begin == RegionMetrics.ABSENT || end == RegionMetrics.ABSENT ? 0 : end - begin;
+    }
+
+    private ThreadState thread(int pid, int tid) {
+        long key = ((long) pid << 32) | (tid & 0xffffffffL);
+        if (key == lastKey && lastThread != null) {
+            return lastThread;
+        }
+        ThreadState t = threadsByKey.get(key);
+        if (t == null) {
+            ProcessState p = processes.computeIfAbsent(pid, ProcessState::new);
+            t = new ThreadState(p, tid, n);
+            p.threads.put(tid, t);
+            if (p.main == null && tid == pid) {
+                p.main = t;
+            }
+            threadsByKey.put(key, t);
+        }
+        lastKey = key;
+        lastThread = t;
+        return t;
+    }
+
+    private void invalidateCache() {
+        lastKey = Long.MIN_VALUE;
+        lastThread = null;
+    }
+
+    private void forgetThreads(int pid) {
+        threadsByKey.keySet().removeIf(k -> (int) (k >> 32) == pid);
+        invalidateCache();
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    /** One process image: its threads' graphs and the bookmark bookkeeping. */
+    static final class ProcessState {
+        final int pid;
+        int execGeneration;
+        final Map<Integer, ThreadState> threads = new LinkedHashMap<>();
+        ThreadState main;
+        boolean ended;
+        final History history = new History();
+        final PriorityQueue<ThreadState> pending =
+                new PriorityQueue<>(Comparator.comparingLong((ThreadState t) -> t.firstBeginNs));
+
+        ProcessState(int pid) {
+            this.pid = pid;
+        }
+
+        /** Before the main thread handles an event at {@code ts}: workers that began earlier. */
+        void mainAdvance(ThreadState mainThread, long ts) {
+            while (!pending.isEmpty() && pending.peek().firstBeginNs < ts) {
+                ThreadState w = pending.poll();
+                w.bookmark = mainThread.open();
+            }
+        }
+
+        void resolveAllPending(ProfileNode node) {
+            while (!pending.isEmpty()) {
+                ThreadState w = pending.poll();
+                w.bookmark = node;
+            }
+        }
+
+        /** Thread numbers as upstream shows them: ThreadStarted's sequence, else the next free ones. */
+        Map<ThreadState, Integer> sequences() {
+            Map<ThreadState, Integer> out = new HashMap<>();
+            int next = 0;
+            for (ThreadState t : threads.values()) {
+                if (t.sequence >= 0) {
+                    next = Math.max(next, t.sequence + 1);
+                }
+            }
+            if (main != null && main.sequence < 0) {
+                next = Math.max(next, 1);
+            }
+            for (ThreadState t : threads.values()) {
+                if (t.sequence >= 0) {
+                    out.put(t, t.sequence);
+                } else if (t == main) {
+                    out.put(t, 0);
+                } else {
+                    out.put(t, next++);
+                }
+            }
+            return out;
+        }
+
+        /**
+         * Worker threads with data, in the order timemory merges them into the main graph: the
+         * ones that ended on their own by end time (their storage merges when the thread exits),
+         * then the others (merged at finalization) by descending thread number, as the
+         * rocprof-sys documentation sample shows.
+         */
+        List<ThreadState> workersInMergeOrder(Map<ThreadState, Integer> seq) {
+            List<ThreadState> out = new ArrayList<>();
+            for (ThreadState t : threads.values()) {
+                if (t != main && !t.head.children().isEmpty()) {
+                    out.add(t);
+                }
+            }
+            out.sort((a, b) -> {
+                if (a.endedNormally != b.endedNormally) {
+                    return a.endedNormally ? -1 : 1;
+                }
+                if (a.endedNormally) {
+                    int c = Long.compare(a.endNs, b.endNs);
+                    return c != 0 ? c : Long.compare(a.endOrder, b.endOrder);
+                }
+                return Integer.compare(seq.get(b), seq.get(a));
+            });
+            return out;
+        }
+    }
+
+    /** One thread's graph and stack. */
+    static final class ThreadState {
+        final ProcessState process;
+        final int tid;
+        int sequence = -1;
+        final ProfileNode head;
+        /** The open regions, innermost last: entry, begin time and begin readings. */
+        ProfileNode[] nodes = new ProfileNode[16];
+        long[] begin = new long[16];
+        long[] cpu = new long[16];
+        long[] rss = new long[16];
+        long[] peak = new long[16];
+        int size;
+        long timelineCounter = 1;
+        boolean begun;
+        long firstBeginNs;
+        /** The main-thread entry this worker's graph hangs below; null for the graph head. */
+        ProfileNode bookmark;
+        long lastTs = Long.MIN_VALUE;
+        boolean ended;
+        boolean endedNormally;
+        long endNs;
+        long endOrder;
+        boolean closed;
+
+        ThreadState(ProcessState process, int tid, int components) {
+            this.process = process;
+            this.tid = tid;
+            this.head = new ProfileNode(null, null, 0, 0, components);
+        }
+
+        /** The innermost open entry, or the graph head. */
+        ProfileNode current() {
+            return size == 0 ? head : nodes[size - 1];
+        }
+
+        /** The innermost open entry, or null when nothing is open (the graph head). */
+        ProfileNode open() {
+            return size == 0 ? null : nodes[size - 1];
+        }
+
+        void push(ProfileNode node, long ts, long c, long r, long p) {
+            if (size == nodes.length) {
+                int cap = size * 2;
+                nodes = java.util.Arrays.copyOf(nodes, cap);
+                begin = java.util.Arrays.copyOf(begin, cap);
+                cpu = java.util.Arrays.copyOf(cpu, cap);
+                rss = java.util.Arrays.copyOf(rss, cap);
+                peak = java.util.Arrays.copyOf(peak, cap);
+            }
+            nodes[size] = node;
+            begin[size] = ts;
+            cpu[size] = c;
+            rss[size] = r;
+            peak[size] = p;
+            size++;
+        }
+    }
+
+    /**
+     * The main thread's last stack changes (time, innermost open entry after the change; null
+     * meaning nothing open), at most {@link #HISTORY_CAPACITY}, oldest dropped first.
+     */
+    static final class History {
+        private long[] times = new long[64];
+        private ProfileNode[] nodes = new ProfileNode[64];
+        private int start;
+        private int size;
+
+        void add(long t, ProfileNode node) {
+            if (size == times.length) {
+                if (times.length < HISTORY_CAPACITY) {
+                    grow();
+                } else {
+                    start = (start + 1) % times.length;
+                    size--;
+                }
+            }
+            int i = (start + size) % times.length;
+            times[i] = t;
+            nodes[i] = node;
+            size++;
+        }
+
+        private void grow() {
+            int cap = Math.min(times.length * 2, HISTORY_CAPACITY);
+            long[] nt = new long[cap];
+            ProfileNode[] nn = new ProfileNode[cap];
+            for (int k = 0; k < size; k++) {
+                int i = (start + k) % times.length;
+                nt[k] = times[i];
+                nn[k] = nodes[i];
+            }
+            times = nt;
+            nodes = nn;
+            start = 0;
+        }
+
+        /**
+         * The innermost open entry just after the last change at or before {@code t}; null (the
+         * graph head) when there is none (nothing was open yet, or the change fell out of the
+         * history).
+         */
+        ProfileNode lookup(long t) {
+            int lo = 0;
+            int hi = size - 1;
+            int found = -1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (times[(start + mid) % times.length] <= t) {
+                    found = mid;
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            return found < 0 ? null : nodes[(start + found) % times.length];
+        }
+
+        int size() {
+            return size;
+        }
+    }
+}

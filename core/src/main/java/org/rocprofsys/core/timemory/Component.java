@@ -1,0 +1,206 @@
+package org.rocprofsys.core.timemory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The timemory components the profile writer supports, with the facts their outputs show
+ * (timemory {@code components/timing}, {@code components/rusage}, {@code components/trip_count}:
+ * {@code label()}, {@code description()}, the {@code TIMEMORY_PROPERTY_SPECIALIZATION} ids, the
+ * {@code TIMEMORY_NATIVE_COMPONENT} enum value, the unit category and the {@code report_*} and
+ * {@code base_has_accum} traits).
+ *
+ * <p>Per-call values, as timemory's {@code start()}/{@code stop()} define them:
+ * <ul>
+ * <li>{@code wall_clock}: end - begin of CLOCK_MONOTONIC, ns;</li>
+ * <li>{@code cpu_clock}: the change of the thread's CPU time (timemory reads user+system time of
+ * the process through {@code times()}; the agent reads CLOCK_THREAD_CPUTIME_ID), ns;</li>
+ * <li>{@code peak_rss}: the change of the process's peak RSS (high-water mark) during the region,
+ * bytes;</li>
+ * <li>{@code page_rss}: the change of the process's current RSS during the region (end reading
+ * minus begin reading, so it can be negative), bytes;</li>
+ * <li>{@code trip_count}: 1 per call.</li>
+ * </ul>
+ */
+public enum Component {
+    WALL_CLOCK("wall_clock", "Real-clock timer (i.e. wall-clock timer)", 78, "WALL_CLOCK",
+            Category.TIMING, true, List.of("real_clock", "virtual_clock")),
+    CPU_CLOCK("cpu_clock", "Total CPU time spent in both user- and kernel-mode", 4, "CPU_CLOCK",
+            Category.TIMING, true, List.of()),
+    PEAK_RSS("peak_rss", "Measures changes in the high-water mark for the amount of memory allocated in RAM. "
+            + "May fluctuate if swap is enabled", 47, "PEAK_RSS", Category.MEMORY, true, List.of("memory_hwm")),
+    PAGE_RSS("page_rss", "Amount of memory allocated in pages of memory. Unlike peak_rss, value will fluctuate "
+            + "as memory is freed/allocated", 44, "PAGE_RSS", Category.MEMORY, true, List.of()),
+    TRIP_COUNT("trip_count", "Counts number of invocations", 61, "TRIP_COUNT", Category.COUNT, false, List.of());
+
+    /** Which unit and format settings a component follows. */
+    enum Category {
+        TIMING, MEMORY, COUNT
+    }
+
+    private final String label;
+    private final String description;
+    private final int enumValue;
+    private final String enumString;
+    private final Category category;
+    private final boolean hasAccum;
+    private final Set<String> ids;
+    private final Pattern matcher;
+
+    Component(String label, String description, int enumValue, String enumString, Category category,
+            boolean hasAccum, List<String> aliases) {
+        this.label = label;
+        this.description = description;
+        this.enumValue = enumValue;
+        this.enumString = enumString;
+        this.category = category;
+        this.hasAccum = hasAccum;
+        TreeSet<String> all = new TreeSet<>(aliases);
+        all.add(label);
+        this.ids = java.util.Collections.unmodifiableSortedSet(all);
+        StringBuilder alt = new StringBuilder(Pattern.quote(enumString));
+        for (String id : all) {
+            alt.append('|').append(Pattern.quote(id));
+        }
+        this.matcher = Pattern.compile("\\b(" + alt + ")\\b", Pattern.CASE_INSENSITIVE);
+    }
+
+    /** The component's label: the file name stem, the METRIC column, the JSON "type". */
+    public String label() {
+        return label;
+    }
+
+    /** The description; its upper-case form is the text table's banner. */
+    public String description() {
+        return description;
+    }
+
+    /** The JSON key under "timemory": the lower-cased enum string (same as the label here). */
+    public String identifier() {
+        return enumString.toLowerCase(Locale.ROOT);
+    }
+
+    int enumValue() {
+        return enumValue;
+    }
+
+    String enumString() {
+        return enumString;
+    }
+
+    /** The ids of {@code properties}, sorted as timemory's std::set writes them. */
+    Set<String> ids() {
+        return ids;
+    }
+
+    Category category() {
+        return category;
+    }
+
+    /** trait::base_has_accum: whether the JSON entry has an "accum" field. */
+    boolean hasAccum() {
+        return hasAccum;
+    }
+
+    /** trip_count reports neither units, mean, statistics nor % self; the others report all. */
+    boolean reportsUnits() {
+        return this != TRIP_COUNT;
+    }
+
+    boolean reportsMean() {
+        return this != TRIP_COUNT;
+    }
+
+    boolean reportsStatistics() {
+        return this != TRIP_COUNT;
+    }
+
+    boolean reportsSelf() {
+        return this != TRIP_COUNT;
+    }
+
+    /** Whether the values are integers (trip_count) rather than doubles in display units. */
+    boolean integral() {
+        return this == TRIP_COUNT;
+    }
+
+    /**
+     * Whether {@code name} designates this component the way timemory matches runtime names:
+     * a case-insensitive whole-word match of the enum string or any id.
+     */
+    boolean matches(String name) {
+        return matcher.matcher(name).find();
+    }
+
+    /**
+     * Parses a ROCPROFSYS_TIMEMORY_COMPONENTS value (names separated by spaces, commas,
+     * semicolons or colons); duplicates are dropped, the first occurrence keeps its place.
+     *
+     * @throws IllegalArgumentException with {@link #validate}'s text for an unknown name
+     */
+    public static List<Component> parse(String spec) {
+        Optional<String> problem = validate(spec);
+        if (problem.isPresent()) {
+            throw new IllegalArgumentException(problem.get());
+        }
+        LinkedHashSet<Component> out = new LinkedHashSet<>();
+        for (String name : names(spec)) {
+            out.add(find(name).orElseThrow());
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * The problem with a ROCPROFSYS_TIMEMORY_COMPONENTS value, in timemory's wording
+     * ({@code Unknown component: 'x'. Valid choices are: [...]}), or empty when every name is
+     * known. Several unknown names give one line each.
+     */
+    public static Optional<String> validate(String spec) {
+        List<String> problems = new ArrayList<>();
+        for (String name : names(spec)) {
+            if (find(name).isEmpty()) {
+                problems.add("Unknown component: '" + name + "'. Valid choices are: " + choices());
+            }
+        }
+        return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("\n", problems));
+    }
+
+    /** The component a runtime name designates. */
+    public static Optional<Component> find(String name) {
+        for (Component c : values()) {
+            if (c.matches(name)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> names(String spec) {
+        List<String> out = new ArrayList<>();
+        if (spec == null) {
+            return out;
+        }
+        for (String s : spec.strip().split("[\\s,;:]+")) {
+            if (!s.isEmpty()) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    private static String choices() {
+        List<String> all = new ArrayList<>();
+        for (Component c : values()) {
+            for (String id : c.ids) {
+                all.add("'" + id + "'");
+            }
+        }
+        return "[" + String.join(", ", all) + "]";
+    }
+}

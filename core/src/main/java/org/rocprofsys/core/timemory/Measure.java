@@ -1,0 +1,142 @@
+package org.rocprofsys.core.timemory;
+
+/**
+ * What one call-graph entry holds for each selected component, as timemory's graph node does:
+ * the lap count, the accumulated raw value (ns, bytes, or calls; timemory's {@code value} and
+ * {@code accum}, which are equal for these components) and the statistics of the per-call values
+ * in display units ({@code tim::statistics<double>}: sum, sum of squares, min, max, count).
+ */
+final class Measure {
+    long laps;
+    final long[] raw;
+    final double[] sum;
+    final double[] sqr;
+    final double[] min;
+    final double[] max;
+    long count;
+
+    Measure(int components) {
+        raw = new long[components];
+        sum = new double[components];
+        sqr = new double[components];
+        min = new double[components];
+        max = new double[components];
+    }
+
+    Measure copy() {
+        Measure m = new Measure(raw.length);
+        m.laps = laps;
+        m.count = count;
+        System.arraycopy(raw, 0, m.raw, 0, raw.length);
+        System.arraycopy(sum, 0, m.sum, 0, raw.length);
+        System.arraycopy(sqr, 0, m.sqr, 0, raw.length);
+        System.arraycopy(min, 0, m.min, 0, raw.length);
+        System.arraycopy(max, 0, m.max, 0, raw.length);
+        return m;
+    }
+
+    /**
+     * One finished call: {@code values[i]} raw, {@code display[i]} in display units
+     * ({@code storage} pop: {@code targ += obj}, then {@code stats += obj.get()}).
+     */
+    void record(long[] values, double[] display) {
+        laps++;
+        boolean first = count == 0;
+        for (int i = 0; i < raw.length; i++) {
+            raw[i] += values[i];
+            double d = display[i];
+            if (first) {
+                sum[i] = d;
+                sqr[i] = d * d;
+                min[i] = d;
+                max[i] = d;
+            } else {
+                sum[i] += d;
+                sqr[i] += d * d;
+                min[i] = cmin(min[i], d);
+                max[i] = cmax(max[i], d);
+            }
+        }
+        count++;
+    }
+
+    /** Merging identical entries of different threads (COLLAPSE_THREADS): laps, values and statistics. */
+    void addAll(Measure o) {
+        laps += o.laps;
+        addValuesAndStats(o);
+    }
+
+    /**
+     * {@code Tp += Tp} plus {@code statistics += statistics}: what the hierarchical tree does
+     * when it merges siblings with equal hashes. The lap count is not summed (timemory's
+     * component {@code operator+=} only adds value and accum).
+     */
+    void addValuesAndStats(Measure o) {
+        for (int i = 0; i < raw.length; i++) {
+            raw[i] += o.raw[i];
+        }
+        if (count == 0) {
+            System.arraycopy(o.sum, 0, sum, 0, sum.length);
+            System.arraycopy(o.sqr, 0, sqr, 0, sqr.length);
+            System.arraycopy(o.min, 0, min, 0, min.length);
+            System.arraycopy(o.max, 0, max, 0, max.length);
+        } else {
+            for (int i = 0; i < raw.length; i++) {
+                sum[i] += o.sum[i];
+                sqr[i] += o.sqr[i];
+                min[i] = cmin(min[i], o.min[i]);
+                max[i] = cmax(max[i], o.max[i]);
+            }
+        }
+        count += o.count;
+    }
+
+    /**
+     * The exclusive part of a tree node: {@code Tp -= child} (value and accum) and
+     * {@code statistics -= child} (sum and sqr subtracted, min/max widened, count kept; nothing
+     * when the count is 0).
+     */
+    void subtractChild(Measure o) {
+        for (int i = 0; i < raw.length; i++) {
+            raw[i] -= o.raw[i];
+        }
+        if (count > 0) {
+            for (int i = 0; i < raw.length; i++) {
+                sum[i] -= o.sum[i];
+                sqr[i] -= o.sqr[i];
+                min[i] = cmin(min[i], o.min[i]);
+                max[i] = cmax(max[i], o.max[i]);
+            }
+        }
+    }
+
+    double mean(int i) {
+        return count > 0 ? sum[i] / count : 0.0;
+    }
+
+    /** {@code statistics::get_variance}: sample variance, 0 below two samples. */
+    double variance(int i) {
+        if (count < 2) {
+            return sum[i] - sum[i];
+        }
+        double s = sum[i] * sum[i];
+        s /= count;
+        double q = sqr[i] - s;
+        q /= (count - 1);
+        return q;
+    }
+
+    double stddev(int i) {
+        return Math.sqrt(Math.abs(variance(i)));
+    }
+
+    /** std::min(a, b): b when b &lt; a, else a. */
+    private static double cmin(double a, double b) {
+        return b < a ? b : a;
+    }
+
+    /** std::max(a, b): b when a &lt; b, else a. */
+    private static double cmax(double a, double b) {
+        return a < b ? b : a;
+    }
+}

@@ -1,0 +1,187 @@
+package org.rocprofsys.core.timemory;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.IntFunction;
+
+import org.rocprofsys.config.output.OutputPaths;
+import org.rocprofsys.core.event.EventSink;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.TraceEvent;
+
+/**
+ * Writes the timemory call-graph profiles: for each process and each selected component,
+ * {@code <component>.json} (JSON_OUTPUT / TREE_OUTPUT) then {@code <component>.txt}
+ * (TEXT_OUTPUT), then the table on standard output (COUT_OUTPUT), in that order as timemory
+ * does, each file announced with timemory's line
+ * {@code [rocprofiler-systems][<pid>][<component>]> Outputting '<path>'}.
+ *
+ * <p>Events are folded into call graphs as they come ({@link CallGraphBuilder}); nothing is
+ * written before {@link #finish}. A process with no region writes nothing.
+ */
+public final class TimemorySink implements EventSink {
+    /** The project name timemory prints in its file messages (TIMEMORY_PROJECT_NAME of rocprof-sys). */
+    public static final String PROJECT_NAME = "rocprofiler-systems";
+
+    private static final long FINISH_STACK_BYTES = 512L << 20;
+
+    private final TimemoryOptions options;
+    private final IntFunction<OutputPaths> pathsForPid;
+    private final OutputPaths rootPaths;
+    private final PrintStream log;
+    private final PrintStream cout;
+    private final CallGraphBuilder builder;
+    private final List<OutputFile> files = new ArrayList<>();
+
+    /**
+     * For a run whose output names come from one {@link OutputPaths} (the launched target's):
+     * another process's files end in {@code -<its pid>} instead of the target's pid suffix, and
+     * share the target's names when there is no pid suffix (USE_PID off), as upstream.
+     *
+     * @param log  where the "Outputting" lines go (upstream: standard error)
+     * @param cout where COUT_OUTPUT tables go (upstream: standard output)
+     */
+    public TimemorySink(TimemoryOptions options, OutputPaths paths, PrintStream log, PrintStream cout) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.rootPaths = Objects.requireNonNull(paths, "paths");
+        this.pathsForPid = null;
+        this.log = Objects.requireNonNull(log, "log");
+        this.cout = Objects.requireNonNull(cout, "cout");
+        this.builder = new CallGraphBuilder(options);
+    }
+
+    /** With the output names of every process given by {@code pathsForPid}. */
+    public TimemorySink(TimemoryOptions options, IntFunction<OutputPaths> pathsForPid, PrintStream log,
+            PrintStream cout) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.rootPaths = null;
+        this.pathsForPid = Objects.requireNonNull(pathsForPid, "pathsForPid");
+        this.log = Objects.requireNonNull(log, "log");
+        this.cout = Objects.requireNonNull(cout, "cout");
+        this.builder = new CallGraphBuilder(options);
+    }
+
+    @Override
+    public void accept(TraceEvent event) {
+        builder.accept(event);
+    }
+
+    @Override
+    public void finish(RunSummary summary) throws IOException {
+        builder.finish(summary.endNs());
+        if (options.components().isEmpty()) {
+            return;
+        }
+        // Trees are walked recursively (as timemory does); deep call stacks get a deep Java stack.
+        IOException[] failure = new IOException[1];
+        RuntimeException[] crash = new RuntimeException[1];
+        Thread worker = new Thread(null, () -> {
+            try {
+                writeAll(summary.rootPid());
+            } catch (IOException e) {
+                failure[0] = e;
+            } catch (RuntimeException | StackOverflowError e) {
+                crash[0] = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            }
+        }, "timemory-output", FINISH_STACK_BYTES);
+        worker.start();
+        try {
+            worker.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing the timemory profiles", e);
+        }
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        if (crash[0] != null) {
+            throw crash[0];
+        }
+    }
+
+    private void writeAll(int rootPid) throws IOException {
+        for (CallGraphBuilder.ProcessState p : builder.processes()) {
+            ProcessReport report = ProcessReport.build(p, options);
+            if (report.isEmpty()) {
+                continue;
+            }
+            for (Component c : options.components()) {
+                write(report, c, rootPid);
+            }
+        }
+    }
+
+    /** Every file written, in order. */
+    public List<OutputFile> files() {
+        return List.copyOf(files);
+    }
+
+    /** The files written by kind ("json", "text"), for {@link RunSummary#outputs()} and metadata.json. */
+    public Map<String, List<Path>> outputs() {
+        Map<String, List<Path>> out = new LinkedHashMap<>();
+        for (OutputFile f : files) {
+            out.computeIfAbsent(f.kind(), k -> new ArrayList<>()).add(f.path());
+        }
+        return out;
+    }
+
+    /** The files written by kind and then component label, as metadata.json groups them. */
+    public Map<String, Map<String, List<Path>>> outputsByLabel() {
+        Map<String, Map<String, List<Path>>> out = new LinkedHashMap<>();
+        for (OutputFile f : files) {
+            out.computeIfAbsent(f.kind(), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(f.label(), k -> new ArrayList<>()).add(f.path());
+        }
+        return out;
+    }
+
+    private void write(ProcessReport report, Component c, int rootPid) throws IOException {
+        boolean ranks = options.writesRanks();
+        boolean tree = options.writesTree();
+        if (ranks || tree) {
+            String json = JsonReport.render(report, c, ranks, tree);
+            emit(report.pid, rootPid, c, "json", json);
+        }
+        String text = null;
+        if (options.writesText()) {
+            text = TextReport.render(report, c);
+            emit(report.pid, rootPid, c, "txt", text);
+        }
+        if (options.coutOutput()) {
+            if (text == null) {
+                text = TextReport.render(report, c);
+            }
+            cout.print("\n" + text + "\n");
+            cout.flush();
+        }
+    }
+
+    private void emit(int pid, int rootPid, Component c, String ext, String content) throws IOException {
+        String printed;
+        Path path;
+        if (pathsForPid != null) {
+            OutputPaths paths = pathsForPid.apply(pid);
+            printed = paths.fileName(c.label(), ext);
+            path = paths.file(c.label(), ext);
+        } else if (pid != rootPid && rootPaths.suffix().equals("-" + rootPid)) {
+            printed = rootPaths.fileName(c.label() + "-" + pid, ext, "", false);
+            path = rootPaths.file(c.label() + "-" + pid, ext, "", false);
+        } else {
+            printed = rootPaths.fileName(c.label(), ext);
+            path = rootPaths.file(c.label(), ext);
+        }
+        OutputPaths.createParentDirectories(path);
+        Files.writeString(path, content, StandardCharsets.UTF_8);
+        files.add(new OutputFile(ext.equals("json") ? "json" : "text", c.label(), pid, path, printed));
+        log.println("[" + PROJECT_NAME + "][" + pid + "][" + c.label() + "]> Outputting '" + printed + "'");
+        log.flush();
+    }
+}

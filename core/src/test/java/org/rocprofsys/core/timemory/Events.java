@@ -1,0 +1,76 @@
+package org.rocprofsys.core.timemory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.ProcessEnd;
+import org.rocprofsys.core.event.ProcessEnded;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.event.TraceEvent;
+
+/** A small DSL for event streams in tests: times in nanoseconds. */
+final class Events {
+    final List<TraceEvent> list = new ArrayList<>();
+    final int pid;
+
+    Events(int pid) {
+        this.pid = pid;
+    }
+
+    Events process(long t, String exe) {
+        list.add(new ProcessStarted(t, pid, 1, exe, List.of(exe), 0, 0));
+        return this;
+    }
+
+    Events thread(long t, int tid, int seq) {
+        list.add(new ThreadStarted(t, pid, tid, seq));
+        return this;
+    }
+
+    Events begin(long t, int tid, String name) {
+        return begin(t, tid, name, RegionMetrics.NONE);
+    }
+
+    Events begin(long t, int tid, String name, RegionMetrics m) {
+        list.add(new RegionBegin(t, pid, tid, name, Category.USER, List.of(), m));
+        return this;
+    }
+
+    Events end(long t, int tid) {
+        return end(t, tid, RegionMetrics.NONE, false);
+    }
+
+    Events end(long t, int tid, RegionMetrics m, boolean forced) {
+        list.add(new RegionEnd(t, pid, tid, Category.USER, List.of(), m, forced));
+        return this;
+    }
+
+    /** A complete region [t0, t1] on {@code tid}. */
+    Events region(long t0, long t1, int tid, String name) {
+        return begin(t0, tid, name).end(t1, tid);
+    }
+
+    Events threadEnd(long t, int tid, boolean abrupt) {
+        list.add(new ThreadEnded(t, pid, tid, abrupt));
+        return this;
+    }
+
+    Events processEnd(long t) {
+        list.add(new ProcessEnded(t, pid, ProcessEnd.EXITED, 0));
+        return this;
+    }
+
+    static RunSummary summary(long endNs, int rootPid) {
+        return new RunSummary(endNs, 0, rootPid, "app", Map.of(), Map.of());
+    }
+
+    static final long MS = 1_000_000L;
+}

@@ -1,0 +1,218 @@
+package org.rocprofsys.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.rocprofsys.core.perfetto.DecodedTrace;
+
+/**
+ * rocprof-sys-run on the example programs (examples/, built here with the system compiler),
+ * asserting on the files written, as upstream's ctest suite does.
+ */
+class RunEndToEndIT {
+    @TempDir
+    static Path examples;
+
+    @TempDir
+    Path cwd;
+
+    @BeforeAll
+    static void buildExamples() throws Exception {
+        Process make = new ProcessBuilder("make", "-s", "-C", DistTool.REPO.resolve("examples").toString(),
+                "OUT=" + examples, "LIB=" + DistTool.DIST.resolve("lib"), "INC=" + DistTool.DIST.resolve("include"))
+                .inheritIO().start();
+        assertEquals(0, make.waitFor(), "building examples/");
+    }
+
+    /** The upstream test environment: no pid suffix, no time subfolder, one output folder per test. */
+    private Map<String, String> env(String name, String... extra) {
+        Map<String, String> env = new HashMap<>();
+        env.put("ROCPROFSYS_OUTPUT_PATH", cwd.resolve("rocprof-sys-tests-output").toString());
+        env.put("ROCPROFSYS_OUTPUT_PREFIX", name + "/");
+        env.put("ROCPROFSYS_USE_PID", "OFF");
+        env.put("ROCPROFSYS_TIME_OUTPUT", "OFF");
+        env.put("ROCPROFSYS_CI", "ON");
+        for (int i = 0; i + 1 < extra.length; i += 2) {
+            env.put(extra[i], extra[i + 1]);
+        }
+        return env;
+    }
+
+    private Path output(String name, String file) {
+        return cwd.resolve("rocprof-sys-tests-output").resolve(name).resolve(file);
+    }
+
+    private DistTool.Result run(Map<String, String> env, String... command) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--"));
+        args.addAll(List.of(command));
+        return DistTool.tool("rocprof-sys-run", cwd, env, args.toArray(String[]::new));
+    }
+
+    private String example(String name) {
+        return examples.resolve(name).toString();
+    }
+
+    /** Slices of one thread track (by thread name) as "depth:name" in begin order. */
+    private static List<String> slices(DecodedTrace trace, int pid, String threadName) {
+        List<Long> uuids = trace.tracks.values().stream()
+                .filter(t -> t.isThread() && t.descriptor().getThread().getPid() == pid
+                        && t.descriptor().getThread().getThreadName().equals(threadName))
+                .map(DecodedTrace.Track::uuid).toList();
+        assertEquals(1, uuids.size(), "one track named " + threadName + " in pid " + pid);
+        return trace.slices.stream().filter(s -> s.trackUuid == uuids.getFirst() && !s.instant)
+                .map(s -> s.depth + ":" + s.name).toList();
+    }
+
+    private static List<String> threadNames(DecodedTrace trace, int pid) {
+        return trace.tracks.values().stream().filter(t -> t.isThread() && t.descriptor().getThread().getPid() == pid)
+                .map(t -> t.descriptor().getThread().getThreadName()).sorted().toList();
+    }
+
+    private static int rootPid(DecodedTrace trace) {
+        return trace.tracks.values().stream().filter(DecodedTrace.Track::isProcess)
+                .mapToInt(t -> t.descriptor().getProcess().getPid()).min().orElseThrow();
+    }
+
+    @Test
+    void userApiRegionsOnEveryThread() throws Exception {
+        var r = run(env("user-api"), example("user-api"), "10", "4", "1000");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stdout().contains("Pushing custom region :: run(10) x 1000"), r::toString);
+        assertTrue(r.stderr().contains("exited with code 0"), r::toString);
+        Path proto = output("user-api", "perfetto-trace.proto");
+        assertTrue(r.stderr().contains("Outputting '" + proto + "'"), r::toString);
+        DecodedTrace trace = DecodedTrace.read(proto);
+        int pid = rootPid(trace);
+        assertEquals(List.of("Thread 1", "Thread 2", "Thread 3", "Thread 4", "user-api"), threadNames(trace, pid));
+        String exe = example("user-api");
+        assertEquals(List.of("0:user-api", "1:" + exe, "2:initialization", "2:thread_creation", "2:thread_wait",
+                "2:run(10) x 1000", "2:summarize"), slices(trace, pid, "user-api"));
+        for (int t = 1; t <= 4; t++) {
+            assertEquals(List.of("0:run(10) x 1000"), slices(trace, pid, "Thread " + t));
+        }
+        assertTrue(trace.slices.stream().allMatch(s -> s.endNs >= s.beginNs), "every slice closed");
+        assertTrue(trace.slices.stream().noneMatch(s -> s.args.containsKey("closed_by_profiler")),
+                "nothing force-closed in a clean run");
+        Path metadata = output("user-api", "metadata.json");
+        assertTrue(Files.readString(metadata).contains("\"ROCPROFSYS_USE_PID\""));
+        assertNoSessionLeftovers(r);
+    }
+
+    @Test
+    void crashInsideOpenRegionsKeepsEverythingRecorded() throws Exception {
+        for (String mode : List.of("segv", "kill")) {
+            var r = run(env("crash-" + mode), example("segv"), mode);
+            int signal = mode.equals("segv") ? 11 : 9;
+            assertEquals(128 + signal, r.exitCode(), r::toString);
+            assertTrue(r.stderr().contains("was killed by signal " + signal), r::toString);
+            DecodedTrace trace = DecodedTrace.read(output("crash-" + mode, "perfetto-trace.proto"));
+            List<String> main = slices(trace, rootPid(trace), "segv");
+            assertEquals(List.of("0:segv", "1:outer", "2:middle", "3:inner"), main, r::toString);
+            for (DecodedTrace.Slice s : trace.slices) {
+                assertTrue(s.endNs >= s.beginNs, s::toString);
+                assertEquals(Boolean.TRUE, s.args.get("closed_by_profiler"), s::toString);
+            }
+            assertTrue(Files.isRegularFile(output("crash-" + mode, "metadata.json")));
+        }
+    }
+
+    @Test
+    void forkChildKeepsRecordingInItsOwnProcess() throws Exception {
+        var r = run(env("fork"), example("fork"), "2", "1", "50");
+        assertEquals(0, r.exitCode(), r::toString);
+        DecodedTrace trace = DecodedTrace.read(output("fork", "perfetto-trace.proto"));
+        List<Integer> pids = trace.tracks.values().stream().filter(DecodedTrace.Track::isProcess)
+                .map(t -> t.descriptor().getProcess().getPid()).distinct().sorted().toList();
+        assertEquals(3, pids.size(), "parent and two children: " + pids);
+        for (int child : pids.subList(1, pids.size())) {
+            List<String> childSlices = slices(trace, child, "fork");
+            assertEquals("0:fork", childSlices.getFirst(), childSlices::toString);
+            assertTrue(childSlices.size() > 1, "the child recorded its own regions: " + childSlices);
+        }
+    }
+
+    @Test
+    void traceDurationWindow() throws Exception {
+        // upstream trace-time-window with TRACE_DURATION=1.25: main, outer_a, outer_b, outer_c; no outer_d
+        var r = run(env("trace-time-window", "ROCPROFSYS_TRACE_DURATION", "1.25"), example("trace-time-window"), "1",
+                "490");
+        assertEquals(0, r.exitCode(), r::toString);
+        DecodedTrace trace = DecodedTrace.read(output("trace-time-window", "perfetto-trace.proto"));
+        assertEquals(List.of("0:trace-time-window", "1:outer_a", "1:outer_b", "1:outer_c"),
+                slices(trace, rootPid(trace), "trace-time-window"));
+    }
+
+    @Test
+    void traceDelayAndDurationWindow() throws Exception {
+        // upstream trace-time-window-delay (DELAY=0.75, DURATION=0.75): outer_c and outer_d at depth 0
+        var r = run(env("trace-time-window-delay", "ROCPROFSYS_TRACE_DELAY", "0.75", "ROCPROFSYS_TRACE_DURATION",
+                "0.75"), example("trace-time-window"), "1", "490");
+        assertEquals(0, r.exitCode(), r::toString);
+        DecodedTrace trace = DecodedTrace.read(output("trace-time-window-delay", "perfetto-trace.proto"));
+        assertEquals(List.of("0:outer_c", "0:outer_d"), slices(trace, rootPid(trace), "trace-time-window"));
+    }
+
+    @Test
+    void exitCodeIsPassedThrough() throws Exception {
+        var r = run(env("exit"), "sh", "-c", "exit 3");
+        assertEquals(3, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("exited with code 3"), r::toString);
+    }
+
+    @Test
+    void missingCommandIsAClearError() throws Exception {
+        var r = run(env("missing"), "/nonexistent/program");
+        assertEquals(127, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("cannot execute '/nonexistent/program'"), r::toString);
+    }
+
+    @Test
+    void sigtermIsForwardedAndOutputsStillWritten() throws Exception {
+        Path log = cwd.resolve("run.log");
+        ProcessBuilder pb = new ProcessBuilder(DistTool.DIST.resolve("bin/rocprof-sys-run").toString(), "--",
+                example("trace-time-window"), "20", "490").directory(cwd.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("ROCPROFSYS_"));
+        pb.environment().putAll(env("sigterm"));
+        Process p = pb.start();
+        Path proto = output("sigterm", "perfetto-trace.proto");
+        Thread.sleep(2500);
+        new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor();
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "rocprof-sys-run ended");
+        String text = Files.readString(log);
+        assertEquals(128 + 15, p.exitValue(), text);
+        assertTrue(text.contains("was killed by signal 15 (SIGTERM)"), text);
+        List<String> main = slices(DecodedTrace.read(proto), rootPid(DecodedTrace.read(proto)), "trace-time-window");
+        assertTrue(main.contains("1:outer_a") && main.contains("1:outer_e"), main::toString);
+    }
+
+    private static void assertNoSessionLeftovers(DistTool.Result r) throws IOException {
+        try (Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
+            List<String> left = s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("rocprofsys-"))
+                    .collect(Collectors.toList());
+            assertFalse(left.stream().anyMatch(n -> r.stderr().contains(n)), "session directory removed: " + left);
+        }
+    }
+
+    static Map<String, Integer> counts(List<String> names) {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        names.forEach(n -> m.merge(n, 1, Integer::sum));
+        return m;
+    }
+}
