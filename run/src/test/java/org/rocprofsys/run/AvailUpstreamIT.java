@@ -95,13 +95,20 @@ class AvailUpstreamIT {
     void availFilterWallClockAvailable() throws Exception {
         var r = avail("-r", "wall_clock", "-C", "--available");
         assertEquals(0, r.exitCode(), r::toString);
-        List<String> lines = r.stdout().lines().toList();
-        assertTrue(lines.stream().anyMatch(l -> l.matches("\\|\\s+COMPONENT\\s+\\|")), r::toString);
-        // Adaptation: upstream expects the single row "wall_clock". No component is implemented
-        // until the core runtime lands (it registers wall_clock through AvailCatalog), so the
-        // table has the COMPONENT header and no rows yet.
-        assertEquals(0, lines.stream().filter(l -> l.startsWith("| ") && !l.contains("COMPONENT")).count(),
-                r::toString);
+        // upstream: a table with only the COMPONENT header and the single row wall_clock
+        List<String> rows = r.stdout().lines().filter(l -> l.startsWith("|") && !l.startsWith("|-")).toList();
+        assertEquals(2, rows.size(), r::toString);
+        assertTrue(rows.get(0).matches("\\|\\s+COMPONENT\\s+\\|"), r::toString);
+        assertTrue(rows.get(1).matches("\\| wall_clock\\s+\\|"), r::toString);
+    }
+
+    @Test
+    void componentsAreWhatThisBuildCollects() throws Exception {
+        var r = avail("-C", "-d");
+        assertEquals(0, r.exitCode(), r::toString);
+        List<String> names = r.stdout().lines().filter(l -> l.startsWith("| ") && !l.contains("COMPONENT"))
+                .map(l -> l.substring(2, l.indexOf(' ', 2))).toList();
+        assertEquals(List.of("cpu_clock", "page_rss", "peak_rss", "trip_count", "wall_clock"), names);
     }
 
     @Test
@@ -201,9 +208,10 @@ class AvailUpstreamIT {
     void availListCategories() throws Exception {
         var r = avail("--list-categories");
         assertEquals(0, r.exitCode(), r::toString);
-        // Adaptation: upstream's regex is " component::… hw_counters::… settings::". Component and
-        // counter categories appear once those tables have entries (core runtime, sampler).
-        assertMatches("Categories:\n settings::", r.stdout());
+        // Adaptation: upstream's regex is " component::… hw_counters::… settings::". No hardware
+        // counter is collected yet (they come with the sampler), so there is no hw_counters:: line.
+        assertMatches("Categories:\n component::counting\n component::memory\n component::timing\n settings::",
+                r.stdout());
         assertMatches(" settings::rocprofsys\n", r.stdout());
         assertMatches(" settings::timemory\n", r.stdout());
     }

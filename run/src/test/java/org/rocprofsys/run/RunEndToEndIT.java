@@ -89,9 +89,23 @@ class RunEndToEndIT {
                 .mapToInt(t -> t.descriptor().getProcess().getPid()).min().orElseThrow();
     }
 
+    /** (thread, label, count, depth) of every entry of ranks[0].graph of a timemory JSON file, in order. */
+    private static List<String> graph(Path json, String metric) throws IOException {
+        var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile());
+        List<String> out = new ArrayList<>();
+        for (var e : root.get("timemory").get(metric).get("ranks").get(0).get("graph")) {
+            String prefix = e.get("prefix").asText();
+            int cut = prefix.indexOf(">>> ");
+            out.add(prefix.substring(1, cut) + " " + prefix.substring(cut + 4).replaceFirst("^ *\\|_", "") + " c"
+                    + e.get("entry").get("laps").asLong() + " d" + e.get("depth").asLong());
+        }
+        return out;
+    }
+
     @Test
     void userApiRegionsOnEveryThread() throws Exception {
-        var r = run(env("user-api"), example("user-api"), "10", "4", "1000");
+        var r = run(env("user-api", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON",
+                "ROCPROFSYS_TIMEMORY_COMPONENTS", "wall_clock trip_count"), example("user-api"), "10", "4", "1000");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("Pushing custom region :: run(10) x 1000"), r::toString);
         assertTrue(r.stderr().contains("exited with code 0"), r::toString);
@@ -111,13 +125,29 @@ class RunEndToEndIT {
                 "nothing force-closed in a clean run");
         Path metadata = output("user-api", "metadata.json");
         assertTrue(Files.readString(metadata).contains("\"ROCPROFSYS_USE_PID\""));
+
+        // the profile: the main thread's call graph exactly; each worker's region once, nested (as
+        // upstream) under whichever main-thread region was open when the worker began
+        for (String metric : List.of("wall_clock", "trip_count")) {
+            List<String> entries = graph(output("user-api", metric + ".json"), metric);
+            assertEquals(List.of("0 user-api c1 d0", "0 " + exe + " c1 d1", "0 initialization c1 d2",
+                    "0 thread_creation c1 d2", "0 thread_wait c1 d2", "0 run(10) x 1000 c1 d2", "0 summarize c1 d2"),
+                    entries.stream().filter(e -> e.startsWith("0 ")).toList(), entries::toString);
+            for (int t = 1; t <= 4; t++) {
+                String thread = t + " ";
+                assertEquals(List.of(thread + "run(10) x 1000 c1 d3"),
+                        entries.stream().filter(e -> e.startsWith(thread)).toList(), entries::toString);
+            }
+            assertTrue(Files.readString(output("user-api", metric + ".txt")).contains("|_run(10) x 1000"));
+        }
         assertNoSessionLeftovers(r);
     }
 
     @Test
     void crashInsideOpenRegionsKeepsEverythingRecorded() throws Exception {
         for (String mode : List.of("segv", "kill")) {
-            var r = run(env("crash-" + mode), example("segv"), mode);
+            var r = run(env("crash-" + mode, "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON"), example("segv"),
+                    mode);
             int signal = mode.equals("segv") ? 11 : 9;
             assertEquals(128 + signal, r.exitCode(), r::toString);
             assertTrue(r.stderr().contains("was killed by signal " + signal), r::toString);
@@ -129,14 +159,18 @@ class RunEndToEndIT {
                 assertEquals(Boolean.TRUE, s.args.get("closed_by_profiler"), s::toString);
             }
             assertTrue(Files.isRegularFile(output("crash-" + mode, "metadata.json")));
+            assertEquals(List.of("0 segv c1 d0", "0 outer c1 d1", "0 middle c1 d2", "0 inner c1 d3"),
+                    graph(output("crash-" + mode, "wall_clock.json"), "wall_clock").stream()
+                            .filter(e -> e.startsWith("0 ")).toList());
         }
     }
 
     @Test
     void forkChildKeepsRecordingInItsOwnProcess() throws Exception {
-        var r = run(env("fork"), example("fork"), "2", "1", "50");
+        var r = run(env("fork", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON", "ROCPROFSYS_USE_PID", "ON"),
+                example("fork"), "2", "1", "50");
         assertEquals(0, r.exitCode(), r::toString);
-        DecodedTrace trace = DecodedTrace.read(output("fork", "perfetto-trace.proto"));
+        DecodedTrace trace = DecodedTrace.read(output("fork", "perfetto-trace-" + rootPidFromLog(r) + ".proto"));
         List<Integer> pids = trace.tracks.values().stream().filter(DecodedTrace.Track::isProcess)
                 .map(t -> t.descriptor().getProcess().getPid()).distinct().sorted().toList();
         assertEquals(3, pids.size(), "parent and two children: " + pids);
@@ -144,28 +178,33 @@ class RunEndToEndIT {
             List<String> childSlices = slices(trace, child, "fork");
             assertEquals("0:fork", childSlices.getFirst(), childSlices::toString);
             assertTrue(childSlices.size() > 1, "the child recorded its own regions: " + childSlices);
+            assertTrue(Files.isRegularFile(output("fork", "wall_clock-" + child + ".json")), "child profile " + child);
         }
     }
 
     @Test
     void traceDurationWindow() throws Exception {
         // upstream trace-time-window with TRACE_DURATION=1.25: main, outer_a, outer_b, outer_c; no outer_d
-        var r = run(env("trace-time-window", "ROCPROFSYS_TRACE_DURATION", "1.25"), example("trace-time-window"), "1",
-                "490");
+        var r = run(env("trace-time-window", "ROCPROFSYS_TRACE_DURATION", "1.25", "ROCPROFSYS_PROFILE", "ON",
+                "ROCPROFSYS_TRACE", "ON"), example("trace-time-window"), "1", "490");
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(output("trace-time-window", "perfetto-trace.proto"));
         assertEquals(List.of("0:trace-time-window", "1:outer_a", "1:outer_b", "1:outer_c"),
                 slices(trace, rootPid(trace), "trace-time-window"));
+        assertEquals(List.of("0 trace-time-window c1 d0", "0 outer_a c1 d1", "0 outer_b c1 d1", "0 outer_c c1 d1"),
+                graph(output("trace-time-window", "wall_clock.json"), "wall_clock"));
     }
 
     @Test
     void traceDelayAndDurationWindow() throws Exception {
         // upstream trace-time-window-delay (DELAY=0.75, DURATION=0.75): outer_c and outer_d at depth 0
         var r = run(env("trace-time-window-delay", "ROCPROFSYS_TRACE_DELAY", "0.75", "ROCPROFSYS_TRACE_DURATION",
-                "0.75"), example("trace-time-window"), "1", "490");
+                "0.75", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON"), example("trace-time-window"), "1", "490");
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(output("trace-time-window-delay", "perfetto-trace.proto"));
         assertEquals(List.of("0:outer_c", "0:outer_d"), slices(trace, rootPid(trace), "trace-time-window"));
+        assertEquals(List.of("0 outer_c c1 d0", "0 outer_d c1 d0"),
+                graph(output("trace-time-window-delay", "wall_clock.json"), "wall_clock"));
     }
 
     @Test
@@ -200,6 +239,12 @@ class RunEndToEndIT {
         assertTrue(text.contains("was killed by signal 15 (SIGTERM)"), text);
         List<String> main = slices(DecodedTrace.read(proto), rootPid(DecodedTrace.read(proto)), "trace-time-window");
         assertTrue(main.contains("1:outer_a") && main.contains("1:outer_e"), main::toString);
+    }
+
+    private static int rootPidFromLog(DistTool.Result r) {
+        var m = java.util.regex.Pattern.compile("\\[rocprof-sys\\]\\[(\\d+)\\]\\[perfetto\\]").matcher(r.stderr());
+        assertTrue(m.find(), r::toString);
+        return Integer.parseInt(m.group(1));
     }
 
     private static void assertNoSessionLeftovers(DistTool.Result r) throws IOException {
