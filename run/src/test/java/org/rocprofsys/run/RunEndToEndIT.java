@@ -208,6 +208,62 @@ class RunEndToEndIT {
     }
 
     @Test
+    void fullRingDropsAndCountsByDefaultAndLosslessKeepsEverything() throws Exception {
+        // 16 KB rings and a tight loop: the collector cannot keep up, so records are dropped
+        var lossy = run(env("ring-lossy", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "OFF",
+                "ROCPROFSYS_TIMEMORY_COMPONENTS", "trip_count", "ROCPROFSYS_RING_BUFFER_SIZE_KB", "16"),
+                example("regions"), "2000000");
+        assertEquals(0, lossy.exitCode(), lossy::toString);
+        var m = java.util.regex.Pattern.compile("warning: (\\d+) records were dropped").matcher(lossy.stderr());
+        assertTrue(m.find(), lossy::toString);
+        assertTrue(Long.parseLong(m.group(1)) > 0);
+        assertTrue(Files.readString(output("ring-lossy", "metadata.json")).contains("\"dropped_records\" : {\n"),
+                "drops in metadata.json");
+        // the agent drops whole regions, so what was kept still nests correctly
+        List<String> kept = graph(output("ring-lossy", "trip_count.json"), "trip_count");
+        assertEquals(3, kept.size(), kept::toString);
+
+        var lossless = run(env("ring-lossless", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "OFF",
+                "ROCPROFSYS_TIMEMORY_COMPONENTS", "trip_count", "ROCPROFSYS_RING_BUFFER_SIZE_KB", "16",
+                "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"), example("regions"), "200000");
+        assertEquals(0, lossless.exitCode(), lossless::toString);
+        assertFalse(lossless.stderr().contains("dropped"), lossless::toString);
+        assertEquals(List.of("0 regions c1 d0", "0 outer c200000 d1", "0 inner c200000 d2"),
+                graph(output("ring-lossless", "trip_count.json"), "trip_count"));
+    }
+
+    @Test
+    void execIsFollowed() throws Exception {
+        var r = run(env("exec"), "sh", "-c", "exec " + example("trace-time-window") + " 1 10");
+        assertEquals(0, r.exitCode(), r::toString);
+        DecodedTrace trace = DecodedTrace.read(output("exec", "perfetto-trace.proto"));
+        int pid = rootPid(trace);
+        assertEquals(List.of("0:trace-time-window", "1:outer_a", "1:outer_b", "1:outer_c", "1:outer_d", "1:outer_e"),
+                slices(trace, pid, "trace-time-window"));
+        // the image before exec (the shell; its main region is named after the real executable)
+        String shell = Path.of("/bin/sh").toRealPath().getFileName().toString();
+        assertTrue(trace.slices.stream().anyMatch(s -> s.name.equals(shell) && s.depth == 0
+                && Boolean.TRUE.equals(s.args.get("closed_by_profiler"))), trace.slices::toString);
+    }
+
+    @Test
+    void userApiIsInertWithoutTheProfiler() throws Exception {
+        var r = DistTool.run(examples.resolve("user-api"), cwd, Map.of(), "10", "2", "10");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertFalse(r.stdout().contains("Pushing custom region"), r::toString);
+    }
+
+    @Test
+    void runHelpAsUpstream() throws Exception {
+        var r = DistTool.tool("rocprof-sys-run", cwd, Map.of(), "--help");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stdout().startsWith("[rocprof-sys-run] Usage: rocprof-sys-run"), r::toString);
+        var none = DistTool.tool("rocprof-sys-run", cwd, Map.of());
+        assertEquals(1, none.exitCode(), none::toString);
+        assertTrue(none.stderr().contains("Usage: rocprof-sys-run <OPTIONS> -- <COMMAND> <ARGS>"), none::toString);
+    }
+
+    @Test
     void exitCodeIsPassedThrough() throws Exception {
         var r = run(env("exit"), "sh", "-c", "exit 3");
         assertEquals(3, r.exitCode(), r::toString);
