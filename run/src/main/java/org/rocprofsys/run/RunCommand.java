@@ -11,9 +11,11 @@ import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.core.session.BackgroundSource;
 import org.rocprofsys.core.session.Session;
 import org.rocprofsys.core.session.SessionException;
 import org.rocprofsys.core.session.TargetOutcome;
+import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
 import org.rocprofsys.run.cli.RunHelp;
@@ -109,8 +111,16 @@ public final class RunCommand {
             err.println("[" + TOOL + "] error: the agent library " + agent + " is missing; rebuild the distribution");
             return USAGE_OR_CONFIG_ERROR;
         }
+        List<BackgroundSource> sources;
         try {
-            Session session = new Session(settings, new Session.Launch(command, targetEnv, workingDirectory, agent), err);
+            sources = ProcessSampling.sources(settings, err);
+        } catch (IllegalArgumentException e) {
+            err.println("[" + TOOL + "] error: " + e.getMessage());
+            return USAGE_OR_CONFIG_ERROR;
+        }
+        try {
+            Session session = new Session(settings, new Session.Launch(command, targetEnv, workingDirectory, agent), err,
+                    sources);
             TargetOutcome outcome = session.run();
             err.println("[" + TOOL + "] '" + String.join(" ", command) + "' " + outcome.describe());
             return outcome.exitCode();

@@ -14,6 +14,8 @@ import java.util.function.Consumer;
 import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
 import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.core.event.CounterTrack;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.Fork;
 import org.rocprofsys.core.event.Mark;
@@ -28,6 +30,7 @@ import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
+import org.rocprofsys.core.perfetto.proto.CounterDescriptor;
 import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
 import org.rocprofsys.core.perfetto.proto.DebugAnnotationName;
 import org.rocprofsys.core.perfetto.proto.EventCategory;
@@ -128,6 +131,8 @@ public final class PerfettoSink implements EventSink {
     private final CodedOutputStream out;
     private final Map<Integer, ProcessTrack> processes = new HashMap<>();
     private final Map<Long, ThreadTrack> threads = new HashMap<>();
+    /** Counter tracks by name, with their uuid; their samples go on the global sequence. */
+    private final Map<String, Long> counters = new HashMap<>();
     private long nextUuid = 1;
     private int nextSequenceId = GLOBAL_SEQUENCE_ID + 1;
     private boolean started;
@@ -178,6 +183,7 @@ public final class PerfettoSink implements EventSink {
             case TraceControl c -> {
                 // applied by the collector, never reaches sinks
             }
+            case CounterSample c -> counter(c);
         }
     }
 
@@ -352,6 +358,30 @@ public final class PerfettoSink implements EventSink {
 
     private static String label(Category category) {
         return (category == null ? Category.NONE : category).label();
+    }
+
+    /**
+     * A counter value on its counter track (upstream's process and GPU sampling tracks): the
+     * track is described once, under its process when the series is a process's, else global.
+     */
+    private void counter(CounterSample c) throws IOException {
+        CounterTrack track = c.track();
+        Long uuid = counters.get(track.name());
+        if (uuid == null) {
+            uuid = nextUuid++;
+            counters.put(track.name(), uuid);
+            TrackDescriptor.Builder td = TrackDescriptor.newBuilder().setUuid(uuid).setName(track.name())
+                    .setCounter(CounterDescriptor.newBuilder().setUnitName(track.unit()));
+            if (track.pid() != 0) {
+                td.setParentUuid(process(track.pid(), c.timestampNs()).uuid);
+            }
+            write(TracePacket.newBuilder().setTimestamp(c.timestampNs()).setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
+                    .setTrackDescriptor(td).build());
+        }
+        write(TracePacket.newBuilder().setTimestamp(c.timestampNs()).setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
+                .setTrackEvent(TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_COUNTER).setTrackUuid(uuid)
+                        .setDoubleCounterValue(c.value()))
+                .build());
     }
 
     // ---- tracks and sequences ----------------------------------------------------------------

@@ -41,6 +41,9 @@ public final class Collector {
     private long lastLivenessCheck;
     private long recordsRead;
 
+    /** Events of background sources (samplers), handed over from their threads. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<TraceEvent> external =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile RootEnd rootEnd;
     private int rootPid = -1;
 
@@ -79,6 +82,11 @@ public final class Collector {
     /** Called by the session when its child has been reaped. */
     public void rootEnded(RootEnd end) {
         this.rootEnd = end;
+    }
+
+    /** Thread-safe: queues an event of a background source for the collector thread. */
+    public void offer(TraceEvent event) {
+        external.add(event);
     }
 
     public long recordsRead() {
@@ -129,6 +137,9 @@ public final class Collector {
     private int pass() throws IOException, WireException {
         discover();
         int n = 0;
+        for (TraceEvent e; (e = external.poll()) != null; n++) {
+            out.accept(e);
+        }
         long now = System.nanoTime();
         boolean checkLiveness = now - lastLivenessCheck > LIVENESS_PERIOD_NS;
         if (checkLiveness) {

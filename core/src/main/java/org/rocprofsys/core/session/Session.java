@@ -53,6 +53,7 @@ public final class Session {
     private final Settings settings;
     private final Launch launch;
     private final PrintStream log;
+    private final List<BackgroundSource> sources;
 
     /**
      * Facts of a run the sinks need up front.
@@ -64,10 +65,11 @@ public final class Session {
     public record RunInfo(int rootPid, String executable, long realtimeOffsetNs) {
     }
 
-    public Session(Settings settings, Launch launch, PrintStream log) {
+    public Session(Settings settings, Launch launch, PrintStream log, List<BackgroundSource> sources) {
         this.settings = settings;
         this.launch = launch;
         this.log = log;
+        this.sources = List.copyOf(sources);
     }
 
     /** Runs the target to its end and writes the outputs; returns how the target ended. */
@@ -112,6 +114,9 @@ public final class Session {
             });
             Collector collector = new Collector(dir, filter, log);
             collector.setRootPid(pid);
+            for (BackgroundSource source : sources) {
+                source.start(pid, collector::offer);
+            }
             SignalForwarding signals = SignalForwarding.install(target);
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread collecting = Thread.ofPlatform().name("rocprof-sys-collector").start(() -> {
@@ -123,6 +128,9 @@ public final class Session {
             });
             int status = target.waitFor();
             long ended = System.nanoTime();
+            for (BackgroundSource source : sources) {
+                source.stop(ended);
+            }
             collector.rootEnded(status > 128
                     ? new Collector.RootEnd(ProcessEnd.KILLED_BY_SIGNAL, status - 128, ended)
                     : new Collector.RootEnd(ProcessEnd.EXITED, status, ended));

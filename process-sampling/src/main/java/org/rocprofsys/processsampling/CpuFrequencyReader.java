@@ -1,0 +1,83 @@
+package org.rocprofsys.processsampling;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.core.event.CounterTrack;
+
+/**
+ * {@code CPU Frequency [n] (S)} in MHz for the selected CPUs: the kernel's cpufreq value
+ * ({@code scaling_cur_freq}, kHz) where the CPU has one, else the "cpu MHz" line of /proc/cpuinfo
+ * (virtual machines often have no cpufreq driver).
+ */
+final class CpuFrequencyReader implements MetricReader {
+    private final Path root;
+    private final List<Integer> cpus;
+    private final List<CounterTrack> tracks = new ArrayList<>();
+
+    CpuFrequencyReader(Path root, List<Integer> cpus) {
+        this.root = root;
+        this.cpus = List.copyOf(cpus);
+        for (int cpu : cpus) {
+            tracks.add(new CounterTrack("CPU Frequency [" + cpu + "] (S)", "MHz", Category.CPU_FREQ, 0));
+        }
+    }
+
+    @Override
+    public void read(long timestampNs, Consumer<CounterSample> out) {
+        Map<Integer, Double> cpuinfo = null;
+        for (int i = 0; i < cpus.size(); i++) {
+            int cpu = cpus.get(i);
+            Double mhz = cpufreq(cpu);
+            if (mhz == null) {
+                if (cpuinfo == null) {
+                    cpuinfo = cpuinfoMhz();
+                }
+                mhz = cpuinfo.get(cpu);
+            }
+            if (mhz != null) {
+                out.accept(new CounterSample(timestampNs, tracks.get(i), mhz));
+            }
+        }
+    }
+
+    private Double cpufreq(int cpu) {
+        Path p = root.resolve("sys/devices/system/cpu/cpu" + cpu + "/cpufreq/scaling_cur_freq");
+        try {
+            return Long.parseLong(Files.readString(p).strip()) / 1000.0;
+        } catch (IOException | NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private Map<Integer, Double> cpuinfoMhz() {
+        Map<Integer, Double> mhz = new HashMap<>();
+        try {
+            int processor = -1;
+            for (String line : Files.readAllLines(root.resolve("proc/cpuinfo"))) {
+                int colon = line.indexOf(':');
+                if (colon < 0) {
+                    continue;
+                }
+                String key = line.substring(0, colon).strip();
+                String value = line.substring(colon + 1).strip();
+                if (key.equals("processor")) {
+                    processor = Integer.parseInt(value);
+                } else if (key.equals("cpu MHz") && processor >= 0) {
+                    mhz.put(processor, Double.parseDouble(value));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // no frequency to report
+        }
+        return mhz;
+    }
+}

@@ -1,0 +1,88 @@
+package org.rocprofsys.processsampling;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+
+import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.core.event.CounterTrack;
+import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.session.BackgroundSource;
+
+/**
+ * The background process sampler: a thread of the collector that reads its metric readers at
+ * PROCESS_SAMPLING_FREQ for PROCESS_SAMPLING_DURATION and ends every series with a 0 at stop, as
+ * upstream. It runs in the collector, never in the target.
+ */
+final class ProcessSampler implements BackgroundSource {
+    private final long periodNs;
+    private final long durationNs;
+    private final IntFunction<List<MetricReader>> readers;
+    private final Map<CounterTrack, Boolean> seen = new LinkedHashMap<>();
+    private volatile boolean running;
+    private Thread thread;
+    private Consumer<TraceEvent> out;
+
+    /**
+     * @param readers the readers for a target pid
+     */
+    ProcessSampler(double frequencyHz, double durationSeconds, IntFunction<List<MetricReader>> readers) {
+        this.periodNs = Math.round(1e9 / frequencyHz);
+        this.durationNs = durationSeconds > 0 ? Math.round(durationSeconds * 1e9) : Long.MAX_VALUE;
+        this.readers = readers;
+    }
+
+    long periodNs() {
+        return periodNs;
+    }
+
+    @Override
+    public void start(int targetPid, Consumer<TraceEvent> sink) {
+        this.out = sink;
+        List<MetricReader> list = new ArrayList<>(readers.apply(targetPid));
+        running = true;
+        thread = Thread.ofPlatform().daemon().name("rocprof-sys-process-sampler").start(() -> loop(list));
+    }
+
+    private void loop(List<MetricReader> list) {
+        long start = System.nanoTime();
+        long next = start;
+        Consumer<CounterSample> record = s -> {
+            seen.put(s.track(), Boolean.TRUE);
+            out.accept(s);
+        };
+        while (running && next - start <= durationNs) {
+            long now = System.nanoTime();
+            for (MetricReader r : list) {
+                r.read(now, record);
+            }
+            next += periodNs;
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            } else {
+                next = System.nanoTime(); // fell behind: skip the missed ticks rather than burst
+            }
+        }
+    }
+
+    @Override
+    public void stop(long timestampNs) {
+        running = false;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (CounterTrack track : seen.keySet()) {
+            out.accept(new CounterSample(timestampNs, track, 0));
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package org.rocprofsys.processsampling;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.core.session.BackgroundSource;
+
+/**
+ * Builds the process sampler a run's settings ask for (inventory §7): USE_PROCESS_SAMPLING turns it
+ * on; CPU_FREQ_ENABLED adds the target's memory, context-switch, page-fault, CPU-time, I/O and
+ * network series, and the frequency of the SAMPLING_CPUS.
+ */
+public final class ProcessSampling {
+    /** The collector samples at most this often (upstream's cap). */
+    static final double MAX_FREQUENCY_HZ = 1000;
+
+    private ProcessSampling() {
+    }
+
+    public static List<BackgroundSource> sources(Settings settings, PrintStream log) {
+        return sources(settings, log, Path.of("/"));
+    }
+
+    static List<BackgroundSource> sources(Settings settings, PrintStream log, Path root) {
+        if (!settings.bool("ROCPROFSYS_USE_PROCESS_SAMPLING")) {
+            return List.of();
+        }
+        boolean cpu = settings.bool("ROCPROFSYS_CPU_FREQ_ENABLED");
+        List<Integer> cpus = cpu ? CpuSelection.parse(settings.get("ROCPROFSYS_SAMPLING_CPUS"),
+                Runtime.getRuntime().availableProcessors()) : List.of();
+        if (!cpu) {
+            return List.of();
+        }
+        ProcessSampler sampler = new ProcessSampler(frequency(settings), duration(settings), pid -> {
+            List<MetricReader> readers = new ArrayList<>();
+            readers.add(new ProcessTreeReader(root, pid));
+            if (!cpus.isEmpty()) {
+                readers.add(new CpuFrequencyReader(root, cpus));
+            }
+            return readers;
+        });
+        return List.of(sampler);
+    }
+
+    /** PROCESS_SAMPLING_FREQ; 0 means min(SAMPLING_FREQ, 100); never above 1000 Hz. */
+    static double frequency(Settings settings) {
+        double f = settings.number("ROCPROFSYS_PROCESS_SAMPLING_FREQ");
+        if (f <= 0) {
+            f = Math.min(settings.number("ROCPROFSYS_SAMPLING_FREQ"), 100);
+        }
+        return Math.min(Math.max(f, 0.001), MAX_FREQUENCY_HZ);
+    }
+
+    /** PROCESS_SAMPLING_DURATION; negative means SAMPLING_DURATION; 0 means until the end. */
+    static double duration(Settings settings) {
+        double d = settings.number("ROCPROFSYS_PROCESS_SAMPLING_DURATION");
+        return d < 0 ? settings.number("ROCPROFSYS_SAMPLING_DURATION") : d;
+    }
+}
