@@ -1,0 +1,134 @@
+package org.rocprofsys.processsampling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.core.event.TraceEvent;
+
+/** The readers on a fake /proc and /sys tree written in the kernel's exact formats. */
+class ProcessSamplerTest {
+    @TempDir
+    Path root;
+
+    private void file(String path, String content) throws IOException {
+        Path p = root.resolve(path);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, content);
+    }
+
+    /** A process whose stat line has a command name with spaces and parentheses, as the kernel allows. */
+    private void process(int pid, String children, long rssPages, long vmKb, long hwmKb, long vol, long nonvol,
+            long minflt, long majflt, long utime, long stime) throws IOException {
+        file("proc/" + pid + "/statm", "12345 " + rssPages + " 300 10 0 500 0\n");
+        file("proc/" + pid + "/status", "Name:\tapp\nVmPeak:\t  99999 kB\nVmSize:\t " + vmKb + " kB\nVmHWM:\t "
+                + hwmKb + " kB\nVmRSS:\t 1 kB\nvoluntary_ctxt_switches:\t" + vol + "\nnonvoluntary_ctxt_switches:\t"
+                + nonvol + "\n");
+        file("proc/" + pid + "/stat", pid + " (my (odd) app) S 1 " + pid + " " + pid + " 0 -1 4194560 " + minflt
+                + " 0 " + majflt + " 0 " + utime + " " + stime + " 0 0 20 0 1 0 100 1000 200 18446744073709551615\n");
+        file("proc/" + pid + "/io", "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 1048576\nwrite_bytes: 2097152\n"
+                + "cancelled_write_bytes: 0\n");
+        file("proc/" + pid + "/task/" + pid + "/children", children);
+    }
+
+    private Map<String, Double> read(MetricReader r) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        r.read(1000, s -> values.put(s.track().name() + " [" + s.track().unit() + "]", s.value()));
+        return values;
+    }
+
+    @Test
+    void processTreeIsSummedAndCountersBecomeDeltas() throws IOException {
+        process(100, "101 ", 2560, 20480, 8192, 10, 5, 1000, 3, 250, 50);
+        process(101, "", 512, 4096, 2048, 1, 1, 10, 0, 100, 0);
+        file("proc/100/net/dev", "Inter-|   Receive                                                |  Transmit\n"
+                + " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
+                + "    lo: 999999      10    0    0    0     0          0         0   999999      10    0    0    0     0       0          0\n"
+                + "  eth0: 1048576     100    0    0    0     0          0         0  2097152     200    0    0    0     0       0          0\n");
+        ProcessTreeReader reader = new ProcessTreeReader(root, 100);
+        Map<String, Double> first = read(reader);
+        assertEquals(12.0, first.get("CPU Memory Usage (S) [MB]"), 1e-9); // (2560 + 512) pages of 4 KiB
+        assertEquals(24.0, first.get("CPU Virtual Memory Usage (S) [MB]"), 1e-9);
+        assertEquals(10.0, first.get("CPU Peak Memory (S) [MB]"), 1e-9);
+        assertEquals(0.0, first.get("CPU Context Switches (S) []")); // the first tick has no previous one
+        assertEquals(0.0, first.get("Network Receive (S) [MB]")); // loopback is not counted
+
+        process(100, "101 ", 2560, 20480, 8192, 20, 7, 1100, 4, 300, 60);
+        process(101, "", 512, 4096, 2048, 2, 1, 10, 0, 110, 0);
+        file("proc/100/io", "read_bytes: 3145728\nwrite_bytes: 2097152\n");
+        file("proc/100/net/dev", "h1\nh2\n  eth0: 2097152 1 0 0 0 0 0 0 2097152 1 0 0 0 0 0 0\n");
+        Map<String, Double> second = read(reader);
+        assertEquals(13.0, second.get("CPU Context Switches (S) []"));
+        assertEquals(101.0, second.get("CPU Page Faults (S) []"));
+        assertEquals(0.6, second.get("CPU User Time (S) [sec]"), 1e-9);
+        assertEquals(0.1, second.get("CPU Kernel Time (S) [sec]"), 1e-9);
+        assertEquals(2.0, second.get("CPU I/O Read (S) [MB]"), 1e-9);
+        assertEquals(0.0, second.get("CPU I/O Write (S) [MB]"), 1e-9);
+        assertEquals(1.0, second.get("Network Receive (S) [MB]"), 1e-9);
+        assertEquals(0.0, second.get("Network Transmit (S) [MB]"), 1e-9);
+    }
+
+    @Test
+    void goneTargetReportsNothing() {
+        assertTrue(read(new ProcessTreeReader(root, 4242)).isEmpty());
+    }
+
+    @Test
+    void cpuFrequencyFromCpufreqElseCpuinfo() throws IOException {
+        file("sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "2394000\n");
+        file("proc/cpuinfo", "processor\t: 0\ncpu MHz\t\t: 1000.000\n\nprocessor\t: 1\ncpu MHz\t\t: 2994.374\n\n");
+        Map<String, Double> mhz = read(new CpuFrequencyReader(root, List.of(0, 1)));
+        assertEquals(Map.of("CPU Frequency [0] (S) [MHz]", 2394.0, "CPU Frequency [1] (S) [MHz]", 2994.374), mhz);
+    }
+
+    @Test
+    void cpuSelection() {
+        assertEquals(List.of(), CpuSelection.parse("none", 8));
+        assertEquals(List.of(0, 1, 2, 3), CpuSelection.parse("", 4));
+        assertEquals(List.of(0, 1, 2, 6), CpuSelection.parse("0-2,6", 8));
+        assertEquals(List.of(0, 1), CpuSelection.parse("0-4", 2));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> CpuSelection.parse("3-1", 8)).getMessage()
+                .contains("'3-1'"));
+    }
+
+    @Test
+    void samplerTicksAtItsFrequencyAndEndsEverySeriesWithZero() throws Exception {
+        List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        MetricReader reader = (t, out) -> out.accept(new CounterSample(t,
+                new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0), 1));
+        ProcessSampler sampler = new ProcessSampler(100, 0, pid -> List.of(reader));
+        sampler.start(1, events::add);
+        Thread.sleep(300);
+        sampler.stop(42);
+        int ticks = events.size() - 1;
+        assertTrue(ticks >= 15 && ticks <= 40, "about 30 ticks in 300 ms at 100 Hz: " + ticks);
+        CounterSample last = (CounterSample) events.getLast();
+        assertEquals(42, last.timestampNs());
+        assertEquals(0.0, last.value());
+    }
+
+    @Test
+    void durationStopsSampling() throws Exception {
+        List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        MetricReader reader = (t, out) -> out.accept(new CounterSample(t,
+                new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0), 1));
+        ProcessSampler sampler = new ProcessSampler(100, 0.05, pid -> List.of(reader));
+        sampler.start(1, events::add);
+        Thread.sleep(400);
+        int during = events.size();
+        sampler.stop(1);
+        assertTrue(during <= 10, "sampling stopped after 50 ms: " + during);
+    }
+}
