@@ -1,5 +1,6 @@
 package org.rocprofsys.processsampling;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ final class ProcessSampler implements BackgroundSource {
     private final long periodNs;
     private final long durationNs;
     private final IntFunction<List<MetricReader>> readers;
+    private final PrintStream log;
     private final Map<CounterTrack, Boolean> seen = new LinkedHashMap<>();
     private volatile boolean running;
     private Thread thread;
@@ -30,10 +32,12 @@ final class ProcessSampler implements BackgroundSource {
     /**
      * @param readers the readers for a target pid
      */
-    ProcessSampler(double frequencyHz, double durationSeconds, IntFunction<List<MetricReader>> readers) {
+    ProcessSampler(double frequencyHz, double durationSeconds, IntFunction<List<MetricReader>> readers,
+            PrintStream log) {
         this.periodNs = Math.round(1e9 / frequencyHz);
         this.durationNs = durationSeconds > 0 ? Math.round(durationSeconds * 1e9) : Long.MAX_VALUE;
         this.readers = readers;
+        this.log = log;
     }
 
     long periodNs() {
@@ -55,7 +59,12 @@ final class ProcessSampler implements BackgroundSource {
             seen.put(s.track(), Boolean.TRUE);
             out.accept(s);
         };
-        while (running && next - start <= durationNs) {
+        while (running) {
+            if (next - start > durationNs) {
+                log.printf(java.util.Locale.ROOT, "[rocprof-sys] Background process sampling duration of %f seconds"
+                        + " has elapsed. Shutting down process sampling...%n", durationNs / 1e9);
+                return;
+            }
             long now = System.nanoTime();
             for (MetricReader r : list) {
                 r.read(now, record);

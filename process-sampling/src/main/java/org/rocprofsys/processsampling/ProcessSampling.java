@@ -41,7 +41,7 @@ public final class ProcessSampling {
                 readers.add(new CpuFrequencyReader(root, cpus));
             }
             return readers;
-        });
+        }, log);
         return List.of(sampler);
     }
 
