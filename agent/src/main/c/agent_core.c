@@ -15,7 +15,10 @@
 __thread struct rsys_tls rsys_tls __attribute__((tls_model("initial-exec")));
 struct rsys_global rsys_g = {.statm_fd = -1, .next_seq = 1, .exit_code = -1};
 uint64_t (*rsys_test_clock)(void);
+uint64_t (*rsys_test_clock_pair)(uint32_t purpose, uint64_t *monotonic_ns);
+int rsys_test_clock_kind = -1;
 void (*rsys_test_metrics)(uint32_t flags, uint64_t values[3]);
+int rsys_clock_rdtsc;
 
 /* key whose destructor records THREAD_END (agent_threads.c) */
 extern pthread_key_t rsys_thread_key RSYS_HIDDEN;
@@ -40,6 +43,78 @@ static void rsys_write_pad(unsigned char *p)
 {
     /* The reader skips from a PAD to the start of the next lap; its size field is just the header. */
     *(uint64_t *)p = rsys_record_word(RSYS_REC_PAD, 8u, 0u);
+    rsys_refresh_clock_pair(); /* a wrap: rare enough to afford a calibration pair */
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Calibration pairs (RSYS_CLOCK_TSC): CLOCK_MONOTONIC between two rdtsc; the pair is the middle
+ * of the two ticks and the monotonic time, and the try with the smallest gap wins.
+ */
+static uint64_t rsys_tsc_pair(uint64_t *monotonic_ns, int tries)
+{
+#if RSYS_HAVE_TSC
+    uint64_t best_gap = UINT64_MAX, best_ticks = 0, best_ns = 0;
+    for (int i = 0; i < tries; i++) {
+        __asm__ volatile("lfence" ::: "memory");
+        uint64_t a = __builtin_ia32_rdtsc();
+        __asm__ volatile("lfence" ::: "memory");
+        uint64_t ns = rsys_monotonic_ns();
+        __asm__ volatile("lfence" ::: "memory");
+        uint64_t b = __builtin_ia32_rdtsc();
+        if (b - a < best_gap) {
+            best_gap = b - a;
+            best_ticks = a + (b - a) / 2;
+            best_ns = ns;
+        }
+    }
+    *monotonic_ns = best_ns;
+    return best_ticks;
+#else
+    (void)tries;
+    *monotonic_ns = rsys_monotonic_ns();
+    return 0;
+#endif
+}
+
+uint64_t rsys_read_clock_pair(uint32_t purpose, uint64_t *monotonic_ns, int tries)
+{
+    if (rsys_test_clock_pair != NULL) {
+        return rsys_test_clock_pair(purpose, monotonic_ns);
+    }
+    return rsys_tsc_pair(monotonic_ns, tries);
+}
+
+void rsys_refresh_clock_pair(void)
+{
+    struct rsys_file_header *h = rsys_g.hdr;
+    if (h == NULL || rsys_g.clock_kind != RSYS_CLOCK_TSC) {
+        return;
+    }
+    uint64_t ns;
+    uint64_t ticks = rsys_read_clock_pair(RSYS_PAIR_LATEST, &ns, 2);
+    /* seqlock, one writer at a time: a thread that finds another one writing skips its update */
+    uint32_t seq = __atomic_load_n(&h->clock_pair_seq, __ATOMIC_RELAXED);
+    if ((seq & 1u) != 0 || !__atomic_compare_exchange_n(&h->clock_pair_seq, &seq, seq + 1u, 0,
+                                                        __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+        return;
+    }
+    __atomic_thread_fence(__ATOMIC_RELEASE); /* the odd seq is visible before the pair changes */
+    if (seq == 0 || (int64_t)(ticks - __atomic_load_n(&h->latest_time, __ATOMIC_RELAXED)) > 0) {
+        __atomic_store_n(&h->latest_time, ticks, __ATOMIC_RELAXED);
+        __atomic_store_n(&h->latest_monotonic_ns, ns, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&h->clock_pair_seq, seq + 2u, __ATOMIC_RELEASE);
+}
+
+/* For the collector (rocprofsys_wire.h): needs no agent state, so it also works in a dormant agent. */
+RSYS_EXPORT uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns)
+{
+    uint64_t ns;
+    uint64_t ticks = rsys_tsc_pair(&ns, 8);
+    if (monotonic_ns != NULL) {
+        *monotonic_ns = ns;
+    }
+    return ticks;
 }
 
 unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t reserve)
@@ -432,6 +507,7 @@ void rsys_simple(uint16_t type, uint32_t aux, int32_t a, int32_t b, int with_int
 
 int rsys_write_thread_start(struct rsys_tls *t)
 {
+    rsys_refresh_clock_pair();
     uint64_t now = rsys_now();
     unsigned char *p = rsys_reserve(t, 24u, rsys_reserve_for(t, 0));
     if (p == NULL) {
@@ -453,6 +529,7 @@ void rsys_write_thread_end(struct rsys_tls *t)
     if (t->state != RSYS_TS_ACTIVE) {
         return;
     }
+    rsys_refresh_clock_pair();
     uint64_t now = rsys_now();
     unsigned char *p = rsys_reserve(t, 16u, 0);
     if (p != NULL) {

@@ -8,6 +8,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +83,88 @@ static void rsys_read_settings(void)
     rsys_g.metrics = (uint32_t)rsys_env_u64("ROCPROFSYS_AGENT_METRICS", 0) &
                      (RSYS_METRIC_THREAD_CPU | RSYS_METRIC_RSS | RSYS_METRIC_PEAK_RSS);
     rsys_g.page_size = sysconf(_SC_PAGESIZE);
+}
+
+static size_t rsys_append(char *dst, size_t at, size_t cap, const char *s);
+
+/* Whether a whole word of /proc/cpuinfo's first "flags" line is `flag`. */
+static int rsys_has_flag(const char *line, const char *flag)
+{
+    size_t n = strlen(flag);
+    for (const char *p = line; *p && *p != '\n'; p++) {
+        if ((p == line || p[-1] == ' ' || p[-1] == '\t') && strncmp(p, flag, n) == 0 &&
+            (p[n] == ' ' || p[n] == '\n' || p[n] == 0)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The TSC ticks at a constant rate (constant_tsc) that does not stop in deep C-states (nonstop_tsc). */
+static int rsys_tsc_usable(void)
+{
+#if RSYS_HAVE_TSC
+    static char buf[32768];
+    int fd = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return 0;
+    }
+    size_t got = 0;
+    while (got < sizeof buf - 1) {
+        ssize_t n = read(fd, buf + got, sizeof buf - 1 - got);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        got += (size_t)n;
+        buf[got] = 0;
+        if (strstr(buf, "\nflags") != NULL && strchr(strstr(buf, "\nflags") + 1, '\n') != NULL) {
+            break; /* the first processor's flags line is complete */
+        }
+    }
+    close(fd);
+    buf[got] = 0;
+    const char *flags = strstr(buf, "\nflags");
+    if (flags == NULL || (flags = strchr(flags, ':')) == NULL) {
+        return 0;
+    }
+    return rsys_has_flag(flags + 1, "constant_tsc") && rsys_has_flag(flags + 1, "nonstop_tsc");
+#else
+    return 0;
+#endif
+}
+
+/* Chooses the record clock of this process (and its fork children): once, at init. */
+static void rsys_pick_clock(void)
+{
+    uint32_t kind = RSYS_CLOCK_MONOTONIC_NS;
+    const char *v = getenv("ROCPROFSYS_AGENT_CLOCK");
+    if (rsys_test_clock_kind >= 0) {
+        kind = (uint32_t)rsys_test_clock_kind;
+    } else if ((v == NULL || strcmp(v, "monotonic") != 0) && rsys_tsc_usable()) {
+        kind = RSYS_CLOCK_TSC;
+    }
+    rsys_g.clock_kind = kind;
+    rsys_clock_rdtsc = RSYS_HAVE_TSC && kind == RSYS_CLOCK_TSC && rsys_test_clock == NULL;
+}
+
+/* The absolute path of this library, for the collector; empty when linked into the executable. */
+static void rsys_find_agent_path(void)
+{
+    Dl_info info;
+    struct link_map *map = NULL;
+    rsys_g.agent_path[0] = 0;
+    if (dladdr1((void *)&rsys_g, &info, (void **)&map, RTLD_DL_LINKMAP) == 0 || map == NULL ||
+        map->l_name == NULL || map->l_name[0] == 0) {
+        return;
+    }
+    char real[PATH_MAX];
+    const char *path = realpath(map->l_name, real) != NULL ? real : map->l_name;
+    if (path[0] == '/' && strlen(path) < RSYS_AGENT_PATH_CAPACITY) {
+        rsys_append(rsys_g.agent_path, 0, sizeof rsys_g.agent_path, path);
+    }
 }
 
 static void rsys_open_statm(void)
@@ -195,13 +279,14 @@ static int rsys_open_file(int forked_from)
     h->ppid = (int32_t)getppid();
     h->forked_from = forked_from;
     h->exec_generation = gen;
-    h->clock_kind = RSYS_CLOCK_MONOTONIC_NS;
+    h->clock_kind = rsys_g.clock_kind;
     h->flags = rsys_g.lossless ? RSYS_FLAG_LOSSLESS : 0u;
     h->metrics = rsys_g.metrics;
     h->exit_code = -1;
     ssize_t n = readlink("/proc/self/exe", h->exe, RSYS_EXE_CAPACITY - 1);
     h->exe[n > 0 ? n : 0] = 0;
     rsys_read_cmdline(h);
+    memcpy(h->agent_path, rsys_g.agent_path, sizeof h->agent_path);
 
     const char *base = h->exe;
     for (const char *c = h->exe; *c; c++) {
@@ -212,7 +297,12 @@ static int rsys_open_file(int forked_from)
     rsys_append(rsys_g.main_name, 0, sizeof rsys_g.main_name, base);
 
     struct timespec rt;
-    h->init_time = rsys_now();
+    if (rsys_g.clock_kind == RSYS_CLOCK_TSC) {
+        h->init_time = rsys_read_clock_pair(RSYS_PAIR_INIT, &h->init_monotonic_ns, 5);
+    } else {
+        h->init_time = rsys_now();
+        h->init_monotonic_ns = h->init_time;
+    }
     clock_gettime(CLOCK_REALTIME, &rt);
     h->init_realtime_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
 
@@ -256,7 +346,12 @@ void rsys_finalize(void)
         rsys_write_thread_end(t);
     }
     __atomic_store_n(&rsys_g.active, 0, __ATOMIC_RELEASE);
-    h->exit_time = rsys_now();
+    if (rsys_g.clock_kind == RSYS_CLOCK_TSC) {
+        h->exit_time = rsys_read_clock_pair(RSYS_PAIR_EXIT, &h->exit_monotonic_ns, 5);
+    } else {
+        h->exit_time = rsys_now();
+        h->exit_monotonic_ns = h->exit_time;
+    }
     h->exit_code = rsys_g.exit_code_known ? rsys_g.exit_code : -1;
     __atomic_store_n(&h->state, RSYS_STATE_EXITED, __ATOMIC_RELEASE);
 }
@@ -314,6 +409,8 @@ __attribute__((constructor)) static void rsys_ctor(void)
     }
     rsys_append(rsys_g.session_dir, 0, sizeof rsys_g.session_dir, dir);
     rsys_read_settings();
+    rsys_pick_clock();
+    rsys_find_agent_path();
     rsys_open_statm();
     rsys_thread_key_ok = pthread_key_create(&rsys_thread_key, rsys_thread_exit) == 0;
     if (rsys_open_file(0) != 0) {

@@ -13,16 +13,38 @@
 
 /* "RSYSWIR1" read as a little-endian u64 */
 #define RSYS_WIRE_MAGIC UINT64_C(0x3152495753595352)
-#define RSYS_WIRE_VERSION 1u
+#define RSYS_WIRE_VERSION 2u
 
 /* One file per process image: <session dir>/<pid>.<exec generation>.ring, mode 0600. */
 #define RSYS_FILE_HEADER_SIZE 4096u
 #define RSYS_RING_HEADER_SIZE 256u
 #define RSYS_EXE_CAPACITY 512u
 #define RSYS_CMDLINE_CAPACITY 3072u
+#define RSYS_AGENT_PATH_CAPACITY 352u
 
-/* Values of rsys_file_header.clock_kind */
-#define RSYS_CLOCK_MONOTONIC_NS 0u /* record times are CLOCK_MONOTONIC nanoseconds */
+/*
+ * Values of rsys_file_header.clock_kind: what every record time, init_time, exit_time and
+ * latest_time is.
+ *   RSYS_CLOCK_MONOTONIC_NS  CLOCK_MONOTONIC nanoseconds.
+ *   RSYS_CLOCK_TSC           raw x86 time-stamp counter ticks (rdtsc). The agent picks it at init
+ *                            only when /proc/cpuinfo's flags hold both constant_tsc and nonstop_tsc
+ *                            (ROCPROFSYS_AGENT_CLOCK=monotonic forbids it). The collector converts
+ *                            ticks to CLOCK_MONOTONIC ns with calibration pairs: (init_time,
+ *                            init_monotonic_ns), (exit_time, exit_monotonic_ns) once EXITED, the
+ *                            latest pair (latest_time, latest_monotonic_ns), or a pair it reads
+ *                            itself through rocprofsys_wire_read_clock_pair (below). Each pair is
+ *                            read back to back: CLOCK_MONOTONIC between two rdtsc, the tick value
+ *                            being their midpoint (the read with the smallest gap of a few tries).
+ */
+#define RSYS_CLOCK_MONOTONIC_NS 0u
+#define RSYS_CLOCK_TSC 1u
+
+/*
+ * The collector converts ticks with the line through the init pair and one later pair:
+ * ns = init_monotonic_ns + floor((t - init_time) * (M - init_monotonic_ns) / (T - init_time)).
+ * A later pair closer than this to the init pair (in CLOCK_MONOTONIC) is too short a baseline.
+ */
+#define RSYS_CALIBRATION_MIN_SPAN_NS 10000000u
 
 /* Values of rsys_file_header.state; the collector trusts the header only from RUNNING on. */
 #define RSYS_STATE_INITIALISING 0u
@@ -60,10 +82,31 @@ struct rsys_file_header {
     uint64_t unringed_drops;     /*  96 atomic: records lost by threads that found no free ring */
     uint32_t cmdline_size;       /* 104 bytes used in cmdline */
     uint32_t reserved0;          /* 108 */
-    uint64_t reserved1[2];       /* 112 */
+    uint64_t init_monotonic_ns;  /* 112 CLOCK_MONOTONIC read with init_time (kind 0: = init_time) */
+    uint64_t exit_monotonic_ns;  /* 120 CLOCK_MONOTONIC read with exit_time, when EXITED */
     char exe[RSYS_EXE_CAPACITY];         /* 128 NUL-terminated path of the executable */
     char cmdline[RSYS_CMDLINE_CAPACITY]; /* 640 argv, each NUL-terminated, cut at capacity */
-    /* 3712 .. 4096 reserved */
+    /*
+     * 3712 The latest calibration pair (RSYS_CLOCK_TSC only; all 0 otherwise), refreshed by the
+     * agent when a ring wraps (it writes a PAD) and when a thread starts or ends, so that a process
+     * that dies without exiting still has a pair far from its init pair. Seqlock: a writer moves
+     * clock_pair_seq from even to odd (compare-and-swap; a writer that finds it odd or loses the
+     * race skips its update), stores the pair, then stores seq + 2 with release. A reader takes
+     * seq (acquire), the pair, then seq again, and retries while seq is odd or changed; it gives
+     * up (no latest pair) after many tries, as a process killed while writing leaves seq odd.
+     * seq 0: no pair yet.
+     */
+    uint32_t clock_pair_seq;     /* 3712 atomic */
+    uint32_t reserved2;          /* 3716 */
+    uint64_t latest_time;        /* 3720 record clock of the latest pair */
+    uint64_t latest_monotonic_ns;/* 3728 CLOCK_MONOTONIC of the latest pair */
+    /*
+     * 3736 NUL-terminated absolute path of the agent library that wrote this file, so that the
+     * collector can load it (RTLD_LOCAL) and call rocprofsys_wire_read_clock_pair; empty when the
+     * agent is linked into the executable or the path does not fit.
+     */
+    char agent_path[RSYS_AGENT_PATH_CAPACITY];
+    uint64_t reserved3;          /* 4088 */
 };
 
 /* Values of rsys_ring_header.state */
@@ -125,12 +168,21 @@ struct rsys_record_header {
 #define RSYS_MAX_RECORD_SIZE 4096u /* longer names are cut */
 
 /*
+ * Exported by librocprof-sys.so for the collector: reads a calibration pair now (rdtsc ticks
+ * returned, CLOCK_MONOTONIC ns stored at *monotonic_ns), as the agent reads its own. Needs no
+ * agent state: loading the library without ROCPROFSYS_SESSION_DIR leaves the agent dormant.
+ * Returns 0 where there is no time-stamp counter.
+ */
+uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns);
+
+/*
  * Environment of the target, set by the collector (internal, not user settings):
  *   ROCPROFSYS_SESSION_DIR      directory for the ring files; without it the agent stays dormant
  *   ROCPROFSYS_AGENT_RING_KB    data bytes per ring / 1024, rounded up to a power of two (default 1024)
  *   ROCPROFSYS_AGENT_MAX_THREADS ring slots per file (default 1024)
  *   ROCPROFSYS_AGENT_LOSSLESS   1: wait when a ring is full (default 0: drop and count)
  *   ROCPROFSYS_AGENT_METRICS    RSYS_METRIC_* bits recorded with regions (default 0)
+ *   ROCPROFSYS_AGENT_CLOCK      "monotonic": never use RSYS_CLOCK_TSC (default: TSC when usable)
  */
 
 /* Bits of a TRACE_CONTROL record's aux (added with the agent; same meaning as described above) */
@@ -140,8 +192,7 @@ struct rsys_record_header {
 /* Layout checks (added with the agent): the offsets above are the contract. */
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #include <stddef.h>
-_Static_assert(sizeof(struct rsys_file_header) == 3712, "file header fields end at 3712");
-_Static_assert(sizeof(struct rsys_file_header) <= RSYS_FILE_HEADER_SIZE, "file header fits");
+_Static_assert(sizeof(struct rsys_file_header) == RSYS_FILE_HEADER_SIZE, "file header size");
 _Static_assert(offsetof(struct rsys_file_header, ring_data_size) == 24, "ring_data_size");
 _Static_assert(offsetof(struct rsys_file_header, pid) == 32, "pid");
 _Static_assert(offsetof(struct rsys_file_header, init_time) == 56, "init_time");
@@ -152,8 +203,14 @@ _Static_assert(offsetof(struct rsys_file_header, exit_code) == 84, "exit_code");
 _Static_assert(offsetof(struct rsys_file_header, exit_time) == 88, "exit_time");
 _Static_assert(offsetof(struct rsys_file_header, unringed_drops) == 96, "unringed_drops");
 _Static_assert(offsetof(struct rsys_file_header, cmdline_size) == 104, "cmdline_size");
+_Static_assert(offsetof(struct rsys_file_header, init_monotonic_ns) == 112, "init_monotonic_ns");
+_Static_assert(offsetof(struct rsys_file_header, exit_monotonic_ns) == 120, "exit_monotonic_ns");
 _Static_assert(offsetof(struct rsys_file_header, exe) == 128, "exe");
 _Static_assert(offsetof(struct rsys_file_header, cmdline) == 640, "cmdline");
+_Static_assert(offsetof(struct rsys_file_header, clock_pair_seq) == 3712, "clock_pair_seq");
+_Static_assert(offsetof(struct rsys_file_header, latest_time) == 3720, "latest_time");
+_Static_assert(offsetof(struct rsys_file_header, latest_monotonic_ns) == 3728, "latest_monotonic_ns");
+_Static_assert(offsetof(struct rsys_file_header, agent_path) == 3736, "agent_path");
 _Static_assert(sizeof(struct rsys_ring_header) == RSYS_RING_HEADER_SIZE, "ring header size");
 _Static_assert(offsetof(struct rsys_ring_header, tail) == 64, "tail");
 _Static_assert(offsetof(struct rsys_ring_header, state) == 128, "ring state");

@@ -29,6 +29,13 @@
 #define RSYS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RSYS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* The time-stamp counter can be the record clock (RSYS_CLOCK_TSC) */
+#if defined(__x86_64__)
+#define RSYS_HAVE_TSC 1
+#else
+#define RSYS_HAVE_TSC 0
+#endif
+
 /* Limits the agent applies to the ROCPROFSYS_AGENT_* settings (additions to the contract). */
 #define RSYS_DEFAULT_RING_KB 1024u
 #define RSYS_MIN_RING_DATA_SIZE 16384u       /* 4 * RSYS_MAX_RECORD_SIZE */
@@ -81,26 +88,64 @@ struct rsys_global {
     int finalized;                    /* atomic: exit records written */
     int exit_code_known;
     int exit_code;
+    uint32_t clock_kind;              /* RSYS_CLOCK_* of every file this process writes */
     char session_dir[4096];
     char main_name[256];              /* executable basename: the main region's name */
+    char agent_path[RSYS_AGENT_PATH_CAPACITY]; /* copied into each file header */
 };
 
 extern struct rsys_global rsys_g RSYS_HIDDEN;
 
-/* Test-only hooks: set by agent/src/test/c/wire_roundtrip.c, never by the shipped library. */
+/* What a calibration pair is read for (the test hook is told) */
+#define RSYS_PAIR_INIT 0u
+#define RSYS_PAIR_LATEST 1u
+#define RSYS_PAIR_EXIT 2u
+
+/*
+ * Test-only hooks: set by agent/src/test/c/wire_roundtrip.c (before the agent's constructor),
+ * never by the shipped library. rsys_test_clock replaces the record clock, rsys_test_clock_pair
+ * the calibration pairs, rsys_test_clock_kind (>= 0) the clock kind the agent would pick.
+ */
 extern uint64_t (*rsys_test_clock)(void) RSYS_HIDDEN;
+extern uint64_t (*rsys_test_clock_pair)(uint32_t purpose, uint64_t *monotonic_ns) RSYS_HIDDEN;
+extern int rsys_test_clock_kind RSYS_HIDDEN;
 extern void (*rsys_test_metrics)(uint32_t flags, uint64_t values[3]) RSYS_HIDDEN;
 
-/* The record clock: the only place that decides what a timestamp is (RSYS_CLOCK_MONOTONIC_NS). */
-static inline uint64_t rsys_now(void)
+/* 1 when the record clock is rdtsc read inline: clock_kind RSYS_CLOCK_TSC and no test clock */
+extern int rsys_clock_rdtsc RSYS_HIDDEN;
+
+static inline uint64_t rsys_monotonic_ns(void)
 {
-    if (RSYS_UNLIKELY(rsys_test_clock != NULL)) {
-        return rsys_test_clock();
-    }
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+/*
+ * The record clock: the only place that decides what a timestamp is. One predictable branch on
+ * the hot path: rdtsc when the agent chose RSYS_CLOCK_TSC at init, else CLOCK_MONOTONIC ns (or the
+ * test clock).
+ */
+static inline uint64_t rsys_now(void)
+{
+#if RSYS_HAVE_TSC
+    if (RSYS_LIKELY(rsys_clock_rdtsc)) {
+        return __builtin_ia32_rdtsc();
+    }
+#endif
+    if (RSYS_UNLIKELY(rsys_test_clock != NULL)) {
+        return rsys_test_clock();
+    }
+    return rsys_monotonic_ns();
+}
+
+/*
+ * Calibration pairs (agent_core.c). rsys_read_clock_pair returns the record clock of kind
+ * RSYS_CLOCK_TSC and stores CLOCK_MONOTONIC ns, read back to back (best of `tries`).
+ * rsys_refresh_clock_pair stores a new latest pair in the header (RSYS_CLOCK_TSC files only).
+ */
+RSYS_HIDDEN uint64_t rsys_read_clock_pair(uint32_t purpose, uint64_t *monotonic_ns, int tries);
+RSYS_HIDDEN void rsys_refresh_clock_pair(void);
 
 /* Slow paths (agent_core.c) */
 RSYS_HIDDEN int rsys_attach(struct rsys_tls *t);

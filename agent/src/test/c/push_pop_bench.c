@@ -3,16 +3,18 @@
  * tmpfs, e.g.
  *   ROCPROFSYS_SESSION_DIR=/dev/shm/x LD_PRELOAD=.../librocprof-sys.so push_pop_bench [pairs]
  * It acts as the collector for its own ring (moves tail up to head every 1024 pairs), so rings
- * never fill and every pair is really written. Prints ns per pair for: an empty loop, two
- * clock_gettime(CLOCK_MONOTONIC) calls, the agent's rocprofsys_push_region/pop_region (called
- * through pointers, as instrumentation would), and the public user API (librocprof-sys-user).
- * Results are the best of 5 runs, minus the empty loop.
+ * never fill and every pair is really written. Prints the record clock the agent chose
+ * (clock_kind: 0 CLOCK_MONOTONIC, 1 TSC; ROCPROFSYS_AGENT_CLOCK=monotonic forces 0) and ns per pair
+ * for: an empty loop, two clock_gettime(CLOCK_MONOTONIC) calls, two rdtsc (x86-64), the agent's
+ * rocprofsys_push_region/pop_region (called through pointers, as instrumentation would), and the
+ * public user API (librocprof-sys-user). Results are the best of 5 runs, minus the empty loop.
  */
 #include <rocprofiler-systems/user.h>
 
 #include "rocprofsys_wire.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 static volatile uint64_t *ring0_head, *ring0_tail;
+static volatile uint32_t *clock_kind;
 
 static double now(void)
 {
@@ -73,6 +76,7 @@ int main(int argc, char **argv)
         fstat(fd, &st);
         unsigned char *m = mmap(NULL, 4096 + 256, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (m != MAP_FAILED) {
+            clock_kind = (volatile uint32_t *)(m + offsetof(struct rsys_file_header, clock_kind));
             ring0_head = (volatile uint64_t *)(m + RSYS_FILE_HEADER_SIZE);
             ring0_tail = (volatile uint64_t *)(m + RSYS_FILE_HEADER_SIZE + 64);
         }
@@ -89,7 +93,7 @@ int main(int argc, char **argv)
         if ((i & 1023) == 0) consume();
     }
 
-    double empty, clock2, agent, user;
+    double empty, clock2, tsc2 = 0, agent, user;
     BEST_OF(empty, for (long i = 0; i < n; i++) {
         __asm__ volatile("" ::: "memory");
         if ((i & 1023) == 0) consume();
@@ -101,6 +105,14 @@ int main(int argc, char **argv)
         __asm__ volatile("" ::"r"(&a), "r"(&b) : "memory");
         if ((i & 1023) == 0) consume();
     });
+#if defined(__x86_64__)
+    BEST_OF(tsc2, for (long i = 0; i < n; i++) {
+        uint64_t a = __builtin_ia32_rdtsc();
+        uint64_t b = __builtin_ia32_rdtsc();
+        __asm__ volatile("" ::"r"(a), "r"(b) : "memory");
+        if ((i & 1023) == 0) consume();
+    });
+#endif
     BEST_OF(agent, for (long i = 0; i < n; i++) {
         push("bench");
         pop("bench");
@@ -112,9 +124,13 @@ int main(int argc, char **argv)
         if ((i & 1023) == 0) consume();
     });
     uint64_t dropped = *(volatile uint64_t *)((unsigned char *)ring0_head + 144);
+    printf("clock_kind=%u\n", *clock_kind);
     printf("pairs_per_run=%ld\n", n);
     printf("empty_loop_ns=%.2f\n", empty);
     printf("two_clock_gettime_ns=%.2f\n", clock2 - empty);
+#if defined(__x86_64__)
+    printf("two_rdtsc_ns=%.2f\n", tsc2 - empty);
+#endif
     printf("agent_push_pop_ns=%.2f\n", agent - empty);
     printf("agent_push_pop_minus_clock_ns=%.2f\n", agent - clock2);
     printf("user_api_push_pop_ns=%.2f\n", user - empty);

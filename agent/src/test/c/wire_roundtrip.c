@@ -4,13 +4,24 @@
  * then prints, as key=value lines on stdout, what the file must contain. The Java side reads the
  * file(s) back and asserts against these lines.
  *
- *   wire_roundtrip <dir>      (dir must exist; the ring files are created there)
+ *   wire_roundtrip <dir> [tsc]   (dir must exist; the ring files are created there)
  *
  * Determinism: a constructor that runs before the agent's sets the session environment and
- * installs the test-only clock and metric hooks, so every timestamp and metric value is known:
+ * installs the test-only clock, calibration-pair, clock-kind and metric hooks, so every timestamp
+ * and metric value is known:
  *   clock read k (k = 1, 2, ...) returns 1000000000 + 1000 * k (per process; a fork child
  *   continues the parent's sequence); metric read n returns thread_cpu = 5000000 + 111 * n,
  *   rss = (1000 + n) * 4096, peak_rss = (2000 + n) * 4096.
+ * Without `tsc` the files have clock_kind RSYS_CLOCK_MONOTONIC_NS: the clock reads are the record
+ * times, and the agent reads no calibration pair. With `tsc` they have RSYS_CLOCK_TSC: the clock
+ * reads are ticks, and the pairs are, per process (T0 = the last clock value at init, M0 =
+ * 7e9 + 1e9 * (processes initialised so far)):
+ *   init           (T0, M0)                            init_time is no clock read then
+ *   latest, j-th   (T0 + 96e6 * j, M0 + 30e6 * j)      5/16 ns per tick
+ *   exit           (T0 + 800e6, M0 + 300e6)            3/8 ns per tick; exit_time is no clock read
+ * Every `time` printed is then what the collector must make of the ticks, CLOCK_MONOTONIC ns:
+ * M0 + floor((t - T0) * dM / dT) with the exit pair for exited processes and the latest pair for
+ * the killed one (the file names no agent library, so the collector reads no pair of its own).
  *
  * What it writes (ring = slot index in the file, in claim order; max_rings 4; 16 KiB rings):
  *   ring 0  main thread (seq 0): main region, user regions, all 11 annotation types, categories
@@ -25,19 +36,24 @@
  *   (seq 4) a fifth thread finds no free ring: its records count in unringed_drops.
  *   fork    the child (file <child pid>.0.ring, lines prefixed "child.") records its main
  *           region and one user region and exits with status 7.
+ *   fork    a second child ("kchild.") opens a region, records a mark and is killed by SIGKILL:
+ *           its file stays RUNNING, with no exit records and no exit pair.
  *
  * Output keys (ints in decimal; u64 values unsigned decimal):
  *   [child.]file, [child.]header.<field>, [child.]cmdline.<i>, [child.]ring.<r>.{tid,seq,state,
  *   dropped,tail,records,pads}, [child.]ring.<r>.rec.<i>.<field> for each record the reader sees
  *   after `tail`, in order: type (THREAD_START, ...), size, time, and per type: tid, seq;
  *   category, metrics, thread_cpu, rss, peak_rss, name, name_length; annotation_type, value, string;
- *   child_pid; aux (TRACE_CONTROL). Header fields are those the file has after this program exits.
+ *   child_pid; aux (TRACE_CONTROL). Header fields are those the file has after this program exits;
+ *   [child.]header.init_time_ns and exit_time_ns are init_time and exit_time as the collector must
+ *   convert them (exit_time_ns only for exited processes).
  */
 #include "rsys_agent.h"
 #include "rocprofsys_agent_api.h"
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +67,21 @@
 #define MAX_RINGS 4
 #define METRICS 7u
 
+/* calibration pairs of the `tsc` mode (see above) */
+#define MONO_BASE UINT64_C(7000000000)
+#define MONO_PER_PROCESS UINT64_C(1000000000)
+#define LATEST_TICKS UINT64_C(96000000)
+#define LATEST_NS UINT64_C(30000000)
+#define EXIT_TICKS UINT64_C(800000000)
+#define EXIT_NS UINT64_C(300000000)
+
 static uint64_t clock_reads;  /* clock reads so far in this process */
 static uint64_t metric_reads; /* metric reads so far */
+static int tsc_mode;          /* files with clock_kind RSYS_CLOCK_TSC */
+static uint64_t pair_inits;   /* processes initialised (fork children continue the count) */
+static uint64_t pair_t0, pair_m0; /* this process's init pair */
+static uint64_t pair_latest;  /* latest pairs read by this process */
+static uint64_t conv_ticks = 1, conv_ns = 1; /* span of the pair the collector must use */
 
 static uint64_t fake_clock(void)
 {
@@ -64,6 +93,35 @@ static void metric_values(uint64_t n, uint64_t v[3])
     v[0] = 5000000u + 111u * n;
     v[1] = (1000u + n) * 4096u;
     v[2] = (2000u + n) * 4096u;
+}
+
+static uint64_t fake_pair(uint32_t purpose, uint64_t *monotonic_ns)
+{
+    switch (purpose) {
+    case RSYS_PAIR_INIT:
+        pair_inits++;
+        pair_latest = 0;
+        pair_t0 = CLOCK_BASE + CLOCK_STEP * __atomic_load_n(&clock_reads, __ATOMIC_SEQ_CST);
+        pair_m0 = MONO_BASE + MONO_PER_PROCESS * pair_inits;
+        *monotonic_ns = pair_m0;
+        return pair_t0;
+    case RSYS_PAIR_LATEST:
+        pair_latest++;
+        *monotonic_ns = pair_m0 + LATEST_NS * pair_latest;
+        return pair_t0 + LATEST_TICKS * pair_latest;
+    default:
+        *monotonic_ns = pair_m0 + EXIT_NS;
+        return pair_t0 + EXIT_TICKS;
+    }
+}
+
+/* A record time as the collector must report it: the clock value itself, or converted ticks. */
+static uint64_t T(uint64_t t)
+{
+    if (!tsc_mode) {
+        return t;
+    }
+    return pair_m0 + (uint64_t)((unsigned __int128)(t - pair_t0) * conv_ns / conv_ticks);
 }
 
 static void fake_metrics(uint32_t flags, uint64_t v[3])
@@ -87,12 +145,15 @@ __attribute__((constructor(101))) static void setup(int argc, char **argv, char 
         return;
     }
     session_dir = argv[1];
+    tsc_mode = argc > 2 && strcmp(argv[2], "tsc") == 0;
     setenv("ROCPROFSYS_SESSION_DIR", argv[1], 1);
     setenv("ROCPROFSYS_AGENT_RING_KB", RING_KB, 1);
     setenv("ROCPROFSYS_AGENT_MAX_THREADS", "4", 1);
     setenv("ROCPROFSYS_AGENT_METRICS", "7", 1);
     setenv("ROCPROFSYS_AGENT_LOSSLESS", "0", 1);
     rsys_test_clock = fake_clock;
+    rsys_test_clock_pair = fake_pair;
+    rsys_test_clock_kind = tsc_mode ? (int)RSYS_CLOCK_TSC : (int)RSYS_CLOCK_MONOTONIC_NS;
     rsys_test_metrics = fake_metrics;
 }
 
@@ -132,7 +193,7 @@ static uint32_t align8(size_t n)
 static void exp_thread_start(int ring, uint64_t time, int tid, int seq)
 {
     int i = rec(ring, "THREAD_START", 24);
-    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, time);
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
     line("ring.%d.rec.%d.tid=%d", ring, i, tid);
     line("ring.%d.rec.%d.seq=%d", ring, i, seq);
 }
@@ -140,7 +201,7 @@ static void exp_thread_start(int ring, uint64_t time, int tid, int seq)
 static void exp_thread_end(int ring, uint64_t time)
 {
     int i = rec(ring, "THREAD_END", 16);
-    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, time);
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
 }
 
 static void exp_metrics(int ring, int i, uint64_t metric_n)
@@ -157,7 +218,7 @@ static void exp_begin(int ring, uint64_t time, uint64_t metric_n, int category, 
                       size_t name_len)
 {
     int i = rec(ring, "REGION_BEGIN", align8(16 + 24 + name_len + 1));
-    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, time);
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
     line("ring.%d.rec.%d.category=%d", ring, i, category);
     exp_metrics(ring, i, metric_n);
     line("ring.%d.rec.%d.name=%.*s", ring, i, (int)name_len, name);
@@ -167,7 +228,7 @@ static void exp_begin(int ring, uint64_t time, uint64_t metric_n, int category, 
 static void exp_end(int ring, uint64_t time, uint64_t metric_n, int category)
 {
     int i = rec(ring, "REGION_END", 16 + 24);
-    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, time);
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
     line("ring.%d.rec.%d.category=%d", ring, i, category);
     exp_metrics(ring, i, metric_n);
 }
@@ -187,7 +248,7 @@ static void exp_annotation(int ring, int type, uint64_t value, const char *name,
 static void exp_mark(int ring, uint64_t time, int category, const char *name)
 {
     int i = rec(ring, "MARK", align8(16 + strlen(name) + 1));
-    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, time);
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
     line("ring.%d.rec.%d.category=%d", ring, i, category);
     line("ring.%d.rec.%d.name=%s", ring, i, name);
 }
@@ -195,14 +256,14 @@ static void exp_mark(int ring, uint64_t time, int category, const char *name)
 static void exp_fork(int ring, uint64_t time, int child)
 {
     int i = rec(ring, "FORK", 24);
-    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, time);
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
     line("ring.%d.rec.%d.child_pid=%d", ring, i, child);
 }
 
 static void exp_trace_control(int ring, uint64_t time, unsigned aux)
 {
     int i = rec(ring, "TRACE_CONTROL", 16);
-    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, time);
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
     line("ring.%d.rec.%d.aux=%u", ring, i, aux);
 }
 
@@ -230,10 +291,33 @@ static int gettid_(void)
     return (int)syscall(SYS_gettid);
 }
 
-static void exp_header(int exit_code, uint64_t exit_time, int forked_from, uint32_t rings_claimed,
-                       uint64_t unringed, uint64_t init_time)
+/*
+ * The header. `exited`: the process exits normally after printing (state EXITED, exit pair);
+ * `refreshes`: the latest pairs it will have read by then (tsc mode).
+ */
+static void exp_header(int exited, int exit_code, uint64_t exit_time, int forked_from,
+                       uint32_t rings_claimed, uint64_t unringed, uint64_t init_time,
+                       uint64_t refreshes)
 {
     const struct rsys_file_header *h = rsys_g.hdr;
+    if (tsc_mode) {
+        line("header.init_monotonic_ns=%" PRIu64, pair_m0);
+        line("header.exit_monotonic_ns=%" PRIu64, exited ? pair_m0 + EXIT_NS : 0);
+        line("header.clock_pair_seq=%" PRIu64, 2 * refreshes);
+        line("header.latest_time=%" PRIu64, refreshes ? pair_t0 + LATEST_TICKS * refreshes : 0);
+        line("header.latest_monotonic_ns=%" PRIu64, refreshes ? pair_m0 + LATEST_NS * refreshes : 0);
+    } else {
+        line("header.init_monotonic_ns=%" PRIu64, init_time);
+        line("header.exit_monotonic_ns=%" PRIu64, exit_time);
+        line("header.clock_pair_seq=0");
+        line("header.latest_time=0");
+        line("header.latest_monotonic_ns=0");
+    }
+    line("header.agent_path="); /* linked into this program: no library to name */
+    line("header.init_time_ns=%" PRIu64, T(init_time));
+    if (exited) {
+        line("header.exit_time_ns=%" PRIu64, T(exit_time));
+    }
     line("file=%s/%d.%u.ring", session_dir, (int)getpid(), h->exec_generation);
     line("header.magic=%" PRIu64, (uint64_t)RSYS_WIRE_MAGIC);
     line("header.version=%u", RSYS_WIRE_VERSION);
@@ -245,12 +329,12 @@ static void exp_header(int exit_code, uint64_t exit_time, int forked_from, uint3
     line("header.ppid=%d", (int)getppid());
     line("header.forked_from=%d", forked_from);
     line("header.exec_generation=0");
-    line("header.clock_kind=%u", RSYS_CLOCK_MONOTONIC_NS);
+    line("header.clock_kind=%u", tsc_mode ? RSYS_CLOCK_TSC : RSYS_CLOCK_MONOTONIC_NS);
     line("header.flags=0");
     line("header.init_time=%" PRIu64, init_time);
     line("header.metrics=%u", METRICS);
     line("header.rings_claimed=%u", rings_claimed);
-    line("header.state=%u", RSYS_STATE_EXITED);
+    line("header.state=%u", exited ? RSYS_STATE_EXITED : RSYS_STATE_RUNNING);
     line("header.exit_code=%d", exit_code);
     line("header.exit_time=%" PRIu64, exit_time);
     line("header.unringed_drops=%" PRIu64, unringed);
@@ -354,8 +438,36 @@ static void run_thread(void *(*fn)(void *))
     pthread_join(th, NULL);
 }
 
+/* clock reads the agent's init makes: init_time (none in tsc mode: it comes from the init pair) */
+static uint64_t init_reads(void)
+{
+    return tsc_mode ? 0 : 1;
+}
+
+/* init_time of this process, c = clock reads before its init */
+static uint64_t init_time_of(uint64_t c)
+{
+    return tsc_mode ? pair_t0 : CLOCK_BASE + CLOCK_STEP * (c + 1);
+}
+
+/* exit_time: the exit pair (tsc mode), else the k-th clock read from now */
+static uint64_t exit_time_in(uint64_t k)
+{
+    return tsc_mode ? pair_t0 + EXIT_TICKS : next_time(k);
+}
+
+/* latest pairs read so far, as the agent must have: `expected` in tsc mode, none otherwise */
+static void check_refreshes(uint64_t expected)
+{
+    if (pair_latest != (tsc_mode ? expected : 0)) {
+        fprintf(stderr, "wire_roundtrip: %s%" PRIu64 " latest pairs read, expected %" PRIu64 "\n",
+                prefix, pair_latest, tsc_mode ? expected : 0);
+        exit(1);
+    }
+}
+
 /* ---------------------------------------------------------------------------------------------
- * The child of the fork
+ * The children of the forks
  */
 static __attribute__((noreturn)) void child(uint64_t c_fork, uint64_t m_fork, int parent)
 {
@@ -364,10 +476,10 @@ static __attribute__((noreturn)) void child(uint64_t c_fork, uint64_t m_fork, in
     prefix = "child.";
     memset(nrec, 0, sizeof nrec);
     int tid = gettid_();
-    uint64_t init_time = CLOCK_BASE + CLOCK_STEP * (c_fork + 1);
-    exp_thread_start(0, CLOCK_BASE + CLOCK_STEP * (c_fork + 2), tid, 0);
-    exp_begin(0, CLOCK_BASE + CLOCK_STEP * (c_fork + 3), m_fork + 1, ROCPROFSYS_CATEGORY_HOST,
-              "wire_roundtrip", strlen("wire_roundtrip"));
+    uint64_t init_time = init_time_of(c_fork);
+    exp_thread_start(0, CLOCK_BASE + CLOCK_STEP * (c_fork + init_reads() + 1), tid, 0);
+    exp_begin(0, CLOCK_BASE + CLOCK_STEP * (c_fork + init_reads() + 2), m_fork + 1,
+              ROCPROFSYS_CATEGORY_HOST, "wire_roundtrip", strlen("wire_roundtrip"));
     /* "forking" was opened in the parent: its pop is not recorded here */
     rocprofsys_pop_region("forking");
     rocprofsys_push_region("child-work");
@@ -378,10 +490,37 @@ static __attribute__((noreturn)) void child(uint64_t c_fork, uint64_t m_fork, in
     exp_end(0, next_time(1), metric_reads + 1, ROCPROFSYS_CATEGORY_HOST);
     exp_thread_end(0, next_time(2));
     exp_ring(0, tid, 0, RSYS_RING_ENDED, 0, 0, 0);
-    exp_header(7, next_time(3), parent, 1, 0, init_time);
+    check_refreshes(1); /* THREAD_START; THREAD_END at exit makes 2 */
+    exp_header(1, 7, exit_time_in(3), parent, 1, 0, init_time, 2);
     fwrite(out, 1, out_len, stdout);
     fflush(stdout);
     exit(7);
+}
+
+/* Killed inside an open region: no exit records; the collector converts with the latest pair. */
+static __attribute__((noreturn)) void killed_child(uint64_t c_fork, uint64_t m_fork, int parent)
+{
+    out_len = 0;
+    prefix = "kchild.";
+    memset(nrec, 0, sizeof nrec);
+    conv_ticks = LATEST_TICKS; /* the pair of its THREAD_START */
+    conv_ns = LATEST_NS;
+    int tid = gettid_();
+    uint64_t init_time = init_time_of(c_fork);
+    exp_thread_start(0, CLOCK_BASE + CLOCK_STEP * (c_fork + init_reads() + 1), tid, 0);
+    exp_begin(0, CLOCK_BASE + CLOCK_STEP * (c_fork + init_reads() + 2), m_fork + 1,
+              ROCPROFSYS_CATEGORY_HOST, "wire_roundtrip", strlen("wire_roundtrip"));
+    rocprofsys_push_region("doomed");
+    exp_begin(0, next_time(0), metric_reads, ROCPROFSYS_CATEGORY_USER, "doomed", 6);
+    rocprofsys_progress("last-words");
+    exp_mark(0, next_time(0), ROCPROFSYS_CATEGORY_CAUSAL, "last-words");
+    exp_ring(0, tid, 0, RSYS_RING_ACTIVE, 0, 0, 0);
+    check_refreshes(1);
+    exp_header(0, -1, 0, parent, 1, 0, init_time, 1);
+    fwrite(out, 1, out_len, stdout);
+    fflush(stdout);
+    raise(SIGKILL);
+    abort();
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -397,10 +536,14 @@ int main(int argc, char **argv)
     int main_tid = gettid_();
     tids[0] = main_tid;
 
-    /* what the constructor wrote: init_time = read 1, THREAD_START = read 2, main BEGIN = read 3 */
-    uint64_t init_time = CLOCK_BASE + CLOCK_STEP * 1;
-    exp_thread_start(R0, CLOCK_BASE + CLOCK_STEP * 2, main_tid, 0);
-    exp_begin(R0, CLOCK_BASE + CLOCK_STEP * 3, 1, ROCPROFSYS_CATEGORY_HOST, "wire_roundtrip", 14);
+    /* what the constructor wrote: init_time = read 1 (tsc mode: the init pair), THREAD_START =
+     * the next read, main BEGIN the one after */
+    conv_ticks = EXIT_TICKS; /* this process and the first child exit: the exit pair */
+    conv_ns = EXIT_NS;
+    uint64_t init_time = init_time_of(0);
+    exp_thread_start(R0, CLOCK_BASE + CLOCK_STEP * (init_reads() + 1), main_tid, 0);
+    exp_begin(R0, CLOCK_BASE + CLOCK_STEP * (init_reads() + 2), 1, ROCPROFSYS_CATEGORY_HOST,
+              "wire_roundtrip", 14);
 
     /* user region */
     rocprofsys_push_region("alpha");
@@ -566,13 +709,32 @@ int main(int argc, char **argv)
     exp_ring(3, tids[3], 3, RSYS_RING_ENDED, 0, 0, 0);
     run_thread(noring_thread); /* THREAD_START, BEGIN, END: 3 unringed drops */
 
+    /* a child killed with a region open */
+    fflush(stdout);
+    uint64_t c_kill = clock_reads, m_kill = metric_reads;
+    pid_t kpid = fork();
+    if (kpid < 0) {
+        perror("fork");
+        return 1;
+    }
+    if (kpid == 0) {
+        killed_child(c_kill, m_kill, parent);
+    }
+    exp_fork(R0, CLOCK_BASE + CLOCK_STEP * (c_kill + 1), (int)kpid);
+    int kstatus = 0;
+    waitpid(kpid, &kstatus, 0);
+
     /* main returns 0: main END, THREAD_END, exit_time */
     exp_end(R0, next_time(1), metric_reads + 1, ROCPROFSYS_CATEGORY_HOST);
     exp_thread_end(R0, next_time(2));
     exp_ring(R0, main_tid, 0, RSYS_RING_ENDED, 0, 0, 0);
-    exp_header(0, next_time(3), 0, 5, 3, init_time);
+    /* latest pairs: THREAD_STARTs of rings 0-3, THREAD_ENDs of rings 1-3, the PAD of ring 2 */
+    check_refreshes(8);
+    exp_header(1, 0, exit_time_in(3), 0, 5, 3, init_time, 9); /* + main's THREAD_END at exit */
     line("child.pid=%d", (int)pid);
     line("child.wait_status=%d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    line("kchild.pid=%d", (int)kpid);
+    line("kchild.signal=%d", WIFSIGNALED(kstatus) ? WTERMSIG(kstatus) : -1);
     line("threads.unringed_seq=4");
     fwrite(out, 1, out_len, stdout);
     fflush(stdout);

@@ -153,7 +153,7 @@ public final class Collector {
                 RootEnd end = image.pid == rootPid ? rootEnd : null;
                 int code = image.file.exitCode();
                 endImage(image, ProcessEnd.EXITED, code >= 0 || end == null ? code : end.status(),
-                        image.file.exitTime());
+                        image.file.exitTimeNs());
             } else if (image.pid == rootPid) {
                 RootEnd end = rootEnd;
                 if (end != null && isLatestGeneration(image)) {
@@ -198,11 +198,11 @@ public final class Collector {
             for (Image older : List.copyOf(images.values())) {
                 if (older.pid == image.pid && older.file.execGeneration() < file.execGeneration()) {
                     drainAll(older);
-                    endImage(older, ProcessEnd.EXEC, 0, file.initTime());
+                    endImage(older, ProcessEnd.EXEC, 0, file.initTimeNs());
                 }
             }
             images.put(p, image);
-            out.accept(new ProcessStarted(file.initTime(), file.pid(), file.ppid(), file.executable(),
+            out.accept(new ProcessStarted(file.initTimeNs(), file.pid(), file.ppid(), file.executable(),
                     file.commandLine(), file.forkedFrom(), file.execGeneration()));
         }
     }

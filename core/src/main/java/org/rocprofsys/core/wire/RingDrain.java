@@ -27,7 +27,9 @@ import org.rocprofsys.core.event.TraceEvent;
 
 /**
  * Turns one ring's records into events. A region event is held back until the record after it,
- * because annotations follow their region as separate records.
+ * because annotations follow their region as separate records. Record times become CLOCK_MONOTONIC
+ * ns through the file's {@link ClockConversion}, never going backwards on one ring (a TSC file's
+ * conversion is refined while its process runs).
  */
 public final class RingDrain {
     private final int pid;
@@ -65,6 +67,7 @@ public final class RingDrain {
     /** Reads every record published so far and frees their space; returns how many were read. */
     public int drain() throws WireException {
         long head = ring.head();
+        ClockConversion clock = ring.clock(); // after head: pairs stored before those records are seen
         MemorySegment data = ring.data();
         long mask = ring.mask();
         int n = 0;
@@ -80,7 +83,7 @@ public final class RingDrain {
                 throw new WireException("pid " + pid + " tid " + tid + ": corrupt record (type " + type + ", size "
                         + size + ") at offset " + tail);
             }
-            decode(data.asSlice(pos, size), type, data.get(JAVA_INT, pos + 4));
+            decode(data.asSlice(pos, size), type, data.get(JAVA_INT, pos + 4), clock);
             tail += size;
             n++;
         }
@@ -114,7 +117,7 @@ public final class RingDrain {
         out.accept(e);
     }
 
-    private void decode(MemorySegment r, int type, int aux) throws WireException {
+    private void decode(MemorySegment r, int type, int aux, ClockConversion clock) throws WireException {
         if (type == WireFormat.REC_ANNOTATION) {
             if (pendingRegion != null) {
                 pendingAnnotations.add(annotation(r, aux));
@@ -122,7 +125,7 @@ public final class RingDrain {
             return;
         }
         flushPending();
-        long time = r.get(JAVA_LONG, 8);
+        long time = Math.max(clock.toMonotonicNs(r.get(JAVA_LONG, 8)), lastTime);
         lastTime = time;
         switch (type) {
             case WireFormat.REC_THREAD_START -> out.accept(new ThreadStarted(time, pid, r.get(JAVA_INT, 16),

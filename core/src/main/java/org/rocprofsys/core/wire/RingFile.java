@@ -13,15 +13,21 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One agent ring file, mapped shared. Reads the header and hands out the rings; the producer side
  * is the agent. Heads are read with acquire and tails written with release, pairing with the
- * agent's release store of head and acquire load of tail.
+ * agent's release store of head and acquire load of tail. {@link #clock()} converts the file's
+ * record times to CLOCK_MONOTONIC ns. Used by one thread at a time.
  */
 public final class RingFile implements AutoCloseable {
     private static final VarHandle LONG = JAVA_LONG.varHandle();
     private static final VarHandle INT = JAVA_INT.varHandle();
+    /** A TSC file's conversion is re-derived at most this often until the process has exited. */
+    private static final long CLOCK_REFRESH_NS = 1_000_000L;
+    /** Seqlock reads of the latest pair before giving up (a writer killed mid-update leaves it odd). */
+    private static final int PAIR_READ_TRIES = 10_000;
 
     private final Path path;
     private final Arena arena;
@@ -29,6 +35,10 @@ public final class RingFile implements AutoCloseable {
     private final long ringDataSize;
     private final int maxRings;
     private final List<Ring> rings = new ArrayList<>();
+    private final int clockKind;
+    private ClockConversion clock;
+    private long clockDerivedAt;
+    private boolean clockFinal;
 
     private RingFile(Path path, Arena arena, MemorySegment segment) {
         this.path = path;
@@ -36,6 +46,7 @@ public final class RingFile implements AutoCloseable {
         this.segment = segment;
         this.ringDataSize = segment.get(JAVA_LONG, WireFormat.H_RING_DATA_SIZE);
         this.maxRings = segment.get(JAVA_INT, WireFormat.H_MAX_RINGS);
+        this.clockKind = segment.get(JAVA_INT, WireFormat.H_CLOCK_KIND);
     }
 
     /**
@@ -85,13 +96,55 @@ public final class RingFile implements AutoCloseable {
         if (Long.bitCount(data) != 1 || WireFormat.FILE_HEADER_SIZE + rings * (WireFormat.RING_HEADER_SIZE + data) > size) {
             throw new WireException(path + ": ring geometry does not fit the file");
         }
-        if (seg.get(JAVA_INT, WireFormat.H_CLOCK_KIND) != WireFormat.CLOCK_MONOTONIC_NS) {
+        int clockKind = seg.get(JAVA_INT, WireFormat.H_CLOCK_KIND);
+        if (clockKind != WireFormat.CLOCK_MONOTONIC_NS && clockKind != WireFormat.CLOCK_TSC) {
             throw new WireException(path + ": unknown clock kind " + seg.get(JAVA_INT, WireFormat.H_CLOCK_KIND));
         }
     }
 
     public Path path() {
         return path;
+    }
+
+    public long magic() {
+        return segment.get(JAVA_LONG, WireFormat.H_MAGIC);
+    }
+
+    public int version() {
+        return segment.get(JAVA_INT, WireFormat.H_VERSION);
+    }
+
+    public int headerSize() {
+        return segment.get(JAVA_INT, WireFormat.H_HEADER_SIZE);
+    }
+
+    public int ringHeaderSize() {
+        return segment.get(JAVA_INT, WireFormat.H_RING_HEADER_SIZE);
+    }
+
+    public int maxRings() {
+        return maxRings;
+    }
+
+    public long ringDataSize() {
+        return ringDataSize;
+    }
+
+    public int flags() {
+        return segment.get(JAVA_INT, WireFormat.H_FLAGS);
+    }
+
+    public int clockKind() {
+        return clockKind;
+    }
+
+    /** Ring slots taken so far; may exceed {@link #maxRings()} (those threads recorded nothing). */
+    public int ringsClaimed() {
+        return (int) INT.getAcquire(segment, WireFormat.H_RINGS_CLAIMED);
+    }
+
+    public int commandLineSize() {
+        return segment.get(JAVA_INT, WireFormat.H_CMDLINE_SIZE);
     }
 
     public int pid() {
@@ -110,8 +163,19 @@ public final class RingFile implements AutoCloseable {
         return segment.get(JAVA_INT, WireFormat.H_EXEC_GENERATION);
     }
 
+    /** Record clock when the agent initialised (clock kind TSC: ticks; see {@link #initTimeNs()}). */
     public long initTime() {
         return segment.get(JAVA_LONG, WireFormat.H_INIT_TIME);
+    }
+
+    /** CLOCK_MONOTONIC read with {@link #initTime()} (for clock kind 0 the same value). */
+    public long initMonotonicNs() {
+        return segment.get(JAVA_LONG, WireFormat.H_INIT_MONOTONIC);
+    }
+
+    /** {@link #initTime()} as CLOCK_MONOTONIC ns. */
+    public long initTimeNs() {
+        return clock().toMonotonicNs(initTime());
     }
 
     public long initRealtimeNs() {
@@ -130,8 +194,77 @@ public final class RingFile implements AutoCloseable {
         return segment.get(JAVA_INT, WireFormat.H_EXIT_CODE);
     }
 
+    /** Record clock at exit, once exited (clock kind TSC: ticks; see {@link #exitTimeNs()}). */
     public long exitTime() {
         return segment.get(JAVA_LONG, WireFormat.H_EXIT_TIME);
+    }
+
+    /** CLOCK_MONOTONIC read with {@link #exitTime()}, once exited. */
+    public long exitMonotonicNs() {
+        return segment.get(JAVA_LONG, WireFormat.H_EXIT_MONOTONIC);
+    }
+
+    /** {@link #exitTime()} as CLOCK_MONOTONIC ns (meaningful once exited). */
+    public long exitTimeNs() {
+        return clock().toMonotonicNs(exitTime());
+    }
+
+    /** The seqlock counter of the latest calibration pair: 0 none yet, odd while the agent writes one. */
+    public int clockPairSequence() {
+        return (int) INT.getAcquire(segment, WireFormat.H_CLOCK_PAIR_SEQ);
+    }
+
+    /**
+     * The latest calibration pair the agent stored (TSC files), read consistently with the agent's
+     * seqlock; null when there is none, or when a writer died while storing one.
+     */
+    public ClockConversion.Pair latestClockPair() {
+        for (int i = 0; i < PAIR_READ_TRIES; i++) {
+            int seq = (int) INT.getAcquire(segment, WireFormat.H_CLOCK_PAIR_SEQ);
+            if ((seq & 1) != 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            long ticks = (long) LONG.getOpaque(segment, WireFormat.H_LATEST_TIME);
+            long ns = (long) LONG.getOpaque(segment, WireFormat.H_LATEST_MONOTONIC);
+            VarHandle.acquireFence();
+            if ((int) INT.getOpaque(segment, WireFormat.H_CLOCK_PAIR_SEQ) == seq) {
+                return seq == 0 ? null : new ClockConversion.Pair(ticks, ns);
+            }
+        }
+        return null;
+    }
+
+    /** Path of the agent library that wrote this file; empty when it did not say. */
+    public String agentPath() {
+        return cString(WireFormat.H_AGENT_PATH, WireFormat.AGENT_PATH_CAPACITY);
+    }
+
+    /**
+     * How this file's record times become CLOCK_MONOTONIC ns ({@link ClockConversion#choose} for TSC
+     * files). Until the process has exited the conversion is re-derived from the newest pairs (at most
+     * every millisecond), so callers take it afresh for each batch of records; once exited it is fixed.
+     */
+    public ClockConversion clock() {
+        if (clockKind != WireFormat.CLOCK_TSC) {
+            return ClockConversion.IDENTITY;
+        }
+        if (clockFinal) {
+            return clock;
+        }
+        long now = System.nanoTime(); // CLOCK_MONOTONIC
+        if (clock != null && now - clockDerivedAt < CLOCK_REFRESH_NS) {
+            return clock;
+        }
+        boolean exited = state() == WireFormat.STATE_EXITED;
+        ClockConversion.Pair init = new ClockConversion.Pair(initTime(), initMonotonicNs());
+        ClockConversion.Pair exit = exited ? new ClockConversion.Pair(exitTime(), exitMonotonicNs()) : null;
+        Supplier<ClockConversion.Pair> own = AgentClock.of(agentPath()).<Supplier<ClockConversion.Pair>>map(
+                c -> c::read).orElse(null);
+        clock = ClockConversion.choose(init, exit, latestClockPair(), now, own);
+        clockDerivedAt = now;
+        clockFinal = exited;
+        return clock;
     }
 
     public long unringedDrops() {
@@ -177,7 +310,7 @@ public final class RingFile implements AutoCloseable {
             if ((int) INT.getAcquire(header, WireFormat.R_STATE) == WireFormat.RING_FREE) {
                 break; // claimed but tid/seq not yet published; pick it up on the next pass
             }
-            rings.add(new Ring(header, segment.asSlice(base + WireFormat.RING_HEADER_SIZE, ringDataSize)));
+            rings.add(new Ring(this, header, segment.asSlice(base + WireFormat.RING_HEADER_SIZE, ringDataSize)));
         }
         return rings;
     }
@@ -189,11 +322,13 @@ public final class RingFile implements AutoCloseable {
 
     /** One thread's ring. */
     public static final class Ring {
+        private final RingFile file;
         private final MemorySegment header;
         private final MemorySegment data;
         private final long mask;
 
-        Ring(MemorySegment header, MemorySegment data) {
+        Ring(RingFile file, MemorySegment header, MemorySegment data) {
+            this.file = file;
             this.header = header;
             this.data = data;
             this.mask = data.byteSize() - 1;
@@ -201,6 +336,11 @@ public final class RingFile implements AutoCloseable {
 
         public int tid() {
             return header.get(JAVA_INT, WireFormat.R_TID);
+        }
+
+        /** The conversion of this ring's record times ({@link RingFile#clock()}). */
+        public ClockConversion clock() {
+            return file.clock();
         }
 
         public int threadSequence() {

@@ -10,11 +10,12 @@ public final class WireFormat {
     }
 
     public static final long MAGIC = 0x3152495753595352L; // "RSYSWIR1"
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final int FILE_HEADER_SIZE = 4096;
     public static final int RING_HEADER_SIZE = 256;
     public static final int EXE_CAPACITY = 512;
     public static final int CMDLINE_CAPACITY = 3072;
+    public static final int AGENT_PATH_CAPACITY = 352;
 
     // rsys_file_header offsets
     public static final long H_MAGIC = 0;
@@ -38,10 +39,23 @@ public final class WireFormat {
     public static final long H_EXIT_TIME = 88;
     public static final long H_UNRINGED_DROPS = 96;
     public static final long H_CMDLINE_SIZE = 104;
+    public static final long H_INIT_MONOTONIC = 112;
+    public static final long H_EXIT_MONOTONIC = 120;
     public static final long H_EXE = 128;
     public static final long H_CMDLINE = 640;
+    public static final long H_CLOCK_PAIR_SEQ = 3712;
+    public static final long H_LATEST_TIME = 3720;
+    public static final long H_LATEST_MONOTONIC = 3728;
+    public static final long H_AGENT_PATH = 3736;
 
+    /** Record times are CLOCK_MONOTONIC ns. */
     public static final int CLOCK_MONOTONIC_NS = 0;
+    /** Record times are time-stamp counter ticks, converted with calibration pairs ({@link ClockConversion}). */
+    public static final int CLOCK_TSC = 1;
+    /** A later calibration pair closer than this to the init pair is too short a baseline. */
+    public static final long CALIBRATION_MIN_SPAN_NS = 10_000_000L;
+    /** The agent's exported helper that reads a calibration pair. */
+    public static final String READ_CLOCK_PAIR_SYMBOL = "rocprofsys_wire_read_clock_pair";
 
     public static final int STATE_INITIALISING = 0;
     public static final int STATE_RUNNING = 1;
@@ -78,12 +92,18 @@ public final class WireFormat {
 
     public static final int MAX_RECORD_SIZE = 4096;
 
+    // bits of a TRACE_CONTROL record's aux
+    public static final int TRACE_ENABLE = 1;
+    public static final int TRACE_PROCESS = 2;
+
     // environment of the target, set by the collector
     public static final String ENV_SESSION_DIR = "ROCPROFSYS_SESSION_DIR";
     public static final String ENV_RING_KB = "ROCPROFSYS_AGENT_RING_KB";
     public static final String ENV_MAX_THREADS = "ROCPROFSYS_AGENT_MAX_THREADS";
     public static final String ENV_LOSSLESS = "ROCPROFSYS_AGENT_LOSSLESS";
     public static final String ENV_METRICS = "ROCPROFSYS_AGENT_METRICS";
+    /** "monotonic": the agent never uses {@link #CLOCK_TSC}. */
+    public static final String ENV_CLOCK = "ROCPROFSYS_AGENT_CLOCK";
 
     /** The ring file name of a process image: {@code <pid>.<exec generation>.ring}. */
     public static String fileName(int pid, int generation) {
