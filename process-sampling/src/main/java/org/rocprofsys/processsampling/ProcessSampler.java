@@ -24,6 +24,7 @@ final class ProcessSampler implements BackgroundSource {
     private final long durationNs;
     private final IntFunction<List<MetricReader>> readers;
     private final PrintStream log;
+    private final Runnable release;
     private final Map<CounterTrack, Boolean> seen = new LinkedHashMap<>();
     private volatile boolean running;
     private Thread thread;
@@ -33,11 +34,12 @@ final class ProcessSampler implements BackgroundSource {
      * @param readers the readers for a target pid
      */
     ProcessSampler(double frequencyHz, double durationSeconds, IntFunction<List<MetricReader>> readers,
-            PrintStream log) {
+            PrintStream log, Runnable release) {
         this.periodNs = Math.round(1e9 / frequencyHz);
         this.durationNs = durationSeconds > 0 ? Math.round(durationSeconds * 1e9) : Long.MAX_VALUE;
         this.readers = readers;
         this.log = log;
+        this.release = release;
     }
 
     long periodNs() {
@@ -93,5 +95,6 @@ final class ProcessSampler implements BackgroundSource {
         for (CounterTrack track : seen.keySet()) {
             out.accept(new CounterSample(timestampNs, track, 0));
         }
+        release.run();
     }
 }

@@ -7,11 +7,14 @@ import java.util.List;
 
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.processsampling.gpu.GpuBackend;
+import org.rocprofsys.processsampling.gpu.GpuBackends;
 
 /**
  * Builds the process sampler a run's settings ask for (inventory §7): USE_PROCESS_SAMPLING turns it
- * on; CPU_FREQ_ENABLED adds the target's memory, context-switch, page-fault, CPU-time, I/O and
- * network series, and the frequency of the SAMPLING_CPUS.
+ * on; CPU_FREQ_ENABLED (-H) adds the target's memory, context-switch, page-fault, CPU-time, I/O and
+ * network series, and the frequency of the SAMPLING_CPUS; USE_AMD_SMI (-D) adds the GPU metrics of
+ * whichever backend the machine has (NVML, AMD-SMI, amdgpu sysfs) for the SAMPLING_GPUS.
  */
 public final class ProcessSampling {
     /** The collector samples at most this often (upstream's cap). */
@@ -31,17 +34,23 @@ public final class ProcessSampling {
         boolean cpu = settings.bool("ROCPROFSYS_CPU_FREQ_ENABLED");
         List<Integer> cpus = cpu ? CpuSelection.parse(settings.get("ROCPROFSYS_SAMPLING_CPUS"),
                 Runtime.getRuntime().availableProcessors()) : List.of();
-        if (!cpu) {
+        List<GpuBackend> gpus = GpuBackends.detect(settings, log);
+        if (!cpu && gpus.isEmpty()) {
             return List.of();
         }
         ProcessSampler sampler = new ProcessSampler(frequency(settings), duration(settings), pid -> {
             List<MetricReader> readers = new ArrayList<>();
-            readers.add(new ProcessTreeReader(root, pid));
-            if (!cpus.isEmpty()) {
-                readers.add(new CpuFrequencyReader(root, cpus));
+            if (cpu) {
+                readers.add(new ProcessTreeReader(root, pid));
+                if (!cpus.isEmpty()) {
+                    readers.add(new CpuFrequencyReader(root, cpus));
+                }
+            }
+            for (GpuBackend gpu : gpus) {
+                readers.add(gpu::sample);
             }
             return readers;
-        }, log);
+        }, log, () -> GpuBackends.closeAll(gpus));
         return List.of(sampler);
     }
 

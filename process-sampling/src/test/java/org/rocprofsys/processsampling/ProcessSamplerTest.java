@@ -108,7 +108,7 @@ class ProcessSamplerTest {
         List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
         MetricReader reader = (t, out) -> out.accept(new CounterSample(t,
                 new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0), 1));
-        ProcessSampler sampler = new ProcessSampler(100, 0, pid -> List.of(reader), System.err);
+        ProcessSampler sampler = new ProcessSampler(100, 0, pid -> List.of(reader), System.err, () -> { });
         sampler.start(1, events::add);
         Thread.sleep(300);
         sampler.stop(42);
@@ -125,7 +125,8 @@ class ProcessSamplerTest {
         MetricReader reader = (t, out) -> out.accept(new CounterSample(t,
                 new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0), 1));
         java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
-        ProcessSampler sampler = new ProcessSampler(100, 0.05, pid -> List.of(reader), new java.io.PrintStream(log, true));
+        ProcessSampler sampler = new ProcessSampler(100, 0.05, pid -> List.of(reader), new java.io.PrintStream(log, true),
+                () -> { });
         sampler.start(1, events::add);
         Thread.sleep(400);
         int during = events.size();

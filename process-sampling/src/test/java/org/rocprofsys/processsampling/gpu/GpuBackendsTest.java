@@ -1,0 +1,188 @@
+package org.rocprofsys.processsampling.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.foreign.MemoryLayout.PathElement;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.SettingsLoader;
+import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.core.event.CounterSample;
+
+/** Backend choice: absent libraries are no error, AMD SMI falls back to sysfs, settings select. */
+class GpuBackendsTest {
+    /** Names no machine has. */
+    static final String NO_NVML = "libnvidia-ml-absent-for-test.so.1";
+    static final String NO_AMD_SMI = "libamd_smi-absent-for-test.so";
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+    private final PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
+
+    private String logText() {
+        return logBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private FakeSysfs oneAmdCard() throws Exception {
+        FakeSysfs fs = new FakeSysfs(dir.resolve("root"));
+        fs.card(0, "0000:03:00.0", 0, Map.of("vendor", "0x1002", "device", "0x740f",
+                "gpu_busy_percent", "5", "mem_busy_percent", "1", "mem_info_vram_used", "2000000"),
+                Map.of("temp1_input", "40000", "power1_average", "20000000"));
+        return fs;
+    }
+
+    @Test
+    void noLibrariesAndNoCardsMeanNoBackendAndNoNoise() {
+        List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults().withSysfsRoot(dir)
+                .withLibraries(NO_NVML, NO_AMD_SMI), log);
+        assertTrue(b.isEmpty());
+        assertEquals("", logText());
+    }
+
+    @Test
+    void librariesWithoutTheirSymbolsAreTreatedAsAbsent() throws Exception {
+        // libc loads but is neither NVML nor AMD SMI: NVML is skipped silently; AMD SMI counts as
+        // present-but-broken, so the sysfs fallback says so once
+        FakeSysfs fs = oneAmdCard();
+        List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults().withSysfsRoot(fs.root())
+                .withLibraries("libc.so.6", "libc.so.6"), log);
+        try {
+            assertEquals(List.of("amdgpu-sysfs"), b.stream().map(GpuBackend::name).toList());
+            assertEquals(1, logText().lines().filter(l -> l.contains("AMD SMI is unusable")
+                    && l.contains("amdsmi_init") && l.contains("amdgpu sysfs")).count(), logText());
+            assertFalse(logText().contains("NVML"), logText());
+        } finally {
+            GpuBackends.closeAll(b);
+        }
+    }
+
+    @Test
+    void missingAmdSmiFallsBackToSysfsQuietly() throws Exception {
+        FakeSysfs fs = oneAmdCard();
+        List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults().withSysfsRoot(fs.root())
+                .withLibraries(NO_NVML, NO_AMD_SMI), log);
+        try {
+            assertEquals(1, b.size());
+            GpuBackend sysfs = b.get(0);
+            assertEquals("amdgpu-sysfs", sysfs.name());
+            List<CounterSample> out = new ArrayList<>();
+            sysfs.sample(10, out::add);
+            Map<String, Double> v = new HashMap<>();
+            out.forEach(s -> v.put(s.track().name(), s.value()));
+            assertEquals(Map.of("GPU GFX Busy [0] (S)", 5.0, "GPU UMC Busy [0] (S)", 1.0,
+                    "GPU Temperature [0] (S)", 40.0, "GPU Current Power [0] (S)", 20.0,
+                    "GPU Memory Usage [0] (S)", 2.0), v);
+            // the only notice: sysfs has no MM busy
+            assertEquals(1, logText().lines().count(), logText());
+            assertTrue(logText().contains("MM Busy"), logText());
+        } finally {
+            GpuBackends.closeAll(b);
+        }
+    }
+
+    @Test
+    void settingsSelectAndBadSettingsAreErrors() throws Exception {
+        FakeSysfs fs = oneAmdCard();
+        GpuOptions off = GpuOptions.from(load(Map.of("ROCPROFSYS_USE_AMD_SMI", "false")));
+        assertFalse(off.enabled());
+        assertTrue(GpuBackends.detect(off.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log).isEmpty());
+
+        GpuOptions none = GpuOptions.from(load(Map.of("ROCPROFSYS_AMD_SMI_METRICS", "none")));
+        assertTrue(GpuBackends.detect(none.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log).isEmpty());
+        GpuOptions noGpus = GpuOptions.from(load(Map.of("ROCPROFSYS_SAMPLING_GPUS", "none")));
+        assertTrue(GpuBackends.detect(noGpus.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log).isEmpty());
+        assertEquals("", logText());
+
+        GpuOptions d = GpuOptions.from(load(Map.of()));
+        assertEquals(GpuOptions.defaults(), d);
+
+        GpuOptions some = GpuOptions.from(load(Map.of("ROCPROFSYS_SAMPLING_GPUS", "0,5",
+                "ROCPROFSYS_AMD_SMI_METRICS", "power")));
+        List<GpuBackend> b = GpuBackends.detect(some.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log);
+        try {
+            assertEquals(1, b.size());
+            assertEquals(List.of(0), b.get(0).devices().stream().map(GpuDevice::index).toList());
+            List<CounterSample> out = new ArrayList<>();
+            b.get(0).sample(1, out::add);
+            assertEquals(List.of("GPU Current Power [0] (S)"), out.stream().map(s -> s.track().name()).toList());
+            assertEquals(1, logText().lines().filter(l -> l.contains("[5]") && l.contains("1 GPU")).count(),
+                    logText());
+        } finally {
+            GpuBackends.closeAll(b);
+        }
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> GpuOptions.from(load(Map.of("ROCPROFSYS_AMD_SMI_METRICS", "busy,bogus"))));
+        assertTrue(e.getMessage().contains("unsupported amd-smi metric: bogus"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> GpuOptions.from(load(Map.of("ROCPROFSYS_SAMPLING_GPUS", "gpu1"))));
+        assertTrue(e.getMessage().contains("Invalid GPU specification: 'gpu1'"), e.getMessage());
+    }
+
+    @Test
+    void theRealMachineNeverThrows() {
+        // whatever this machine has (often nothing), detection answers and closes cleanly
+        List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults(), log);
+        for (GpuBackend g : b) {
+            g.sample(1, s -> { });
+            g.stop(2, s -> { });
+        }
+        GpuBackends.closeAll(b);
+    }
+
+    @Test
+    void nativeLayoutsMatchTheHeaders() {
+        // nvml.h: nvmlUtilization_t {uint gpu, memory}; nvmlMemory_t {ull total, free, used}
+        assertEquals(0, NvmlBackend.UTIL_GPU);
+        assertEquals(4, NvmlBackend.UTIL_MEMORY);
+        assertEquals(16, NvmlBackend.MEMORY_USED);
+        assertEquals(24, NvmlBackend.MEMORY.byteSize());
+        // amdsmi.h: engine usage 16 uint32; power info 68 bytes (24.x) and 192 (25+)
+        assertEquals(64, AmdSmiBackend.ENGINE_USAGE.byteSize());
+        assertEquals(68, AmdSmiBackend.POWER_INFO_V24.byteSize());
+        assertEquals(8, AmdSmiBackend.POWER_INFO_V25.byteOffset(PathElement.groupElement("current_socket_power")));
+        assertEquals(192, AmdSmiBackend.POWER_INFO_V25.byteSize());
+        // amdsmi_gpu_metrics_t: vcn_activity after current_socket_power (120), jpeg_activity after the clocks
+        assertEquals(122, AmdSmiBackend.VCN_ACTIVITY);
+        assertEquals(352, AmdSmiBackend.JPEG_ACTIVITY);
+        assertEquals(24, AmdSmiBackend.GPU_METRICS_HEAD.byteOffset(PathElement.groupElement("energy_accumulator")));
+        assertEquals(112, AmdSmiBackend.GPU_METRICS_HEAD.byteOffset(PathElement.groupElement("indep_throttle_status")));
+        assertEquals(184, AmdSmiBackend.GPU_METRICS_HEAD.byteOffset(PathElement.groupElement("xgmi_read_data_acc")));
+    }
+
+    @Test
+    void amdSmiVersionStrings() {
+        assertEquals(List.of(7, 1), toList(AmdSmiBackend.parseVersion("24.7.1.0")));
+        assertEquals(List.of(26, 5), toList(AmdSmiBackend.parseVersion("26.5.0")));
+        assertEquals(null, AmdSmiBackend.parseVersion("unknown"));
+        assertEquals(List.of("libamd_smi.so", "/opt/rocm/lib/libamd_smi.so"),
+                AmdSmiBackend.libraryCandidates("libamd_smi.so").stream()
+                        .filter(s -> !s.contains(String.valueOf(System.getenv("ROCM_PATH")))).toList());
+        assertEquals(List.of("/x/libamd_smi.so"), AmdSmiBackend.libraryCandidates("/x/libamd_smi.so"));
+    }
+
+    private static List<Integer> toList(int[] a) {
+        return a == null ? null : List.of(a[0], a[1]);
+    }
+
+    private Settings load(Map<String, String> env) throws Exception {
+        Map<String, String> e = new HashMap<>(env);
+        e.putIfAbsent("HOME", dir.resolve("home").toString());
+        return new SettingsLoader(SettingsRegistry.standard(), e, dir).load();
+    }
+}
