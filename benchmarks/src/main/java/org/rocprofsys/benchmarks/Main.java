@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * distribution in {@code run/target/dist} and the C programs in {@code benchmarks/target/native}.
  */
 public final class Main {
-    static final List<String> ALL = List.of("pushpop", "ingest", "perfetto", "finalize", "rss");
+    static final List<String> ALL = List.of("pushpop", "ingest", "perfetto", "finalize", "rss", "procsampling");
 
     private Main() {
     }
@@ -68,6 +68,7 @@ public final class Main {
                 case "perfetto" -> PerfettoSizeBench.run(env);
                 case "finalize" -> FinalizeBench.run(env);
                 case "rss" -> RssBench.run(env);
+                case "procsampling" -> ProcessSamplingBench.run(env);
                 default -> throw new IllegalStateException(n);
             };
             for (Result x : r) {

@@ -16,12 +16,19 @@ import org.rocprofsys.core.event.CounterTrack;
 /**
  * {@code CPU Frequency [n] (S)} in MHz for the selected CPUs: the kernel's cpufreq value
  * ({@code scaling_cur_freq}, kHz) where the CPU has one, else the "cpu MHz" line of /proc/cpuinfo
- * (virtual machines often have no cpufreq driver).
+ * (virtual machines often have no cpufreq driver). Reading /proc/cpuinfo makes the kernel measure
+ * every CPU's frequency (about 5 ms here), so that fallback is refreshed at most once per
+ * {@link #CPUINFO_REFRESH_NS} and repeated in between.
  */
 final class CpuFrequencyReader implements MetricReader {
     private final Path root;
     private final List<Integer> cpus;
     private final List<CounterTrack> tracks = new ArrayList<>();
+    static final long CPUINFO_REFRESH_NS = 1_000_000_000L;
+    private Map<Integer, Double> cpuinfo;
+    /** CPUs without a cpufreq file: not looked for again. */
+    private final java.util.Set<Integer> noCpufreq = new java.util.HashSet<>();
+    private long cpuinfoReadAt;
 
     CpuFrequencyReader(Path root, List<Integer> cpus) {
         this.root = root;
@@ -33,13 +40,16 @@ final class CpuFrequencyReader implements MetricReader {
 
     @Override
     public void read(long timestampNs, Consumer<CounterSample> out) {
-        Map<Integer, Double> cpuinfo = null;
         for (int i = 0; i < cpus.size(); i++) {
             int cpu = cpus.get(i);
-            Double mhz = cpufreq(cpu);
+            Double mhz = noCpufreq.contains(cpu) ? null : cpufreq(cpu);
             if (mhz == null) {
-                if (cpuinfo == null) {
+                noCpufreq.add(cpu);
+            }
+            if (mhz == null) {
+                if (cpuinfo == null || timestampNs - cpuinfoReadAt >= CPUINFO_REFRESH_NS) {
                     cpuinfo = cpuinfoMhz();
+                    cpuinfoReadAt = timestampNs;
                 }
                 mhz = cpuinfo.get(cpu);
             }

@@ -18,13 +18,16 @@ import org.rocprofsys.core.event.CounterTrack;
  * The target's resource use, summed over the target and its descendants, from /proc: memory
  * (RSS, virtual, peak), context switches, page faults, user and kernel CPU time, and the I/O and
  * network bytes where /proc has them. Levels are shown as read; cumulative counters as the change
- * since the previous tick. Every file read is a small text file: the periodic path is cheap.
+ * since the previous tick. The periodic path stays cheap: the per-process files are kept open and
+ * re-read in place, and the process tree and the network totals are refreshed every
+ * {@link #SLOW_REFRESH_NS} rather than on every tick.
  */
 final class ProcessTreeReader implements MetricReader {
     /** USER_HZ: the unit of utime/stime in /proc/<pid>/stat; 100 on every Linux x86-64 kernel. */
     private static final double CLOCK_TICKS_PER_SECOND = 100.0;
     private static final long PAGE_SIZE = 4096;
     private static final double MB = 1024.0 * 1024.0;
+    static final long SLOW_REFRESH_NS = 100_000_000L;
 
     private final Path proc;
     private final int rootPid;
@@ -40,6 +43,29 @@ final class ProcessTreeReader implements MetricReader {
     private final CounterTrack receiveBytes;
     private final CounterTrack transmitBytes;
     private Totals previous;
+    private final java.util.Map<Integer, Files4> open = new java.util.HashMap<>();
+    private Set<Integer> tree = Set.of();
+    private boolean treeStale = true;
+    private long treeReadAt;
+    private boolean networkStale = true;
+    private long networkReadAt;
+    private long rx = -1;
+    private long tx = -1;
+
+    /** The per-process files read on every tick. */
+    private record Files4(ProcFile statm, ProcFile status, ProcFile stat, ProcFile io) {
+        static Files4 of(Path dir) {
+            return new Files4(new ProcFile(dir.resolve("statm")), new ProcFile(dir.resolve("status")),
+                    new ProcFile(dir.resolve("stat")), new ProcFile(dir.resolve("io")));
+        }
+
+        void close() {
+            statm.close();
+            status.close();
+            stat.close();
+            io.close();
+        }
+    }
 
     /** Sums over the process tree at one tick. */
     private static final class Totals {
@@ -74,15 +100,36 @@ final class ProcessTreeReader implements MetricReader {
 
     @Override
     public void read(long timestampNs, Consumer<CounterSample> out) {
-        Set<Integer> pids = processTree();
-        if (pids.isEmpty()) {
+        if (treeStale || timestampNs - treeReadAt >= SLOW_REFRESH_NS) {
+            tree = processTree();
+            treeReadAt = timestampNs;
+            treeStale = false;
+            open.keySet().removeIf(pid -> {
+                if (tree.contains(pid)) {
+                    return false;
+                }
+                open.get(pid).close();
+                return true;
+            });
+        }
+        if (tree.isEmpty()) {
             return; // the target is gone: nothing to report
         }
         Totals t = new Totals();
-        for (int pid : pids) {
+        for (int pid : tree) {
             add(t, pid);
         }
-        network(t);
+        if (t.rssPages == 0 && t.vmKb == 0) {
+            treeStale = true; // every process of the tree just ended: look again next tick
+            return;
+        }
+        if (networkStale || timestampNs - networkReadAt >= SLOW_REFRESH_NS) {
+            network();
+            networkReadAt = timestampNs;
+            networkStale = false;
+        }
+        t.rxBytes = rx;
+        t.txBytes = tx;
         out.accept(new CounterSample(timestampNs, memory, t.rssPages * PAGE_SIZE / MB));
         out.accept(new CounterSample(timestampNs, virtual, t.vmKb / 1024.0));
         out.accept(new CounterSample(timestampNs, peak, t.hwmKb / 1024.0));
@@ -130,12 +177,12 @@ final class ProcessTreeReader implements MetricReader {
     }
 
     private void add(Totals t, int pid) {
-        Path dir = proc.resolve(Integer.toString(pid));
-        String[] statm = read(dir.resolve("statm")).split("\\s+");
+        Files4 files = open.computeIfAbsent(pid, p -> Files4.of(proc.resolve(Integer.toString(p))));
+        String[] statm = files.statm().read().split("\\s+");
         if (statm.length > 1) {
             t.rssPages += parse(statm[1]);
         }
-        for (String line : read(dir.resolve("status")).split("\n")) {
+        for (String line : files.status().read().split("\n")) {
             if (line.startsWith("VmSize:")) {
                 t.vmKb += parse(line.replaceAll("[^0-9]", ""));
             } else if (line.startsWith("VmHWM:")) {
@@ -144,7 +191,7 @@ final class ProcessTreeReader implements MetricReader {
                 t.contextSwitches += parse(line.replaceAll("[^0-9]", ""));
             }
         }
-        String stat = read(dir.resolve("stat"));
+        String stat = files.stat().read();
         int close = stat.lastIndexOf(')');
         if (close > 0) {
             // fields after "(comm)": state is field 3; minflt 10, majflt 12, utime 14, stime 15
@@ -155,7 +202,7 @@ final class ProcessTreeReader implements MetricReader {
                 t.stimeTicks += parse(f[12]);
             }
         }
-        String io = read(dir.resolve("io"));
+        String io = files.io().read();
         if (!io.isEmpty()) {
             for (String line : io.split("\n")) {
                 if (line.startsWith("read_bytes:")) {
@@ -168,7 +215,7 @@ final class ProcessTreeReader implements MetricReader {
     }
 
     /** Bytes through the target's network namespace, loopback excluded. */
-    private void network(Totals t) {
+    private void network() {
         String dev = read(proc.resolve(Integer.toString(rootPid)).resolve("net/dev"));
         if (dev.isEmpty()) {
             return;
@@ -186,8 +233,8 @@ final class ProcessTreeReader implements MetricReader {
                 tx += parse(f[8]);
             }
         }
-        t.rxBytes = rx;
-        t.txBytes = tx;
+        this.rx = rx;
+        this.tx = tx;
     }
 
     private static String read(Path p) {

@@ -43,9 +43,13 @@ class ProcessSamplerTest {
         file("proc/" + pid + "/task/" + pid + "/children", children);
     }
 
+    private long now = 1_000_000_000L;
+
+    /** One tick, a second after the previous one (so the slowly refreshed parts are read too). */
     private Map<String, Double> read(MetricReader r) {
         Map<String, Double> values = new LinkedHashMap<>();
-        r.read(1000, s -> values.put(s.track().name() + " [" + s.track().unit() + "]", s.value()));
+        now += 1_000_000_000L;
+        r.read(now, s -> values.put(s.track().name() + " [" + s.track().unit() + "]", s.value()));
         return values;
     }
 
