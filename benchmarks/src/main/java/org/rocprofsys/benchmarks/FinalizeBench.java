@@ -126,7 +126,7 @@ final class FinalizeBench {
         run.emit(fan);
         long t1 = System.nanoTime();
         RunSummary summary = new RunSummary(run.endNs(), SyntheticRun.REALTIME_OFFSET_NS, SyntheticRun.PID,
-                "bench_app", Map.of(), Map.of());
+                "bench_app", Map.of());
         perfetto.finish(summary);
         long t2 = System.nanoTime();
         timemory.finish(summary);

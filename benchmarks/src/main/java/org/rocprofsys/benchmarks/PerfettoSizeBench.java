@@ -36,7 +36,7 @@ final class PerfettoSizeBench {
                         SyntheticRun.REALTIME_OFFSET_NS, "bench_app"));
                 long slices = run.emit(sink);
                 RunSummary summary = new RunSummary(run.endNs(), SyntheticRun.REALTIME_OFFSET_NS, SyntheticRun.PID,
-                        "bench_app", Map.of(), Map.of());
+                        "bench_app", Map.of());
                 sink.finish(summary);
                 long pb = Files.size(file);
                 Files.delete(file);

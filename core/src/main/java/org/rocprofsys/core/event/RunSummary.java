@@ -1,7 +1,5 @@
 package org.rocprofsys.core.event;
 
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,9 +11,7 @@ import java.util.Map;
  * @param rootPid         the pid of the launched target
  * @param executable      basename of the target executable (the main region's name)
  * @param droppedRecords  records lost per "pid/tid", empty when none
- * @param outputs         files written so far by other sinks, by kind ("json", "text", "protobuf"),
- *                        for metadata.json
  */
 public record RunSummary(long endNs, long realtimeOffsetNs, int rootPid, String executable,
-        Map<String, Long> droppedRecords, Map<String, List<Path>> outputs) {
+        Map<String, Long> droppedRecords) {
 }

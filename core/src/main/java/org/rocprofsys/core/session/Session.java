@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -142,8 +141,7 @@ public final class Session {
             TargetOutcome outcome = outcome(rootEnd.get(), status);
             Map<String, Long> drops = collector.drops();
             reportDrops(drops);
-            RunSummary summary = new RunSummary(System.nanoTime(), realtimeOffset, pid, exe, drops,
-                    new LinkedHashMap<>());
+            RunSummary summary = new RunSummary(System.nanoTime(), realtimeOffset, pid, exe, drops);
             outputs.finish(summary, launch.command(), launched, env);
             return outcome;
         }

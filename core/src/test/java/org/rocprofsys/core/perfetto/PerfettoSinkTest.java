@@ -63,7 +63,7 @@ class PerfettoSinkTest {
     }
 
     static RunSummary summary(long t) {
-        return new RunSummary(T0 + t, REALTIME_OFFSET, PID, "app", Map.of(), Map.of());
+        return new RunSummary(T0 + t, REALTIME_OFFSET, PID, "app", Map.of());
     }
 
     static ProcessStarted processStarted(long t, int pid, String exe) {

@@ -160,7 +160,7 @@ class PerfettoSinkVolumeTest {
             endNs = Math.max(endNs, g.now + 1);
         }
         sink.accept(new ProcessEnded(endNs, PID, ProcessEnd.EXITED, 0));
-        sink.finish(new RunSummary(endNs, REALTIME_OFFSET, PID, "bench", Map.of(), Map.of()));
+        sink.finish(new RunSummary(endNs, REALTIME_OFFSET, PID, "bench", Map.of()));
 
         // every event is there, nested correctly, at the right (unit-rounded) time
         DecodedTrace trace = DecodedTrace.read(out, false);

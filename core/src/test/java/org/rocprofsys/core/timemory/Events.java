@@ -69,7 +69,7 @@ final class Events {
     }
 
     static RunSummary summary(long endNs, int rootPid) {
-        return new RunSummary(endNs, 0, rootPid, "app", Map.of(), Map.of());
+        return new RunSummary(endNs, 0, rootPid, "app", Map.of());
     }
 
     static final long MS = 1_000_000L;
