@@ -345,20 +345,31 @@ class RunEndToEndIT {
 
     @Test
     void sigtermIsForwardedAndOutputsStillWritten() throws Exception {
-        Path log = cwd.resolve("run.log");
+        forwardedSignal("TERM", 15, "SIGTERM");
+    }
+
+    @Test
+    void sigintIsForwardedAndOutputsStillWritten() throws Exception {
+        // sent to rocprof-sys-run alone (not the terminal's process group): it passes it on
+        forwardedSignal("INT", 2, "SIGINT");
+    }
+
+    private void forwardedSignal(String name, int number, String label) throws Exception {
+        String test = "signal-" + name.toLowerCase(java.util.Locale.ROOT);
+        Path log = cwd.resolve(test + ".log");
         ProcessBuilder pb = new ProcessBuilder(DistTool.DIST.resolve("bin/rocprof-sys-run").toString(), "--",
                 example("trace-time-window"), "20", "490").directory(cwd.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("ROCPROFSYS_"));
-        pb.environment().putAll(env("sigterm"));
+        pb.environment().putAll(env(test));
         Process p = pb.start();
-        Path proto = output("sigterm", "perfetto-trace.proto");
+        Path proto = output(test, "perfetto-trace.proto");
         Thread.sleep(3000); // JVM start-up plus outer_a .. outer_c (490 ms each) at least
-        new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor();
+        new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start().waitFor();
         assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "rocprof-sys-run ended");
         String text = Files.readString(log);
-        assertEquals(128 + 15, p.exitValue(), text);
-        assertTrue(text.contains("was killed by signal 15 (SIGTERM)"), text);
+        assertEquals(128 + number, p.exitValue(), text);
+        assertTrue(text.contains("was killed by signal " + number + " (" + label + ")"), text);
         List<String> main = slices(DecodedTrace.read(proto), rootPid(DecodedTrace.read(proto)), "trace-time-window");
         assertTrue(main.contains("1:outer_a") && main.contains("1:outer_c"), main::toString);
     }
