@@ -1,0 +1,287 @@
+package org.rocprofsys.sampler.perf;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * perf_event_open sampling of one target and everything it starts: one event per online CPU
+ * ({@code pid = target, cpu = i}) with inherit, so every thread and forked child is followed
+ * (the kernel refuses to mmap an inherited per-task event opened with {@code cpu = -1}), each
+ * with its own ring of 1 + 2^n pages. Inherited child events write into their parent event's
+ * ring, so the per-CPU rings see every descendant.
+ *
+ * <p>Two ways in: {@link #openOnExec} for the launch flow (the events are opened, disabled, on a
+ * shim that waits and then execs the target; the kernel enables them at execve, so they are
+ * live before the target's first instruction), and {@link #open} + {@link #enable()} to attach.
+ *
+ * <p>Draining ({@link #drain}) and {@link #await} belong to one thread.
+ */
+public final class PerfEvents implements AutoCloseable {
+    private static final Path PARANOID = Path.of("/proc/sys/kernel/perf_event_paranoid");
+
+    /** One CPU's event: its fd, its mapping and the reader of its ring. */
+    public record Ring(int cpu, int fd, MemorySegment mapping, PerfRingReader reader) {
+    }
+
+    private final Arena arena;
+    private final PerfEventAttr attr;
+    private final List<Ring> rings;
+    private final int[] fds;
+    private boolean closed;
+
+    private PerfEvents(Arena arena, PerfEventAttr attr, List<Ring> rings) {
+        this.arena = arena;
+        this.attr = attr;
+        this.rings = Collections.unmodifiableList(rings);
+        this.fds = rings.stream().mapToInt(Ring::fd).toArray();
+    }
+
+    /** Creates the FFM handles now (15-20 ms for the variadic ones) so opening after a spawn is fast. */
+    public static void warmUp() {
+        LibC.warmUp();
+    }
+
+    /**
+     * The launch flow: opens {@code attr} made disabled + enable_on_exec on {@code pid} (a shim
+     * waiting to exec the target).
+     */
+    public static PerfEvents openOnExec(int pid, PerfEventAttr attr, int ringPagesLog2) throws PerfException {
+        return open(pid, attr.enableOnExec(), ringPagesLog2);
+    }
+
+    /**
+     * Opens {@code attr} for {@code pid} on every online CPU and maps a ring of 1 + 2^log2 pages
+     * for each. Whether the events start disabled is up to {@code attr} ({@link #enable()}).
+     *
+     * @throws PerfUnavailableException perf_event_open is refused here or the event does not exist
+     * @throws PerfException            any other failure (no such process, too many open files, ...)
+     */
+    public static PerfEvents open(int pid, PerfEventAttr attr, int ringPagesLog2) throws PerfException {
+        if (ringPagesLog2 < 0 || ringPagesLog2 > 16) {
+            throw new IllegalArgumentException("ring pages log2 out of range: " + ringPagesLog2);
+        }
+        if (LibC.SYS_PERF_EVENT_OPEN < 0) {
+            throw new PerfUnavailableException(PerfUnavailableException.Reason.NO_SYSCALL,
+                    "perf_event_open: no syscall number known for architecture " + System.getProperty("os.arch"),
+                    LibC.ENOSYS);
+        }
+        List<Integer> cpus = onlineCpus();
+        Arena arena = Arena.ofShared();
+        List<Ring> rings = new ArrayList<>();
+        long length = (long) LibC.PAGE_SIZE * (1 + (1L << ringPagesLog2));
+        try {
+            MemorySegment attrSeg = attr.toSegment(arena);
+            for (int cpu : cpus) {
+                LibC.Result r = LibC.perfEventOpen(attrSeg, pid, cpu, -1, LibC.PERF_FLAG_FD_CLOEXEC);
+                if (r.value() < 0) {
+                    throw openFailure(r.errno(), attr, pid, cpu);
+                }
+                int fd = (int) r.value();
+                LibC.Result m = LibC.mmapShared(fd, length);
+                if (m.value() == LibC.MAP_FAILED) {
+                    LibC.close(fd);
+                    throw mmapFailure(m.errno(), length);
+                }
+                MemorySegment mapping = MemorySegment.ofAddress(m.value())
+                        .reinterpret(length, arena, seg -> LibC.munmap(seg, length));
+                rings.add(new Ring(cpu, fd, mapping, new PerfRingReader(mapping, attr, LibC.PAGE_SIZE)));
+            }
+            return new PerfEvents(arena, attr, rings);
+        } catch (PerfException | RuntimeException e) {
+            for (Ring ring : rings) {
+                LibC.close(ring.fd());
+            }
+            arena.close();
+            throw e;
+        }
+    }
+
+    public PerfEventAttr attr() {
+        return attr;
+    }
+
+    public List<Ring> rings() {
+        return rings;
+    }
+
+    public void enable() throws PerfException {
+        ioctlAll(LibC.PERF_EVENT_IOC_ENABLE, "PERF_EVENT_IOC_ENABLE");
+    }
+
+    public void disable() throws PerfException {
+        ioctlAll(LibC.PERF_EVENT_IOC_DISABLE, "PERF_EVENT_IOC_DISABLE");
+    }
+
+    private void ioctlAll(long request, String name) throws PerfException {
+        checkOpen();
+        for (Ring ring : rings) {
+            LibC.Result r = LibC.ioctl(ring.fd(), request, 0);
+            if (r.value() < 0) {
+                throw new PerfException(name + " on cpu " + ring.cpu() + ": " + LibC.strerror(r.errno()), r.errno());
+            }
+        }
+    }
+
+    /**
+     * Waits until a ring has reached its wakeup threshold (attr.wakeup_events), the target's
+     * events hang up, or {@code timeoutMs} passes.
+     *
+     * @return true when a ring was reported readable
+     */
+    public boolean await(int timeoutMs) {
+        checkOpen();
+        return LibC.pollIn(fds, timeoutMs) > 0;
+    }
+
+    /**
+     * Drains every ring once, CPU by CPU. Records of different rings are not merged: a consumer
+     * needing global order sorts a batch by {@link PerfRecord#time()}.
+     *
+     * @return the number of records handed out
+     */
+    public int drain(Consumer<? super PerfRecord> out) {
+        checkOpen();
+        int n = 0;
+        for (Ring ring : rings) {
+            n += ring.reader().drain(out);
+        }
+        return n;
+    }
+
+    /** Records the kernel dropped (ring full, or before the ring), over all rings so far. */
+    public long lostRecords() {
+        return rings.stream().mapToLong(r -> r.reader().lostRecords()).sum();
+    }
+
+    public long samples() {
+        return rings.stream().mapToLong(r -> r.reader().samples()).sum();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("perf events closed");
+        }
+    }
+
+    /** Unmaps the rings and closes the fds (the events end with them). */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (Ring ring : rings) {
+            LibC.close(ring.fd());
+        }
+        arena.close();
+    }
+
+    /** The CPUs of /sys/devices/system/cpu/online ("0-3,8,10-11"). */
+    static List<Integer> onlineCpus() {
+        try {
+            return parseCpuList(Files.readString(Path.of("/sys/devices/system/cpu/online")).trim());
+        } catch (IOException e) {
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+                all.add(i);
+            }
+            return all;
+        }
+    }
+
+    static List<Integer> parseCpuList(String s) {
+        List<Integer> out = new ArrayList<>();
+        for (String part : s.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int dash = part.indexOf('-');
+            if (dash < 0) {
+                out.add(Integer.parseInt(part.trim()));
+            } else {
+                int lo = Integer.parseInt(part.substring(0, dash).trim());
+                int hi = Integer.parseInt(part.substring(dash + 1).trim());
+                for (int i = lo; i <= hi; i++) {
+                    out.add(i);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** perf_event_paranoid's value as text, or "unknown". */
+    static String paranoid() {
+        try {
+            return Files.readString(PARANOID).trim();
+        } catch (IOException e) {
+            return "unknown (" + PARANOID + " unreadable)";
+        }
+    }
+
+    static PerfException openFailure(int errno, PerfEventAttr attr, int pid, int cpu) {
+        String what = "perf_event_open(" + eventName(attr) + ", pid " + pid + ", cpu " + cpu + ") failed: "
+                + LibC.errnoName(errno) + " (" + LibC.strerror(errno) + ")";
+        return switch (errno) {
+            case LibC.EACCES, LibC.EPERM -> new PerfUnavailableException(PerfUnavailableException.Reason.PERMISSION,
+                    what + ". kernel.perf_event_paranoid is " + paranoid()
+                            + "; sampling another process needs perf_event_paranoid <= 2 for user-space samples"
+                            + (attr.has(PerfEventAttr.FLAG_EXCLUDE_KERNEL) ? "" : " and <= 1 for kernel samples")
+                            + " (or CAP_PERFMON / root). Fix: sudo sysctl -w kernel.perf_event_paranoid=1"
+                            + " (or run with CAP_PERFMON). In a container, the seccomp profile may also block"
+                            + " perf_event_open (docker: --security-opt seccomp=unconfined or --cap-add PERFMON).",
+                    errno);
+            case LibC.ENOENT, LibC.ENODEV, LibC.EOPNOTSUPP -> new PerfUnavailableException(
+                    PerfUnavailableException.Reason.NO_SUCH_EVENT,
+                    what + ". The " + eventName(attr) + " event does not exist here"
+                            + (attr.type() == PerfEventAttr.TYPE_HARDWARE
+                                    ? " (no hardware PMU: /sys/bus/event_source/devices has no cpu PMU, common in"
+                                            + " virtual machines); use a software event (cpu-clock, task-clock)"
+                                    : ""),
+                    errno);
+            case LibC.ENOSYS -> new PerfUnavailableException(PerfUnavailableException.Reason.NO_SYSCALL,
+                    what + ". This kernel was built without perf events (CONFIG_PERF_EVENTS).", errno);
+            case LibC.ESRCH -> new PerfException(what + ". No such process: the target ended already?", errno);
+            case LibC.EMFILE -> new PerfException(what + ". Too many open files: one event per CPU is needed;"
+                    + " raise the limit (ulimit -n).", errno);
+            case LibC.EINVAL -> new PerfException(what + ". The kernel rejected the attributes (sample rate above"
+                    + " kernel.perf_event_max_sample_rate, or an attribute this kernel does not know).", errno);
+            default -> new PerfException(what, errno);
+        };
+    }
+
+    static PerfException mmapFailure(int errno, long length) {
+        String what = "mmap of a perf ring (" + length / 1024 + " KiB) failed: " + LibC.errnoName(errno) + " ("
+                + LibC.strerror(errno) + ")";
+        if (errno == LibC.EPERM || errno == LibC.EACCES) {
+            return new PerfException(what + ". The per-user locked-memory allowance for perf rings"
+                    + " (kernel.perf_event_mlock_kb, plus RLIMIT_MEMLOCK) is used up: use smaller rings or raise it.",
+                    errno);
+        }
+        return new PerfException(what, errno);
+    }
+
+    static String eventName(PerfEventAttr attr) {
+        if (attr.type() == PerfEventAttr.TYPE_SOFTWARE) {
+            if (attr.config() == PerfEventAttr.SW_CPU_CLOCK) {
+                return "cpu-clock";
+            }
+            if (attr.config() == PerfEventAttr.SW_TASK_CLOCK) {
+                return "task-clock";
+            }
+            return "software event " + attr.config();
+        }
+        if (attr.type() == PerfEventAttr.TYPE_HARDWARE) {
+            return attr.config() == PerfEventAttr.HW_CPU_CYCLES ? "cycles"
+                    : attr.config() == PerfEventAttr.HW_INSTRUCTIONS ? "instructions"
+                            : "hardware event " + attr.config();
+        }
+        return "event type " + attr.type() + " config " + attr.config();
+    }
+}

@@ -1,0 +1,259 @@
+package org.rocprofsys.sampler.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.abort;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The launch flow against a real program: a shell shim waits on stdin, the events are opened on
+ * it with enable_on_exec, the shim is released and execs the CPU-bound test program (main thread
+ * plus 2 threads), the rings are drained until it ends.
+ */
+class PerfEventsTest {
+    static final int FREQ = 1000;
+    static Path burn;
+
+    @BeforeAll
+    static void build() throws Exception {
+        burn = NativeBuild.compile("burn.c", "-O2", "-fno-omit-frame-pointer", "-pthread");
+        PerfEvents.warmUp();
+    }
+
+    /** What one profiled run produced. */
+    record Run(List<PerfRecord> records, long before, long after, int pid, int tid1, int tid2, long cpuNs,
+            long lost) {
+        List<PerfRecord.Sample> samples() {
+            return records.stream().filter(r -> r instanceof PerfRecord.Sample).map(r -> (PerfRecord.Sample) r)
+                    .filter(s -> s.pid() == pid).toList();
+        }
+    }
+
+    static Run profile(PerfEventAttr attr, int millis) throws IOException, InterruptedException {
+        Process shim = new ProcessBuilder("/bin/sh", "-c", "read _ && exec \"$0\" \"$@\"", burn.toString(),
+                Integer.toString(millis)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        PerfEvents events;
+        try {
+            events = PerfEvents.openOnExec((int) shim.pid(), attr, 7);
+        } catch (PerfUnavailableException e) {
+            shim.destroyForcibly();
+            abort("perf_event_open is not usable on this machine, so the sampler cannot be tested: "
+                    + e.getMessage());
+            throw e;
+        }
+        List<PerfRecord> records = new ArrayList<>();
+        long before;
+        long after;
+        try (events) {
+            assertEquals(PerfEvents.onlineCpus().size(), events.rings().size());
+            assertEquals(0, events.drain(records::add), "nothing before exec: the events start disabled");
+            before = System.nanoTime();
+            try (OutputStream release = shim.getOutputStream()) {
+                release.write('\n');
+            }
+            while (shim.isAlive()) {
+                events.await(20);
+                events.drain(records::add);
+            }
+            events.drain(records::add);
+            after = System.nanoTime();
+            String out = new String(shim.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(shim.waitFor(10, TimeUnit.SECONDS));
+            assertEquals(0, shim.exitValue(), out);
+            Matcher m = Pattern.compile("pid=(\\d+) tid1=(\\d+) tid2=(\\d+) cpu_ns=(\\d+)").matcher(out);
+            assertTrue(m.find(), "program output: " + out);
+            return new Run(records, before, after, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                    Integer.parseInt(m.group(3)), Long.parseLong(m.group(4)), events.lostRecords());
+        }
+    }
+
+    @Test
+    void launchFlowFollowsThreadsWithCallchainsMappingsAndMonotonicTimes() throws Exception {
+        Run run = profile(PerfEventAttr.clockSampling(false, FREQ), 700);
+        List<PerfRecord.Sample> samples = run.samples();
+
+        // Samples from the process and from both threads it started.
+        Map<Integer, Integer> perTid = new TreeMap<>();
+        for (PerfRecord.Sample s : samples) {
+            perTid.merge(s.tid(), 1, Integer::sum);
+        }
+        double expected = run.cpuNs() / 1e9 * FREQ;
+        System.out.printf("perf launch flow: %d samples (expected ~%.0f from %.3f s CPU), per tid %s, lost %d,"
+                + " %d records%n", samples.size(), expected, run.cpuNs() / 1e9, perTid, run.lost(),
+                run.records().size());
+        assertEquals(0, run.lost(), "no records lost with a 512 KiB ring drained every 20 ms");
+        for (int tid : new int[] {run.pid(), run.tid1(), run.tid2()}) {
+            int n = perTid.getOrDefault(tid, 0);
+            assertTrue(n >= expected / 3 * 0.4, "thread " + tid + " has " + n + " samples of ~" + expected / 3);
+        }
+        assertEquals(3, perTid.size(), "samples only from the 3 threads of the program: " + perTid);
+        assertTrue(samples.size() >= expected * 0.5 && samples.size() <= expected * 1.5,
+                samples.size() + " samples, expected about " + expected);
+
+        // Frame-pointer callchains: leaf <- middle <- outer <- main/worker.
+        Map<Integer, Integer> depths = new TreeMap<>();
+        int deep = 0;
+        int userSamples = 0;
+        for (PerfRecord.Sample s : samples) {
+            depths.merge(s.userFrames().length, 1, Integer::sum);
+            if (s.userMode()) {
+                userSamples++;
+                if (s.userFrames().length > 1) {
+                    deep++;
+                }
+                assertEquals(s.ip(), s.userFrames()[0], "a user-mode sample's chain starts at its ip");
+            }
+        }
+        System.out.println("perf launch flow: user callchain depth -> samples " + depths);
+        assertTrue(userSamples > samples.size() / 2, userSamples + " user-mode samples of " + samples.size());
+        assertTrue(deep >= userSamples * 0.9, deep + " of " + userSamples + " user samples have > 1 user frame");
+        assertTrue(depths.keySet().stream().anyMatch(d -> d >= 4), "some chains reach main/worker: " + depths);
+
+        // Side-band records.
+        String exe = burn.toRealPath().toString();
+        assertTrue(run.records().stream().anyMatch(r -> r instanceof PerfRecord.Mmap m && m.mmap2()
+                && m.pid() == run.pid() && m.filename().equals(exe) && !m.data()),
+                "an MMAP2 record maps " + exe);
+        assertTrue(run.records().stream().anyMatch(r -> r instanceof PerfRecord.Comm c && c.pid() == run.pid()
+                && c.exec() && c.comm().equals("burn")), "a COMM exec record names the program");
+        for (int tid : new int[] {run.tid1(), run.tid2()}) {
+            assertTrue(run.records().stream().anyMatch(r -> r instanceof PerfRecord.Fork f && f.isThread()
+                    && f.pid() == run.pid() && f.tid() == tid), "a FORK record for thread " + tid);
+            assertTrue(run.records().stream().anyMatch(r -> r instanceof PerfRecord.Exit e && e.tid() == tid),
+                    "an EXIT record for thread " + tid);
+        }
+        assertTrue(run.records().stream().anyMatch(r -> r instanceof PerfRecord.Exit e && e.pid() == run.pid()
+                && e.tid() == run.pid()), "an EXIT record for the process");
+
+        // CLOCK_MONOTONIC times, comparable with System.nanoTime().
+        for (PerfRecord r : run.records()) {
+            assertTrue(r.time() >= run.before() && r.time() <= run.after(),
+                    r + " has time " + r.time() + " outside [" + run.before() + ", " + run.after() + "]");
+        }
+    }
+
+    @Test
+    void userRegistersAndStackArriveForDwarfUnwinding() throws Exception {
+        assumeTrue(System.getProperty("os.arch").equals("amd64"), "the register mask here is x86-64's");
+        long mask = (1L << PerfEventAttr.X86_REG_BP) | (1L << PerfEventAttr.X86_REG_SP)
+                | (1L << PerfEventAttr.X86_REG_IP);
+        Run run = profile(PerfEventAttr.clockSampling(false, FREQ).withUserStack(mask, 8192), 300);
+        int user = 0;
+        int bpInStack = 0;
+        long stackBytes = 0;
+        for (PerfRecord.Sample s : run.samples()) {
+            if (!s.userMode()) {
+                continue;
+            }
+            user++;
+            assertEquals(2, s.userRegsAbi(), "PERF_SAMPLE_REGS_ABI_64");
+            assertEquals(3, s.userRegs().length);
+            long bp = s.userRegs()[0];
+            long sp = s.userRegs()[1];
+            long ip = s.userRegs()[2];
+            assertEquals(s.ip(), ip, "the sampled user IP register is the sample's ip");
+            assertTrue(s.userStack().length > 0 && s.userStack().length <= 8192);
+            stackBytes += s.userStack().length;
+            if (Long.compareUnsigned(bp, sp) >= 0 && Long.compareUnsigned(bp, sp + s.userStack().length) < 0) {
+                bpInStack++;
+            }
+        }
+        System.out.printf("perf user stacks: %d user samples, mean stack copy %d bytes, BP inside the copy in %d%n",
+                user, user == 0 ? 0 : stackBytes / user, bpInStack);
+        assertTrue(user >= 100, user + " user-mode samples");
+        // -fno-omit-frame-pointer: the frame pointer points into the copied stack in nearly all samples
+        assertTrue(bpInStack >= user * 0.8, bpInStack + " of " + user);
+    }
+
+    @Test
+    void attachToARunningProcessThenEnable() throws Exception {
+        Process target = new ProcessBuilder(burn.toString(), "400").redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        try (PerfEvents events = PerfEvents.open((int) target.pid(), PerfEventAttr.clockSampling(true, FREQ), 5)) {
+            events.enable();
+            List<PerfRecord> records = new ArrayList<>();
+            while (target.isAlive()) {
+                events.await(20);
+                events.drain(records::add);
+            }
+            events.disable();
+            events.drain(records::add);
+            long fromTarget = records.stream()
+                    .filter(r -> r instanceof PerfRecord.Sample s && s.pid() == target.pid()).count();
+            System.out.println("perf attach: " + fromTarget + " task-clock samples from the running process");
+            // Threads that existed before the attach are not followed (inherit covers later ones only);
+            // the main thread alone spins ~0.4 s, so at least that much is always seen.
+            assertTrue(fromTarget >= 100, fromTarget + " samples");
+        } catch (PerfUnavailableException e) {
+            abort("perf_event_open is refused here: " + e.getMessage());
+        } finally {
+            target.destroyForcibly();
+        }
+    }
+
+    @Test
+    void missingProcessAndMissingPmuGiveClearErrors() throws Exception {
+        PerfEventAttr attr = PerfEventAttr.clockSampling(false, FREQ);
+        // A pid that cannot exist (above pid_max's hard limit of 2^22).
+        try {
+            PerfEvents.open(1 << 30, attr, 0).close();
+            fail("opened events on a missing process");
+        } catch (PerfUnavailableException e) {
+            abort("perf_event_open is refused here: " + e.getMessage());
+        } catch (PerfException e) {
+            assertEquals(LibC.ESRCH, e.errno(), e.getMessage());
+            assertTrue(e.getMessage().contains("No such process"), e.getMessage());
+        }
+        PerfEventAttr cycles = new PerfEventAttr(PerfEventAttr.TYPE_HARDWARE, PerfEventAttr.HW_CPU_CYCLES, FREQ,
+                PerfEventAttr.SAMPLE_DEFAULT, PerfEventAttr.FLAG_DISABLED | PerfEventAttr.FLAG_FREQ
+                        | PerfEventAttr.FLAG_EXCLUDE_KERNEL,
+                1, 0, 0, 0, 0);
+        int self = (int) ProcessHandle.current().pid();
+        try (PerfEvents ignored = PerfEvents.open(self, cycles, 0)) {
+            abort("this machine has a hardware PMU, so the missing-PMU message cannot be checked");
+        } catch (PerfUnavailableException e) {
+            assertEquals(PerfUnavailableException.Reason.NO_SUCH_EVENT, e.reason(), e.getMessage());
+            assertTrue(e.getMessage().contains("cycles") && e.getMessage().contains("software event"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void permissionMessageNamesParanoidAndTheFix() {
+        PerfException e = PerfEvents.openFailure(LibC.EACCES, PerfEventAttr.clockSampling(false, FREQ), 42, 0);
+        PerfUnavailableException u = assertInstanceOf(e);
+        assertEquals(PerfUnavailableException.Reason.PERMISSION, u.reason());
+        assertTrue(u.getMessage().contains("perf_event_paranoid is " + PerfEvents.paranoid()), u.getMessage());
+        assertTrue(u.getMessage().contains("sysctl -w kernel.perf_event_paranoid=1"), u.getMessage());
+        assertTrue(u.getMessage().contains("seccomp"), u.getMessage());
+        assertTrue(u.getMessage().contains("EACCES"), u.getMessage());
+    }
+
+    private static PerfUnavailableException assertInstanceOf(PerfException e) {
+        return org.junit.jupiter.api.Assertions.assertInstanceOf(PerfUnavailableException.class, e);
+    }
+
+    @Test
+    void cpuLists() {
+        assertEquals(List.of(0, 1, 2, 3, 8, 10, 11), PerfEvents.parseCpuList("0-3,8,10-11"));
+        assertEquals(List.of(0), PerfEvents.parseCpuList("0"));
+        assertThrows(NumberFormatException.class, () -> PerfEvents.parseCpuList("x"));
+    }
+}
