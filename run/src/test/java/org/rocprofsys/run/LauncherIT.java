@@ -24,6 +24,9 @@ class LauncherIT {
             assertTrue(Files.isExecutable(DistTool.DIST.resolve("bin/rocprof-sys-" + t)), t);
         }
         assertTrue(Files.isRegularFile(DistTool.DIST.resolve("lib/rocprof-sys-config.jar")));
+        assertTrue(Files.isRegularFile(DistTool.DIST.resolve("lib/librocprof-sys.so")));
+        assertTrue(Files.isRegularFile(DistTool.DIST.resolve("lib/librocprof-sys-user.so")));
+        assertTrue(Files.isRegularFile(DistTool.DIST.resolve("include/rocprofiler-systems/user.h")));
     }
 
     @Test
