@@ -1,0 +1,50 @@
+package org.rocprofsys.sampler.unwind;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Parsed ELF files and their CFI, by path; a file that cannot be read (pseudo-paths such as
+ * [vdso], deleted files, non-ELF) is remembered as missing. Thread-safe.
+ */
+public final class ModuleCache {
+    /** One file's image and tables. */
+    public record Module(ElfImage elf, CfiTable cfi) {
+        /** Runtime address = link-time address + this, for a mapping of the file. */
+        public long loadBias(AddressSpace.Mapping m) {
+            return elf.loadBias(m.start(), m.pageOffset());
+        }
+    }
+
+    private final Map<String, Optional<Module>> modules = new ConcurrentHashMap<>();
+
+    /** The module of {@code path}, or null when it has no usable ELF file. */
+    public Module get(String path) {
+        return modules.computeIfAbsent(path, ModuleCache::load).orElse(null);
+    }
+
+    public int size() {
+        return modules.size();
+    }
+
+    private static Optional<Module> load(String path) {
+        if (path == null || path.isEmpty() || path.startsWith("[") || path.startsWith("//")
+                || path.endsWith(" (deleted)")) {
+            return Optional.empty();
+        }
+        Path p = Path.of(path);
+        if (!Files.isRegularFile(p)) {
+            return Optional.empty();
+        }
+        try {
+            ElfImage elf = ElfImage.open(p);
+            return Optional.of(new Module(elf, CfiTable.load(elf)));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package org.rocprofsys.sampler.symbols;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+class ElfSymbolsTest {
+
+    private static final List<String> C_FUNCTIONS = List.of("add_one", "local_helper", "compute_sum",
+            "outer_with_inline", "main");
+
+    private static void checkAgainstNm(Path exe, int expectedType) throws Exception {
+        ElfSymbols elf = ElfSymbols.load(exe);
+        assertEquals(expectedType, elf.type(), "e_type of " + exe);
+        assertTrue(elf.hasSymtab());
+        Map<String, SymBuild.NmSym> nm = SymBuild.nm(exe, false);
+        for (String fn : C_FUNCTIONS) {
+            SymBuild.NmSym s = nm.get(fn);
+            assertNotNull(s, fn + " in nm of " + exe);
+            assertTrue(s.size() > 0, fn);
+            ElfSymbols.Symbol mine = elf.find(fn);
+            assertNotNull(mine, fn);
+            assertEquals(s.value(), mine.start(), fn + " start");
+            assertEquals(s.size(), mine.size(), fn + " size");
+            for (long off : new long[] {0, s.size() / 2, s.size() - 1}) {
+                ElfSymbols.Hit hit = elf.lookup(s.value() + off);
+                assertNotNull(hit, fn + "+" + off);
+                assertEquals(fn, hit.name());
+                assertEquals(off, hit.offset());
+                assertEquals(s.size(), hit.size());
+            }
+        }
+        // every sized function symbol of nm resolves to itself (or an alias at the same address)
+        for (SymBuild.NmSym s : nm.values()) {
+            if (s.size() > 0) {
+                ElfSymbols.Hit hit = elf.lookup(s.value());
+                assertNotNull(hit, s.name());
+                assertEquals(s.value(), hit.start(), s.name());
+            }
+        }
+        // the build-id note matches readelf -n
+        Matcher m = Pattern.compile("Build ID: ([0-9a-f]+)").matcher(SymBuild.run(List.of("readelf", "-n", exe.toString())));
+        assertTrue(m.find(), "readelf shows a build id");
+        assertEquals(m.group(1), elf.buildIdHex());
+        assertArrayEquals(HexFormat.of().parseHex(m.group(1)), elf.buildId());
+        // file offset -> vaddr through the executable PT_LOAD
+        ElfSymbols.Segment text = elf.segments().stream().filter(ElfSymbols.Segment::executable).findFirst()
+                .orElseThrow();
+        SymBuild.NmSym add = nm.get("add_one");
+        long fileOff = add.value() - text.vaddr() + text.offset();
+        assertEquals(add.value(), elf.fileOffsetToVaddr(fileOff));
+    }
+
+    @Test
+    void cSymbolsPie() throws Exception {
+        checkAgainstNm(SymBuild.compile("symbols_c.c", "symbols_c_pie", "-O2", "-g", "-fPIE", "-pie"),
+                ElfSymbols.ET_DYN);
+    }
+
+    @Test
+    void cSymbolsNonPie() throws Exception {
+        Path exe = SymBuild.compile("symbols_c.c", "symbols_c_nopie", "-O2", "-g", "-fno-pie", "-no-pie");
+        checkAgainstNm(exe, ElfSymbols.ET_EXEC);
+        ElfSymbols elf = ElfSymbols.load(exe);
+        assertTrue(elf.find("add_one").start() >= 0x400000L, "non-PIE link address");
+        assertFalse(elf.isPositionIndependent());
+    }
+
+    @Test
+    void cppDemangledNames() throws Exception {
+        for (String[] v : new String[][] {{"symbols_cpp_pie", "-fPIE", "-pie"}, {"symbols_cpp_nopie", "-fno-pie",
+                "-no-pie"}}) {
+            Path exe = SymBuild.compile("symbols_cpp.cpp", v[0], "-O2", "-g", v[1], v[2]);
+            ElfSymbols elf = ElfSymbols.load(exe);
+            Map<String, SymBuild.NmSym> demangled = SymBuild.nm(exe, true);
+            for (String want : List.of("ns::Widget<int>::run(int)", "ns::Widget<double>::run(double)",
+                    "ns::inner::compute(long, char const*)")) {
+                SymBuild.NmSym s = demangled.get(want);
+                assertNotNull(s, want + " in nm -C of " + exe + ": " + demangled.keySet());
+                ElfSymbols.Hit hit = elf.lookup(s.value() + s.size() / 2);
+                assertNotNull(hit, want);
+                assertTrue(hit.name().startsWith("_ZN2ns"), hit.name());
+                assertEquals(want, Demangler.shared().demangle(hit.name()));
+                assertEquals(s.size() / 2, hit.offset());
+            }
+            // every mangled function name demangles as nm -C (binutils' own demangler) does
+            Map<String, SymBuild.NmSym> mangled = SymBuild.nm(exe, false);
+            Map<Long, String> byAddr = new java.util.HashMap<>();
+            demangled.values().forEach(s -> byAddr.put(s.value(), s.name()));
+            int checked = 0;
+            for (SymBuild.NmSym s : mangled.values()) {
+                if (s.name().startsWith("_Z") && byAddr.containsKey(s.value())) {
+                    assertEquals(byAddr.get(s.value()), Demangler.shared().demangle(s.name()), s.name());
+                    checked++;
+                }
+            }
+            assertTrue(checked >= 3, "checked " + checked);
+        }
+    }
+
+    @Test
+    void demanglerPassThrough() {
+        Demangler d = Demangler.shared();
+        assertTrue(Demangler.available());
+        assertEquals("main", d.demangle("main"));
+        assertEquals("_Znotvalid!", d.demangle("_Znotvalid!"));
+        assertEquals("ns::inner::compute(long, char const*)", d.demangle("_ZN2ns5inner7computeElPKc"));
+        assertEquals("ns::Widget<int>::run(int)", d.demangle("_ZN2ns6WidgetIiE3runEi"));
+        // cached: the same instance comes back
+        assertTrue(d.demangle("_ZN2ns6WidgetIiE3runEi") == d.demangle("_ZN2ns6WidgetIiE3runEi"));
+        assertEquals(null, d.demangle(null));
+    }
+
+    @Test
+    void strippedFallsBackToDynsym() throws Exception {
+        Path exe = SymBuild.compile("symbols_c.c", "symbols_c_rdynamic", "-O2", "-g", "-fPIE", "-pie", "-rdynamic");
+        Path stripped = exe.resolveSibling("symbols_c_stripped");
+        Files.copy(exe, stripped, StandardCopyOption.REPLACE_EXISTING);
+        SymBuild.run(List.of("strip", stripped.toString()));
+        Map<String, SymBuild.NmSym> nm = SymBuild.nm(exe, false);
+
+        ElfSymbols full = ElfSymbols.load(exe);
+        ElfSymbols elf = ElfSymbols.load(stripped);
+        assertTrue(full.hasSymtab());
+        assertFalse(elf.hasSymtab(), "strip removed .symtab");
+        assertEquals(full.buildIdHex(), elf.buildIdHex(), "strip keeps the build-id note");
+        for (String fn : List.of("add_one", "compute_sum", "outer_with_inline", "main")) {
+            SymBuild.NmSym s = nm.get(fn);
+            ElfSymbols.Hit hit = elf.lookup(s.value() + 1);
+            assertNotNull(hit, fn + " in .dynsym");
+            assertEquals(fn, hit.name());
+            assertEquals(1, hit.offset());
+        }
+        // a static function is not exported: the stripped file does not know it
+        SymBuild.NmSym local = nm.get("local_helper");
+        ElfSymbols.Hit hit = elf.lookup(local.value() + 1);
+        assertTrue(hit == null || !hit.name().equals("local_helper"), String.valueOf(hit));
+        assertEquals("local_helper", full.lookup(local.value() + 1).name());
+        assertTrue(elf.size() < full.size());
+    }
+
+    @Test
+    void sharedLibraryDynsym() throws Exception {
+        // a distribution library: lookups of its exported functions through .dynsym (sizes from nm -D)
+        Path libc = Path.of("/lib/x86_64-linux-gnu/libc.so.6");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(libc));
+        ElfSymbols elf = ElfSymbols.load(libc);
+        assertEquals(ElfSymbols.ET_DYN, elf.type());
+        String out = SymBuild.run(List.of("nm", "-D", "-S", "--defined-only", libc.toString()));
+        Matcher m = Pattern.compile("(?m)^([0-9a-f]+) ([0-9a-f]+) [TiW] (qsort)(@@?[A-Z_0-9.]+)?$").matcher(out);
+        assertTrue(m.find(), "qsort in nm -D");
+        long start = Long.parseUnsignedLong(m.group(1), 16);
+        ElfSymbols.Hit hit = elf.lookup(start + 3);
+        assertNotNull(hit);
+        assertEquals(start, hit.start());
+        assertEquals(3, hit.offset());
+        assertNotEquals(0, elf.buildId().length);
+    }
+
+    @Test
+    void notElf() throws Exception {
+        Path f = Files.createTempFile("notelf", ".txt");
+        try {
+            Files.writeString(f, "hello");
+            assertThrows(IOException.class, () -> ElfSymbols.load(f));
+            assertThrows(IOException.class, () -> ElfSymbols.load(Path.of("/nonexistent/file")));
+        } finally {
+            Files.delete(f);
+        }
+    }
+}
