@@ -133,6 +133,7 @@ public final class PerfettoSink implements EventSink {
     private final Map<Long, ThreadTrack> threads = new HashMap<>();
     /** Counter tracks by name, with their uuid; their samples go on the global sequence. */
     private final Map<String, Long> counters = new HashMap<>();
+    private final SliceEncoder slices = new SliceEncoder();
     private long nextUuid = 1;
     private int nextSequenceId = GLOBAL_SEQUENCE_ID + 1;
     private boolean started;
@@ -251,17 +252,32 @@ public final class PerfettoSink implements EventSink {
 
     private void regionBegin(RegionBegin b, Consumer<TrackEvent.Builder> flow) throws IOException {
         ThreadTrack t = thread(b.pid(), b.tid(), b.timestampNs());
-        TrackEvent.Builder ev = TrackEvent.newBuilder()
-                .setType(TrackEvent.Type.TYPE_SLICE_BEGIN)
-                .addCategoryIids(t.categoryIid(label(b.category())))
-                .setNameIid(t.nameIid(Objects.requireNonNullElse(b.name(), "")));
-        if (options.annotations()) {
-            addAnnotations(t, ev, b.annotations());
-            ev.addDebugAnnotations(annotation(t, "begin_ns").setUintValue(realtime(b.timestampNs())));
+        long category = t.categoryIid(label(b.category()));
+        long name = t.nameIid(Objects.requireNonNullElse(b.name(), ""));
+        if (flow != NO_FLOW) {
+            TrackEvent.Builder ev = TrackEvent.newBuilder()
+                    .setType(TrackEvent.Type.TYPE_SLICE_BEGIN)
+                    .addCategoryIids(category)
+                    .setNameIid(name);
+            if (options.annotations()) {
+                addAnnotations(t, ev, b.annotations());
+                ev.addDebugAnnotations(annotation(t, "begin_ns").setUintValue(realtime(b.timestampNs())));
+            }
+            flow.accept(ev);
+            t.depth++;
+            emit(t, b.timestampNs(), ev);
+            return;
         }
-        flow.accept(ev);
+        slices.begin();
+        slices.categoryIid(category);
+        if (options.annotations()) {
+            encodeAnnotations(t, b.annotations());
+            slices.annotation(t.annotationNameIid("begin_ns"), new AnnotationValue.Unsigned(realtime(b.timestampNs())));
+        }
+        slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
+        slices.nameIid(name);
         t.depth++;
-        emit(t, b.timestampNs(), ev);
+        emitSlice(t, b.timestampNs());
     }
 
     private void regionEnd(RegionEnd e) throws IOException {
@@ -270,16 +286,48 @@ public final class PerfettoSink implements EventSink {
             return; // nothing open: an END would only be an orphan for trace_processor
         }
         long ns = e.forced() ? Math.max(e.timestampNs(), t.lastNs()) : e.timestampNs();
-        TrackEvent.Builder ev = TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_SLICE_END);
+        slices.begin();
         if (options.annotations()) {
-            addAnnotations(t, ev, e.annotations());
-            ev.addDebugAnnotations(annotation(t, "end_ns").setUintValue(realtime(ns)));
+            encodeAnnotations(t, e.annotations());
+            slices.annotation(t.annotationNameIid("end_ns"), new AnnotationValue.Unsigned(realtime(ns)));
         }
         if (e.forced()) {
-            ev.addDebugAnnotations(annotation(t, CLOSED_BY_PROFILER).setBoolValue(true));
+            slices.annotation(t.annotationNameIid(CLOSED_BY_PROFILER), new AnnotationValue.Bool(true));
         }
+        slices.type(TrackEvent.Type.TYPE_SLICE_END_VALUE);
         t.depth--;
-        emit(t, ns, ev);
+        emitSlice(t, ns);
+    }
+
+    private void encodeAnnotations(ThreadTrack t, List<Annotation> annotations) {
+        if (annotations == null) {
+            return;
+        }
+        for (Annotation a : annotations) {
+            if (a != null && a.value() != null) {
+                slices.annotation(t.annotationNameIid(Objects.requireNonNullElse(a.name(), "")), a.value());
+            }
+        }
+    }
+
+    /** {@link #emit} for the event in {@link #slices}: the same timestamps and interning, no builders. */
+    private void emitSlice(ThreadTrack t, long timestampNs) throws IOException {
+        long units = Math.floorDiv(timestampNs, t.unit);
+        long timestamp;
+        int clockId = 0;
+        if (units >= t.lastUnits) {
+            timestamp = units - t.lastUnits;
+            t.lastUnits = units;
+        } else {
+            timestamp = timestampNs;
+            clockId = CLOCK_MONOTONIC;
+        }
+        byte[] interned = null;
+        if (t.newInterned != null) {
+            interned = t.newInterned.build().toByteArray();
+            t.newInterned = null;
+        }
+        slices.writePacket(out, timestamp, clockId, t.sequenceId, interned);
     }
 
     private void fork(Fork f) throws IOException {
