@@ -39,6 +39,10 @@ public final class Collector {
     private final Set<Path> done = new HashSet<>();
     private final Map<String, Long> drops = new LinkedHashMap<>();
     private long lastLivenessCheck;
+    /** Listing the directory costs tens of µs: while rings are busy it is done at most this often. */
+    private static final long DISCOVERY_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(2);
+    private long lastDiscovery;
+    private int lastPassRecords;
     private long recordsRead;
 
     /** Events of background sources (samplers), handed over from their threads. */
@@ -112,6 +116,7 @@ public final class Collector {
                 if (rootEndSeen == 0) {
                     rootEndSeen = System.nanoTime();
                 }
+                lastPassRecords = 0; // near the end, every pass looks for late images (fork children)
                 if (images.isEmpty() && pass() == 0) {
                     return;
                 }
@@ -135,7 +140,11 @@ public final class Collector {
     }
 
     private int pass() throws IOException, WireException {
-        discover();
+        long started = System.nanoTime();
+        if (lastPassRecords == 0 || started - lastDiscovery > DISCOVERY_PERIOD_NS) {
+            discover();
+            lastDiscovery = started;
+        }
         int n = 0;
         for (TraceEvent e; (e = external.poll()) != null; n++) {
             out.accept(e);
@@ -166,6 +175,7 @@ public final class Collector {
             }
         }
         recordsRead += n;
+        lastPassRecords = n;
         return n;
     }
 
