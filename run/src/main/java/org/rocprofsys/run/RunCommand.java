@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +18,7 @@ import org.rocprofsys.core.session.SessionException;
 import org.rocprofsys.core.session.TargetOutcome;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.run.cli.EnvUpdate;
+import org.rocprofsys.sampler.source.PerfSampling;
 import org.rocprofsys.run.cli.RunArguments;
 import org.rocprofsys.run.cli.RunHelp;
 import org.rocprofsys.run.cli.RunInvocation;
@@ -37,8 +39,16 @@ public final class RunCommand {
     private final Path workingDirectory;
     private final PrintStream out;
     private final PrintStream err;
+    /** The name in messages: rocprof-sys-run, or rocprof-sys-sample which runs through here. */
+    private final String tool;
 
     RunCommand(Path prefix, Map<String, String> environment, Path workingDirectory, PrintStream out, PrintStream err) {
+        this(TOOL, prefix, environment, workingDirectory, out, err);
+    }
+
+    RunCommand(String tool, Path prefix, Map<String, String> environment, Path workingDirectory, PrintStream out,
+            PrintStream err) {
+        this.tool = tool;
         this.prefix = prefix;
         this.environment = environment;
         this.workingDirectory = workingDirectory;
@@ -62,7 +72,7 @@ public final class RunCommand {
             inv = RunArguments.parse(args, environment, new RunArguments.Libraries(
                     lib.resolve("librocprof-sys-dl.so").toString(), lib.resolve("librocprof-sys.so").toString()));
         } catch (RunUsageException e) {
-            err.println(e.usageOnly() ? RunHelp.usageLine() : "[" + TOOL + "] error: " + e.getMessage());
+            err.println(e.usageOnly() ? RunHelp.usageLine() : "[" + tool + "] error: " + e.getMessage());
             return e.exitCode();
         }
         switch (inv.request()) {
@@ -81,9 +91,9 @@ public final class RunCommand {
                 prefix.resolve("libexec/rocprofiler-systems").toString(), EnvUpdate.Mode.REPLACE)));
         List<String> command;
         try {
-            command = inv.commandWithLauncher(prefix.resolve("bin").resolve(TOOL).toString());
+            command = inv.commandWithLauncher(prefix.resolve("bin").resolve(tool).toString());
         } catch (RunUsageException e) {
-            err.println("[" + TOOL + "] error: " + e.getMessage());
+            err.println("[" + tool + "] error: " + e.getMessage());
             return e.exitCode();
         }
         Map<String, String> targetEnv = inv.environment();
@@ -96,39 +106,40 @@ public final class RunCommand {
         try {
             settings = new SettingsLoader(SettingsRegistry.standard(), targetEnv, workingDirectory).load();
         } catch (ConfigException e) {
-            err.println("[" + TOOL + "] error: " + e.getMessage());
+            err.println("[" + tool + "] error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
         }
-        settings.warnings().forEach(w -> err.println("[" + TOOL + "] warning: " + w));
+        settings.warnings().forEach(w -> err.println("[" + tool + "] warning: " + w));
         if (inv.effectiveVerbosity() >= 1) {
-            err.println("[" + TOOL + "] Executing '" + String.join(" ", command) + "'...");
+            err.println("[" + tool + "] Executing '" + String.join(" ", command) + "'...");
         }
         if (inv.launcher().isPresent()) {
             return passThrough(command, targetEnv);
         }
         Path agent = lib.resolve("librocprof-sys.so");
         if (!Files.isRegularFile(agent)) {
-            err.println("[" + TOOL + "] error: the agent library " + agent + " is missing; rebuild the distribution");
+            err.println("[" + tool + "] error: the agent library " + agent + " is missing; rebuild the distribution");
             return USAGE_OR_CONFIG_ERROR;
         }
         List<BackgroundSource> sources;
         try {
-            sources = ProcessSampling.sources(settings, err);
+            sources = new ArrayList<>(ProcessSampling.sources(settings, err));
+            sources.addAll(PerfSampling.sources(settings, err));
         } catch (IllegalArgumentException e) {
-            err.println("[" + TOOL + "] error: " + e.getMessage());
+            err.println("[" + tool + "] error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
         }
         try {
             Session session = new Session(settings, new Session.Launch(command, targetEnv, workingDirectory, agent), err,
                     sources);
             TargetOutcome outcome = session.run();
-            err.println("[" + TOOL + "] '" + String.join(" ", command) + "' " + outcome.describe());
+            err.println("[" + tool + "] '" + String.join(" ", command) + "' " + outcome.describe());
             return outcome.exitCode();
         } catch (SessionException e) {
-            err.println("[" + TOOL + "] error: " + e.getMessage());
+            err.println("[" + tool + "] error: " + e.getMessage());
             return e.getMessage().startsWith("cannot execute") ? CANNOT_EXECUTE : USAGE_OR_CONFIG_ERROR;
         } catch (IOException e) {
-            err.println("[" + TOOL + "] error: " + e.getMessage());
+            err.println("[" + tool + "] error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
         }
     }
@@ -141,7 +152,7 @@ public final class RunCommand {
         try {
             return pb.start().waitFor();
         } catch (IOException e) {
-            err.println("[" + TOOL + "] error: cannot execute '" + command.getFirst() + "': " + e.getMessage());
+            err.println("[" + tool + "] error: cannot execute '" + command.getFirst() + "': " + e.getMessage());
             return CANNOT_EXECUTE;
         }
     }

@@ -10,7 +10,7 @@ package org.rocprofsys.core.event;
  */
 public sealed interface TraceEvent
         permits ProcessStarted, ProcessEnded, ThreadStarted, ThreadEnded, RegionBegin, RegionEnd, Mark, Fork,
-        RecordsDropped, TraceControl, CounterSample {
+        RecordsDropped, TraceControl, CounterSample, StackSample {
     long timestampNs();
 
     int pid();

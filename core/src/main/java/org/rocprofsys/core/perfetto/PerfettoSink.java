@@ -6,10 +6,12 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
@@ -25,6 +27,8 @@ import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.StackFrame;
+import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceControl;
@@ -131,6 +135,11 @@ public final class PerfettoSink implements EventSink {
     private final CodedOutputStream out;
     private final Map<Integer, ProcessTrack> processes = new HashMap<>();
     private final Map<Long, ThreadTrack> threads = new HashMap<>();
+    /** The tracks of sampled call stacks, by thread; and each thread's number from its ThreadStarted. */
+    private final Map<Long, ThreadTrack> sampledThreads = new HashMap<>();
+    private final Map<Long, Integer> threadSequences = new HashMap<>();
+    /** Processes that ended: samples drained after their end must not re-create their track. */
+    private final Set<Integer> endedProcesses = new HashSet<>();
     /** Counter tracks by name, with their uuid; their samples go on the global sequence. */
     private final Map<String, Long> counters = new HashMap<>();
     private final SliceEncoder slices = new SliceEncoder();
@@ -185,6 +194,7 @@ public final class PerfettoSink implements EventSink {
                 // applied by the collector, never reaches sinks
             }
             case CounterSample c -> counter(c);
+            case StackSample s -> stackSample(s);
         }
     }
 
@@ -209,6 +219,7 @@ public final class PerfettoSink implements EventSink {
     // ---- events ------------------------------------------------------------------------------
 
     private void processStarted(ProcessStarted p) throws IOException {
+        endedProcesses.remove(p.pid()); // a new image of the pid (exec)
         String exe = basename(p.executable());
         if (exe.isEmpty()) {
             exe = options.executable();
@@ -232,6 +243,8 @@ public final class PerfettoSink implements EventSink {
             }
         }
         processes.remove(p.pid());
+        endedProcesses.add(p.pid());
+        sampledThreads.keySet().removeIf(k -> (int) (k >>> 32) == p.pid());
     }
 
     private void threadStarted(ThreadStarted t) throws IOException {
@@ -239,6 +252,7 @@ public final class PerfettoSink implements EventSink {
         if (old != null) {
             closeOpenSlices(old, t.timestampNs());
         }
+        threadSequences.put(key(t.pid(), t.tid()), t.sequence());
         String name = t.sequence() == 0 ? process(t.pid(), t.timestampNs()).executable : "Thread " + t.sequence();
         newThread(t.pid(), t.tid(), name, t.timestampNs());
     }
@@ -481,9 +495,79 @@ public final class PerfettoSink implements EventSink {
 
     private ThreadTrack newThread(int pid, int tid, String name, long timestampNs) throws IOException {
         ProcessTrack proc = process(pid, timestampNs);
+        ThreadTrack t = openSequence(pid, timestampNs);
+        threads.put(key(pid, tid), t);
+        ThreadDescriptor.Builder td = ThreadDescriptor.newBuilder().setPid(pid).setTid(tid);
+        if (name != null) {
+            td.setThreadName(name);
+        }
+        write(TracePacket.newBuilder()
+                .setTimestamp(0)
+                .setTrustedPacketSequenceId(t.sequenceId)
+                .setTrackDescriptor(TrackDescriptor.newBuilder()
+                        .setUuid(t.uuid)
+                        .setParentUuid(proc.uuid)
+                        .setThread(td))
+                .build());
+        return t;
+    }
+
+    /**
+     * A track of its own for a thread's sampled stacks ("Thread N (S) tid" under the process, as
+     * upstream names them), so sampled frames never interleave with the thread's regions.
+     */
+    private ThreadTrack sampledTrack(int pid, int tid, long timestampNs) throws IOException {
+        long k = key(pid, tid);
+        ThreadTrack t = sampledThreads.get(k);
+        if (t != null) {
+            return t;
+        }
+        ProcessTrack proc = process(pid, timestampNs);
+        t = openSequence(pid, timestampNs);
+        sampledThreads.put(k, t);
+        int seq = threadSequences.getOrDefault(k, tid == pid ? 0 : sampledThreads.size() - 1);
+        write(TracePacket.newBuilder()
+                .setTimestamp(0)
+                .setTrustedPacketSequenceId(t.sequenceId)
+                .setTrackDescriptor(TrackDescriptor.newBuilder()
+                        .setUuid(t.uuid)
+                        .setParentUuid(proc.uuid)
+                        .setName("Thread " + seq + " (S) " + tid))
+                .build());
+        return t;
+    }
+
+    /**
+     * One slice per frame spanning from the thread's previous sample to this one, outermost
+     * first, so the UI nests main -> leaf (a first sample spans its own interval).
+     */
+    private void stackSample(StackSample s) throws IOException {
+        if (endedProcesses.contains(s.pid()) || s.frames().isEmpty()) {
+            return;
+        }
+        ThreadTrack t = sampledTrack(s.pid(), s.tid(), s.timestampNs() - s.intervalNs());
+        long from = Math.max(t.lastNs(), s.timestampNs() - s.intervalNs());
+        long to = Math.max(from, s.timestampNs());
+        for (StackFrame f : s.frames()) {
+            slices.begin();
+            slices.categoryIid(t.categoryIid("sampling"));
+            slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
+            slices.nameIid(t.nameIid(f.symbol()));
+            t.depth++;
+            emitSlice(t, from);
+        }
+        while (t.depth > 0) {
+            slices.begin();
+            slices.type(TrackEvent.Type.TYPE_SLICE_END_VALUE);
+            t.depth--;
+            emitSlice(t, to);
+        }
+    }
+
+    /** Starts a packet sequence: clears its state, sets its defaults and defines its clock. */
+    private ThreadTrack openSequence(int pid, long timestampNs) throws IOException {
         long unit = options.timestampUnitNs();
         ThreadTrack t = new ThreadTrack(pid, nextSequenceId++, nextUuid++, unit, Math.floorDiv(timestampNs, unit));
-        threads.put(key(pid, tid), t);
         // First packet: clear the sequence's state, set its defaults and define its clock.
         write(TracePacket.newBuilder()
                 .setTrustedPacketSequenceId(t.sequenceId)
@@ -496,18 +580,6 @@ public final class PerfettoSink implements EventSink {
                         .addClocks(clock(SEQUENCE_CLOCK_ID, t.lastUnits)
                                 .setIsIncremental(true)
                                 .setUnitMultiplierNs(unit)))
-                .build());
-        ThreadDescriptor.Builder td = ThreadDescriptor.newBuilder().setPid(pid).setTid(tid);
-        if (name != null) {
-            td.setThreadName(name);
-        }
-        write(TracePacket.newBuilder()
-                .setTimestamp(0)
-                .setTrustedPacketSequenceId(t.sequenceId)
-                .setTrackDescriptor(TrackDescriptor.newBuilder()
-                        .setUuid(t.uuid)
-                        .setParentUuid(proc.uuid)
-                        .setThread(td))
                 .build());
         return t;
     }

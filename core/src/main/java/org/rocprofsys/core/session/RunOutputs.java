@@ -17,6 +17,7 @@ import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.metadata.MetadataWriter;
 import org.rocprofsys.core.perfetto.PerfettoSink;
+import org.rocprofsys.core.timemory.SamplingProfileSink;
 import org.rocprofsys.core.timemory.TimemoryOptions;
 import org.rocprofsys.core.timemory.TimemorySink;
 
@@ -33,6 +34,7 @@ final class RunOutputs {
     private final Map<String, Map<String, List<Path>>> written = new LinkedHashMap<>();
     private Path perfettoFile;
     private TimemorySink timemory;
+    private SamplingProfileSink sampled;
 
     RunOutputs(Settings settings, OutputPaths paths, Session.RunInfo run, PrintStream log) throws IOException {
         this.settings = settings;
@@ -48,6 +50,10 @@ final class RunOutputs {
         if (settings.bool("ROCPROFSYS_PROFILE")) {
             timemory = new TimemorySink(TimemoryOptions.from(settings), paths, log, System.out);
             sinks.add(timemory);
+            if (settings.bool("ROCPROFSYS_USE_SAMPLING")) {
+                sampled = new SamplingProfileSink(TimemoryOptions.from(settings), paths, log, System.out);
+                sinks.add(sampled);
+            }
         }
     }
 
@@ -69,6 +75,10 @@ final class RunOutputs {
         }
         if (timemory != null) {
             timemory.outputsByLabel().forEach((kind, byKey) -> byKey.forEach((key, files) -> files.forEach(
+                    f -> record(kind, key, f))));
+        }
+        if (sampled != null) {
+            sampled.outputsByLabel().forEach((kind, byKey) -> byKey.forEach((key, files) -> files.forEach(
                     f -> record(kind, key, f))));
         }
         Path metadata = paths.file("metadata", "json");

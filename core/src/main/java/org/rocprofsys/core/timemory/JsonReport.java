@@ -30,21 +30,26 @@ final class JsonReport {
     }
 
     static String render(ProcessReport report, Component c, boolean ranks, boolean tree) {
+        return render(report, c, null, ranks, tree);
+    }
+
+    /** With {@code label} (when not null) as the metric's key, id and type (the sampled profiles' names). */
+    static String render(ProcessReport report, Component c, String label, boolean ranks, boolean tree) {
         TimemoryOptions.Format f = report.options().format(c);
         int ci = report.componentIndex(c);
         JsonOut j = new JsonOut();
-        j.beginObject().name("timemory").beginObject().name(c.identifier()).beginObject();
+        j.beginObject().name("timemory").beginObject().name(label != null ? label : c.identifier()).beginObject();
         j.name("properties").beginObject("properties");
         j.name("value").value(c.enumValue());
         j.name("enum").value(c.enumString());
-        j.name("id").value(c.label());
+        j.name("id").value(label != null ? label : c.label());
         j.name("ids").beginArray();
         for (String id : c.ids()) {
             j.value(id);
         }
         j.endArray();
         j.endObject();
-        j.name("type").value(c.label());
+        j.name("type").value(label != null ? label : c.label());
         j.name("description").value(c.description());
         j.name("unit_value").value(f.unit());
         j.name("unit_repr").value(f.unitRepr());

@@ -17,6 +17,11 @@ final class TextReport {
     }
 
     static String render(ProcessReport report, Component c) {
+        return render(report, c, c.label());
+    }
+
+    /** With {@code metric} in the METRIC column (the sampled profiles' names). */
+    static String render(ProcessReport report, Component c, String metric) {
         TimemoryOptions o = report.options();
         TimemoryOptions.Format f = o.format(c);
         int ci = report.componentIndex(c);
@@ -47,7 +52,7 @@ final class TextReport {
             cells.add(r.prefix);
             cells.add(Long.toString(m.laps));
             cells.add(Integer.toString(r.depth));
-            cells.add(c.label());
+            cells.add(metric);
             if (c.reportsUnits()) {
                 cells.add(f.unitRepr());
             }

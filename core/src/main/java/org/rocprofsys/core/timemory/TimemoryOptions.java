@@ -82,6 +82,14 @@ public record TimemoryOptions(List<Component> components, boolean flat, boolean 
         return Component.validate(spec);
     }
 
+    /** These options with FLAT_PROFILE set to {@code f} (the flat sampled percentages). */
+    public TimemoryOptions withFlat(boolean f) {
+        return new TimemoryOptions(components, f, timeline, collapseThreads, maxDepth, fileOutput, textOutput,
+                jsonOutput, treeOutput, coutOutput, precision, width, scientific, maxWidth, separatorFrequency,
+                timingPrecision, timingWidth, timingUnits, timingScientific, memoryPrecision, memoryWidth, memoryUnits,
+                memoryScientific);
+    }
+
     /** These options with other components (tests, or callers that pick them otherwise). */
     public TimemoryOptions withComponents(List<Component> c) {
         return new TimemoryOptions(c, flat, timeline, collapseThreads, maxDepth, fileOutput, textOutput, jsonOutput,

@@ -40,6 +40,8 @@ public final class TimemorySink implements EventSink {
     private final PrintStream cout;
     private final CallGraphBuilder builder;
     private final List<OutputFile> files = new ArrayList<>();
+    /** Replaces the component's label in file names and messages (the sampled profiles' own names). */
+    private String labelOverride;
 
     /**
      * For a run whose output names come from one {@link OutputPaths} (the launched target's):
@@ -67,6 +69,12 @@ public final class TimemorySink implements EventSink {
         this.log = Objects.requireNonNull(log, "log");
         this.cout = Objects.requireNonNull(cout, "cout");
         this.builder = new CallGraphBuilder(options);
+    }
+
+    /** Names the files {@code <label>.txt/.json} whatever the component (e.g. {@code sampling_wall_clock}). */
+    TimemorySink withLabel(String label) {
+        this.labelOverride = Objects.requireNonNull(label, "label");
+        return this;
     }
 
     @Override
@@ -147,17 +155,17 @@ public final class TimemorySink implements EventSink {
         boolean ranks = options.writesRanks();
         boolean tree = options.writesTree();
         if (ranks || tree) {
-            String json = JsonReport.render(report, c, ranks, tree);
+            String json = JsonReport.render(report, c, labelOverride, ranks, tree);
             emit(report.pid, rootPid, c, "json", json);
         }
         String text = null;
         if (options.writesText()) {
-            text = TextReport.render(report, c);
+            text = TextReport.render(report, c, labelOverride != null ? labelOverride : c.label());
             emit(report.pid, rootPid, c, "txt", text);
         }
         if (options.coutOutput()) {
             if (text == null) {
-                text = TextReport.render(report, c);
+                text = TextReport.render(report, c, labelOverride != null ? labelOverride : c.label());
             }
             cout.print("\n" + text + "\n");
             cout.flush();
@@ -165,23 +173,24 @@ public final class TimemorySink implements EventSink {
     }
 
     private void emit(int pid, int rootPid, Component c, String ext, String content) throws IOException {
+        String label = labelOverride != null ? labelOverride : c.label();
         String printed;
         Path path;
         if (pathsForPid != null) {
             OutputPaths paths = pathsForPid.apply(pid);
-            printed = paths.fileName(c.label(), ext);
-            path = paths.file(c.label(), ext);
+            printed = paths.fileName(label, ext);
+            path = paths.file(label, ext);
         } else if (pid != rootPid && rootPaths.suffix().equals("-" + rootPid)) {
-            printed = rootPaths.fileName(c.label() + "-" + pid, ext, "", false);
-            path = rootPaths.file(c.label() + "-" + pid, ext, "", false);
+            printed = rootPaths.fileName(label + "-" + pid, ext, "", false);
+            path = rootPaths.file(label + "-" + pid, ext, "", false);
         } else {
-            printed = rootPaths.fileName(c.label(), ext);
-            path = rootPaths.file(c.label(), ext);
+            printed = rootPaths.fileName(label, ext);
+            path = rootPaths.file(label, ext);
         }
         OutputPaths.createParentDirectories(path);
         Files.writeString(path, content, StandardCharsets.UTF_8);
-        files.add(new OutputFile(ext.equals("json") ? "json" : "text", c.label(), pid, path, printed));
-        log.println("[" + PROJECT_NAME + "][" + pid + "][" + c.label() + "]> Outputting '" + printed + "'");
+        files.add(new OutputFile(ext.equals("json") ? "json" : "text", label, pid, path, printed));
+        log.println("[" + PROJECT_NAME + "][" + pid + "][" + label + "]> Outputting '" + printed + "'");
         log.flush();
     }
 }

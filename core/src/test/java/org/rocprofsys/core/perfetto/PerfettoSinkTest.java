@@ -29,6 +29,8 @@ import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.StackFrame;
+import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
@@ -89,6 +91,24 @@ class PerfettoSinkTest {
     }
 
     // ---- tests -----------------------------------------------------------------------------
+
+    @Test
+    void sampledStacksGoOnTheirOwnTrackNestedMainToLeaf() throws IOException {
+        List<StackFrame> stack = List.of(new StackFrame("main", "/app", 0x1000, null, 0),
+                new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
+        Path out = write(plain(), 10_000_000,
+                processStarted(0, PID, "/usr/local/bin/app"),
+                new ThreadStarted(T0 + 10, PID, PID, 0),
+                new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000),
+                new StackSample(T0 + 3_000_000, PID, PID, stack.subList(0, 1), StackSample.Kind.CPU, 1_000_000));
+        DecodedTrace trace = DecodedTrace.read(out);
+        DecodedTrace.Track track = trace.tracks.values().stream()
+                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID)).findFirst().orElseThrow();
+        List<String> slices = trace.slices.stream().filter(s -> s.trackUuid == track.uuid())
+                .map(s -> s.depth + ":" + s.name + "@" + (s.beginNs - T0) + ".." + (s.endNs - T0)).toList();
+        assertEquals(List.of("0:main@1000000..2000000", "1:heavy@1000000..2000000", "0:main@2000000..3000000"),
+                slices);
+    }
 
     @Test
     void tracksSlicesNestingTimestampsAndAnnotations() throws IOException {

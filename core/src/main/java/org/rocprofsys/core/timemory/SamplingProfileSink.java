@@ -1,0 +1,124 @@
+package org.rocprofsys.core.timemory;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.rocprofsys.config.output.OutputPaths;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.EventSink;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.StackFrame;
+import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.event.TraceEvent;
+
+/**
+ * The sampled profiles (inventory §5): {@code sampling_wall_clock}, {@code sampling_cpu_clock} and
+ * {@code sampling_percent}, in the layout of the instrumented ones. Each sample adds its interval to
+ * every frame of its stack, nested main -> leaf; the percentages are flat (each function's share of
+ * the frames of all its process's samples). The wall time of a sample is the time since the
+ * thread's previous sample (upstream's {@code [prev_ts, ts]}); its CPU time is its own interval.
+ *
+ * <p>The existing call-graph builder does the folding: a sample becomes nested region begins and
+ * ends on a per-thread virtual clock that advances by the sample's interval, so each frame's
+ * value is exactly the sum of the intervals of the samples it appears in. Real timestamps are not
+ * needed for a profile and would overlap (samples of one thread are instants, not regions).
+ */
+public final class SamplingProfileSink implements EventSink {
+    private final TimemorySink wall;
+    private final TimemorySink cpu;
+    private final TimemorySink percent;
+    /** Per thread: the virtual clocks of the wall and CPU profiles, and the last sample's time. */
+    private final Map<Long, long[]> clocks = new HashMap<>();
+    private final Map<Long, Long> lastSample = new HashMap<>();
+    /** pid -> (tid -> (function -> frames)), for the flat percentages written at the end. */
+    private final Map<Integer, Map<Integer, Map<String, Long>>> counts = new LinkedHashMap<>();
+    private final Map<Integer, Long> framesPerProcess = new HashMap<>();
+
+    public SamplingProfileSink(TimemoryOptions options, OutputPaths paths, PrintStream log, PrintStream cout) {
+        this.wall = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)), paths, log, cout)
+                .withLabel("sampling_wall_clock");
+        this.cpu = new TimemorySink(options.withComponents(List.of(Component.CPU_CLOCK)), paths, log, cout)
+                .withLabel("sampling_cpu_clock");
+        this.percent = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)).withFlat(true), paths,
+                log, cout).withLabel("sampling_percent");
+    }
+
+    @Override
+    public void accept(TraceEvent event) {
+        if (!(event instanceof StackSample s) || s.frames().isEmpty()) {
+            return;
+        }
+        long key = ((long) s.pid() << 32) | (s.tid() & 0xffffffffL);
+        Long previous = lastSample.put(key, s.timestampNs());
+        long wallNs = previous == null || s.timestampNs() <= previous ? s.intervalNs() : s.timestampNs() - previous;
+        fold(wall, s, key, 0, wallNs);
+        fold(cpu, s, key, 1, s.intervalNs());
+        Map<String, Long> perThread = counts.computeIfAbsent(s.pid(), k -> new LinkedHashMap<>())
+                .computeIfAbsent(s.tid(), k -> new LinkedHashMap<>());
+        // upstream: each frame of each sample adds 100 / (frames of all samples)
+        s.frames().forEach(f -> perThread.merge(f.symbol(), 1L, Long::sum));
+        framesPerProcess.merge(s.pid(), (long) s.frames().size(), Long::sum);
+    }
+
+    /** One sample as nested regions on the thread's virtual clock {@code clock}. */
+    private void fold(TimemorySink sink, StackSample s, long thread, int clock, long intervalNs) {
+        long[] c = clocks.computeIfAbsent(thread, k -> new long[2]);
+        long begin = c[clock];
+        long end = begin + Math.max(1, intervalNs);
+        c[clock] = end;
+        // the virtual clock is both the region's time and its thread CPU time (cpu_clock reads the latter)
+        RegionMetrics atBegin = new RegionMetrics(begin, RegionMetrics.ABSENT, RegionMetrics.ABSENT);
+        RegionMetrics atEnd = new RegionMetrics(end, RegionMetrics.ABSENT, RegionMetrics.ABSENT);
+        for (StackFrame f : s.frames()) {
+            sink.accept(new RegionBegin(begin, s.pid(), s.tid(), f.symbol(), Category.SAMPLING, List.of(), atBegin));
+        }
+        for (int i = 0; i < s.frames().size(); i++) {
+            sink.accept(new RegionEnd(end, s.pid(), s.tid(), Category.SAMPLING, List.of(), atEnd, false));
+        }
+    }
+
+    /**
+     * The percentages go through the same writer: each function's share is folded as a region of
+     * (share x 1 s), so the table shows the percent in the value columns.
+     */
+    private void foldPercentages() {
+        counts.forEach((pid, threads) -> {
+            double total = framesPerProcess.get(pid);
+            threads.forEach((tid, functions) -> {
+                long t = 0;
+                for (Map.Entry<String, Long> e : functions.entrySet()) {
+                    long length = Math.round(e.getValue() / total * 100 * 1e9);
+                    percent.accept(new RegionBegin(t, pid, tid, e.getKey(), Category.SAMPLING, List.of(), null));
+                    percent.accept(new RegionEnd(t + length, pid, tid, Category.SAMPLING, List.of(), null, false));
+                    t += length;
+                }
+            });
+        });
+    }
+
+    @Override
+    public void finish(RunSummary summary) throws IOException {
+        foldPercentages();
+        wall.finish(summary);
+        cpu.finish(summary);
+        percent.finish(summary);
+    }
+
+    /** The files written by kind and then label, as metadata.json groups them. */
+    public Map<String, Map<String, List<Path>>> outputsByLabel() {
+        Map<String, Map<String, List<Path>>> out = new LinkedHashMap<>();
+        for (TimemorySink s : List.of(wall, cpu, percent)) {
+            s.outputsByLabel().forEach((kind, byLabel) -> out.computeIfAbsent(kind, k -> new LinkedHashMap<>())
+                    .putAll(byLabel));
+        }
+        return out;
+    }
+}

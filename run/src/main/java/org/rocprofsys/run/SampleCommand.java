@@ -1,0 +1,26 @@
+package org.rocprofsys.run;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code rocprof-sys-sample [options] -- <command>}: runs the command with call-stack sampling on
+ * (USE_SAMPLING), through the same session as rocprof-sys-run.
+ */
+public final class SampleCommand {
+    static final String TOOL = "rocprof-sys-sample";
+
+    private SampleCommand() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
+        List<String> given = List.of(args);
+        int rc = new RunCommand(TOOL, prefix, SampleArguments.environment(given, System.getenv()),
+                Path.of("").toAbsolutePath(), System.out, System.err)
+                .run(SampleArguments.toRunArguments(given).toArray(String[]::new));
+        System.out.flush();
+        System.err.flush();
+        System.exit(rc);
+    }
+}

@@ -1,0 +1,121 @@
+package org.rocprofsys.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.core.perfetto.DecodedTrace;
+
+/**
+ * rocprof-sys-sample on real programs: perf cpu-clock sampling, DWARF unwinding of optimized code
+ * without frame pointers, and the sampled profiles. Skipped where perf_event_open is refused.
+ */
+class SampleEndToEndIT {
+    @TempDir
+    static Path examples;
+
+    @TempDir
+    Path cwd;
+
+    @BeforeAll
+    static void buildExamples() throws Exception {
+        Process make = new ProcessBuilder("make", "-s", "-C", DistTool.REPO.resolve("examples").toString(),
+                "OUT=" + examples, "LIB=" + DistTool.DIST.resolve("lib"), "INC=" + DistTool.DIST.resolve("include"))
+                .inheritIO().start();
+        assertEquals(0, make.waitFor(), "building examples/");
+    }
+
+    private Map<String, String> env(String name) {
+        Map<String, String> env = new HashMap<>();
+        env.put("ROCPROFSYS_OUTPUT_PATH", cwd.resolve("out").toString());
+        env.put("ROCPROFSYS_OUTPUT_PREFIX", name + "/");
+        env.put("ROCPROFSYS_USE_PID", "OFF");
+        env.put("ROCPROFSYS_TIME_OUTPUT", "OFF");
+        env.put("ROCPROFSYS_CI", "ON");
+        return env;
+    }
+
+    private DistTool.Result sample(String name, String... args) throws Exception {
+        var r = DistTool.tool("rocprof-sys-sample", cwd, env(name), args);
+        if (r.stderr().contains("call-stack sampling is off")) {
+            abort("perf_event_open is refused here: " + r.stderr().lines()
+                    .filter(l -> l.contains("call-stack sampling is off")).findFirst().orElse(""));
+        }
+        return r;
+    }
+
+    /** ranks[0].graph of a sampled profile as (label without tree prefix, depth, sum). */
+    private static List<JsonNode> graph(Path json, String metric) throws Exception {
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        List<JsonNode> out = new ArrayList<>();
+        root.get("timemory").get(metric).get("ranks").get(0).get("graph").forEach(out::add);
+        return out;
+    }
+
+    private static String label(JsonNode e) {
+        String prefix = e.get("prefix").asText();
+        return prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "");
+    }
+
+    private static double sum(List<JsonNode> graph, String name, int depth) {
+        return graph.stream().filter(e -> label(e).equals(name) && e.get("depth").asInt() == depth)
+                .mapToDouble(e -> e.get("entry").get("accum").asDouble()).sum();
+    }
+
+    @Test
+    void hotFunctionsGetTheirShareUnderMain() throws Exception {
+        var r = sample("hot", "-P", "-T", "-f", "1000", "-w", "0", "--", examples.resolve("hot-functions").toString(),
+                "60");
+        assertEquals(0, r.exitCode(), r::toString);
+        Path json = cwd.resolve("out/hot/sampling_wall_clock.json");
+        assertTrue(Files.isRegularFile(json), r::toString);
+        List<JsonNode> g = graph(json, "sampling_wall_clock");
+        double main = sum(g, "main", 0);
+        double heavy = sum(g, "heavy", 1);
+        double light = sum(g, "light", 1);
+        String shown = g.stream().map(e -> e.get("depth").asInt() + ":" + label(e) + "=" + e.get("entry").get("accum"))
+                .toList().toString();
+        assertTrue(main > 0, "main at depth 0: " + shown);
+        double hot = heavy + light;
+        // most of main's samples are in the two functions (the rest: startup, the loop itself)
+        assertTrue(hot > 0.8 * main, shown);
+        double heavyShare = heavy / hot;
+        assertTrue(heavyShare > 0.55 && heavyShare < 0.85, "heavy's share " + heavyShare + ": " + shown);
+        assertTrue(Files.readString(cwd.resolve("out/hot/sampling_percent.txt")).contains("heavy"), r::toString);
+
+        // the trace: the main thread's samples on "Thread 0 (S) <tid>", main -> heavy / light nested
+        DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/hot/perfetto-trace.proto"));
+        List<Long> sampled = trace.tracks.values().stream()
+                .filter(t -> t.descriptor().getName().startsWith("Thread 0 (S) ")).map(DecodedTrace.Track::uuid)
+                .toList();
+        assertEquals(1, sampled.size(), trace.tracks::toString);
+        List<String> slices = trace.slices.stream().filter(s -> s.trackUuid == sampled.getFirst())
+                .map(s -> s.depth + ":" + s.name).distinct().sorted().toList();
+        assertEquals(List.of("0:main", "1:heavy", "1:light"), slices);
+    }
+
+    @Test
+    void lsWritesTheThreeSamplingProfiles() throws Exception {
+        // -R over a big tree so that even a fast machine spends a few hundred samples in ls
+        var r = sample("ls", "-P", "-f", "1000", "-w", "0", "--", "ls", "-la", "-R", "/usr/lib");
+        assertEquals(0, r.exitCode(), r::toString);
+        for (String f : List.of("sampling_wall_clock", "sampling_cpu_clock", "sampling_percent")) {
+            for (String ext : List.of("txt", "json")) {
+                assertTrue(Files.isRegularFile(cwd.resolve("out/ls").resolve(f + "." + ext)), f + "." + ext + "\n" + r);
+            }
+        }
+        assertTrue(r.stderr().contains("[sampling_wall_clock]> Outputting"), r::toString);
+    }
+}

@@ -1,0 +1,41 @@
+package org.rocprofsys.sampler.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.rocprofsys.core.event.StackFrame;
+import org.rocprofsys.sampler.symbols.ProcessMaps;
+
+class StackShapingTest {
+    private static StackFrame f(String name) {
+        return new StackFrame(name, "/app", 0, null, 0);
+    }
+
+    @Test
+    void stacksStartAtMain() {
+        assertEquals(List.of(f("main"), f("work")),
+                StackFilter.fromMain(List.of(f("_start"), f("__libc_start_main"), f("main"), f("work"))));
+        List<StackFrame> thread = List.of(f("start_thread"), f("worker"));
+        assertEquals(thread, StackFilter.fromMain(thread));
+    }
+
+    @Test
+    void procMapsLinesBecomeMappings() {
+        ProcessMaps.Mapping m = ProcMapsSeed.parse(
+                "7f1c2a000000-7f1c2a1a0000 r-xp 00028000 fd:01 1315 /usr/lib/x86_64-linux-gnu/libc.so.6");
+        assertEquals(0x7f1c2a000000L, m.start());
+        assertEquals(0x7f1c2a1a0000L, m.end());
+        assertEquals(0x28000, m.pgoff());
+        assertEquals("/usr/lib/x86_64-linux-gnu/libc.so.6", m.path());
+        assertEquals(0xfd, m.major());
+        assertEquals(5, m.prot());
+        assertTrue(m.executable());
+        assertEquals("[vdso]", ProcMapsSeed.parse("7ffd1000-7ffd3000 r-xp 00000000 00:00 0  [vdso]").path());
+        assertNull(ProcMapsSeed.parse("55d0c000-55d2d000 rw-p 00000000 00:00 0 [heap]"));
+        assertNull(ProcMapsSeed.parse("7f00-7f10 rw-p 00000000 00:00 0"));
+    }
+}
