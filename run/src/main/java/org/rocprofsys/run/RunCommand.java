@@ -18,11 +18,11 @@ import org.rocprofsys.core.session.SessionException;
 import org.rocprofsys.core.session.TargetOutcome;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.run.cli.EnvUpdate;
-import org.rocprofsys.sampler.source.PerfSampling;
 import org.rocprofsys.run.cli.RunArguments;
 import org.rocprofsys.run.cli.RunHelp;
 import org.rocprofsys.run.cli.RunInvocation;
 import org.rocprofsys.run.cli.RunUsageException;
+import org.rocprofsys.sampler.source.PerfSampling;
 
 /**
  * {@code rocprof-sys-run [options] -- <command>}: turns the options into the target's environment
