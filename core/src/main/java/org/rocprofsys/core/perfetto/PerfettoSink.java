@@ -6,12 +6,10 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
@@ -138,8 +136,11 @@ public final class PerfettoSink implements EventSink {
     /** The tracks of sampled call stacks, by thread; and each thread's number from its ThreadStarted. */
     private final Map<Long, ThreadTrack> sampledThreads = new HashMap<>();
     private final Map<Long, Integer> threadSequences = new HashMap<>();
-    /** Processes that ended: samples drained after their end must not re-create their track. */
-    private final Set<Integer> endedProcesses = new HashSet<>();
+    /**
+     * The tracks of processes that ended: the sampler's events of a process can reach the sink
+     * after its end (they come from another source), and must go under its track, not a new one.
+     */
+    private final Map<Integer, ProcessTrack> endedProcesses = new HashMap<>();
     /** Counter tracks by name, with their uuid; their samples go on the global sequence. */
     private final Map<String, Long> counters = new HashMap<>();
     private final SliceEncoder slices = new SliceEncoder();
@@ -219,7 +220,9 @@ public final class PerfettoSink implements EventSink {
     // ---- events ------------------------------------------------------------------------------
 
     private void processStarted(ProcessStarted p) throws IOException {
-        endedProcesses.remove(p.pid()); // a new image of the pid (exec)
+        if (endedProcesses.remove(p.pid()) != null) { // a new image of the pid (exec)
+            sampledThreads.keySet().removeIf(k -> (int) (k >>> 32) == p.pid());
+        }
         String exe = basename(p.executable());
         if (exe.isEmpty()) {
             exe = options.executable();
@@ -242,9 +245,10 @@ public final class PerfettoSink implements EventSink {
                 it.remove();
             }
         }
-        processes.remove(p.pid());
-        endedProcesses.add(p.pid());
-        sampledThreads.keySet().removeIf(k -> (int) (k >>> 32) == p.pid());
+        ProcessTrack ended = processes.remove(p.pid());
+        if (ended != null) {
+            endedProcesses.put(p.pid(), ended);
+        }
     }
 
     private void threadStarted(ThreadStarted t) throws IOException {
@@ -522,7 +526,7 @@ public final class PerfettoSink implements EventSink {
         if (t != null) {
             return t;
         }
-        ProcessTrack proc = process(pid, timestampNs);
+        ProcessTrack proc = endedProcesses.containsKey(pid) ? endedProcesses.get(pid) : process(pid, timestampNs);
         t = openSequence(pid, timestampNs);
         sampledThreads.put(k, t);
         int seq = threadSequences.getOrDefault(k, tid == pid ? 0 : sampledThreads.size() - 1);
@@ -542,7 +546,7 @@ public final class PerfettoSink implements EventSink {
      * first, so the UI nests main -> leaf (a first sample spans its own interval).
      */
     private void stackSample(StackSample s) throws IOException {
-        if (endedProcesses.contains(s.pid()) || s.frames().isEmpty()) {
+        if (s.frames().isEmpty()) {
             return;
         }
         ThreadTrack t = sampledTrack(s.pid(), s.tid(), s.timestampNs() - s.intervalNs());

@@ -111,6 +111,27 @@ class PerfettoSinkTest {
     }
 
     @Test
+    void samplesDrainedAfterTheProcessEndedStayUnderItsTrack() throws IOException {
+        // the sampler is another source: its last samples can reach the sink after ProcessEnded
+        List<StackFrame> stack = List.of(new StackFrame("main", "/app", 0x1000, null, 0));
+        Path out = write(plain(), 10_000_000,
+                processStarted(0, PID, "/usr/local/bin/app"),
+                new ThreadStarted(T0 + 10, PID, PID, 0),
+                new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000),
+                new ProcessEnded(T0 + 2_500_000, PID, ProcessEnd.EXITED, 0),
+                new StackSample(T0 + 3_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000));
+        DecodedTrace trace = DecodedTrace.read(out);
+        List<DecodedTrace.Track> processTracks = trace.tracks.values().stream().filter(DecodedTrace.Track::isProcess)
+                .toList();
+        assertEquals(1, processTracks.size());
+        List<DecodedTrace.Track> sampled = trace.tracks.values().stream()
+                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID)).toList();
+        assertEquals(1, sampled.size());
+        assertEquals(processTracks.getFirst().uuid(), sampled.getFirst().parentUuid());
+        assertEquals(2, trace.slices.stream().filter(s -> s.trackUuid == sampled.getFirst().uuid()).count());
+    }
+
+    @Test
     void tracksSlicesNestingTimestampsAndAnnotations() throws IOException {
         Path out = write(annotated(), 3000,
                 processStarted(0, PID, "/usr/local/bin/app"),
