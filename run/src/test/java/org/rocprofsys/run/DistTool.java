@@ -56,6 +56,32 @@ final class DistTool {
         }
     }
 
+    /** Builds examples/ into {@code out} against the distribution's user library and headers. */
+    static void buildExamples(Path out) throws IOException, InterruptedException {
+        Process make = new ProcessBuilder("make", "-s", "-C", REPO.resolve("examples").toString(), "OUT=" + out,
+                "LIB=" + DIST.resolve("lib"), "INC=" + DIST.resolve("include")).inheritIO().start();
+        if (make.waitFor() != 0) {
+            throw new AssertionError("building examples/ failed");
+        }
+    }
+
+    /**
+     * The upstream test environment: outputs under {@code outputPath/<name>/}, no pid suffix, no
+     * time subfolder, CI checks on; {@code extra} adds NAME, VALUE pairs.
+     */
+    static Map<String, String> testEnvironment(Path outputPath, String name, String... extra) {
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("ROCPROFSYS_OUTPUT_PATH", outputPath.toString());
+        env.put("ROCPROFSYS_OUTPUT_PREFIX", name + "/");
+        env.put("ROCPROFSYS_USE_PID", "OFF");
+        env.put("ROCPROFSYS_TIME_OUTPUT", "OFF");
+        env.put("ROCPROFSYS_CI", "ON");
+        for (int i = 0; i + 1 < extra.length; i += 2) {
+            env.put(extra[i], extra[i + 1]);
+        }
+        return env;
+    }
+
     static Result tool(String name, Path cwd, Map<String, String> env, String... args)
             throws IOException, InterruptedException {
         return run(DIST.resolve("bin").resolve(name), cwd, env, args);

@@ -34,24 +34,11 @@ class RunEndToEndIT {
 
     @BeforeAll
     static void buildExamples() throws Exception {
-        Process make = new ProcessBuilder("make", "-s", "-C", DistTool.REPO.resolve("examples").toString(),
-                "OUT=" + examples, "LIB=" + DistTool.DIST.resolve("lib"), "INC=" + DistTool.DIST.resolve("include"))
-                .inheritIO().start();
-        assertEquals(0, make.waitFor(), "building examples/");
+        DistTool.buildExamples(examples);
     }
 
-    /** The upstream test environment: no pid suffix, no time subfolder, one output folder per test. */
     private Map<String, String> env(String name, String... extra) {
-        Map<String, String> env = new HashMap<>();
-        env.put("ROCPROFSYS_OUTPUT_PATH", cwd.resolve("rocprof-sys-tests-output").toString());
-        env.put("ROCPROFSYS_OUTPUT_PREFIX", name + "/");
-        env.put("ROCPROFSYS_USE_PID", "OFF");
-        env.put("ROCPROFSYS_TIME_OUTPUT", "OFF");
-        env.put("ROCPROFSYS_CI", "ON");
-        for (int i = 0; i + 1 < extra.length; i += 2) {
-            env.put(extra[i], extra[i + 1]);
-        }
-        return env;
+        return DistTool.testEnvironment(cwd.resolve("rocprof-sys-tests-output"), name, extra);
     }
 
     private Path output(String name, String file) {
@@ -386,11 +373,5 @@ class RunEndToEndIT {
                     .collect(Collectors.toList());
             assertFalse(left.stream().anyMatch(n -> r.stderr().contains(n)), "session directory removed: " + left);
         }
-    }
-
-    static Map<String, Integer> counts(List<String> names) {
-        Map<String, Integer> m = new LinkedHashMap<>();
-        names.forEach(n -> m.merge(n, 1, Integer::sum));
-        return m;
     }
 }

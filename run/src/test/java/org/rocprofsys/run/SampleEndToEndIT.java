@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.abort;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -31,20 +30,11 @@ class SampleEndToEndIT {
 
     @BeforeAll
     static void buildExamples() throws Exception {
-        Process make = new ProcessBuilder("make", "-s", "-C", DistTool.REPO.resolve("examples").toString(),
-                "OUT=" + examples, "LIB=" + DistTool.DIST.resolve("lib"), "INC=" + DistTool.DIST.resolve("include"))
-                .inheritIO().start();
-        assertEquals(0, make.waitFor(), "building examples/");
+        DistTool.buildExamples(examples);
     }
 
     private Map<String, String> env(String name) {
-        Map<String, String> env = new HashMap<>();
-        env.put("ROCPROFSYS_OUTPUT_PATH", cwd.resolve("out").toString());
-        env.put("ROCPROFSYS_OUTPUT_PREFIX", name + "/");
-        env.put("ROCPROFSYS_USE_PID", "OFF");
-        env.put("ROCPROFSYS_TIME_OUTPUT", "OFF");
-        env.put("ROCPROFSYS_CI", "ON");
-        return env;
+        return DistTool.testEnvironment(cwd.resolve("out"), name);
     }
 
     private DistTool.Result sample(String name, String... args) throws Exception {

@@ -330,22 +330,10 @@ public final class PerfettoSink implements EventSink {
 
     /** {@link #emit} for the event in {@link #slices}: the same timestamps and interning, no builders. */
     private void emitSlice(ThreadTrack t, long timestampNs) throws IOException {
-        long units = Math.floorDiv(timestampNs, t.unit);
-        long timestamp;
-        int clockId = 0;
-        if (units >= t.lastUnits) {
-            timestamp = units - t.lastUnits;
-            t.lastUnits = units;
-        } else {
-            timestamp = timestampNs;
-            clockId = CLOCK_MONOTONIC;
-        }
-        byte[] interned = null;
-        if (t.newInterned != null) {
-            interned = t.newInterned.build().toByteArray();
-            t.newInterned = null;
-        }
-        slices.writePacket(out, timestamp, clockId, t.sequenceId, interned);
+        long delta = t.advance(timestampNs);
+        InternedData.Builder interned = t.takeInterned();
+        slices.writePacket(out, delta >= 0 ? delta : timestampNs, delta >= 0 ? 0 : CLOCK_MONOTONIC, t.sequenceId,
+                interned == null ? null : interned.build().toByteArray());
     }
 
     private void fork(Fork f) throws IOException {
@@ -590,17 +578,15 @@ public final class PerfettoSink implements EventSink {
 
     private void emit(ThreadTrack t, long timestampNs, TrackEvent.Builder ev) throws IOException {
         TracePacket.Builder p = TracePacket.newBuilder().setTrustedPacketSequenceId(t.sequenceId);
-        long units = Math.floorDiv(timestampNs, t.unit);
-        if (units >= t.lastUnits) {
-            p.setTimestamp(units - t.lastUnits);
-            t.lastUnits = units;
+        long delta = t.advance(timestampNs);
+        if (delta >= 0) {
+            p.setTimestamp(delta);
         } else {
-            // Earlier than the sequence's last event: absolute, on MONOTONIC (as Perfetto's SDK does).
             p.setTimestamp(timestampNs).setTimestampClockId(CLOCK_MONOTONIC);
         }
-        if (t.newInterned != null) {
-            p.setInternedData(t.newInterned);
-            t.newInterned = null;
+        InternedData.Builder interned = t.takeInterned();
+        if (interned != null) {
+            p.setInternedData(interned);
         }
         write(p.setTrackEvent(ev).build());
     }
@@ -644,32 +630,60 @@ public final class PerfettoSink implements EventSink {
             return lastUnits * unit;
         }
 
-        long nameIid(String name) {
-            Long iid = names.get(name);
-            if (iid == null) {
-                iid = names.size() + 1L;
-                names.put(name, iid);
-                interned().addEventNames(EventName.newBuilder().setIid(iid).setName(name));
+        /**
+         * Moves the sequence's incremental clock to {@code timestampNs} and returns the delta in
+         * units, or -1 when the event is earlier than the sequence's last one: it is then written
+         * with an absolute MONOTONIC timestamp (as Perfetto's SDK does) and the clock stays.
+         */
+        long advance(long timestampNs) {
+            long units = Math.floorDiv(timestampNs, unit);
+            if (units < lastUnits) {
+                return -1;
             }
-            return iid;
+            long delta = units - lastUnits;
+            lastUnits = units;
+            return delta;
+        }
+
+        /** The entries interned since the last packet (to go with the next one), or null. */
+        InternedData.Builder takeInterned() {
+            InternedData.Builder b = newInterned;
+            newInterned = null;
+            return b;
+        }
+
+        /** Adds a newly interned entry to the interned data of the next packet. */
+        private interface Announce {
+            void add(InternedData.Builder interned, long iid, String name);
+        }
+
+        // constants, so the per-event lookups allocate nothing
+        private static final Announce EVENT_NAME = (d, iid, n) -> d.addEventNames(
+                EventName.newBuilder().setIid(iid).setName(n));
+        private static final Announce EVENT_CATEGORY = (d, iid, n) -> d.addEventCategories(
+                EventCategory.newBuilder().setIid(iid).setName(n));
+        private static final Announce ANNOTATION_NAME = (d, iid, n) -> d.addDebugAnnotationNames(
+                DebugAnnotationName.newBuilder().setIid(iid).setName(n));
+
+        long nameIid(String name) {
+            return intern(names, name, EVENT_NAME);
         }
 
         long categoryIid(String category) {
-            Long iid = categories.get(category);
-            if (iid == null) {
-                iid = categories.size() + 1L;
-                categories.put(category, iid);
-                interned().addEventCategories(EventCategory.newBuilder().setIid(iid).setName(category));
-            }
-            return iid;
+            return intern(categories, category, EVENT_CATEGORY);
         }
 
         long annotationNameIid(String name) {
-            Long iid = annotationNames.get(name);
+            return intern(annotationNames, name, ANNOTATION_NAME);
+        }
+
+        /** The iid of {@code name} in {@code table}, assigning the next one (and announcing it) when new. */
+        private long intern(Map<String, Long> table, String name, Announce announce) {
+            Long iid = table.get(name);
             if (iid == null) {
-                iid = annotationNames.size() + 1L;
-                annotationNames.put(name, iid);
-                interned().addDebugAnnotationNames(DebugAnnotationName.newBuilder().setIid(iid).setName(name));
+                iid = table.size() + 1L;
+                table.put(name, iid);
+                announce.add(interned(), iid, name);
             }
             return iid;
         }
