@@ -65,23 +65,30 @@ public final class RunCommand {
         System.exit(rc);
     }
 
+    private boolean sampleTool() {
+        return tool.equals(SampleCommand.TOOL);
+    }
+
     int run(String[] args) throws InterruptedException {
         Path lib = prefix.resolve("lib");
         RunInvocation inv;
         try {
-            inv = RunArguments.parse(args, environment, new RunArguments.Libraries(
-                    lib.resolve("librocprof-sys-dl.so").toString(), lib.resolve("librocprof-sys.so").toString()));
+            RunArguments.Libraries libraries = new RunArguments.Libraries(
+                    lib.resolve("librocprof-sys-dl.so").toString(), lib.resolve("librocprof-sys.so").toString());
+            inv = sampleTool()
+                    ? RunArguments.parseSample(args, environment, libraries)
+                    : RunArguments.parse(args, environment, libraries);
         } catch (RunUsageException e) {
-            err.println(e.usageOnly() ? RunHelp.usageLine() : "[" + tool + "] error: " + e.getMessage());
+            err.println(e.usageOnly() ? RunHelp.usageLine(tool) : "[" + tool + "] error: " + e.getMessage());
             return e.exitCode();
         }
         switch (inv.request()) {
             case HELP -> {
-                out.print(RunHelp.text());
+                out.print(sampleTool() ? RunHelp.sampleText(tool) : RunHelp.text());
                 return 0;
             }
             case VERSION -> {
-                out.println(RunHelp.versionLine());
+                out.println(RunHelp.versionLine(tool));
                 return 0;
             }
             default -> {

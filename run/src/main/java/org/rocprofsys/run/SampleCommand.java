@@ -18,7 +18,7 @@ public final class SampleCommand {
         List<String> given = List.of(args);
         int rc = new RunCommand(TOOL, prefix, SampleArguments.environment(given, System.getenv()),
                 Path.of("").toAbsolutePath(), System.out, System.err)
-                .run(SampleArguments.toRunArguments(given).toArray(String[]::new));
+                .run(args);
         System.out.flush();
         System.err.flush();
         System.exit(rc);

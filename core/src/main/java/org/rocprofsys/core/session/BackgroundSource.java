@@ -11,6 +11,22 @@ import org.rocprofsys.core.event.TraceEvent;
  * events to the sinks on its thread.
  */
 public interface BackgroundSource {
+    /**
+     * Whether the source wants {@link #attachBeforeExec} (the launch then goes through a shim that
+     * waits before it execs the command).
+     */
+    default boolean needsExecGate() {
+        return false;
+    }
+
+    /**
+     * Called while the launched process is held just before it execs the command; what the source
+     * attaches here (e.g. perf events with enable_on_exec) is live from the command's first
+     * instruction. {@link #start} follows once the process runs.
+     */
+    default void attachBeforeExec(int pid) {
+    }
+
     void start(int targetPid, Consumer<TraceEvent> out);
 
     /** Stops and emits the source's final events (upstream ends each counter series with a 0). */

@@ -86,10 +86,14 @@ public final class Session {
         }
         try (SessionDirectory dir = SessionDirectory.create(Path.of(settings.get("ROCPROFSYS_TMPDIR")))) {
             Map<String, String> env = targetEnvironment(dir.path());
-            ProcessBuilder pb = new ProcessBuilder(launch.command()).directory(launch.workingDirectory().toFile())
-                    .inheritIO();
+            boolean gated = sources.stream().anyMatch(BackgroundSource::needsExecGate);
+            if (gated) {
+                ExecGate.checkExecutable(launch.command().getFirst(), env, launch.workingDirectory());
+            }
+            ProcessBuilder pb = new ProcessBuilder(gated ? ExecGate.command(launch.command()) : launch.command())
+                    .directory(launch.workingDirectory().toFile()).inheritIO();
             pb.environment().clear();
-            pb.environment().putAll(env);
+            pb.environment().putAll(gated ? ExecGate.environment(env) : env);
             Process target;
             try {
                 target = pb.start();
@@ -98,6 +102,15 @@ public final class Session {
                         + e.getMessage().replaceFirst("^Cannot run program \"[^\"]*\"[^:]*: ", ""));
             }
             int pid = (int) target.pid();
+            if (gated) {
+                ExecGate.awaitStopped(target);
+                for (BackgroundSource source : sources) {
+                    if (source.needsExecGate()) {
+                        source.attachBeforeExec(pid);
+                    }
+                }
+                ExecGate.release(target);
+            }
             String exe = Path.of(launch.command().getFirst()).getFileName().toString();
             OutputPaths paths = outputPaths(pid, env);
             ZonedDateTime launched = ZonedDateTime.now(ZoneId.systemDefault());

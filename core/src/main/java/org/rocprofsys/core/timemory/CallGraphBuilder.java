@@ -56,6 +56,16 @@ final class CallGraphBuilder {
     private long lastKey = Long.MIN_VALUE;
     private ThreadState lastThread;
 
+    /**
+     * Worker threads hang at the graph head instead of below the main thread's region of the
+     * moment they started (sampled profiles: their times are per-thread virtual clocks).
+     */
+    private boolean threadsAtRoot;
+
+    void threadsAtRoot() {
+        threadsAtRoot = true;
+    }
+
     CallGraphBuilder(TimemoryOptions options) {
         this.options = options;
         this.comps = options.components().toArray(Component[]::new);
@@ -221,7 +231,7 @@ final class CallGraphBuilder {
     /** A worker's first region: resolve its bookmark now if the main thread is past that time. */
     private void firstBegin(ProcessState p, ThreadState t, long ts) {
         t.firstBeginNs = ts;
-        if (options.flat()) {
+        if (options.flat() || threadsAtRoot) {
             return; // flat inserts never move the main thread's current position off the graph head
         }
         ThreadState main = p.main;

@@ -44,9 +44,9 @@ public final class SamplingProfileSink implements EventSink {
 
     public SamplingProfileSink(TimemoryOptions options, OutputPaths paths, PrintStream log, PrintStream cout) {
         this.wall = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)), paths, log, cout)
-                .withLabel("sampling_wall_clock");
+                .withLabel("sampling_wall_clock").withThreadsAtRoot();
         this.cpu = new TimemorySink(options.withComponents(List.of(Component.CPU_CLOCK)), paths, log, cout)
-                .withLabel("sampling_cpu_clock");
+                .withLabel("sampling_cpu_clock").withThreadsAtRoot();
         this.percent = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)).withFlat(true), paths,
                 log, cout).withLabel("sampling_percent");
     }
@@ -86,19 +86,22 @@ public final class SamplingProfileSink implements EventSink {
     }
 
     /**
-     * The percentages go through the same writer: each function's share is folded as a region of
-     * (share x 1 s), so the table shows the percent in the value columns.
+     * The percentages go through the same writer: every frame of every sample adds one region of
+     * (100 / frames of all samples) x 1 s, so the value columns show the percent and COUNT the
+     * number of samples the function is in, as upstream's data tracker.
      */
     private void foldPercentages() {
         counts.forEach((pid, threads) -> {
             double total = framesPerProcess.get(pid);
+            long share = Math.round(100 / total * 1e9);
             threads.forEach((tid, functions) -> {
                 long t = 0;
                 for (Map.Entry<String, Long> e : functions.entrySet()) {
-                    long length = Math.round(e.getValue() / total * 100 * 1e9);
-                    percent.accept(new RegionBegin(t, pid, tid, e.getKey(), Category.SAMPLING, List.of(), null));
-                    percent.accept(new RegionEnd(t + length, pid, tid, Category.SAMPLING, List.of(), null, false));
-                    t += length;
+                    for (long i = 0; i < e.getValue(); i++) {
+                        percent.accept(new RegionBegin(t, pid, tid, e.getKey(), Category.SAMPLING, List.of(), null));
+                        percent.accept(new RegionEnd(t + share, pid, tid, Category.SAMPLING, List.of(), null, false));
+                        t += share;
+                    }
                 }
             });
         });

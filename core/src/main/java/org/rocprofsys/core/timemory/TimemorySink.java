@@ -71,6 +71,12 @@ public final class TimemorySink implements EventSink {
         this.builder = new CallGraphBuilder(options);
     }
 
+    /** Every thread's graph starts at the head (see {@link CallGraphBuilder#threadsAtRoot}). */
+    TimemorySink withThreadsAtRoot() {
+        builder.threadsAtRoot();
+        return this;
+    }
+
     /** Names the files {@code <label>.txt/.json} whatever the component (e.g. {@code sampling_wall_clock}). */
     TimemorySink withLabel(String label) {
         this.labelOverride = Objects.requireNonNull(label, "label");

@@ -88,6 +88,12 @@ public final class RunArguments {
         return parse(argv, inheritedEnv, libraries, table, registry);
     }
 
+    /** Parses a rocprof-sys-sample command line (its option table, inventory §1.3). */
+    public static RunInvocation parseSample(String[] argv, Map<String, String> inheritedEnv, Libraries libraries)
+            throws RunUsageException {
+        return parse(argv, inheritedEnv, libraries, RunOptions.sample(), SettingsRegistry.standard());
+    }
+
     static RunInvocation parse(String[] argv, Map<String, String> inheritedEnv, Libraries libraries, RunOptions table,
             SettingsRegistry registry) throws RunUsageException {
         Objects.requireNonNull(argv, "argv");

@@ -21,13 +21,12 @@ public final class RunHelp {
 
     /** {@code Usage: rocprof-sys-run <OPTIONS> -- <COMMAND> <ARGS>}. */
     public static String usageLine() {
-        return "Usage: " + TOOL + " <OPTIONS> -- <COMMAND> <ARGS>";
+        return usageLine(TOOL);
     }
 
     /** {@code rocprof-sys-run v<version>}, as upstream's {@code enable_version} prints it (without build properties). */
     public static String versionLine() {
-        String v = Version.STRING;
-        return TOOL + " " + (v.startsWith("v") ? v : "v" + v);
+        return versionLine(TOOL);
     }
 
     /** The help text for the standard settings registry. */
@@ -40,8 +39,28 @@ public final class RunHelp {
         return text(registry == SettingsRegistry.standard() ? RunOptions.standard() : RunOptions.build(registry));
     }
 
+    /** rocprof-sys-sample's help text. */
+    public static String sampleText(String tool) {
+        return text(RunOptions.sample(), tool, "    Command line interface to rocprof-sys call-stack sampling.");
+    }
+
+    /** {@code Usage: <tool> <OPTIONS> -- <COMMAND> <ARGS>}. */
+    public static String usageLine(String tool) {
+        return "Usage: " + tool + " <OPTIONS> -- <COMMAND> <ARGS>";
+    }
+
+    /** {@code <tool> v<version>}. */
+    public static String versionLine(String tool) {
+        String v = Version.STRING;
+        return tool + " " + (v.startsWith("v") ? v : "v" + v);
+    }
+
     static String text(RunOptions table) {
-        ToolCli cli = new ToolCli(TOOL, DESCRIPTION);
+        return text(table, TOOL, DESCRIPTION);
+    }
+
+    static String text(RunOptions table, String tool, String description) {
+        ToolCli cli = new ToolCli(tool, description);
         table.groups.forEach(cli::describeGroup);
         for (OptionDef o : table.options) {
             String[] names = o.names().toArray(String[]::new);
@@ -60,7 +79,7 @@ public final class RunHelp {
         if (sb.charAt(sb.length() - 1) != '\n') {
             sb.append('\n');
         }
-        sb.append('\n').append(usageLine()).append('\n');
+        sb.append('\n').append(usageLine(tool)).append('\n');
         return sb.toString();
     }
 

@@ -211,35 +211,9 @@ final class RunOptions {
         startGroup("backend", "These options control region information captured w/o sampling or instrumentation");
         String[] backendChoices = backendChoices();
         explicit(valued("[backend...]", OptionDef.ANY, 1, backendChoices.length, "Include data from these backends",
-                "-I", "--include").choices(backendChoices), (c, o, v) -> {
-                    boolean all = v.contains("all");
-                    for (Map.Entry<String, String> b : BACKENDS.entrySet()) {
-                        if (all || v.contains(b.getKey())) {
-                            c.set(o, b.getValue(), "true");
-                        }
-                    }
-                    if (all || v.contains("ompt")) {
-                        c.add(o, EnvUpdate.prepend("OMP_TOOL_LIBRARIES", c.libraries.dlLibrary()));
-                    }
-                    if (all || v.contains("kokkosp")) {
-                        c.add(o, EnvUpdate.prepend("KOKKOS_TOOLS_LIBS", c.libraries.mainLibrary()));
-                    }
-                }, "include");
+                "-I", "--include").choices(backendChoices), (c, o, v) -> include(c, o, v, false), "include");
         explicit(valued("[backend...]", OptionDef.ANY, 1, backendChoices.length, "Exclude data from these backends",
-                "-E", "--exclude").choices(backendChoices), (c, o, v) -> {
-                    boolean all = v.contains("all");
-                    for (Map.Entry<String, String> b : BACKENDS.entrySet()) {
-                        if (all || v.contains(b.getKey())) {
-                            c.set(o, b.getValue(), "false");
-                        }
-                    }
-                    if (all || v.contains("ompt")) {
-                        c.add(o, EnvUpdate.remove("OMP_TOOL_LIBRARIES"));
-                    }
-                    if (all || v.contains("kokkosp")) {
-                        c.add(o, EnvUpdate.remove("KOKKOS_TOOLS_LIBS"));
-                    }
-                }, "exclude");
+                "-E", "--exclude").choices(backendChoices), RunOptions::exclude, "exclude");
         autoGroup("backend", false);
         autoGroup("parallelism", true);
         // upstream adds it after the PARALLELISM group has ended; it is listed in that group here
@@ -441,6 +415,110 @@ final class RunOptions {
         m.put("6", List.of("monotonic_coarse", "CLOCK_MONOTONIC_COARSE"));
         m.put("7", List.of("boottime", "CLOCK_BOOTTIME"));
         return m;
+    }
+
+    /** -I: switch the backends on; the tool libraries go in front of OMP/Kokkos lists (run) or after them (sample). */
+    private static void include(ParseContext c, OptionDef o, List<String> v, boolean append)
+            throws RunUsageException {
+        boolean all = v.contains("all");
+        for (Map.Entry<String, String> b : BACKENDS.entrySet()) {
+            if (all || v.contains(b.getKey())) {
+                c.set(o, b.getValue(), "true");
+            }
+        }
+        if (all || v.contains("ompt")) {
+            String lib = c.libraries.dlLibrary();
+            c.add(o, append ? EnvUpdate.append("OMP_TOOL_LIBRARIES", lib) : EnvUpdate.prepend("OMP_TOOL_LIBRARIES", lib));
+        }
+        if (all || v.contains("kokkosp")) {
+            String lib = c.libraries.mainLibrary();
+            c.add(o, append ? EnvUpdate.append("KOKKOS_TOOLS_LIBS", lib) : EnvUpdate.prepend("KOKKOS_TOOLS_LIBS", lib));
+        }
+    }
+
+    private static void exclude(ParseContext c, OptionDef o, List<String> v) throws RunUsageException {
+        boolean all = v.contains("all");
+        for (Map.Entry<String, String> b : BACKENDS.entrySet()) {
+            if (all || v.contains(b.getKey())) {
+                c.set(o, b.getValue(), "false");
+            }
+        }
+        if (all || v.contains("ompt")) {
+            c.add(o, EnvUpdate.remove("OMP_TOOL_LIBRARIES"));
+        }
+        if (all || v.contains("kokkosp")) {
+            c.add(o, EnvUpdate.remove("KOKKOS_TOOLS_LIBS"));
+        }
+    }
+
+    // ---------------------------------------------------------------- rocprof-sys-sample's table
+
+    /** Options rocprof-sys-sample takes from run unchanged (inventory §1.3), by long name. */
+    private static final Set<String> SAMPLE_SHARED = Set.of("monochrome", "debug", "verbose", "output", "trace",
+            "profile", "flat-profile", "host", "device", "trace-file", "trace-buffer-size", "trace-fill-policy",
+            "trace-wait", "trace-duration", "trace-periods", "trace-clock-id", "profile-format", "profile-diff",
+            "process-freq", "process-wait", "process-duration", "cpus", "gpus", "sampling-wait", "sampling-duration",
+            "tids", "exclude", "cpu-events", "inlines", "hsa-interrupt");
+
+    private static final class SampleTable {
+        static final RunOptions TABLE = sampleOf(standard());
+    }
+
+    /** rocprof-sys-sample's option table (its own parser upstream, see {@link #sampleOf}). */
+    static RunOptions sample() {
+        return SampleTable.TABLE;
+    }
+
+    /**
+     * rocprof-sys-sample's options, derived from run's in run's order: the shared ones unchanged,
+     * {@code -c} that may come without files, {@code -w}/{@code -d} that set the trace and sampling
+     * delay/duration outright (no weak set, no causal), {@code -f/--freq}, {@code --cputime},
+     * {@code --realtime}, an {@code -I} that appends the tool libraries; no generated setting options,
+     * no {@code -S}, {@code --periods}, {@code --launcher}, {@code --fork} or {@code --sample-overflow}.
+     */
+    static RunOptions sampleOf(RunOptions run) {
+        RunOptions t = new RunOptions(run.registry);
+        t.special("h", "?", "help");
+        t.special("version");
+        for (OptionDef o : run.options) {
+            if (o.setting() != null) {
+                continue;
+            }
+            String key = o.keys().getLast();
+            OptionDef s = switch (key) {
+                case "config" -> new OptionDef(o.names(), o.group(), o.dtype(), OptionDef.ANY, 0, OptionDef.ANY,
+                        o.choices(), o.choiceAliases(), o.requires(), o.conflicts(), o.description(), null,
+                        (c, self, v) -> {
+                            if (!v.isEmpty()) {
+                                o.action().run(c, self, v);
+                            }
+                        });
+                case "wait", "duration" -> {
+                    String what = key.equals("wait") ? "DELAY" : "DURATION";
+                    yield renamed(o, o.names(), "Set the " + (key.equals("wait") ? "wait time (delay)" : "duration")
+                            + " of tracing and sampling (in seconds)", (c, self, v) -> {
+                                String sec = ParseContext.dbl(self, v);
+                                c.set(self, "ROCPROFSYS_TRACE_" + what, sec);
+                                c.set(self, "ROCPROFSYS_SAMPLING_" + what, sec);
+                            });
+                }
+                case "sampling-freq" -> renamed(o, List.of("-f", "--freq"), o.description(), o.action());
+                case "sample-cputime" -> renamed(o, List.of("--cputime"), o.description(), o.action());
+                case "sample-realtime" -> renamed(o, List.of("--realtime"), o.description(), o.action());
+                case "include" -> renamed(o, o.names(), o.description(), (c, self, v) -> include(c, self, v, true));
+                default -> SAMPLE_SHARED.contains(key) ? o : null;
+            };
+            if (s != null) {
+                t.startGroup(o.group(), run.groups.getOrDefault(o.group(), ""));
+                t.add(s);
+            }
+        }
+        return t;
+    }
+
+    private static OptionDef renamed(OptionDef o, List<String> names, String description, OptionDef.Action action) {
+        return new OptionDef(names, o.group(), o.dtype(), o.count(), o.min(), o.max(), o.choices(), o.choiceAliases(),
+                o.requires(), o.conflicts(), description, null, action);
     }
 
     // ---------------------------------------------------------------- generated options

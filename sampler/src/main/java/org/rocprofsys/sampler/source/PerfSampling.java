@@ -28,7 +28,7 @@ public final class PerfSampling {
             throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + freq);
         }
         PerfSamplingSource.Config config = new PerfSamplingSource.Config(Math.max(1, Math.round(freq)),
-                seconds(delay), seconds(duration));
+                seconds(delay), seconds(duration), settings.bool("ROCPROFSYS_SAMPLING_KEEP_INTERNAL"));
         return List.of(new PerfSamplingSource(config, log));
     }
 

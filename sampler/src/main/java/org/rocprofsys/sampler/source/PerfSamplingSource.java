@@ -37,8 +37,12 @@ import org.rocprofsys.sampler.unwind.Unwinder;
 public final class PerfSamplingSource implements BackgroundSource {
     /** Bytes of user stack copied per sample: deep enough for ordinary call chains. */
     static final int STACK_BYTES = 8192;
-    /** 1 + 256 pages per CPU: about 30 samples of 8 KiB stack between wakeups, with room to spare. */
-    static final int RING_PAGES_LOG2 = 8;
+    /**
+     * 1 + 1024 pages per CPU (about 500 samples of 8 KiB stack: half a second at 1 kHz while a busy
+     * target keeps the reader off the CPU); smaller where the locked-memory limit refuses it.
+     */
+    static final int RING_PAGES_LOG2 = 10;
+    static final int MIN_RING_PAGES_LOG2 = 7;
     private static final int POLL_MS = 50;
 
     /**
@@ -46,7 +50,10 @@ public final class PerfSamplingSource implements BackgroundSource {
      * @param delayNs    samples before this long after the start are dropped
      * @param durationNs samples after delay + this are dropped (0: until the end)
      */
-    public record Config(long freqHz, long delayNs, long durationNs) {
+    public record Config(long freqHz, long delayNs, long durationNs, boolean keepInternal) {
+        public Config(long freqHz, long delayNs, long durationNs) {
+            this(freqHz, delayNs, durationNs, false);
+        }
     }
 
     private final Config config;
@@ -56,8 +63,16 @@ public final class PerfSamplingSource implements BackgroundSource {
     private final Map<Integer, AddressSpace> spaces = new HashMap<>();
     private final Set<Integer> changed = new HashSet<>();
     private volatile boolean stopping;
+    /** Samples waiting for their process's perf map, by pid (bounded: beyond it they go unnamed). */
+    private final Map<Integer, List<Unresolved>> deferred = new HashMap<>();
+    private long deferredCount;
+    private static final long MAX_DEFERRED = 2_000_000;
     private PerfEvents events;
+    private boolean attachedBeforeExec;
     private Thread thread;
+    private Thread processor;
+    private final java.util.concurrent.LinkedBlockingQueue<List<PerfRecord>> batches =
+            new java.util.concurrent.LinkedBlockingQueue<>();
     private long windowStartNs;
     private long windowEndNs;
     private long taken;
@@ -67,45 +82,112 @@ public final class PerfSamplingSource implements BackgroundSource {
         this.log = log;
     }
 
+    private PerfEventAttr attr() {
+        return PerfEventAttr.clockSampling(false, config.freqHz()).userOnly()
+                .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES).withWakeupEvents(16);
+    }
+
+    @Override
+    public boolean needsExecGate() {
+        return true;
+    }
+
+    /** Events enabled by the kernel when the held process execs the command: no sample is missed. */
+    @Override
+    public void attachBeforeExec(int pid) {
+        try {
+            events = openEvents(pid, true);
+            attachedBeforeExec = true;
+        } catch (PerfException e) {
+            refused(e);
+        }
+    }
+
+    /** The largest rings the locked-memory limit allows (mmap EPERM/ENOMEM: try half the size). */
+    private PerfEvents openEvents(int pid, boolean onExec) throws PerfException {
+        for (int log2 = RING_PAGES_LOG2;; log2--) {
+            try {
+                return onExec ? PerfEvents.openOnExec(pid, attr(), log2) : PerfEvents.open(pid, attr(), log2);
+            } catch (PerfException e) {
+                boolean memory = e.errno() == 1 || e.errno() == 12;
+                if (!memory || log2 == MIN_RING_PAGES_LOG2 || !e.getMessage().contains("mmap")) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void refused(PerfException e) {
+        log.println("[rocprof-sys] warning: call-stack sampling is off: " + e.getMessage());
+        if (events != null) {
+            events.close();
+            events = null;
+        }
+    }
+
     @Override
     public void start(int targetPid, Consumer<TraceEvent> out) {
-        PerfEventAttr attr = PerfEventAttr.clockSampling(false, config.freqHz()).userOnly()
-                .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES).withWakeupEvents(16);
-        try {
-            events = PerfEvents.open(targetPid, attr, RING_PAGES_LOG2);
-            events.enable();
-        } catch (PerfException e) {
-            log.println("[rocprof-sys] warning: call-stack sampling is off: " + e.getMessage());
-            if (events != null) {
-                events.close();
-                events = null;
+        if (!attachedBeforeExec) {
+            try {
+                events = openEvents(targetPid, false);
+                events.enable();
+            } catch (PerfException e) {
+                refused(e);
+                return;
             }
+            // what the target mapped before the events existed is not reported by the kernel
+            ProcMapsSeed.load(Path.of("/proc"), targetPid, symbolizer.maps());
+            changed.add(targetPid);
+        } else if (events == null) {
             return;
         }
-        // what the target mapped before the events existed is not reported by the kernel
-        ProcMapsSeed.load(Path.of("/proc"), targetPid, symbolizer.maps());
-        changed.add(targetPid);
         long now = System.nanoTime();
         windowStartNs = now + config.delayNs();
         windowEndNs = config.durationNs() > 0 ? windowStartNs + config.durationNs() : Long.MAX_VALUE;
-        thread = Thread.ofPlatform().daemon().name("rocprof-sys-sampler").start(() -> loop(out));
+        thread = Thread.ofPlatform().daemon().name("rocprof-sys-sampler").start(this::read);
+        processor = Thread.ofPlatform().daemon().name("rocprof-sys-unwinder").start(() -> process(out));
     }
 
-    private void loop(Consumer<TraceEvent> out) {
+    /**
+     * Empties the kernel's rings as fast as it can (copying only), so a busy unwinder never makes
+     * the kernel drop records; batches go to the unwinder in order.
+     */
+    private void read() {
         while (!stopping) {
             events.await(POLL_MS);
-            if (drain(out) == 0 && !stopping) {
+            if (readBatch() == 0 && !stopping) {
                 // an ended target leaves its events readable (hung up): do not spin on them
                 sleep();
             }
         }
-        drain(out);
+        readBatch();
+        batches.add(List.of()); // end of stream
     }
 
-    /** One pass over the rings, in time order so mappings precede the samples that need them. */
-    private int drain(Consumer<TraceEvent> out) {
+    private int readBatch() {
         List<PerfRecord> batch = new ArrayList<>();
         events.drain(batch::add);
+        if (!batch.isEmpty()) {
+            batches.add(batch);
+        }
+        return batch.size();
+    }
+
+    private void process(Consumer<TraceEvent> out) {
+        try {
+            for (List<PerfRecord> b; !(b = batches.take()).isEmpty();) {
+                handle(b, out);
+            }
+            for (Integer pid : List.copyOf(deferred.keySet())) {
+                flushDeferred(pid, out);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One batch, in time order so mappings precede the samples that need them. */
+    private void handle(List<PerfRecord> batch, Consumer<TraceEvent> out) {
         batch.sort(Comparator.comparingLong(PerfRecord::time));
         for (PerfRecord r : batch) {
             switch (r) {
@@ -113,11 +195,15 @@ public final class PerfSamplingSource implements BackgroundSource {
                 case PerfRecord.Mmap m -> mapsChanged(r, m.pid());
                 case PerfRecord.Fork f -> mapsChanged(r, f.pid());
                 case PerfRecord.Comm c -> mapsChanged(r, c.pid());
+                case PerfRecord.Exit e -> {
+                    if (e.pid() == e.tid()) {
+                        flushDeferred(e.pid(), out);
+                    }
+                }
                 default -> {
                 }
             }
         }
-        return batch.size();
     }
 
     private void mapsChanged(PerfRecord r, int pid) {
@@ -129,18 +215,51 @@ public final class PerfSamplingSource implements BackgroundSource {
         if (s.time() < windowStartNs || s.time() > windowEndNs || !s.userMode()) {
             return;
         }
-        List<Long> pcs = unwind(s);
-        List<StackFrame> frames = new ArrayList<>(pcs.size());
-        for (int i = pcs.size() - 1; i >= 0; i--) {
-            Frame f = symbolizer.symbolize(s.pid(), pcs.get(i), i > 0);
+        Unresolved u = new Unresolved(s.time(), s.pid(), s.tid(), s.period(), unwind(s));
+        if (!emit(u, out, false) && deferredCount < MAX_DEFERRED) {
+            deferred.computeIfAbsent(s.pid(), k -> new ArrayList<>()).add(u);
+            deferredCount++;
+        }
+    }
+
+    /** A sample whose JIT frames may be named later, when its process has written its perf map. */
+    private record Unresolved(long time, int pid, int tid, long period, List<Long> pcs) {
+    }
+
+    /**
+     * Symbolizes and hands on a sample; returns false (and emits nothing) when a frame lies in
+     * anonymous executable memory that no perf map names yet, unless {@code force}: a JVM started
+     * with -XX:+DumpPerfMapAtExit writes its map only when it exits.
+     */
+    private boolean emit(Unresolved u, Consumer<TraceEvent> out, boolean force) {
+        List<StackFrame> frames = new ArrayList<>(u.pcs().size());
+        for (int i = u.pcs().size() - 1; i >= 0; i--) {
+            Frame f = symbolizer.symbolize(u.pid(), u.pcs().get(i), i > 0);
+            if (!force && !f.known() && f.module().equals("//anon")) {
+                return false;
+            }
             frames.add(new StackFrame(f.symbol(), f.module(), f.pc(), f.file(), f.line()));
         }
-        if (frames.isEmpty()) {
-            return;
+        List<StackFrame> kept = StackFilter.trim(frames, config.keepInternal());
+        if (kept.isEmpty()) {
+            return true;
         }
         taken++;
-        out.accept(new StackSample(s.time(), s.pid(), s.tid(), StackFilter.fromMain(frames), StackSample.Kind.CPU,
-                s.period()));
+        out.accept(new StackSample(u.time(), u.pid(), u.tid(), kept, StackSample.Kind.CPU, u.period()));
+        return true;
+    }
+
+    /** The held samples of a process that ended (its perf map, if any, is complete now). */
+    private void flushDeferred(int pid, Consumer<TraceEvent> out) {
+        List<Unresolved> held = deferred.remove(pid);
+        if (held == null) {
+            return;
+        }
+        symbolizer.reloadPerfMap(pid);
+        for (Unresolved u : held) {
+            emit(u, out, true);
+        }
+        deferredCount -= held.size();
     }
 
     /** The sample's pcs, leaf first: DWARF unwinding when it gets further than the kernel's callchain. */
@@ -186,7 +305,10 @@ public final class PerfSamplingSource implements BackgroundSource {
         }
         stopping = true;
         try {
-            thread.join();
+            if (thread != null) {
+                thread.join();
+                processor.join();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,11 +1,20 @@
 package org.rocprofsys.sampler.source;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.rocprofsys.core.event.StackFrame;
 
-/** Trims sampled stacks the way upstream shows them: main -> leaf, without the C runtime's start frames. */
+/**
+ * Trims sampled stacks the way upstream shows them (inventory §5): main -> leaf, without the C
+ * runtime's start frames; unless SAMPLING_KEEP_INTERNAL, without the profiler's own frames (the
+ * agent library's, e.g. its main wrapper), and where a program has no frame named main (its main
+ * tail-called on), from the frame the agent's main wrapper called.
+ */
 final class StackFilter {
+    /** The file name of the in-process agent, whose frames are the profiler's own. */
+    static final String AGENT_LIBRARY = "librocprof-sys.so";
+
     private StackFilter() {
     }
 
@@ -17,5 +26,39 @@ final class StackFilter {
             }
         }
         return frames;
+    }
+
+    /** {@link #fromMain}, then (unless {@code keepInternal}) without the agent's frames. */
+    static List<StackFrame> trim(List<StackFrame> frames, boolean keepInternal) {
+        if (keepInternal) {
+            return fromMain(frames);
+        }
+        int start = -1;
+        for (int i = 0; i < frames.size(); i++) {
+            if (frames.get(i).symbol().equals("main")) {
+                start = i;
+                break;
+            }
+        }
+        if (start < 0) {
+            for (int i = frames.size() - 1; i >= 0; i--) {
+                if (isAgent(frames.get(i))) {
+                    start = i + 1;
+                    break;
+                }
+            }
+        }
+        List<StackFrame> out = new ArrayList<>(frames.size());
+        for (int i = Math.max(start, 0); i < frames.size(); i++) {
+            if (!isAgent(frames.get(i))) {
+                out.add(frames.get(i));
+            }
+        }
+        return out;
+    }
+
+    private static boolean isAgent(StackFrame f) {
+        String m = f.module();
+        return m != null && (m.endsWith("/" + AGENT_LIBRARY) || m.equals(AGENT_LIBRARY));
     }
 }

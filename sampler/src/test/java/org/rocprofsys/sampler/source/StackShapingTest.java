@@ -23,6 +23,23 @@ class StackShapingTest {
         assertEquals(thread, StackFilter.fromMain(thread));
     }
 
+    private static StackFrame agent(String name) {
+        return new StackFrame(name, "/opt/rocprof-sys/lib/librocprof-sys.so", 0, null, 0);
+    }
+
+    @Test
+    void theAgentsFramesGoUnlessInternalFramesAreKept() {
+        // a main that tail-called on (python's): the stack starts below the agent's main wrapper
+        List<StackFrame> py = List.of(f("_start"), f("__libc_start_main"), agent("rsys_main_wrapper"),
+                f("Py_BytesMain"), f("pymain_run"));
+        assertEquals(List.of(f("Py_BytesMain"), f("pymain_run")), StackFilter.trim(py, false));
+        assertEquals(py, StackFilter.trim(py, true));
+        List<StackFrame> withMain = List.of(f("_start"), agent("rsys_main_wrapper"), f("main"), agent("hook"),
+                f("work"));
+        assertEquals(List.of(f("main"), f("work")), StackFilter.trim(withMain, false));
+        assertEquals(List.of(f("main"), agent("hook"), f("work")), StackFilter.trim(withMain, true));
+    }
+
     @Test
     void procMapsLinesBecomeMappings() {
         ProcessMaps.Mapping m = ProcMapsSeed.parse(
