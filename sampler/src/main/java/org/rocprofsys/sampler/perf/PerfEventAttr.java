@@ -136,6 +136,19 @@ public record PerfEventAttr(int type, long config, long samplePeriodOrFreq, long
                 1, 0, 0, CLOCK_MONOTONIC, 0);
     }
 
+    /**
+     * Overflow sampling (SAMPLING_OVERFLOW): one sample every {@code period} occurrences of the
+     * event (for the software clocks: nanoseconds), otherwise as {@link #clockSampling}.
+     */
+    public static PerfEventAttr overflowSampling(int type, long config, long period) {
+        if (period <= 0) {
+            throw new IllegalArgumentException("overflow period must be above 0, not " + period);
+        }
+        return new PerfEventAttr(type, config, period, SAMPLE_DEFAULT,
+                FLAG_DISABLED | FLAG_INHERIT | FLAG_EXCLUDE_HV | FLAGS_SIDEBAND | FLAG_USE_CLOCKID,
+                1, 0, 0, CLOCK_MONOTONIC, 0);
+    }
+
     public boolean has(long flag) {
         return (flags & flag) == flag;
     }

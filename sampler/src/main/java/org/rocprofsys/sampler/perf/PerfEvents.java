@@ -267,7 +267,7 @@ public final class PerfEvents implements AutoCloseable {
         return new PerfException(what, errno);
     }
 
-    static String eventName(PerfEventAttr attr) {
+    public static String eventName(PerfEventAttr attr) {
         if (attr.type() == PerfEventAttr.TYPE_SOFTWARE) {
             if (attr.config() == PerfEventAttr.SW_CPU_CLOCK) {
                 return "cpu-clock";

@@ -5,6 +5,8 @@ import java.util.List;
 
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.sampler.perf.OverflowEvent;
+import org.rocprofsys.sampler.perf.PerfEventAttr;
 
 /**
  * Builds the call-stack sampler a run's settings ask for (inventory §5): USE_SAMPLING turns it on;
@@ -27,8 +29,18 @@ public final class PerfSampling {
         if (!(freq > 0)) {
             throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + freq);
         }
+        PerfEventAttr event = null;
+        if (settings.bool("ROCPROFSYS_SAMPLING_OVERFLOW")) {
+            // the overflow value counts events between samples; unset, the kernel aims at SAMPLING_FREQ
+            OverflowEvent e = OverflowEvent.parse(settings.get("ROCPROFSYS_SAMPLING_OVERFLOW_EVENT"));
+            double every = settings.number("ROCPROFSYS_SAMPLING_OVERFLOW_FREQ");
+            event = every > 0 ? e.attr(Math.round(every))
+                    : PerfEventAttr.overflowSampling(e.type(), e.config(), Math.max(1, Math.round(freq)))
+                            .withFlags(PerfEventAttr.FLAG_FREQ);
+        }
         PerfSamplingSource.Config config = new PerfSamplingSource.Config(Math.max(1, Math.round(freq)),
-                seconds(delay), seconds(duration), settings.bool("ROCPROFSYS_SAMPLING_KEEP_INTERNAL"));
+                seconds(delay), seconds(duration), settings.bool("ROCPROFSYS_SAMPLING_KEEP_INTERNAL"),
+                (int) settings.integer("ROCPROFSYS_VERBOSE"), event);
         return List.of(new PerfSamplingSource(config, log));
     }
 

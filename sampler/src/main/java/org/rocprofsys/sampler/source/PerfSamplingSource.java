@@ -50,9 +50,24 @@ public final class PerfSamplingSource implements BackgroundSource {
      * @param delayNs    samples before this long after the start are dropped
      * @param durationNs samples after delay + this are dropped (0: until the end)
      */
-    public record Config(long freqHz, long delayNs, long durationNs, boolean keepInternal) {
+    public record Config(long freqHz, long delayNs, long durationNs, boolean keepInternal, int verbose,
+            PerfEventAttr event) {
         public Config(long freqHz, long delayNs, long durationNs) {
-            this(freqHz, delayNs, durationNs, false);
+            this(freqHz, delayNs, durationNs, false, 0, null);
+        }
+
+        /** The sampled event: the cpu-clock at freqHz unless an overflow event was chosen. */
+        PerfEventAttr base() {
+            return event != null ? event : PerfEventAttr.clockSampling(false, freqHz);
+        }
+
+        /** How upstream words the trigger: "1000.0x per second of CPU-time (every 1.000 milliseconds)". */
+        String trigger() {
+            if (event != null && !event.has(PerfEventAttr.FLAG_FREQ)) {
+                return "every " + event.samplePeriodOrFreq() + " events of " + PerfEvents.eventName(event);
+            }
+            return String.format(java.util.Locale.ROOT, "%.1fx per second of CPU-time (every %.3f milliseconds)",
+                    (double) freqHz, 1000.0 / freqHz);
         }
     }
 
@@ -63,6 +78,9 @@ public final class PerfSamplingSource implements BackgroundSource {
     private final Map<Integer, AddressSpace> spaces = new HashMap<>();
     private final Set<Integer> changed = new HashSet<>();
     private volatile boolean stopping;
+    private boolean durationOver;
+    private int rootPid;
+    private final Map<Integer, Integer> threadsSeen = new HashMap<>();
     /** Samples waiting for their process's perf map, by pid (bounded: beyond it they go unnamed). */
     private final Map<Integer, List<Unresolved>> deferred = new HashMap<>();
     private long deferredCount;
@@ -83,7 +101,7 @@ public final class PerfSamplingSource implements BackgroundSource {
     }
 
     private PerfEventAttr attr() {
-        return PerfEventAttr.clockSampling(false, config.freqHz()).userOnly()
+        return config.base().userOnly()
                 .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES).withWakeupEvents(16);
     }
 
@@ -144,6 +162,12 @@ public final class PerfSamplingSource implements BackgroundSource {
         long now = System.nanoTime();
         windowStartNs = now + config.delayNs();
         windowEndNs = config.durationNs() > 0 ? windowStartNs + config.durationNs() : Long.MAX_VALUE;
+        rootPid = targetPid;
+        announceThread(targetPid);
+        if (config.verbose() >= 1 && config.durationNs() > 0) {
+            log.printf(java.util.Locale.ROOT, "[rocprof-sys][%d] Sampling will be disabled after %f seconds...%n",
+                    targetPid, config.durationNs() / 1e9);
+        }
         thread = Thread.ofPlatform().daemon().name("rocprof-sys-sampler").start(this::read);
         processor = Thread.ofPlatform().daemon().name("rocprof-sys-unwinder").start(() -> process(out));
     }
@@ -155,6 +179,18 @@ public final class PerfSamplingSource implements BackgroundSource {
     private void read() {
         while (!stopping) {
             events.await(POLL_MS);
+            if (!durationOver && System.nanoTime() > windowEndNs) {
+                durationOver = true;
+                try {
+                    events.disable();
+                } catch (PerfException e) {
+                    // samples after the window are dropped anyway
+                }
+                if (config.verbose() >= 1) {
+                    log.printf(java.util.Locale.ROOT, "[rocprof-sys][%d] Sampling duration of %f seconds has elapsed."
+                            + " Shutting down sampling...%n", rootPid, config.durationNs() / 1e9);
+                }
+            }
             if (readBatch() == 0 && !stopping) {
                 // an ended target leaves its events readable (hung up): do not spin on them
                 sleep();
@@ -193,7 +229,10 @@ public final class PerfSamplingSource implements BackgroundSource {
             switch (r) {
                 case PerfRecord.Sample s -> sample(s, out);
                 case PerfRecord.Mmap m -> mapsChanged(r, m.pid());
-                case PerfRecord.Fork f -> mapsChanged(r, f.pid());
+                case PerfRecord.Fork f -> {
+                    mapsChanged(r, f.pid());
+                    announceThread(f.pid());
+                }
                 case PerfRecord.Comm c -> mapsChanged(r, c.pid());
                 case PerfRecord.Exit e -> {
                     if (e.pid() == e.tid()) {
@@ -206,6 +245,15 @@ public final class PerfSamplingSource implements BackgroundSource {
         }
     }
 
+    /** Upstream's per-thread line at VERBOSE >= 1, numbering each process's threads from 0. */
+    private void announceThread(int pid) {
+        int n = threadsSeen.merge(pid, 1, Integer::sum) - 1;
+        if (config.verbose() >= 1) {
+            log.println("[rocprof-sys][" + pid + "][perf] Sampler for thread " + n + " will be triggered "
+                    + config.trigger() + "...");
+        }
+    }
+
     private void mapsChanged(PerfRecord r, int pid) {
         symbolizer.accept(r);
         changed.add(pid);
@@ -215,11 +263,24 @@ public final class PerfSamplingSource implements BackgroundSource {
         if (s.time() < windowStartNs || s.time() > windowEndNs || !s.userMode()) {
             return;
         }
-        Unresolved u = new Unresolved(s.time(), s.pid(), s.tid(), s.period(), unwind(s));
+        Unresolved u = new Unresolved(s.time(), s.pid(), s.tid(), s.period(), mapped(s.pid(), unwind(s)));
         if (!emit(u, out, false) && deferredCount < MAX_DEFERRED) {
             deferred.computeIfAbsent(s.pid(), k -> new ArrayList<>()).add(u);
             deferredCount++;
         }
+    }
+
+    /**
+     * The pcs up to the first caller that lies in no mapping: an unwinder that lost its way (a
+     * frame-pointer walk through code that uses rbp otherwise) only finds garbage beyond it.
+     */
+    private List<Long> mapped(int pid, List<Long> pcs) {
+        for (int i = 1; i < pcs.size(); i++) {
+            if (symbolizer.maps().find(pid, pcs.get(i) - 1) == null) {
+                return pcs.subList(0, i);
+            }
+        }
+        return pcs;
     }
 
     /** A sample whose JIT frames may be named later, when its process has written its perf map. */

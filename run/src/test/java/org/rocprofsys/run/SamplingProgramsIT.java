@@ -1,0 +1,222 @@
+package org.rocprofsys.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.abort;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.core.perfetto.DecodedTrace;
+
+/**
+ * Call-stack sampling of the kinds of programs users profile (issue acceptance): threads, fork
+ * children, C++, a Python script, a JVM with a perf map; and upstream's sampling expectations
+ * (the sampling-duration messages, the overflow test with a software event, no temporary files).
+ * Skipped where perf_event_open is refused.
+ */
+class SamplingProgramsIT {
+    @TempDir
+    static Path examples;
+
+    @TempDir
+    Path cwd;
+
+    @BeforeAll
+    static void buildExamples() throws Exception {
+        DistTool.buildExamples(examples);
+    }
+
+    private DistTool.Result tool(String tool, Map<String, String> env, String... args) throws Exception {
+        var r = DistTool.tool(tool, cwd, env, args);
+        if (r.stderr().contains("call-stack sampling is off")) {
+            abort("perf_event_open is refused here: " + r.stderr().lines()
+                    .filter(l -> l.contains("call-stack sampling is off")).findFirst().orElse(""));
+        }
+        return r;
+    }
+
+    private DistTool.Result sample(String name, String... args) throws Exception {
+        return tool("rocprof-sys-sample", DistTool.testEnvironment(cwd.resolve("out"), name), args);
+    }
+
+    /** (thread prefix "N>>>" , label, depth) of every entry of a sampled profile's ranks[0].graph. */
+    private static List<String[]> entries(Path json, String metric) throws Exception {
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        List<String[]> out = new ArrayList<>();
+        for (JsonNode e : root.get("timemory").get(metric).get("ranks").get(0).get("graph")) {
+            String prefix = e.get("prefix").asText();
+            Matcher m = Pattern.compile("\\|(\\d+)>>> ").matcher(prefix);
+            String thread = m.find() ? m.group(1) : "?";
+            String label = prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "");
+            out.add(new String[] {thread, label, e.get("depth").asText()});
+        }
+        return out;
+    }
+
+    private static boolean has(List<String[]> entries, String thread, String label) {
+        return entries.stream().anyMatch(e -> (thread == null || e[0].equals(thread)) && e[1].equals(label));
+    }
+
+    private static String show(List<String[]> entries) {
+        return entries.stream().map(e -> e[0] + ":" + e[2] + ":" + e[1]).toList().toString();
+    }
+
+    @Test
+    void everyThreadGetsATrackAndAProfile() throws Exception {
+        var r = sample("threads", "-P", "-T", "-f", "1000", "-w", "0", "--", examples.resolve("threads-hot").toString(),
+                "150");
+        assertEquals(0, r.exitCode(), r::toString);
+        List<String[]> g = entries(cwd.resolve("out/threads/sampling_wall_clock.json"), "sampling_wall_clock");
+        assertTrue(has(g, "0", "main_work"), show(g));
+        assertTrue(has(g, "1", "work_a") || has(g, "2", "work_a"), show(g));
+        assertTrue(has(g, "1", "work_b") || has(g, "2", "work_b"), show(g));
+        DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/threads/perfetto-trace.proto"));
+        List<String> sampledTracks = trace.tracks.values().stream().map(t -> t.descriptor().getName())
+                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+")).map(n -> n.substring(0, n.indexOf(" (S)")))
+                .sorted().toList();
+        assertEquals(List.of("Thread 0", "Thread 1", "Thread 2"), sampledTracks, trace.tracks::toString);
+        // every worker track nests its function under its thread entry function
+        List<String> names = trace.slices.stream().map(s -> s.name).distinct().toList();
+        assertTrue(names.containsAll(List.of("thread_a", "work_a", "thread_b", "work_b", "main_work", "spin")),
+                names::toString);
+    }
+
+    @Test
+    void forkedChildrenAreSampledInTheirOwnProfiles() throws Exception {
+        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "fork", "ROCPROFSYS_USE_PID", "ON");
+        var r = tool("rocprof-sys-sample", env, "-P", "-f", "1000", "-w", "0", "--",
+                examples.resolve("fork-hot").toString(), "120");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stdout().contains("child 0 done") && r.stdout().contains("child 1 done"), r::toString);
+        List<Path> files;
+        try (Stream<Path> s = Files.list(cwd.resolve("out/fork"))) {
+            files = s.filter(p -> p.getFileName().toString().matches("sampling_wall_clock-\\d+\\.json")).toList();
+        }
+        assertEquals(3, files.size(), files::toString);
+        int parents = 0;
+        int children = 0;
+        for (Path f : files) {
+            List<String[]> g = entries(f, "sampling_wall_clock");
+            parents += has(g, "0", "parent_work") ? 1 : 0;
+            children += has(g, "0", "child_work") ? 1 : 0;
+        }
+        assertEquals(1, parents, files::toString);
+        assertEquals(2, children, files::toString);
+    }
+
+    @Test
+    void cxxFunctionsAreDemangled() throws Exception {
+        var r = sample("cxx", "-P", "-f", "1000", "-w", "0", "--", examples.resolve("cxx-hot").toString(), "60");
+        assertEquals(0, r.exitCode(), r::toString);
+        List<String[]> g = entries(cwd.resolve("out/cxx/sampling_wall_clock.json"), "sampling_wall_clock");
+        assertTrue(has(g, "0", "compute::Accumulator<double>::run(long, long)"), show(g));
+        assertTrue(has(g, "0", "compute::blend(long, double)"), show(g));
+        assertTrue(g.stream().filter(e -> e[1].startsWith("compute::")).allMatch(e -> e[2].equals("1")), show(g));
+    }
+
+    @Test
+    void aPythonScriptShowsTheInterpreter() throws Exception {
+        Path python = Stream.of("/usr/bin/python3", "/usr/local/bin/python3").map(Path::of)
+                .filter(Files::isExecutable).findFirst().orElse(null);
+        assumeTrue(python != null, "no python3");
+        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "py",
+                "ROCPROFSYS_SAMPLING_KEEP_INTERNAL", "OFF");
+        var r = tool("rocprof-sys-sample", env, "-P", "-f", "1000", "-w", "0", "--", python.toString(),
+                DistTool.REPO.resolve("examples/sampling-script.py").toString(), "6");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stdout().contains("fib total"), r::toString);
+        List<String[]> g = entries(cwd.resolve("out/py/sampling_wall_clock.json"), "sampling_wall_clock");
+        // the interpreter's entry at the top (main tail-calls it), the agent's frames left out
+        assertTrue(g.stream().anyMatch(e -> e[2].equals("0") && e[1].matches("Py_BytesMain|Py_RunMain|main")),
+                show(g));
+        assertTrue(g.stream().noneMatch(e -> Integer.parseInt(e[2]) > 100), "no runaway stacks: " + show(g));
+        assertTrue(g.stream().noneMatch(e -> e[1].startsWith("rsys_")), show(g));
+        assertTrue(g.stream().anyMatch(e -> e[1].contains("EvalFrame")), show(g));
+    }
+
+    @Test
+    void aJvmWithAPerfMapShowsJavaFrames() throws Exception {
+        Path jdk = Path.of(System.getProperty("java.home"));
+        Path classes = cwd.resolve("classes");
+        Process javac = new ProcessBuilder(jdk.resolve("bin/javac").toString(), "-d", classes.toString(),
+                DistTool.REPO.resolve("examples/java/HotLoop.java").toString()).inheritIO().start();
+        assertEquals(0, javac.waitFor());
+        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "jvm", "ROCPROFSYS_USE_PID", "ON");
+        var r = tool("rocprof-sys-sample", env, "-P", "-f", "500", "-w", "0", "--", jdk.resolve("bin/java").toString(),
+                "-XX:+UnlockDiagnosticVMOptions", "-XX:+DumpPerfMapAtExit", "-XX:+PreserveFramePointer", "-cp",
+                classes.toString(), "HotLoop", "1200");
+        assertEquals(0, r.exitCode(), r::toString);
+        Path percent;
+        try (Stream<Path> s = Files.list(cwd.resolve("out/jvm"))) {
+            percent = s.filter(p -> p.getFileName().toString().matches("sampling_percent-\\d+\\.json")).findFirst()
+                    .orElseThrow(() -> new AssertionError(r.toString()));
+        }
+        String pid = percent.getFileName().toString().replaceAll("\\D", "");
+        try {
+            List<String[]> g = entries(percent, "sampling_percent");
+            assertTrue(g.stream().anyMatch(e -> e[1].contains("HotLoop.churn")), show(g));
+        } finally {
+            Files.deleteIfExists(Path.of("/tmp/perf-" + pid + ".map"));
+        }
+    }
+
+    @Test
+    void samplingDurationMessages() throws Exception {
+        // upstream's openmp-*-sampling-duration expectations, for the CPU-time sampler
+        var r = sample("duration", "-v", "1", "-P", "--cputime", "1000", "0.1", "-d", "0.25", "--",
+                examples.resolve("hot-functions").toString(), "30");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stderr().matches("(?s).*Sampler for thread 0 will be triggered 1000\\.0x per second of CPU-time"
+                + ".*Sampling will be disabled after 0\\.250000 seconds.*Sampling duration of 0\\.250000 seconds has"
+                + " elapsed\\. Shutting down sampling.*sampling_percent\\.(json|txt).*sampling_cpu_clock.*"
+                + "sampling_wall_clock.*") || r.stderr().matches("(?s).*Sampler for thread 0 will be triggered 1000\\.0x"
+                + " per second of CPU-time.*Sampling will be disabled after 0\\.250000 seconds.*Sampling duration of"
+                + " 0\\.250000 seconds has elapsed\\. Shutting down sampling.*sampling_wall_clock.*"), r::toString);
+    }
+
+    @Test
+    void overflowSamplingWithASoftwareEvent() throws Exception {
+        // upstream's overflow test: SAMPLING_OVERFLOW with PERF_COUNT_SW_CPU_CLOCK
+        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "overflow",
+                "ROCPROFSYS_SAMPLING_OVERFLOW", "ON", "ROCPROFSYS_SAMPLING_OVERFLOW_EVENT", "PERF_COUNT_SW_CPU_CLOCK",
+                "ROCPROFSYS_SAMPLING_OVERFLOW_FREQ", "200000");
+        var r = tool("rocprof-sys-run", env, "-S", "-P", "--", examples.resolve("hot-functions").toString(), "20");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue((r.stdout() + r.stderr()).contains("sampling_wall_clock.txt"), r::toString);
+        List<String[]> g = entries(cwd.resolve("out/overflow/sampling_wall_clock.json"), "sampling_wall_clock");
+        assertTrue(has(g, "0", "heavy"), show(g));
+        var bad = tool("rocprof-sys-run", DistTool.testEnvironment(cwd.resolve("out"), "overflow-bad",
+                "ROCPROFSYS_SAMPLING_OVERFLOW", "ON", "ROCPROFSYS_SAMPLING_OVERFLOW_EVENT", "PERF_COUNT_SW_NOPE"),
+                "-S", "--", "true");
+        assertTrue(bad.exitCode() != 0 && bad.stderr().contains("unknown perf event 'PERF_COUNT_SW_NOPE'"), bad::toString);
+    }
+
+    @Test
+    void noTemporaryFiles() throws Exception {
+        Path tmp = Files.createDirectories(cwd.resolve("tmp"));
+        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "notmp",
+                "ROCPROFSYS_USE_TEMPORARY_FILES", "OFF", "ROCPROFSYS_TMPDIR", tmp.toString());
+        var r = tool("rocprof-sys-sample", env, "-P", "-f", "500", "-w", "0", "--",
+                examples.resolve("hot-functions").toString(), "10");
+        assertEquals(0, r.exitCode(), r::toString);
+        for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
+            assertTrue(Files.isRegularFile(cwd.resolve("out/notmp/" + f + ".txt")), f + "\n" + r);
+        }
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertEquals(List.of(), s.toList(), "nothing left in the temporary directory");
+        }
+    }
+}
