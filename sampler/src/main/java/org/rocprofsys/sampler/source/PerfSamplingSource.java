@@ -77,6 +77,23 @@ public final class PerfSamplingSource implements BackgroundSource {
     private final Unwinder unwinder = new Unwinder();
     private final Map<Integer, AddressSpace> spaces = new HashMap<>();
     private final Set<Integer> changed = new HashSet<>();
+    /**
+     * What sampling cost the collector (benchmarks): CPU time of the reader and unwinder threads,
+     * and wall time spent unwinding and symbolizing, over {@code samples} samples.
+     */
+    public record Stats(long samples, long readerCpuNs, long unwinderCpuNs, long unwindNs, long symbolizeNs) {
+    }
+
+    private volatile long readerCpuNs;
+    private volatile long unwinderCpuNs;
+    private long unwindNs;
+    private long symbolizeNs;
+
+    /** Valid after {@link #stop}. */
+    public Stats stats() {
+        return new Stats(taken, readerCpuNs, unwinderCpuNs, unwindNs, symbolizeNs);
+    }
+
     private volatile boolean stopping;
     private boolean durationOver;
     private int rootPid;
@@ -197,6 +214,7 @@ public final class PerfSamplingSource implements BackgroundSource {
             }
         }
         readBatch();
+        readerCpuNs = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         batches.add(List.of()); // end of stream
     }
 
@@ -217,6 +235,7 @@ public final class PerfSamplingSource implements BackgroundSource {
             for (Integer pid : List.copyOf(deferred.keySet())) {
                 flushDeferred(pid, out);
             }
+            unwinderCpuNs = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -263,7 +282,9 @@ public final class PerfSamplingSource implements BackgroundSource {
         if (s.time() < windowStartNs || s.time() > windowEndNs || !s.userMode()) {
             return;
         }
+        long t0 = System.nanoTime();
         Unresolved u = new Unresolved(s.time(), s.pid(), s.tid(), s.period(), mapped(s.pid(), unwind(s)));
+        unwindNs += System.nanoTime() - t0;
         if (!emit(u, out, false) && deferredCount < MAX_DEFERRED) {
             deferred.computeIfAbsent(s.pid(), k -> new ArrayList<>()).add(u);
             deferredCount++;
@@ -293,6 +314,15 @@ public final class PerfSamplingSource implements BackgroundSource {
      * with -XX:+DumpPerfMapAtExit writes its map only when it exits.
      */
     private boolean emit(Unresolved u, Consumer<TraceEvent> out, boolean force) {
+        long t0 = System.nanoTime();
+        try {
+            return symbolizeAndEmit(u, out, force);
+        } finally {
+            symbolizeNs += System.nanoTime() - t0;
+        }
+    }
+
+    private boolean symbolizeAndEmit(Unresolved u, Consumer<TraceEvent> out, boolean force) {
         List<StackFrame> frames = new ArrayList<>(u.pcs().size());
         for (int i = u.pcs().size() - 1; i >= 0; i--) {
             Frame f = symbolizer.symbolize(u.pid(), u.pcs().get(i), i > 0);

@@ -1,0 +1,37 @@
+/*
+ * CPU-bound work for the sampling-overhead benchmark: a fixed amount of work in a few nested
+ * functions (built -O2 -fomit-frame-pointer like distribution code, so samples need DWARF
+ * unwinding), timed by the program itself with CLOCK_MONOTONIC around the work only, so start-up
+ * and the profiler's finalization do not count.
+ *
+ *   sampled_work [rounds]     prints "work_ns=<ns>"
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static volatile double sink;
+
+__attribute__((noipa)) static double leaf(long n, long salt)
+{
+    double x = 0;
+    for(long i = 0; i < n; ++i)
+        x += (double) ((i + salt) ^ 0x6b6b) / (double) (i + 1);
+    return x;
+}
+
+__attribute__((noipa)) static double middle(long n, long salt) { return leaf(n, salt) + leaf(n / 2, salt + 1); }
+
+__attribute__((noipa)) static double outer(long n, long salt) { return middle(n, salt) + leaf(n / 4, salt); }
+
+int main(int argc, char** argv)
+{
+    long            rounds = argc > 1 ? atol(argv[1]) : 60;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for(long r = 0; r < rounds; ++r)
+        sink += outer(1000000, r);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("work_ns=%lld\n", (long long) (b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec));
+    return 0;
+}
