@@ -420,6 +420,29 @@ public final class ElfFile {
         return data.asSlice(s.offset(), s.size()).toArray(ValueLayout.JAVA_BYTE);
     }
 
+    /**
+     * The entries of every SHT_RELA section whose symbols come from .dynsym (.rela.dyn, .rela.plt),
+     * with symbol names resolved; enough to name PLT and GOT slots.
+     */
+    public List<ElfRelocation> dynamicRelocations() throws ElfFormatException {
+        List<ElfRelocation> out = new ArrayList<>();
+        for (SectionHeader sh : sections) {
+            if (sh.type() != SectionHeader.SHT_RELA) continue;
+            if (sh.link() <= 0 || sh.link() >= sections.size()
+                    || sections.get(sh.link()).type() != SectionHeader.SHT_DYNSYM) continue;
+            requireRange(sh.offset(), sh.size(), sh.name() + " relocations");
+            long entsize = sh.entsize() == 0 ? 24 : sh.entsize();
+            if (entsize < 24) throw new ElfFormatException(path + ": " + sh.name() + " entry size " + entsize + " < 24");
+            for (long o = sh.offset(); o + entsize <= sh.offset() + sh.size(); o += entsize) {
+                long info = data.get(U64, o + 8);
+                int sym = (int) (info >>> 32);
+                String name = sym > 0 && sym < dynsym.size() ? dynsym.get(sym).name() : "";
+                out.add(new ElfRelocation(data.get(U64, o), (int) info, sym, data.get(U64, o + 16), name));
+            }
+        }
+        return out;
+    }
+
     /** A read-only native view of {@code len} bytes at file offset {@code offset}. */
     public MemorySegment fileSlice(long offset, long len) {
         return data.asSlice(offset, len).asReadOnly();
