@@ -125,6 +125,10 @@ class PlannerTest {
 
     /** Applies fix-ups as the area builder would for code placed at {@code at}, then decodes it. */
     static List<Insn> relocateAndDecode(PlannedFunction f, long at) {
+        return relocateAndDecode(cs, f, at);
+    }
+
+    static List<Insn> relocateAndDecode(Capstone cs, PlannedFunction f, long at) {
         byte[] code = f.relocatedCode().clone();
         ByteBuffer bb = ByteBuffer.wrap(code).order(ByteOrder.LITTLE_ENDIAN);
         for (CodeFixup x : f.fixups()) {
