@@ -25,12 +25,26 @@ public final class Area {
     private final List<Function> functions;
     private final List<Reloc> relocs;
     private final int rxSize;
+    private final int codeOff;
+    private final int codeEnd;
 
-    Area(byte[] bytes, List<Function> functions, List<Reloc> relocs, int rxSize) {
+    Area(byte[] bytes, List<Function> functions, List<Reloc> relocs, int rxSize, int codeOff, int codeEnd) {
         this.bytes = bytes;
         this.functions = List.copyOf(functions);
         this.relocs = List.copyOf(relocs);
         this.rxSize = rxSize;
+        this.codeOff = codeOff;
+        this.codeEnd = codeEnd;
+    }
+
+    /** Offset of the entry stub, where the code starts (everything before it is header and tables). */
+    public int codeOff() {
+        return codeOff;
+    }
+
+    /** End of the last trampoline (int3 padding follows up to {@link #rxSize()}). */
+    public int codeEnd() {
+        return codeEnd;
     }
 
     /** The area bytes, unapplied (a copy). */

@@ -164,7 +164,7 @@ public final class AreaBuilder {
             AreaFormat.putInt(a, ro + AreaFormat.R_ADDEND, r.addend());
             AreaFormat.putLong(a, ro + AreaFormat.R_TARGET_VADDR, r.targetVaddr());
         }
-        return new Area(a, funcs, relocs, rxSize);
+        return new Area(a, funcs, relocs, rxSize, stubOff, codeEnd);
     }
 
     /** "VAR=VAL\0VAR=VAL\0\0", or null when there is nothing. */
