@@ -31,9 +31,11 @@ import static org.rocprofsys.instrument.rewrite.ElfHeaders.Shdr;
  * x86-64 executable (PIE or not) or shared library with an instrumentation area in two new
  * loadable segments, a new program header table and the entry jumps of every planned function.
  *
- * <p>File layout appended at a page-aligned offset {@code O} (vaddr {@code V}, {@code V - O} equal
- * to the first PT_LOAD's {@code p_vaddr - p_offset} so that kernels computing {@code AT_PHDR} as
- * {@code load_addr + e_phoff} find the new table; the file is padded, sparsely, up to {@code O}):
+ * <p>File layout appended at a page-aligned offset {@code O} (vaddr {@code V} above every segment;
+ * for anything that can be a program, {@code V - O} equals the first PT_LOAD's
+ * {@code p_vaddr - p_offset} so that kernels computing {@code AT_PHDR} as
+ * {@code load_addr + e_phoff} find the new table: the file is padded, sparsely, up to {@code O};
+ * a shared library that cannot be a program gets {@code O} right after its end):
  * <pre>
  *   O                 program header table (old entries, PT_PHDR moved, + 2 PT_LOAD + 1 PT_NOTE)
  *   O + 8-aligned     the note: "RocProfSys", type 1, desc u64 area vaddr
@@ -155,6 +157,42 @@ public final class ElfRewriter {
         return Math.ceilDiv(v, a) * a;
     }
 
+    static final int PT_DYNAMIC = 2;
+    static final int PT_INTERP = 3;
+    static final long DT_FLAGS_1 = 0x6ffffffbL;
+    static final long DF_1_PIE = 0x08000000L;
+
+    /**
+     * A shared library that cannot be a program: ET_DYN without PT_INTERP and without DF_1_PIE
+     * (static PIEs have the flag but no interpreter).
+     */
+    static boolean isLibrary(ElfHeaders elf, FileChannel ch) throws IOException {
+        if (elf.type != ElfHeaders.ET_DYN) {
+            return false;
+        }
+        for (Phdr p : elf.phdrs) {
+            if (p.type == PT_INTERP) {
+                return false;
+            }
+        }
+        for (Phdr p : elf.phdrs) {
+            if (p.type == PT_DYNAMIC && p.filesz >= 16 && p.offset + p.filesz <= elf.fileSize && p.filesz < (1 << 20)) {
+                ByteBuffer d = ElfHeaders.read(ch, p.offset, (int) p.filesz);
+                while (d.remaining() >= 16) {
+                    long tag = d.getLong();
+                    long val = d.getLong();
+                    if (tag == 0) {
+                        break;
+                    }
+                    if (tag == DT_FLAGS_1 && (val & DF_1_PIE) != 0) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
     /** Lays out and writes the new parts into {@code ch}, a copy of the input. */
     private static Result place(Path input, ElfHeaders elf, FileChannel ch, Area area, Path out) throws IOException {
         List<Phdr> loads = elf.phdrs.stream().filter(p -> p.type == ElfHeaders.PT_LOAD).toList();
@@ -169,7 +207,10 @@ public final class ElfRewriter {
         long delta = first.vaddr - first.offset;
         long o;
         long v;
-        if (Math.floorMod(delta, PAGE) == 0) {
+        if (isLibrary(elf, ch)) { // never exec'd: no AT_PHDR to care for, no padding
+            o = alignUp(elf.fileSize, PAGE);
+            v = alignUp(maxEnd, PAGE);
+        } else if (Math.floorMod(delta, PAGE) == 0) {
             o = Math.max(alignUp(elf.fileSize, PAGE), alignUp(maxEnd - delta, PAGE));
             v = o + delta;
         } else { // no consistent choice: only kernels that look for the PT_LOAD holding e_phoff work

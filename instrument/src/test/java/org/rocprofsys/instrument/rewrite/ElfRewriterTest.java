@@ -249,4 +249,101 @@ class ElfRewriterTest {
         assertEquals(2, d.mode());
         assertEquals(List.of("fib", "main"), d.functions().stream().map(Area.Function::label).toList());
     }
+    @Test
+    void staticExecutablesRunIdentically() throws Exception {
+        TestPrograms.source(tmp, "prog.c");
+        for (String[] flags : List.of(new String[] {"-static", "-fno-PIE"}, new String[] {"-static-pie", "-fPIE"})) {
+            Path exe = TestPrograms.cc(tmp, "sprog", Stream.concat(Arrays.stream(flags), Stream.of("-O0", "prog.c")).toArray(String[]::new));
+            InstrumentPlan plan = TestPrograms.plan(exe, flags[0].equals("-static-pie"), PROG_FUNCS);
+            ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), tmp.resolve("sprog.inst"));
+            assertSameRun(exe, tmp.resolve("sprog.inst"), null);
+            assertSameRun(exe, tmp.resolve("sprog.inst"), null, "x");
+            assertToolsHappy(tmp.resolve("sprog.inst"), r);
+        }
+    }
+
+    @Test
+    void largeBssAndTlsProgramsAndLibraries() throws Exception {
+        TestPrograms.source(tmp, "bss.c");
+        for (String[] flags : List.of(new String[] {"-no-pie", "-fno-PIE"}, new String[] {"-pie", "-fPIE"})) {
+            Path exe = TestPrograms.cc(tmp, "bss", Stream.concat(Arrays.stream(flags), Stream.of("-O0", "bss.c")).toArray(String[]::new));
+            InstrumentPlan plan = TestPrograms.plan(exe, flags[0].equals("-pie"), Set.of("work", "main"));
+            Path out = tmp.resolve("bss.inst");
+            ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
+            // a program keeps e_phoff's vaddr = file offset + (first PT_LOAD's vaddr - offset): padded past .bss
+            assertTrue(r.phdrOffset() >= 16 << 20, "phdr at " + r.phdrOffset());
+            assertSameRun(exe, out, null);
+            assertToolsHappy(out, r);
+        }
+        Path lib = TestPrograms.cc(tmp, "libbss.so", "-DLIB", "-O0", "-shared", "-fPIC", "bss.c");
+        InstrumentPlan plan = TestPrograms.plan(lib, true, Set.of("work"));
+        Path out = tmp.resolve("libbss.inst.so");
+        ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
+        // a library is not padded
+        assertTrue(Files.size(out) < Files.size(lib) + 4 * 4096 + 8192, Files.size(out) + " bytes");
+        assertTrue(r.areaVaddr() >= 16 << 20);
+        assertToolsHappy(out, r);
+        // and it loads and works: a program calling work() through dlopen-free linking
+        Files.writeString(tmp.resolve("usebss.c"), "#include <stdio.h>\nint work(int);\nint main(void){printf(\"%d\\n\", work(4));return 3;}\n");
+        Path orig = Files.createDirectories(tmp.resolve("o"));
+        Path inst = Files.createDirectories(tmp.resolve("i"));
+        Files.copy(lib, orig.resolve("libbss.so"));
+        Files.copy(out, inst.resolve("libbss.so"));
+        Path use = TestPrograms.cc(tmp, "usebss", "usebss.c", "-L" + orig, "-lbss");
+        Exec.Result a = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", orig.toString()), use.toString());
+        Exec.Result b = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", inst.toString()), use.toString());
+        assertEquals("13\n", a.stdout());
+        assertEquals(a.stdout(), b.stdout(), b.stderr());
+        assertEquals(3, b.exitCode());
+        Path hook = TestPrograms.hook(tmp);
+        Path counts = tmp.resolve("counts.txt");
+        Exec.Result h = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", inst.toString(), "LD_PRELOAD", hook.toString(),
+                "HOOK_OUT", counts.toString()), use.toString());
+        assertEquals(a.stdout(), h.stdout(), h.stderr());
+        assertEquals(1L, hookCounts(counts).get("libbss.so:work"));
+    }
+
+    @Test
+    void thousandsOfFunctions() throws Exception {
+        int n = 3000;
+        StringBuilder c = new StringBuilder("#include <stdio.h>\n");
+        for (int i = 0; i < n; i++) {
+            c.append("int f").append(i).append("(int x) { int y = x * ").append(i % 97 + 1).append("; return y + ").append(i).append("; }\n");
+        }
+        c.append("typedef int (*fn)(int);\nstatic fn table[] = {");
+        for (int i = 0; i < n; i++) {
+            c.append("f").append(i).append(',');
+        }
+        c.append("};\nint main(void) { long s = 0; for (int r = 0; r < 3; r++) for (unsigned i = 0; i < sizeof table / sizeof table[0]; i++) s += table[i](r + (int)i);\n")
+                .append("  printf(\"%ld\\n\", s); return (int)(s % 256); }\n");
+        Files.writeString(tmp.resolve("many.c"), c);
+        Path exe = TestPrograms.cc(tmp, "many", "-O0", "many.c");
+        Set<String> names = new LinkedHashSet<>();
+        for (int i = 0; i < n; i++) {
+            names.add("f" + i);
+        }
+        names.add("main");
+        InstrumentPlan plan = TestPrograms.plan(exe, true, names);
+        Path out = tmp.resolve("many.inst");
+        ElfRewriter.rewrite(plan, Map.of(), tmp.resolve("warmup"));
+        long t0 = System.nanoTime();
+        Area area = AreaBuilder.build(plan, Map.of());
+        long t1 = System.nanoTime();
+        ElfRewriter.Result r = ElfRewriter.rewrite(exe, out, area);
+        long t2 = System.nanoTime();
+        System.out.printf("rewrite of %d functions: area %.1f ms, ELF %.1f ms (%.2f ms per 1000 functions in all)%n",
+                n + 1, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t2 - t0) / 1e6 / ((n + 1) / 1000.0));
+        assertEquals(n + 1, r.functions());
+        assertTrue(area.rxSize() > 10 * 4096);
+        assertSameRun(exe, out, null);
+        assertToolsHappy(out, r);
+        Path hook = TestPrograms.hook(tmp);
+        Path counts = tmp.resolve("counts.txt");
+        assertSameRun(exe, out, Map.of("LD_PRELOAD", hook.toString(), "HOOK_OUT", counts.toString()));
+        Map<String, Long> m = hookCounts(counts);
+        for (int i = 0; i < n; i += 499) {
+            assertEquals(3L, m.get("main:f" + i), "f" + i);
+        }
+        assertEquals(1L, m.get("main:main"));
+    }
 }
