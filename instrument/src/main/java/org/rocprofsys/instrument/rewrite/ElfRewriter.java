@@ -31,20 +31,25 @@ import static org.rocprofsys.instrument.rewrite.ElfHeaders.Shdr;
  * x86-64 executable (PIE or not) or shared library with an instrumentation area in two new
  * loadable segments, a new program header table and the entry jumps of every planned function.
  *
- * <p>File layout appended at a page-aligned offset {@code O} (vaddr {@code V} above every segment;
- * for anything that can be a program, {@code V - O} equals the first PT_LOAD's
- * {@code p_vaddr - p_offset} so that kernels computing {@code AT_PHDR} as
- * {@code load_addr + e_phoff} find the new table: the file is padded, sparsely, up to {@code O};
- * a shared library that cannot be a program gets {@code O} right after its end):
+ * <p>File layout: the loaded part of the input (up to the end of its last PT_LOAD's file bytes)
+ * stays where it is; at the next page-aligned offset {@code O} (vaddr {@code V}, above every
+ * segment, {@code V ≡ O mod page}) come the new parts; what followed the loaded part (symbol
+ * tables, debug sections, the old section header table) moves behind them, by a page multiple:
  * <pre>
  *   O                 program header table (old entries, PT_PHDR moved, + 2 PT_LOAD + 1 PT_NOTE)
  *   O + 8-aligned     the note: "RocProfSys", type 1, desc u64 area vaddr
  *   O + H (page)      the area's read+execute part           } PT_LOAD R+X from O
  *   O + H + rx_size   the area's read+write data page         PT_LOAD R+W
+ *   then              the input's non-loaded tail, shifted
  *   then              a copy of .shstrtab with the new names, and the section header table
  *                     (old sections + .note.rocprofsys, .rocprofsys, .rocprofsys.text,
  *                     .rocprofsys.data); e_shoff points to it
  * </pre>
+ * For anything that can be a program, {@code V - O} equals the first PT_LOAD's
+ * {@code p_vaddr - p_offset}, so that kernels computing {@code AT_PHDR} as
+ * {@code load_addr + e_phoff} find the new table (a large .bss makes a hole in the file up to
+ * {@code O}); a shared library that cannot be a program gets {@code V} at the page above its last
+ * segment. Either way the area lies right above the module's highest segment.
  * The input is never modified; the output is written to a temporary file next to it and renamed
  * when complete, with the input's permissions.
  */
@@ -112,11 +117,7 @@ public final class ElfRewriter {
             try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ);
                     FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 ElfHeaders elf = ElfHeaders.read(input, in);
-                long copied = 0;
-                while (copied < elf.fileSize) {
-                    copied += in.transferTo(copied, elf.fileSize - copied, ch);
-                }
-                r = place(input, elf, ch, area, out);
+                r = place(input, elf, in, ch, area, out);
             }
             copyPermissions(input, tmp);
             try {
@@ -194,27 +195,33 @@ public final class ElfRewriter {
     }
 
     /** Lays out and writes the new parts into {@code ch}, a copy of the input. */
-    private static Result place(Path input, ElfHeaders elf, FileChannel ch, Area area, Path out) throws IOException {
+    private static Result place(Path input, ElfHeaders elf, FileChannel in, FileChannel ch, Area area, Path out)
+            throws IOException {
         List<Phdr> loads = elf.phdrs.stream().filter(p -> p.type == ElfHeaders.PT_LOAD).toList();
         if (loads.isEmpty()) {
             throw new RewriteException(input + ": no PT_LOAD segment");
         }
         Phdr first = loads.stream().min(Comparator.comparingLong(p -> p.vaddr)).orElseThrow();
         long maxEnd = 0;
+        long loadedEnd = 0; // end of the bytes the loadable segments take from the file
         for (Phdr p : loads) {
             maxEnd = Math.max(maxEnd, p.vaddr + p.memsz);
+            loadedEnd = Math.max(loadedEnd, p.offset + p.filesz);
+        }
+        if (loadedEnd > elf.fileSize) {
+            throw new RewriteException(input + ": a PT_LOAD segment goes beyond the end of the file");
         }
         long delta = first.vaddr - first.offset;
         long o;
         long v;
-        if (isLibrary(elf, ch)) { // never exec'd: no AT_PHDR to care for, no padding
-            o = alignUp(elf.fileSize, PAGE);
+        if (isLibrary(elf, in)) { // never exec'd: no AT_PHDR to care for
+            o = alignUp(loadedEnd, PAGE);
             v = alignUp(maxEnd, PAGE);
         } else if (Math.floorMod(delta, PAGE) == 0) {
-            o = Math.max(alignUp(elf.fileSize, PAGE), alignUp(maxEnd - delta, PAGE));
+            o = Math.max(alignUp(loadedEnd, PAGE), alignUp(maxEnd - delta, PAGE));
             v = o + delta;
         } else { // no consistent choice: only kernels that look for the PT_LOAD holding e_phoff work
-            o = alignUp(elf.fileSize, PAGE);
+            o = alignUp(loadedEnd, PAGE);
             v = alignUp(maxEnd, PAGE);
         }
 
@@ -229,6 +236,19 @@ public final class ElfRewriter {
         long areaVaddr = v + headRegion;
         long dataOff = areaOff + area.rxSize();
         long dataVaddr = areaVaddr + area.rxSize();
+
+        // what follows the loaded bytes in the file (non-allocated sections, the section header
+        // table) moves behind the new parts, by a multiple of the page and of every alignment
+        long tailStart = loadedEnd;
+        long newEnd = dataOff + PAGE;
+        long tailAlign = PAGE;
+        for (Shdr x : elf.shdrs) {
+            if (x.offset >= tailStart && x.addralign > tailAlign && Long.bitCount(x.addralign) == 1) {
+                tailAlign = x.addralign;
+            }
+        }
+        long shift = alignUp(Math.max(0, newEnd - tailStart), tailAlign);
+        long tailEnd = elf.fileSize + shift;
 
         // the area, applied for its place
         byte[] bytes;
@@ -286,6 +306,8 @@ public final class ElfRewriter {
             }
             if (c.type == ElfHeaders.PT_LOAD) {
                 lastLoad = phdrs.size();
+            } else if (c.type != ElfHeaders.PT_PHDR && c.filesz > 0 && c.offset >= tailStart) {
+                c.offset += shift; // a non-loaded segment in the tail (unusual)
             }
             phdrs.add(c);
         }
@@ -308,16 +330,28 @@ public final class ElfRewriter {
         head.putLong(areaVaddr);
         head.clear();
 
-        // sections: a new .shstrtab copy with the added names, and the table after the area
-        long end = dataOff + PAGE;
+        // sections: the tail's sections shifted; a new .shstrtab copy with the added names and
+        // the new table at the end
+        long end = tailEnd;
         long newShoff = elf.shoff;
         int newShnum = elf.shdrs.size();
         ByteBuffer shstrtab = null;
         ByteBuffer shtab = null;
         long shstrtabOff = 0;
+        List<Shdr> shdrs = new ArrayList<>();
+        for (Shdr x : elf.shdrs) {
+            Shdr c = new Shdr(x.name, x.type, x.flags, x.addr, x.offset, x.size, x.link, x.info, x.addralign, x.entsize);
+            if (c.offset >= tailStart && (c.flags & 2 /* SHF_ALLOC */) == 0 && c.type != 8 /* SHT_NOBITS */) {
+                c.offset += shift;
+            }
+            shdrs.add(c);
+        }
         if (!elf.shdrs.isEmpty() && elf.shstrndx != ElfHeaders.SHN_UNDEF) {
             Shdr strSec = elf.shdrs.get(elf.shstrndx);
-            byte[] names = ElfHeaders.read(ch, strSec.offset, (int) strSec.size).array();
+            if (strSec.size > Integer.MAX_VALUE - 64 || strSec.offset + strSec.size > elf.fileSize) {
+                throw new RewriteException(input + ": bad section name table");
+            }
+            byte[] names = ElfHeaders.read(in, strSec.offset, (int) strSec.size).array();
             String[] added = {".note.rocprofsys", ".rocprofsys", ".rocprofsys.text", ".rocprofsys.data"};
             ByteBuffer s = ElfHeaders.le(names.length + 64);
             s.put(names);
@@ -330,10 +364,6 @@ public final class ElfRewriter {
             shstrtab = s;
             shstrtabOff = end;
             newShoff = alignUp(end + s.remaining(), 8);
-            List<Shdr> shdrs = new ArrayList<>();
-            for (Shdr x : elf.shdrs) {
-                shdrs.add(new Shdr(x.name, x.type, x.flags, x.addr, x.offset, x.size, x.link, x.info, x.addralign, x.entsize));
-            }
             Shdr ns = shdrs.get(elf.shstrndx);
             ns.offset = shstrtabOff;
             ns.size = s.remaining();
@@ -342,6 +372,10 @@ public final class ElfRewriter {
             shdrs.add(new Shdr(nameIdx[2], 1, 6 /* AX */, areaVaddr + area.codeOff(), areaOff + area.codeOff(),
                     area.codeEnd() - area.codeOff(), 0, 0, 16, 0));
             shdrs.add(new Shdr(nameIdx[3], 1, 3 /* WA */, dataVaddr, dataOff, PAGE, 0, 0, 8, 0));
+        } else if (!elf.shdrs.isEmpty()) {
+            newShoff = alignUp(end, 8);
+        }
+        if (!shdrs.isEmpty()) {
             newShnum = shdrs.size();
             if (newShnum >= ElfHeaders.SHN_LORESERVE) {
                 shdrs.getFirst().size = newShnum;
@@ -362,11 +396,16 @@ public final class ElfRewriter {
             eh.putShort(60, (short) (newShnum >= ElfHeaders.SHN_LORESERVE ? 0 : newShnum));
         }
 
-        // write: everything beyond the input's end first (a gap up to O stays a hole)
+        // write: the loaded part, the tail at its new place (a gap up to O stays a hole), the new
+        // parts, then the patches and the header
+        copy(in, 0, ch, 0, tailStart);
+        copy(in, tailStart, ch, tailStart + shift, elf.fileSize - tailStart);
         writeFully(ch, head, o);
         writeFully(ch, ByteBuffer.wrap(bytes), areaOff);
-        if (shtab != null) {
+        if (shstrtab != null) {
             writeFully(ch, shstrtab, shstrtabOff);
+        }
+        if (shtab != null) {
             writeFully(ch, shtab, newShoff);
         }
         for (int i = 0; i < funcs.size(); i++) {
@@ -380,6 +419,17 @@ public final class ElfRewriter {
         }
         writeFully(ch, eh, 0);
         return new Result(out, areaVaddr, areaOff, o, funcs.size());
+    }
+
+    private static void copy(FileChannel from, long pos, FileChannel to, long toPos, long count) throws IOException {
+        long done = 0;
+        while (done < count) {
+            long n = from.transferTo(pos + done, count - done, to.position(toPos + done));
+            if (n <= 0) {
+                throw new IOException("short read at " + (pos + done));
+            }
+            done += n;
+        }
     }
 
     private static void writeFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {

@@ -346,4 +346,35 @@ class ElfRewriterTest {
         }
         assertEquals(1L, m.get("main:main"));
     }
+    @Test
+    void debugInformationAndSymbolsSurvive() throws Exception {
+        TestPrograms.source(tmp, "prog.c");
+        Path exe = TestPrograms.cc(tmp, "gprog", "-g", "-O0", "prog.c");
+        InstrumentPlan plan = TestPrograms.plan(exe, true, PROG_FUNCS);
+        Path out = tmp.resolve("gprog.inst");
+        ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
+        assertSameRun(exe, out, null);
+        assertToolsHappy(out, r);
+        assertEquals(Exec.ok(null, "nm", exe.toString()), Exec.ok(null, "nm", out.toString()));
+        assertEquals(Exec.ok(null, "readelf", "--debug-dump=info,line", exe.toString()).replace(exe.toString(), "F"),
+                Exec.ok(null, "readelf", "--debug-dump=info,line", out.toString()).replace(out.toString(), "F"));
+        String fib = "0x" + Long.toHexString(plan.instrumented().stream()
+                .filter(f -> f.function().name().equals("fib")).findFirst().orElseThrow().function().address());
+        String line = Exec.ok(null, "addr2line", "-e", exe.toString(), fib);
+        assertTrue(line.contains("prog.c:"), line);
+        assertEquals(line, Exec.ok(null, "addr2line", "-e", out.toString(), fib));
+        // the new parts sit right above the loaded bytes and segments, not behind the debug information
+        long loadedEnd = 0;
+        long maxEnd = 0;
+        for (String l : Exec.ok(null, "readelf", "-lW", exe.toString()).split("\n")) {
+            String[] f = l.trim().split("\\s+");
+            if (f.length > 5 && f[0].equals("LOAD")) {
+                loadedEnd = Math.max(loadedEnd, Long.decode(f[1]) + Long.decode(f[4]));
+                maxEnd = Math.max(maxEnd, Long.decode(f[2]) + Long.decode(f[5]));
+            }
+        }
+        long page = 4096;
+        assertEquals(Math.max(ElfRewriter.alignUp(loadedEnd, page), ElfRewriter.alignUp(maxEnd, page)), r.phdrOffset());
+        assertTrue(loadedEnd < Files.size(exe) - 4096, "debug information follows the loaded bytes");
+    }
 }
