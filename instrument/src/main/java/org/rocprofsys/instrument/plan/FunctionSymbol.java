@@ -1,0 +1,106 @@
+package org.rocprofsys.instrument.plan;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.rocprofsys.instrument.elf.ElfFile;
+import org.rocprofsys.instrument.elf.ElfSymbol;
+import org.rocprofsys.instrument.elf.SectionHeader;
+
+/**
+ * One function of a module: all function symbols that start at the same address, merged.
+ *
+ * <p>Aliases rule: symbols (of .symtab and .dynsym) with the same start address are one function
+ * whose size is the largest of theirs. Its name is chosen, in this order, from the symbols with a
+ * non-zero size, by binding (global, weak, unique, local), then fewest leading underscores, then
+ * shortest, then alphabetically; so {@code malloc} wins over {@code __libc_malloc}. The other
+ * names are its aliases.
+ *
+ * @param mangled    the chosen (mangled) symbol name
+ * @param aliases    the other names, mangled
+ * @param linkage    see {@link FunctionInfo#linkage()}
+ * @param visibility see {@link FunctionInfo#visibility()}
+ */
+record FunctionSymbol(long address, long size, String mangled, List<String> aliases, String linkage,
+        String visibility) {
+
+    long end() {
+        return address + size;
+    }
+
+    /** The functions of {@code elf} in address order: defined STT_FUNC/IFUNC symbols in executable sections. */
+    static List<FunctionSymbol> collect(ElfFile elf) {
+        Map<Long, Map<String, ElfSymbol>> byAddress = new TreeMap<>();
+        for (ElfSymbol s : elf.symbols()) {
+            if (!s.definedFunction() || s.name().isEmpty()) continue;
+            SectionHeader sec = s.shndx() < elf.sections().size() ? elf.sections().get(s.shndx()) : null;
+            if (sec != null && !sec.executable()) continue;
+            Map<String, ElfSymbol> names = byAddress.computeIfAbsent(s.value(), k -> new LinkedHashMap<>());
+            // the .symtab entry comes first and wins over its .dynsym copy
+            names.putIfAbsent(s.name(), s);
+        }
+        List<FunctionSymbol> out = new ArrayList<>();
+        for (var e : byAddress.entrySet()) {
+            List<ElfSymbol> syms = new ArrayList<>(e.getValue().values());
+            long size = syms.stream().mapToLong(ElfSymbol::size).max().orElse(0);
+            syms.sort(PREFERENCE);
+            ElfSymbol chosen = syms.getFirst();
+            List<String> aliases = syms.stream().skip(1).map(ElfSymbol::name).toList();
+            int linkage = syms.stream().mapToInt(s -> linkageRank(s.bind())).min().orElse(0);
+            int visibility = syms.stream().mapToInt(s -> visibilityRank(s.visibility())).min().orElse(0);
+            out.add(new FunctionSymbol(e.getKey(), size, chosen.name(), aliases, LINKAGE[linkage],
+                    VISIBILITY[visibility]));
+        }
+        return out;
+    }
+
+    private static final String[] LINKAGE = {"unknown", "global", "local", "weak", "unique"};
+    private static final String[] VISIBILITY = {"unknown", "default", "internal", "hidden", "protected"};
+
+    /** Dyninst's SymbolLinkage order, which upstream takes the minimum of. */
+    private static int linkageRank(int bind) {
+        return switch (bind) {
+            case ElfSymbol.STB_GLOBAL -> 1;
+            case ElfSymbol.STB_LOCAL -> 2;
+            case ElfSymbol.STB_WEAK -> 3;
+            case ElfSymbol.STB_GNU_UNIQUE -> 4;
+            default -> 0;
+        };
+    }
+
+    /** Dyninst's SymbolVisibility order. */
+    private static int visibilityRank(int vis) {
+        return switch (vis) {
+            case ElfSymbol.STV_DEFAULT -> 1;
+            case ElfSymbol.STV_INTERNAL -> 2;
+            case ElfSymbol.STV_HIDDEN -> 3;
+            case ElfSymbol.STV_PROTECTED -> 4;
+            default -> 0;
+        };
+    }
+
+    private static int bindPreference(int bind) {
+        return switch (bind) {
+            case ElfSymbol.STB_GLOBAL -> 0;
+            case ElfSymbol.STB_WEAK -> 1;
+            case ElfSymbol.STB_GNU_UNIQUE -> 2;
+            default -> 3;
+        };
+    }
+
+    private static int leadingUnderscores(String s) {
+        int i = 0;
+        while (i < s.length() && s.charAt(i) == '_') i++;
+        return i;
+    }
+
+    private static final Comparator<ElfSymbol> PREFERENCE = Comparator
+            .comparing((ElfSymbol s) -> s.size() == 0)
+            .thenComparingInt(s -> bindPreference(s.bind()))
+            .thenComparingInt(s -> leadingUnderscores(s.name()))
+            .thenComparingInt(s -> s.name().length())
+            .thenComparing(ElfSymbol::name);
+}

@@ -1,0 +1,154 @@
+package org.rocprofsys.instrument.plan;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.TreeSet;
+import org.rocprofsys.instrument.capstone.Capstone;
+import org.rocprofsys.instrument.capstone.Insn;
+import org.rocprofsys.instrument.elf.ElfFile;
+import org.rocprofsys.instrument.elf.ElfFormatException;
+import org.rocprofsys.instrument.select.Decision;
+import org.rocprofsys.instrument.select.Demangler;
+import org.rocprofsys.instrument.select.FunctionFacts;
+import org.rocprofsys.instrument.select.FunctionSelector;
+import org.rocprofsys.instrument.select.SelectionMessage;
+import org.rocprofsys.instrument.select.SignatureParts;
+
+/**
+ * Turns one module into an {@link InstrumentPlan}: collects its function symbols, decodes every
+ * function with Capstone, applies the selection rules, and plans the entry patch of each selected
+ * function (see {@link PrologueRelocator} for the patchability rules).
+ *
+ * <p>The Capstone handle belongs to the caller; a Planner is as single-threaded as the handle.
+ */
+public final class Planner {
+    private final Capstone capstone;
+    private final Demangler demangler = new Demangler();
+
+    public Planner(Capstone capstone) {
+        this.capstone = capstone;
+    }
+
+    private record Scanned(FunctionSymbol symbol, FunctionInfo info, FunctionScan scan) {}
+
+    public PlanResult plan(ElfFile elf, PlannerOptions options) throws ElfFormatException {
+        if (elf.type() != ElfFile.ET_EXEC && elf.type() != ElfFile.ET_DYN) {
+            throw new ElfFormatException(elf.path() + ": not an executable or shared library (ELF type " + elf.type() + ")");
+        }
+        String module = elf.path().toString();
+        List<FunctionSymbol> symbols = FunctionSymbol.collect(elf);
+        Map<Long, String> plt = PltNames.read(elf, capstone);
+
+        // one decoding pass over every function
+        List<Scanned> scanned = new ArrayList<>(symbols.size());
+        NavigableSet<Long> branchTargets = new TreeSet<>();
+        NavigableSet<Long> starts = new TreeSet<>();
+        Map<Long, Scanned> byAddress = new HashMap<>();
+        for (FunctionSymbol s : symbols) {
+            FunctionScan scan = FunctionScan.of(s.address(), s.size(), decode(elf, s));
+            String signature = demangler.demangle(s.mangled());
+            String name = SignatureParts.parse(signature).name();
+            FunctionInfo info = new FunctionInfo(module, name, signature, s.address(), s.size(),
+                    scan.instructions(), s.linkage(), s.visibility());
+            Scanned sc = new Scanned(s, info, scan);
+            scanned.add(sc);
+            byAddress.put(s.address(), sc);
+            starts.add(s.address());
+            branchTargets.addAll(scan.branchTargets());
+        }
+
+        // partial overlaps (same-start symbols were merged into one function already)
+        Set<Long> overlappingAt = new HashSet<>();
+        for (int i = 0; i < scanned.size(); i++) {
+            FunctionSymbol a = scanned.get(i).symbol();
+            for (int j = i + 1; j < scanned.size() && scanned.get(j).symbol().address() < a.end(); j++) {
+                overlappingAt.add(a.address());
+                overlappingAt.add(scanned.get(j).symbol().address());
+            }
+        }
+
+        Map<Long, List<String>> aliases = new HashMap<>();
+        for (Scanned sc : scanned) {
+            if (!sc.symbol().aliases().isEmpty()) {
+                aliases.put(sc.symbol().address(), sc.symbol().aliases().stream()
+                        .map(a -> SignatureParts.parse(demangler.demangle(a)).name()).toList());
+            }
+        }
+
+        FunctionSelector selector = new FunctionSelector(options.selection());
+        PrologueRelocator relocator = new PrologueRelocator(branchTargets, starts, elf.highestLoadEnd());
+        List<FunctionInfo> available = new ArrayList<>();
+        List<PlannedFunction> instrumented = new ArrayList<>();
+        List<Exclusion> excluded = new ArrayList<>();
+        List<FunctionInfo> overlapping = new ArrayList<>();
+        List<SelectionMessage> messages = new ArrayList<>();
+        for (Scanned sc : scanned) {
+            FunctionInfo info = sc.info();
+            boolean overlaps = overlappingAt.contains(info.address());
+            if (overlaps) overlapping.add(info);
+            // functions with nothing to decode appear in the lists only with --all-functions
+            boolean listed = options.allFunctions() || sc.scan().decodable();
+            if (listed) available.add(info);
+            FunctionFacts facts = new FunctionFacts(info, sc.scan().decodable(),
+                    calledNames(sc.scan(), byAddress, plt), sc.scan().hasLoops(), sc.scan().dynamicCallsites(),
+                    overlaps, sc.scan().basicBlocks());
+            Decision d = selector.decide(facts);
+            messages.addAll(d.messages());
+            if (!d.instrument()) {
+                if (listed) excluded.add(new Exclusion(info, d.reason()));
+                continue;
+            }
+            String refusal;
+            PrologueRelocator.Result r = null;
+            if (sc.scan().jumpsToEntry()) {
+                refusal = "jump-to-entry";
+            } else {
+                r = relocator.plan(info.address(), info.size(), sc.scan().prologue());
+                refusal = r.refusal();
+            }
+            if (refusal == null && options.mode() == 1) refusal = "sampling-mode";
+            if (refusal != null) {
+                messages.add(new SelectionMessage(2, "Skipping", "function", refusal, info.name()));
+                excluded.add(new Exclusion(info, refusal));
+                continue;
+            }
+            messages.add(new SelectionMessage(1, "Instrumenting", "function", "no-constraint", info.name()));
+            instrumented.add(new PlannedFunction(info, options.label().label(info.signature()), r.patchLength(),
+                    r.code(), r.fixups()));
+        }
+        InstrumentPlan plan = new InstrumentPlan(elf.path(), elf.type() == ElfFile.ET_DYN, available, instrumented,
+                excluded, overlapping, options.mode());
+        return new PlanResult(plan, aliases, messages);
+    }
+
+    private List<Insn> decode(ElfFile elf, FunctionSymbol s) {
+        if (s.size() <= 0) return List.of();
+        try {
+            return capstone.disassemble(elf.segmentAt(s.address(), s.size()), s.address());
+        } catch (IllegalArgumentException notInFile) {
+            return List.of();
+        }
+    }
+
+    /** Names of directly called functions: the callee's name and aliases, or the PLT stub's import. */
+    private Set<String> calledNames(FunctionScan scan, Map<Long, Scanned> byAddress, Map<Long, String> plt) {
+        Set<String> out = new LinkedHashSet<>();
+        for (long t : scan.callTargets()) {
+            Scanned callee = byAddress.get(t);
+            if (callee != null) {
+                out.add(callee.info().name());
+                for (String a : callee.symbol().aliases()) out.add(SignatureParts.parse(demangler.demangle(a)).name());
+            } else {
+                String imported = plt.get(t);
+                if (imported != null) out.add(SignatureParts.parse(demangler.demangle(imported)).name());
+            }
+        }
+        return out;
+    }
+}

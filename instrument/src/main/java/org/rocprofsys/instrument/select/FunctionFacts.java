@@ -1,0 +1,26 @@
+package org.rocprofsys.instrument.select;
+
+import java.util.List;
+import java.util.Set;
+import org.rocprofsys.instrument.plan.FunctionInfo;
+
+/**
+ * What selection needs to know about one function, gathered by the planner from the ELF file and
+ * the decoded instructions.
+ *
+ * @param info              the function as the lists show it
+ * @param decodable         the whole range decoded into valid instructions
+ * @param calledNames       demangled names (without parameters) of the functions it calls directly,
+ *                          PLT stubs resolved to the imported name
+ * @param hasLoops          a branch inside the function jumps backwards (a loop)
+ * @param dynamicCallsites  it has an indirect call
+ * @param overlapping       its range overlaps another function's partially
+ * @param basicBlocks       instruction text per basic block ("mnemonic op_str" joined by spaces)
+ */
+public record FunctionFacts(FunctionInfo info, boolean decodable, Set<String> calledNames, boolean hasLoops,
+        boolean dynamicCallsites, boolean overlapping, List<String> basicBlocks) {
+    public FunctionFacts {
+        calledNames = Set.copyOf(calledNames);
+        basicBlocks = List.copyOf(basicBlocks);
+    }
+}
