@@ -1,0 +1,188 @@
+package org.rocprofsys.instrument.area;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.rocprofsys.instrument.plan.CodeFixup;
+import org.rocprofsys.instrument.plan.InstrumentPlan;
+import org.rocprofsys.instrument.plan.PlannedFunction;
+
+/**
+ * Builds the instrumentation area of one module from its {@link InstrumentPlan}
+ * (docs/instrumentation.md, "Area format").
+ *
+ * <p>Layout: header, function table, relocation table, string table (labels), env block,
+ * then, 16-byte aligned, the entry stub and one trampoline per function (local function id =
+ * index in the function table); the read+execute part is padded to a page, the read+write data
+ * page follows.
+ */
+public final class AreaBuilder {
+    private AreaBuilder() {}
+
+    /** Builds the area with the plan's mode. */
+    public static Area build(InstrumentPlan plan, Map<String, String> envDefaults) {
+        return build(plan.instrumented(), envDefaults, plan.mode());
+    }
+
+    /** Builds the area with an explicit mode (0 trace, 1 sampling, 2 coverage). */
+    public static Area build(InstrumentPlan plan, Map<String, String> envDefaults, int mode) {
+        return build(plan.instrumented(), envDefaults, mode);
+    }
+
+    /**
+     * Builds the area for {@code functions} (kept in the given order).
+     *
+     * @param envDefaults {@code --env} defaults, in iteration order (null or empty: none)
+     */
+    public static Area build(List<PlannedFunction> functions, Map<String, String> envDefaults, int mode) {
+        if (mode < 0 || mode > 2) {
+            throw new IllegalArgumentException("mode " + mode + " is not 0 (trace), 1 (sampling) or 2 (coverage)");
+        }
+        int n = functions.size();
+
+        // strtab
+        ByteArrayOutputStream strtab = new ByteArrayOutputStream();
+        int[] nameOff = new int[n];
+        for (int i = 0; i < n; i++) {
+            PlannedFunction f = functions.get(i);
+            byte[] label = f.label().getBytes(StandardCharsets.UTF_8);
+            for (byte b : label) {
+                if (b == 0) {
+                    throw new IllegalArgumentException("label of " + f.function().name() + " contains NUL");
+                }
+            }
+            nameOff[i] = strtab.size();
+            strtab.writeBytes(label);
+            strtab.write(0);
+        }
+        byte[] env = envBlock(envDefaults);
+
+        // relocations: every fix-up of the relocated code, then the jump back
+        int nrelocs = 0;
+        for (PlannedFunction f : functions) {
+            nrelocs += f.fixups().size() + 1;
+        }
+        int funcsOff = AreaFormat.HEADER_SIZE;
+        int relocsOff = Math.addExact(funcsOff, Math.multiplyExact(n, AreaFormat.FUNC_SIZE));
+        int strtabOff = Math.addExact(relocsOff, Math.multiplyExact(nrelocs, AreaFormat.RELOC_SIZE));
+        int end = Math.addExact(strtabOff, strtab.size());
+        int envOff = 0;
+        if (env != null) {
+            envOff = AreaFormat.alignUp(end, 8);
+            end = Math.addExact(envOff, env.length);
+        }
+        int stubOff = AreaFormat.alignUp(end, AreaFormat.CODE_ALIGN);
+        int[] trampOff = new int[n];
+        int pos = stubOff + AreaFormat.STUB_SIZE;
+        for (int i = 0; i < n; i++) {
+            PlannedFunction f = functions.get(i);
+            pos = AreaFormat.alignUp(pos, AreaFormat.CODE_ALIGN);
+            trampOff[i] = pos;
+            pos = Math.addExact(pos, AreaFormat.TRAMP_HEAD_SIZE + f.relocatedCode().length + AreaFormat.TRAMP_TAIL_SIZE);
+        }
+        int codeEnd = pos;
+        int rxSize = AreaFormat.alignUp(Math.max(codeEnd, 1), AreaFormat.PAGE);
+        int dataOff = rxSize;
+        int areaSize = Math.addExact(rxSize, AreaFormat.PAGE);
+
+        byte[] a = new byte[areaSize];
+        // header
+        AreaFormat.putLong(a, AreaFormat.H_MAGIC, AreaFormat.MAGIC);
+        AreaFormat.putInt(a, AreaFormat.H_VERSION, AreaFormat.VERSION);
+        AreaFormat.putInt(a, AreaFormat.H_FLAGS, 0);
+        AreaFormat.putInt(a, AreaFormat.H_NFUNCS, n);
+        AreaFormat.putInt(a, AreaFormat.H_NRELOCS, nrelocs);
+        AreaFormat.putInt(a, AreaFormat.H_FUNCS_OFF, funcsOff);
+        AreaFormat.putInt(a, AreaFormat.H_RELOCS_OFF, relocsOff);
+        AreaFormat.putInt(a, AreaFormat.H_STRTAB_OFF, strtabOff);
+        AreaFormat.putInt(a, AreaFormat.H_STRTAB_SIZE, strtab.size());
+        AreaFormat.putInt(a, AreaFormat.H_ENV_OFF, envOff);
+        AreaFormat.putInt(a, AreaFormat.H_MODE, mode);
+        AreaFormat.putInt(a, AreaFormat.H_RX_SIZE, rxSize);
+        AreaFormat.putInt(a, AreaFormat.H_DATA_OFF, dataOff);
+        AreaFormat.putInt(a, AreaFormat.H_AREA_SIZE, areaSize);
+        AreaFormat.putLong(a, AreaFormat.H_AREA_VADDR, 0);
+        System.arraycopy(strtab.toByteArray(), 0, a, strtabOff, strtab.size());
+        if (env != null) {
+            System.arraycopy(env, 0, a, envOff, env.length);
+        }
+        // code: int3 everywhere from the stub to the end of the RX part
+        for (int i = stubOff; i < rxSize; i++) {
+            a[i] = AreaFormat.INT3;
+        }
+        System.arraycopy(AreaFormat.entryStub(stubOff, dataOff), 0, a, stubOff, AreaFormat.STUB_SIZE);
+
+        List<Area.Function> funcs = new ArrayList<>(n);
+        List<Area.Reloc> relocs = new ArrayList<>(nrelocs);
+        for (int i = 0; i < n; i++) {
+            PlannedFunction f = functions.get(i);
+            byte[] code = f.relocatedCode();
+            int t = trampOff[i];
+            long funcVaddr = f.function().address();
+
+            int fo = funcsOff + i * AreaFormat.FUNC_SIZE;
+            AreaFormat.putLong(a, fo + AreaFormat.F_FUNC_VADDR, funcVaddr);
+            AreaFormat.putInt(a, fo + AreaFormat.F_TRAMP_OFF, t);
+            AreaFormat.putInt(a, fo + AreaFormat.F_NAME_OFF, nameOff[i]);
+            AreaFormat.putInt(a, fo + AreaFormat.F_PATCH_LEN, f.patchLength());
+            funcs.add(new Area.Function(funcVaddr, t, f.patchLength(), f.label()));
+
+            // mov r11d, fid; call stub
+            a[t] = 0x41;
+            a[t + 1] = (byte) 0xBB;
+            AreaFormat.putInt(a, t + 2, i);
+            a[t + 6] = (byte) 0xE8;
+            AreaFormat.putInt(a, t + 7, stubOff - (t + AreaFormat.TRAMP_HEAD_SIZE));
+            int codeOff = t + AreaFormat.TRAMP_HEAD_SIZE;
+            System.arraycopy(code, 0, a, codeOff, code.length);
+            int lastFixupEnd = 0;
+            List<CodeFixup> fixups = new ArrayList<>(f.fixups());
+            fixups.sort(java.util.Comparator.comparingInt(CodeFixup::offset));
+            for (CodeFixup fx : fixups) {
+                if (fx.offset() < lastFixupEnd || fx.offset() + 4 > code.length) {
+                    throw new IllegalArgumentException(String.format(
+                            "fix-up at offset %d outside the %d relocated bytes of %s, or overlapping another",
+                            fx.offset(), code.length, f.function().name()));
+                }
+                lastFixupEnd = fx.offset() + 4;
+                relocs.add(new Area.Reloc(codeOff + fx.offset(), fx.addend(), fx.targetVaddr()));
+            }
+            // jmp f + patch_length
+            int jmp = codeOff + code.length;
+            a[jmp] = (byte) 0xE9;
+            AreaFormat.putInt(a, jmp + 1, 0);
+            relocs.add(new Area.Reloc(jmp + 1, -4, funcVaddr + f.patchLength()));
+        }
+        relocs.sort(java.util.Comparator.comparingInt(Area.Reloc::areaOff));
+        for (int i = 0; i < relocs.size(); i++) {
+            Area.Reloc r = relocs.get(i);
+            int ro = relocsOff + i * AreaFormat.RELOC_SIZE;
+            AreaFormat.putInt(a, ro + AreaFormat.R_AREA_OFF, r.areaOff());
+            AreaFormat.putInt(a, ro + AreaFormat.R_ADDEND, r.addend());
+            AreaFormat.putLong(a, ro + AreaFormat.R_TARGET_VADDR, r.targetVaddr());
+        }
+        return new Area(a, funcs, relocs, rxSize, stubOff, codeEnd);
+    }
+
+    /** "VAR=VAL\0VAR=VAL\0\0", or null when there is nothing. */
+    static byte[] envBlock(Map<String, String> env) {
+        if (env == null || env.isEmpty()) {
+            return null;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            String k = e.getKey();
+            String v = e.getValue() == null ? "" : e.getValue();
+            if (k.isEmpty() || k.indexOf('=') >= 0 || k.indexOf('\0') >= 0 || v.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("bad --env entry '" + k + "=" + v + "'");
+            }
+            out.writeBytes((k + "=" + v).getBytes(StandardCharsets.UTF_8));
+            out.write(0);
+        }
+        out.write(0);
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,441 @@
+package org.rocprofsys.instrument.rewrite;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.rocprofsys.instrument.area.Area;
+import org.rocprofsys.instrument.area.AreaBuilder;
+import org.rocprofsys.instrument.plan.InstrumentPlan;
+
+import static org.rocprofsys.instrument.rewrite.ElfHeaders.Phdr;
+import static org.rocprofsys.instrument.rewrite.ElfHeaders.Shdr;
+
+/**
+ * Rewrite mode (docs/instrumentation.md, "Rewrite mode: the ELF file"): writes a copy of an
+ * x86-64 executable (PIE or not) or shared library with an instrumentation area in two new
+ * loadable segments, a new program header table and the entry jumps of every planned function.
+ *
+ * <p>File layout: the loaded part of the input (up to the end of its last PT_LOAD's file bytes)
+ * stays where it is; at the next page-aligned offset {@code O} (vaddr {@code V}, above every
+ * segment, {@code V ≡ O mod page}) come the new parts; what followed the loaded part (symbol
+ * tables, debug sections, the old section header table) moves behind them, by a page multiple:
+ * <pre>
+ *   O                 program header table (old entries, PT_PHDR moved, + 2 PT_LOAD + 1 PT_NOTE)
+ *   O + 8-aligned     the note: "RocProfSys", type 1, desc u64 area vaddr
+ *   O + H (page)      the area's read+execute part           } PT_LOAD R+X from O
+ *   O + H + rx_size   the area's read+write data page         PT_LOAD R+W
+ *   then              the input's non-loaded tail, shifted
+ *   then              a copy of .shstrtab with the new names, and the section header table
+ *                     (old sections + .note.rocprofsys, .rocprofsys, .rocprofsys.text,
+ *                     .rocprofsys.data); e_shoff points to it
+ * </pre>
+ * For anything that can be a program, {@code V - O} equals the first PT_LOAD's
+ * {@code p_vaddr - p_offset}, so that kernels computing {@code AT_PHDR} as
+ * {@code load_addr + e_phoff} find the new table (a large .bss makes a hole in the file up to
+ * {@code O}); a shared library that cannot be a program gets {@code V} at the page above its last
+ * segment. Either way the area lies right above the module's highest segment.
+ * The input is never modified; the output is written to a temporary file next to it and renamed
+ * when complete, with the input's permissions.
+ */
+public final class ElfRewriter {
+    private ElfRewriter() {}
+
+    static final int PAGE = 4096;
+    static final String NOTE_NAME = "RocProfSys";
+    static final int NOTE_TYPE = 1;
+    /** namesz, descsz, type, "RocProfSys\0" padded to 12, u64 desc. */
+    static final int NOTE_SIZE = 12 + 12 + 8;
+
+    /**
+     * What was written.
+     *
+     * @param output         the rewritten file
+     * @param areaVaddr      the area's vaddr (relative to the load bias)
+     * @param areaOffset     its file offset
+     * @param phdrOffset     the new program header table's file offset ({@code e_phoff})
+     * @param functions      entries patched
+     */
+    public record Result(Path output, long areaVaddr, long areaOffset, long phdrOffset, int functions) {}
+
+    /** Builds the area of {@code plan} (with its mode) and rewrites {@code plan.module()} into {@code output}. */
+    public static Result rewrite(InstrumentPlan plan, Map<String, String> envDefaults, Path output) throws IOException {
+        return rewrite(plan.module(), output, AreaBuilder.build(plan, envDefaults));
+    }
+
+    /**
+     * Writes {@code output}: {@code input} with {@code area} placed, its relocations applied and
+     * the entries of its functions patched.
+     *
+     * @throws RewriteException for an input that is not an x86-64 ELF64 executable or shared
+     *         library, an unwritable output, a function entry that is not in an executable segment
+     *         or out of reach; no output file is left behind then
+     */
+    public static Result rewrite(Path input, Path output, Area area) throws IOException {
+        if (!Files.isRegularFile(input)) {
+            throw new RewriteException(input + ": " + (Files.exists(input) ? "not a regular file" : "no such file"));
+        }
+        if (!Files.isReadable(input)) {
+            throw new RewriteException(input + ": not readable");
+        }
+        Path out = output.toAbsolutePath();
+        if (Files.exists(out) && Files.isSameFile(input, out)) {
+            throw new RewriteException(output + ": the output would replace the input");
+        }
+        if (Files.isDirectory(out)) {
+            throw new RewriteException(output + ": is a directory");
+        }
+        Path dir = out.getParent();
+        Path tmp;
+        try {
+            tmp = Files.createTempFile(dir, "." + out.getFileName() + ".", ".tmp");
+        } catch (NoSuchFileException e) {
+            throw new RewriteException("cannot write " + output + ": directory " + dir + " does not exist", e);
+        } catch (AccessDeniedException e) {
+            throw new RewriteException("cannot write " + output + ": permission denied in " + dir, e);
+        } catch (FileSystemException e) {
+            throw new RewriteException("cannot write " + output + ": " + reason(e), e);
+        }
+        boolean done = false;
+        try {
+            Result r;
+            try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ);
+                    FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                ElfHeaders elf = ElfHeaders.read(input, in);
+                r = place(input, elf, in, ch, area, out);
+            }
+            copyPermissions(input, tmp);
+            try {
+                Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (FileSystemException e) {
+                throw new RewriteException("cannot write " + output + ": " + reason(e), e);
+            }
+            done = true;
+            return r;
+        } catch (RewriteException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new RewriteException("cannot rewrite " + input + " into " + output + ": " + reason(e), e);
+        } finally {
+            if (!done) {
+                Files.deleteIfExists(tmp);
+            }
+        }
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof FileSystemException fse && fse.getReason() != null) {
+            return fse.getReason();
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
+    private static void copyPermissions(Path from, Path to) throws IOException {
+        try {
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(from, LinkOption.NOFOLLOW_LINKS);
+            Files.setPosixFilePermissions(to, Files.getPosixFilePermissions(from));
+        } catch (UnsupportedOperationException e) {
+            to.toFile().setExecutable(Files.isExecutable(from));
+        }
+    }
+
+    static long alignUp(long v, long a) {
+        return Math.ceilDiv(v, a) * a;
+    }
+
+    static final int PT_DYNAMIC = 2;
+    static final int PT_INTERP = 3;
+    static final long DT_FLAGS_1 = 0x6ffffffbL;
+    static final long DF_1_PIE = 0x08000000L;
+
+    /**
+     * A shared library that cannot be a program: ET_DYN without PT_INTERP and without DF_1_PIE
+     * (static PIEs have the flag but no interpreter).
+     */
+    static boolean isLibrary(ElfHeaders elf, FileChannel ch) throws IOException {
+        if (elf.type != ElfHeaders.ET_DYN) {
+            return false;
+        }
+        for (Phdr p : elf.phdrs) {
+            if (p.type == PT_INTERP) {
+                return false;
+            }
+        }
+        for (Phdr p : elf.phdrs) {
+            if (p.type == PT_DYNAMIC && p.filesz >= 16 && p.offset + p.filesz <= elf.fileSize && p.filesz < (1 << 20)) {
+                ByteBuffer d = ElfHeaders.read(ch, p.offset, (int) p.filesz);
+                while (d.remaining() >= 16) {
+                    long tag = d.getLong();
+                    long val = d.getLong();
+                    if (tag == 0) {
+                        break;
+                    }
+                    if (tag == DT_FLAGS_1 && (val & DF_1_PIE) != 0) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Lays out and writes the new parts into {@code ch}, a copy of the input. */
+    private static Result place(Path input, ElfHeaders elf, FileChannel in, FileChannel ch, Area area, Path out)
+            throws IOException {
+        List<Phdr> loads = elf.phdrs.stream().filter(p -> p.type == ElfHeaders.PT_LOAD).toList();
+        if (loads.isEmpty()) {
+            throw new RewriteException(input + ": no PT_LOAD segment");
+        }
+        Phdr first = loads.stream().min(Comparator.comparingLong(p -> p.vaddr)).orElseThrow();
+        long maxEnd = 0;
+        long loadedEnd = 0; // end of the bytes the loadable segments take from the file
+        for (Phdr p : loads) {
+            maxEnd = Math.max(maxEnd, p.vaddr + p.memsz);
+            loadedEnd = Math.max(loadedEnd, p.offset + p.filesz);
+        }
+        if (loadedEnd > elf.fileSize) {
+            throw new RewriteException(input + ": a PT_LOAD segment goes beyond the end of the file");
+        }
+        long delta = first.vaddr - first.offset;
+        long o;
+        long v;
+        if (isLibrary(elf, in)) { // never exec'd: no AT_PHDR to care for
+            o = alignUp(loadedEnd, PAGE);
+            v = alignUp(maxEnd, PAGE);
+        } else if (Math.floorMod(delta, PAGE) == 0) {
+            o = Math.max(alignUp(loadedEnd, PAGE), alignUp(maxEnd - delta, PAGE));
+            v = o + delta;
+        } else { // no consistent choice: only kernels that look for the PT_LOAD holding e_phoff work
+            o = alignUp(loadedEnd, PAGE);
+            v = alignUp(maxEnd, PAGE);
+        }
+
+        int newPhnum = elf.phdrs.size() + 3;
+        if (newPhnum >= 0xffff) {
+            throw new RewriteException(input + ": too many program headers");
+        }
+        long phdrSize = (long) newPhnum * ElfHeaders.PHDR_SIZE;
+        long noteRel = alignUp(phdrSize, 8);
+        long headRegion = alignUp(noteRel + NOTE_SIZE, PAGE);
+        long areaOff = o + headRegion;
+        long areaVaddr = v + headRegion;
+        long dataOff = areaOff + area.rxSize();
+        long dataVaddr = areaVaddr + area.rxSize();
+
+        // what follows the loaded bytes in the file (non-allocated sections, the section header
+        // table) moves behind the new parts, by a multiple of the page and of every alignment
+        long tailStart = loadedEnd;
+        long newEnd = dataOff + PAGE;
+        long tailAlign = PAGE;
+        for (Shdr x : elf.shdrs) {
+            if (x.offset >= tailStart && x.addralign > tailAlign && Long.bitCount(x.addralign) == 1) {
+                tailAlign = x.addralign;
+            }
+        }
+        long shift = alignUp(Math.max(0, newEnd - tailStart), tailAlign);
+        long tailEnd = elf.fileSize + shift;
+
+        // the area, applied for its place
+        byte[] bytes;
+        try {
+            bytes = area.applied(areaVaddr);
+        } catch (IllegalArgumentException e) {
+            throw new RewriteException(input + ": " + e.getMessage(), e);
+        }
+
+        // entry patches, checked before anything is written
+        List<Area.Function> funcs = new ArrayList<>(area.functions());
+        funcs.sort(Comparator.comparingLong(Area.Function::funcVaddr));
+        long lastEnd = Long.MIN_VALUE;
+        String lastLabel = null;
+        long[] patchOff = new long[funcs.size()];
+        for (int i = 0; i < funcs.size(); i++) {
+            Area.Function f = funcs.get(i);
+            long start = f.funcVaddr();
+            long end = start + f.patchLength();
+            if (start < lastEnd) {
+                throw new RewriteException(String.format("%s: patch of %s at 0x%x overlaps the patch of %s",
+                        input, f.label(), start, lastLabel));
+            }
+            lastEnd = end;
+            lastLabel = f.label();
+            Phdr seg = null;
+            for (Phdr p : loads) {
+                if (start >= p.vaddr && end <= p.vaddr + p.filesz) {
+                    seg = p;
+                    break;
+                }
+            }
+            if (seg == null || (seg.flags & ElfHeaders.PF_X) == 0) {
+                throw new RewriteException(String.format("%s: entry of %s at 0x%x is not in an executable segment of the file",
+                        input, f.label(), start));
+            }
+            patchOff[i] = start - seg.vaddr + seg.offset;
+            long rel = areaVaddr + f.trampOff() - (start + 5);
+            if (rel != (int) rel) {
+                throw new RewriteException(String.format("%s: trampoline of %s out of jmp reach", input, f.label()));
+            }
+        }
+
+        // new program header table
+        List<Phdr> phdrs = new ArrayList<>();
+        int lastLoad = -1;
+        for (Phdr p : elf.phdrs) {
+            Phdr c = new Phdr(p.type, p.flags, p.offset, p.vaddr, p.paddr, p.filesz, p.memsz, p.align);
+            if (c.type == ElfHeaders.PT_PHDR) {
+                c.offset = o;
+                c.vaddr = v;
+                c.paddr = v;
+                c.filesz = phdrSize;
+                c.memsz = phdrSize;
+            }
+            if (c.type == ElfHeaders.PT_LOAD) {
+                lastLoad = phdrs.size();
+            } else if (c.type != ElfHeaders.PT_PHDR && c.filesz > 0 && c.offset >= tailStart) {
+                c.offset += shift; // a non-loaded segment in the tail (unusual)
+            }
+            phdrs.add(c);
+        }
+        Phdr rx = new Phdr(ElfHeaders.PT_LOAD, ElfHeaders.PF_R | ElfHeaders.PF_X, o, v, v,
+                headRegion + area.rxSize(), headRegion + area.rxSize(), PAGE);
+        Phdr rw = new Phdr(ElfHeaders.PT_LOAD, ElfHeaders.PF_R | ElfHeaders.PF_W, dataOff, dataVaddr, dataVaddr,
+                PAGE, PAGE, PAGE);
+        phdrs.add(lastLoad + 1, rx);
+        phdrs.add(lastLoad + 2, rw);
+        phdrs.add(new Phdr(ElfHeaders.PT_NOTE, ElfHeaders.PF_R, o + noteRel, v + noteRel, v + noteRel,
+                NOTE_SIZE, NOTE_SIZE, 4));
+
+        ByteBuffer head = ElfHeaders.le((int) headRegion);
+        for (Phdr p : phdrs) {
+            p.write(head);
+        }
+        head.position((int) noteRel);
+        head.putInt(NOTE_NAME.length() + 1).putInt(8).putInt(NOTE_TYPE);
+        head.put(NOTE_NAME.getBytes(StandardCharsets.US_ASCII)).put((byte) 0).put((byte) 0);
+        head.putLong(areaVaddr);
+        head.clear();
+
+        // sections: the tail's sections shifted; a new .shstrtab copy with the added names and
+        // the new table at the end
+        long end = tailEnd;
+        long newShoff = elf.shoff;
+        int newShnum = elf.shdrs.size();
+        ByteBuffer shstrtab = null;
+        ByteBuffer shtab = null;
+        long shstrtabOff = 0;
+        List<Shdr> shdrs = new ArrayList<>();
+        for (Shdr x : elf.shdrs) {
+            Shdr c = new Shdr(x.name, x.type, x.flags, x.addr, x.offset, x.size, x.link, x.info, x.addralign, x.entsize);
+            if (c.offset >= tailStart && (c.flags & 2 /* SHF_ALLOC */) == 0 && c.type != 8 /* SHT_NOBITS */) {
+                c.offset += shift;
+            }
+            shdrs.add(c);
+        }
+        if (!elf.shdrs.isEmpty() && elf.shstrndx != ElfHeaders.SHN_UNDEF) {
+            Shdr strSec = elf.shdrs.get(elf.shstrndx);
+            if (strSec.size > Integer.MAX_VALUE - 64 || strSec.offset + strSec.size > elf.fileSize) {
+                throw new RewriteException(input + ": bad section name table");
+            }
+            byte[] names = ElfHeaders.read(in, strSec.offset, (int) strSec.size).array();
+            String[] added = {".note.rocprofsys", ".rocprofsys", ".rocprofsys.text", ".rocprofsys.data"};
+            ByteBuffer s = ElfHeaders.le(names.length + 64);
+            s.put(names);
+            int[] nameIdx = new int[added.length];
+            for (int i = 0; i < added.length; i++) {
+                nameIdx[i] = s.position();
+                s.put(added[i].getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
+            }
+            s.flip();
+            shstrtab = s;
+            shstrtabOff = end;
+            newShoff = alignUp(end + s.remaining(), 8);
+            Shdr ns = shdrs.get(elf.shstrndx);
+            ns.offset = shstrtabOff;
+            ns.size = s.remaining();
+            shdrs.add(new Shdr(nameIdx[0], 7 /* SHT_NOTE */, 2 /* A */, v + noteRel, o + noteRel, NOTE_SIZE, 0, 0, 4, 0));
+            shdrs.add(new Shdr(nameIdx[1], 1 /* SHT_PROGBITS */, 2 /* A */, areaVaddr, areaOff, area.codeOff(), 0, 0, 8, 0));
+            shdrs.add(new Shdr(nameIdx[2], 1, 6 /* AX */, areaVaddr + area.codeOff(), areaOff + area.codeOff(),
+                    area.codeEnd() - area.codeOff(), 0, 0, 16, 0));
+            shdrs.add(new Shdr(nameIdx[3], 1, 3 /* WA */, dataVaddr, dataOff, PAGE, 0, 0, 8, 0));
+        } else if (!elf.shdrs.isEmpty()) {
+            newShoff = alignUp(end, 8);
+        }
+        if (!shdrs.isEmpty()) {
+            newShnum = shdrs.size();
+            if (newShnum >= ElfHeaders.SHN_LORESERVE) {
+                shdrs.getFirst().size = newShnum;
+            }
+            shtab = ElfHeaders.le(newShnum * ElfHeaders.SHDR_SIZE);
+            for (Shdr x : shdrs) {
+                x.write(shtab);
+            }
+            shtab.flip();
+        }
+
+        // ELF header
+        ByteBuffer eh = ByteBuffer.wrap(elf.ehdr.clone()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        eh.putLong(32, o);
+        eh.putShort(56, (short) phdrs.size());
+        if (shtab != null) {
+            eh.putLong(40, newShoff);
+            eh.putShort(60, (short) (newShnum >= ElfHeaders.SHN_LORESERVE ? 0 : newShnum));
+        }
+
+        // write: the loaded part, the tail at its new place (a gap up to O stays a hole), the new
+        // parts, then the patches and the header
+        copy(in, 0, ch, 0, tailStart);
+        copy(in, tailStart, ch, tailStart + shift, elf.fileSize - tailStart);
+        writeFully(ch, head, o);
+        writeFully(ch, ByteBuffer.wrap(bytes), areaOff);
+        if (shstrtab != null) {
+            writeFully(ch, shstrtab, shstrtabOff);
+        }
+        if (shtab != null) {
+            writeFully(ch, shtab, newShoff);
+        }
+        for (int i = 0; i < funcs.size(); i++) {
+            Area.Function f = funcs.get(i);
+            ByteBuffer jmp = ElfHeaders.le(f.patchLength());
+            jmp.put((byte) 0xE9).putInt((int) (areaVaddr + f.trampOff() - (f.funcVaddr() + 5)));
+            while (jmp.hasRemaining()) {
+                jmp.put((byte) 0xCC);
+            }
+            writeFully(ch, jmp.flip(), patchOff[i]);
+        }
+        writeFully(ch, eh, 0);
+        return new Result(out, areaVaddr, areaOff, o, funcs.size());
+    }
+
+    private static void copy(FileChannel from, long pos, FileChannel to, long toPos, long count) throws IOException {
+        long done = 0;
+        while (done < count) {
+            long n = from.transferTo(pos + done, count - done, to.position(toPos + done));
+            if (n <= 0) {
+                throw new IOException("short read at " + (pos + done));
+            }
+            done += n;
+        }
+    }
+
+    private static void writeFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
+        long p = pos;
+        while (b.hasRemaining()) {
+            p += ch.write(b, p);
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package org.rocprofsys.instrument.area;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.instrument.plan.CodeFixup;
+import org.rocprofsys.instrument.plan.FunctionInfo;
+import org.rocprofsys.instrument.plan.InstrumentPlan;
+import org.rocprofsys.instrument.plan.PlannedFunction;
+
+class AreaBuilderTest {
+    static final int H = AreaFormat.TRAMP_HEAD_SIZE;
+
+    @TempDir
+    Path tmp;
+
+    static PlannedFunction fn(String name, long addr, int patch, String hex, CodeFixup... fixups) {
+        FunctionInfo info = new FunctionInfo("/x/a.out", name, name, addr, 64, 10, "global", "default");
+        return new PlannedFunction(info, name + "_label", patch, HexFormat.of().parseHex(hex), List.of(fixups));
+    }
+
+    static InstrumentPlan plan(int mode, PlannedFunction... fns) {
+        return new InstrumentPlan(Path.of("/x/a.out"), true, List.of(), List.of(fns), List.of(), List.of(), mode);
+    }
+
+    /** push rbp; mov rbp,rsp; sub rsp,0x10 / mov rax,[rip+X] / call X: one without fix-ups, two with. */
+    static InstrumentPlan samplePlan() {
+        return plan(0,
+                fn("plain", 0x1139, 8, "554889e54883ec10"),
+                fn("riprel", 0x2000, 7, "488b0500000000", new CodeFixup(3, -4, 0x4010)),
+                fn("callfirst", 0x2100, 5, "e800000000", new CodeFixup(1, -4, 0x1234)));
+    }
+
+    @Test
+    void headerTablesAndLabelsRoundTrip() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("ROCPROFSYS_A", "1");
+        env.put("B", "x=y");
+        Area area = AreaBuilder.build(samplePlan(), env, 1);
+        byte[] a = area.bytes();
+        assertEquals(AreaFormat.MAGIC, AreaFormat.getLong(a, 0));
+        assertEquals("RSYSINS1", new String(a, 0, 8, java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals(AreaFormat.PAGE, area.rxSize());
+        assertEquals(2 * AreaFormat.PAGE, a.length);
+
+        AreaReader.Decoded d = AreaReader.read(a);
+        assertEquals(1, d.mode());
+        assertEquals(0, d.flags());
+        assertEquals(0, d.areaVaddr());
+        assertEquals(env, d.env());
+        assertEquals(area.functions(), d.functions());
+        assertEquals(List.of("plain_label", "riprel_label", "callfirst_label"),
+                d.functions().stream().map(Area.Function::label).toList());
+        assertEquals(List.of(0x1139L, 0x2000L, 0x2100L), d.functions().stream().map(Area.Function::funcVaddr).toList());
+        assertEquals(List.of(8, 7, 5), d.functions().stream().map(Area.Function::patchLength).toList());
+        // 3 jumps back + 2 fix-ups, each fix-up at tramp + H + offset with addend and target kept
+        assertEquals(5, d.relocs().size());
+        int t1 = d.functions().get(1).trampOff();
+        int t2 = d.functions().get(2).trampOff();
+        assertTrue(d.relocs().contains(new Area.Reloc(t1 + H + 3, -4, 0x4010)));
+        assertTrue(d.relocs().contains(new Area.Reloc(t2 + H + 1, -4, 0x1234)));
+        assertTrue(d.relocs().contains(new Area.Reloc(d.functions().get(0).trampOff() + H + 8 + 1, -4, 0x1139 + 8)));
+        assertTrue(d.relocs().contains(new Area.Reloc(t1 + H + 7 + 1, -4, 0x2000 + 7)));
+        assertTrue(d.relocs().contains(new Area.Reloc(t2 + H + 5 + 1, -4, 0x2100 + 5)));
+        assertEquals(area.relocs(), d.relocs());
+    }
+
+    @Test
+    void noEnvGivesZeroEnvOff() {
+        byte[] a = AreaBuilder.build(samplePlan(), Map.of()).bytes();
+        assertEquals(0, AreaFormat.getInt(a, AreaFormat.H_ENV_OFF));
+        assertEquals(Map.of(), AreaReader.read(a).env());
+    }
+
+    @Test
+    void stubAndTrampolinesDisassembleAsTheContractSays() throws Exception {
+        Area area = AreaBuilder.build(samplePlan(), Map.of());
+        long vma = 0x10000;
+        byte[] applied = area.applied(vma);
+        AreaReader.Decoded d = AreaReader.read(applied);
+        assertTrue(d.applied());
+        assertEquals(vma, d.areaVaddr());
+        Path bin = tmp.resolve("area.bin");
+        Files.write(bin, applied);
+
+        int stub = d.stubOff();
+        List<String> stubText = Exec.objdumpBinary(bin, vma, stub, stub + AreaFormat.STUB_SIZE).stream()
+                .map(Exec.Insn::text).toList();
+        String data = "0x" + Long.toHexString(vma + area.dataOff());
+        String ctx = "0x" + Long.toHexString(vma + area.dataOff() + 8);
+        String pops = "0x" + Long.toHexString(vma + stub + 40);
+        assertEquals(List.of("push rax", "push rdi", "push rsi", "push rdx", "push rcx", "push r8", "push r9", "push r10",
+                "mov rax,QWORD PTR [rip+X] # " + data,
+                "test rax,rax",
+                "je " + pops,
+                "mov edi,r11d",
+                "mov rsi,QWORD PTR [rip+X] # " + ctx,
+                "lea rdx,[rsp+0x48]",
+                "call rax",
+                "pop r10", "pop r9", "pop r8", "pop rcx", "pop rdx", "pop rsi", "pop rdi", "pop rax",
+                "ret"), stubText.stream().map(s -> s.replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]")).toList());
+
+        String stubAddr = "0x" + Long.toHexString(vma + stub);
+        List<List<String>> expected = List.of(
+                List.of("mov r11d,0x0", "call " + stubAddr, "push rbp", "mov rbp,rsp", "sub rsp,0x10", "jmp 0x1141"),
+                List.of("mov r11d,0x1", "call " + stubAddr, "mov rax,QWORD PTR [rip+X] # 0x4010", "jmp 0x2007"),
+                List.of("mov r11d,0x2", "call " + stubAddr, "call 0x1234", "jmp 0x2105"));
+        for (int i = 0; i < 3; i++) {
+            Area.Function f = d.functions().get(i);
+            int len = H + (i == 0 ? 8 : i == 1 ? 7 : 5) + 5;
+            List<String> text = new ArrayList<>();
+            for (Exec.Insn insn : Exec.objdumpBinary(bin, vma, f.trampOff(), f.trampOff() + len)) {
+                text.add(insn.text().replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]"));
+            }
+            List<String> want = expected.get(i);
+            assertEquals(want, text, "trampoline " + i);
+        }
+    }
+
+    @Test
+    void codeAfterTheStubIsInt3PaddedAndDataPageZero() {
+        Area area = AreaBuilder.build(samplePlan(), Map.of());
+        byte[] a = area.bytes();
+        AreaReader.Decoded d = AreaReader.read(a);
+        Area.Function last = d.functions().getLast();
+        for (int i = last.trampOff() + H + 5 + 5; i < area.rxSize(); i++) {
+            assertEquals(AreaFormat.INT3, a[i]);
+        }
+        for (Area.Function f : d.functions()) {
+            assertEquals(0, f.trampOff() % AreaFormat.CODE_ALIGN);
+        }
+    }
+
+    @Test
+    void manyFunctionsSpanSeveralPages() {
+        List<PlannedFunction> fns = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            fns.add(fn("f" + i, 0x1000 + 0x40L * i, 8, "554889e54883ec10"));
+        }
+        Area area = AreaBuilder.build(fns, Map.of(), 2);
+        AreaReader.Decoded d = AreaReader.read(area.bytes());
+        assertEquals(1000, d.functions().size());
+        assertEquals(1000, d.relocs().size());
+        assertEquals(2, d.mode());
+        assertEquals(0, area.rxSize() % AreaFormat.PAGE);
+        assertEquals(999, AreaFormat.getInt(area.bytes(), d.functions().get(999).trampOff() + 2));
+    }
+
+    @Test
+    void appliedRelocationsHoldTheRightValues() {
+        Area area = AreaBuilder.build(samplePlan(), Map.of());
+        long vma = 0x7000_0000L;
+        byte[] a = area.applied(vma);
+        for (Area.Reloc r : area.relocs()) {
+            assertEquals(r.targetVaddr() + r.addend() - (vma + r.areaOff()), AreaFormat.getInt(a, r.areaOff()));
+        }
+        // the unapplied bytes hold 0 in every field
+        byte[] u = area.bytes();
+        for (Area.Reloc r : area.relocs()) {
+            assertEquals(0, AreaFormat.getInt(u, r.areaOff()));
+        }
+        assertThrows(IllegalArgumentException.class, () -> area.applied(0x1_0000_0000L));
+    }
+
+    @Test
+    void readerRejectsBrokenAreas() {
+        byte[] good = AreaBuilder.build(samplePlan(), Map.of()).bytes();
+        byte[] magic = good.clone();
+        magic[0] ^= 1;
+        assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(magic));
+        byte[] fid = good.clone();
+        int t = AreaFormat.getInt(good, AreaFormat.HEADER_SIZE + AreaFormat.F_TRAMP_OFF);
+        fid[t + 2] = 7;
+        assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(fid));
+        byte[] data = good.clone();
+        data[data.length - 1] = 1;
+        assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(data));
+        byte[] stub = good.clone();
+        stub[AreaReader.read(good).stubOff()] = (byte) 0x90;
+        assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(stub));
+        byte[] shortA = java.util.Arrays.copyOf(good, good.length - 1);
+        assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(shortA));
+    }
+
+    @Test
+    void badInputsAreRefused() {
+        assertThrows(IllegalArgumentException.class,
+                () -> AreaBuilder.build(plan(0, fn("f", 0x1000, 5, "e800000000", new CodeFixup(2, -4, 0))), Map.of()));
+        assertThrows(IllegalArgumentException.class,
+                () -> AreaBuilder.build(samplePlan(), Map.of("A=B", "c")));
+        assertThrows(IllegalArgumentException.class, () -> AreaBuilder.build(samplePlan(), Map.of(), 3));
+    }
+
+    @Test
+    void emptyPlanGivesAValidArea() {
+        Area area = AreaBuilder.build(plan(0), Map.of());
+        assertArrayEquals(new int[] {0, 0}, new int[] {area.functions().size(), area.relocs().size()});
+        assertEquals(2 * AreaFormat.PAGE, area.size());
+        AreaReader.read(area.bytes());
+    }
+}

@@ -1,0 +1,108 @@
+package org.rocprofsys.instrument.rewrite;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.rocprofsys.instrument.area.Exec;
+import org.rocprofsys.instrument.plan.FunctionInfo;
+import org.rocprofsys.instrument.plan.InstrumentPlan;
+import org.rocprofsys.instrument.plan.PlannedFunction;
+
+/** Compiles the C test programs and hand-plans functions whose first instructions are position-independent. */
+final class TestPrograms {
+    private TestPrograms() {}
+
+    static final String CFLAGS = "-fcf-protection=none";
+
+    static Path source(Path dir, String name) throws IOException {
+        Path p = dir.resolve(name);
+        try (InputStream in = TestPrograms.class.getResourceAsStream("/rewrite/" + name)) {
+            Files.copy(in, p);
+        }
+        return p;
+    }
+
+    static Path cc(Path dir, String out, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("cc", CFLAGS, "-o", dir.resolve(out).toString()));
+        cmd.addAll(List.of(args));
+        Exec.ok(dir, cmd.toArray(String[]::new));
+        return dir.resolve(out);
+    }
+
+    private static final Pattern FUNC = Pattern.compile("^([0-9a-f]+) <([^>]+)>:$");
+
+    /** Instructions (objdump -d, Intel syntax) of each function symbol, in address order. */
+    static Map<String, List<Exec.Insn>> disassemble(Path file) throws IOException, InterruptedException {
+        String out = Exec.ok(null, "objdump", "-d", "-M", "intel", "-j", ".text", file.toString());
+        Map<String, List<Exec.Insn>> funcs = new LinkedHashMap<>();
+        List<Exec.Insn> cur = null;
+        StringBuilder block = new StringBuilder();
+        String name = null;
+        for (String line : (out + "\n\n").split("\n", -1)) {
+            Matcher m = FUNC.matcher(line);
+            if (m.matches()) {
+                name = m.group(2);
+                block.setLength(0);
+                continue;
+            }
+            if (line.isBlank() && name != null) {
+                funcs.put(name, Exec.parseObjdump(block.toString()));
+                name = null;
+                continue;
+            }
+            if (name != null) {
+                block.append(line).append('\n');
+            }
+        }
+        return funcs;
+    }
+
+    private static final Pattern SAFE = Pattern.compile("^(push|mov|sub|lea|movsd|movss|movq|movd|endbr64) .*");
+
+    /**
+     * A plan patching {@code names}: for each, whole leading instructions (>= 5 bytes) that use
+     * no RIP-relative operand and are no branch, copied as they are (no fix-ups).
+     */
+    static InstrumentPlan plan(Path file, boolean sharedObject, Set<String> names) throws IOException, InterruptedException {
+        Map<String, List<Exec.Insn>> funcs = disassemble(file);
+        List<PlannedFunction> planned = new ArrayList<>();
+        for (String n : names) {
+            List<Exec.Insn> insns = funcs.get(n);
+            if (insns == null) {
+                throw new IllegalStateException("no function " + n + " in " + file + ": " + funcs.keySet());
+            }
+            StringBuilder hex = new StringBuilder();
+            for (Exec.Insn i : insns) {
+                if (!SAFE.matcher(i.text()).matches() || i.text().contains("rip")) {
+                    throw new IllegalStateException(n + ": prologue instruction not position-independent: " + i.text());
+                }
+                hex.append(i.hex());
+                if (hex.length() >= 10) {
+                    break;
+                }
+            }
+            byte[] code = HexFormat.of().parseHex(hex.toString());
+            long addr = insns.getFirst().address();
+            FunctionInfo info = new FunctionInfo(file.toString(), n, n, addr, 0, insns.size(), "global", "default");
+            planned.add(new PlannedFunction(info, n, code.length, code, List.of()));
+        }
+        planned.sort(java.util.Comparator.comparingLong(p -> p.function().address()));
+        return new InstrumentPlan(file, sharedObject, List.of(), planned, List.of(), List.of(), 0);
+    }
+
+    /** Builds hook.c (the agent stand-in) as a shared library. */
+    static Path hook(Path dir) throws IOException, InterruptedException {
+        source(dir, "hook.c");
+        return cc(dir, "libhook.so", "-O1", "-fno-omit-frame-pointer", "-mgeneral-regs-only", "-shared", "-fPIC", "hook.c");
+    }
+}
