@@ -563,7 +563,11 @@ static void rsys_register(struct rsys_instr_area_header *h, int at_init)
     if (at_init) {
         rsys_apply_env(h);
     }
+    /* a signal handler's instrumented call must not write into the ring in the middle of these */
+    uint32_t was_busy = rsys_ist.busy;
+    rsys_ist.busy = 1;
     rsys_write_defs(h, base);
+    rsys_ist.busy = was_busy;
     uint32_t k = 0;
     while (k < rsys_nareas && rsys_areas[k].hdr != h) {
         k++;
@@ -1175,9 +1179,12 @@ uint32_t rsys_instr_fork_child_begin(void)
 /* Fork child, its file made: the FUNC_DEFs of every registered area again. */
 void rsys_instr_fork_child_end(void)
 {
+    uint32_t was_busy = rsys_ist.busy;
+    rsys_ist.busy = 1;
     for (uint32_t k = 0; k < rsys_nareas; k++) {
         rsys_write_defs(rsys_areas[k].hdr, rsys_areas[k].base);
     }
+    rsys_ist.busy = was_busy;
 }
 
 void rsys_instr_finalize(void)
@@ -1190,8 +1197,11 @@ void rsys_instr_finalize(void)
     }
 }
 
-/* For tests: the next global id, the registered areas */
-RSYS_HIDDEN uint32_t rsys_instr_next_gid(void)
+/* For the wire round trip (agent/src/test/c/wire_roundtrip.c): one FUNC_DEF with the real writer */
+RSYS_HIDDEN void rsys_instr_test_def(uint32_t gid, const char *name)
 {
-    return rsys_next_gid;
+    struct rsys_tls *t = &rsys_tls;
+    if (t->data != NULL || rsys_attach(t)) {
+        rsys_write_def(t, gid, name, strlen(name));
+    }
 }
