@@ -7,7 +7,9 @@
  * thread's shadow stack, records FUNC_EXIT and returns the real return address, and goes there
  * with every general register, xmm0 and xmm1 as the function left them (x87 untouched): the C
  * side is compiled with -mgeneral-regs-only. The real address is stored into S itself (the
- * returned function's slot, free now) and reached with `ret`, so no register is clobbered.
+ * returned function's slot, free now) and reached with an indirect jump through it once rsp is
+ * back at S + 8 (S is then in the red zone), so no register is clobbered and the return stack
+ * buffer stays in step with the calls above.
  *
  * rsys_instr_guarded(fn, arg): calls fn(arg) with the whole x87/SSE/AVX/AVX-512 state saved
  * (xsave with the mask and size the agent computed at init, else fxsave) for the rare slow paths
@@ -51,7 +53,10 @@ rsys_instr_exit_tramp:
     popq %rdx
     popq %rcx
     popq %rax
-    ret
+    /* to the real address without a `ret`, which would pop the caller's return-stack-buffer
+     * entry and mispredict every return above; S now lies in the red zone, safe from signals */
+    leaq 8(%rsp), %rsp
+    jmp *-8(%rsp)
     .size rsys_instr_exit_tramp, .-rsys_instr_exit_tramp
 
     .globl rsys_instr_guarded
