@@ -440,7 +440,10 @@ RSYS_EXPORT __attribute__((noreturn)) void pthread_exit(void *value)
     if (f == NULL) {
         rsys_missing("pthread_exit");
     }
-    rsys_unhook_all(); /* libc unwinds the thread's stack with its own handle on libgcc_s */
+    /* libc unwinds the thread's stack with its own handle on libgcc_s: put the real addresses
+     * back, and record the exits of every frame now (none of them returns) */
+    rsys_unhook_all();
+    rsys_after_unwind(UINT64_MAX, 0);
     f(value);
     __builtin_unreachable();
 }

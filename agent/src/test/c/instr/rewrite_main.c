@@ -5,7 +5,7 @@
  * (InstrumentAgentTest) reads the ring files and checks the FUNC_ENTER/EXIT regions against them.
  *
  *   rewrite_test <scenario> [n]
- *   scenarios: basic, recurse <depth>, longjmp, tail, threads, fork, env, bench [calls]
+ *   scenarios: basic, recurse <depth>, longjmp, tail, threads, texit, fork, env, bench [calls]
  */
 #include "rocprofsys_wire.h"
 
@@ -105,6 +105,21 @@ static void *worker(void *arg)
     }
     check(rw_recurse(100) == 100, "thread recurse");
     check(sum == 999 * 1000 / 2 + 1000 * k, "thread sum");
+    return NULL;
+}
+
+/* ---- pthread_exit from inside instrumented frames ---- */
+static int64_t exiter(int64_t x)
+{
+    (void)x;
+    pthread_exit(NULL);
+}
+
+static void *texit_thread(void *arg)
+{
+    (void)arg;
+    rw_leaf(1, 1);
+    rw_call(exiter, 0); /* rw_call's frame never returns */
     return NULL;
 }
 
@@ -237,6 +252,13 @@ int main(int argc, char **argv)
         }
         n_leaf += 4000;
         n_recurse += 4 * 101;
+        basic();
+    } else if (strcmp(s, "texit") == 0) {
+        pthread_t th;
+        pthread_create(&th, NULL, texit_thread, NULL);
+        pthread_join(th, NULL);
+        n_leaf++;
+        n_call++;
         basic();
     } else if (strcmp(s, "fork") == 0) {
         n_call++;

@@ -71,7 +71,7 @@ class InstrumentAgentTest {
     // rewrite mode (PT_NOTE)
 
     @ParameterizedTest
-    @ValueSource(strings = {"basic", "tail", "longjmp", "threads", "env"})
+    @ValueSource(strings = {"basic", "tail", "longjmp", "threads", "texit", "env"})
     void rewrittenModuleRecordsEveryCall(String scenario) throws Exception {
         Run r = run(true, Map.of(), rewriteTest.toString(), scenario);
         Image image = r.single();
