@@ -60,7 +60,8 @@ struct rsys_shadow {
 struct rsys_istack {
     struct rsys_shadow *s; /* NULL until the thread's first hooked call */
     uint32_t top;
-    uint32_t busy; /* inside a hook: a signal handler's instrumented calls are not hooked */
+    uint32_t busy;      /* inside a hook: a signal handler's instrumented calls are not hooked */
+    uint32_t unwinding; /* an exception is in flight: entries were unhooked for its unwinder */
 };
 
 static __thread struct rsys_istack rsys_ist __attribute__((tls_model("initial-exec")));
@@ -192,6 +193,10 @@ static void rsys_shadow_free(void *p)
     }
 }
 
+static inline __attribute__((always_inline)) void rsys_exit_entry(struct rsys_tls *t,
+                                                                  const struct rsys_shadow *e,
+                                                                  int quiet);
+
 void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
 {
     struct rsys_istack *st = &rsys_ist;
@@ -215,6 +220,16 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
     struct rsys_tls *t = &rsys_tls;
     if (RSYS_UNLIKELY(t->data == NULL) && !rsys_instr_guarded(rsys_slow_attach, t)) {
         goto out;
+    }
+    if (RSYS_UNLIKELY(st->unwinding)) {
+        /* a call from a cleanup (destructor) while an exception unwinds: the unhooked frames at
+         * or below its slot are gone, so they end before it begins */
+        while (top > 0 && (s[top - 1].flags & RSYS_SH_UNHOOKED) &&
+               s[top - 1].slot <= (uint64_t)(uintptr_t)ret_slot) {
+            rsys_exit_entry(t, &s[top - 1], 0);
+            top--;
+        }
+        st->top = top;
     }
     if (RSYS_UNLIKELY(t->skip != 0)) {
         rsys_drop(t, 2); /* inside a dropped region: this call's ENTER and EXIT */
@@ -310,6 +325,7 @@ static void rsys_unhook_all(void)
             e->flags |= RSYS_SH_UNHOOKED;
         }
     }
+    st->unwinding = 1;
     st->busy = was_busy;
 }
 
@@ -332,6 +348,7 @@ static void rsys_after_unwind(uint64_t sp, int rehook)
         st->top--;
     }
     if (rehook) {
+        st->unwinding = 0;
         for (uint32_t j = 0; j < st->top; j++) {
             struct rsys_shadow *e = &st->s[j];
             if (e->flags & RSYS_SH_UNHOOKED) {
@@ -405,6 +422,19 @@ RSYS_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *stop_arg)
     int rc = f(exc, stop, stop_arg);
     rsys_after_unwind(0, 1);
     return rc;
+}
+
+/* The end of a cleanup (landing pad) of the frame that calls it: the frames below are gone. */
+RSYS_EXPORT __attribute__((noinline, noreturn)) void _Unwind_Resume(void *exc)
+{
+    typedef void (*resume_fn)(void *) __attribute__((noreturn));
+    static void *real_resume;
+    resume_fn f = (resume_fn)rsys_next_sym(&real_resume, "_Unwind_Resume");
+    if (f == NULL) {
+        rsys_missing("_Unwind_Resume");
+    }
+    rsys_after_unwind((uint64_t)(uintptr_t)__builtin_frame_address(0) + 16u, 0);
+    f(exc);
 }
 
 /* libstdc++'s __cxa_eh_globals: caught exceptions, then the uncaught count */
