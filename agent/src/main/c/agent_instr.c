@@ -60,8 +60,7 @@ struct rsys_shadow {
 struct rsys_istack {
     struct rsys_shadow *s; /* NULL until the thread's first hooked call */
     uint32_t top;
-    uint32_t busy;      /* inside a hook: a signal handler's instrumented calls are not hooked */
-    uint32_t unwinding; /* an exception is in flight: entries were unhooked for its unwinder */
+    uint32_t busy; /* inside a hook: a signal handler's instrumented calls are not hooked */
 };
 
 static __thread struct rsys_istack rsys_ist __attribute__((tls_model("initial-exec")));
@@ -193,10 +192,6 @@ static void rsys_shadow_free(void *p)
     }
 }
 
-static inline __attribute__((always_inline)) void rsys_exit_entry(struct rsys_tls *t,
-                                                                  const struct rsys_shadow *e,
-                                                                  int quiet);
-
 void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
 {
     struct rsys_istack *st = &rsys_ist;
@@ -220,16 +215,6 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
     struct rsys_tls *t = &rsys_tls;
     if (RSYS_UNLIKELY(t->data == NULL) && !rsys_instr_guarded(rsys_slow_attach, t)) {
         goto out;
-    }
-    if (RSYS_UNLIKELY(st->unwinding)) {
-        /* a call from a cleanup (destructor) while an exception unwinds: the unhooked frames at
-         * or below its slot are gone, so they end before it begins */
-        while (top > 0 && (s[top - 1].flags & RSYS_SH_UNHOOKED) &&
-               s[top - 1].slot <= (uint64_t)(uintptr_t)ret_slot) {
-            rsys_exit_entry(t, &s[top - 1], 0);
-            top--;
-        }
-        st->top = top;
     }
     if (RSYS_UNLIKELY(t->skip != 0)) {
         rsys_drop(t, 2); /* inside a dropped region: this call's ENTER and EXIT */
@@ -325,7 +310,6 @@ static void rsys_unhook_all(void)
             e->flags |= RSYS_SH_UNHOOKED;
         }
     }
-    st->unwinding = 1;
     st->busy = was_busy;
 }
 
@@ -348,7 +332,6 @@ static void rsys_after_unwind(uint64_t sp, int rehook)
         st->top--;
     }
     if (rehook) {
-        st->unwinding = 0;
         for (uint32_t j = 0; j < st->top; j++) {
             struct rsys_shadow *e = &st->s[j];
             if (e->flags & RSYS_SH_UNHOOKED) {
@@ -424,17 +407,35 @@ RSYS_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *stop_arg)
     return rc;
 }
 
-/* The end of a cleanup (landing pad) of the frame that calls it: the frames below are gone. */
-RSYS_EXPORT __attribute__((noinline, noreturn)) void _Unwind_Resume(void *exc)
+/*
+ * The C++ personality, called by the unwinder for each frame F that has one. In the cleanup phase
+ * the frames below F are gone by then (F's landing pad, a cleanup or the catch, runs next, or the
+ * unwinder goes on to F's caller): their exits are recorded then, so that a destructor's
+ * instrumented calls nest under the frame that runs it. _Unwind_GetCFA gives, at this point, the
+ * stack pointer of F at its call site (the CFA of the frame below, in libgcc and LLVM libunwind
+ * alike): every slot under it belongs to a frame below F. F itself is popped at the next frame
+ * with a personality, or at the catch.
+ */
+typedef int (*rsys_personality_fn)(int, int, uint64_t, void *, void *);
+typedef uint64_t (*rsys_get_cfa_fn)(void *);
+static void *real_personality, *real_get_cfa;
+
+RSYS_EXPORT int __gxx_personality_v0(int version, int actions, uint64_t exception_class, void *ue,
+                                     void *context)
 {
-    typedef void (*resume_fn)(void *) __attribute__((noreturn));
-    static void *real_resume;
-    resume_fn f = (resume_fn)rsys_next_sym(&real_resume, "_Unwind_Resume");
+    rsys_personality_fn f = (rsys_personality_fn)rsys_next_sym(&real_personality, "__gxx_personality_v0");
     if (f == NULL) {
-        rsys_missing("_Unwind_Resume");
+        rsys_missing("__gxx_personality_v0");
     }
-    rsys_after_unwind((uint64_t)(uintptr_t)__builtin_frame_address(0) + 16u, 0);
-    f(exc);
+    int rc = f(version, actions, exception_class, ue, context);
+    if ((actions & 2) != 0 && (rc == 7 || rc == 8)) { /* _UA_CLEANUP_PHASE; INSTALL_CONTEXT, CONTINUE */
+        rsys_get_cfa_fn cfa_of = (rsys_get_cfa_fn)rsys_next_sym(&real_get_cfa, "_Unwind_GetCFA");
+        uint64_t cfa = cfa_of != NULL ? cfa_of(context) : 0; /* F's stack pointer */
+        if (cfa != 0) {
+            rsys_after_unwind(cfa, 0);
+        }
+    }
+    return rc;
 }
 
 /* libstdc++'s __cxa_eh_globals: caught exceptions, then the uncaught count */
