@@ -354,6 +354,7 @@ void rsys_finalize(void)
     }
     h->exit_code = rsys_g.exit_code_known ? rsys_g.exit_code : -1;
     __atomic_store_n(&h->state, RSYS_STATE_EXITED, __ATOMIC_RELEASE);
+    rsys_instr_finalize();
 }
 
 static void rsys_atexit(void)
@@ -378,7 +379,9 @@ static void rsys_atfork_child(void)
     }
     struct rsys_tls *t = &rsys_tls;
     int parent = rsys_g.pid;
-    uint32_t inherited = t->depth + t->skip + t->phantom;
+    uint32_t functions_open = rsys_instr_fork_child_begin(); /* counted in depth */
+    uint32_t regions = t->depth > functions_open ? t->depth - functions_open : 0;
+    uint32_t inherited = regions + t->skip + t->phantom;
     __atomic_store_n(&rsys_g.active, 0, __ATOMIC_RELAXED);
     if (rsys_g.hdr != NULL) {
         munmap(rsys_g.hdr, rsys_g.map_size);
@@ -392,6 +395,7 @@ static void rsys_atfork_child(void)
     rsys_open_statm();
     if (rsys_open_file(parent) == 0) {
         rsys_start_main_thread(inherited);
+        rsys_instr_fork_child_end();
     }
 }
 
@@ -420,6 +424,7 @@ __attribute__((constructor)) static void rsys_ctor(void)
     pthread_atfork(NULL, NULL, rsys_atfork_child);
     atexit(rsys_atexit);
     rsys_start_main_thread(0);
+    rsys_instr_init();
 }
 
 /* ---------------------------------------------------------------------------------------------

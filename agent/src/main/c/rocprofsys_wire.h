@@ -164,6 +164,19 @@ struct rsys_record_header {
 #define RSYS_REC_FORK 7u
 /* u64 time; aux bit 0: 1 enable / 0 disable; bit 1: 1 whole process / 0 this thread */
 #define RSYS_REC_TRACE_CONTROL 8u
+/*
+ * Binary instrumentation (docs/instrumentation.md). Function ids are global per process image:
+ * the agent gives each registered instrumentation area a base and emits one FUNC_DEF per function
+ * of it before any FUNC_ENTER can name it (a fork child emits them again in its own file). A
+ * FUNC_DEF may sit on another ring than the FUNC_ENTERs that name it (the thread that registered
+ * the area); it is published before the hook that can write them is installed.
+ */
+/* NUL-terminated function name padded to 8; aux = global function id. No time. */
+#define RSYS_REC_FUNC_DEF 9u
+/* u64 time; aux = global function id. Opens a region of category host, named by its FUNC_DEF. */
+#define RSYS_REC_FUNC_ENTER 10u
+/* u64 time; aux = global function id. Closes the innermost open region (that function's). */
+#define RSYS_REC_FUNC_EXIT 11u
 
 #define RSYS_MAX_RECORD_SIZE 4096u /* longer names are cut */
 
@@ -183,6 +196,8 @@ uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns);
  *   ROCPROFSYS_AGENT_LOSSLESS   1: wait when a ring is full (default 0: drop and count)
  *   ROCPROFSYS_AGENT_METRICS    RSYS_METRIC_* bits recorded with regions (default 0)
  *   ROCPROFSYS_AGENT_CLOCK      "monotonic": never use RSYS_CLOCK_TSC (default: TSC when usable)
+ *   ROCPROFSYS_INSTRUMENT_PLAN  runtime instrumentation plan file (docs/instrumentation.md), applied
+ *                               by the agent before main and after each dlopen
  */
 
 /* Bits of a TRACE_CONTROL record's aux (added with the agent; same meaning as described above) */

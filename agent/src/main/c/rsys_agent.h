@@ -167,6 +167,17 @@ RSYS_HIDDEN void rsys_simple(uint16_t type, uint32_t aux, int32_t a, int32_t b, 
 RSYS_HIDDEN void rsys_finalize(void);
 
 /*
+ * Binary instrumentation (agent_instr.c). init: in the constructor, once the main thread records
+ * (loads ROCPROFSYS_INSTRUMENT_PLAN, registers the areas of loaded modules). Fork child: begin
+ * before its file is made (returns the recorded entries of the forking thread's shadow stack,
+ * which are the parent's), end after (FUNC_DEFs again). finalize: reports lost calls.
+ */
+RSYS_HIDDEN void rsys_instr_init(void);
+RSYS_HIDDEN uint32_t rsys_instr_fork_child_begin(void);
+RSYS_HIDDEN void rsys_instr_fork_child_end(void);
+RSYS_HIDDEN void rsys_instr_finalize(void);
+
+/*
  * Claims `size` bytes for a record, keeping `reserve` bytes free afterwards. Returns where to
  * write, or NULL when the record is dropped. The caller writes the record and calls rsys_publish.
  */

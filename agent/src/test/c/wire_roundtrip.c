@@ -26,7 +26,8 @@
  * What it writes (ring = slot index in the file, in claim order; max_rings 4; 16 KiB rings):
  *   ring 0  main thread (seq 0): main region, user regions, all 11 annotation types, categories
  *           python / host, progress marks, the 4 trace controls, a name cut at
- *           RSYS_MAX_RECORD_SIZE (on a UTF-8 boundary), a FORK inside an open region.
+ *           RSYS_MAX_RECORD_SIZE (on a UTF-8 boundary), two FUNC_DEFs and a FUNC_ENTER / FUNC_EXIT
+ *           pair written by the real instrumentation hooks, a FORK inside an open region.
  *   ring 1  thread seq 1: one region, THREAD_END via the thread-exit hook, ring ENDED.
  *   ring 2  thread seq 2: fills the ring; this program then acts as the collector once (stores
  *           tail = head, so the records before `ring.2.tail` are consumed and not listed), fills
@@ -44,7 +45,7 @@
  *   dropped,tail,records,pads}, [child.]ring.<r>.rec.<i>.<field> for each record the reader sees
  *   after `tail`, in order: type (THREAD_START, ...), size, time, and per type: tid, seq;
  *   category, metrics, thread_cpu, rss, peak_rss, name, name_length; annotation_type, value, string;
- *   child_pid; aux (TRACE_CONTROL). Header fields are those the file has after this program exits;
+ *   child_pid; aux (TRACE_CONTROL); gid (FUNC_*; FUNC_DEF and FUNC_ENTER also name). Header fields are those the file has after this program exits;
  *   [child.]header.init_time_ns and exit_time_ns are init_time and exit_time as the collector must
  *   convert them (exit_time_ns only for exited processes).
  */
@@ -74,6 +75,11 @@
 #define LATEST_NS UINT64_C(30000000)
 #define EXIT_TICKS UINT64_C(800000000)
 #define EXIT_NS UINT64_C(300000000)
+
+/* the instrumentation hooks (agent_instr.c) and a test-only FUNC_DEF writer */
+void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot);
+uint64_t rsys_instr_exit(uint64_t sp);
+void rsys_instr_test_def(uint32_t gid, const char *name);
 
 static uint64_t clock_reads;  /* clock reads so far in this process */
 static uint64_t metric_reads; /* metric reads so far */
@@ -265,6 +271,23 @@ static void exp_trace_control(int ring, uint64_t time, unsigned aux)
     int i = rec(ring, "TRACE_CONTROL", 16);
     line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
     line("ring.%d.rec.%d.aux=%u", ring, i, aux);
+}
+
+static void exp_func_def(int ring, uint32_t gid, const char *name)
+{
+    int i = rec(ring, "FUNC_DEF", align8(8 + strlen(name) + 1));
+    line("ring.%d.rec.%d.gid=%u", ring, i, gid);
+    line("ring.%d.rec.%d.name=%s", ring, i, name);
+}
+
+static void exp_func(int ring, const char *type, uint64_t time, uint32_t gid, const char *name)
+{
+    int i = rec(ring, type, 16);
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
+    line("ring.%d.rec.%d.gid=%u", ring, i, gid);
+    if (name != NULL) {
+        line("ring.%d.rec.%d.name=%s", ring, i, name); /* as the collector names the region */
+    }
 }
 
 static void exp_ring(int ring, int tid, int seq, unsigned state, uint64_t dropped, uint64_t tail,
@@ -634,6 +657,29 @@ int main(int argc, char **argv)
     exp_begin(R0, next_time(0), metric_reads, ROCPROFSYS_CATEGORY_USER, long_name, cut - 1);
     rocprofsys_pop_region(long_name);
     exp_end(R0, next_time(0), metric_reads, ROCPROFSYS_CATEGORY_USER);
+
+    /* binary instrumentation: a FUNC_DEF, then the real hooks on a fake return-address slot
+     * (entry hooks it, the exit trampoline's C half unhooks it); no metrics are read */
+    rsys_instr_test_def(7, "instrumented_fn");
+    exp_func_def(R0, 7, "instrumented_fn");
+    rsys_instr_test_def(8, "other_fn");
+    exp_func_def(R0, 8, "other_fn");
+    {
+        uint64_t slot = 0x123456789aull;
+        uint64_t m_before = metric_reads;
+        rsys_instr_enter(2, 5, &slot); /* local id 2 of the area whose base (ctx) is 5 */
+        exp_func(R0, "FUNC_ENTER", next_time(0), 7, "instrumented_fn");
+        if (slot == 0x123456789aull) {
+            fprintf(stderr, "wire_roundtrip: the entry hook did not hook the slot\n");
+            return 1;
+        }
+        uint64_t real = rsys_instr_exit((uint64_t)(uintptr_t)&slot + 8u);
+        exp_func(R0, "FUNC_EXIT", next_time(0), 7, NULL);
+        if (real != 0x123456789aull || metric_reads != m_before) {
+            fprintf(stderr, "wire_roundtrip: the exit hook returned %#llx\n", (unsigned long long)real);
+            return 1;
+        }
+    }
 
     /* ring 1: a thread with one region */
     uint64_t c0 = clock_reads, m0 = metric_reads;

@@ -17,6 +17,7 @@ import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.wire.FunctionNames;
 import org.rocprofsys.core.wire.RingDrain;
 import org.rocprofsys.core.wire.RingFile;
 import org.rocprofsys.core.wire.WireException;
@@ -60,10 +61,12 @@ public final class Collector {
         final int pid;
         final List<RingDrain> drains = new ArrayList<>();
         final Set<Integer> endedThreads = new HashSet<>();
+        final FunctionNames functions;
 
         Image(RingFile file) {
             this.file = file;
             this.pid = file.pid();
+            this.functions = new FunctionNames(file);
         }
     }
 
@@ -220,7 +223,7 @@ public final class Collector {
     private int drainAll(Image image) throws WireException {
         List<RingFile.Ring> rings = image.file.rings();
         for (int i = image.drains.size(); i < rings.size(); i++) {
-            image.drains.add(new RingDrain(image.pid, rings.get(i), out));
+            image.drains.add(new RingDrain(image.pid, rings.get(i), out, image.functions));
         }
         int n = 0;
         for (RingDrain d : image.drains) {

@@ -42,13 +42,23 @@ public final class RingDrain {
     private final List<Annotation> pendingAnnotations = new ArrayList<>();
     private long lastTime;
     private long records;
+    private final FunctionNames functions;
 
     public RingDrain(int pid, RingFile.Ring ring, Consumer<TraceEvent> out) {
+        this(pid, ring, out, new FunctionNames(null));
+    }
+
+    /**
+     * @param functions the image's instrumented-function names, shared by the drains of all its
+     *                  rings (FUNC_DEF records fill it, FUNC_ENTER records name their regions by it)
+     */
+    public RingDrain(int pid, RingFile.Ring ring, Consumer<TraceEvent> out, FunctionNames functions) {
         this.pid = pid;
         this.ring = ring;
         this.out = out;
         this.tid = ring.tid();
         this.tail = ring.tail();
+        this.functions = functions;
     }
 
     public int tid() {
@@ -124,6 +134,10 @@ public final class RingDrain {
             }
             return;
         }
+        if (type == WireFormat.REC_FUNC_DEF) {
+            functions.define(aux, string(r, 8)); // no event: annotations may still follow a region
+            return;
+        }
         flushPending();
         long time = Math.max(clock.toMonotonicNs(r.get(JAVA_LONG, 8)), lastTime);
         lastTime = time;
@@ -142,6 +156,10 @@ public final class RingDrain {
                 pendingRegion = new RegionEnd(time, pid, tid, Category.fromCode(aux & 0xff), List.of(),
                         metrics(r, flags), false);
             }
+            case WireFormat.REC_FUNC_ENTER -> out.accept(new RegionBegin(time, pid, tid, functions.name(aux),
+                    Category.HOST, List.of(), RegionMetrics.NONE));
+            case WireFormat.REC_FUNC_EXIT -> out.accept(new RegionEnd(time, pid, tid, Category.HOST, List.of(),
+                    RegionMetrics.NONE, false));
             case WireFormat.REC_MARK -> out.accept(new Mark(time, pid, tid, string(r, 16), Category.fromCode(aux & 0xff)));
             case WireFormat.REC_FORK -> out.accept(new Fork(time, pid, tid, r.get(JAVA_INT, 16)));
             case WireFormat.REC_TRACE_CONTROL -> out.accept(new TraceControl(time, pid, tid, (aux & 1) != 0,

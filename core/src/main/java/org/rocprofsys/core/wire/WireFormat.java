@@ -89,6 +89,12 @@ public final class WireFormat {
     public static final int REC_MARK = 6;
     public static final int REC_FORK = 7;
     public static final int REC_TRACE_CONTROL = 8;
+    /** Name of an instrumented function (NUL-terminated, padded); aux = its global id. No time. */
+    public static final int REC_FUNC_DEF = 9;
+    /** u64 time; aux = global function id: a host region named by the id's FUNC_DEF begins. */
+    public static final int REC_FUNC_ENTER = 10;
+    /** u64 time; aux = global function id: the innermost region ends. */
+    public static final int REC_FUNC_EXIT = 11;
 
     public static final int MAX_RECORD_SIZE = 4096;
 
@@ -104,6 +110,8 @@ public final class WireFormat {
     public static final String ENV_METRICS = "ROCPROFSYS_AGENT_METRICS";
     /** "monotonic": the agent never uses {@link #CLOCK_TSC}. */
     public static final String ENV_CLOCK = "ROCPROFSYS_AGENT_CLOCK";
+    /** Runtime instrumentation plan file the agent applies before main (docs/instrumentation.md). */
+    public static final String ENV_INSTRUMENT_PLAN = "ROCPROFSYS_INSTRUMENT_PLAN";
 
     /** The ring file name of a process image: {@code <pid>.<exec generation>.ring}. */
     public static String fileName(int pid, int generation) {

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
+import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.Fork;
 import org.rocprofsys.core.event.Mark;
 import org.rocprofsys.core.event.RecordsDropped;
@@ -266,6 +267,10 @@ class WireRoundTripTest {
         for (int i = 0; i < n; i++) {
             String rk = k + "rec." + i + ".";
             String type = x.str(rk + "type");
+            if (type.equals("FUNC_DEF")) {
+                x.str(rk + "name"); // no event: it names the FUNC_ENTERs (checked there)
+                continue;
+            }
             if (type.equals("ANNOTATION")) {
                 assertTrue(annotationsSeen < annotations.size(), rk + ": annotation missing from its region");
                 checkAnnotation(x, rk, annotations.get(annotationsSeen++));
@@ -309,6 +314,21 @@ class WireRoundTripTest {
                     checkMetrics(x, rk, en.metrics());
                     assertFalse(en.forced(), rk + "forced");
                     annotations = en.annotations();
+                }
+                case "FUNC_ENTER" -> {
+                    RegionBegin b = assertInstanceOf(RegionBegin.class, ev, rk);
+                    assertEquals(tid, b.tid(), rk + "tid");
+                    assertEquals(Category.HOST, b.category(), rk + "category");
+                    assertEquals(RegionMetrics.NONE, b.metrics(), rk + "metrics");
+                    assertEquals(x.str(rk + "name"), b.name(), rk + "name (its FUNC_DEF's)");
+                    assertTrue(b.annotations().isEmpty(), rk + "annotations");
+                }
+                case "FUNC_EXIT" -> {
+                    RegionEnd en = assertInstanceOf(RegionEnd.class, ev, rk);
+                    assertEquals(tid, en.tid(), rk + "tid");
+                    assertEquals(Category.HOST, en.category(), rk + "category");
+                    assertEquals(RegionMetrics.NONE, en.metrics(), rk + "metrics");
+                    assertFalse(en.forced(), rk + "forced");
                 }
                 case "MARK" -> {
                     Mark m = assertInstanceOf(Mark.class, ev, rk);
@@ -391,6 +411,9 @@ class WireRoundTripTest {
             case "MARK" -> WireFormat.REC_MARK;
             case "FORK" -> WireFormat.REC_FORK;
             case "TRACE_CONTROL" -> WireFormat.REC_TRACE_CONTROL;
+            case "FUNC_DEF" -> WireFormat.REC_FUNC_DEF;
+            case "FUNC_ENTER" -> WireFormat.REC_FUNC_ENTER;
+            case "FUNC_EXIT" -> WireFormat.REC_FUNC_EXIT;
             default -> throw new AssertionError("unknown record type " + type);
         };
     }
@@ -403,6 +426,10 @@ class WireRoundTripTest {
             case WireFormat.REC_ANNOTATION -> x.peekInt(rk + "annotation_type");
             case WireFormat.REC_MARK -> x.peekInt(rk + "category");
             case WireFormat.REC_TRACE_CONTROL -> x.peekInt(rk + "aux");
+            case WireFormat.REC_FUNC_DEF, WireFormat.REC_FUNC_ENTER, WireFormat.REC_FUNC_EXIT -> {
+                int gid = x.integer(rk + "gid"); // checked here: the aux is the whole of it
+                yield gid;
+            }
             default -> 0;
         };
     }

@@ -1,0 +1,322 @@
+package org.rocprofsys.core.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.TraceEvent;
+
+/**
+ * The agent's binary instrumentation, end to end without the Java planner: test programs built
+ * from agent/src/test/c/instr (a module rewritten by hand, with its area and PT_NOTE in assembly;
+ * a C++ program that writes a runtime plan for itself) run with the real librocprof-sys.so
+ * preloaded; their ring files are read with {@link RingFile} and {@link RingDrain}, FUNC_DEFs
+ * naming FUNC_ENTER regions through one {@link FunctionNames} per file. Every scenario checks
+ * that each instrumented function has exactly as many regions as the program counted calls, and
+ * that regions nest: every thread closes all it opened (longjmp, tail calls, exceptions included).
+ */
+class InstrumentAgentTest {
+    @TempDir
+    static Path build;
+
+    private static Path agent;
+    private static Path rewriteTest;
+    private static Path runtimeTest;
+
+    @TempDir
+    Path session;
+
+    private boolean analyze = true;
+
+    @BeforeAll
+    static void buildTests() throws Exception {
+        Path src = Path.of(System.getProperty("user.dir")).resolve("../agent/src/main/c").normalize();
+        Process make = new ProcessBuilder("make", "-s", "-C", src.toString(), "OUT=" + build, "instr-tests")
+                .redirectErrorStream(true).start();
+        String log = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(make.waitFor(300, TimeUnit.SECONDS), "make instr-tests timed out");
+        assertEquals(0, make.exitValue(), "make instr-tests failed:\n" + log);
+        agent = build.resolve("librocprof-sys.so");
+        rewriteTest = build.resolve("instr_rewrite_test");
+        runtimeTest = build.resolve("instr_runtime_test");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // rewrite mode (PT_NOTE)
+
+    @ParameterizedTest
+    @ValueSource(strings = {"basic", "tail", "longjmp", "threads", "texit", "env"})
+    void rewrittenModuleRecordsEveryCall(String scenario) throws Exception {
+        Run r = run(true, Map.of(), rewriteTest.toString(), scenario);
+        Image image = r.single();
+        assertEquals(6, image.names.size(), "one FUNC_DEF per function of the area");
+        image.assertCalls(r.out, "");
+        if (scenario.equals("env")) {
+            assertEquals("from-area", r.out.get("env"), "the area's --env default, not set before");
+        }
+        if (scenario.equals("threads")) {
+            assertEquals(5, image.threads.size(), "main + 4 workers");
+            for (Map.Entry<Integer, List<TraceEvent>> t : image.threads.entrySet()) {
+                if (t.getKey() != image.pid) {
+                    Map<String, Integer> c = count(t.getValue());
+                    assertEquals(1000, c.getOrDefault("rw_leaf", 0), "worker " + t.getKey());
+                    assertEquals(101, c.getOrDefault("rw_recurse", 0), "worker " + t.getKey());
+                }
+            }
+        }
+    }
+
+    @Test
+    void deepRecursion() throws Exception {
+        Run r = run(true, Map.of(), rewriteTest.toString(), "recurse", "10000");
+        Image image = r.single();
+        image.assertCalls(r.out, "");
+        assertEquals(10001 + 1, image.maxDepth, "main region + 10001 nested rw_recurse");
+    }
+
+    @Test
+    void forkChildHasItsOwnDefinitions() throws Exception {
+        Run r = run(true, Map.of(), rewriteTest.toString(), "fork");
+        assertEquals(2, r.images.size(), "parent and child files");
+        int childPid = Integer.parseInt(r.out.get("child.pid"));
+        Image child = r.images.get(childPid);
+        assertNotNull(child, "child file");
+        assertTrue(child.forkedFrom != 0);
+        assertEquals(6, child.names.size(), "FUNC_DEFs emitted again into the child's file");
+        child.assertCalls(r.out, "child.");
+        Image parent = r.images.values().stream().filter(i -> i.pid != childPid).findFirst().orElseThrow();
+        parent.assertCalls(r.out, "");
+    }
+
+    @Test
+    void withoutTheAgentOrDormantTheRewrittenProgramRunsAsBefore() throws Exception {
+        for (boolean preload : new boolean[] {false, true}) {
+            ProcessBuilder pb = new ProcessBuilder(rewriteTest.toString(), "basic");
+            pb.environment().remove(WireFormat.ENV_SESSION_DIR);
+            if (preload) {
+                pb.environment().put("LD_PRELOAD", agent.toString());
+            }
+            Process p = pb.redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(0, p.exitValue(), out);
+            assertTrue(out.contains("calls.rw_lea=2"), out);
+        }
+    }
+
+    /** Prints the cost of an instrumented call (entry and exit recorded) next to the plain call. */
+    @Test
+    void benchmarkRuns() throws Exception {
+        analyze = false; // the benchmark consumes its own ring: FUNC_DEFs included
+        Run r = run(true, Map.of(), rewriteTest.toString(), "bench", "300000");
+        assertEquals("self", r.out.get("bench.collector"));
+        assertEquals("0", r.out.get("bench.dropped"));
+        System.out.println("instrumented call: plain " + r.out.get("bench.plain_ns") + " ns, instrumented "
+                + r.out.get("bench.instrumented_ns") + " ns, added " + r.out.get("bench.added_ns") + " ns, ratio "
+                + r.out.get("bench.ratio"));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // runtime mode (plan file)
+
+    @ParameterizedTest
+    @ValueSource(strings = {"basic", "exceptions", "threads"})
+    void runtimePlanIsAppliedBeforeMain(String scenario) throws Exception {
+        Path plan = gen(false);
+        Run r = run(true, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, plan.toString()), runtimeTest.toString(), scenario);
+        assertFalse(r.err.contains("rocprof-sys: instrument"), r.err);
+        Image image = r.single();
+        assertEquals(9, image.names.size());
+        image.assertCalls(r.out, "");
+    }
+
+    @Test
+    void aBadPlanLeavesTheModuleAloneWithAMessage() throws Exception {
+        Path plan = gen(true);
+        Run r = run(true, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, plan.toString()), runtimeTest.toString(), "exceptions");
+        assertTrue(r.err.contains("rocprof-sys: instrument: ") && r.err.contains("instr_runtime_test")
+                && r.err.contains("left uninstrumented"), r.err);
+        Image image = r.single();
+        assertEquals(0, image.names.size());
+        assertEquals(Map.of(), image.functionCounts());
+
+        Run missing = run(true, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, session.resolve("no-such-plan").toString()),
+                runtimeTest.toString(), "basic");
+        assertTrue(missing.err.contains("cannot read the plan"), missing.err);
+    }
+
+    @Test
+    void aPlanWithoutSessionIsNotApplied() throws Exception {
+        Path plan = gen(false);
+        Run r = run(false, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, plan.toString()), runtimeTest.toString(),
+                "exceptions");
+        assertTrue(r.images.isEmpty());
+        assertTrue(r.out.get("calls.leaf") != null);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    private Path gen(boolean bad) throws Exception {
+        Path plan = Files.createTempFile(build, "plan", bad ? ".bad" : ".bin");
+        List<String> cmd = new ArrayList<>(List.of(runtimeTest.toString(), "--gen", plan.toString()));
+        if (bad) {
+            cmd.add("bad");
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), "plan generation failed: " + out);
+        return plan;
+    }
+
+    private record Run(Map<String, String> out, String err, Map<Integer, Image> images) {
+        Image single() {
+            assertEquals(1, images.size(), "one process image: " + images.keySet());
+            return images.values().iterator().next();
+        }
+    }
+
+    private Run run(boolean withSession, Map<String, String> env, String... cmd) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("LD_PRELOAD", agent.toString());
+        pb.environment().remove(WireFormat.ENV_INSTRUMENT_PLAN);
+        if (withSession) {
+            pb.environment().put(WireFormat.ENV_SESSION_DIR, session.toString());
+        } else {
+            pb.environment().remove(WireFormat.ENV_SESSION_DIR);
+        }
+        pb.environment().remove("RSYS_TEST_ENV_DEFAULT");
+        pb.environment().putAll(env);
+        Path errFile = Files.createTempFile(build, "stderr", ".txt");
+        pb.redirectError(errFile.toFile());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "timed out");
+        String err = Files.readString(errFile);
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + " failed:\n" + out + err);
+        Map<String, String> kv = new LinkedHashMap<>();
+        for (String line : out.split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                kv.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        Map<Integer, Image> images = new TreeMap<>();
+        try (Stream<Path> files = Files.list(session)) {
+            for (Path f : files.filter(x -> x.toString().endsWith(".ring")).toList()) {
+                if (analyze) {
+                    Image i = read(f);
+                    images.put(i.pid, i);
+                }
+                Files.delete(f);
+            }
+        }
+        return new Run(kv, err, images);
+    }
+
+    private static final class Image {
+        int pid;
+        int forkedFrom;
+        FunctionNames names;
+        final Map<Integer, List<TraceEvent>> threads = new LinkedHashMap<>();
+        int maxDepth;
+
+        Map<String, Integer> functionCounts() {
+            Map<String, Integer> all = new TreeMap<>();
+            for (List<TraceEvent> events : threads.values()) {
+                count(events).forEach((k, v) -> all.merge(k, v, Integer::sum));
+            }
+            return all;
+        }
+
+        /** Regions per function name equal the calls.<name> lines (prefix: "child." for the child). */
+        void assertCalls(Map<String, String> out, String prefix) {
+            Map<String, Integer> expected = new TreeMap<>();
+            out.forEach((k, v) -> {
+                if (k.startsWith(prefix + "calls.") && !(prefix.isEmpty() && k.startsWith("child."))) {
+                    int n = Integer.parseInt(v);
+                    if (n != 0) {
+                        expected.put(k.substring(prefix.length() + "calls.".length()), n);
+                    }
+                }
+            });
+            assertFalse(expected.isEmpty(), "the program printed its calls");
+            assertEquals(expected, functionCounts(), "regions per instrumented function, pid " + pid);
+        }
+    }
+
+    private static Map<String, Integer> count(List<TraceEvent> events) {
+        Map<String, Integer> c = new HashMap<>();
+        for (TraceEvent e : events) {
+            if (e instanceof RegionBegin b && !b.name().startsWith("instr_")) {
+                c.merge(b.name(), 1, Integer::sum);
+            }
+        }
+        return c;
+    }
+
+    private static Image read(Path path) throws IOException, WireException {
+        Image image = new Image();
+        try (RingFile f = RingFile.open(path)) {
+            assertNotNull(f, path + ": header not published");
+            assertEquals(WireFormat.STATE_EXITED, f.state(), path + ": exited");
+            image.pid = f.pid();
+            image.forkedFrom = f.forkedFrom();
+            image.names = new FunctionNames(f);
+            for (RingFile.Ring ring : f.rings()) {
+                List<TraceEvent> events = new ArrayList<>();
+                RingDrain d = new RingDrain(f.pid(), ring, events::add, image.names);
+                d.drain();
+                d.flushPending();
+                assertEquals(0, ring.dropped(), "no record dropped");
+                image.threads.put(ring.tid(), events);
+                // regions nest and every one is closed before the thread ends
+                Deque<String> open = new ArrayDeque<>();
+                long last = 0;
+                for (TraceEvent e : events) {
+                    assertTrue(e.timestampNs() >= last, "time goes forward");
+                    last = e.timestampNs();
+                    if (e instanceof RegionBegin b) {
+                        assertEquals(Category.HOST, b.category(), b.name());
+                        assertFalse(b.name().startsWith("function#"), "every id named by a FUNC_DEF: " + b.name());
+                        open.push(b.name());
+                        image.maxDepth = Math.max(image.maxDepth, open.size());
+                    } else if (e instanceof RegionEnd) {
+                        assertFalse(open.isEmpty(), "an END without a BEGIN on tid " + ring.tid());
+                        open.pop();
+                    } else if (e instanceof ThreadEnded) {
+                        assertTrue(open.isEmpty(), "regions left open on tid " + ring.tid() + ": " + open);
+                    }
+                }
+                assertTrue(open.isEmpty(), "regions left open on tid " + ring.tid() + ": " + open);
+            }
+        }
+        return image;
+    }
+}
