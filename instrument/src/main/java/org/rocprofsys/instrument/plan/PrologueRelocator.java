@@ -34,8 +34,11 @@ import org.rocprofsys.instrument.capstone.Insn;
  * stays E8 with a fix-up; {@code jmp rel8/rel32} becomes E9 rel32; {@code jcc rel8/rel32} becomes
  * 0F 8x rel32. Prefixes (bnd, notrack, segment hints) are kept. Everything else is copied as is.
  *
- * <p>Caveat: a relocated {@code call} returns into the area, which has no unwind information, so a
- * C++ exception thrown through that call, or a backtrace taken inside it, cannot unwind past it.
+ * <p>A direct {@code call} among the replaced instructions is emulated ({@code lea r11, [rip+ret];
+ * push r11; jmp callee}) so that its return address stays the original one in the function, where
+ * the unwind information is; it must be the last replaced instruction ({@code call-in-patch}
+ * otherwise). A relocated call would return into the area, where no exception or backtrace can
+ * unwind.
  */
 final class PrologueRelocator {
     static final int JUMP_SIZE = 5;
@@ -87,7 +90,19 @@ final class PrologueRelocator {
             if (i.isReturn() && !last) return Result.refused("return-in-patch");
             if (i.isIndirectJump() && !last) return Result.refused("indirect-jump-in-patch");
             int at = code.size();
-            if (i.branch() != null) {
+            if (i.branch() != null && i.mnemonic().startsWith("call")) {
+                // A relocated call would return into the area, which has no unwind information:
+                // exceptions and backtraces could not pass it. Emulated instead as "push the original
+                // return address; jmp callee", so the callee returns straight into f after the patch
+                // (possible only when the call is the last replaced instruction; r11 is free at a call).
+                if (i.end() != patchEnd) return Result.refused("call-in-patch");
+                if (!reachable(i.branch().target())) return Result.refused("displacement-out-of-range");
+                code.writeBytes(new byte[] {0x4C, (byte) 0x8D, 0x1D, 0, 0, 0, 0}); // lea r11, [rip + ret]
+                fixups.add(new CodeFixup(code.size() - 4, -4, i.end()));
+                code.writeBytes(new byte[] {0x41, 0x53});                         // push r11
+                code.writeBytes(new byte[] {(byte) 0xE9, 0, 0, 0, 0});            // jmp callee
+                fixups.add(new CodeFixup(code.size() - 4, -4, i.branch().target()));
+            } else if (i.branch() != null) {
                 String refusal = encodeBranch(i, code);
                 if (refusal != null) return Result.refused(refusal);
                 if (!reachable(i.branch().target())) return Result.refused("displacement-out-of-range");

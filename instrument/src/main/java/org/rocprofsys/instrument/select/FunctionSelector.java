@@ -35,6 +35,8 @@ public final class FunctionSelector {
         HardConstraints.Hit hit = HardConstraints.internal(module, name, options);
         if (hit == null) hit = HardConstraints.module(module);
         if (hit == null) hit = HardConstraints.routine(name, options.mainFunction());
+        // a C++ cold partition demangles to "f(int) [clone .cold]": its name alone is f's
+        if (hit == null && !f.signature().equals(name)) hit = HardConstraints.coldPartition(f.signature());
         if (hit != null) {
             return skip(log, hit.level(), hit.action(), hit.type(), hit.reason(),
                     hit.type().equals("module") ? module : name);

@@ -61,7 +61,7 @@ final class HardConstraints {
      * GCC's out-of-line cold partitions ({@code foo.cold}): reached by a jump from {@code foo}, never
      * called, so an entry hook there would take a frame's return address for its own.
      */
-    private static final Pattern COLD_PART = Pattern.compile("\\.cold(\\.[0-9]+)?$");
+    private static final Pattern COLD_PART = Pattern.compile("\\.cold(\\.[0-9]+)?(\\]|$)");
 
     private static final List<String> WHOLE_BASE = List.of(
             "sem_init", "sem_destroy", "sem_open", "sem_close", "sem_post", "sem_wait", "sem_getvalue",
@@ -151,6 +151,11 @@ final class HardConstraints {
     }
 
     /** is_routine_constrained, plus the main function and GCC cold partitions. */
+    /** A GCC cold partition ({@code foo.cold}, {@code foo(int) [clone .cold]}), or null. */
+    static Hit coldPartition(String symbol) {
+        return COLD_PART.matcher(symbol).find() ? new Hit("function", "Excluding", "cold-partition", 3) : null;
+    }
+
     static Hit routine(String function, String mainFunction) {
         if (function.contains("rocprofsys")) return new Hit("function", "Skipping", "rocprofsys-function", 1);
         if (function.contains("FunctionInfo") || function.contains("_L_lock") || function.contains("_L_unlock")) {

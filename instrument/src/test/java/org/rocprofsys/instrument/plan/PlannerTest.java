@@ -175,11 +175,17 @@ class PlannerTest {
             assertEquals(jeTarget, ji.get(1).branch().target());
             assertEquals("mov", ji.get(2).mnemonic());
 
+            // a call is emulated so that the callee returns into the function, not into the area:
+            // lea r11, [rip + <after the call>]; push r11; jmp helper
             PlannedFunction call = p.get("asm_call");
             List<Insn> ci = relocateAndDecode(call, area);
             long helper = r.plan().instrumented().stream().filter(f -> f.function().name().equals("helper"))
                     .findFirst().orElseThrow().function().address();
-            assertEquals(helper, ci.getFirst().branch().target());
+            assertEquals("lea", ci.get(0).mnemonic());
+            assertEquals(call.function().address() + call.patchLength(), ci.get(0).rip().target());
+            assertEquals("push", ci.get(1).mnemonic());
+            assertEquals("jmp", ci.get(2).mnemonic());
+            assertEquals(helper, ci.get(2).branch().target());
             assertEquals(objdumpTarget(bin, call.function().address(), call.function().address() + 5, "call"), helper);
 
             PlannedFunction jmp = p.get("asm_jmp");
