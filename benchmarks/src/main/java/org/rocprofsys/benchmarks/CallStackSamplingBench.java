@@ -54,8 +54,10 @@ final class CallStackSamplingBench {
 
             // the collector side, in this JVM: the real source on the same program
             PerfSamplingSource.Stats s = null;
-            for (int i = 0; i < 2; i++) { // the first round warms the JIT and the symbol caches up
-                s = collectorCost(prog, rounds);
+            // a longer run: the symbol tables loaded once per run are spread over more samples
+            String longRounds = Long.toString(env.size(480, 40));
+            for (int i = 0; i < 2; i++) { // the first round warms the JIT up
+                s = collectorCost(prog, longRounds);
             }
             double cpuPer1000 = (s.readerCpuNs() + s.unwinderCpuNs()) / 1e6 / s.samples() * 1000;
             double unwindUs = s.unwindNs() / 1e3 / s.samples();

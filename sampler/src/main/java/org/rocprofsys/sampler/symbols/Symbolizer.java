@@ -95,10 +95,25 @@ public final class Symbolizer implements AutoCloseable {
         return maps;
     }
 
-    /** Feeds MMAP, FORK and COMM(exec) records to {@link #maps()}. */
+    /** Feeds MMAP, FORK and COMM(exec) records to {@link #maps()} (forgetting that process's cached frames). */
     public void accept(PerfRecord r) {
         maps.accept(r);
+        switch (r) {
+            case PerfRecord.Mmap m -> frames.remove(m.pid());
+            case PerfRecord.Comm c -> frames.remove(c.pid());
+            case PerfRecord.Fork f -> frames.remove(f.pid());
+            default -> {
+            }
+        }
     }
+
+    /**
+     * Known frames by pid, then by pc (and whether it is a return address): samples repeat the same
+     * pcs, and a symbol lookup plus demangling costs microseconds. Unknown frames are not kept (a
+     * mapping or a perf map may name them later); a process's entries go when its mappings change.
+     */
+    private final Map<Integer, Map<Long, Frame>> frames = new ConcurrentHashMap<>();
+    private static final int MAX_CACHED_FRAMES = 1 << 16;
 
     /** The frame of a sampled pc (the leaf; use {@link #symbolize(int, long, boolean)} for return addresses). */
     public Frame symbolize(int pid, long pc) {
@@ -111,8 +126,20 @@ public final class Symbolizer implements AutoCloseable {
      * a function or a line is attributed correctly; the frame still reports {@code pc}.
      */
     public Frame symbolize(int pid, long pc, boolean returnAddress) {
-        List<Frame> f = resolve(pid, pc, returnAddress, false);
-        return f.getLast();
+        Map<Long, Frame> cache = frames.computeIfAbsent(pid, k -> new ConcurrentHashMap<>());
+        long key = returnAddress ? ~pc : pc;
+        Frame hit = cache.get(key);
+        if (hit != null) {
+            return hit;
+        }
+        Frame f = resolve(pid, pc, returnAddress, false).getLast();
+        if (f.known()) {
+            if (cache.size() >= MAX_CACHED_FRAMES) {
+                cache.clear();
+            }
+            cache.put(key, f);
+        }
+        return f;
     }
 
     /**

@@ -155,11 +155,28 @@ public final class CfiTable {
         return debugFrame == null ? null : findInIndex(debugFrame, pc);
     }
 
-    /** The rules at link-time address {@code pc}, or null when no FDE covers it. */
+    /**
+     * The rules at link-time address {@code pc}, or null when no FDE covers it. Rows are cached per
+     * pc: samples keep meeting the same return addresses, and running the FDE's CFA program again
+     * for each is most of an unwind's cost. The cache is dropped when it grows past its bound.
+     */
     public UnwindRow rowAt(long pc) throws CannotUnwindException {
+        Object cached = rows.get(pc);
+        if (cached != null) {
+            return cached == NO_ROW ? null : (UnwindRow) cached;
+        }
         Fde f = find(pc);
-        return f == null ? null : CfaInterpreter.rowAt(f, pc);
+        UnwindRow row = f == null ? null : CfaInterpreter.rowAt(f, pc);
+        if (rows.size() >= MAX_CACHED_ROWS) {
+            rows.clear();
+        }
+        rows.put(pc, row == null ? NO_ROW : row);
+        return row;
     }
+
+    private static final Object NO_ROW = new Object();
+    private static final int MAX_CACHED_ROWS = 1 << 16;
+    private final java.util.concurrent.ConcurrentHashMap<Long, Object> rows = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Every FDE (tests and diagnostics). */
     public List<Fde> allFdes() throws CannotUnwindException {
