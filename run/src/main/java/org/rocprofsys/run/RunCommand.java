@@ -65,6 +65,24 @@ public final class RunCommand {
         System.exit(rc);
     }
 
+    /**
+     * A binary rewritten by rocprof-sys-instrument carries environment defaults ({@code --env},
+     * {@code -C}, its mode): they apply where the environment does not set the variable.
+     */
+    private Map<String, String> withEmbeddedDefaults(Map<String, String> env, List<String> command) {
+        if (command.isEmpty()) {
+            return env;
+        }
+        Map<String, String> defaults = org.rocprofsys.instrument.rewrite.EmbeddedDefaults.forCommand(command.getFirst(),
+                env, workingDirectory);
+        if (defaults.isEmpty()) {
+            return env;
+        }
+        Map<String, String> out = new java.util.HashMap<>(env);
+        defaults.forEach(out::putIfAbsent);
+        return out;
+    }
+
     private boolean sampleTool() {
         return tool.equals(SampleCommand.TOOL);
     }
@@ -103,7 +121,7 @@ public final class RunCommand {
             err.println("[" + tool + "] error: " + e.getMessage());
             return e.exitCode();
         }
-        Map<String, String> targetEnv = inv.environment();
+        Map<String, String> targetEnv = withEmbeddedDefaults(inv.environment(), command);
         List<String> report = inv.reportLines();
         if (!report.isEmpty()) {
             err.println();

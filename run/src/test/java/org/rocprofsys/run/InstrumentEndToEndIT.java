@@ -227,6 +227,22 @@ class InstrumentEndToEndIT {
     }
 
     @Test
+    void envDefaultsAreEmbeddedAndTheUsersEnvironmentWins() throws Exception {
+        Path exe = examples.resolve("rewrite-caller");
+        var rw = instrument(Map.of(), "-o", "env.inst", "-i", "8", "--env", "ROCPROFSYS_PROFILE=ON",
+                "ROCPROFSYS_OUTPUT_PREFIX=embedded/", "--", exe.toString());
+        assertEquals(0, rw.exitCode(), rw::toString);
+        Map<String, String> e = new HashMap<>(env("ignored"));
+        e.remove("ROCPROFSYS_OUTPUT_PREFIX");
+        var r = run(e, "--", cwd.resolve("env.inst").toString(), "3");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals(3L, counts(cwd.resolve("out/embedded/wall_clock.json")).get("outer"), r::toString);
+        e.put("ROCPROFSYS_OUTPUT_PREFIX", "mine/");
+        r = run(e, "--", cwd.resolve("env.inst").toString(), "3");
+        assertTrue(Files.isRegularFile(cwd.resolve("out/mine/wall_clock.json")), r::toString);
+    }
+
+    @Test
     void badInputIsRefusedWithoutPartialOutput() throws Exception {
         Path text = Files.writeString(cwd.resolve("notes.txt"), "not a program\n");
         var r = instrument(env("bad"), "-o", "x.inst", "--", text.toString());
