@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * distribution in {@code run/target/dist} and the C programs in {@code benchmarks/target/native}.
  */
 public final class Main {
-    static final List<String> ALL = List.of("pushpop", "ingest", "perfetto", "finalize", "rss", "procsampling", "sampling");
+    static final List<String> ALL = List.of("pushpop", "ingest", "perfetto", "finalize", "rss", "procsampling", "sampling", "instrument");
 
     private Main() {
     }
@@ -70,6 +70,7 @@ public final class Main {
                 case "rss" -> RssBench.run(env);
                 case "procsampling" -> ProcessSamplingBench.run(env);
                 case "sampling" -> CallStackSamplingBench.run(env);
+                case "instrument" -> InstrumentBench.run(env);
                 default -> throw new IllegalStateException(n);
             };
             for (Result x : r) {
