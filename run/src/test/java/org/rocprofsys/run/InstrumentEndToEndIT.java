@@ -224,6 +224,12 @@ class InstrumentEndToEndIT {
                 examples.resolve("uses-lib").toString(), "12");
         assertEquals(base.stdout(), rt.stdout(), rt::toString);
         assertEquals(12L, counts(cwd.resolve("out/lib-runtime/wall_clock.json")).get("lib_work"));
+        // a library the program opens later with dlopen (planned because it lies beside the program)
+        var dl = instrument(env("lib-dlopen", "ROCPROFSYS_PROFILE", "ON"), "-i", "1", "--",
+                examples.resolve("dlopen-lib").toString(), "7");
+        assertEquals(0, dl.exitCode(), dl::toString);
+        assertTrue(dl.stdout().contains("lib_work called 7 times"), dl::toString);
+        assertEquals(7L, counts(cwd.resolve("out/lib-dlopen/wall_clock.json")).get("lib_work"), dl::toString);
     }
 
     @Test

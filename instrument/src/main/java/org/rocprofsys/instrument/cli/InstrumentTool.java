@@ -64,6 +64,9 @@ public final class InstrumentTool {
     private static final List<String> SYSTEM_DIRS = List.of("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/",
             "/usr/libexec/");
 
+    /** Libraries beside the program planned for a later dlopen, at most this many per folder. */
+    private static final int MAX_DLOPEN_CANDIDATES = 64;
+
     /** How the command ends: an exit status, or a run of the target with a runtime plan. */
     public sealed interface Outcome {
         record Exit(int status) implements Outcome {
@@ -350,7 +353,10 @@ public final class InstrumentTool {
         return libraryName(target.getFileName().toString()) && (!interp || !Files.isExecutable(target));
     }
 
-    /** The DT_NEEDED libraries found through RPATH/RUNPATH and LD_LIBRARY_PATH, outside the system folders. */
+    /**
+     * The DT_NEEDED libraries found through RPATH/RUNPATH and LD_LIBRARY_PATH, and the libraries
+     * in the program's folder and its RPATH/RUNPATH folders, outside the system folders.
+     */
     private List<Path> userLibraries(ElfFile elf) {
         Set<Path> out = new LinkedHashSet<>();
         List<String> dirs = new ArrayList<>();
@@ -368,7 +374,29 @@ public final class InstrumentTool {
                 dirs.add(d);
             }
         }
-        for (String needed : elf.needed()) {
+        // libraries the program may dlopen later: the user libraries beside it and in its
+        // RUNPATH/RPATH folders (the agent applies a plan when its library is loaded)
+        List<String> candidates = new ArrayList<>(elf.needed());
+        List<String> folders = new ArrayList<>(dirs.subList(0, dirs.size()));
+        folders.add(origin);
+        for (String d : folders) {
+            Path dir = cwd.resolve(d);
+            if (SYSTEM_DIRS.stream().anyMatch(sys -> (dir.toString() + "/").startsWith(sys))) {
+                continue;
+            }
+            try (var files = Files.list(dir)) {
+                files.map(p -> p.getFileName().toString()).filter(n -> n.matches("lib.*\\.so(\\.[0-9.]+)?"))
+                        .sorted().limit(MAX_DLOPEN_CANDIDATES).forEach(candidates::add);
+            } catch (IOException e) {
+                // an unreadable folder offers no library
+            }
+        }
+        folders.forEach(d -> {
+            if (!dirs.contains(d)) {
+                dirs.add(d);
+            }
+        });
+        for (String needed : candidates) {
             for (String d : dirs) {
                 Path p = cwd.resolve(d).resolve(needed);
                 if (Files.isRegularFile(p)) {
