@@ -58,18 +58,22 @@ final class InstrumentBench {
         int reps = (int) env.size(5, 2);
         double[] base = new double[reps];
         double[] instr = new double[reps];
+        double[] instrWall = new double[reps];
         Env.run(List.of(prog.toString(), Long.toString(calls)), plain, out, null, 0).check("warm-up");
         for (int i = 0; i < reps; i++) {
-            base[i] = loopNs(Env.run(List.of(prog.toString(), Long.toString(calls)), plain, out, null, 0)
-                    .check("original")) / calls;
-            instr[i] = loopNs(Env.run(List.of(env.dist().resolve("bin/rocprof-sys-run").toString(), "--",
-                    inst.toString(), Long.toString(calls)), profiled, out, null, 0).check("rewritten")) / calls;
+            base[i] = CallStackSamplingBench.field(Env.run(List.of(prog.toString(), Long.toString(calls)), plain, out,
+                    null, 0).check("original"), "cpu_ns=") / calls;
+            Env.Outcome o = Env.run(List.of(env.dist().resolve("bin/rocprof-sys-run").toString(), "--",
+                    inst.toString(), Long.toString(calls)), profiled, out, null, 0).check("rewritten");
+            instr[i] = CallStackSamplingBench.field(o, "cpu_ns=") / calls;
+            instrWall[i] = CallStackSamplingBench.field(o, "loop_ns=") / calls;
         }
         double b = median(base);
         double p = median(instr);
         System.out.printf(Locale.ROOT, "instrument: tiny() %.2f ns/call original, %.2f ns/call instrumented and"
-                + " recorded (medians of %d, %d calls): +%.2f ns per call%n  original     %s%n  instrumented %s%n",
-                b, p, reps, calls, p - b, Arrays.toString(base), Arrays.toString(instr));
+                + " recorded (thread CPU time, medians of %d, %d calls): +%.2f ns per call (wall: %.2f ns/call)%n"
+                + "  original     %s%n  instrumented %s%n", b, p, reps, calls, p - b, median(instrWall),
+                Arrays.toString(base), Arrays.toString(instr));
         return List.of(new Result("instrumented call, entry+exit recorded (added cost)", p - b, "ns",
                 "the uninstrumented call, same run (" + Main.number(b) + " ns)", b, "ns", p / b, 20, false));
     }
@@ -137,16 +141,6 @@ final class InstrumentBench {
         Map<String, String> plain = new HashMap<>(System.getenv());
         plain.keySet().removeIf(k -> k.startsWith("ROCPROFSYS_"));
         return plain;
-    }
-
-    private static double loopNs(Env.Outcome o) {
-        for (String line : o.stdout().lines().toList()) {
-            int at = line.indexOf("loop_ns=");
-            if (at >= 0) {
-                return Double.parseDouble(line.substring(at + 8).split(" ")[0]);
-            }
-        }
-        throw new IllegalStateException("no loop_ns in:\n" + o.stdout() + o.stderr());
     }
 
     private static double median(double[] v) {
