@@ -6,9 +6,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Set;
-import java.util.TreeSet;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.instrument.elf.ElfFile;
@@ -47,11 +45,13 @@ public final class Planner {
 
         // one decoding pass over every function
         List<Scanned> scanned = new ArrayList<>(symbols.size());
-        NavigableSet<Long> branchTargets = new TreeSet<>();
-        NavigableSet<Long> starts = new TreeSet<>();
+        Addresses branchTargets = new Addresses();
+        Addresses starts = new Addresses();
+        // instruction text per basic block is big: built only when --instruction-exclude needs it
+        boolean withBlocks = !options.selection().instructionExclude().isEmpty();
         Map<Long, Scanned> byAddress = new HashMap<>();
         for (FunctionSymbol s : symbols) {
-            FunctionScan scan = FunctionScan.of(s.address(), s.size(), decode(elf, s));
+            FunctionScan scan = FunctionScan.of(s.address(), s.size(), decode(elf, s), withBlocks);
             String signature = demangler.demangle(s.mangled());
             String name = SignatureParts.parse(signature).name();
             FunctionInfo info = new FunctionInfo(module, name, signature, s.address(), s.size(),
