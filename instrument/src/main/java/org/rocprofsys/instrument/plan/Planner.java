@@ -106,7 +106,9 @@ public final class Planner {
             }
             String refusal;
             PrologueRelocator.Result r = null;
-            if (sc.scan().jumpsToEntry()) {
+            if (sc.symbol().ifuncResolver()) {
+                refusal = "ifunc-resolver";
+            } else if (sc.scan().jumpsToEntry()) {
                 refusal = "jump-to-entry";
             } else {
                 r = relocator.plan(info.address(), info.size(), sc.scan().prologue());
