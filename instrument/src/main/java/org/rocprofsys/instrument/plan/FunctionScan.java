@@ -17,9 +17,12 @@ import org.rocprofsys.instrument.capstone.Insn;
  * @param branchTargets targets of direct jumps and calls, sorted
  * @param basicBlocks instruction text per basic block; empty unless asked for (it is big)
  * @param jumpsToEntry a jump inside the function goes back to its entry (a loop made of tail recursion)
+ * @param fallsThrough its last instruction does not transfer control (hand-written assembly that runs
+ *                     on into the next function)
  */
 record FunctionScan(boolean decodable, int instructions, List<Insn> prologue, long[] callTargets,
-        long[] branchTargets, boolean jumpsToEntry, boolean hasLoops, boolean dynamicCallsites, List<String> basicBlocks) {
+        long[] branchTargets, boolean jumpsToEntry, boolean hasLoops, boolean dynamicCallsites, List<String> basicBlocks,
+        boolean fallsThrough) {
     static final int PROLOGUE_INSNS = 8;
 
     static FunctionScan of(long start, long size, List<Insn> insns, boolean withBlocks) {
@@ -43,7 +46,15 @@ record FunctionScan(boolean decodable, int instructions, List<Insn> prologue, lo
         long[] branchArray = branches.toArray();
         return new FunctionScan(complete, insns.size(), List.copyOf(insns.subList(0, Math.min(PROLOGUE_INSNS, insns.size()))),
                 calls.toArray(), branchArray, toEntry, loops, dynamic,
-                withBlocks ? basicBlocks(start, size, insns, branchArray) : List.of());
+                withBlocks ? basicBlocks(start, size, insns, branchArray) : List.of(),
+                complete && !endsControlFlow(insns.getLast()));
+    }
+
+    /** ret, jmp, call (to a function that does not return, at a function's end), ud2, hlt, int3. */
+    private static boolean endsControlFlow(Insn last) {
+        String m = last.mnemonic();
+        return last.isReturn() || last.isCall() || m.endsWith("jmp") || m.startsWith("ud") || m.equals("hlt")
+                || m.equals("int3");
     }
 
     /**

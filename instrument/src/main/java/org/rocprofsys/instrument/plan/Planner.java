@@ -88,7 +88,8 @@ public final class Planner {
         List<Exclusion> excluded = new ArrayList<>();
         List<FunctionInfo> overlapping = new ArrayList<>();
         List<SelectionMessage> messages = new ArrayList<>();
-        for (Scanned sc : scanned) {
+        for (int index = 0; index < scanned.size(); index++) {
+            Scanned sc = scanned.get(index);
             FunctionInfo info = sc.info();
             boolean overlaps = overlappingAt.contains(info.address());
             if (overlaps) overlapping.add(info);
@@ -108,6 +109,8 @@ public final class Planner {
             PrologueRelocator.Result r = null;
             if (sc.symbol().ifuncResolver()) {
                 refusal = "ifunc-resolver";
+            } else if (fallsInto(scanned, index)) {
+                refusal = "fallthrough-into-entry";
             } else if (sc.scan().jumpsToEntry()) {
                 refusal = "jump-to-entry";
             } else {
@@ -127,6 +130,19 @@ public final class Planner {
         InstrumentPlan plan = new InstrumentPlan(elf.path(), elf.type() == ElfFile.ET_DYN, available, instrumented,
                 excluded, overlapping, options.mode());
         return new PlanResult(plan, aliases, messages);
+    }
+
+    /**
+     * Whether the function before {@code f} (in address order, ending at most 64 bytes of padding
+     * before it) runs on into it: then its entry is reached without a call and the entry hook would
+     * take whatever is on the stack for a return address.
+     */
+    private static boolean fallsInto(List<Scanned> scanned, int i) {
+        if (i <= 0) return false;
+        Scanned f = scanned.get(i);
+        Scanned prev = scanned.get(i - 1);
+        long gap = f.symbol().address() - prev.symbol().end();
+        return prev.scan().fallsThrough() && gap >= 0 && gap < 64;
     }
 
     private List<Insn> decode(ElfFile elf, FunctionSymbol s) {
