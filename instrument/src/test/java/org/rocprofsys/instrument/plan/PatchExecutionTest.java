@@ -153,13 +153,15 @@ class PatchExecutionTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"pie", "nopie", "pie-O2"})
+    @ValueSource(strings = {"pie", "nopie", "pie-O2", "cet-O2"})
     void patchedFunctionsRunThroughTheirTrampolines(String variant) throws Exception {
         String src = "#include <stdint.h>\n" + ASM + HARNESS.replace("#define _GNU_SOURCE\n", "") + MAIN;
         src = "#define _GNU_SOURCE\n" + src;
         List<String> flags = switch (variant) {
             case "pie" -> List.of("-O0", "-fPIE", "-pie");
             case "nopie" -> List.of("-O0", "-fno-pie", "-no-pie");
+            // endbr64 at every C entry and a .plt.sec
+            case "cet-O2" -> List.of("-O2", "-fPIE", "-pie", "-fcf-protection=full");
             default -> List.of("-O2", "-fPIE", "-pie");
         };
         Path bin = TestBinaries.compileC(dir, "exec-" + variant, src, flags.toArray(String[]::new));
