@@ -6,11 +6,13 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.instrument.elf.ElfFile;
 import org.rocprofsys.instrument.elf.ElfFormatException;
+import org.rocprofsys.instrument.elf.LineTable;
 import org.rocprofsys.instrument.select.Decision;
 import org.rocprofsys.instrument.select.Demangler;
 import org.rocprofsys.instrument.select.FunctionFacts;
@@ -83,6 +85,7 @@ public final class Planner {
 
         FunctionSelector selector = new FunctionSelector(options.selection());
         PrologueRelocator relocator = new PrologueRelocator(branchTargets, starts, elf.highestLoadEnd());
+        LineTable lines = options.label().needsLines() ? LineTable.read(elf) : null;
         List<FunctionInfo> available = new ArrayList<>();
         List<PlannedFunction> instrumented = new ArrayList<>();
         List<Exclusion> excluded = new ArrayList<>();
@@ -124,7 +127,8 @@ public final class Planner {
                 continue;
             }
             messages.add(new SelectionMessage(1, "Instrumenting", "function", "no-constraint", info.name()));
-            instrumented.add(new PlannedFunction(info, options.label().label(info.signature()), r.patchLength(),
+            instrumented.add(new PlannedFunction(info, options.label().label(info.signature(),
+                    lines == null ? Optional.empty() : lines.at(info.address())), r.patchLength(),
                     r.code(), r.fixups()));
         }
         InstrumentPlan plan = new InstrumentPlan(elf.path(), elf.type() == ElfFile.ET_DYN, available, instrumented,

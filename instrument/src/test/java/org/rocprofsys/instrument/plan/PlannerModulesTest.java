@@ -105,6 +105,12 @@ class PlannerModulesTest {
         assertEquals("too-short-for-patch", reasons(r).get("twice<int>"));
         assertEquals("double twice<double>(double)", p.get("twice<double>").label());
         assertEquals("thrower(int)", p.get("thrower").label());
+
+        Path withLines = TestBinaries.compile(dir, "cxxlines", CXX, true, "-O1", "-fno-inline", "-g");
+        r = plan(withLines, new PlannerOptions(SelectionOptions.builder().minInstructions(0).build(),
+                LabelFormat.of(Set.of("args", "file", "line")), 0, false));
+        // thrower is defined on line 12 of the source; the file as the line program names it
+        assertEquals("thrower(int) [cxxlines.cpp:12]", planned(r).get("thrower").label());
     }
 
     @Test
