@@ -83,9 +83,14 @@ public final class Planner {
             }
         }
 
+        // the line table names each function's source file (for module regexes) and labels' file:line
+        var sel = options.selection();
+        boolean moduleRegexes = !sel.moduleExclude().isEmpty() || !sel.moduleInclude().isEmpty()
+                || !sel.moduleRestrict().isEmpty();
+        LineTable lines = options.label().needsLines() || moduleRegexes ? LineTable.read(elf) : null;
         FunctionSelector selector = new FunctionSelector(options.selection());
         PrologueRelocator relocator = new PrologueRelocator(branchTargets, starts, elf.highestLoadEnd());
-        LineTable lines = options.label().needsLines() ? LineTable.read(elf) : null;
+
         List<FunctionInfo> available = new ArrayList<>();
         List<PlannedFunction> instrumented = new ArrayList<>();
         List<Exclusion> excluded = new ArrayList<>();
@@ -101,7 +106,8 @@ public final class Planner {
             if (listed) available.add(info);
             FunctionFacts facts = new FunctionFacts(info, sc.scan().decodable(),
                     calledNames(sc.scan(), byAddress, plt), sc.scan().hasLoops(), sc.scan().dynamicCallsites(),
-                    overlaps, sc.scan().basicBlocks());
+                    overlaps, sc.scan().basicBlocks(), lines == null ? ""
+                            : lines.at(info.address()).map(LineTable.SourceLine::file).orElse(""));
             Decision d = selector.decide(facts);
             messages.addAll(d.messages());
             if (!d.instrument()) {
