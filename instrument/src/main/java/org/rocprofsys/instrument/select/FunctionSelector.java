@@ -34,10 +34,16 @@ public final class FunctionSelector {
         }
         HardConstraints.Hit hit = HardConstraints.internal(module, name, options);
         if (hit == null) hit = HardConstraints.module(module);
+        // upstream's module rules are written for compilation units (".S" sources, glibc's s_*.c)
+        String moduleSubject = module;
+        if (hit == null && !facts.sourceFile().isEmpty()) {
+            hit = HardConstraints.module(facts.sourceFile());
+            moduleSubject = facts.sourceFile();
+        }
         if (hit == null) hit = HardConstraints.routine(name, options.mainFunction());
         if (hit != null) {
             return skip(log, hit.level(), hit.action(), hit.type(), hit.reason(),
-                    hit.type().equals("module") ? module : name);
+                    hit.type().equals("module") ? moduleSubject : name);
         }
 
         // 2. too small to matter (before user selection)
