@@ -55,7 +55,10 @@ class PlannerTest {
               ".globl asm_pre\\n.type asm_pre,@function\\nasm_pre:\\n"
               "  addl $1, %edi\\n.size asm_pre, .-asm_pre\\n"
               ".globl asm_post\\n.type asm_post,@function\\nasm_post:\\n"
-              "  movl %edi, %eax\\n  addl $2, %eax\\n  ret\\n.size asm_post, .-asm_post\\n");
+              "  movl %edi, %eax\\n  addl $2, %eax\\n  ret\\n.size asm_post, .-asm_post\\n"
+              ".globl asm_entered\\n.type asm_entered,@function\\nasm_entered:\\n"
+              "  xorl %eax, %eax\\n  addl $2, %eax\\n  ret\\n.size asm_entered, .-asm_entered\\n"
+              "  int3\\n.Lnosymbol:\\n  jmp asm_entered+2\\n");
             int riploader(void); int asm_jcc(int); int asm_call(void); int asm_jmp(void); int asm_loop(void);
             int asm_target(void); int asm_ret(int); int asm_short(void); void asm_self(int);
             int main(int argc, char **argv) {
@@ -111,6 +114,8 @@ class PlannerTest {
             assertEquals("too-short-for-patch", why.get("asm_short"));
             assertEquals("jump-to-entry", why.get("asm_self"));
             assertEquals("fallthrough-into-entry", why.get("asm_post"));
+            // the only jump into it comes from code that has no symbol
+            assertEquals("branch-target-in-patch", why.get("asm_entered"));
             assertEquals("main-function", why.get("main"));
             assertEquals("critical-whole-match", why.get("_start"));
             // crt functions have st_size 0 here: nothing to decode, so they are listed only with --all-functions
