@@ -185,11 +185,15 @@ class PlannerTest {
             assertEquals(jeTarget, ji.get(1).branch().target());
             assertEquals("mov", ji.get(2).mnemonic());
 
+            // call helper -> lea r11, [rip + asm_call+5]; push r11; jmp helper
             PlannedFunction call = p.get("asm_call");
             List<Insn> ci = relocateAndDecode(call, area);
             long helper = r.plan().instrumented().stream().filter(f -> f.function().name().equals("helper"))
                     .findFirst().orElseThrow().function().address();
-            assertEquals(helper, ci.getFirst().branch().target());
+            assertEquals(List.of("lea", "push", "jmp"), ci.stream().map(Insn::mnemonic).toList());
+            assertEquals(call.function().address() + 5, ci.get(0).rip().target());
+            assertEquals("r11", ci.get(1).opStr());
+            assertEquals(helper, ci.get(2).branch().target());
             assertEquals(objdumpTarget(bin, call.function().address(), call.function().address() + 5, "call"), helper);
 
             PlannedFunction jmp = p.get("asm_jmp");
