@@ -6,13 +6,13 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
+import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.instrument.elf.ElfFile;
 import org.rocprofsys.instrument.elf.ElfFormatException;
+import org.rocprofsys.instrument.elf.LineTable;
 import org.rocprofsys.instrument.select.Decision;
 import org.rocprofsys.instrument.select.Demangler;
 import org.rocprofsys.instrument.select.FunctionFacts;
@@ -47,11 +47,13 @@ public final class Planner {
 
         // one decoding pass over every function
         List<Scanned> scanned = new ArrayList<>(symbols.size());
-        NavigableSet<Long> branchTargets = new TreeSet<>();
-        NavigableSet<Long> starts = new TreeSet<>();
+        Addresses branchTargets = new Addresses();
+        Addresses starts = new Addresses();
+        // instruction text per basic block is big: built only when --instruction-exclude needs it
+        boolean withBlocks = !options.selection().instructionExclude().isEmpty();
         Map<Long, Scanned> byAddress = new HashMap<>();
         for (FunctionSymbol s : symbols) {
-            FunctionScan scan = FunctionScan.of(s.address(), s.size(), decode(elf, s));
+            FunctionScan scan = FunctionScan.of(s.address(), s.size(), decode(elf, s), withBlocks);
             String signature = demangler.demangle(s.mangled());
             String name = SignatureParts.parse(signature).name();
             FunctionInfo info = new FunctionInfo(module, name, signature, s.address(), s.size(),
@@ -63,15 +65,10 @@ public final class Planner {
             branchTargets.addAll(scan.branchTargets());
         }
 
-        // partial overlaps (same-start symbols were merged into one function already)
-        Set<Long> overlappingAt = new HashSet<>();
-        for (int i = 0; i < scanned.size(); i++) {
-            FunctionSymbol a = scanned.get(i).symbol();
-            for (int j = i + 1; j < scanned.size() && scanned.get(j).symbol().address() < a.end(); j++) {
-                overlappingAt.add(a.address());
-                overlappingAt.add(scanned.get(j).symbol().address());
-            }
-        }
+        // code that no symbol covers (stripped local functions, cold parts) can branch into an entry too
+        branchTargets.addAll(GapScanner.branchTargets(elf, capstone, symbols));
+
+        Set<Long> overlappingAt = overlaps(scanned);
 
         Map<Long, List<String>> aliases = new HashMap<>();
         for (Scanned sc : scanned) {
@@ -81,14 +78,21 @@ public final class Planner {
             }
         }
 
+        // the line table names each function's source file (for module regexes) and labels' file:line
+        var sel = options.selection();
+        boolean moduleRegexes = !sel.moduleExclude().isEmpty() || !sel.moduleInclude().isEmpty()
+                || !sel.moduleRestrict().isEmpty();
+        LineTable lines = options.label().needsLines() || moduleRegexes ? LineTable.read(elf) : null;
         FunctionSelector selector = new FunctionSelector(options.selection());
         PrologueRelocator relocator = new PrologueRelocator(branchTargets, starts, elf.highestLoadEnd());
+
         List<FunctionInfo> available = new ArrayList<>();
         List<PlannedFunction> instrumented = new ArrayList<>();
         List<Exclusion> excluded = new ArrayList<>();
         List<FunctionInfo> overlapping = new ArrayList<>();
         List<SelectionMessage> messages = new ArrayList<>();
-        for (Scanned sc : scanned) {
+        for (int index = 0; index < scanned.size(); index++) {
+            Scanned sc = scanned.get(index);
             FunctionInfo info = sc.info();
             boolean overlaps = overlappingAt.contains(info.address());
             if (overlaps) overlapping.add(info);
@@ -97,21 +101,16 @@ public final class Planner {
             if (listed) available.add(info);
             FunctionFacts facts = new FunctionFacts(info, sc.scan().decodable(),
                     calledNames(sc.scan(), byAddress, plt), sc.scan().hasLoops(), sc.scan().dynamicCallsites(),
-                    overlaps, sc.scan().basicBlocks());
+                    overlaps, sc.scan().basicBlocks(), lines == null ? ""
+                            : lines.at(info.address()).map(LineTable.SourceLine::file).orElse(""));
             Decision d = selector.decide(facts);
             messages.addAll(d.messages());
             if (!d.instrument()) {
                 if (listed) excluded.add(new Exclusion(info, d.reason()));
                 continue;
             }
-            String refusal;
-            PrologueRelocator.Result r = null;
-            if (sc.scan().jumpsToEntry()) {
-                refusal = "jump-to-entry";
-            } else {
-                r = relocator.plan(info.address(), info.size(), sc.scan().prologue());
-                refusal = r.refusal();
-            }
+            PrologueRelocator.Result r = patch(scanned, index, relocator);
+            String refusal = r.refusal();
             if (refusal == null && options.mode() == 1) refusal = "sampling-mode";
             if (refusal != null) {
                 messages.add(new SelectionMessage(2, "Skipping", "function", refusal, info.name()));
@@ -119,12 +118,48 @@ public final class Planner {
                 continue;
             }
             messages.add(new SelectionMessage(1, "Instrumenting", "function", "no-constraint", info.name()));
-            instrumented.add(new PlannedFunction(info, options.label().label(info.signature()), r.patchLength(),
+            instrumented.add(new PlannedFunction(info, options.label().label(info.signature(),
+                    lines == null ? Optional.empty() : lines.at(info.address())), r.patchLength(),
                     r.code(), r.fixups()));
         }
         InstrumentPlan plan = new InstrumentPlan(elf.path(), elf.type() == ElfFile.ET_DYN, available, instrumented,
                 excluded, overlapping, options.mode());
         return new PlanResult(plan, aliases, messages);
+    }
+
+    /** Start addresses of functions whose ranges overlap another's partially (same-start symbols are merged). */
+    private static Set<Long> overlaps(List<Scanned> scanned) {
+        Set<Long> at = new HashSet<>();
+        for (int i = 0; i < scanned.size(); i++) {
+            FunctionSymbol a = scanned.get(i).symbol();
+            for (int j = i + 1; j < scanned.size() && scanned.get(j).symbol().address() < a.end(); j++) {
+                at.add(a.address());
+                at.add(scanned.get(j).symbol().address());
+            }
+        }
+        return at;
+    }
+
+    /** The entry patch of a selected function, or the reason it cannot have one. */
+    private static PrologueRelocator.Result patch(List<Scanned> scanned, int index, PrologueRelocator relocator) {
+        Scanned sc = scanned.get(index);
+        if (sc.symbol().ifuncResolver()) return PrologueRelocator.Result.refused("ifunc-resolver");
+        if (fallsInto(scanned, index)) return PrologueRelocator.Result.refused("fallthrough-into-entry");
+        if (sc.scan().jumpsToEntry()) return PrologueRelocator.Result.refused("jump-to-entry");
+        return relocator.plan(sc.info().address(), sc.info().size(), sc.scan().prologue());
+    }
+
+    /**
+     * Whether the function before {@code f} (in address order, ending at most 64 bytes of padding
+     * before it) runs on into it: then its entry is reached without a call and the entry hook would
+     * take whatever is on the stack for a return address.
+     */
+    private static boolean fallsInto(List<Scanned> scanned, int i) {
+        if (i <= 0) return false;
+        Scanned f = scanned.get(i);
+        Scanned prev = scanned.get(i - 1);
+        long gap = f.symbol().address() - prev.symbol().end();
+        return prev.scan().fallsThrough() && gap >= 0 && gap < 64;
     }
 
     private List<Insn> decode(ElfFile elf, FunctionSymbol s) {

@@ -42,6 +42,9 @@ class PlannerModulesTest {
             """;
     static final String LIB = """
             #include <stdio.h>
+            static int impl_one(void) { return 1; }
+            static void *resolve_ifn(void) { return (void *) impl_one; }
+            int ifn(void) __attribute__((ifunc("resolve_ifn")));
             int lib_inner(int x) { int s = 0; for (int i = 0; i < x; i++) s += i ^ x; return s; }
             int lib_outer(int x) { puts("hi"); return lib_inner(x) + 1; }
             int lib_switch(int x) {
@@ -102,6 +105,20 @@ class PlannerModulesTest {
         assertEquals("too-short-for-patch", reasons(r).get("twice<int>"));
         assertEquals("double twice<double>(double)", p.get("twice<double>").label());
         assertEquals("thrower(int)", p.get("thrower").label());
+
+        Path withLines = TestBinaries.compile(dir, "cxxlines", CXX, true, "-O1", "-fno-inline", "-g");
+        r = plan(withLines, new PlannerOptions(SelectionOptions.builder().minInstructions(0).build(),
+                LabelFormat.of(Set.of("args", "file", "line")), 0, false));
+        // thrower is defined on line 12 of the source; the file as the line program names it
+        assertEquals("thrower(int) [cxxlines.cpp:12]", planned(r).get("thrower").label());
+
+        // with debug information, module regexes also match the source file (upstream's modules are CUs)
+        r = plan(withLines, PlannerOptions.of(SelectionOptions.builder().minInstructions(0).moduleExclude("\\.cpp$").build()));
+        assertEquals("module-exclude-regex", reasons(r).get("thrower"));
+        assertTrue(r.messages().stream().map(SelectionMessage::format).toList()
+                .contains("[module][Skipping] module-exclude-regex :: 'cxxlines.cpp'..."));
+        r = plan(cxx, PlannerOptions.of(SelectionOptions.builder().minInstructions(0).moduleExclude("\\.cpp$").build()));
+        assertTrue(planned(r).containsKey("thrower"), "no line table, so only the ELF path is matched");
     }
 
     @Test
@@ -126,6 +143,12 @@ class PlannerModulesTest {
         long al = planned(r).get("al_one").function().address();
         assertEquals(List.of("__al_two"), r.aliases().get(al));
         assertEquals(1, r.plan().available().stream().filter(f -> f.address() == al).count());
+
+        // the IFUNC symbol's address is its resolver's
+        long ifn = r.plan().available().stream().filter(f -> f.name().equals("ifn") || f.name().equals("resolve_ifn"))
+                .findFirst().orElseThrow().address();
+        assertEquals("ifunc-resolver", r.plan().excluded().stream().filter(e -> e.function().address() == ifn)
+                .findFirst().orElseThrow().reason());
 
         r = plan(lib, PlannerOptions.of(SelectionOptions.builder().minInstructions(0).allowOverlapping(true).build()));
         assertTrue(planned(r).keySet().containsAll(Set.of("ov_a", "ov_b")));

@@ -51,7 +51,14 @@ class PlannerTest {
               ".globl asm_short\\n.type asm_short,@function\\nasm_short:\\n"
               "  xorl %eax, %eax\\n  ret\\n.size asm_short, .-asm_short\\n"
               ".globl asm_self\\n.type asm_self,@function\\nasm_self:\\n"
-              "  decl %edi\\n  jne asm_self\\n  ret\\n.size asm_self, .-asm_self\\n");
+              "  decl %edi\\n  jne asm_self\\n  ret\\n.size asm_self, .-asm_self\\n"
+              ".globl asm_pre\\n.type asm_pre,@function\\nasm_pre:\\n"
+              "  addl $1, %edi\\n.size asm_pre, .-asm_pre\\n"
+              ".globl asm_post\\n.type asm_post,@function\\nasm_post:\\n"
+              "  movl %edi, %eax\\n  addl $2, %eax\\n  ret\\n.size asm_post, .-asm_post\\n"
+              ".globl asm_entered\\n.type asm_entered,@function\\nasm_entered:\\n"
+              "  xorl %eax, %eax\\n  addl $2, %eax\\n  ret\\n.size asm_entered, .-asm_entered\\n"
+              "  int3\\n.Lnosymbol:\\n  jmp asm_entered+2\\n");
             int riploader(void); int asm_jcc(int); int asm_call(void); int asm_jmp(void); int asm_loop(void);
             int asm_target(void); int asm_ret(int); int asm_short(void); void asm_self(int);
             int main(int argc, char **argv) {
@@ -106,6 +113,9 @@ class PlannerTest {
             assertEquals("return-in-patch", why.get("asm_ret"));
             assertEquals("too-short-for-patch", why.get("asm_short"));
             assertEquals("jump-to-entry", why.get("asm_self"));
+            assertEquals("fallthrough-into-entry", why.get("asm_post"));
+            // the only jump into it comes from code that has no symbol
+            assertEquals("branch-target-in-patch", why.get("asm_entered"));
             assertEquals("main-function", why.get("main"));
             assertEquals("critical-whole-match", why.get("_start"));
             // crt functions have st_size 0 here: nothing to decode, so they are listed only with --all-functions
@@ -175,16 +185,14 @@ class PlannerTest {
             assertEquals(jeTarget, ji.get(1).branch().target());
             assertEquals("mov", ji.get(2).mnemonic());
 
-            // a call is emulated so that the callee returns into the function, not into the area:
-            // lea r11, [rip + <after the call>]; push r11; jmp helper
+            // call helper -> lea r11, [rip + asm_call+5]; push r11; jmp helper
             PlannedFunction call = p.get("asm_call");
             List<Insn> ci = relocateAndDecode(call, area);
             long helper = r.plan().instrumented().stream().filter(f -> f.function().name().equals("helper"))
                     .findFirst().orElseThrow().function().address();
-            assertEquals("lea", ci.get(0).mnemonic());
-            assertEquals(call.function().address() + call.patchLength(), ci.get(0).rip().target());
-            assertEquals("push", ci.get(1).mnemonic());
-            assertEquals("jmp", ci.get(2).mnemonic());
+            assertEquals(List.of("lea", "push", "jmp"), ci.stream().map(Insn::mnemonic).toList());
+            assertEquals(call.function().address() + 5, ci.get(0).rip().target());
+            assertEquals("r11", ci.get(1).opStr());
             assertEquals(helper, ci.get(2).branch().target());
             assertEquals(objdumpTarget(bin, call.function().address(), call.function().address() + 5, "call"), helper);
 
