@@ -154,6 +154,52 @@ class InstrumentAgentTest {
         Image image = r.single();
         assertEquals(9, image.names.size());
         image.assertCalls(r.out, "");
+        if (!scenario.equals("basic")) {
+            // exits of unwound frames are recorded as the unwinder passes them: each destructor's
+            // leaf() nests under the frame it cleans up
+            String tree = tree(image.threads.get(image.pid));
+            String catcher = "catcher(middle(" + throwers(5) + ",leaf))";
+            assertTrue(tree.contains(catcher + "," + catcher), tree);
+            String rethrow = "outer(rethrower(middle(" + throwers(3) + ",leaf),leaf))";
+            assertTrue(tree.contains(rethrow), tree);
+            String nested = "with_nested(" + throwers(4) + "," + throwers(2) + ",leaf)";
+            assertTrue(tree.contains(nested), tree);
+        }
+    }
+
+    /** thrower(n) as a tree: thrower(0) has its guard's leaf, each one above its own after. */
+    private static String throwers(int n) {
+        String t = "thrower(leaf)";
+        for (int k = 1; k <= n; k++) {
+            t = "thrower(" + t + ",leaf)";
+        }
+        return t;
+    }
+
+    /** A thread's regions as name(children,...). */
+    private static String tree(List<TraceEvent> events) {
+        StringBuilder b = new StringBuilder();
+        Deque<Boolean> hasChild = new ArrayDeque<>();
+        for (TraceEvent e : events) {
+            if (e instanceof RegionBegin rb) {
+                if (!hasChild.isEmpty()) {
+                    if (hasChild.peek()) {
+                        b.append(',');
+                    } else {
+                        b.append('(');
+                    }
+                    hasChild.pop();
+                    hasChild.push(true);
+                }
+                b.append(rb.name());
+                hasChild.push(false);
+            } else if (e instanceof RegionEnd) {
+                if (hasChild.pop()) {
+                    b.append(')');
+                }
+            }
+        }
+        return b.toString();
     }
 
     @Test
