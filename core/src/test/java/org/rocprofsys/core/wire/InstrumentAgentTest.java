@@ -35,7 +35,8 @@ import org.rocprofsys.core.event.TraceEvent;
 /**
  * The agent's binary instrumentation, end to end without the Java planner: test programs built
  * from agent/src/test/c/instr (a module rewritten by hand, with its area and PT_NOTE in assembly;
- * a C++ program that writes a runtime plan for itself) run with the real librocprof-sys.so
+ * a C++ program that writes a runtime plan for itself and a library it dlopens, and dlopens a
+ * library rewritten by hand) run with the real librocprof-sys.so
  * preloaded; their ring files are read with {@link RingFile} and {@link RingDrain}, FUNC_DEFs
  * naming FUNC_ENTER regions through one {@link FunctionNames} per file. Every scenario checks
  * that each instrumented function has exactly as many regions as the program counted calls, and
@@ -146,15 +147,16 @@ class InstrumentAgentTest {
     // runtime mode (plan file)
 
     @ParameterizedTest
-    @ValueSource(strings = {"basic", "exceptions", "threads"})
+    @ValueSource(strings = {"basic", "exceptions", "threads", "dlopen"})
     void runtimePlanIsAppliedBeforeMain(String scenario) throws Exception {
         Path plan = gen(false);
         Run r = run(true, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, plan.toString()), runtimeTest.toString(), scenario);
         assertFalse(r.err.contains("rocprof-sys: instrument"), r.err);
         Image image = r.single();
-        assertEquals(9, image.names.size());
+        // the executable's 9; after dlopen the planned library's one and the rewritten library's one
+        assertEquals(scenario.equals("dlopen") ? 11 : 9, image.names.size());
         image.assertCalls(r.out, "");
-        if (!scenario.equals("basic")) {
+        if (scenario.equals("exceptions") || scenario.equals("threads")) {
             // exits of unwound frames are recorded as the unwinder passes them: each destructor's
             // leaf() nests under the frame it cleans up
             String tree = tree(image.threads.get(image.pid));
