@@ -5,7 +5,11 @@
  * (InstrumentAgentTest) reads the ring files and checks the FUNC_ENTER/EXIT regions against them.
  *
  *   rewrite_test <scenario> [n]
- *   scenarios: basic, recurse <depth>, longjmp, tail, threads, texit, fork, env, bench [calls]
+ *   scenarios: basic, recurse <depth>, longjmp, tail, threads, texit, signals, fork, env,
+ *              bench [calls]
+ * signals: rw_leaf from a SIGUSR1 handler on an alternate stack (another thread sends 300, 50 us
+ * apart) while the main loop recurses; the handler's calls print as handler_calls (those that interrupted a hook
+ * are not recorded, so the main calls are exact and the handler's at most that many).
  */
 #include "rocprofsys_wire.h"
 
@@ -13,11 +17,13 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,6 +129,63 @@ static void *texit_thread(void *arg)
     return NULL;
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- instrumented calls from a signal handler on an alternate stack ---- */
+static volatile long handler_calls;
+static volatile int kicker_done;
+static pthread_t main_thread;
+
+static void on_usr1(int sig)
+{
+    (void)sig;
+    rw_leaf(1, 2);
+    handler_calls++;
+}
+
+static void *kicker(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 300; i++) {
+        pthread_kill(main_thread, SIGUSR1);
+        usleep(50);
+    }
+    kicker_done = 1;
+    return NULL;
+}
+
+static void signals(void)
+{
+    static char altstack[1 << 16];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;
+    sa.sa_flags = SA_ONSTACK | SA_RESTART;
+    sigaction(SIGUSR1, &sa, NULL);
+    main_thread = pthread_self();
+    pthread_t th;
+    pthread_create(&th, NULL, kicker, NULL);
+    while (!kicker_done) {
+        for (volatile int spin = 0; spin < 3000; spin++) {
+            /* time outside the hooks, where most signals land */
+        }
+        check(rw_recurse(10) == 10, "recurse under signals");
+        n_recurse += 11;
+        check(rw_tail(1, 2) == 3, "tail under signals");
+        n_tail++;
+        n_leaf++;
+    }
+    pthread_join(th, NULL);
+    printf("handler_calls=%ld\n", handler_calls);
+}
+
 /* ---- fork inside an instrumented frame ---- */
 static int64_t forker(int64_t x)
 {
@@ -143,12 +206,6 @@ static int64_t forker(int64_t x)
     return pid;
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * Cost of an instrumented call (FUNC_ENTER + FUNC_EXIT written) against the same function
@@ -253,6 +310,8 @@ int main(int argc, char **argv)
         n_leaf += 4000;
         n_recurse += 4 * 101;
         basic();
+    } else if (strcmp(s, "signals") == 0) {
+        signals();
     } else if (strcmp(s, "texit") == 0) {
         pthread_t th;
         pthread_create(&th, NULL, texit_thread, NULL);

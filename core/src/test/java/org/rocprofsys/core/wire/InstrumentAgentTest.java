@@ -93,6 +93,20 @@ class InstrumentAgentTest {
         }
     }
 
+    /** Instrumented calls from a signal handler on an alternate stack, while the main loop calls. */
+    @Test
+    void signalHandlersOnAnAlternateStack() throws Exception {
+        Run r = run(true, Map.of(WireFormat.ENV_RING_KB, "65536"), rewriteTest.toString(), "signals");
+        Image image = r.single();
+        Map<String, Integer> got = image.functionCounts();
+        assertEquals(Integer.parseInt(r.out.get("calls.rw_recurse")), got.get("rw_recurse"));
+        assertEquals(Integer.parseInt(r.out.get("calls.rw_tail")), got.get("rw_tail"));
+        int handlerCalls = Integer.parseInt(r.out.get("handler_calls"));
+        int leaf = got.get("rw_leaf") - Integer.parseInt(r.out.get("calls.rw_leaf"));
+        assertTrue(handlerCalls > 0 && leaf > 0 && leaf <= handlerCalls,
+                "the handler's rw_leaf: " + leaf + " recorded of " + handlerCalls);
+    }
+
     @Test
     void deepRecursion() throws Exception {
         Run r = run(true, Map.of(), rewriteTest.toString(), "recurse", "10000");
@@ -337,7 +351,9 @@ class InstrumentAgentTest {
             image.pid = f.pid();
             image.forkedFrom = f.forkedFrom();
             image.names = new FunctionNames(f);
-            for (RingFile.Ring ring : f.rings()) {
+            // the last ring first: FUNC_ENTERs of other threads come before the main thread's
+            // FUNC_DEFs are drained, so their names are found by looking through the file
+            for (RingFile.Ring ring : f.rings().reversed()) {
                 List<TraceEvent> events = new ArrayList<>();
                 RingDrain d = new RingDrain(f.pid(), ring, events::add, image.names);
                 d.drain();
