@@ -116,6 +116,17 @@ class InstrumentAgentTest {
         assertEquals(10001 + 1, image.maxDepth, "main region + 10001 nested rw_recurse");
     }
 
+    /** Deeper than the shadow stack: the calls beyond it are neither hooked nor recorded, and counted. */
+    @Test
+    void recursionDeeperThanTheShadowStack() throws Exception {
+        Run r = run(true, Map.of(WireFormat.ENV_RING_KB, "16384"), rewriteTest.toString(), "recurse", "70000");
+        Image image = r.single();
+        assertEquals(Map.of("rw_recurse", 65536), image.functionCounts());
+        assertEquals(65536 + 1, image.maxDepth);
+        assertTrue(r.err.contains("4465 calls of instrumented functions not recorded: the shadow stack (65536"),
+                r.err);
+    }
+
     @Test
     void forkChildHasItsOwnDefinitions() throws Exception {
         Run r = run(true, Map.of(), rewriteTest.toString(), "fork");
