@@ -214,8 +214,20 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
         goto out;
     }
     struct rsys_tls *t = &rsys_tls;
-    if (RSYS_UNLIKELY(t->data == NULL) && !rsys_instr_guarded(rsys_slow_attach, t)) {
-        goto out;
+    if (RSYS_UNLIKELY(t->data == NULL)) {
+        if (t->state == RSYS_TS_ENDED) {
+            goto out;
+        }
+        if (t->state == RSYS_TS_NORING) { /* no ring for this thread: counted, without the slow path */
+            struct rsys_file_header *h = rsys_g.hdr;
+            if (h != NULL && __atomic_load_n(&rsys_g.active, __ATOMIC_ACQUIRE)) {
+                __atomic_fetch_add(&h->unringed_drops, 2, __ATOMIC_RELAXED);
+            }
+            goto out;
+        }
+        if (!rsys_instr_guarded(rsys_slow_attach, t)) {
+            goto out;
+        }
     }
     if (RSYS_UNLIKELY(t->skip != 0)) {
         rsys_drop(t, 2); /* inside a dropped region: this call's ENTER and EXIT */

@@ -93,6 +93,18 @@ class InstrumentAgentTest {
         }
     }
 
+    /** Threads that find no ring: their calls are not hooked, and counted as unringed drops. */
+    @Test
+    void threadsWithoutARing() throws Exception {
+        Run r = run(true, Map.of(WireFormat.ENV_MAX_THREADS, "2"), rewriteTest.toString(), "threads");
+        Image image = r.single();
+        assertEquals(2, image.threads.size(), "main and one worker have a ring");
+        assertTrue(image.unringed >= 3 * 2 * 1101, "3 workers x 1101 calls x 2 records: " + image.unringed);
+        Map<String, Integer> c = image.functionCounts();
+        assertEquals(1000 + 1, c.get("rw_leaf"), "one worker's and main's");
+        assertEquals(101 + 4, c.get("rw_recurse"));
+    }
+
     /** Instrumented calls from a signal handler on an alternate stack, while the main loop calls. */
     @Test
     void signalHandlersOnAnAlternateStack() throws Exception {
@@ -320,6 +332,7 @@ class InstrumentAgentTest {
         FunctionNames names;
         final Map<Integer, List<TraceEvent>> threads = new LinkedHashMap<>();
         int maxDepth;
+        long unringed;
 
         Map<String, Integer> functionCounts() {
             Map<String, Integer> all = new TreeMap<>();
@@ -362,6 +375,7 @@ class InstrumentAgentTest {
             assertEquals(WireFormat.STATE_EXITED, f.state(), path + ": exited");
             image.pid = f.pid();
             image.forkedFrom = f.forkedFrom();
+            image.unringed = f.unringedDrops();
             image.names = new FunctionNames(f);
             // the last ring first: FUNC_ENTERs of other threads come before the main thread's
             // FUNC_DEFs are drained, so their names are found by looking through the file
