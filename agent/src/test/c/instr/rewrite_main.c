@@ -226,9 +226,21 @@ static int bench(long n)
 {
     const char *dir = getenv("ROCPROFSYS_SESSION_DIR");
     if (dir != NULL) {
+        /* this image's file: the highest exec generation of this pid (a launcher such as
+         * timeout forks, and its child's image was generation 0 before it exec'd us) */
         char path[4096];
-        snprintf(path, sizeof path, "%s/%d.0.ring", dir, (int)getpid());
-        int fd = open(path, O_RDWR);
+        int fd = -1;
+        for (int gen = 0; gen < 16; gen++) {
+            snprintf(path, sizeof path, "%s/%d.%d.ring", dir, (int)getpid(), gen);
+            int next = open(path, O_RDWR);
+            if (next < 0) {
+                break;
+            }
+            if (fd >= 0) {
+                close(fd);
+            }
+            fd = next;
+        }
         if (fd >= 0) {
             unsigned char *m = mmap(NULL, RSYS_FILE_HEADER_SIZE + RSYS_RING_HEADER_SIZE,
                                     PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
