@@ -5,7 +5,7 @@
  * (InstrumentAgentTest) reads the ring files and checks the FUNC_ENTER/EXIT regions against them.
  *
  *   rewrite_test <scenario> [n]
- *   scenarios: basic, recurse <depth>, longjmp, tail, threads, texit, signals, fork, env,
+ *   scenarios: basic, recurse <depth>, longjmp, tail, threads, texit, signals, vectors, fork, env,
  *              bench [calls]
  * signals: rw_leaf from a SIGUSR1 handler on an alternate stack (another thread sends 300, 50 us
  * apart) while the main loop recurses; the handler's calls print as handler_calls (those that interrupted a hook
@@ -35,6 +35,9 @@ extern int64_t rw_tail(int64_t a, int64_t b);
 extern int64_t rw_call(int64_t (*fn)(int64_t), int64_t arg);
 extern int64_t rw_bench(int64_t x);
 extern int64_t plain_bench(int64_t x);
+extern double rw_fadd(double a, double b);
+typedef double v4d __attribute__((vector_size(32)));
+extern v4d rw_vadd(v4d a, v4d b) __attribute__((target("avx")));
 extern int64_t rw_counter;
 
 static long n_leaf, n_lea, n_recurse, n_tail, n_call;
@@ -112,6 +115,44 @@ static void *worker(void *arg)
     check(rw_recurse(100) == 100, "thread recurse");
     check(sum == 999 * 1000 / 2 + 1000 * k, "thread sum");
     return NULL;
+}
+
+/* ---- vector arguments and results through the hooks' slow paths (first call of a thread:
+ * shadow-stack mapping, ring attach, THREAD_START: libc and the rest of the agent) ---- */
+static volatile int vector_bad;
+
+static void *vector_thread(void *arg)
+{
+    double k = (double)(intptr_t)arg;
+    if (rw_fadd(k + 0.25, 1.5) != k + 1.75) { /* the thread's first instrumented call */
+        vector_bad = 1;
+    }
+    return NULL;
+}
+
+__attribute__((target("avx"))) static void *avx_thread(void *arg)
+{
+    double k = (double)(intptr_t)arg;
+    v4d a = {k, 1.0, 2.0, 3.0}, b = {0.5, 0.25, 0.125, 1e9};
+    v4d c = rw_vadd(a, b); /* first call: the upper halves of ymm0/ymm1 must arrive */
+    if (c[0] != k + 0.5 || c[1] != 1.25 || c[2] != 2.125 || c[3] != 3.0 + 1e9) {
+        vector_bad = 1;
+    }
+    return NULL;
+}
+
+static void vectors(void)
+{
+    int avx = __builtin_cpu_supports("avx");
+    for (long k = 0; k < 8; k++) {
+        pthread_t th;
+        pthread_create(&th, NULL, avx && (k & 1) ? avx_thread : vector_thread, (void *)(intptr_t)k);
+        pthread_join(th, NULL);
+    }
+    check(!vector_bad, "vector arguments or results changed by the hooks");
+    check(rw_fadd(2.0, 0.5) == 2.5, "rw_fadd");
+    printf("calls.rw_fadd=%d\n", avx ? 5 : 9);
+    printf("calls.rw_vadd=%d\n", avx ? 4 : 0);
 }
 
 /* ---- pthread_exit from inside instrumented frames ---- */
@@ -322,6 +363,8 @@ int main(int argc, char **argv)
         n_leaf += 4000;
         n_recurse += 4 * 101;
         basic();
+    } else if (strcmp(s, "vectors") == 0) {
+        vectors();
     } else if (strcmp(s, "signals") == 0) {
         signals();
     } else if (strcmp(s, "texit") == 0) {

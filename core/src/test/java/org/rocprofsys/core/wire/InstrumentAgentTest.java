@@ -72,11 +72,11 @@ class InstrumentAgentTest {
     // rewrite mode (PT_NOTE)
 
     @ParameterizedTest
-    @ValueSource(strings = {"basic", "tail", "longjmp", "threads", "texit", "env"})
+    @ValueSource(strings = {"basic", "tail", "longjmp", "threads", "texit", "vectors", "env"})
     void rewrittenModuleRecordsEveryCall(String scenario) throws Exception {
         Run r = run(true, Map.of(), rewriteTest.toString(), scenario);
         Image image = r.single();
-        assertEquals(6, image.names.size(), "one FUNC_DEF per function of the area");
+        assertEquals(8, image.names.size(), "one FUNC_DEF per function of the area");
         image.assertCalls(r.out, "");
         if (scenario.equals("env")) {
             assertEquals("from-area", r.out.get("env"), "the area's --env default, not set before");
@@ -147,7 +147,7 @@ class InstrumentAgentTest {
         Image child = r.images.get(childPid);
         assertNotNull(child, "child file");
         assertTrue(child.forkedFrom != 0);
-        assertEquals(6, child.names.size(), "FUNC_DEFs emitted again into the child's file");
+        assertEquals(8, child.names.size(), "FUNC_DEFs emitted again into the child's file");
         child.assertCalls(r.out, "child.");
         Image parent = r.images.values().stream().filter(i -> i.pid != childPid).findFirst().orElseThrow();
         parent.assertCalls(r.out, "");
