@@ -240,6 +240,7 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
         goto out;
     }
     t->depth++;
+    t->fdepth++;
     s[top].ret = *ret_slot;
     s[top].slot = (uint64_t)(uintptr_t)ret_slot;
     s[top].gid = gid;
@@ -255,11 +256,12 @@ static inline __attribute__((always_inline)) void rsys_exit_entry(struct rsys_tl
                                                                   const struct rsys_shadow *e,
                                                                   int quiet)
 {
-    if (!(e->flags & RSYS_SH_RECORDED) || quiet || t->data == NULL || t->depth == 0) {
+    if (!(e->flags & RSYS_SH_RECORDED) || quiet || t->data == NULL || t->fdepth == 0) {
         return;
     }
     if (rsys_fn_record(t, RSYS_REC_FUNC_EXIT, e->gid, (uint64_t)(t->depth + 1u) * t->unit)) {
         t->depth--;
+        t->fdepth--;
     } else {
         rsys_drop(t, 1);
     }

@@ -13,6 +13,7 @@
  */
 #include "rocprofsys_wire.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -71,6 +72,12 @@ static void basic(void)
 
 static int64_t call_leaf(int64_t x)
 {
+    /* an unmatched pop of the user API inside an instrumented function: ignored, it must not
+     * close the function's region */
+    int (*pop)(const char *) = (int (*)(const char *))dlsym(RTLD_DEFAULT, "rocprofsys_pop_region");
+    if (pop != NULL) {
+        pop("not-pushed");
+    }
     n_leaf++;
     return rw_leaf(x, 1);
 }

@@ -78,6 +78,12 @@ class InstrumentAgentTest {
         Image image = r.single();
         assertEquals(8, image.names.size(), "one FUNC_DEF per function of the area");
         image.assertCalls(r.out, "");
+        if (scenario.equals("tail")) {
+            // the tail-called rw_leaf ends inside rw_tail; the user API's unmatched pop inside
+            // rw_call is ignored
+            String tree = tree(image.threads.get(image.pid));
+            assertTrue(tree.contains("rw_tail(rw_leaf),rw_call(rw_leaf)"), tree);
+        }
         if (scenario.equals("env")) {
             assertEquals("from-area", r.out.get("env"), "the area's --env default, not set before");
         }
