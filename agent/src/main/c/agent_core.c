@@ -258,6 +258,7 @@ int rsys_attach(struct rsys_tls *t)
     /* an END (16 + 8 per metric) plus a PAD shorter than it */
     t->unit = rsys_g.lossless ? 0 : 2u * (16u + 8u * t->nmetrics);
     t->depth = 0;
+    t->fdepth = 0;
     t->skip = 0;
     t->main_open = 0;
     t->state = RSYS_TS_ACTIVE;
@@ -340,8 +341,9 @@ static RSYS_ALWAYS_INLINE int rsys_end_inline(uint32_t category, int is_main)
             rsys_count_drop(t);
             return 0;
         }
-        if (RSYS_UNLIKELY(t->depth == 0)) {
-            /* nothing open in this file: a region opened before fork, or an unmatched pop */
+        if (RSYS_UNLIKELY(t->depth == t->fdepth)) {
+            /* no region open in this file (instrumented functions aside: a pop must not close
+             * one of them): a region opened before fork, or an unmatched pop */
             if (t->phantom) {
                 t->phantom--;
             }

@@ -379,8 +379,8 @@ static void rsys_atfork_child(void)
     }
     struct rsys_tls *t = &rsys_tls;
     int parent = rsys_g.pid;
-    uint32_t functions_open = rsys_instr_fork_child_begin(); /* counted in depth */
-    uint32_t regions = t->depth > functions_open ? t->depth - functions_open : 0;
+    rsys_instr_fork_child_begin(); /* the entries of the parent's functions stop recording */
+    uint32_t regions = t->depth > t->fdepth ? t->depth - t->fdepth : 0;
     uint32_t inherited = regions + t->skip + t->phantom;
     __atomic_store_n(&rsys_g.active, 0, __ATOMIC_RELAXED);
     if (rsys_g.hdr != NULL) {

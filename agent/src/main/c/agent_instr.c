@@ -80,6 +80,7 @@ static uint64_t rsys_overflows; /* calls not hooked: shadow stack full */
 struct rsys_area_reg {
     const struct rsys_instr_area_header *hdr;
     uint32_t base;
+    int in_module; /* a rewritten module's own area (gone if the module is unloaded) */
 };
 
 static struct rsys_area_reg rsys_areas[RSYS_MAX_AREAS];
@@ -213,8 +214,20 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
         goto out;
     }
     struct rsys_tls *t = &rsys_tls;
-    if (RSYS_UNLIKELY(t->data == NULL) && !rsys_instr_guarded(rsys_slow_attach, t)) {
-        goto out;
+    if (RSYS_UNLIKELY(t->data == NULL)) {
+        if (t->state == RSYS_TS_ENDED) {
+            goto out;
+        }
+        if (t->state == RSYS_TS_NORING) { /* no ring for this thread: counted, without the slow path */
+            struct rsys_file_header *h = rsys_g.hdr;
+            if (h != NULL && __atomic_load_n(&rsys_g.active, __ATOMIC_ACQUIRE)) {
+                __atomic_fetch_add(&h->unringed_drops, 2, __ATOMIC_RELAXED);
+            }
+            goto out;
+        }
+        if (!rsys_instr_guarded(rsys_slow_attach, t)) {
+            goto out;
+        }
     }
     if (RSYS_UNLIKELY(t->skip != 0)) {
         rsys_drop(t, 2); /* inside a dropped region: this call's ENTER and EXIT */
@@ -227,6 +240,7 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
         goto out;
     }
     t->depth++;
+    t->fdepth++;
     s[top].ret = *ret_slot;
     s[top].slot = (uint64_t)(uintptr_t)ret_slot;
     s[top].gid = gid;
@@ -242,11 +256,12 @@ static inline __attribute__((always_inline)) void rsys_exit_entry(struct rsys_tl
                                                                   const struct rsys_shadow *e,
                                                                   int quiet)
 {
-    if (!(e->flags & RSYS_SH_RECORDED) || quiet || t->data == NULL || t->depth == 0) {
+    if (!(e->flags & RSYS_SH_RECORDED) || quiet || t->data == NULL || t->fdepth == 0) {
         return;
     }
     if (rsys_fn_record(t, RSYS_REC_FUNC_EXIT, e->gid, (uint64_t)(t->depth + 1u) * t->unit)) {
         t->depth--;
+        t->fdepth--;
     } else {
         rsys_drop(t, 1);
     }
@@ -483,8 +498,9 @@ RSYS_EXPORT __attribute__((noreturn)) void pthread_exit(void *value)
  * Registration
  */
 
-/* FUNC_DEF: registration time, not a hook; waits a little for room even in drop mode. */
-static void rsys_write_def(struct rsys_tls *t, uint32_t gid, const char *name, size_t len)
+/* FUNC_DEF: registration time, not a hook; waits for room even in drop mode, up to *wait_left
+ * waits of 50 us in all (shared by the FUNC_DEFs of one registration). */
+static void rsys_write_def(struct rsys_tls *t, uint32_t gid, const char *name, size_t len, int *wait_left)
 {
     if (len > RSYS_MAX_RECORD_SIZE - 9u) {
         len = rsys_cut_utf8(name, len, RSYS_MAX_RECORD_SIZE - 9u);
@@ -492,12 +508,13 @@ static void rsys_write_def(struct rsys_tls *t, uint32_t gid, const char *name, s
     uint32_t size = (uint32_t)((8u + len + 1u + 7u) & ~(size_t)7u);
     uint64_t reserve = (uint64_t)(t->depth + 2u) * t->unit;
     unsigned char *p = NULL;
-    for (int tries = 0; tries < 20000; tries++) {
+    for (;;) {
         p = rsys_reserve(t, size, reserve);
-        if (p != NULL || rsys_g.lossless) {
+        if (p != NULL || rsys_g.lossless || *wait_left <= 0) {
             break;
         }
-        usleep(50); /* the collector drains; up to about a second */
+        --*wait_left;
+        usleep(50); /* the collector drains */
     }
     if (p == NULL) {
         rsys_drop(t, 1);
@@ -520,6 +537,7 @@ static void rsys_write_defs(const struct rsys_instr_area_header *h, uint32_t bas
     const unsigned char *a = (const unsigned char *)h;
     const struct rsys_instr_func *f = (const struct rsys_instr_func *)(a + h->funcs_off);
     const char *strtab = (const char *)(a + h->strtab_off);
+    int wait_left = 20000; /* about a second */
     for (uint32_t i = 0; i < h->nfuncs; i++) {
         const char *name = "";
         size_t len = 0;
@@ -527,7 +545,7 @@ static void rsys_write_defs(const struct rsys_instr_area_header *h, uint32_t bas
             name = strtab + f[i].name_off;
             len = strnlen(name, h->strtab_size - f[i].name_off);
         }
-        rsys_write_def(t, base + i, name, len);
+        rsys_write_def(t, base + i, name, len, &wait_left);
     }
 }
 
@@ -586,7 +604,7 @@ static void rsys_apply_env(const struct rsys_instr_area_header *h)
 
 /* Registers an area that is in place (relocated, entries patched): FUNC_DEFs, then the hook.
  * Called with rsys_instr_lock held. */
-static void rsys_register(struct rsys_instr_area_header *h, int at_init)
+static void rsys_register(struct rsys_instr_area_header *h, int at_init, int in_module)
 {
     struct rsys_instr_data *d = (struct rsys_instr_data *)((unsigned char *)h + h->data_off);
     if (__atomic_load_n(&d->enter_fn, __ATOMIC_ACQUIRE) != 0) {
@@ -612,6 +630,7 @@ static void rsys_register(struct rsys_instr_area_header *h, int at_init)
     if (k < RSYS_MAX_AREAS) {
         rsys_areas[k].hdr = h;
         rsys_areas[k].base = base;
+        rsys_areas[k].in_module = in_module;
     }
     d->ctx = base;
     /* the FUNC_DEFs are published before any thread can call the hook */
@@ -995,7 +1014,7 @@ static void rsys_notes(struct dl_phdr_info *info, int at_init)
                     if (why != NULL) {
                         rsys_plan_fail(mod, why);
                     } else {
-                        rsys_register(h, at_init);
+                        rsys_register(h, at_init, 1);
                     }
                 }
             }
@@ -1034,7 +1053,7 @@ static void rsys_plan_module(struct dl_phdr_info *info, int index, int at_init)
             rsys_plan_fail(path, why);
             continue;
         }
-        rsys_register((struct rsys_instr_area_header *)m->mapped, at_init);
+        rsys_register((struct rsys_instr_area_header *)m->mapped, at_init, 0);
     }
 }
 
@@ -1210,13 +1229,29 @@ uint32_t rsys_instr_fork_child_begin(void)
     return n;
 }
 
-/* Fork child, its file made: the FUNC_DEFs of every registered area again. */
+static int rsys_holds_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    uint64_t addr = (uint64_t)(uintptr_t)data;
+    return rsys_segment_of(info, addr, sizeof(struct rsys_instr_area_header)) != NULL;
+}
+
+/* Fork child, its file made: the FUNC_DEFs of every registered area still loaded, again. */
 void rsys_instr_fork_child_end(void)
 {
     uint32_t was_busy = rsys_ist.busy;
     rsys_ist.busy = 1;
     for (uint32_t k = 0; k < rsys_nareas; k++) {
-        rsys_write_defs(rsys_areas[k].hdr, rsys_areas[k].base);
+        const struct rsys_instr_area_header *h = rsys_areas[k].hdr;
+        if (rsys_areas[k].in_module && (!dl_iterate_phdr(rsys_holds_cb, (void *)(uintptr_t)h) ||
+                                        rsys_check_area(h, h->area_size) != NULL)) {
+            continue; /* its module was unloaded */
+        }
+        const struct rsys_instr_data *d =
+            (const struct rsys_instr_data *)((const unsigned char *)h + h->data_off);
+        if (d->enter_fn != 0 && d->ctx == rsys_areas[k].base) {
+            rsys_write_defs(h, rsys_areas[k].base);
+        }
     }
     rsys_ist.busy = was_busy;
 }
@@ -1236,6 +1271,7 @@ RSYS_HIDDEN void rsys_instr_test_def(uint32_t gid, const char *name)
 {
     struct rsys_tls *t = &rsys_tls;
     if (t->data != NULL || rsys_attach(t)) {
-        rsys_write_def(t, gid, name, strlen(name));
+        int wait_left = 0;
+        rsys_write_def(t, gid, name, strlen(name), &wait_left);
     }
 }

@@ -62,7 +62,9 @@ struct rsys_tls {
     uint64_t unit;                 /* reserve per open region (0 when lossless) */
     uint32_t metrics;              /* RSYS_METRIC_* written with regions */
     uint32_t nmetrics;             /* popcount(metrics) */
-    uint32_t depth;                /* regions open and recorded (the main region not counted) */
+    uint32_t depth;                /* regions open and recorded (the main region not counted),
+                                      instrumented functions (FUNC_ENTER) included */
+    uint32_t fdepth;               /* of which instrumented functions (agent_instr.c) */
     uint32_t skip;                 /* > 0: inside a dropped region, nesting level */
     uint32_t phantom;              /* regions opened in the parent before fork (not in this file) */
     int32_t seq;                   /* thread_seq, valid when has_seq */

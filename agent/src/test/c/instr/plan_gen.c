@@ -3,6 +3,7 @@
 
 #include "rsys_instr_area.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
 #include <stdint.h>
@@ -13,14 +14,17 @@
 
 #define PAGE 4096u
 
-static uint64_t exe_bias;
-
-static int first_module(struct dl_phdr_info *info, size_t size, void *data)
+/* The load bias and real path of the module holding `addr` (0: found). */
+static int module_of(const void *addr, uint64_t *bias, char *path)
 {
-    (void)size;
-    (void)data;
-    exe_bias = info->dlpi_addr;
-    return 1; /* the executable comes first */
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (dladdr1(addr, &info, (void **)&map, RTLD_DL_LINKMAP) == 0 || map == NULL) {
+        return 1;
+    }
+    *bias = map->l_addr;
+    const char *name = map->l_name && map->l_name[0] ? map->l_name : "/proc/self/exe";
+    return realpath(name, path) == NULL;
 }
 
 /* Length of the instruction at p; *rip_at = offset of its rel32 displacement or -1. 0: unknown. */
@@ -62,13 +66,16 @@ static void put32(unsigned char *p, uint32_t v)
     memcpy(p, &v, 4);
 }
 
-int pg_write_plan(const char *out, const struct pg_func *fns, unsigned n, int bad_entry)
+/* The area (contract format, not applied) for the functions fns[i] with mod[i] == m. */
+static unsigned char *build_area(const struct pg_func *all, const int *mod, unsigned nall, int m,
+                                 uint64_t exe_bias, int bad_entry, uint32_t *size_out)
 {
-    dl_iterate_phdr(first_module, NULL);
-    char path[PATH_MAX];
-    if (realpath("/proc/self/exe", path) == NULL) {
-        perror("realpath");
-        return 1;
+    struct pg_func fns[64];
+    unsigned n = 0;
+    for (unsigned i = 0; i < nall && n < 64; i++) {
+        if (mod[i] == m) {
+            fns[n++] = all[i];
+        }
     }
     size_t cap = 1u << 20;
     unsigned char *a = calloc(1, cap);
@@ -126,7 +133,8 @@ int pg_write_plan(const char *out, const struct pg_func *fns, unsigned n, int ba
             if (l == 0) {
                 fprintf(stderr, "plan_gen: %s: unknown instruction %02x %02x %02x at +%u\n", fns[i].name,
                         code[len], code[len + 1], code[len + 2], len);
-                return 1;
+                free(a);
+                return NULL;
             }
             memcpy(a + at, code + len, l);
             if (rip >= 0) {
@@ -154,23 +162,64 @@ int pg_write_plan(const char *out, const struct pg_func *fns, unsigned n, int ba
     h->area_size = h->rx_size + PAGE;
     put32(a + stub + 14, h->data_off - (stub + 18));
     put32(a + stub + 29, h->data_off + 8 - (stub + 33));
+    *size_out = h->area_size;
+    return a;
+}
 
+int pg_write_plan(const char *out, const struct pg_func *fns, unsigned n, int bad_entry)
+{
+    /* modules, in the order their first function comes */
+    static char paths[8][PATH_MAX];
+    uint64_t biases[8];
+    int mod[64];
+    int nmod = 0;
+    if (n > 64) {
+        return 1;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t bias;
+        char path[PATH_MAX];
+        if (module_of(fns[i].addr, &bias, path) != 0) {
+            fprintf(stderr, "plan_gen: %s: no module\n", fns[i].name);
+            return 1;
+        }
+        int m = 0;
+        while (m < nmod && strcmp(paths[m], path) != 0) {
+            m++;
+        }
+        if (m == nmod) {
+            if (nmod == 8) {
+                return 1;
+            }
+            memcpy(paths[nmod], path, sizeof path);
+            biases[nmod++] = bias;
+        }
+        mod[i] = m;
+    }
     FILE *o = fopen(out, "wb");
     if (o == NULL) {
         perror(out);
         return 1;
     }
     uint64_t magic = RSYS_INSTR_PLAN_MAGIC;
-    uint32_t hv[2] = {RSYS_INSTR_PLAN_VERSION, 1};
-    uint32_t mh[2] = {(uint32_t)strlen(path), h->area_size};
+    uint32_t hv[2] = {RSYS_INSTR_PLAN_VERSION, (uint32_t)nmod};
     static const unsigned char zero[8];
     fwrite(&magic, 8, 1, o);
     fwrite(hv, 4, 2, o);
-    fwrite(mh, 4, 2, o);
-    fwrite(path, 1, strlen(path), o);
-    fwrite(zero, 1, (8 - strlen(path) % 8) % 8, o);
-    fwrite(a, 1, h->area_size, o);
-    int bad = fclose(o) != 0;
-    free(a);
-    return bad;
+    for (int m = 0; m < nmod; m++) {
+        uint32_t size = 0;
+        unsigned char *a = build_area(fns, mod, n, m, biases[m], bad_entry && m == 0, &size);
+        if (a == NULL) {
+            fclose(o);
+            return 1;
+        }
+        const char *path = paths[m];
+        uint32_t mh[2] = {(uint32_t)strlen(path), size};
+        fwrite(mh, 4, 2, o);
+        fwrite(path, 1, strlen(path), o);
+        fwrite(zero, 1, (8 - strlen(path) % 8) % 8, o);
+        fwrite(a, 1, size, o);
+        free(a);
+    }
+    return fclose(o) != 0;
 }

@@ -5,19 +5,26 @@
  * (InstrumentAgentTest) reads the ring files and checks the FUNC_ENTER/EXIT regions against them.
  *
  *   rewrite_test <scenario> [n]
- *   scenarios: basic, recurse <depth>, longjmp, tail, threads, texit, fork, env, bench [calls]
+ *   scenarios: basic, recurse <depth>, longjmp, tail, threads, texit, signals, vectors, fork, env,
+ *              bench [calls]
+ * signals: rw_leaf from a SIGUSR1 handler on an alternate stack (another thread sends 300, 50 us
+ * apart) while the main loop recurses; the handler's calls print as handler_calls (those that interrupted a hook
+ * are not recorded, so the main calls are exact and the handler's at most that many).
  */
 #include "rocprofsys_wire.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +36,9 @@ extern int64_t rw_tail(int64_t a, int64_t b);
 extern int64_t rw_call(int64_t (*fn)(int64_t), int64_t arg);
 extern int64_t rw_bench(int64_t x);
 extern int64_t plain_bench(int64_t x);
+extern double rw_fadd(double a, double b);
+typedef double v4d __attribute__((vector_size(32)));
+extern v4d rw_vadd(v4d a, v4d b) __attribute__((target("avx")));
 extern int64_t rw_counter;
 
 static long n_leaf, n_lea, n_recurse, n_tail, n_call;
@@ -62,6 +72,12 @@ static void basic(void)
 
 static int64_t call_leaf(int64_t x)
 {
+    /* an unmatched pop of the user API inside an instrumented function: ignored, it must not
+     * close the function's region */
+    int (*pop)(const char *) = (int (*)(const char *))dlsym(RTLD_DEFAULT, "rocprofsys_pop_region");
+    if (pop != NULL) {
+        pop("not-pushed");
+    }
     n_leaf++;
     return rw_leaf(x, 1);
 }
@@ -108,6 +124,44 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* ---- vector arguments and results through the hooks' slow paths (first call of a thread:
+ * shadow-stack mapping, ring attach, THREAD_START: libc and the rest of the agent) ---- */
+static volatile int vector_bad;
+
+static void *vector_thread(void *arg)
+{
+    double k = (double)(intptr_t)arg;
+    if (rw_fadd(k + 0.25, 1.5) != k + 1.75) { /* the thread's first instrumented call */
+        vector_bad = 1;
+    }
+    return NULL;
+}
+
+__attribute__((target("avx"))) static void *avx_thread(void *arg)
+{
+    double k = (double)(intptr_t)arg;
+    v4d a = {k, 1.0, 2.0, 3.0}, b = {0.5, 0.25, 0.125, 1e9};
+    v4d c = rw_vadd(a, b); /* first call: the upper halves of ymm0/ymm1 must arrive */
+    if (c[0] != k + 0.5 || c[1] != 1.25 || c[2] != 2.125 || c[3] != 3.0 + 1e9) {
+        vector_bad = 1;
+    }
+    return NULL;
+}
+
+static void vectors(void)
+{
+    int avx = __builtin_cpu_supports("avx");
+    for (long k = 0; k < 8; k++) {
+        pthread_t th;
+        pthread_create(&th, NULL, avx && (k & 1) ? avx_thread : vector_thread, (void *)(intptr_t)k);
+        pthread_join(th, NULL);
+    }
+    check(!vector_bad, "vector arguments or results changed by the hooks");
+    check(rw_fadd(2.0, 0.5) == 2.5, "rw_fadd");
+    printf("calls.rw_fadd=%d\n", avx ? 5 : 9);
+    printf("calls.rw_vadd=%d\n", avx ? 4 : 0);
+}
+
 /* ---- pthread_exit from inside instrumented frames ---- */
 static int64_t exiter(int64_t x)
 {
@@ -121,6 +175,63 @@ static void *texit_thread(void *arg)
     rw_leaf(1, 1);
     rw_call(exiter, 0); /* rw_call's frame never returns */
     return NULL;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- instrumented calls from a signal handler on an alternate stack ---- */
+static volatile long handler_calls;
+static volatile int kicker_done;
+static pthread_t main_thread;
+
+static void on_usr1(int sig)
+{
+    (void)sig;
+    rw_leaf(1, 2);
+    handler_calls++;
+}
+
+static void *kicker(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 300; i++) {
+        pthread_kill(main_thread, SIGUSR1);
+        usleep(50);
+    }
+    kicker_done = 1;
+    return NULL;
+}
+
+static void signals(void)
+{
+    static char altstack[1 << 16];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;
+    sa.sa_flags = SA_ONSTACK | SA_RESTART;
+    sigaction(SIGUSR1, &sa, NULL);
+    main_thread = pthread_self();
+    pthread_t th;
+    pthread_create(&th, NULL, kicker, NULL);
+    while (!kicker_done) {
+        for (volatile int spin = 0; spin < 3000; spin++) {
+            /* time outside the hooks, where most signals land */
+        }
+        check(rw_recurse(10) == 10, "recurse under signals");
+        n_recurse += 11;
+        check(rw_tail(1, 2) == 3, "tail under signals");
+        n_tail++;
+        n_leaf++;
+    }
+    pthread_join(th, NULL);
+    printf("handler_calls=%ld\n", handler_calls);
 }
 
 /* ---- fork inside an instrumented frame ---- */
@@ -143,12 +254,6 @@ static int64_t forker(int64_t x)
     return pid;
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * Cost of an instrumented call (FUNC_ENTER + FUNC_EXIT written) against the same function
@@ -169,9 +274,21 @@ static int bench(long n)
 {
     const char *dir = getenv("ROCPROFSYS_SESSION_DIR");
     if (dir != NULL) {
+        /* this image's file: the highest exec generation of this pid (a launcher such as
+         * timeout forks, and its child's image was generation 0 before it exec'd us) */
         char path[4096];
-        snprintf(path, sizeof path, "%s/%d.0.ring", dir, (int)getpid());
-        int fd = open(path, O_RDWR);
+        int fd = -1;
+        for (int gen = 0; gen < 16; gen++) {
+            snprintf(path, sizeof path, "%s/%d.%d.ring", dir, (int)getpid(), gen);
+            int next = open(path, O_RDWR);
+            if (next < 0) {
+                break;
+            }
+            if (fd >= 0) {
+                close(fd);
+            }
+            fd = next;
+        }
         if (fd >= 0) {
             unsigned char *m = mmap(NULL, RSYS_FILE_HEADER_SIZE + RSYS_RING_HEADER_SIZE,
                                     PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -253,6 +370,10 @@ int main(int argc, char **argv)
         n_leaf += 4000;
         n_recurse += 4 * 101;
         basic();
+    } else if (strcmp(s, "vectors") == 0) {
+        vectors();
+    } else if (strcmp(s, "signals") == 0) {
+        signals();
     } else if (strcmp(s, "texit") == 0) {
         pthread_t th;
         pthread_create(&th, NULL, texit_thread, NULL);

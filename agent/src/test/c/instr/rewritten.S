@@ -12,6 +12,8 @@
  *   3 rw_tail(a, b) -> a + b          prologue as rw_leaf; tail-calls rw_leaf (jmp)
  *   4 rw_call(fn, arg) -> fn(arg)     prologue as rw_leaf; calls fn
  *   5 rw_bench(x) -> x + 1            prologue as rw_leaf
+ *   6 rw_fadd(a, b) -> a + b          doubles (xmm0, xmm1); prologue as rw_leaf
+ *   7 rw_vadd(a, b) -> a + b          __m256d (ymm0, ymm1; AVX); prologue as rw_leaf
  * plain_bench(x) -> x + 1: the same code as rw_bench, not instrumented.
  * Without the agent (enter_fn 0) every function behaves the same.
  */
@@ -24,7 +26,7 @@ rw_counter:
     .quad 0
 
     .text
-    .globl rw_leaf, rw_lea, rw_recurse, rw_tail, rw_call, rw_bench, plain_bench
+    .globl rw_leaf, rw_lea, rw_recurse, rw_tail, rw_call, rw_bench, plain_bench, rw_fadd, rw_vadd
 
     .p2align 4
 rw_leaf:
@@ -94,6 +96,26 @@ rw_bench:
     ret
 
     .p2align 4
+rw_fadd:
+    jmp T_fadd
+    int3
+    int3
+    int3
+    addsd xmm0, xmm1
+    leave
+    ret
+
+    .p2align 4
+rw_vadd:
+    jmp T_vadd
+    int3
+    int3
+    int3
+    vaddpd ymm0, ymm0, ymm1
+    leave
+    ret
+
+    .p2align 4
 plain_bench:
     push rbp
     mov rbp, rsp
@@ -109,7 +131,7 @@ area:
     .quad 0x31534e4953595352        /* magic */
     .long 1                         /* version */
     .long 1                         /* flags: applied */
-    .long 6                         /* nfuncs */
+    .long 8                         /* nfuncs */
     .long 0                         /* nrelocs */
     .long funcs - area
     .long funcs_end - area          /* relocs_off (none) */
@@ -137,6 +159,10 @@ funcs:
     .long T_call - area, n_call - strtab, 8, 0
     .quad rw_bench
     .long T_bench - area, n_bench - strtab, 8, 0
+    .quad rw_fadd
+    .long T_fadd - area, n_fadd - strtab, 8, 0
+    .quad rw_vadd
+    .long T_vadd - area, n_vadd - strtab, 8, 0
 funcs_end:
 
 strtab:
@@ -146,6 +172,8 @@ n_recurse: .asciz "rw_recurse"
 n_tail:    .asciz "rw_tail"
 n_call:    .asciz "rw_call"
 n_bench:   .asciz "rw_bench"
+n_fadd:    .asciz "rw_fadd"
+n_vadd:    .asciz "rw_vadd"
 strtab_end:
 env:
     .asciz "RSYS_TEST_ENV_DEFAULT=from-area"
@@ -201,6 +229,8 @@ T_lea:
     TRAMP T_tail, 3, rw_tail
     TRAMP T_call, 4, rw_call
     TRAMP T_bench, 5, rw_bench
+    TRAMP T_fadd, 6, rw_fadd
+    TRAMP T_vadd, 7, rw_vadd
 
     .p2align 12
 rx_end:

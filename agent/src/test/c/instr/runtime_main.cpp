@@ -2,8 +2,12 @@
  * Agent instrumentation test, runtime-plan mode: C++ functions (compiled -O0 with frame pointers,
  * so their first instructions are ones plan_gen.c knows) and asm ones (runtime_funcs.S).
  *
- *   runtime_test --gen <plan> [bad]   write the plan for this executable (run without the agent)
- *   runtime_test <scenario>           basic | exceptions | threads
+ *   runtime_test --gen <plan> [bad]   write the plan for this executable and for
+ *                                     libinstr_plain_dso.so (next to it; run without the agent)
+ *   runtime_test <scenario>           basic | exceptions | threads | dlopen
+ * dlopen: loads libinstr_plain_dso.so (planned: the agent applies its part of the plan after the
+ * dlopen) and libinstr_rw_dso.so (rewritten by hand: found by its PT_NOTE after the dlopen), both
+ * by bare name, found through this executable's RUNPATH ($ORIGIN), and calls their functions.
  * Prints calls.<function>=N for every instrumented function, and results.
  *
  * exceptions: throws through several instrumented frames (recursion, destructors that call
@@ -12,7 +16,12 @@
  */
 #include "plan_gen.h"
 
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <climits>
 #include <cstdint>
+#include <string>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -109,8 +118,20 @@ __attribute__((noinline)) int with_nested(int n)
 }
 }
 
+static long c_dso_frame, c_dso_rw_add;
+
+static std::string next_to_exe(const char *name)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    std::string dir(exe);
+    return dir.substr(0, dir.rfind('/') + 1) + name;
+}
+
 static void print_calls()
 {
+    std::printf("calls.dso_frame=%ld\ncalls.dso_rw_add=%ld\n", c_dso_frame, c_dso_rw_add);
     std::printf("calls.leaf=%ld\ncalls.thrower=%ld\ncalls.middle=%ld\ncalls.catcher=%ld\n", c_leaf, c_thrower,
                 c_middle, c_catcher);
     std::printf("calls.rethrower=%ld\ncalls.outer=%ld\ncalls.with_nested=%ld\ncalls.rt_lea=%ld\n", c_rethrower,
@@ -163,7 +184,14 @@ int main(int argc, char **argv)
             {"rt_frame", (const void *)&rt_frame},
         };
         unsigned n = sizeof fns / sizeof fns[0];
-        return pg_write_plan(argv[2], fns, n, argc > 3 && std::strcmp(argv[3], "bad") == 0);
+        void *dso = dlopen(next_to_exe("libinstr_plain_dso.so").c_str(), RTLD_NOW);
+        if (dso == nullptr) {
+            std::fprintf(stderr, "%s\n", dlerror());
+            return 1;
+        }
+        std::vector<pg_func> all(fns, fns + n);
+        all.push_back({"dso_frame", dlsym(dso, "dso_frame")});
+        return pg_write_plan(argv[2], all.data(), (unsigned)all.size(), argc > 3 && std::strcmp(argv[3], "bad") == 0);
     }
     const char *s = argc > 1 ? argv[1] : "basic";
     if (std::strcmp(s, "basic") == 0) {
@@ -184,6 +212,26 @@ int main(int argc, char **argv)
         }
         c_frame += 400;
         exceptions();
+    } else if (std::strcmp(s, "dlopen") == 0) {
+        basic();
+        void *plain = dlopen("libinstr_plain_dso.so", RTLD_NOW);
+        void *rw = dlopen("libinstr_rw_dso.so", RTLD_NOW | RTLD_GLOBAL);
+        if (plain == nullptr || rw == nullptr) {
+            std::fprintf(stderr, "dlopen: %s\n", dlerror());
+            return 1;
+        }
+        typedef int64_t (*add_fn)(int64_t, int64_t);
+        add_fn frame = (add_fn)dlsym(plain, "dso_frame");
+        add_fn rw_add = (add_fn)dlsym(rw, "dso_rw_add");
+        for (int i = 0; i < 5; i++) {
+            check(frame(i, 1) == i + 1 && rw_add(i, 2) == i + 2, "dso functions");
+        }
+        c_dso_frame += 5;
+        c_dso_rw_add += 5;
+        /* loaded again: already instrumented, nothing applied twice */
+        void *again = dlopen("libinstr_plain_dso.so", RTLD_NOW);
+        check(again == plain && frame(1, 1) == 2, "dlopen again");
+        c_dso_frame++;
     } else {
         std::fprintf(stderr, "unknown scenario %s\n", s);
         return 2;

@@ -35,7 +35,8 @@ import org.rocprofsys.core.event.TraceEvent;
 /**
  * The agent's binary instrumentation, end to end without the Java planner: test programs built
  * from agent/src/test/c/instr (a module rewritten by hand, with its area and PT_NOTE in assembly;
- * a C++ program that writes a runtime plan for itself) run with the real librocprof-sys.so
+ * a C++ program that writes a runtime plan for itself and a library it dlopens, and dlopens a
+ * library rewritten by hand) run with the real librocprof-sys.so
  * preloaded; their ring files are read with {@link RingFile} and {@link RingDrain}, FUNC_DEFs
  * naming FUNC_ENTER regions through one {@link FunctionNames} per file. Every scenario checks
  * that each instrumented function has exactly as many regions as the program counted calls, and
@@ -71,12 +72,18 @@ class InstrumentAgentTest {
     // rewrite mode (PT_NOTE)
 
     @ParameterizedTest
-    @ValueSource(strings = {"basic", "tail", "longjmp", "threads", "texit", "env"})
+    @ValueSource(strings = {"basic", "tail", "longjmp", "threads", "texit", "vectors", "env"})
     void rewrittenModuleRecordsEveryCall(String scenario) throws Exception {
         Run r = run(true, Map.of(), rewriteTest.toString(), scenario);
         Image image = r.single();
-        assertEquals(6, image.names.size(), "one FUNC_DEF per function of the area");
+        assertEquals(8, image.names.size(), "one FUNC_DEF per function of the area");
         image.assertCalls(r.out, "");
+        if (scenario.equals("tail")) {
+            // the tail-called rw_leaf ends inside rw_tail; the user API's unmatched pop inside
+            // rw_call is ignored
+            String tree = tree(image.threads.get(image.pid));
+            assertTrue(tree.contains("rw_tail(rw_leaf),rw_call(rw_leaf)"), tree);
+        }
         if (scenario.equals("env")) {
             assertEquals("from-area", r.out.get("env"), "the area's --env default, not set before");
         }
@@ -92,12 +99,50 @@ class InstrumentAgentTest {
         }
     }
 
+    /** Threads that find no ring: their calls are not hooked, and counted as unringed drops. */
+    @Test
+    void threadsWithoutARing() throws Exception {
+        Run r = run(true, Map.of(WireFormat.ENV_MAX_THREADS, "2"), rewriteTest.toString(), "threads");
+        Image image = r.single();
+        assertEquals(2, image.threads.size(), "main and one worker have a ring");
+        assertTrue(image.unringed >= 3 * 2 * 1101, "3 workers x 1101 calls x 2 records: " + image.unringed);
+        Map<String, Integer> c = image.functionCounts();
+        assertEquals(1000 + 1, c.get("rw_leaf"), "one worker's and main's");
+        assertEquals(101 + 4, c.get("rw_recurse"));
+    }
+
+    /** Instrumented calls from a signal handler on an alternate stack, while the main loop calls. */
+    @Test
+    void signalHandlersOnAnAlternateStack() throws Exception {
+        Run r = run(true, Map.of(WireFormat.ENV_RING_KB, "65536"), rewriteTest.toString(), "signals");
+        Image image = r.single();
+        Map<String, Integer> got = image.functionCounts();
+        assertEquals(Integer.parseInt(r.out.get("calls.rw_recurse")), got.get("rw_recurse"));
+        assertEquals(Integer.parseInt(r.out.get("calls.rw_tail")), got.get("rw_tail"));
+        int handlerCalls = Integer.parseInt(r.out.get("handler_calls"));
+        int leaf = got.get("rw_leaf") - Integer.parseInt(r.out.get("calls.rw_leaf"));
+        // a call that interrupted a hook is not recorded; the main loop spends most time outside them
+        assertTrue(handlerCalls > 0 && leaf >= 0 && leaf <= handlerCalls && (handlerCalls < 20 || leaf > 0),
+                "the handler's rw_leaf: " + leaf + " recorded of " + handlerCalls);
+    }
+
     @Test
     void deepRecursion() throws Exception {
         Run r = run(true, Map.of(), rewriteTest.toString(), "recurse", "10000");
         Image image = r.single();
         image.assertCalls(r.out, "");
         assertEquals(10001 + 1, image.maxDepth, "main region + 10001 nested rw_recurse");
+    }
+
+    /** Deeper than the shadow stack: the calls beyond it are neither hooked nor recorded, and counted. */
+    @Test
+    void recursionDeeperThanTheShadowStack() throws Exception {
+        Run r = run(true, Map.of(WireFormat.ENV_RING_KB, "16384"), rewriteTest.toString(), "recurse", "70000");
+        Image image = r.single();
+        assertEquals(Map.of("rw_recurse", 65536), image.functionCounts());
+        assertEquals(65536 + 1, image.maxDepth);
+        assertTrue(r.err.contains("4465 calls of instrumented functions not recorded: the shadow stack (65536"),
+                r.err);
     }
 
     @Test
@@ -108,7 +153,7 @@ class InstrumentAgentTest {
         Image child = r.images.get(childPid);
         assertNotNull(child, "child file");
         assertTrue(child.forkedFrom != 0);
-        assertEquals(6, child.names.size(), "FUNC_DEFs emitted again into the child's file");
+        assertEquals(8, child.names.size(), "FUNC_DEFs emitted again into the child's file");
         child.assertCalls(r.out, "child.");
         Image parent = r.images.values().stream().filter(i -> i.pid != childPid).findFirst().orElseThrow();
         parent.assertCalls(r.out, "");
@@ -146,14 +191,61 @@ class InstrumentAgentTest {
     // runtime mode (plan file)
 
     @ParameterizedTest
-    @ValueSource(strings = {"basic", "exceptions", "threads"})
+    @ValueSource(strings = {"basic", "exceptions", "threads", "dlopen"})
     void runtimePlanIsAppliedBeforeMain(String scenario) throws Exception {
         Path plan = gen(false);
         Run r = run(true, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, plan.toString()), runtimeTest.toString(), scenario);
         assertFalse(r.err.contains("rocprof-sys: instrument"), r.err);
         Image image = r.single();
-        assertEquals(9, image.names.size());
+        // the executable's 9; after dlopen the planned library's one and the rewritten library's one
+        assertEquals(scenario.equals("dlopen") ? 11 : 9, image.names.size());
         image.assertCalls(r.out, "");
+        if (scenario.equals("exceptions") || scenario.equals("threads")) {
+            // exits of unwound frames are recorded as the unwinder passes them: each destructor's
+            // leaf() nests under the frame it cleans up
+            String tree = tree(image.threads.get(image.pid));
+            String catcher = "catcher(middle(" + throwers(5) + ",leaf))";
+            assertTrue(tree.contains(catcher + "," + catcher), tree);
+            String rethrow = "outer(rethrower(middle(" + throwers(3) + ",leaf),leaf))";
+            assertTrue(tree.contains(rethrow), tree);
+            String nested = "with_nested(" + throwers(4) + "," + throwers(2) + ",leaf)";
+            assertTrue(tree.contains(nested), tree);
+        }
+    }
+
+    /** thrower(n) as a tree: thrower(0) has its guard's leaf, each one above its own after. */
+    private static String throwers(int n) {
+        String t = "thrower(leaf)";
+        for (int k = 1; k <= n; k++) {
+            t = "thrower(" + t + ",leaf)";
+        }
+        return t;
+    }
+
+    /** A thread's regions as name(children,...). */
+    private static String tree(List<TraceEvent> events) {
+        StringBuilder b = new StringBuilder();
+        Deque<Boolean> hasChild = new ArrayDeque<>();
+        for (TraceEvent e : events) {
+            if (e instanceof RegionBegin rb) {
+                if (!hasChild.isEmpty()) {
+                    if (hasChild.peek()) {
+                        b.append(',');
+                    } else {
+                        b.append('(');
+                    }
+                    hasChild.pop();
+                    hasChild.push(true);
+                }
+                b.append(rb.name());
+                hasChild.push(false);
+            } else if (e instanceof RegionEnd) {
+                if (hasChild.pop()) {
+                    b.append(')');
+                }
+            }
+        }
+        return b.toString();
     }
 
     @Test
@@ -246,6 +338,7 @@ class InstrumentAgentTest {
         FunctionNames names;
         final Map<Integer, List<TraceEvent>> threads = new LinkedHashMap<>();
         int maxDepth;
+        long unringed;
 
         Map<String, Integer> functionCounts() {
             Map<String, Integer> all = new TreeMap<>();
@@ -288,8 +381,11 @@ class InstrumentAgentTest {
             assertEquals(WireFormat.STATE_EXITED, f.state(), path + ": exited");
             image.pid = f.pid();
             image.forkedFrom = f.forkedFrom();
+            image.unringed = f.unringedDrops();
             image.names = new FunctionNames(f);
-            for (RingFile.Ring ring : f.rings()) {
+            // the last ring first: FUNC_ENTERs of other threads come before the main thread's
+            // FUNC_DEFs are drained, so their names are found by looking through the file
+            for (RingFile.Ring ring : f.rings().reversed()) {
                 List<TraceEvent> events = new ArrayList<>();
                 RingDrain d = new RingDrain(f.pid(), ring, events::add, image.names);
                 d.drain();
