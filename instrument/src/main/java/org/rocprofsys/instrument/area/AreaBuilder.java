@@ -61,9 +61,11 @@ public final class AreaBuilder {
         byte[] env = envBlock(envDefaults);
 
         // relocations: every fix-up of the relocated code, then the jump back
+        Emitted[] emitted = new Emitted[n];
         int nrelocs = 0;
-        for (PlannedFunction f : functions) {
-            nrelocs += f.fixups().size() + 1;
+        for (int i = 0; i < n; i++) {
+            emitted[i] = emit(functions.get(i));
+            nrelocs += emitted[i].fixups().size() + 1;
         }
         int funcsOff = AreaFormat.HEADER_SIZE;
         int relocsOff = Math.addExact(funcsOff, Math.multiplyExact(n, AreaFormat.FUNC_SIZE));
@@ -78,10 +80,9 @@ public final class AreaBuilder {
         int[] trampOff = new int[n];
         int pos = stubOff + AreaFormat.STUB_SIZE;
         for (int i = 0; i < n; i++) {
-            PlannedFunction f = functions.get(i);
             pos = AreaFormat.alignUp(pos, AreaFormat.CODE_ALIGN);
             trampOff[i] = pos;
-            pos = Math.addExact(pos, AreaFormat.TRAMP_HEAD_SIZE + f.relocatedCode().length + AreaFormat.TRAMP_TAIL_SIZE);
+            pos = Math.addExact(pos, AreaFormat.TRAMP_HEAD_SIZE + emitted[i].code().length + AreaFormat.TRAMP_TAIL_SIZE);
         }
         int codeEnd = pos;
         int rxSize = AreaFormat.alignUp(Math.max(codeEnd, 1), AreaFormat.PAGE);
@@ -119,7 +120,7 @@ public final class AreaBuilder {
         List<Area.Reloc> relocs = new ArrayList<>(nrelocs);
         for (int i = 0; i < n; i++) {
             PlannedFunction f = functions.get(i);
-            byte[] code = f.relocatedCode();
+            byte[] code = emitted[i].code();
             int t = trampOff[i];
             long funcVaddr = f.function().address();
 
@@ -138,16 +139,7 @@ public final class AreaBuilder {
             AreaFormat.putInt(a, t + 7, stubOff - (t + AreaFormat.TRAMP_HEAD_SIZE));
             int codeOff = t + AreaFormat.TRAMP_HEAD_SIZE;
             System.arraycopy(code, 0, a, codeOff, code.length);
-            int lastFixupEnd = 0;
-            List<CodeFixup> fixups = new ArrayList<>(f.fixups());
-            fixups.sort(java.util.Comparator.comparingInt(CodeFixup::offset));
-            for (CodeFixup fx : fixups) {
-                if (fx.offset() < lastFixupEnd || fx.offset() + 4 > code.length) {
-                    throw new IllegalArgumentException(String.format(
-                            "fix-up at offset %d outside the %d relocated bytes of %s, or overlapping another",
-                            fx.offset(), code.length, f.function().name()));
-                }
-                lastFixupEnd = fx.offset() + 4;
+            for (CodeFixup fx : emitted[i].fixups()) {
                 relocs.add(new Area.Reloc(codeOff + fx.offset(), fx.addend(), fx.targetVaddr()));
             }
             // jmp f + patch_length
@@ -165,6 +157,69 @@ public final class AreaBuilder {
             AreaFormat.putLong(a, ro + AreaFormat.R_TARGET_VADDR, r.targetVaddr());
         }
         return new Area(a, funcs, relocs, rxSize, stubOff, codeEnd);
+    }
+
+    /** The code a trampoline runs in place of the function's first instructions, and its fix-ups. */
+    record Emitted(byte[] code, List<CodeFixup> fixups) {}
+
+    /**
+     * Sequence that replaces a relocated call (always the last relocated instruction, since it is
+     * 5 or more bytes): it pushes the call's original return address, {@code f + patch_len}, so the
+     * callee returns to the original code and unwinders (C++ exceptions, backtraces) see the
+     * original function's frame, not the area. No register or flag changes.
+     */
+    static final byte[] PUSH_RETURN = {
+        0x48, (byte) 0x8D, 0x64, 0x24, (byte) 0xF8, // lea rsp, [rsp - 8]
+        0x50,                                       // push rax
+        0x48, (byte) 0x8D, 0x05, 0, 0, 0, 0,        // lea rax, [rip + f + patch_len]   (field at 9)
+        0x48, (byte) 0x89, 0x44, 0x24, 0x08,        // mov [rsp + 8], rax
+        0x58,                                       // pop rax
+    };
+    static final int PUSH_RETURN_FIELD = 9;
+
+    /**
+     * Checks the fix-ups of {@code f}'s relocated code and rewrites a trailing {@code call rel32}
+     * ({@code E8}) or {@code call [rip + disp32]} ({@code FF 15}) into {@link #PUSH_RETURN} followed
+     * by {@code jmp rel32} ({@code E9}) or {@code jmp [rip + disp32]} ({@code FF 25}) to the same
+     * target. Other code is kept as it is.
+     */
+    static Emitted emit(PlannedFunction f) {
+        byte[] code = f.relocatedCode();
+        List<CodeFixup> fixups = new ArrayList<>(f.fixups());
+        fixups.sort(java.util.Comparator.comparingInt(CodeFixup::offset));
+        int lastFixupEnd = 0;
+        for (CodeFixup fx : fixups) {
+            if (fx.offset() < lastFixupEnd || fx.offset() + 4 > code.length) {
+                throw new IllegalArgumentException(String.format(
+                        "fix-up at offset %d outside the %d relocated bytes of %s, or overlapping another",
+                        fx.offset(), code.length, f.function().name()));
+            }
+            lastFixupEnd = fx.offset() + 4;
+        }
+        if (fixups.isEmpty() || fixups.getLast().offset() != code.length - 4) {
+            return new Emitted(code, fixups);
+        }
+        CodeFixup last = fixups.getLast();
+        int opLen;
+        byte[] jmp;
+        if (code.length >= 5 && (code[code.length - 5] & 0xFF) == 0xE8) {
+            opLen = 1;
+            jmp = new byte[] {(byte) 0xE9};
+        } else if (code.length >= 6 && (code[code.length - 6] & 0xFF) == 0xFF && code[code.length - 5] == 0x15) {
+            opLen = 2;
+            jmp = new byte[] {(byte) 0xFF, 0x25};
+        } else {
+            return new Emitted(code, fixups);
+        }
+        int callStart = code.length - 4 - opLen;
+        byte[] out = new byte[callStart + PUSH_RETURN.length + jmp.length + 4];
+        System.arraycopy(code, 0, out, 0, callStart);
+        System.arraycopy(PUSH_RETURN, 0, out, callStart, PUSH_RETURN.length);
+        System.arraycopy(jmp, 0, out, callStart + PUSH_RETURN.length, jmp.length);
+        List<CodeFixup> outFixups = new ArrayList<>(fixups.subList(0, fixups.size() - 1));
+        outFixups.add(new CodeFixup(callStart + PUSH_RETURN_FIELD, -4, f.function().address() + f.patchLength()));
+        outFixups.add(new CodeFixup(out.length - 4, last.addend(), last.targetVaddr()));
+        return new Emitted(out, outFixups);
     }
 
     /** "VAR=VAL\0VAR=VAL\0\0", or null when there is nothing. */

@@ -40,7 +40,8 @@ class AreaBuilderTest {
         return plan(0,
                 fn("plain", 0x1139, 8, "554889e54883ec10"),
                 fn("riprel", 0x2000, 7, "488b0500000000", new CodeFixup(3, -4, 0x4010)),
-                fn("callfirst", 0x2100, 5, "e800000000", new CodeFixup(1, -4, 0x1234)));
+                fn("callfirst", 0x2100, 5, "e800000000", new CodeFixup(1, -4, 0x1234)),
+                fn("callgot", 0x2200, 7, "53ff1500000000", new CodeFixup(3, -4, 0x4020)));
     }
 
     @Test
@@ -61,19 +62,21 @@ class AreaBuilderTest {
         assertEquals(0, d.areaVaddr());
         assertEquals(env, d.env());
         assertEquals(area.functions(), d.functions());
-        assertEquals(List.of("plain_label", "riprel_label", "callfirst_label"),
+        assertEquals(List.of("plain_label", "riprel_label", "callfirst_label", "callgot_label"),
                 d.functions().stream().map(Area.Function::label).toList());
-        assertEquals(List.of(0x1139L, 0x2000L, 0x2100L), d.functions().stream().map(Area.Function::funcVaddr).toList());
-        assertEquals(List.of(8, 7, 5), d.functions().stream().map(Area.Function::patchLength).toList());
-        // 3 jumps back + 2 fix-ups, each fix-up at tramp + H + offset with addend and target kept
-        assertEquals(5, d.relocs().size());
+        assertEquals(List.of(0x1139L, 0x2000L, 0x2100L, 0x2200L), d.functions().stream().map(Area.Function::funcVaddr).toList());
+        assertEquals(List.of(8, 7, 5, 7), d.functions().stream().map(Area.Function::patchLength).toList());
+        // 4 jumps back + 1 fix-up at tramp + H + offset with addend and target kept + 2 per call
+        // (the pushed return address and the jump to the callee)
+        assertEquals(9, d.relocs().size());
         int t1 = d.functions().get(1).trampOff();
         int t2 = d.functions().get(2).trampOff();
         assertTrue(d.relocs().contains(new Area.Reloc(t1 + H + 3, -4, 0x4010)));
-        assertTrue(d.relocs().contains(new Area.Reloc(t2 + H + 1, -4, 0x1234)));
+        assertTrue(d.relocs().contains(new Area.Reloc(t2 + H + 9, -4, 0x2105)));
+        assertTrue(d.relocs().contains(new Area.Reloc(t2 + H + 20, -4, 0x1234)));
         assertTrue(d.relocs().contains(new Area.Reloc(d.functions().get(0).trampOff() + H + 8 + 1, -4, 0x1139 + 8)));
         assertTrue(d.relocs().contains(new Area.Reloc(t1 + H + 7 + 1, -4, 0x2000 + 7)));
-        assertTrue(d.relocs().contains(new Area.Reloc(t2 + H + 5 + 1, -4, 0x2100 + 5)));
+        assertTrue(d.relocs().contains(new Area.Reloc(t2 + H + 24 + 1, -4, 0x2100 + 5)));
         assertEquals(area.relocs(), d.relocs());
     }
 
@@ -116,10 +119,15 @@ class AreaBuilderTest {
         List<List<String>> expected = List.of(
                 List.of("mov r11d,0x0", "call " + stubAddr, "push rbp", "mov rbp,rsp", "sub rsp,0x10", "jmp 0x1141"),
                 List.of("mov r11d,0x1", "call " + stubAddr, "mov rax,QWORD PTR [rip+X] # 0x4010", "jmp 0x2007"),
-                List.of("mov r11d,0x2", "call " + stubAddr, "call 0x1234", "jmp 0x2105"));
-        for (int i = 0; i < 3; i++) {
+                List.of("mov r11d,0x2", "call " + stubAddr, "lea rsp,[rsp-0x8]", "push rax", "lea rax,[rip+X] # 0x2105",
+                        "mov QWORD PTR [rsp+0x8],rax", "pop rax", "jmp 0x1234", "jmp 0x2105"),
+                List.of("mov r11d,0x3", "call " + stubAddr, "push rbx", "lea rsp,[rsp-0x8]", "push rax",
+                        "lea rax,[rip+X] # 0x2207", "mov QWORD PTR [rsp+0x8],rax", "pop rax",
+                        "jmp QWORD PTR [rip+X] # 0x4020", "jmp 0x2207"));
+        int[] codeLen = {8, 7, 19 + 5, 1 + 19 + 6};
+        for (int i = 0; i < 4; i++) {
             Area.Function f = d.functions().get(i);
-            int len = H + (i == 0 ? 8 : i == 1 ? 7 : 5) + 5;
+            int len = H + codeLen[i] + 5;
             List<String> text = new ArrayList<>();
             for (Exec.Insn insn : Exec.objdumpBinary(bin, vma, f.trampOff(), f.trampOff() + len)) {
                 text.add(insn.text().replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]"));
@@ -135,7 +143,7 @@ class AreaBuilderTest {
         byte[] a = area.bytes();
         AreaReader.Decoded d = AreaReader.read(a);
         Area.Function last = d.functions().getLast();
-        for (int i = last.trampOff() + H + 5 + 5; i < area.rxSize(); i++) {
+        for (int i = last.trampOff() + H + 26 + 5; i < area.rxSize(); i++) {
             assertEquals(AreaFormat.INT3, a[i]);
         }
         for (Area.Function f : d.functions()) {

@@ -27,7 +27,7 @@ final class TestPrograms {
     static Path source(Path dir, String name) throws IOException {
         Path p = dir.resolve(name);
         try (InputStream in = TestPrograms.class.getResourceAsStream("/rewrite/" + name)) {
-            Files.copy(in, p);
+            Files.copy(in, p, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         return p;
     }
