@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -121,7 +120,7 @@ public final class ElfRewriter {
             }
             copyPermissions(input, tmp);
             try {
-                Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                moveIntoPlace(tmp, out);
             } catch (FileSystemException e) {
                 throw new RewriteException("cannot write " + output + ": " + reason(e), e);
             }
@@ -138,6 +137,15 @@ public final class ElfRewriter {
         }
     }
 
+    /** Renames {@code tmp} to {@code out}, atomically where the file system can. */
+    static void moveIntoPlace(Path tmp, Path out) throws IOException {
+        try {
+            Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
     private static String reason(IOException e) {
         if (e instanceof FileSystemException fse && fse.getReason() != null) {
             return fse.getReason();
@@ -147,8 +155,8 @@ public final class ElfRewriter {
 
     private static void copyPermissions(Path from, Path to) throws IOException {
         try {
-            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(from, LinkOption.NOFOLLOW_LINKS);
-            Files.setPosixFilePermissions(to, Files.getPosixFilePermissions(from));
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(from);
+            Files.setPosixFilePermissions(to, perms);
         } catch (UnsupportedOperationException e) {
             to.toFile().setExecutable(Files.isExecutable(from));
         }
@@ -192,6 +200,63 @@ public final class ElfRewriter {
             }
         }
         return true;
+    }
+
+    static final int PT_GNU_PROPERTY = 0x6474e553;
+    static final int NT_GNU_PROPERTY_TYPE_0 = 5;
+    static final int GNU_PROPERTY_X86_FEATURE_1_AND = 0xc0000002;
+    /** GNU_PROPERTY_X86_FEATURE_1_IBT | GNU_PROPERTY_X86_FEATURE_1_SHSTK */
+    static final int X86_FEATURE_1_CET = 0x3;
+
+    /**
+     * File offsets of the x86 feature words (GNU_PROPERTY_X86_FEATURE_1_AND) that claim IBT or
+     * SHSTK. The rewritten module cannot keep either promise: patched entries start with a
+     * {@code jmp}, not {@code endbr64}, and the agent rewrites return addresses; so the bits are
+     * cleared, and the loader never turns those features on for the process.
+     */
+    static List<Long> cetFeatureWords(ElfHeaders elf, FileChannel ch) throws IOException {
+        List<Long> words = new ArrayList<>();
+        for (Phdr p : elf.phdrs) {
+            if ((p.type != ElfHeaders.PT_NOTE && p.type != PT_GNU_PROPERTY) || p.filesz < 12 || p.filesz > (1 << 20)
+                    || p.offset + p.filesz > elf.fileSize) {
+                continue;
+            }
+            ByteBuffer b = ElfHeaders.read(ch, p.offset, (int) p.filesz);
+            int align = p.align == 8 ? 8 : 4;
+            int at = 0;
+            while (at + 12 <= b.limit()) {
+                int namesz = b.getInt(at);
+                int descsz = b.getInt(at + 4);
+                int type = b.getInt(at + 8);
+                int name = at + 12;
+                int desc = (int) alignUp(name + (long) namesz, align);
+                int next = (int) alignUp(desc + (long) descsz, align);
+                if (namesz < 0 || descsz < 0 || desc + (long) descsz > b.limit()) {
+                    break;
+                }
+                if (type == NT_GNU_PROPERTY_TYPE_0 && namesz == 4 && b.get(name) == 'G' && b.get(name + 1) == 'N'
+                        && b.get(name + 2) == 'U' && b.get(name + 3) == 0) {
+                    int q = desc;
+                    while (q + 8 <= desc + descsz) {
+                        int prType = b.getInt(q);
+                        int prSize = b.getInt(q + 4);
+                        if (prSize < 0) {
+                            break;
+                        }
+                        if (prType == GNU_PROPERTY_X86_FEATURE_1_AND && prSize == 4 && q + 12 <= desc + descsz
+                                && (b.getInt(q + 8) & X86_FEATURE_1_CET) != 0 && !words.contains(p.offset + q + 8)) {
+                            words.add(p.offset + q + 8);
+                        }
+                        q = (int) alignUp(q + 8L + prSize, 8);
+                    }
+                }
+                if (next <= at) {
+                    break;
+                }
+                at = next;
+            }
+        }
+        return words;
     }
 
     /** Lays out and writes the new parts into {@code ch}, a copy of the input. */
@@ -416,6 +481,11 @@ public final class ElfRewriter {
                 jmp.put((byte) 0xCC);
             }
             writeFully(ch, jmp.flip(), patchOff[i]);
+        }
+        for (long w : cetFeatureWords(elf, in)) {
+            ByteBuffer word = ElfHeaders.read(in, w, 4);
+            word.putInt(0, word.getInt(0) & ~X86_FEATURE_1_CET);
+            writeFully(ch, word, w);
         }
         writeFully(ch, eh, 0);
         return new Result(out, areaVaddr, areaOff, o, funcs.size());

@@ -377,4 +377,19 @@ class ElfRewriterTest {
         assertEquals(Math.max(ElfRewriter.alignUp(loadedEnd, page), ElfRewriter.alignUp(maxEnd, page)), r.phdrOffset());
         assertTrue(loadedEnd < Files.size(exe) - 4096, "debug information follows the loaded bytes");
     }
+    @Test
+    void cetFeatureBitsAreCleared() throws Exception {
+        TestPrograms.source(tmp, "prog.c");
+        // the crt objects here carry no CET marking; the linker is told to set the bits anyway
+        Path exe = TestPrograms.cc(tmp, "cet", "-O0", "-Wl,-z,ibt", "-Wl,-z,shstk", "prog.c");
+        String before = Exec.ok(null, "readelf", "-n", exe.toString());
+        assertTrue(before.contains("x86 feature: IBT, SHSTK"), before);
+        InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("fib"));
+        Path out = tmp.resolve("cet.inst");
+        ElfRewriter.rewrite(plan, Map.of(), out);
+        String after = Exec.ok(null, "readelf", "-n", out.toString());
+        assertFalse(after.contains("IBT") || after.contains("SHSTK"), after);
+        assertTrue(after.contains("NT_GNU_PROPERTY_TYPE_0"), after);
+        assertSameRun(exe, out, null);
+    }
 }
