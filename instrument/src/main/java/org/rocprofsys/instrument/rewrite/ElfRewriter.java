@@ -259,12 +259,45 @@ public final class ElfRewriter {
         return words;
     }
 
+    /** Whether a PT_NOTE holds a "RocProfSys" note: the file was rewritten already. */
+    static boolean hasAreaNote(ElfHeaders elf, FileChannel ch) throws IOException {
+        byte[] want = (NOTE_NAME + "\0").getBytes(StandardCharsets.US_ASCII);
+        for (Phdr p : elf.phdrs) {
+            if (p.type != ElfHeaders.PT_NOTE || p.filesz < 12 || p.filesz > (1 << 20) || p.offset + p.filesz > elf.fileSize) {
+                continue;
+            }
+            ByteBuffer b = ElfHeaders.read(ch, p.offset, (int) p.filesz);
+            int at = 0;
+            while (at + 12 <= b.limit()) {
+                int namesz = b.getInt(at);
+                int descsz = b.getInt(at + 4);
+                int type = b.getInt(at + 8);
+                if (namesz < 0 || descsz < 0 || at + 12L + namesz > b.limit()) {
+                    break;
+                }
+                if (type == NOTE_TYPE && namesz == want.length
+                        && java.util.Arrays.equals(b.array(), at + 12, at + 12 + namesz, want, 0, want.length)) {
+                    return true;
+                }
+                long next = alignUp(alignUp(at + 12L + namesz, 4) + descsz, 4);
+                if (next <= at || next > b.limit()) {
+                    break;
+                }
+                at = (int) next;
+            }
+        }
+        return false;
+    }
+
     /** Lays out and writes the new parts into {@code ch}, a copy of the input. */
     private static Result place(Path input, ElfHeaders elf, FileChannel in, FileChannel ch, Area area, Path out)
             throws IOException {
         List<Phdr> loads = elf.phdrs.stream().filter(p -> p.type == ElfHeaders.PT_LOAD).toList();
         if (loads.isEmpty()) {
             throw new RewriteException(input + ": no PT_LOAD segment");
+        }
+        if (hasAreaNote(elf, in)) {
+            throw new RewriteException(input + ": already instrumented (it has a RocProfSys note); rewrite the original");
         }
         Phdr first = loads.stream().min(Comparator.comparingLong(p -> p.vaddr)).orElseThrow();
         long maxEnd = 0;

@@ -392,4 +392,16 @@ class ElfRewriterTest {
         assertTrue(after.contains("NT_GNU_PROPERTY_TYPE_0"), after);
         assertSameRun(exe, out, null);
     }
+    @Test
+    void rewrittenFilesAreNotRewrittenAgain() throws Exception {
+        TestPrograms.source(tmp, "prog.c");
+        Path exe = TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
+        InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("fib"));
+        Path once = tmp.resolve("once");
+        ElfRewriter.rewrite(plan, Map.of(), once);
+        InstrumentPlan again = TestPrograms.plan(once, true, Set.of("main"));
+        RewriteException e = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(again, Map.of(), tmp.resolve("twice")));
+        assertTrue(e.getMessage().contains("already instrumented"), e.getMessage());
+        assertFalse(Files.exists(tmp.resolve("twice")));
+    }
 }
