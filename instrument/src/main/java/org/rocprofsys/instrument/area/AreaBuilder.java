@@ -16,7 +16,7 @@ import org.rocprofsys.instrument.plan.PlannedFunction;
  *
  * <p>Layout: header, function table, relocation table, string table (labels), env block,
  * then, 16-byte aligned, the entry stub and one trampoline per function (local function id =
- * index in the function table); the read+execute part is padded to a page, the read+write data
+ * index in the function table, pushed by the trampoline); the read+execute part is padded to a page, the read+write data
  * page follows.
  */
 public final class AreaBuilder {
@@ -131,12 +131,11 @@ public final class AreaBuilder {
             AreaFormat.putInt(a, fo + AreaFormat.F_PATCH_LEN, f.patchLength());
             funcs.add(new Area.Function(funcVaddr, t, f.patchLength(), f.label()));
 
-            // mov r11d, fid; call stub
-            a[t] = 0x41;
-            a[t + 1] = (byte) 0xBB;
-            AreaFormat.putInt(a, t + 2, i);
-            a[t + 6] = (byte) 0xE8;
-            AreaFormat.putInt(a, t + 7, stubOff - (t + AreaFormat.TRAMP_HEAD_SIZE));
+            // push fid; call stub
+            a[t] = 0x68;
+            AreaFormat.putInt(a, t + 1, i);
+            a[t + 5] = (byte) 0xE8;
+            AreaFormat.putInt(a, t + 6, stubOff - (t + AreaFormat.TRAMP_HEAD_SIZE));
             int codeOff = t + AreaFormat.TRAMP_HEAD_SIZE;
             System.arraycopy(code, 0, a, codeOff, code.length);
             for (CodeFixup fx : emitted[i].fixups()) {

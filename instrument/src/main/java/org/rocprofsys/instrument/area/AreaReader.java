@@ -116,10 +116,10 @@ public final class AreaReader {
             check(patchLen >= 5, "function %d (%s): patch_len %d < 5", i, label, patchLen);
             check(t >= tablesEnd && t >= 0 && t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.TRAMP_TAIL_SIZE <= rxSize,
                     "function %d (%s): tramp_off 0x%x outside the code", i, label, t);
-            check((a[t] & 0xFF) == 0x41 && (a[t + 1] & 0xFF) == 0xBB && AreaFormat.getInt(a, t + 2) == i,
-                    "function %d (%s): trampoline does not start with mov r11d, %d", i, label, i);
-            check((a[t + 6] & 0xFF) == 0xE8, "function %d (%s): no call after mov r11d", i, label);
-            int target = t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.getInt(a, t + 7);
+            check((a[t] & 0xFF) == 0x68 && AreaFormat.getInt(a, t + 1) == i,
+                    "function %d (%s): trampoline does not start with push %d", i, label, i);
+            check((a[t + 5] & 0xFF) == 0xE8, "function %d (%s): no call after push", i, label);
+            int target = t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.getInt(a, t + 6);
             if (stubOff < 0) {
                 stubOff = target;
             }

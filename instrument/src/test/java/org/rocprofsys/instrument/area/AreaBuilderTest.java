@@ -103,25 +103,25 @@ class AreaBuilderTest {
                 .map(Exec.Insn::text).toList();
         String data = "0x" + Long.toHexString(vma + area.dataOff());
         String ctx = "0x" + Long.toHexString(vma + area.dataOff() + 8);
-        String pops = "0x" + Long.toHexString(vma + stub + 40);
-        assertEquals(List.of("push rax", "push rdi", "push rsi", "push rdx", "push rcx", "push r8", "push r9", "push r10",
+        String pops = "0x" + Long.toHexString(vma + stub + 43);
+        assertEquals(List.of("push rax", "push rdi", "push rsi", "push rdx", "push rcx", "push r8", "push r9", "push r10", "push r11",
                 "mov rax,QWORD PTR [rip+X] # " + data,
                 "test rax,rax",
                 "je " + pops,
-                "mov edi,r11d",
+                "mov edi,DWORD PTR [rsp+0x50]",
                 "mov rsi,QWORD PTR [rip+X] # " + ctx,
-                "lea rdx,[rsp+0x48]",
+                "lea rdx,[rsp+0x58]",
                 "call rax",
-                "pop r10", "pop r9", "pop r8", "pop rcx", "pop rdx", "pop rsi", "pop rdi", "pop rax",
-                "ret"), stubText.stream().map(s -> s.replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]")).toList());
+                "pop r11", "pop r10", "pop r9", "pop r8", "pop rcx", "pop rdx", "pop rsi", "pop rdi", "pop rax",
+                "ret 0x8"), stubText.stream().map(s -> s.replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]")).toList());
 
         String stubAddr = "0x" + Long.toHexString(vma + stub);
         List<List<String>> expected = List.of(
-                List.of("mov r11d,0x0", "call " + stubAddr, "push rbp", "mov rbp,rsp", "sub rsp,0x10", "jmp 0x1141"),
-                List.of("mov r11d,0x1", "call " + stubAddr, "mov rax,QWORD PTR [rip+X] # 0x4010", "jmp 0x2007"),
-                List.of("mov r11d,0x2", "call " + stubAddr, "lea rsp,[rsp-0x8]", "push rax", "lea rax,[rip+X] # 0x2105",
+                List.of("push 0x0", "call " + stubAddr, "push rbp", "mov rbp,rsp", "sub rsp,0x10", "jmp 0x1141"),
+                List.of("push 0x1", "call " + stubAddr, "mov rax,QWORD PTR [rip+X] # 0x4010", "jmp 0x2007"),
+                List.of("push 0x2", "call " + stubAddr, "lea rsp,[rsp-0x8]", "push rax", "lea rax,[rip+X] # 0x2105",
                         "mov QWORD PTR [rsp+0x8],rax", "pop rax", "jmp 0x1234", "jmp 0x2105"),
-                List.of("mov r11d,0x3", "call " + stubAddr, "push rbx", "lea rsp,[rsp-0x8]", "push rax",
+                List.of("push 0x3", "call " + stubAddr, "push rbx", "lea rsp,[rsp-0x8]", "push rax",
                         "lea rax,[rip+X] # 0x2207", "mov QWORD PTR [rsp+0x8],rax", "pop rax",
                         "jmp QWORD PTR [rip+X] # 0x4020", "jmp 0x2207"));
         int[] codeLen = {8, 7, 19 + 5, 1 + 19 + 6};
@@ -163,7 +163,7 @@ class AreaBuilderTest {
         assertEquals(1000, d.relocs().size());
         assertEquals(2, d.mode());
         assertEquals(0, area.rxSize() % AreaFormat.PAGE);
-        assertEquals(999, AreaFormat.getInt(area.bytes(), d.functions().get(999).trampOff() + 2));
+        assertEquals(999, AreaFormat.getInt(area.bytes(), d.functions().get(999).trampOff() + 1));
     }
 
     @Test
@@ -190,7 +190,7 @@ class AreaBuilderTest {
         assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(magic));
         byte[] fid = good.clone();
         int t = AreaFormat.getInt(good, AreaFormat.HEADER_SIZE + AreaFormat.F_TRAMP_OFF);
-        fid[t + 2] = 7;
+        fid[t + 1] = 7;
         assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(fid));
         byte[] data = good.clone();
         data[data.length - 1] = 1;
