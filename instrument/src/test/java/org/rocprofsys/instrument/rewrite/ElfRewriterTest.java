@@ -404,4 +404,19 @@ class ElfRewriterTest {
         assertTrue(e.getMessage().contains("already instrumented"), e.getMessage());
         assertFalse(Files.exists(tmp.resolve("twice")));
     }
+    @Test
+    void everyRegisterSurvivesAnInstrumentedCall() throws Exception {
+        TestPrograms.source(tmp, "regs.c");
+        Path exe = TestPrograms.cc(tmp, "regs", "-O0", "regs.c");
+        InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("leaf"));
+        Path out = tmp.resolve("regs.inst");
+        ElfRewriter.rewrite(plan, Map.of(), out);
+        Exec.Result bare = Exec.run(tmp, null, out.toString());
+        assertEquals("registers preserved\n", bare.stdout());
+        Path hook = TestPrograms.hook(tmp);
+        Path counts = tmp.resolve("counts.txt");
+        Exec.Result hooked = Exec.run(tmp, Map.of("LD_PRELOAD", hook.toString(), "HOOK_OUT", counts.toString()), out.toString());
+        assertEquals("registers preserved\n", hooked.stdout(), hooked.stderr());
+        assertEquals(3L, hookCounts(counts).get("main:leaf"));
+    }
 }
