@@ -259,6 +259,50 @@ public final class ElfRewriter {
         return words;
     }
 
+    /**
+     * Refuses entries whose patched bytes a dynamic relocation writes (text relocations: the
+     * loader would write into the jump, and the relocated copy in the area would miss the value).
+     * Reads every allocated SHT_RELA / SHT_REL section.
+     */
+    static void checkDynamicRelocations(Path input, ElfHeaders elf, FileChannel ch, List<Area.Function> sorted)
+            throws IOException {
+        if (sorted.isEmpty()) {
+            return;
+        }
+        long[] starts = new long[sorted.size()];
+        for (int i = 0; i < starts.length; i++) {
+            starts[i] = sorted.get(i).funcVaddr();
+        }
+        for (Shdr s : elf.shdrs) {
+            boolean rela = s.type == 4; // SHT_RELA
+            if ((!rela && s.type != 9 /* SHT_REL */) || (s.flags & 2) == 0 || s.size <= 0
+                    || s.offset + s.size > elf.fileSize) {
+                continue;
+            }
+            int entsize = rela ? 24 : 16;
+            long count = s.size / entsize;
+            final int chunk = 4096;
+            for (long first = 0; first < count; first += chunk) {
+                int n = (int) Math.min(chunk, count - first);
+                ByteBuffer b = ElfHeaders.read(ch, s.offset + first * entsize, n * entsize);
+                for (int k = 0; k < n; k++) {
+                    long r = b.getLong(k * entsize);
+                    // the last patch starting at or before r + 7 is the only one r..r+8 can touch
+                    int i = java.util.Arrays.binarySearch(starts, r + 7);
+                    i = i >= 0 ? i : -i - 2;
+                    if (i >= 0) {
+                        Area.Function f = sorted.get(i);
+                        if (r < f.funcVaddr() + f.patchLength()) {
+                            throw new RewriteException(String.format(
+                                    "%s: a dynamic relocation writes 0x%x, inside the patched entry of %s (text relocation)",
+                                    input, r, f.label()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /** Whether a PT_NOTE holds a "RocProfSys" note: the file was rewritten already. */
     static boolean hasAreaNote(ElfHeaders elf, FileChannel ch) throws IOException {
         byte[] want = (NOTE_NAME + "\0").getBytes(StandardCharsets.US_ASCII);
@@ -389,6 +433,8 @@ public final class ElfRewriter {
                 throw new RewriteException(String.format("%s: trampoline of %s out of jmp reach", input, f.label()));
             }
         }
+
+        checkDynamicRelocations(input, elf, in, funcs);
 
         // new program header table
         List<Phdr> phdrs = new ArrayList<>();

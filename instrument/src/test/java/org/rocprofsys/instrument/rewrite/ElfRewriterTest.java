@@ -419,4 +419,20 @@ class ElfRewriterTest {
         assertEquals("registers preserved\n", hooked.stdout(), hooked.stderr());
         assertEquals(3L, hookCounts(counts).get("main:leaf"));
     }
+    @Test
+    void entriesUnderTextRelocationsAreRefused() throws Exception {
+        Files.writeString(tmp.resolve("textrel.c"), """
+                int counter = 7;
+                __asm__(".text\\n.globl tr\\n.type tr,@function\\ntr:\\n"
+                        "  movabs $counter, %rax\\n  mov (%rax), %eax\\n  ret\\n.size tr, .-tr\\n");
+                int other(int x) { return x + counter; }
+                """);
+        Path lib = TestPrograms.cc(tmp, "libtr.so", "-O0", "-shared", "-fPIC", "-Wl,-z,notext", "textrel.c");
+        InstrumentPlan bad = TestPrograms.plan(lib, true, Set.of("tr"));
+        RewriteException e = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(bad, Map.of(), tmp.resolve("o.so")));
+        assertTrue(e.getMessage().contains("text relocation") && e.getMessage().contains("tr"), e.getMessage());
+        assertFalse(Files.exists(tmp.resolve("o.so")));
+        InstrumentPlan good = TestPrograms.plan(lib, true, Set.of("other"));
+        ElfRewriter.rewrite(good, Map.of(), tmp.resolve("o.so"));
+    }
 }

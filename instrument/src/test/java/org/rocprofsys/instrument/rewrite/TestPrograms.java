@@ -67,7 +67,7 @@ final class TestPrograms {
         return funcs;
     }
 
-    private static final Pattern SAFE = Pattern.compile("^(push|mov|sub|lea|movsd|movss|movq|movd|endbr64|nop)( .*)?");
+    private static final Pattern SAFE = Pattern.compile("^(push|mov|sub|lea|movsd|movss|movq|movd|movabs|endbr64|nop)( .*)?");
 
     /**
      * A plan patching {@code names}: for each, whole leading instructions (>= 5 bytes) that use
