@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -12,9 +11,12 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -190,47 +192,94 @@ public final class Capstone implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads one cs_insn. The struct and the part of its cs_detail that is used are copied into
+     * Java arrays first: reading them field by field through the segment costs more than decoding.
+     */
     private Insn read(MemorySegment in) {
-        int id = in.get(JAVA_INT, CsLayout.ID);
-        long address = in.get(JAVA_LONG, CsLayout.ADDRESS);
-        int size = Short.toUnsignedInt(in.get(JAVA_SHORT, CsLayout.SIZE));
-        byte[] bytes = in.asSlice(CsLayout.BYTES, size).toArray(JAVA_BYTE);
-        String mnemonic = cString(in.asSlice(layout.mnemonicOff(), CsLayout.MNEMONIC_LEN));
-        String opStr = cString(in.asSlice(layout.opStrOff(), CsLayout.OP_STR_LEN));
-        MemorySegment detail = in.get(ADDRESS, layout.detailOff()).reinterpret(layout.x86Off() + 464);
-        int groupCount = Byte.toUnsignedInt(detail.get(JAVA_BYTE, layout.groupsCountOff()));
+        byte[] raw = in.toArray(JAVA_BYTE);
+        ByteBuffer ib = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+        int id = ib.getInt((int) CsLayout.ID);
+        long address = ib.getLong((int) CsLayout.ADDRESS);
+        int size = Short.toUnsignedInt(ib.getShort((int) CsLayout.SIZE));
+        byte[] bytes = Arrays.copyOfRange(raw, (int) CsLayout.BYTES, (int) CsLayout.BYTES + size);
+        String mnemonic = cString(raw, (int) layout.mnemonicOff(), CsLayout.MNEMONIC_LEN);
+        String opStr = cString(raw, (int) layout.opStrOff(), CsLayout.OP_STR_LEN);
+        long from = layout.groupsOff();
+        long to = layout.x86Off() + CsLayout.X86_ENCODING + 8;
+        byte[] det = in.get(ADDRESS, layout.detailOff()).reinterpret(to).asSlice(from, to - from).toArray(JAVA_BYTE);
+        ByteBuffer db = ByteBuffer.wrap(det).order(ByteOrder.LITTLE_ENDIAN);
+        int groupCount = Byte.toUnsignedInt(det[(int) (layout.groupsCountOff() - from)]);
         Set<Group> groups = EnumSet.noneOf(Group.class);
         for (int i = 0; i < Math.min(groupCount, 8); i++) {
-            Group g = Group.of(Byte.toUnsignedInt(detail.get(JAVA_BYTE, layout.groupsOff() + i)));
+            Group g = Group.of(Byte.toUnsignedInt(det[i]));
             if (g != null) groups.add(g);
         }
-        MemorySegment x86 = detail.asSlice(layout.x86Off());
-        int opCount = Byte.toUnsignedInt(x86.get(JAVA_BYTE, CsLayout.X86_OP_COUNT));
-        MemorySegment enc = x86.asSlice(CsLayout.X86_ENCODING);
+        int x86 = (int) (layout.x86Off() - from);
+        int opCount = Byte.toUnsignedInt(det[x86 + (int) CsLayout.X86_OP_COUNT]);
+        int enc = x86 + (int) CsLayout.X86_ENCODING;
         Insn.RipOperand rip = null;
         Insn.RelativeBranch branch = null;
         boolean branchLike = groups.contains(Group.JUMP) || groups.contains(Group.CALL)
                 || groups.contains(Group.BRANCH_RELATIVE) || mnemonic.equals("xbegin");
         for (int i = 0; i < Math.min(opCount, 8); i++) {
-            MemorySegment op = x86.asSlice(CsLayout.X86_OPERANDS + i * CsLayout.X86_OP_SIZE, CsLayout.X86_OP_SIZE);
-            int type = op.get(JAVA_INT, CsLayout.OP_TYPE);
-            if (type == CsLayout.X86_OP_MEM && op.get(JAVA_INT, CsLayout.OP_MEM_BASE) == CsLayout.X86_REG_RIP) {
-                int dispOffset = Byte.toUnsignedInt(enc.get(JAVA_BYTE, CsLayout.ENC_DISP_OFFSET));
-                int dispSize = Byte.toUnsignedInt(enc.get(JAVA_BYTE, CsLayout.ENC_DISP_SIZE));
-                long disp = op.get(JAVA_LONG, CsLayout.OP_MEM_DISP);
-                rip = new Insn.RipOperand(dispOffset, dispSize, address + size + disp);
+            int op = x86 + (int) (CsLayout.X86_OPERANDS + i * CsLayout.X86_OP_SIZE);
+            int type = db.getInt(op + (int) CsLayout.OP_TYPE);
+            if (type == CsLayout.X86_OP_MEM && db.getInt(op + (int) CsLayout.OP_MEM_BASE) == CsLayout.X86_REG_RIP) {
+                long disp = db.getLong(op + (int) CsLayout.OP_MEM_DISP);
+                int dispOffset = ripDisplacementOffset(bytes,
+                        Byte.toUnsignedInt(det[enc + (int) CsLayout.ENC_DISP_OFFSET]), (int) disp);
+                // A RIP-relative displacement is always 32 bits; Capstone 4 reports disp_size 2 when a
+                // 0x66 prefix is present (movdqa), so the size is not taken from it.
+                rip = new Insn.RipOperand(dispOffset, dispOffset < 0 ? 0 : 4, address + size + disp);
             } else if (type == CsLayout.X86_OP_IMM && branchLike && i == 0) {
-                int immOffset = Byte.toUnsignedInt(enc.get(JAVA_BYTE, CsLayout.ENC_IMM_OFFSET));
-                int immSize = Byte.toUnsignedInt(enc.get(JAVA_BYTE, CsLayout.ENC_IMM_SIZE));
-                if (immSize == 0) {
+                int immOffset = Byte.toUnsignedInt(det[enc + (int) CsLayout.ENC_IMM_OFFSET]);
+                int immSize = Byte.toUnsignedInt(det[enc + (int) CsLayout.ENC_IMM_SIZE]);
+                long target = db.getLong(op + (int) CsLayout.OP_IMM);
+                long rel = target - (address + size);
+                if (!holds(bytes, immOffset, immSize, rel)) {
                     // The displacement of a relative branch is always its last field.
                     immSize = relativeImmediateSize(bytes);
                     immOffset = size - immSize;
+                    if (!holds(bytes, immOffset, immSize, rel)) {
+                        immSize = 0; // unknown encoding: relocation refuses it
+                        immOffset = 0;
+                    }
                 }
-                branch = new Insn.RelativeBranch(immOffset, immSize, op.get(JAVA_LONG, CsLayout.OP_IMM));
+                branch = new Insn.RelativeBranch(immOffset, immSize, target);
             }
         }
         return new Insn(address, size, id, mnemonic, opStr, bytes, groups, rip, branch);
+    }
+
+    /**
+     * Where the 32-bit displacement lies: Capstone's offset when the bytes there hold it, else the
+     * one place that does (-1 when none or several do, so that callers refuse to touch it).
+     */
+    static int ripDisplacementOffset(byte[] bytes, int reported, int disp) {
+        if (reported > 0 && reported + 4 <= bytes.length && le32(bytes, reported) == disp) return reported;
+        int found = -1;
+        for (int i = 1; i + 4 <= bytes.length; i++) {
+            if (le32(bytes, i) == disp) {
+                if (found >= 0) return -1;
+                found = i;
+            }
+        }
+        return found;
+    }
+
+    /** Whether the signed little-endian field at {@code at} of {@code size} bytes (1 or 4) equals {@code value}. */
+    private static boolean holds(byte[] b, int at, int size, long value) {
+        if (at <= 0 || at + size > b.length) return false;
+        return switch (size) {
+            case 1 -> b[at] == value;
+            case 4 -> le32(b, at) == value;
+            default -> false;
+        };
+    }
+
+    private static int le32(byte[] b, int at) {
+        return (b[at] & 0xff) | (b[at + 1] & 0xff) << 8 | (b[at + 2] & 0xff) << 16 | (b[at + 3] & 0xff) << 24;
     }
 
     /** rel8 for the short forms (EB, 70-7F, E0-E3), rel32 otherwise; prefixes skipped. */
@@ -248,10 +297,10 @@ public final class Capstone implements AutoCloseable {
                 || v == 0x64 || v == 0x65 || v == 0x66 || v == 0x67 || (v >= 0x40 && v <= 0x4F);
     }
 
-    private static String cString(MemorySegment s) {
-        long n = 0;
-        while (n < s.byteSize() && s.get(JAVA_BYTE, n) != 0) n++;
-        return new String(s.asSlice(0, n).toArray(JAVA_BYTE), StandardCharsets.US_ASCII);
+    private static String cString(byte[] b, int off, int max) {
+        int n = 0;
+        while (n < max && b[off + n] != 0) n++;
+        return new String(b, off, n, StandardCharsets.US_ASCII);
     }
 
     private String strerror(int err) {

@@ -2,8 +2,6 @@ package org.rocprofsys.instrument.plan;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import org.rocprofsys.instrument.capstone.Group;
 import org.rocprofsys.instrument.capstone.Insn;
 
@@ -15,18 +13,22 @@ import org.rocprofsys.instrument.capstone.Insn;
  * @param decodable   the whole range decoded
  * @param instructions number of instructions decoded
  * @param prologue    the first instructions (up to {@link #PROLOGUE_INSNS})
- * @param callTargets targets of direct calls
- * @param branchTargets targets of direct jumps and calls
+ * @param callTargets targets of direct calls, sorted
+ * @param branchTargets targets of direct jumps and calls, sorted
+ * @param basicBlocks instruction text per basic block; empty unless asked for (it is big)
  * @param jumpsToEntry a jump inside the function goes back to its entry (a loop made of tail recursion)
+ * @param fallsThrough its last instruction does not transfer control (hand-written assembly that runs
+ *                     on into the next function)
  */
-record FunctionScan(boolean decodable, int instructions, List<Insn> prologue, Set<Long> callTargets,
-        Set<Long> branchTargets, boolean jumpsToEntry, boolean hasLoops, boolean dynamicCallsites, List<String> basicBlocks) {
+record FunctionScan(boolean decodable, int instructions, List<Insn> prologue, long[] callTargets,
+        long[] branchTargets, boolean jumpsToEntry, boolean hasLoops, boolean dynamicCallsites, List<String> basicBlocks,
+        boolean fallsThrough) {
     static final int PROLOGUE_INSNS = 8;
 
-    static FunctionScan of(long start, long size, List<Insn> insns) {
+    static FunctionScan of(long start, long size, List<Insn> insns, boolean withBlocks) {
         boolean complete = size > 0 && !insns.isEmpty() && insns.getLast().end() == start + size;
-        Set<Long> calls = new TreeSet<>();
-        Set<Long> branches = new TreeSet<>();
+        Addresses calls = new Addresses();
+        Addresses branches = new Addresses();
         boolean loops = false;
         boolean dynamic = false;
         boolean toEntry = false;
@@ -41,19 +43,29 @@ record FunctionScan(boolean decodable, int instructions, List<Insn> prologue, Se
                 dynamic = true;
             }
         }
+        long[] branchArray = branches.toArray();
         return new FunctionScan(complete, insns.size(), List.copyOf(insns.subList(0, Math.min(PROLOGUE_INSNS, insns.size()))),
-                calls, branches, toEntry, loops, dynamic, basicBlocks(start, size, insns, branches));
+                calls.toArray(), branchArray, toEntry, loops, dynamic,
+                withBlocks ? basicBlocks(start, size, insns, branchArray) : List.of(),
+                complete && !endsControlFlow(insns.getLast()));
+    }
+
+    /** ret, jmp, call (to a function that does not return, at a function's end), ud2, hlt, int3. */
+    private static boolean endsControlFlow(Insn last) {
+        String m = last.mnemonic();
+        return last.isReturn() || last.isCall() || m.endsWith("jmp") || m.startsWith("ud") || m.equals("hlt")
+                || m.equals("int3");
     }
 
     /**
      * Instruction text per basic block: a block starts at the entry, at each branch target inside
      * the function and after each jump, call or return (Dyninst also ends blocks at calls).
      */
-    private static List<String> basicBlocks(long start, long size, List<Insn> insns, Set<Long> targets) {
+    private static List<String> basicBlocks(long start, long size, List<Insn> insns, long[] targets) {
         List<String> out = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         for (Insn i : insns) {
-            if (cur.length() > 0 && targets.contains(i.address()) && i.address() >= start && i.address() < start + size) {
+            if (cur.length() > 0 && java.util.Arrays.binarySearch(targets, i.address()) >= 0 && i.address() >= start && i.address() < start + size) {
                 out.add(cur.toString());
                 cur.setLength(0);
             }

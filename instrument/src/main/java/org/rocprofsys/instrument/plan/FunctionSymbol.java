@@ -23,9 +23,11 @@ import org.rocprofsys.instrument.elf.SectionHeader;
  * @param aliases    the other names, mangled
  * @param linkage    see {@link FunctionInfo#linkage()}
  * @param visibility see {@link FunctionInfo#visibility()}
+ * @param ifuncResolver the symbol is STT_GNU_IFUNC: its address is the resolver that picks the
+ *                      implementation at load time, not the function callers run
  */
 record FunctionSymbol(long address, long size, String mangled, List<String> aliases, String linkage,
-        String visibility) {
+        String visibility, boolean ifuncResolver) {
 
     long end() {
         return address + size;
@@ -51,8 +53,9 @@ record FunctionSymbol(long address, long size, String mangled, List<String> alia
             List<String> aliases = syms.stream().skip(1).map(ElfSymbol::name).toList();
             int linkage = syms.stream().mapToInt(s -> linkageRank(s.bind())).min().orElse(0);
             int visibility = syms.stream().mapToInt(s -> visibilityRank(s.visibility())).min().orElse(0);
+            boolean ifunc = syms.stream().anyMatch(s -> s.type() == ElfSymbol.STT_GNU_IFUNC);
             out.add(new FunctionSymbol(e.getKey(), size, chosen.name(), aliases, LINKAGE[linkage],
-                    VISIBILITY[visibility]));
+                    VISIBILITY[visibility], ifunc));
         }
         return out;
     }

@@ -6,9 +6,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Set;
-import java.util.TreeSet;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.instrument.elf.ElfFile;
@@ -47,11 +45,13 @@ public final class Planner {
 
         // one decoding pass over every function
         List<Scanned> scanned = new ArrayList<>(symbols.size());
-        NavigableSet<Long> branchTargets = new TreeSet<>();
-        NavigableSet<Long> starts = new TreeSet<>();
+        Addresses branchTargets = new Addresses();
+        Addresses starts = new Addresses();
+        // instruction text per basic block is big: built only when --instruction-exclude needs it
+        boolean withBlocks = !options.selection().instructionExclude().isEmpty();
         Map<Long, Scanned> byAddress = new HashMap<>();
         for (FunctionSymbol s : symbols) {
-            FunctionScan scan = FunctionScan.of(s.address(), s.size(), decode(elf, s));
+            FunctionScan scan = FunctionScan.of(s.address(), s.size(), decode(elf, s), withBlocks);
             String signature = demangler.demangle(s.mangled());
             String name = SignatureParts.parse(signature).name();
             FunctionInfo info = new FunctionInfo(module, name, signature, s.address(), s.size(),
@@ -88,7 +88,8 @@ public final class Planner {
         List<Exclusion> excluded = new ArrayList<>();
         List<FunctionInfo> overlapping = new ArrayList<>();
         List<SelectionMessage> messages = new ArrayList<>();
-        for (Scanned sc : scanned) {
+        for (int index = 0; index < scanned.size(); index++) {
+            Scanned sc = scanned.get(index);
             FunctionInfo info = sc.info();
             boolean overlaps = overlappingAt.contains(info.address());
             if (overlaps) overlapping.add(info);
@@ -106,7 +107,11 @@ public final class Planner {
             }
             String refusal;
             PrologueRelocator.Result r = null;
-            if (sc.scan().jumpsToEntry()) {
+            if (sc.symbol().ifuncResolver()) {
+                refusal = "ifunc-resolver";
+            } else if (fallsInto(scanned, index)) {
+                refusal = "fallthrough-into-entry";
+            } else if (sc.scan().jumpsToEntry()) {
                 refusal = "jump-to-entry";
             } else {
                 r = relocator.plan(info.address(), info.size(), sc.scan().prologue());
@@ -125,6 +130,19 @@ public final class Planner {
         InstrumentPlan plan = new InstrumentPlan(elf.path(), elf.type() == ElfFile.ET_DYN, available, instrumented,
                 excluded, overlapping, options.mode());
         return new PlanResult(plan, aliases, messages);
+    }
+
+    /**
+     * Whether the function before {@code f} (in address order, ending at most 64 bytes of padding
+     * before it) runs on into it: then its entry is reached without a call and the entry hook would
+     * take whatever is on the stack for a return address.
+     */
+    private static boolean fallsInto(List<Scanned> scanned, int i) {
+        if (i <= 0) return false;
+        Scanned f = scanned.get(i);
+        Scanned prev = scanned.get(i - 1);
+        long gap = f.symbol().address() - prev.symbol().end();
+        return prev.scan().fallsThrough() && gap >= 0 && gap < 64;
     }
 
     private List<Insn> decode(ElfFile elf, FunctionSymbol s) {

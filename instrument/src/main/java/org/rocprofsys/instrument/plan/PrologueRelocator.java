@@ -3,7 +3,6 @@ package org.rocprofsys.instrument.plan;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.NavigableSet;
 import org.rocprofsys.instrument.capstone.Insn;
 
 /**
@@ -49,11 +48,11 @@ final class PrologueRelocator {
         }
     }
 
-    private final NavigableSet<Long> branchTargets;
-    private final NavigableSet<Long> functionStarts;
+    private final Addresses branchTargets;
+    private final Addresses functionStarts;
     private final long highestEnd;
 
-    PrologueRelocator(NavigableSet<Long> branchTargets, NavigableSet<Long> functionStarts, long highestLoadEnd) {
+    PrologueRelocator(Addresses branchTargets, Addresses functionStarts, long highestLoadEnd) {
         this.branchTargets = branchTargets;
         this.functionStarts = functionStarts;
         this.highestEnd = highestLoadEnd;
@@ -70,10 +69,8 @@ final class PrologueRelocator {
         }
         if (covered < JUMP_SIZE || covered > size) return Result.refused("too-short-for-patch");
         long patchEnd = entry + covered;
-        Long t = branchTargets.higher(entry);
-        if (t != null && t < patchEnd) return Result.refused("branch-target-in-patch");
-        Long s = functionStarts.higher(entry);
-        if (s != null && s < patchEnd) return Result.refused("symbol-in-patch");
+        if (branchTargets.anyBetween(entry, patchEnd)) return Result.refused("branch-target-in-patch");
+        if (functionStarts.anyBetween(entry, patchEnd)) return Result.refused("symbol-in-patch");
 
         ByteArrayOutputStream code = new ByteArrayOutputStream();
         List<CodeFixup> fixups = new ArrayList<>();
@@ -88,12 +85,14 @@ final class PrologueRelocator {
             if (i.isIndirectJump() && !last) return Result.refused("indirect-jump-in-patch");
             int at = code.size();
             if (i.branch() != null) {
+                if (i.branch().immSize() == 0) return Result.refused("unrelocatable-instruction");
                 String refusal = encodeBranch(i, code);
                 if (refusal != null) return Result.refused(refusal);
                 if (!reachable(i.branch().target())) return Result.refused("displacement-out-of-range");
                 fixups.add(new CodeFixup(code.size() - 4, -4, i.branch().target()));
             } else if (i.rip() != null) {
-                if (i.rip().dispSize() != 4 || !reachable(i.rip().target())) {
+                if (i.rip().dispSize() != 4) return Result.refused("unrelocatable-instruction");
+                if (!reachable(i.rip().target())) {
                     return Result.refused("displacement-out-of-range");
                 }
                 byte[] b = i.bytes().clone();

@@ -62,6 +62,17 @@ final class HardConstraints {
      * called, so an entry hook there would take a frame's return address for its own.
      */
     private static final Pattern COLD_PART = Pattern.compile("\\.cold(\\.[0-9]+)?$");
+    /**
+     * Functions the entry hook must not touch because they do not return once, through the return
+     * address found at entry: setjmp/vfork-like functions return twice (the saved return address
+     * would be the agent's exit trampoline), context switches and signal-return stubs do not return
+     * to their caller, and the unwinder is wrapped by the agent itself. Upstream avoids them through
+     * module rules (glibc's .S sources, libgcc); in a static executable they sit in the main module.
+     */
+    private static final Pattern RETURN_HOOK_UNSAFE = Pattern.compile(
+            "^(_?setjmp|__sigsetjmp|sigsetjmp|__libc_sigsetjmp|_?longjmp|__longjmp.*|siglongjmp|__libc_siglongjmp"
+            + "|vfork|__vfork|clone|clone3|__clone.*|getcontext|setcontext|swapcontext|makecontext|__start_context"
+            + "|__restore_rt|_Unwind_.*|__morestack.*|__gxx_personality_v0|__gcc_personality_v0)$");
 
     private static final List<String> WHOLE_BASE = List.of(
             "sem_init", "sem_destroy", "sem_open", "sem_close", "sem_post", "sem_wait", "sem_getvalue",
@@ -163,6 +174,9 @@ final class HardConstraints {
         if (LEADING.matcher(function).find()) return new Hit("function", "Excluding", "recommended-leading-match", 3);
         if (TRAILING.matcher(function).find()) return new Hit("function", "Excluding", "recommended-trailing-match", 3);
         if (COLD_PART.matcher(function).find()) return new Hit("function", "Excluding", "cold-partition", 3);
+        if (RETURN_HOOK_UNSAFE.matcher(function).find()) {
+            return new Hit("function", "Excluding", "return-hook-unsafe", 3);
+        }
         // upstream wraps the main function with init/fini instead of tracing it
         if (function.equals(mainFunction)) {
             return new Hit("function", "Skipping", "main-function", 2);

@@ -53,6 +53,12 @@ class CapstoneTest {
         assertEquals(new Insn.RipOperand(3, 4, 0x1017), mov.rip());
         assertNull(mov.branch());
 
+        // Capstone 4 reports disp_size 2 for this one (0x66 prefix); the displacement is 32 bits
+        Insn movdqa = one(cs, "66 0f 6f 05 e8 72 09 00", 0x1000);
+        assertEquals(new Insn.RipOperand(4, 4, 0x1008 + 0x972e8), movdqa.rip());
+        Insn vmov = one(cs, "c5 f9 6f 05 e8 72 09 00", 0x1000);
+        assertEquals(new Insn.RipOperand(4, 4, 0x1008 + 0x972e8), vmov.rip());
+
         Insn cmp = one(cs, "83 3d 10 00 00 00 05", 0x1000);
         assertEquals(new Insn.RipOperand(2, 4, 0x1017), cmp.rip());
 

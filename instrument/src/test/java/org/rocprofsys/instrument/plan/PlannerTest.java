@@ -51,7 +51,11 @@ class PlannerTest {
               ".globl asm_short\\n.type asm_short,@function\\nasm_short:\\n"
               "  xorl %eax, %eax\\n  ret\\n.size asm_short, .-asm_short\\n"
               ".globl asm_self\\n.type asm_self,@function\\nasm_self:\\n"
-              "  decl %edi\\n  jne asm_self\\n  ret\\n.size asm_self, .-asm_self\\n");
+              "  decl %edi\\n  jne asm_self\\n  ret\\n.size asm_self, .-asm_self\\n"
+              ".globl asm_pre\\n.type asm_pre,@function\\nasm_pre:\\n"
+              "  addl $1, %edi\\n.size asm_pre, .-asm_pre\\n"
+              ".globl asm_post\\n.type asm_post,@function\\nasm_post:\\n"
+              "  movl %edi, %eax\\n  addl $2, %eax\\n  ret\\n.size asm_post, .-asm_post\\n");
             int riploader(void); int asm_jcc(int); int asm_call(void); int asm_jmp(void); int asm_loop(void);
             int asm_target(void); int asm_ret(int); int asm_short(void); void asm_self(int);
             int main(int argc, char **argv) {
@@ -106,6 +110,7 @@ class PlannerTest {
             assertEquals("return-in-patch", why.get("asm_ret"));
             assertEquals("too-short-for-patch", why.get("asm_short"));
             assertEquals("jump-to-entry", why.get("asm_self"));
+            assertEquals("fallthrough-into-entry", why.get("asm_post"));
             assertEquals("main-function", why.get("main"));
             assertEquals("critical-whole-match", why.get("_start"));
             // crt functions have st_size 0 here: nothing to decode, so they are listed only with --all-functions
@@ -125,6 +130,10 @@ class PlannerTest {
 
     /** Applies fix-ups as the area builder would for code placed at {@code at}, then decodes it. */
     static List<Insn> relocateAndDecode(PlannedFunction f, long at) {
+        return relocateAndDecode(cs, f, at);
+    }
+
+    static List<Insn> relocateAndDecode(Capstone cs, PlannedFunction f, long at) {
         byte[] code = f.relocatedCode().clone();
         ByteBuffer bb = ByteBuffer.wrap(code).order(ByteOrder.LITTLE_ENDIAN);
         for (CodeFixup x : f.fixups()) {

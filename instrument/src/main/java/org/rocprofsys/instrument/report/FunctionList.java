@@ -1,0 +1,45 @@
+package org.rocprofsys.instrument.report;
+
+import java.util.List;
+import org.rocprofsys.instrument.plan.Exclusion;
+import org.rocprofsys.instrument.plan.FunctionInfo;
+import org.rocprofsys.instrument.plan.InstrumentPlan;
+import org.rocprofsys.instrument.plan.PlannedFunction;
+
+/** The diagnostic lists of inventory §6.4: file stem, JSON/XML label and stdout tag. */
+public enum FunctionList {
+    AVAILABLE("available"), INSTRUMENTED("instrumented"), EXCLUDED("excluded"), OVERLAPPING("overlapping");
+
+    private final String stem;
+
+    FunctionList(String stem) {
+        this.stem = stem;
+    }
+
+    /** "available", ...: the file name stem and the {@code [available]} stdout tag. */
+    public String stem() {
+        return stem;
+    }
+
+    /** "available_module_functions", ...: the JSON/XML node under "rocprofsys". */
+    public String label() {
+        return stem + "_module_functions";
+    }
+
+    /** The rows of this list in {@code plan}. */
+    public List<FunctionInfo> rows(InstrumentPlan plan) {
+        return switch (this) {
+            case AVAILABLE -> plan.available();
+            case INSTRUMENTED -> plan.instrumented().stream().map(PlannedFunction::function).toList();
+            case EXCLUDED -> plan.excluded().stream().map(Exclusion::function).toList();
+            case OVERLAPPING -> plan.overlapping();
+        };
+    }
+
+    public static FunctionList of(String stem) {
+        for (FunctionList l : values()) {
+            if (l.stem.equals(stem)) return l;
+        }
+        throw new IllegalArgumentException("unknown list '" + stem + "' (available, instrumented, excluded, overlapping)");
+    }
+}

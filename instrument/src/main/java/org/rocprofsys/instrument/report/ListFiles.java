@@ -1,0 +1,72 @@
+package org.rocprofsys.instrument.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.rocprofsys.instrument.plan.InstrumentPlan;
+
+/**
+ * Writes {@code <dir>/{available,instrumented,excluded,overlapping}.{txt,json,xml}} (the caller
+ * passes {@code <OUTPUT_PATH>/<OUTPUT_PREFIX>instrumentation}). Each file is written to a
+ * temporary sibling and renamed into place, so a reader sees a complete file or none.
+ */
+public final class ListFiles {
+    private ListFiles() {}
+
+    /** The formats of {@code --print-format}. */
+    public enum Format { TXT, JSON, XML;
+        public String extension() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        public static Format of(String s) {
+            return switch (s) {
+                case "txt" -> TXT;
+                case "json" -> JSON;
+                case "xml" -> XML;
+                default -> throw new IllegalArgumentException("unknown print format '" + s + "' (txt, json, xml)");
+            };
+        }
+    }
+
+    /** Writes the given lists of {@code plans} (several modules go into one file) and returns the paths. */
+    public static List<Path> write(Path dir, Collection<InstrumentPlan> plans, Collection<FunctionList> lists,
+            Collection<Format> formats) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
+        for (FunctionList list : lists) {
+            var rows = plans.stream().flatMap(p -> list.rows(p).stream()).toList();
+            for (Format f : formats) {
+                String text = switch (f) {
+                    case TXT -> TextList.render(rows);
+                    case JSON -> JsonList.render(list, rows);
+                    case XML -> XmlList.render(list, rows);
+                };
+                Path target = dir.resolve(list.stem() + "." + f.extension());
+                writeAtomically(target, text);
+                written.add(target);
+            }
+        }
+        return written;
+    }
+
+    static void writeAtomically(Path target, String text) throws IOException {
+        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
+        try {
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}
