@@ -435,4 +435,35 @@ class ElfRewriterTest {
         InstrumentPlan good = TestPrograms.plan(lib, true, Set.of("other"));
         ElfRewriter.rewrite(good, Map.of(), tmp.resolve("o.so"));
     }
+    @Test
+    void otherElfKindsAreRefusedClearly() throws Exception {
+        Area area = AreaBuilder.build(List.of(), Map.of(), 0);
+        TestPrograms.source(tmp, "lib.c");
+        Exec.ok(tmp, "cc", "-c", "-o", tmp.resolve("lib.o").toString(), "lib.c");
+        RewriteException rel = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("lib.o"), tmp.resolve("x"), area));
+        assertTrue(rel.getMessage().contains("not an executable or shared library"), rel.getMessage());
+        byte[] elf32 = new byte[64];
+        elf32[0] = 0x7f;
+        elf32[1] = 'E';
+        elf32[2] = 'L';
+        elf32[3] = 'F';
+        elf32[4] = 1;
+        elf32[5] = 1;
+        Files.write(tmp.resolve("e32"), elf32);
+        RewriteException c32 = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("e32"), tmp.resolve("x"), area));
+        assertTrue(c32.getMessage().contains("not a 64-bit little-endian ELF file"), c32.getMessage());
+        Files.write(tmp.resolve("short"), new byte[] {0x7f, 'E', 'L', 'F'});
+        RewriteException sh = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("short"), tmp.resolve("x"), area));
+        assertTrue(sh.getMessage().contains("not an ELF file"), sh.getMessage());
+        // a truncated executable: program headers cut off
+        TestPrograms.source(tmp, "prog.c");
+        Path exe = TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
+        Files.write(tmp.resolve("cut"), Arrays.copyOf(Files.readAllBytes(exe), 100));
+        RewriteException cut = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("cut"), tmp.resolve("x"), area));
+        assertTrue(cut.getMessage().contains("bad program header table"), cut.getMessage());
+        assertFalse(Files.exists(tmp.resolve("x")));
+        try (var files = Files.list(tmp)) {
+            assertTrue(files.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")));
+        }
+    }
 }
