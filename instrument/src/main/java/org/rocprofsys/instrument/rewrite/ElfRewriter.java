@@ -20,6 +20,7 @@ import java.util.Set;
 
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
+import org.rocprofsys.instrument.area.AreaFormat;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 
 import static org.rocprofsys.instrument.rewrite.ElfHeaders.Phdr;
@@ -40,7 +41,8 @@ import static org.rocprofsys.instrument.rewrite.ElfHeaders.Shdr;
  *   O + H (page)      the area's read+execute part           } PT_LOAD R+X from O
  *   O + H + rx_size   the area's read+write data page         PT_LOAD R+W
  *   then              the input's non-loaded tail, shifted
- *   then              a copy of .shstrtab with the new names, and the section header table
+ *   then              a copy of .shstrtab with the new names, copies of .strtab and .symtab
+ *                     with symbols for the stub and the trampolines, and the section header table
  *                     (old sections + .note.rocprofsys, .rocprofsys, .rocprofsys.text,
  *                     .rocprofsys.data); e_shoff points to it
  * </pre>
@@ -333,6 +335,72 @@ public final class ElfRewriter {
         return false;
     }
 
+    /** New copies of .strtab and .symtab: the old bytes (copied from the input) plus the added ones. */
+    record Symbols(long oldStrOff, long oldStrSize, long strOff, ByteBuffer strAdded, long oldSymOff, long oldSymSize,
+            long symOff, ByteBuffer symAdded, long end) {}
+
+    /**
+     * Function symbols for the stub and each trampoline ({@code rocprofsys.entry_stub},
+     * {@code rocprofsys.tramp.<label>}; STB_GLOBAL, STV_HIDDEN, appended so that the locals-first
+     * rule of .symtab holds), so that debuggers and profilers name samples taken there. Copies of
+     * .strtab and .symtab go at {@code at}; their section headers in {@code shdrs} are updated.
+     * Null (nothing added) for a file without .symtab, with SHT_SYMTAB_SHNDX, or with too many sections.
+     */
+    static Symbols trampolineSymbols(ElfHeaders elf, List<Shdr> shdrs, int textIndex, Area area, long areaVaddr, long at) {
+        int symIndex = -1;
+        for (int i = 0; i < elf.shdrs.size(); i++) {
+            Shdr x = elf.shdrs.get(i);
+            if (x.type == 18 /* SHT_SYMTAB_SHNDX */) {
+                return null;
+            }
+            if (x.type == 2 /* SHT_SYMTAB */ && symIndex < 0) {
+                symIndex = i;
+            }
+        }
+        if (symIndex < 0 || textIndex >= ElfHeaders.SHN_LORESERVE) {
+            return null;
+        }
+        Shdr sym = elf.shdrs.get(symIndex);
+        if (sym.entsize != 24 || sym.link <= 0 || sym.link >= elf.shdrs.size() || sym.offset + sym.size > elf.fileSize) {
+            return null;
+        }
+        Shdr str = elf.shdrs.get(sym.link);
+        if (str.type != 3 /* SHT_STRTAB */ || sym.link == elf.shstrndx || str.offset + str.size > elf.fileSize) {
+            return null;
+        }
+        List<Area.Function> byTramp = new ArrayList<>(area.functions());
+        byTramp.sort(Comparator.comparingInt(Area.Function::trampOff));
+        java.io.ByteArrayOutputStream names = new java.io.ByteArrayOutputStream();
+        ByteBuffer syms = ElfHeaders.le((byTramp.size() + 1) * 24);
+        java.util.function.BiConsumer<String, long[]> add = (name, valueSize) -> {
+            long nameOff = str.size + names.size();
+            names.writeBytes(name.getBytes(StandardCharsets.UTF_8));
+            names.write(0);
+            syms.putInt((int) nameOff).put((byte) 0x12 /* GLOBAL FUNC */).put((byte) 2 /* HIDDEN */)
+                    .putShort((short) textIndex).putLong(valueSize[0]).putLong(valueSize[1]);
+        };
+        add.accept("rocprofsys.entry_stub", new long[] {areaVaddr + area.codeOff(), AreaFormat.STUB_SIZE});
+        for (int i = 0; i < byTramp.size(); i++) {
+            Area.Function f = byTramp.get(i);
+            int next = i + 1 < byTramp.size() ? byTramp.get(i + 1).trampOff() : area.codeEnd();
+            add.accept("rocprofsys.tramp." + f.label(), new long[] {areaVaddr + f.trampOff(), next - f.trampOff()});
+        }
+        if (str.size + names.size() > 0xFFFF_FFFFL) {
+            return null;
+        }
+        long strOff = at;
+        long symOff = alignUp(strOff + str.size + names.size(), 8);
+        long end = alignUp(symOff + sym.size + syms.capacity(), 8);
+        Shdr newStr = shdrs.get(sym.link);
+        newStr.offset = strOff;
+        newStr.size = str.size + names.size();
+        Shdr newSym = shdrs.get(symIndex);
+        newSym.offset = symOff;
+        newSym.size = sym.size + syms.capacity();
+        return new Symbols(str.offset, str.size, strOff, ByteBuffer.wrap(names.toByteArray()), sym.offset, sym.size,
+                symOff, syms.flip(), end);
+    }
+
     /** Lays out and writes the new parts into {@code ch}, a copy of the input. */
     private static Result place(Path input, ElfHeaders elf, FileChannel in, FileChannel ch, Area area, Path out)
             throws IOException {
@@ -482,6 +550,7 @@ public final class ElfRewriter {
         ByteBuffer shstrtab = null;
         ByteBuffer shtab = null;
         long shstrtabOff = 0;
+        Symbols symbols = null;
         List<Shdr> shdrs = new ArrayList<>();
         for (Shdr x : elf.shdrs) {
             Shdr c = new Shdr(x.name, x.type, x.flags, x.addr, x.offset, x.size, x.link, x.info, x.addralign, x.entsize);
@@ -516,6 +585,10 @@ public final class ElfRewriter {
             shdrs.add(new Shdr(nameIdx[2], 1, 6 /* AX */, areaVaddr + area.codeOff(), areaOff + area.codeOff(),
                     area.codeEnd() - area.codeOff(), 0, 0, 16, 0));
             shdrs.add(new Shdr(nameIdx[3], 1, 3 /* WA */, dataVaddr, dataOff, PAGE, 0, 0, 8, 0));
+            symbols = trampolineSymbols(elf, shdrs, elf.shdrs.size() + 2, area, areaVaddr, newShoff);
+            if (symbols != null) {
+                newShoff = symbols.end();
+            }
         } else if (!elf.shdrs.isEmpty()) {
             newShoff = alignUp(end, 8);
         }
@@ -548,6 +621,12 @@ public final class ElfRewriter {
         writeFully(ch, ByteBuffer.wrap(bytes), areaOff);
         if (shstrtab != null) {
             writeFully(ch, shstrtab, shstrtabOff);
+        }
+        if (symbols != null) {
+            copy(in, symbols.oldStrOff(), ch, symbols.strOff(), symbols.oldStrSize());
+            writeFully(ch, symbols.strAdded(), symbols.strOff() + symbols.oldStrSize());
+            copy(in, symbols.oldSymOff(), ch, symbols.symOff(), symbols.oldSymSize());
+            writeFully(ch, symbols.symAdded(), symbols.symOff() + symbols.oldSymSize());
         }
         if (shtab != null) {
             writeFully(ch, shtab, newShoff);

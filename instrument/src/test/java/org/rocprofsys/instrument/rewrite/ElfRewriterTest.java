@@ -355,7 +355,13 @@ class ElfRewriterTest {
         ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
         assertSameRun(exe, out, null);
         assertToolsHappy(out, r);
-        assertEquals(Exec.ok(null, "nm", exe.toString()), Exec.ok(null, "nm", out.toString()));
+        String nm = Exec.ok(null, "nm", out.toString());
+        assertEquals(Exec.ok(null, "nm", exe.toString()),
+                nm.lines().filter(l -> !l.contains(" rocprofsys.")).map(l -> l + "\n").reduce("", String::concat));
+        // the stub and the trampolines have symbols, so tools name them
+        assertTrue(nm.contains(" rocprofsys.entry_stub\n") && nm.contains(" rocprofsys.tramp.fib\n"), nm);
+        String dis = Exec.ok(null, "objdump", "-d", "-j", ".rocprofsys.text", out.toString());
+        assertTrue(dis.contains("<rocprofsys.tramp.fib>:") && dis.contains("call") && dis.contains("<rocprofsys.entry_stub>"), dis);
         assertEquals(Exec.ok(null, "readelf", "--debug-dump=info,line", exe.toString()).replace(exe.toString(), "F"),
                 Exec.ok(null, "readelf", "--debug-dump=info,line", out.toString()).replace(out.toString(), "F"));
         String fib = "0x" + Long.toHexString(plan.instrumented().stream()
