@@ -6,11 +6,13 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.instrument.elf.ElfFile;
 import org.rocprofsys.instrument.elf.ElfFormatException;
+import org.rocprofsys.instrument.elf.LineTable;
 import org.rocprofsys.instrument.select.Decision;
 import org.rocprofsys.instrument.select.Demangler;
 import org.rocprofsys.instrument.select.FunctionFacts;
@@ -81,8 +83,14 @@ public final class Planner {
             }
         }
 
+        // the line table names each function's source file (for module regexes) and labels' file:line
+        var sel = options.selection();
+        boolean moduleRegexes = !sel.moduleExclude().isEmpty() || !sel.moduleInclude().isEmpty()
+                || !sel.moduleRestrict().isEmpty();
+        LineTable lines = options.label().needsLines() || moduleRegexes ? LineTable.read(elf) : null;
         FunctionSelector selector = new FunctionSelector(options.selection());
         PrologueRelocator relocator = new PrologueRelocator(branchTargets, starts, elf.highestLoadEnd());
+
         List<FunctionInfo> available = new ArrayList<>();
         List<PlannedFunction> instrumented = new ArrayList<>();
         List<Exclusion> excluded = new ArrayList<>();
@@ -98,7 +106,8 @@ public final class Planner {
             if (listed) available.add(info);
             FunctionFacts facts = new FunctionFacts(info, sc.scan().decodable(),
                     calledNames(sc.scan(), byAddress, plt), sc.scan().hasLoops(), sc.scan().dynamicCallsites(),
-                    overlaps, sc.scan().basicBlocks());
+                    overlaps, sc.scan().basicBlocks(), lines == null ? ""
+                            : lines.at(info.address()).map(LineTable.SourceLine::file).orElse(""));
             Decision d = selector.decide(facts);
             messages.addAll(d.messages());
             if (!d.instrument()) {
@@ -124,7 +133,8 @@ public final class Planner {
                 continue;
             }
             messages.add(new SelectionMessage(1, "Instrumenting", "function", "no-constraint", info.name()));
-            instrumented.add(new PlannedFunction(info, options.label().label(info.signature()), r.patchLength(),
+            instrumented.add(new PlannedFunction(info, options.label().label(info.signature(),
+                    lines == null ? Optional.empty() : lines.at(info.address())), r.patchLength(),
                     r.code(), r.fixups()));
         }
         InstrumentPlan plan = new InstrumentPlan(elf.path(), elf.type() == ElfFile.ET_DYN, available, instrumented,

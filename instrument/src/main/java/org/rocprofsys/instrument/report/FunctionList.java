@@ -6,9 +6,14 @@ import org.rocprofsys.instrument.plan.FunctionInfo;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.PlannedFunction;
 
-/** The diagnostic lists of inventory §6.4: file stem, JSON/XML label and stdout tag. */
+/**
+ * The diagnostic lists of inventory §6.4: file stem, JSON/XML label and stdout tag. COVERAGE is
+ * written in coverage mode only ({@code -M coverage}), where it lists the functions that record
+ * coverage (the patched ones).
+ */
 public enum FunctionList {
-    AVAILABLE("available"), INSTRUMENTED("instrumented"), EXCLUDED("excluded"), OVERLAPPING("overlapping");
+    AVAILABLE("available"), INSTRUMENTED("instrumented"), EXCLUDED("excluded"), OVERLAPPING("overlapping"),
+    COVERAGE("coverage");
 
     private final String stem;
 
@@ -33,6 +38,8 @@ public enum FunctionList {
             case INSTRUMENTED -> plan.instrumented().stream().map(PlannedFunction::function).toList();
             case EXCLUDED -> plan.excluded().stream().map(Exclusion::function).toList();
             case OVERLAPPING -> plan.overlapping();
+            case COVERAGE -> plan.mode() == 2
+                    ? plan.instrumented().stream().map(PlannedFunction::function).toList() : List.of();
         };
     }
 
@@ -40,6 +47,7 @@ public enum FunctionList {
         for (FunctionList l : values()) {
             if (l.stem.equals(stem)) return l;
         }
-        throw new IllegalArgumentException("unknown list '" + stem + "' (available, instrumented, excluded, overlapping)");
+        throw new IllegalArgumentException("unknown list '" + stem
+                + "' (available, instrumented, excluded, overlapping, coverage)");
     }
 }

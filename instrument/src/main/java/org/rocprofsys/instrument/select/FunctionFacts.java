@@ -16,11 +16,19 @@ import org.rocprofsys.instrument.plan.FunctionInfo;
  * @param dynamicCallsites  it has an indirect call
  * @param overlapping       its range overlaps another function's partially
  * @param basicBlocks       instruction text per basic block ("mnemonic op_str" joined by spaces)
+ * @param sourceFile        the source file of its entry from the DWARF line table ("" when unknown);
+ *                          upstream's module of a function in a binary with debug information is its
+ *                          compilation unit, so module regexes ({@code -ME "\.c$"}) also match this
  */
 public record FunctionFacts(FunctionInfo info, boolean decodable, Set<String> calledNames, boolean hasLoops,
-        boolean dynamicCallsites, boolean overlapping, List<String> basicBlocks) {
+        boolean dynamicCallsites, boolean overlapping, List<String> basicBlocks, String sourceFile) {
     public FunctionFacts {
         calledNames = Set.copyOf(calledNames);
         basicBlocks = List.copyOf(basicBlocks);
+    }
+
+    public FunctionFacts(FunctionInfo info, boolean decodable, Set<String> calledNames, boolean hasLoops,
+            boolean dynamicCallsites, boolean overlapping, List<String> basicBlocks) {
+        this(info, decodable, calledNames, hasLoops, dynamicCallsites, overlapping, basicBlocks, "");
     }
 }

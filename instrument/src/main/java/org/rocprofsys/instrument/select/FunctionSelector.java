@@ -34,18 +34,25 @@ public final class FunctionSelector {
         }
         HardConstraints.Hit hit = HardConstraints.internal(module, name, options);
         if (hit == null) hit = HardConstraints.module(module);
+        // upstream's module rules are written for compilation units (".S" sources, glibc's s_*.c)
+        String moduleSubject = module;
+        if (hit == null && !facts.sourceFile().isEmpty()) {
+            hit = HardConstraints.module(facts.sourceFile());
+            moduleSubject = facts.sourceFile();
+        }
         if (hit == null) hit = HardConstraints.routine(name, options.mainFunction());
         if (hit != null) {
             return skip(log, hit.level(), hit.action(), hit.type(), hit.reason(),
-                    hit.type().equals("module") ? module : name);
+                    hit.type().equals("module") ? moduleSubject : name);
         }
 
         // 2. too small to matter (before user selection)
         if (f.instructions() < 2) return skip(log, 2, "Skipping", "function", "less-than-2-instructions", name);
 
         // 3. user excludes
-        if (HardConstraints.any(options.moduleExclude(), module)) {
-            return skip(log, 2, "Skipping", "module", "module-exclude-regex", module);
+        String excludedModule = matchingModule(options.moduleExclude(), facts);
+        if (excludedModule != null) {
+            return skip(log, 2, "Skipping", "module", "module-exclude-regex", excludedModule);
         }
         if (HardConstraints.any(options.functionExclude(), name)) {
             return skip(log, 2, "Skipping", "function", "function-exclude-regex", name);
@@ -108,8 +115,9 @@ public final class FunctionSelector {
     private Decision restrict(FunctionFacts facts, List<SelectionMessage> log) {
         FunctionInfo f = facts.info();
         if (!options.moduleRestrict().isEmpty()) {
-            if (HardConstraints.any(options.moduleRestrict(), f.module())) {
-                return force(log, "module", "module-restrict-regex", f.module());
+            String restricted = matchingModule(options.moduleRestrict(), facts);
+            if (restricted != null) {
+                return force(log, "module", "module-restrict-regex", restricted);
             }
             return skip(log, 3, "Skipping", "module", "module-restrict-regex", f.module());
         }
@@ -125,8 +133,9 @@ public final class FunctionSelector {
     /** The forcing includes; null when none applies. */
     private Decision include(FunctionFacts facts, List<SelectionMessage> log) {
         FunctionInfo f = facts.info();
-        if (HardConstraints.any(options.moduleInclude(), f.module())) {
-            return force(log, "module", "module-include-regex", f.module());
+        String includedModule = matchingModule(options.moduleInclude(), facts);
+        if (includedModule != null) {
+            return force(log, "module", "module-include-regex", includedModule);
         }
         if (HardConstraints.any(options.functionInclude(), f.name())) {
             return force(log, "function", "function-include-regex", f.name());
@@ -141,6 +150,13 @@ public final class FunctionSelector {
                 }
             }
         }
+        return null;
+    }
+
+    /** The module path, else the source file, that one of {@code patterns} matches; null for none. */
+    private static String matchingModule(List<java.util.regex.Pattern> patterns, FunctionFacts facts) {
+        if (HardConstraints.any(patterns, facts.info().module())) return facts.info().module();
+        if (!facts.sourceFile().isEmpty() && HardConstraints.any(patterns, facts.sourceFile())) return facts.sourceFile();
         return null;
     }
 

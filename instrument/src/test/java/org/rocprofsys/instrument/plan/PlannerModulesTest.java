@@ -105,6 +105,20 @@ class PlannerModulesTest {
         assertEquals("too-short-for-patch", reasons(r).get("twice<int>"));
         assertEquals("double twice<double>(double)", p.get("twice<double>").label());
         assertEquals("thrower(int)", p.get("thrower").label());
+
+        Path withLines = TestBinaries.compile(dir, "cxxlines", CXX, true, "-O1", "-fno-inline", "-g");
+        r = plan(withLines, new PlannerOptions(SelectionOptions.builder().minInstructions(0).build(),
+                LabelFormat.of(Set.of("args", "file", "line")), 0, false));
+        // thrower is defined on line 12 of the source; the file as the line program names it
+        assertEquals("thrower(int) [cxxlines.cpp:12]", planned(r).get("thrower").label());
+
+        // with debug information, module regexes also match the source file (upstream's modules are CUs)
+        r = plan(withLines, PlannerOptions.of(SelectionOptions.builder().minInstructions(0).moduleExclude("\\.cpp$").build()));
+        assertEquals("module-exclude-regex", reasons(r).get("thrower"));
+        assertTrue(r.messages().stream().map(SelectionMessage::format).toList()
+                .contains("[module][Skipping] module-exclude-regex :: 'cxxlines.cpp'..."));
+        r = plan(cxx, PlannerOptions.of(SelectionOptions.builder().minInstructions(0).moduleExclude("\\.cpp$").build()));
+        assertTrue(planned(r).containsKey("thrower"), "no line table, so only the ELF path is matched");
     }
 
     @Test

@@ -36,8 +36,8 @@ class ListFilesTest {
     @Test
     void writesEveryListInEveryFormat(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("rocprofsys-out/instrumentation");
-        List<Path> files = ListFiles.write(out, List.of(plan()), EnumSet.allOf(FunctionList.class),
-                EnumSet.allOf(ListFiles.Format.class));
+        List<Path> files = ListFiles.write(out, List.of(plan()), EnumSet.range(FunctionList.AVAILABLE,
+                FunctionList.OVERLAPPING), EnumSet.allOf(ListFiles.Format.class));
         assertEquals(12, files.size());
         Set<String> names;
         try (var s = Files.list(out)) {
@@ -75,6 +75,16 @@ class ListFilesTest {
         assertEquals(1, xml.getElementsByTagName("excluded_module_functions").getLength());
         assertEquals("int twice<int>(int)", xml.getElementsByTagName("signature").item(0).getTextContent());
         assertEquals(2, xml.getElementsByTagName("function").getLength());
+    }
+
+    @Test
+    void coverageListOnlyInCoverageMode() {
+        InstrumentPlan trace = plan();
+        assertTrue(FunctionList.COVERAGE.rows(trace).isEmpty());
+        InstrumentPlan coverage = new InstrumentPlan(trace.module(), true, trace.available(), trace.instrumented(),
+                trace.excluded(), trace.overlapping(), 2);
+        assertEquals(List.of(OUTER), FunctionList.COVERAGE.rows(coverage));
+        assertEquals("coverage_module_functions", FunctionList.of("coverage").label());
     }
 
     @Test

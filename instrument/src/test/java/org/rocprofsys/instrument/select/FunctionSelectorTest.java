@@ -51,6 +51,11 @@ class FunctionSelectorTest {
         assertEquals("function-include-regex", decide(SelectionOptions.builder().functionInclude(".*")
                 .internalModuleInclude("libm").build(), facts("/lib/x86_64-linux-gnu/libm.so.6", "cos", 400, 100, "global",
                 "default", Set.of(), false, false)).reason());
+        FunctionFacts fromAsm = new FunctionFacts(plain("fast_copy").info(), true, Set.of(), false, false, false,
+                List.of(), "memcpy-avx.S");
+        Decision asm = decide(forceAll, fromAsm);
+        assertEquals("file extension", asm.reason());
+        assertEquals("[module][Excluding] file extension :: 'memcpy-avx.S'...", asm.messages().getFirst().format());
         assertEquals("less-than-2-instructions", decide(forceAll, facts("/a", "one", 1, 1, "global", "default",
                 Set.of(), false, false)).reason());
     }
