@@ -11,8 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.instrument.area.Area;
@@ -33,18 +31,6 @@ class PlannedRewriteTest {
     @TempDir
     Path tmp;
 
-    static Capstone cs;
-
-    @BeforeAll
-    static void open() {
-        cs = Capstone.openX86_64();
-    }
-
-    @AfterAll
-    static void close() {
-        cs.close();
-    }
-
     /**
      * The planner's plan with minimum sizes 0, less compiler fragments ({@code [clone .cold]}): those
      * are entered by jumps (landing pads, unlikely branches), not calls, so their entry has no return
@@ -52,7 +38,10 @@ class PlannedRewriteTest {
      */
     static InstrumentPlan plan(Path bin) throws Exception {
         SelectionOptions sel = SelectionOptions.builder().minInstructions(0).build();
-        InstrumentPlan p = new Planner(cs).plan(ElfFile.open(bin), new PlannerOptions(sel, LabelFormat.NAME_ONLY, 0, false)).plan();
+        InstrumentPlan p;
+        try (Capstone cs = Capstone.openX86_64()) {
+            p = new Planner(cs).plan(ElfFile.open(bin), new PlannerOptions(sel, LabelFormat.NAME_ONLY, 0, false)).plan();
+        }
         List<PlannedFunction> kept = p.instrumented().stream()
                 .filter(f -> !f.function().signature().contains(".cold")).toList();
         return new InstrumentPlan(p.module(), p.sharedObject(), p.available(), kept, p.excluded(), p.overlapping(), p.mode());
