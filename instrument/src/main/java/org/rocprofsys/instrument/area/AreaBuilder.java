@@ -42,6 +42,16 @@ public final class AreaBuilder {
             throw new IllegalArgumentException("mode " + mode + " is not 0 (trace), 1 (sampling) or 2 (coverage)");
         }
         int n = functions.size();
+        List<PlannedFunction> byAddress = new ArrayList<>(functions);
+        byAddress.sort(java.util.Comparator.comparingLong(f -> f.function().address()));
+        for (int i = 1; i < n; i++) {
+            PlannedFunction prev = byAddress.get(i - 1);
+            PlannedFunction f = byAddress.get(i);
+            if (f.function().address() < prev.function().address() + prev.patchLength()) {
+                throw new IllegalArgumentException(String.format("entry of %s at 0x%x lies in the patched bytes of %s at 0x%x",
+                        f.function().name(), f.function().address(), prev.function().name(), prev.function().address()));
+            }
+        }
 
         // strtab
         ByteArrayOutputStream strtab = new ByteArrayOutputStream();

@@ -209,6 +209,9 @@ class AreaBuilderTest {
         assertThrows(IllegalArgumentException.class,
                 () -> AreaBuilder.build(samplePlan(), Map.of("A=B", "c")));
         assertThrows(IllegalArgumentException.class, () -> AreaBuilder.build(samplePlan(), Map.of(), 3));
+        // two entries whose patches overlap (aliases planned twice)
+        assertThrows(IllegalArgumentException.class, () -> AreaBuilder.build(
+                plan(0, fn("a", 0x1000, 8, "554889e54883ec10"), fn("b", 0x1004, 5, "4883ec1090")), Map.of()));
     }
 
     @Test
