@@ -74,9 +74,19 @@ public final class ElfRewriter {
      */
     public record Result(Path output, long areaVaddr, long areaOffset, long phdrOffset, int functions) {}
 
-    /** Builds the area of {@code plan} (with its mode) and rewrites {@code plan.module()} into {@code output}. */
+    /**
+     * Builds the area of {@code plan} (with its mode and the {@code --env} defaults) and rewrites
+     * {@code plan.module()} into {@code output}; a plan the area cannot hold (overlapping entries,
+     * bad labels or env entries) is a {@link RewriteException} too.
+     */
     public static Result rewrite(InstrumentPlan plan, Map<String, String> envDefaults, Path output) throws IOException {
-        return rewrite(plan.module(), output, AreaBuilder.build(plan, envDefaults));
+        Area area;
+        try {
+            area = AreaBuilder.build(plan, envDefaults);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new RewriteException(plan.module() + ": " + e.getMessage(), e);
+        }
+        return rewrite(plan.module(), output, area);
     }
 
     /**
