@@ -18,6 +18,7 @@ final class Addresses {
     }
 
     void addAll(long[] vs) {
+        if (size + vs.length > values.length) values = Arrays.copyOf(values, Math.max(size * 2, size + vs.length));
         for (long v : vs) add(v);
     }
 

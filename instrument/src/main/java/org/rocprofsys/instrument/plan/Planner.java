@@ -65,6 +65,9 @@ public final class Planner {
             branchTargets.addAll(scan.branchTargets());
         }
 
+        // code that no symbol covers (stripped local functions, cold parts) can branch into an entry too
+        branchTargets.addAll(GapScanner.branchTargets(elf, capstone, symbols));
+
         // partial overlaps (same-start symbols were merged into one function already)
         Set<Long> overlappingAt = new HashSet<>();
         for (int i = 0; i < scanned.size(); i++) {

@@ -29,12 +29,10 @@ import org.rocprofsys.instrument.capstone.Insn;
  *     module's highest segment end.</li>
  * </ul>
  * Re-encoding: RIP-relative operands keep their instruction bytes with the displacement zeroed and a
- * fix-up (addend = minus the bytes from the field to the end of the instruction); {@code call rel32}
- * stays E8 with a fix-up; {@code jmp rel8/rel32} becomes E9 rel32; {@code jcc rel8/rel32} becomes
- * 0F 8x rel32. Prefixes (bnd, notrack, segment hints) are kept. Everything else is copied as is.
- *
- * <p>Caveat: a relocated {@code call} returns into the area, which has no unwind information, so a
- * C++ exception thrown through that call, or a backtrace taken inside it, cannot unwind past it.
+ * fix-up (addend = minus the bytes from the field to the end of the instruction); {@code jmp
+ * rel8/rel32} becomes E9 rel32; {@code jcc rel8/rel32} becomes 0F 8x rel32; a {@code call} becomes
+ * "push the original return address; jmp" (see {@link #encodeCall}). Prefixes (bnd, notrack,
+ * segment hints) are kept. Everything else is copied as is.
  */
 final class PrologueRelocator {
     static final int JUMP_SIZE = 5;
@@ -84,6 +82,13 @@ final class PrologueRelocator {
             if (i.isReturn() && !last) return Result.refused("return-in-patch");
             if (i.isIndirectJump() && !last) return Result.refused("indirect-jump-in-patch");
             int at = code.size();
+            if (i.isCall()) {
+                // a call covering byte 4 of the entry is always the last replaced instruction
+                if (i != replaced.getLast()) return Result.refused("unrelocatable-instruction");
+                String refusal = encodeCall(i, patchEnd, code, fixups);
+                if (refusal != null) return Result.refused(refusal);
+                continue;
+            }
             if (i.branch() != null) {
                 if (i.branch().immSize() == 0) return Result.refused("unrelocatable-instruction");
                 String refusal = encodeBranch(i, code);
@@ -112,6 +117,42 @@ final class PrologueRelocator {
     private boolean reachable(long target) {
         long farthestArea = highestEnd + AREA_WINDOW;
         return farthestArea - target < Integer.MAX_VALUE - 4096 && target - highestEnd < Integer.MAX_VALUE - 4096;
+    }
+
+    /**
+     * A call among the replaced instructions is always the last one (it is 5 bytes or more and
+     * starts before byte 5), so it returns to {@code f + patch length}, which is still original
+     * code. It is re-encoded to push that original address and jump: {@code lea r11, [rip + ret];
+     * push r11; jmp target} (r11 is scratch at a call site). The callee then sees a return address
+     * in the module, with unwind information, so C++ exceptions and backtraces pass through it.
+     * Direct calls and {@code call [rip + x]} are handled; other indirect calls are refused.
+     */
+    private String encodeCall(Insn i, long returnTo, ByteArrayOutputStream code, List<CodeFixup> fixups) {
+        if (!reachable(returnTo)) return "displacement-out-of-range";
+        int lea = code.size();
+        code.writeBytes(new byte[] {0x4C, (byte) 0x8D, 0x1D, 0, 0, 0, 0, 0x41, 0x53});
+        fixups.add(new CodeFixup(lea + 3, -4, returnTo));
+        if (i.branch() != null) {
+            if (i.branch().immSize() != 4 || !reachable(i.branch().target())) {
+                return i.branch().immSize() != 4 ? "unrelocatable-instruction" : "displacement-out-of-range";
+            }
+            code.write(0xE9);
+            code.writeBytes(new byte[4]);
+            fixups.add(new CodeFixup(code.size() - 4, -4, i.branch().target()));
+            return null;
+        }
+        byte[] b = i.bytes();
+        int p = countPrefixes(b);
+        boolean ripMemory = i.rip() != null && i.rip().dispSize() == 4 && p + 6 == b.length
+                && (b[p] & 0xff) == 0xFF && (b[p + 1] & 0xff) == 0x15;
+        if (!ripMemory) return "unrelocatable-instruction";
+        if (!reachable(i.rip().target())) return "displacement-out-of-range";
+        code.write(b, 0, p); // notrack/bnd prefixes stay
+        code.write(0xFF);
+        code.write(0x25); // jmp [rip + disp32]
+        code.writeBytes(new byte[4]);
+        fixups.add(new CodeFixup(code.size() - 4, -4, i.rip().target()));
+        return null;
     }
 
     /** Writes the rel32 form of a relative jmp/jcc/call with a zero displacement; a reason when it cannot. */

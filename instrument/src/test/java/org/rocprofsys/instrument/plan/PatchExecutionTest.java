@@ -48,9 +48,9 @@ class PatchExecutionTest {
               if (!f) { perror(path); exit(2); }
               dl_iterate_phdr(phdr_cb, NULL);
               long page = sysconf(_SC_PAGESIZE);
-              uint8_t *area = MAP_FAILED;
+              uint8_t *area = (uint8_t *) MAP_FAILED;
               for (uintptr_t hint = (bias + high_end + 0x100000) & ~(uintptr_t)(page - 1); area == MAP_FAILED; hint += 0x100000)
-                area = mmap((void *) hint, 1 << 20, PROT_READ | PROT_WRITE | PROT_EXEC,
+                area = (uint8_t *) mmap((void *) hint, 1 << 20, PROT_READ | PROT_WRITE | PROT_EXEC,
                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
               uint64_t *slots = (uint64_t *) area;
               uint8_t *code = area + 4096;
@@ -103,11 +103,14 @@ class PatchExecutionTest {
               printf("riploader=%d\\n", riploader());
               printf("asm_jcc0=%d asm_jcc1=%d\\n", asm_jcc(0), asm_jcc(1));
               printf("asm_call=%d\\n", asm_call());
+              /* the callee of a relocated call sees the original return address */
+              printf("ra_off=%ld\\n", (long) ((char *) helper_ra - (char *) asm_call));
               printf("asm_jmp=%d\\n", asm_jmp());
               printf("outer=%d inner=%d\\n", outer(10), inner(7));
               int s = 0; for (int k = 0; k < 8; k++) s += sw(k);
               printf("sw=%d\\n", s);
               printf("vec=%d\\n", vecload());
+              exceptions();
               for (int k = 0; k < nf; k++) printf("count %llx=%llu\\n", (unsigned long long) addrs[k],
                                                    (unsigned long long) global_slots[k]);
               return 0;
@@ -119,7 +122,11 @@ class PatchExecutionTest {
             int counter = 2;
             static uint64_t *global_slots;
             __attribute__((aligned(16))) int vec_data[4] = {1, 2, 3, 4};
-            __attribute__((noinline)) int helper(void) { return counter * 10; }
+            #ifdef __cplusplus
+            extern "C" {
+            #endif
+            static void *helper_ra;
+            __attribute__((noinline)) int helper(void) { helper_ra = __builtin_return_address(0); return counter * 10; }
             __asm__(".text\\n"
               ".globl riploader\\n.type riploader,@function\\nriploader:\\n"
               "  movl counter(%rip), %eax\\n  addl $1, %eax\\n  ret\\n.size riploader, .-riploader\\n"
@@ -132,6 +139,27 @@ class PatchExecutionTest {
               ".globl vecload\\n.type vecload,@function\\nvecload:\\n"
               "  movdqa vec_data(%rip), %xmm0\\n  paddd %xmm0, %xmm0\\n  movd %xmm0, %eax\\n  ret\\n.size vecload, .-vecload\\n");
             int riploader(void); int asm_jcc(int); int asm_call(void); int asm_jmp(void); int vecload(void);
+            #ifdef __cplusplus
+            }
+            #include <stdexcept>
+            extern "C" __attribute__((noinline)) int thrower_cb(int x) {
+              if (x > 0) throw std::runtime_error("boom");
+              return 0;
+            }
+            /* a call in the replaced bytes, with unwind information, so exceptions pass through it */
+            __asm__(".text\\n.globl asm_throwcall\\n.type asm_throwcall,@function\\nasm_throwcall:\\n"
+              "  .cfi_startproc\\n  subq $8, %rsp\\n  .cfi_adjust_cfa_offset 8\\n  call thrower_cb\\n"
+              "  addq $8, %rsp\\n  .cfi_adjust_cfa_offset -8\\n  ret\\n  .cfi_endproc\\n"
+              ".size asm_throwcall, .-asm_throwcall\\n");
+            extern "C" int asm_throwcall(int);
+            static void exceptions(void) {
+              int caught = 0;
+              try { asm_throwcall(1); } catch (std::exception &) { caught = 1; }
+              printf("caught=%d\\n", caught);
+            }
+            #else
+            static void exceptions(void) {}
+            #endif
             """;
 
     @TempDir static Path dir;
@@ -153,7 +181,7 @@ class PatchExecutionTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"pie", "nopie", "pie-O2", "cet-O2"})
+    @ValueSource(strings = {"pie", "nopie", "pie-O2", "cet-O2", "cxx-O2"})
     void patchedFunctionsRunThroughTheirTrampolines(String variant) throws Exception {
         String src = "#include <stdint.h>\n" + ASM + HARNESS.replace("#define _GNU_SOURCE\n", "") + MAIN;
         src = "#define _GNU_SOURCE\n" + src;
@@ -164,10 +192,12 @@ class PatchExecutionTest {
             case "cet-O2" -> List.of("-O2", "-fPIE", "-pie", "-fcf-protection=full");
             default -> List.of("-O2", "-fPIE", "-pie");
         };
-        Path bin = TestBinaries.compileC(dir, "exec-" + variant, src, flags.toArray(String[]::new));
+        Path bin = TestBinaries.compile(dir, "exec-" + variant, src, variant.startsWith("cxx"),
+                flags.toArray(String[]::new));
         ElfFile elf = ElfFile.open(bin);
         PlanResult r = new Planner(cs).plan(elf, PlannerOptions.of(SelectionOptions.builder()
-                .functionRestrict("^(riploader|asm_jcc|asm_call|asm_jmp|vecload|inner|outer|sw|helper)$").build()));
+                .functionRestrict("^(riploader|asm_jcc|asm_call|asm_jmp|vecload|inner|outer|sw|helper|asm_throwcall)$")
+                .build()));
         Set<String> names = r.plan().instrumented().stream().map(p -> p.function().name()).collect(Collectors.toSet());
         assertTrue(names.containsAll(Set.of("riploader", "asm_jcc", "asm_call", "asm_jmp", "vecload", "outer", "sw")),
                 names + " " + PlannerTest.reasons(r));
@@ -191,6 +221,11 @@ class PatchExecutionTest {
         assertEquals(results(plain), results(patched));
         assertEquals("3", results(plain).get("riploader"));
         assertEquals("2", results(plain).get("vec"));
+        assertEquals("9", results(patched).get("ra_off"));
+        if (variant.startsWith("cxx")) {
+            assertEquals("1", results(patched).get("caught"), "the exception unwound through the patched entry");
+            assertTrue(names.contains("asm_throwcall"));
+        }
 
         Map<Long, Long> counts = patched.lines().filter(l -> l.startsWith("count ")).map(l -> l.substring(6).split("="))
                 .collect(Collectors.toMap(kv -> Long.parseLong(kv[0], 16), kv -> Long.parseLong(kv[1])));

@@ -55,7 +55,10 @@ class PlannerTest {
               ".globl asm_pre\\n.type asm_pre,@function\\nasm_pre:\\n"
               "  addl $1, %edi\\n.size asm_pre, .-asm_pre\\n"
               ".globl asm_post\\n.type asm_post,@function\\nasm_post:\\n"
-              "  movl %edi, %eax\\n  addl $2, %eax\\n  ret\\n.size asm_post, .-asm_post\\n");
+              "  movl %edi, %eax\\n  addl $2, %eax\\n  ret\\n.size asm_post, .-asm_post\\n"
+              ".globl asm_entered\\n.type asm_entered,@function\\nasm_entered:\\n"
+              "  xorl %eax, %eax\\n  addl $2, %eax\\n  ret\\n.size asm_entered, .-asm_entered\\n"
+              "  int3\\n.Lnosymbol:\\n  jmp asm_entered+2\\n");
             int riploader(void); int asm_jcc(int); int asm_call(void); int asm_jmp(void); int asm_loop(void);
             int asm_target(void); int asm_ret(int); int asm_short(void); void asm_self(int);
             int main(int argc, char **argv) {
@@ -111,6 +114,8 @@ class PlannerTest {
             assertEquals("too-short-for-patch", why.get("asm_short"));
             assertEquals("jump-to-entry", why.get("asm_self"));
             assertEquals("fallthrough-into-entry", why.get("asm_post"));
+            // the only jump into it comes from code that has no symbol
+            assertEquals("branch-target-in-patch", why.get("asm_entered"));
             assertEquals("main-function", why.get("main"));
             assertEquals("critical-whole-match", why.get("_start"));
             // crt functions have st_size 0 here: nothing to decode, so they are listed only with --all-functions
@@ -180,11 +185,15 @@ class PlannerTest {
             assertEquals(jeTarget, ji.get(1).branch().target());
             assertEquals("mov", ji.get(2).mnemonic());
 
+            // call helper -> lea r11, [rip + asm_call+5]; push r11; jmp helper
             PlannedFunction call = p.get("asm_call");
             List<Insn> ci = relocateAndDecode(call, area);
             long helper = r.plan().instrumented().stream().filter(f -> f.function().name().equals("helper"))
                     .findFirst().orElseThrow().function().address();
-            assertEquals(helper, ci.getFirst().branch().target());
+            assertEquals(List.of("lea", "push", "jmp"), ci.stream().map(Insn::mnemonic).toList());
+            assertEquals(call.function().address() + 5, ci.get(0).rip().target());
+            assertEquals("r11", ci.get(1).opStr());
+            assertEquals(helper, ci.get(2).branch().target());
             assertEquals(objdumpTarget(bin, call.function().address(), call.function().address() + 5, "call"), helper);
 
             PlannedFunction jmp = p.get("asm_jmp");
