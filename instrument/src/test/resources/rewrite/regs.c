@@ -1,7 +1,8 @@
 /*
  * Every register survives a call to an instrumented function that itself changes none of them:
  * with GCC's -fipa-ra a caller may rely on that (docs/instrumentation.md). check_regs sets rax..r15
- * and xmm0..15, calls leaf (instrumented by ElfRewriterTest), stores them all; main compares.
+ * and xmm0..15, calls via_call (which calls leaf; both instrumented by the tests), stores them all;
+ * main compares.
  */
 #include <stdio.h>
 
@@ -12,6 +13,9 @@ void check_regs(void);
 __asm__(".text\n"
         ".globl leaf\n.type leaf,@function\nleaf:\n"
         "  push %rbp\n  mov %rsp, %rbp\n  nop\n  pop %rbp\n  ret\n.size leaf, .-leaf\n"
+        /* its patch ends with a call: the area emulates it (push the return address, jump) */
+        ".globl via_call\n.type via_call,@function\nvia_call:\n"
+        "  sub $8, %rsp\n  call leaf\n  add $8, %rsp\n  ret\n.size via_call, .-via_call\n"
         ".globl check_regs\n.type check_regs,@function\ncheck_regs:\n"
         "  push %rbx\n  push %rbp\n  push %r12\n  push %r13\n  push %r14\n  push %r15\n  sub $8, %rsp\n"
         "  movabs $0x3c3c00007000, %rax\n  movq %rax, %xmm0\n"
@@ -45,7 +49,7 @@ __asm__(".text\n"
         "  movabs $0x5a5a00001ccc, %r13\n"
         "  movabs $0x5a5a00001ddd, %r14\n"
         "  movabs $0x5a5a00001eee, %r15\n"
-        "  call leaf\n"
+        "  call via_call\n"
         "  mov %rax, saved+0(%rip)\n"
         "  mov %rbx, saved+8(%rip)\n"
         "  mov %rcx, saved+16(%rip)\n"

@@ -208,6 +208,10 @@ public final class AreaBuilder {
         if (fixups.isEmpty() || fixups.getLast().offset() != code.length - 4) {
             return new Emitted(code, fixups);
         }
+        Emitted r11 = replaceR11PushReturn(f, code, fixups);
+        if (r11 != null) {
+            return r11;
+        }
         CodeFixup last = fixups.getLast();
         int opLen;
         byte[] jmp;
@@ -229,6 +233,65 @@ public final class AreaBuilder {
         outFixups.add(new CodeFixup(callStart + PUSH_RETURN_FIELD, -4, f.function().address() + f.patchLength()));
         outFixups.add(new CodeFixup(out.length - 4, last.addend(), last.targetVaddr()));
         return new Emitted(out, outFixups);
+    }
+
+    /**
+     * A planner may already emulate the call as {@code lea r11, [rip + ret]; push r11} followed by
+     * {@code jmp rel32} or {@code [prefixes] jmp [rip + disp32]}. That changes r11, which a caller
+     * compiled with -fipa-ra may keep live across the call (docs/instrumentation.md), so the
+     * {@code lea}/{@code push} pair is replaced by {@link #PUSH_RETURN}, which changes nothing.
+     * (The pair cannot come from compiled code: a 7-byte lea alone fills the patch.) Null when the
+     * code does not end that way.
+     */
+    static Emitted replaceR11PushReturn(PlannedFunction f, byte[] code, List<CodeFixup> fixups) {
+        int len = code.length;
+        int jmp; // start of the jump (after its prefixes, if any)
+        if (len >= 5 && (code[len - 5] & 0xFF) == 0xE9) {
+            jmp = len - 5;
+        } else if (len >= 6 && (code[len - 6] & 0xFF) == 0xFF && code[len - 5] == 0x25) {
+            jmp = len - 6;
+        } else {
+            return null;
+        }
+        int k = jmp; // skip prefixes (notrack, bnd, segment) back to the push
+        while (k > 0 && jmp - k < 3 && isPrefix(code[k - 1])) {
+            k--;
+        }
+        int lea = k - 9;
+        if (lea < 0 || code[k - 2] != 0x41 || code[k - 1] != 0x53 || code[lea] != 0x4C || (code[lea + 1] & 0xFF) != 0x8D
+                || code[lea + 2] != 0x1D) {
+            return null;
+        }
+        CodeFixup ret = null;
+        for (CodeFixup x : fixups) {
+            if (x.offset() == lea + 3) {
+                ret = x;
+            }
+        }
+        if (ret == null || ret.addend() != -4) {
+            return null;
+        }
+        int delta = PUSH_RETURN.length - 9;
+        byte[] out = new byte[len + delta];
+        System.arraycopy(code, 0, out, 0, lea);
+        System.arraycopy(PUSH_RETURN, 0, out, lea, PUSH_RETURN.length);
+        System.arraycopy(code, k, out, lea + PUSH_RETURN.length, len - k);
+        List<CodeFixup> outFixups = new ArrayList<>();
+        for (CodeFixup x : fixups) {
+            if (x.offset() < lea) {
+                outFixups.add(x);
+            } else if (x == ret) {
+                outFixups.add(new CodeFixup(lea + PUSH_RETURN_FIELD, -4, x.targetVaddr()));
+            } else {
+                outFixups.add(new CodeFixup(x.offset() + delta, x.addend(), x.targetVaddr()));
+            }
+        }
+        return new Emitted(out, outFixups);
+    }
+
+    private static boolean isPrefix(byte b) {
+        int v = b & 0xFF;
+        return v == 0x3E || v == 0x2E || v == 0xF2 || v == 0x26 || v == 0x36 || v == 0x64 || v == 0x65;
     }
 
     /** "VAR=VAL\0VAR=VAL\0\0", or null when there is nothing. */

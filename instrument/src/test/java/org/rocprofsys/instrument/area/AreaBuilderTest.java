@@ -221,4 +221,37 @@ class AreaBuilderTest {
         assertEquals(2 * AreaFormat.PAGE, area.size());
         AreaReader.read(area.bytes());
     }
+    @Test
+    void plannerCallEmulationThroughR11IsMadeRegisterFree() throws Exception {
+        // push rbx; lea r11,[rip+ret]; push r11; jmp target   and   the notrack jmp [rip+x] form
+        Area area = AreaBuilder.build(plan(0,
+                fn("direct", 0x3000, 6, "534c8d1d000000004153e900000000",
+                        new CodeFixup(4, -4, 0x3006), new CodeFixup(11, -4, 0x1234)),
+                fn("indirect", 0x3100, 7, "534c8d1d0000000041533eff2500000000",
+                        new CodeFixup(4, -4, 0x3107), new CodeFixup(13, -4, 0x4020))), Map.of());
+        long vma = 0x10000;
+        Path bin = tmp.resolve("r11.bin");
+        Files.write(bin, area.applied(vma));
+        AreaReader.Decoded d = AreaReader.read(area.applied(vma));
+        List<List<String>> expected = List.of(
+                List.of("push 0x0", "call", "push rbx", "lea rsp,[rsp-0x8]", "push rax", "lea rax,[rip+X] # 0x3006",
+                        "mov QWORD PTR [rsp+0x8],rax", "pop rax", "jmp 0x1234", "jmp 0x3006"),
+                List.of("push 0x1", "call", "push rbx", "lea rsp,[rsp-0x8]", "push rax", "lea rax,[rip+X] # 0x3107",
+                        "mov QWORD PTR [rsp+0x8],rax", "pop rax", "notrack jmp QWORD PTR [rip+X] # 0x4020", "jmp 0x3107"));
+        for (int i = 0; i < 2; i++) {
+            Area.Function f = d.functions().get(i);
+            int end = i == 0 ? area.functions().get(1).trampOff() : area.codeEnd();
+            List<String> text = new ArrayList<>();
+            for (Exec.Insn insn : Exec.objdumpBinary(bin, vma, f.trampOff(), end)) {
+                String t = insn.text().replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]");
+                if (t.equals("int3")) {
+                    continue;
+                }
+                text.add(t.startsWith("call") ? "call" : t);
+            }
+            assertEquals(expected.get(i), text, "trampoline " + i);
+        }
+        assertTrue(d.relocs().contains(new Area.Reloc(d.functions().get(0).trampOff() + H + 1 + 9, -4, 0x3006)), d.relocs().toString());
+        assertTrue(d.relocs().contains(new Area.Reloc(d.functions().get(0).trampOff() + H + 1 + 19 + 1, -4, 0x1234)), d.relocs().toString());
+    }
 }

@@ -138,8 +138,11 @@ class PlannedRewriteTest {
         List<String> names = plan.instrumented().stream().map(f -> f.function().name()).toList();
         assertTrue(names.containsAll(List.of("thrower", "catcher")), names.toString());
         // catcher's relocated prologue ends with the call to thrower: the exception passes through it
-        assertTrue(plan.instrumented().stream().anyMatch(f -> f.function().name().equals("catcher")
-                && (f.relocatedCode()[f.relocatedCode().length - 5] & 0xFF) == 0xE8), "catcher starts with a call");
+        PlannedFunction catcher = plan.instrumented().stream().filter(f -> f.function().name().equals("catcher"))
+                .findFirst().orElseThrow();
+        List<Exec.Insn> head = TestPrograms.disassemble(exe).get("_Z7catcheri");
+        assertTrue(head.stream().anyMatch(i -> i.address() < catcher.function().address() + catcher.patchLength()
+                && i.text().startsWith("call")), "catcher's patched bytes hold a call: " + head);
         Map<String, Long> c = rewriteAndCompare(exe, plan, null);
         assertEquals(5L, c.get("main:catcher"), c.toString());
         assertTrue(c.get("main:thrower") >= 5, c.toString());
@@ -176,5 +179,18 @@ class PlannedRewriteTest {
                 assertEquals(7L, c.get("libo2.so:jumper"), c.toString());
             }
         }
+    }
+    @Test
+    void registersSurvivePlannedEntriesThatStartWithACall() throws Exception {
+        TestPrograms.source(tmp, "regs.c");
+        Path exe = TestPrograms.cc(tmp, "regs", "-O0", "regs.c");
+        InstrumentPlan plan = plan(exe);
+        List<String> names = plan.instrumented().stream().map(f -> f.function().name()).toList();
+        assertTrue(names.containsAll(List.of("leaf", "via_call")), names.toString());
+        Map<String, Long> c = rewriteAndCompare(exe, plan, null);
+        assertEquals(3L, c.get("main:via_call"), c.toString());
+        assertEquals(3L, c.get("main:leaf"), c.toString());
+        Exec.Result r = Exec.run(tmp, null, tmp.resolve("regs.inst").toString());
+        assertEquals("registers preserved\n", r.stdout());
     }
 }
