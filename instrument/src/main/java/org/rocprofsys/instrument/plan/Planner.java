@@ -68,15 +68,7 @@ public final class Planner {
         // code that no symbol covers (stripped local functions, cold parts) can branch into an entry too
         branchTargets.addAll(GapScanner.branchTargets(elf, capstone, symbols));
 
-        // partial overlaps (same-start symbols were merged into one function already)
-        Set<Long> overlappingAt = new HashSet<>();
-        for (int i = 0; i < scanned.size(); i++) {
-            FunctionSymbol a = scanned.get(i).symbol();
-            for (int j = i + 1; j < scanned.size() && scanned.get(j).symbol().address() < a.end(); j++) {
-                overlappingAt.add(a.address());
-                overlappingAt.add(scanned.get(j).symbol().address());
-            }
-        }
+        Set<Long> overlappingAt = overlaps(scanned);
 
         Map<Long, List<String>> aliases = new HashMap<>();
         for (Scanned sc : scanned) {
@@ -117,18 +109,8 @@ public final class Planner {
                 if (listed) excluded.add(new Exclusion(info, d.reason()));
                 continue;
             }
-            String refusal;
-            PrologueRelocator.Result r = null;
-            if (sc.symbol().ifuncResolver()) {
-                refusal = "ifunc-resolver";
-            } else if (fallsInto(scanned, index)) {
-                refusal = "fallthrough-into-entry";
-            } else if (sc.scan().jumpsToEntry()) {
-                refusal = "jump-to-entry";
-            } else {
-                r = relocator.plan(info.address(), info.size(), sc.scan().prologue());
-                refusal = r.refusal();
-            }
+            PrologueRelocator.Result r = patch(scanned, index, relocator);
+            String refusal = r.refusal();
             if (refusal == null && options.mode() == 1) refusal = "sampling-mode";
             if (refusal != null) {
                 messages.add(new SelectionMessage(2, "Skipping", "function", refusal, info.name()));
@@ -143,6 +125,28 @@ public final class Planner {
         InstrumentPlan plan = new InstrumentPlan(elf.path(), elf.type() == ElfFile.ET_DYN, available, instrumented,
                 excluded, overlapping, options.mode());
         return new PlanResult(plan, aliases, messages);
+    }
+
+    /** Start addresses of functions whose ranges overlap another's partially (same-start symbols are merged). */
+    private static Set<Long> overlaps(List<Scanned> scanned) {
+        Set<Long> at = new HashSet<>();
+        for (int i = 0; i < scanned.size(); i++) {
+            FunctionSymbol a = scanned.get(i).symbol();
+            for (int j = i + 1; j < scanned.size() && scanned.get(j).symbol().address() < a.end(); j++) {
+                at.add(a.address());
+                at.add(scanned.get(j).symbol().address());
+            }
+        }
+        return at;
+    }
+
+    /** The entry patch of a selected function, or the reason it cannot have one. */
+    private static PrologueRelocator.Result patch(List<Scanned> scanned, int index, PrologueRelocator relocator) {
+        Scanned sc = scanned.get(index);
+        if (sc.symbol().ifuncResolver()) return PrologueRelocator.Result.refused("ifunc-resolver");
+        if (fallsInto(scanned, index)) return PrologueRelocator.Result.refused("fallthrough-into-entry");
+        if (sc.scan().jumpsToEntry()) return PrologueRelocator.Result.refused("jump-to-entry");
+        return relocator.plan(sc.info().address(), sc.info().size(), sc.scan().prologue());
     }
 
     /**
