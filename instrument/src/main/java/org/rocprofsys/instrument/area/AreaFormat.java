@@ -58,15 +58,20 @@ public final class AreaFormat {
     public static final int CODE_ALIGN = 16;
     public static final byte INT3 = (byte) 0xCC;
 
-    /** {@code mov r11d, imm32} (41 BB imm32) then {@code call rel32} (E8 rel32): 11 bytes. */
-    public static final int TRAMP_HEAD_SIZE = 11;
+    /**
+     * {@code push imm32} (68 imm32: the function id) then {@code call rel32} (E8 rel32): 10 bytes.
+     * No register is touched: with GCC's interprocedural register allocation (-fipa-ra, on at -O2)
+     * a caller may keep values in call-clobbered registers (r11 included) across a call to a
+     * callee it knows leaves them alone.
+     */
+    public static final int TRAMP_HEAD_SIZE = 10;
     /** {@code jmp rel32} back to the function: 5 bytes. */
     public static final int TRAMP_TAIL_SIZE = 5;
 
     /** Offset of the rel32 of {@code mov rax, [rip + enter_fn]} inside the stub. */
-    public static final int STUB_ENTER_FN_DISP = 14;
+    public static final int STUB_ENTER_FN_DISP = 16;
     /** Offset of the rel32 of {@code mov rsi, [rip + ctx]} inside the stub. */
-    public static final int STUB_CTX_DISP = 29;
+    public static final int STUB_CTX_DISP = 32;
 
     private static final byte[] STUB_TEMPLATE = {
         0x50,                                     // push rax
@@ -77,14 +82,16 @@ public final class AreaFormat {
         0x41, 0x50,                               // push r8
         0x41, 0x51,                               // push r9
         0x41, 0x52,                               // push r10
-        0x48, (byte) 0x8B, 0x05, 0, 0, 0, 0,      // mov rax, [rip + enter_fn]   (disp at 14)
+        0x41, 0x53,                               // push r11
+        0x48, (byte) 0x8B, 0x05, 0, 0, 0, 0,      // mov rax, [rip + enter_fn]   (disp at 16)
         0x48, (byte) 0x85, (byte) 0xC0,           // test rax, rax
-        0x74, 0x11,                               // jz 1f (+17)
-        0x44, (byte) 0x89, (byte) 0xDF,           // mov edi, r11d
-        0x48, (byte) 0x8B, 0x35, 0, 0, 0, 0,      // mov rsi, [rip + ctx]        (disp at 29)
-        0x48, (byte) 0x8D, 0x54, 0x24, 0x48,      // lea rdx, [rsp + 72]
+        0x74, 0x12,                               // jz 1f (+18)
+        (byte) 0x8B, 0x7C, 0x24, 0x50,            // mov edi, [rsp + 80]         (the pushed fid)
+        0x48, (byte) 0x8B, 0x35, 0, 0, 0, 0,      // mov rsi, [rip + ctx]        (disp at 32)
+        0x48, (byte) 0x8D, 0x54, 0x24, 0x58,      // lea rdx, [rsp + 88]         (f's return-address slot)
         (byte) 0xFF, (byte) 0xD0,                 // call rax
-        0x41, 0x5A,                               // 1: pop r10
+        0x41, 0x5B,                               // 1: pop r11
+        0x41, 0x5A,                               // pop r10
         0x41, 0x59,                               // pop r9
         0x41, 0x58,                               // pop r8
         0x59,                                     // pop rcx
@@ -92,7 +99,7 @@ public final class AreaFormat {
         0x5E,                                     // pop rsi
         0x5F,                                     // pop rdi
         0x58,                                     // pop rax
-        (byte) 0xC3,                              // ret
+        (byte) 0xC2, 0x08, 0x00,                  // ret 8 (drops the fid)
     };
 
     /** Length of {@code area_entry_stub} in bytes. */

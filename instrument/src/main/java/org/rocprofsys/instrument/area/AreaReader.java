@@ -68,12 +68,18 @@ public final class AreaReader {
         checkTable("relocs", relocsOff, (long) nrelocs * AreaFormat.RELOC_SIZE, 8, rxSize);
         checkTable("strtab", strtabOff, strtabSize, 1, rxSize);
         check(strtabSize == 0 || a[strtabOff + strtabSize - 1] == 0, "strtab not NUL-terminated");
+        check(disjoint(funcsOff, nfuncs * AreaFormat.FUNC_SIZE, relocsOff, nrelocs * AreaFormat.RELOC_SIZE)
+                && disjoint(funcsOff, nfuncs * AreaFormat.FUNC_SIZE, strtabOff, strtabSize)
+                && disjoint(relocsOff, nrelocs * AreaFormat.RELOC_SIZE, strtabOff, strtabSize)
+                && funcsOff >= AreaFormat.HEADER_SIZE && relocsOff >= AreaFormat.HEADER_SIZE
+                && strtabOff >= AreaFormat.HEADER_SIZE, "tables overlap each other or the header");
 
         Map<String, String> env = new LinkedHashMap<>();
         int tablesEnd = Math.max(funcsOff + nfuncs * AreaFormat.FUNC_SIZE,
                 Math.max(relocsOff + nrelocs * AreaFormat.RELOC_SIZE, strtabOff + strtabSize));
         if (envOff != 0) {
             checkTable("env", envOff, 2, 8, rxSize);
+            check(envOff >= tablesEnd, "env block overlaps the tables");
             int p = envOff;
             while (true) {
                 int e = p;
@@ -110,10 +116,10 @@ public final class AreaReader {
             check(patchLen >= 5, "function %d (%s): patch_len %d < 5", i, label, patchLen);
             check(t >= tablesEnd && t >= 0 && t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.TRAMP_TAIL_SIZE <= rxSize,
                     "function %d (%s): tramp_off 0x%x outside the code", i, label, t);
-            check((a[t] & 0xFF) == 0x41 && (a[t + 1] & 0xFF) == 0xBB && AreaFormat.getInt(a, t + 2) == i,
-                    "function %d (%s): trampoline does not start with mov r11d, %d", i, label, i);
-            check((a[t + 6] & 0xFF) == 0xE8, "function %d (%s): no call after mov r11d", i, label);
-            int target = t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.getInt(a, t + 7);
+            check((a[t] & 0xFF) == 0x68 && AreaFormat.getInt(a, t + 1) == i,
+                    "function %d (%s): trampoline does not start with push %d", i, label, i);
+            check((a[t + 5] & 0xFF) == 0xE8, "function %d (%s): no call after push", i, label);
+            int target = t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.getInt(a, t + 6);
             if (stubOff < 0) {
                 stubOff = target;
             }
@@ -147,6 +153,10 @@ public final class AreaReader {
             check(a[i] == 0, "data page not zero at 0x%x", i);
         }
         return new Decoded(version, flags, mode, rxSize, dataOff, areaSize, areaVaddr, stubOff, funcs, relocs, env);
+    }
+
+    private static boolean disjoint(int aOff, int aSize, int bOff, int bSize) {
+        return aSize == 0 || bSize == 0 || aOff + aSize <= bOff || bOff + bSize <= aOff;
     }
 
     private static void checkTable(String what, int off, long size, int align, int limit) {

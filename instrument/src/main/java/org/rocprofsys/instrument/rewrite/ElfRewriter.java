@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -21,6 +20,7 @@ import java.util.Set;
 
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
+import org.rocprofsys.instrument.area.AreaFormat;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 
 import static org.rocprofsys.instrument.rewrite.ElfHeaders.Phdr;
@@ -41,7 +41,8 @@ import static org.rocprofsys.instrument.rewrite.ElfHeaders.Shdr;
  *   O + H (page)      the area's read+execute part           } PT_LOAD R+X from O
  *   O + H + rx_size   the area's read+write data page         PT_LOAD R+W
  *   then              the input's non-loaded tail, shifted
- *   then              a copy of .shstrtab with the new names, and the section header table
+ *   then              a copy of .shstrtab with the new names, copies of .strtab and .symtab
+ *                     with symbols for the stub and the trampolines, and the section header table
  *                     (old sections + .note.rocprofsys, .rocprofsys, .rocprofsys.text,
  *                     .rocprofsys.data); e_shoff points to it
  * </pre>
@@ -73,9 +74,19 @@ public final class ElfRewriter {
      */
     public record Result(Path output, long areaVaddr, long areaOffset, long phdrOffset, int functions) {}
 
-    /** Builds the area of {@code plan} (with its mode) and rewrites {@code plan.module()} into {@code output}. */
+    /**
+     * Builds the area of {@code plan} (with its mode and the {@code --env} defaults) and rewrites
+     * {@code plan.module()} into {@code output}; a plan the area cannot hold (overlapping entries,
+     * bad labels or env entries) is a {@link RewriteException} too.
+     */
     public static Result rewrite(InstrumentPlan plan, Map<String, String> envDefaults, Path output) throws IOException {
-        return rewrite(plan.module(), output, AreaBuilder.build(plan, envDefaults));
+        Area area;
+        try {
+            area = AreaBuilder.build(plan, envDefaults);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new RewriteException(plan.module() + ": " + e.getMessage(), e);
+        }
+        return rewrite(plan.module(), output, area);
     }
 
     /**
@@ -121,7 +132,7 @@ public final class ElfRewriter {
             }
             copyPermissions(input, tmp);
             try {
-                Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                moveIntoPlace(tmp, out);
             } catch (FileSystemException e) {
                 throw new RewriteException("cannot write " + output + ": " + reason(e), e);
             }
@@ -138,6 +149,15 @@ public final class ElfRewriter {
         }
     }
 
+    /** Renames {@code tmp} to {@code out}, atomically where the file system can. */
+    static void moveIntoPlace(Path tmp, Path out) throws IOException {
+        try {
+            Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
     private static String reason(IOException e) {
         if (e instanceof FileSystemException fse && fse.getReason() != null) {
             return fse.getReason();
@@ -147,8 +167,8 @@ public final class ElfRewriter {
 
     private static void copyPermissions(Path from, Path to) throws IOException {
         try {
-            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(from, LinkOption.NOFOLLOW_LINKS);
-            Files.setPosixFilePermissions(to, Files.getPosixFilePermissions(from));
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(from);
+            Files.setPosixFilePermissions(to, perms);
         } catch (UnsupportedOperationException e) {
             to.toFile().setExecutable(Files.isExecutable(from));
         }
@@ -194,12 +214,212 @@ public final class ElfRewriter {
         return true;
     }
 
+    static final int PT_GNU_PROPERTY = 0x6474e553;
+    static final int NT_GNU_PROPERTY_TYPE_0 = 5;
+    static final int GNU_PROPERTY_X86_FEATURE_1_AND = 0xc0000002;
+    /** GNU_PROPERTY_X86_FEATURE_1_IBT | GNU_PROPERTY_X86_FEATURE_1_SHSTK */
+    static final int X86_FEATURE_1_CET = 0x3;
+
+    /**
+     * File offsets of the x86 feature words (GNU_PROPERTY_X86_FEATURE_1_AND) that claim IBT or
+     * SHSTK. The rewritten module cannot keep either promise: patched entries start with a
+     * {@code jmp}, not {@code endbr64}, and the agent rewrites return addresses; so the bits are
+     * cleared, and the loader never turns those features on for the process.
+     */
+    static List<Long> cetFeatureWords(ElfHeaders elf, FileChannel ch) throws IOException {
+        List<Long> words = new ArrayList<>();
+        for (Phdr p : elf.phdrs) {
+            if ((p.type != ElfHeaders.PT_NOTE && p.type != PT_GNU_PROPERTY) || p.filesz < 12 || p.filesz > (1 << 20)
+                    || p.offset + p.filesz > elf.fileSize) {
+                continue;
+            }
+            ByteBuffer b = ElfHeaders.read(ch, p.offset, (int) p.filesz);
+            int align = p.align == 8 ? 8 : 4;
+            int at = 0;
+            while (at + 12 <= b.limit()) {
+                int namesz = b.getInt(at);
+                int descsz = b.getInt(at + 4);
+                int type = b.getInt(at + 8);
+                int name = at + 12;
+                int desc = (int) alignUp(name + (long) namesz, align);
+                int next = (int) alignUp(desc + (long) descsz, align);
+                if (namesz < 0 || descsz < 0 || desc + (long) descsz > b.limit()) {
+                    break;
+                }
+                if (type == NT_GNU_PROPERTY_TYPE_0 && namesz == 4 && b.get(name) == 'G' && b.get(name + 1) == 'N'
+                        && b.get(name + 2) == 'U' && b.get(name + 3) == 0) {
+                    int q = desc;
+                    while (q + 8 <= desc + descsz) {
+                        int prType = b.getInt(q);
+                        int prSize = b.getInt(q + 4);
+                        if (prSize < 0) {
+                            break;
+                        }
+                        if (prType == GNU_PROPERTY_X86_FEATURE_1_AND && prSize == 4 && q + 12 <= desc + descsz
+                                && (b.getInt(q + 8) & X86_FEATURE_1_CET) != 0 && !words.contains(p.offset + q + 8)) {
+                            words.add(p.offset + q + 8);
+                        }
+                        q = (int) alignUp(q + 8L + prSize, 8);
+                    }
+                }
+                if (next <= at) {
+                    break;
+                }
+                at = next;
+            }
+        }
+        return words;
+    }
+
+    /**
+     * Refuses entries whose patched bytes a dynamic relocation writes (text relocations: the
+     * loader would write into the jump, and the relocated copy in the area would miss the value).
+     * Reads every allocated SHT_RELA / SHT_REL section.
+     */
+    static void checkDynamicRelocations(Path input, ElfHeaders elf, FileChannel ch, List<Area.Function> sorted)
+            throws IOException {
+        if (sorted.isEmpty()) {
+            return;
+        }
+        long[] starts = new long[sorted.size()];
+        for (int i = 0; i < starts.length; i++) {
+            starts[i] = sorted.get(i).funcVaddr();
+        }
+        for (Shdr s : elf.shdrs) {
+            boolean rela = s.type == 4; // SHT_RELA
+            if ((!rela && s.type != 9 /* SHT_REL */) || (s.flags & 2) == 0 || s.size <= 0
+                    || s.offset + s.size > elf.fileSize) {
+                continue;
+            }
+            int entsize = rela ? 24 : 16;
+            long count = s.size / entsize;
+            final int chunk = 4096;
+            for (long first = 0; first < count; first += chunk) {
+                int n = (int) Math.min(chunk, count - first);
+                ByteBuffer b = ElfHeaders.read(ch, s.offset + first * entsize, n * entsize);
+                for (int k = 0; k < n; k++) {
+                    long r = b.getLong(k * entsize);
+                    // the last patch starting at or before r + 7 is the only one r..r+8 can touch
+                    int i = java.util.Arrays.binarySearch(starts, r + 7);
+                    i = i >= 0 ? i : -i - 2;
+                    if (i >= 0) {
+                        Area.Function f = sorted.get(i);
+                        if (r < f.funcVaddr() + f.patchLength()) {
+                            throw new RewriteException(String.format(
+                                    "%s: a dynamic relocation writes 0x%x, inside the patched entry of %s (text relocation)",
+                                    input, r, f.label()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Whether a PT_NOTE holds a "RocProfSys" note: the file was rewritten already. */
+    static boolean hasAreaNote(ElfHeaders elf, FileChannel ch) throws IOException {
+        byte[] want = (NOTE_NAME + "\0").getBytes(StandardCharsets.US_ASCII);
+        for (Phdr p : elf.phdrs) {
+            if (p.type != ElfHeaders.PT_NOTE || p.filesz < 12 || p.filesz > (1 << 20) || p.offset + p.filesz > elf.fileSize) {
+                continue;
+            }
+            ByteBuffer b = ElfHeaders.read(ch, p.offset, (int) p.filesz);
+            int at = 0;
+            while (at + 12 <= b.limit()) {
+                int namesz = b.getInt(at);
+                int descsz = b.getInt(at + 4);
+                int type = b.getInt(at + 8);
+                if (namesz < 0 || descsz < 0 || at + 12L + namesz > b.limit()) {
+                    break;
+                }
+                if (type == NOTE_TYPE && namesz == want.length
+                        && java.util.Arrays.equals(b.array(), at + 12, at + 12 + namesz, want, 0, want.length)) {
+                    return true;
+                }
+                long next = alignUp(alignUp(at + 12L + namesz, 4) + descsz, 4);
+                if (next <= at || next > b.limit()) {
+                    break;
+                }
+                at = (int) next;
+            }
+        }
+        return false;
+    }
+
+    /** New copies of .strtab and .symtab: the old bytes (copied from the input) plus the added ones. */
+    record Symbols(long oldStrOff, long oldStrSize, long strOff, ByteBuffer strAdded, long oldSymOff, long oldSymSize,
+            long symOff, ByteBuffer symAdded, long end) {}
+
+    /**
+     * Function symbols for the stub and each trampoline ({@code rocprofsys.entry_stub},
+     * {@code rocprofsys.tramp.<label>}; STB_GLOBAL, STV_HIDDEN, appended so that the locals-first
+     * rule of .symtab holds), so that debuggers and profilers name samples taken there. Copies of
+     * .strtab and .symtab go at {@code at}; their section headers in {@code shdrs} are updated.
+     * Null (nothing added) for a file without .symtab, with SHT_SYMTAB_SHNDX, or with too many sections.
+     */
+    static Symbols trampolineSymbols(ElfHeaders elf, List<Shdr> shdrs, int textIndex, Area area, long areaVaddr, long at) {
+        int symIndex = -1;
+        for (int i = 0; i < elf.shdrs.size(); i++) {
+            Shdr x = elf.shdrs.get(i);
+            if (x.type == 18 /* SHT_SYMTAB_SHNDX */) {
+                return null;
+            }
+            if (x.type == 2 /* SHT_SYMTAB */ && symIndex < 0) {
+                symIndex = i;
+            }
+        }
+        if (symIndex < 0 || textIndex >= ElfHeaders.SHN_LORESERVE) {
+            return null;
+        }
+        Shdr sym = elf.shdrs.get(symIndex);
+        if (sym.entsize != 24 || sym.link <= 0 || sym.link >= elf.shdrs.size() || sym.offset + sym.size > elf.fileSize) {
+            return null;
+        }
+        Shdr str = elf.shdrs.get(sym.link);
+        if (str.type != 3 /* SHT_STRTAB */ || sym.link == elf.shstrndx || str.offset + str.size > elf.fileSize) {
+            return null;
+        }
+        List<Area.Function> byTramp = new ArrayList<>(area.functions());
+        byTramp.sort(Comparator.comparingInt(Area.Function::trampOff));
+        java.io.ByteArrayOutputStream names = new java.io.ByteArrayOutputStream();
+        ByteBuffer syms = ElfHeaders.le((byTramp.size() + 1) * 24);
+        java.util.function.BiConsumer<String, long[]> add = (name, valueSize) -> {
+            long nameOff = str.size + names.size();
+            names.writeBytes(name.getBytes(StandardCharsets.UTF_8));
+            names.write(0);
+            syms.putInt((int) nameOff).put((byte) 0x12 /* GLOBAL FUNC */).put((byte) 2 /* HIDDEN */)
+                    .putShort((short) textIndex).putLong(valueSize[0]).putLong(valueSize[1]);
+        };
+        add.accept("rocprofsys.entry_stub", new long[] {areaVaddr + area.codeOff(), AreaFormat.STUB_SIZE});
+        for (int i = 0; i < byTramp.size(); i++) {
+            Area.Function f = byTramp.get(i);
+            int next = i + 1 < byTramp.size() ? byTramp.get(i + 1).trampOff() : area.codeEnd();
+            add.accept("rocprofsys.tramp." + f.label(), new long[] {areaVaddr + f.trampOff(), next - f.trampOff()});
+        }
+        if (str.size + names.size() > 0xFFFF_FFFFL) {
+            return null;
+        }
+        long strOff = at;
+        long symOff = alignUp(strOff + str.size + names.size(), 8);
+        long end = alignUp(symOff + sym.size + syms.capacity(), 8);
+        Shdr newStr = shdrs.get(sym.link);
+        newStr.offset = strOff;
+        newStr.size = str.size + names.size();
+        Shdr newSym = shdrs.get(symIndex);
+        newSym.offset = symOff;
+        newSym.size = sym.size + syms.capacity();
+        return new Symbols(str.offset, str.size, strOff, ByteBuffer.wrap(names.toByteArray()), sym.offset, sym.size,
+                symOff, syms.flip(), end);
+    }
+
     /** Lays out and writes the new parts into {@code ch}, a copy of the input. */
     private static Result place(Path input, ElfHeaders elf, FileChannel in, FileChannel ch, Area area, Path out)
             throws IOException {
         List<Phdr> loads = elf.phdrs.stream().filter(p -> p.type == ElfHeaders.PT_LOAD).toList();
         if (loads.isEmpty()) {
             throw new RewriteException(input + ": no PT_LOAD segment");
+        }
+        if (hasAreaNote(elf, in)) {
+            throw new RewriteException(input + ": already instrumented (it has a RocProfSys note); rewrite the original");
         }
         Phdr first = loads.stream().min(Comparator.comparingLong(p -> p.vaddr)).orElseThrow();
         long maxEnd = 0;
@@ -292,6 +512,8 @@ public final class ElfRewriter {
             }
         }
 
+        checkDynamicRelocations(input, elf, in, funcs);
+
         // new program header table
         List<Phdr> phdrs = new ArrayList<>();
         int lastLoad = -1;
@@ -338,6 +560,7 @@ public final class ElfRewriter {
         ByteBuffer shstrtab = null;
         ByteBuffer shtab = null;
         long shstrtabOff = 0;
+        Symbols symbols = null;
         List<Shdr> shdrs = new ArrayList<>();
         for (Shdr x : elf.shdrs) {
             Shdr c = new Shdr(x.name, x.type, x.flags, x.addr, x.offset, x.size, x.link, x.info, x.addralign, x.entsize);
@@ -372,6 +595,10 @@ public final class ElfRewriter {
             shdrs.add(new Shdr(nameIdx[2], 1, 6 /* AX */, areaVaddr + area.codeOff(), areaOff + area.codeOff(),
                     area.codeEnd() - area.codeOff(), 0, 0, 16, 0));
             shdrs.add(new Shdr(nameIdx[3], 1, 3 /* WA */, dataVaddr, dataOff, PAGE, 0, 0, 8, 0));
+            symbols = trampolineSymbols(elf, shdrs, elf.shdrs.size() + 2, area, areaVaddr, newShoff);
+            if (symbols != null) {
+                newShoff = symbols.end();
+            }
         } else if (!elf.shdrs.isEmpty()) {
             newShoff = alignUp(end, 8);
         }
@@ -405,6 +632,12 @@ public final class ElfRewriter {
         if (shstrtab != null) {
             writeFully(ch, shstrtab, shstrtabOff);
         }
+        if (symbols != null) {
+            copy(in, symbols.oldStrOff(), ch, symbols.strOff(), symbols.oldStrSize());
+            writeFully(ch, symbols.strAdded(), symbols.strOff() + symbols.oldStrSize());
+            copy(in, symbols.oldSymOff(), ch, symbols.symOff(), symbols.oldSymSize());
+            writeFully(ch, symbols.symAdded(), symbols.symOff() + symbols.oldSymSize());
+        }
         if (shtab != null) {
             writeFully(ch, shtab, newShoff);
         }
@@ -416,6 +649,11 @@ public final class ElfRewriter {
                 jmp.put((byte) 0xCC);
             }
             writeFully(ch, jmp.flip(), patchOff[i]);
+        }
+        for (long w : cetFeatureWords(elf, in)) {
+            ByteBuffer word = ElfHeaders.read(in, w, 4);
+            word.putInt(0, word.getInt(0) & ~X86_FEATURE_1_CET);
+            writeFully(ch, word, w);
         }
         writeFully(ch, eh, 0);
         return new Result(out, areaVaddr, areaOff, o, funcs.size());

@@ -9,7 +9,6 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -131,7 +130,7 @@ public final class RuntimePlanWriter {
         boolean done = false;
         try {
             Files.write(tmp, bytes);
-            Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            ElfRewriter.moveIntoPlace(tmp, out);
             done = true;
         } catch (IOException e) {
             throw new RewriteException("cannot write " + file + ": " + e.getMessage(), e);

@@ -355,7 +355,13 @@ class ElfRewriterTest {
         ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
         assertSameRun(exe, out, null);
         assertToolsHappy(out, r);
-        assertEquals(Exec.ok(null, "nm", exe.toString()), Exec.ok(null, "nm", out.toString()));
+        String nm = Exec.ok(null, "nm", out.toString());
+        assertEquals(Exec.ok(null, "nm", exe.toString()),
+                nm.lines().filter(l -> !l.contains(" rocprofsys.")).map(l -> l + "\n").reduce("", String::concat));
+        // the stub and the trampolines have symbols, so tools name them
+        assertTrue(nm.contains(" rocprofsys.entry_stub\n") && nm.contains(" rocprofsys.tramp.fib\n"), nm);
+        String dis = Exec.ok(null, "objdump", "-d", "-j", ".rocprofsys.text", out.toString());
+        assertTrue(dis.contains("<rocprofsys.tramp.fib>:") && dis.contains("call") && dis.contains("<rocprofsys.entry_stub>"), dis);
         assertEquals(Exec.ok(null, "readelf", "--debug-dump=info,line", exe.toString()).replace(exe.toString(), "F"),
                 Exec.ok(null, "readelf", "--debug-dump=info,line", out.toString()).replace(out.toString(), "F"));
         String fib = "0x" + Long.toHexString(plan.instrumented().stream()
@@ -376,5 +382,94 @@ class ElfRewriterTest {
         long page = 4096;
         assertEquals(Math.max(ElfRewriter.alignUp(loadedEnd, page), ElfRewriter.alignUp(maxEnd, page)), r.phdrOffset());
         assertTrue(loadedEnd < Files.size(exe) - 4096, "debug information follows the loaded bytes");
+    }
+    @Test
+    void cetFeatureBitsAreCleared() throws Exception {
+        TestPrograms.source(tmp, "prog.c");
+        // the crt objects here carry no CET marking; the linker is told to set the bits anyway
+        Path exe = TestPrograms.cc(tmp, "cet", "-O0", "-Wl,-z,ibt", "-Wl,-z,shstk", "prog.c");
+        String before = Exec.ok(null, "readelf", "-n", exe.toString());
+        assertTrue(before.contains("x86 feature: IBT, SHSTK"), before);
+        InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("fib"));
+        Path out = tmp.resolve("cet.inst");
+        ElfRewriter.rewrite(plan, Map.of(), out);
+        String after = Exec.ok(null, "readelf", "-n", out.toString());
+        assertFalse(after.contains("IBT") || after.contains("SHSTK"), after);
+        assertTrue(after.contains("NT_GNU_PROPERTY_TYPE_0"), after);
+        assertSameRun(exe, out, null);
+    }
+    @Test
+    void rewrittenFilesAreNotRewrittenAgain() throws Exception {
+        TestPrograms.source(tmp, "prog.c");
+        Path exe = TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
+        InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("fib"));
+        Path once = tmp.resolve("once");
+        ElfRewriter.rewrite(plan, Map.of(), once);
+        InstrumentPlan again = TestPrograms.plan(once, true, Set.of("main"));
+        RewriteException e = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(again, Map.of(), tmp.resolve("twice")));
+        assertTrue(e.getMessage().contains("already instrumented"), e.getMessage());
+        assertFalse(Files.exists(tmp.resolve("twice")));
+    }
+    @Test
+    void everyRegisterSurvivesAnInstrumentedCall() throws Exception {
+        TestPrograms.source(tmp, "regs.c");
+        Path exe = TestPrograms.cc(tmp, "regs", "-O0", "regs.c");
+        InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("leaf"));
+        Path out = tmp.resolve("regs.inst");
+        ElfRewriter.rewrite(plan, Map.of(), out);
+        Exec.Result bare = Exec.run(tmp, null, out.toString());
+        assertEquals("registers preserved\n", bare.stdout());
+        Path hook = TestPrograms.hook(tmp);
+        Path counts = tmp.resolve("counts.txt");
+        Exec.Result hooked = Exec.run(tmp, Map.of("LD_PRELOAD", hook.toString(), "HOOK_OUT", counts.toString()), out.toString());
+        assertEquals("registers preserved\n", hooked.stdout(), hooked.stderr());
+        assertEquals(3L, hookCounts(counts).get("main:leaf"));
+    }
+    @Test
+    void entriesUnderTextRelocationsAreRefused() throws Exception {
+        Files.writeString(tmp.resolve("textrel.c"), """
+                int counter = 7;
+                __asm__(".text\\n.globl tr\\n.type tr,@function\\ntr:\\n"
+                        "  movabs $counter, %rax\\n  mov (%rax), %eax\\n  ret\\n.size tr, .-tr\\n");
+                int other(int x) { return x + counter; }
+                """);
+        Path lib = TestPrograms.cc(tmp, "libtr.so", "-O0", "-shared", "-fPIC", "-Wl,-z,notext", "textrel.c");
+        InstrumentPlan bad = TestPrograms.plan(lib, true, Set.of("tr"));
+        RewriteException e = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(bad, Map.of(), tmp.resolve("o.so")));
+        assertTrue(e.getMessage().contains("text relocation") && e.getMessage().contains("tr"), e.getMessage());
+        assertFalse(Files.exists(tmp.resolve("o.so")));
+        InstrumentPlan good = TestPrograms.plan(lib, true, Set.of("other"));
+        ElfRewriter.rewrite(good, Map.of(), tmp.resolve("o.so"));
+    }
+    @Test
+    void otherElfKindsAreRefusedClearly() throws Exception {
+        Area area = AreaBuilder.build(List.of(), Map.of(), 0);
+        TestPrograms.source(tmp, "lib.c");
+        Exec.ok(tmp, "cc", "-c", "-o", tmp.resolve("lib.o").toString(), "lib.c");
+        RewriteException rel = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("lib.o"), tmp.resolve("x"), area));
+        assertTrue(rel.getMessage().contains("not an executable or shared library"), rel.getMessage());
+        byte[] elf32 = new byte[64];
+        elf32[0] = 0x7f;
+        elf32[1] = 'E';
+        elf32[2] = 'L';
+        elf32[3] = 'F';
+        elf32[4] = 1;
+        elf32[5] = 1;
+        Files.write(tmp.resolve("e32"), elf32);
+        RewriteException c32 = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("e32"), tmp.resolve("x"), area));
+        assertTrue(c32.getMessage().contains("not a 64-bit little-endian ELF file"), c32.getMessage());
+        Files.write(tmp.resolve("short"), new byte[] {0x7f, 'E', 'L', 'F'});
+        RewriteException sh = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("short"), tmp.resolve("x"), area));
+        assertTrue(sh.getMessage().contains("not an ELF file"), sh.getMessage());
+        // a truncated executable: program headers cut off
+        TestPrograms.source(tmp, "prog.c");
+        Path exe = TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
+        Files.write(tmp.resolve("cut"), Arrays.copyOf(Files.readAllBytes(exe), 100));
+        RewriteException cut = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("cut"), tmp.resolve("x"), area));
+        assertTrue(cut.getMessage().contains("bad program header table"), cut.getMessage());
+        assertFalse(Files.exists(tmp.resolve("x")));
+        try (var files = Files.list(tmp)) {
+            assertTrue(files.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")));
+        }
     }
 }

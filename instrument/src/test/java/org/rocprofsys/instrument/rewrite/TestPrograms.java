@@ -27,7 +27,7 @@ final class TestPrograms {
     static Path source(Path dir, String name) throws IOException {
         Path p = dir.resolve(name);
         try (InputStream in = TestPrograms.class.getResourceAsStream("/rewrite/" + name)) {
-            Files.copy(in, p);
+            Files.copy(in, p, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         return p;
     }
@@ -67,7 +67,7 @@ final class TestPrograms {
         return funcs;
     }
 
-    private static final Pattern SAFE = Pattern.compile("^(push|mov|sub|lea|movsd|movss|movq|movd|endbr64) .*");
+    private static final Pattern SAFE = Pattern.compile("^(push|mov|sub|lea|movsd|movss|movq|movd|movabs|endbr64|nop)( .*)?");
 
     /**
      * A plan patching {@code names}: for each, whole leading instructions (>= 5 bytes) that use

@@ -1,0 +1,196 @@
+package org.rocprofsys.instrument.rewrite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.instrument.area.Area;
+import org.rocprofsys.instrument.area.AreaBuilder;
+import org.rocprofsys.instrument.area.AreaReader;
+import org.rocprofsys.instrument.area.Exec;
+import org.rocprofsys.instrument.capstone.Capstone;
+import org.rocprofsys.instrument.elf.ElfFile;
+import org.rocprofsys.instrument.plan.InstrumentPlan;
+import org.rocprofsys.instrument.plan.LabelFormat;
+import org.rocprofsys.instrument.plan.PlannedFunction;
+import org.rocprofsys.instrument.plan.Planner;
+import org.rocprofsys.instrument.plan.PlannerOptions;
+import org.rocprofsys.instrument.select.SelectionOptions;
+
+/** The planner's plans (Capstone-relocated prologues with fix-ups), rewritten and run. */
+class PlannedRewriteTest {
+    @TempDir
+    Path tmp;
+
+    /**
+     * The planner's plan with minimum sizes 0, less compiler fragments ({@code [clone .cold]}): those
+     * are entered by jumps (landing pads, unlikely branches), not calls, so their entry has no return
+     * address at [rsp] for the agent's hook (the stand-in counts such entries as bad slots).
+     */
+    static InstrumentPlan plan(Path bin) throws Exception {
+        SelectionOptions sel = SelectionOptions.builder().minInstructions(0).build();
+        InstrumentPlan p;
+        try (Capstone cs = Capstone.openX86_64()) {
+            p = new Planner(cs).plan(ElfFile.open(bin), new PlannerOptions(sel, LabelFormat.NAME_ONLY, 0, false)).plan();
+        }
+        List<PlannedFunction> kept = p.instrumented().stream()
+                .filter(f -> !f.function().signature().contains(".cold")).toList();
+        return new InstrumentPlan(p.module(), p.sharedObject(), p.available(), kept, p.excluded(), p.overlapping(), p.mode());
+    }
+
+    static Map<String, Long> counts(Path out) throws Exception {
+        Map<String, Long> m = new HashMap<>();
+        for (String line : Files.readAllLines(out)) {
+            int last = line.lastIndexOf(' ');
+            int first = line.indexOf(' ');
+            String key = first == last ? line.substring(0, last) : line.substring(0, first) + ":" + line.substring(first + 1, last);
+            m.merge(key, Long.parseLong(line.substring(last + 1)), Long::sum);
+        }
+        return m;
+    }
+
+    /** Rewrites {@code exe} with its plan and checks it runs as before, bare and with the agent stand-in. */
+    private Map<String, Long> rewriteAndCompare(Path exe, InstrumentPlan plan, Map<String, String> env, String... args)
+            throws Exception {
+        Path out = tmp.resolve(exe.getFileName() + ".inst");
+        ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
+        byte[] bytes = Files.readAllBytes(out);
+        AreaReader.Decoded d = AreaReader.read(java.util.Arrays.copyOfRange(bytes, (int) r.areaOffset(),
+                (int) r.areaOffset() + AreaBuilder.build(plan, Map.of()).size()));
+        assertEquals(plan.instrumented().size(), d.functions().size());
+        assertEquals("", Exec.run(null, null, "readelf", "-aW", out.toString()).stderr());
+        assertEquals("", Exec.run(null, null, "objdump", "-d", out.toString()).stderr());
+
+        List<String> a = new ArrayList<>(List.of(exe.toString()));
+        a.addAll(List.of(args));
+        List<String> b = new ArrayList<>(List.of(out.toString()));
+        b.addAll(List.of(args));
+        Exec.Result before = Exec.run(tmp, env, a.toArray(String[]::new));
+        Exec.Result after = Exec.run(tmp, env, b.toArray(String[]::new));
+        assertFalse(before.stdout().isEmpty());
+        assertEquals(before.stdout(), after.stdout());
+        assertEquals(before.exitCode(), after.exitCode(), after.stderr());
+
+        Path hook = TestPrograms.hook(tmp);
+        Path countsFile = tmp.resolve("counts-" + exe.getFileName() + ".txt");
+        Map<String, String> henv = new HashMap<>(env == null ? Map.of() : env);
+        henv.put("LD_PRELOAD", hook.toString());
+        henv.put("HOOK_OUT", countsFile.toString());
+        Exec.Result hooked = Exec.run(tmp, henv, b.toArray(String[]::new));
+        assertEquals(before.stdout(), hooked.stdout());
+        assertEquals(before.exitCode(), hooked.exitCode(), hooked.stderr());
+        Map<String, Long> c = counts(countsFile);
+        assertEquals(0L, c.get("bad_slot"), c.toString());
+        assertEquals(0L, c.get("misaligned_stack"), c.toString());
+        return c;
+    }
+
+    private static boolean hasFixups(InstrumentPlan plan, String name) {
+        return plan.instrumented().stream().filter(f -> f.function().name().equals(name))
+                .anyMatch(f -> !f.fixups().isEmpty());
+    }
+
+    @Test
+    void optimizedCProgramsRunIdentically() throws Exception {
+        TestPrograms.source(tmp, "o2.c");
+        for (String[] flags : List.of(new String[] {"-fPIE", "-pie", "-fcf-protection=none"},
+                new String[] {"-fno-PIE", "-no-pie", "-fcf-protection=none"},
+                new String[] {"-fPIE", "-pie", "-fcf-protection=full"})) {
+            List<String> cmd = new ArrayList<>(List.of("cc", "-O2", "-o", tmp.resolve("o2").toString()));
+            cmd.addAll(List.of(flags));
+            cmd.add("o2.c");
+            Exec.ok(tmp, cmd.toArray(String[]::new));
+            Path exe = tmp.resolve("o2");
+            InstrumentPlan plan = plan(exe);
+            List<String> names = plan.instrumented().stream().map(f -> f.function().name()).toList();
+            assertTrue(names.size() >= 8, String.join(" ", flags) + ": " + names + " / " + plan.excluded());
+            // prologues that read globals RIP-relatively are relocated with fix-ups
+            assertTrue(hasFixups(plan, "get_counter") || hasFixups(plan, "bump") || hasFixups(plan, "name_of"),
+                    String.join(" ", flags) + ": no fix-ups in " + plan.instrumented().stream()
+                            .map(f -> f.function().name() + "/" + f.fixups().size()).toList());
+            Map<String, Long> c = rewriteAndCompare(exe, plan, null);
+            Map<String, Long> c2 = rewriteAndCompare(exe, plan, null, "x", "y");
+            Map<String, Long> expected = Map.of("jumper", 7L, "total_len", 1L, "avg", 1L, "fill", 1L);
+            for (var e : expected.entrySet()) {
+                if (names.contains(e.getKey())) {
+                    assertEquals(e.getValue(), c.get("main:" + e.getKey()), String.join(" ", flags) + " " + e.getKey() + " " + c);
+                }
+            }
+            assertFalse(c2.isEmpty());
+        }
+    }
+
+    @Test
+    void cxxProgramWithExceptionsRunsIdentically() throws Exception {
+        TestPrograms.source(tmp, "cxx.cpp");
+        Exec.ok(tmp, "c++", "-O2", "-o", tmp.resolve("cxx").toString(), "cxx.cpp");
+        Path exe = tmp.resolve("cxx");
+        InstrumentPlan plan = plan(exe);
+        List<String> names = plan.instrumented().stream().map(f -> f.function().name()).toList();
+        assertTrue(names.containsAll(List.of("thrower", "catcher")), names.toString());
+        // catcher's relocated prologue ends with the call to thrower: the exception passes through it
+        PlannedFunction catcher = plan.instrumented().stream().filter(f -> f.function().name().equals("catcher"))
+                .findFirst().orElseThrow();
+        List<Exec.Insn> head = TestPrograms.disassemble(exe).get("_Z7catcheri");
+        assertTrue(head.stream().anyMatch(i -> i.address() < catcher.function().address() + catcher.patchLength()
+                && i.text().startsWith("call")), "catcher's patched bytes hold a call: " + head);
+        Map<String, Long> c = rewriteAndCompare(exe, plan, null);
+        assertEquals(5L, c.get("main:catcher"), c.toString());
+        assertTrue(c.get("main:thrower") >= 5, c.toString());
+    }
+
+    @Test
+    void optimizedSharedLibraryRunsIdentically() throws Exception {
+        TestPrograms.source(tmp, "o2.c");
+        Path orig = Files.createDirectories(tmp.resolve("orig"));
+        Path inst = Files.createDirectories(tmp.resolve("inst"));
+        // o2.c as a library (main renamed), and a program calling it
+        Exec.ok(tmp, "cc", "-O2", "-shared", "-fPIC", "-Dmain=o2_main", "-o", orig.resolve("libo2.so").toString(), "o2.c");
+        Files.writeString(tmp.resolve("use.c"), "int o2_main(int, char **);\nint main(int c, char **v) { return o2_main(c, v); }\n");
+        Path use = TestPrograms.cc(tmp, "use", "-O2", "use.c", "-L" + orig, "-lo2");
+        InstrumentPlan plan = plan(orig.resolve("libo2.so"));
+        assertTrue(plan.instrumented().size() >= 8, plan.instrumented().toString());
+        ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), inst.resolve("libo2.so"));
+        assertTrue(r.functions() >= 8);
+        Exec.Result a = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", orig.toString()), use.toString());
+        Exec.Result b = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", inst.toString()), use.toString());
+        assertFalse(a.stdout().isEmpty());
+        assertEquals(a.stdout(), b.stdout());
+        assertEquals(a.exitCode(), b.exitCode(), b.stderr());
+        Path hook = TestPrograms.hook(tmp);
+        Path countsFile = tmp.resolve("counts.txt");
+        Exec.Result h = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", inst.toString(), "LD_PRELOAD", hook.toString(),
+                "HOOK_OUT", countsFile.toString()), use.toString());
+        assertEquals(a.stdout(), h.stdout());
+        Map<String, Long> c = counts(countsFile);
+        assertEquals(0L, c.get("bad_slot"), c.toString());
+        assertTrue(c.keySet().stream().anyMatch(k -> k.startsWith("libo2.so:")), c.toString());
+        for (PlannedFunction f : plan.instrumented()) {
+            if (f.function().name().equals("jumper")) {
+                assertEquals(7L, c.get("libo2.so:jumper"), c.toString());
+            }
+        }
+    }
+    @Test
+    void registersSurvivePlannedEntriesThatStartWithACall() throws Exception {
+        TestPrograms.source(tmp, "regs.c");
+        Path exe = TestPrograms.cc(tmp, "regs", "-O0", "regs.c");
+        InstrumentPlan plan = plan(exe);
+        List<String> names = plan.instrumented().stream().map(f -> f.function().name()).toList();
+        assertTrue(names.containsAll(List.of("leaf", "via_call")), names.toString());
+        Map<String, Long> c = rewriteAndCompare(exe, plan, null);
+        assertEquals(3L, c.get("main:via_call"), c.toString());
+        assertEquals(3L, c.get("main:leaf"), c.toString());
+        Exec.Result r = Exec.run(tmp, null, tmp.resolve("regs.inst").toString());
+        assertEquals("registers preserved\n", r.stdout());
+    }
+}
