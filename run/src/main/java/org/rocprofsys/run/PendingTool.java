@@ -19,7 +19,6 @@ public final class PendingTool {
     static final int NOT_IMPLEMENTED = 2;
 
     private static final Map<String, String> LANDS_WITH = Map.of(
-            "rocprof-sys-instrument", "binary instrumentation",
             "rocprof-sys-python", "Python support");
 
     private PendingTool() {
