@@ -21,6 +21,8 @@
 
 RSYS_HIDDEN void rsys_thread_exit(void *unused);           /* agent_threads.c */
 RSYS_HIDDEN void rsys_threads_init(void);                  /* agent_threads.c */
+RSYS_HIDDEN void rsys_timers_before_exec(void);            /* agent_timer.c */
+RSYS_HIDDEN void rsys_timers_after_failed_exec(void);      /* agent_timer.c */
 extern pthread_key_t rsys_thread_key RSYS_HIDDEN;
 extern int rsys_thread_key_ok RSYS_HIDDEN;
 
@@ -339,6 +341,7 @@ void rsys_finalize(void)
     }
     struct rsys_file_header *h = rsys_g.hdr;
     struct rsys_tls *t = &rsys_tls;
+    rsys_timers_stop_all(); /* no sample signal during the exit path */
     if (t->state == RSYS_TS_ACTIVE) {
         if (t->is_main) {
             rsys_region_end(ROCPROFSYS_CATEGORY_HOST, 1);
@@ -390,6 +393,7 @@ static void rsys_atfork_child(void)
     rsys_g.exit_code_known = 0;
     rsys_g.exit_code = -1;
     rsys_open_statm();
+    rsys_timers_atfork_child();
     if (rsys_open_file(parent) == 0) {
         rsys_start_main_thread(inherited);
     }
@@ -409,6 +413,7 @@ __attribute__((constructor)) static void rsys_ctor(void)
     }
     rsys_append(rsys_g.session_dir, 0, sizeof rsys_g.session_dir, dir);
     rsys_read_settings();
+    rsys_timers_init();
     rsys_pick_clock();
     rsys_find_agent_path();
     rsys_open_statm();
@@ -432,6 +437,9 @@ static int rsys_is_ours(void)
 
 static int rsys_main_wrapper(int argc, char **argv, char **envp)
 {
+    if (rsys_is_ours()) {
+        rsys_timers_main_begins();
+    }
     int rc = real_main(argc, argv, envp);
     if (rsys_is_ours()) {
         rsys_g.exit_code = rc;
@@ -507,4 +515,69 @@ RSYS_EXPORT pid_t fork(void)
         rsys_simple(RSYS_REC_FORK, 0, (int32_t)pid, 0, 1);
     }
     return pid;
+}
+
+/*
+ * exec: every sampling timer is deleted and pending timer signals are discarded first (the new
+ * image would die of one: its disposition is the default again). glibc's own exec variants call
+ * execve internally, not through this symbol, so each entry point is wrapped.
+ */
+typedef int (*rsys_execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*rsys_execv_fn)(const char *, char *const[]);
+
+static void rsys_before_exec(void)
+{
+    if (rsys_is_ours()) {
+        rsys_timers_before_exec();
+    }
+}
+
+static int rsys_after_exec(int rc)
+{
+    int saved = errno;
+    if (rsys_is_ours()) {
+        rsys_timers_after_failed_exec();
+    }
+    errno = saved;
+    return rc;
+}
+
+RSYS_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+    static rsys_execve_fn real;
+    if (real == NULL) {
+        real = (rsys_execve_fn)rsys_next("execve");
+    }
+    rsys_before_exec();
+    return rsys_after_exec(real(path, argv, envp));
+}
+
+RSYS_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+    static rsys_execve_fn real;
+    if (real == NULL) {
+        real = (rsys_execve_fn)rsys_next("execvpe");
+    }
+    rsys_before_exec();
+    return rsys_after_exec(real(file, argv, envp));
+}
+
+RSYS_EXPORT int execv(const char *path, char *const argv[])
+{
+    static rsys_execv_fn real;
+    if (real == NULL) {
+        real = (rsys_execv_fn)rsys_next("execv");
+    }
+    rsys_before_exec();
+    return rsys_after_exec(real(path, argv));
+}
+
+RSYS_EXPORT int execvp(const char *file, char *const argv[])
+{
+    static rsys_execv_fn real;
+    if (real == NULL) {
+        real = (rsys_execv_fn)rsys_next("execvp");
+    }
+    rsys_before_exec();
+    return rsys_after_exec(real(file, argv));
 }

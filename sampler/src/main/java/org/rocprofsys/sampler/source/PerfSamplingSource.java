@@ -67,10 +67,15 @@ public final class PerfSamplingSource implements BackgroundSource {
         this.log = log;
     }
 
+    /** The event this source opens on the target. */
+    static PerfEventAttr attr(long freqHz) {
+        return PerfEventAttr.clockSampling(false, freqHz).userOnly()
+                .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES).withWakeupEvents(16);
+    }
+
     @Override
     public void start(int targetPid, Consumer<TraceEvent> out) {
-        PerfEventAttr attr = PerfEventAttr.clockSampling(false, config.freqHz()).userOnly()
-                .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES).withWakeupEvents(16);
+        PerfEventAttr attr = attr(config.freqHz());
         try {
             events = PerfEvents.open(targetPid, attr, RING_PAGES_LOG2);
             events.enable();

@@ -1,0 +1,333 @@
+package org.rocprofsys.sampler.source;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.rocprofsys.core.event.AgentStackSample;
+import org.rocprofsys.core.event.ProcessEnded;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.StackFrame;
+import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.wire.WireFormat;
+import org.rocprofsys.sampler.symbols.Frame;
+import org.rocprofsys.sampler.symbols.ProcessMaps;
+import org.rocprofsys.sampler.symbols.Symbolizer;
+import org.rocprofsys.sampler.unwind.AddressSpace;
+import org.rocprofsys.sampler.unwind.RegisterSet;
+import org.rocprofsys.sampler.unwind.UnwindResult;
+import org.rocprofsys.sampler.unwind.Unwinder;
+
+/**
+ * The collector's half of the agent's timer sampler (agent_timer.c): configures the agent's
+ * timers through the target's environment, and, as a stage in front of the sinks, turns the raw
+ * STACK_SAMPLE records ({@link AgentStackSample}) into {@link StackSample}s exactly as perf
+ * samples are made: DWARF CFI unwinding over the copied stack (kept when it gets at least as deep
+ * as the agent's frame-pointer walk), then the same {@link Symbolizer}. The mappings come from
+ * {@code /proc/<pid>/maps}, read when a process image starts and again when a pc falls outside
+ * them (at most every {@value #MAPS_RELOAD_MS} ms per process).
+ *
+ * <p>Each sample stands for the wall time since the thread's previous sample (the timer period for
+ * its first) and for the thread's CPU time since then, so realtime samples of a sleeping thread
+ * fill sampling_wall_clock while adding next to nothing to sampling_cpu_clock.
+ *
+ * <p>The same stage applies the thread filter of perf's CPU-time samples (SAMPLING_TIDS and
+ * SAMPLING_CPUTIME_TIDS), using the thread numbers the agent reports, and prints upstream's
+ * verbose lines for every sampled thread.
+ */
+public final class AgentSampling implements BackgroundSource {
+    static final long MAPS_RELOAD_MS = 100;
+
+    /**
+     * One timer of the agent.
+     *
+     * @param kind    CPU: thread CPU time (CLOCK_THREAD_CPUTIME_ID), WALL: wall clock
+     * @param signal  the signal it raises
+     * @param hz      samples per second of its clock
+     * @param delayNs first sample after this much of its clock on each thread
+     * @param threads the thread numbers it samples
+     */
+    public record Timer(StackSample.Kind kind, int signal, double hz, long delayNs, ThreadFilter threads) {
+        public Timer {
+            if (!(hz > 0)) {
+                throw new IllegalArgumentException("sampling frequency must be above 0, not " + hz);
+            }
+        }
+
+        long periodNs() {
+            return Math.max(1, Math.round(1e9 / hz));
+        }
+
+        String agentSpec() {
+            return (kind == StackSample.Kind.CPU ? "cputime" : "realtime") + ":" + signal + ":"
+                    + Math.max(1, Math.round(hz)) + ":" + delayNs + ":" + threads.agentSpec();
+        }
+    }
+
+    private final List<Timer> timers;
+    private final ThreadFilter perfThreads;
+    private final long durationNs;
+    private final int verbose;
+    private final PrintStream log;
+    private final Path procRoot;
+    private final Symbolizer symbolizer = new Symbolizer();
+    private final Unwinder unwinder = new Unwinder();
+    private final Map<Integer, AddressSpace> spaces = new HashMap<>();
+    private final Set<Integer> changed = new HashSet<>();
+    private final Map<Integer, Long> mapsLoadedNs = new HashMap<>();
+    /** (pid, tid) -> thread number, from the agent's THREAD_START records. */
+    private final Map<Long, Integer> threadNumbers = new HashMap<>();
+    /** (pid, tid) -> {time, thread CPU ns} of its previous agent sample. */
+    private final Map<Long, long[]> previous = new HashMap<>();
+    private volatile boolean stopped;
+    private long samples;
+    private long unwoundByCfi;
+
+    /**
+     * @param timers      the agent's timers (may be empty: then only the perf thread filter applies)
+     * @param perfThreads the threads whose perf samples are kept
+     * @param durationNs  > 0: timers stop this long after their delay
+     * @param verbose     ROCPROFSYS_VERBOSE
+     */
+    public AgentSampling(List<Timer> timers, ThreadFilter perfThreads, long durationNs, int verbose, PrintStream log) {
+        this(timers, perfThreads, durationNs, verbose, log, Path.of("/proc"));
+    }
+
+    AgentSampling(List<Timer> timers, ThreadFilter perfThreads, long durationNs, int verbose, PrintStream log,
+            Path procRoot) {
+        this.timers = List.copyOf(timers);
+        this.perfThreads = perfThreads;
+        this.durationNs = durationNs;
+        this.verbose = verbose;
+        this.log = log;
+        this.procRoot = procRoot;
+    }
+
+    public List<Timer> timers() {
+        return timers;
+    }
+
+    @Override
+    public Map<String, String> targetEnvironment() {
+        if (timers.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put(WireFormat.ENV_TIMERS, String.join(";", timers.stream().map(Timer::agentSpec).toList()));
+        if (durationNs > 0) {
+            env.put(WireFormat.ENV_TIMER_DURATION_NS, Long.toString(durationNs));
+        }
+        return env;
+    }
+
+    @Override
+    public void start(int targetPid, Consumer<TraceEvent> out) {
+        if (durationNs > 0 && !timers.isEmpty() && verbose >= 1) {
+            String d = String.format(Locale.ROOT, "%f", durationNs / 1e9);
+            log.println("[rocprof-sys] Sampling will be disabled after " + d + " seconds...");
+            long delay = timers.stream().mapToLong(Timer::delayNs).max().orElse(0);
+            Thread.ofVirtual().name("rocprof-sys-sampling-duration").start(() -> {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(delay + durationNs);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (!stopped) {
+                    log.println("[rocprof-sys] Sampling duration of " + d
+                            + " seconds has elapsed. Shutting down sampling...");
+                }
+            });
+        }
+    }
+
+    @Override
+    public void stop(long timestampNs) {
+        stopped = true;
+    }
+
+    /** Samples resolved so far, and how many of them the DWARF unwinder gave their stack. */
+    long samples() {
+        return samples;
+    }
+
+    long unwoundByCfi() {
+        return unwoundByCfi;
+    }
+
+    @Override
+    public Consumer<TraceEvent> intercept(Consumer<TraceEvent> downstream) {
+        return e -> {
+            switch (e) {
+                case AgentStackSample a -> {
+                    StackSample s = resolve(a);
+                    if (s != null) {
+                        downstream.accept(s);
+                    }
+                }
+                case StackSample s -> {
+                    if (perfThreads.isAll() || selected(perfThreads, s.pid(), s.tid())) {
+                        downstream.accept(s);
+                    }
+                }
+                case ProcessStarted p -> {
+                    loadMaps(p.pid(), true);
+                    downstream.accept(e);
+                }
+                case ThreadStarted t -> {
+                    threadNumbers.put(key(t.pid(), t.tid()), t.sequence());
+                    announce(t);
+                    downstream.accept(e);
+                }
+                case ProcessEnded p -> {
+                    downstream.accept(e);
+                    forget(p.pid());
+                }
+                default -> downstream.accept(e);
+            }
+        };
+    }
+
+    private boolean selected(ThreadFilter filter, int pid, int tid) {
+        Integer seq = threadNumbers.get(key(pid, tid));
+        return seq != null && filter.selects(seq);
+    }
+
+    /** Upstream's line per sampled thread and timer (VERBOSE >= 1). */
+    private void announce(ThreadStarted t) {
+        if (verbose < 1) {
+            return;
+        }
+        for (Timer timer : timers) {
+            if (timer.threads().selects(t.sequence())) {
+                log.println(String.format(Locale.ROOT,
+                        "[rocprof-sys][%d][SIG%d] Sampler for thread %d will be triggered %.1fx per second of "
+                                + "%s-time (every %.3f milliseconds)...",
+                        t.pid(), timer.signal(), t.sequence(), timer.hz(),
+                        timer.kind() == StackSample.Kind.CPU ? "CPU" : "wall", 1e3 / timer.hz()));
+            }
+        }
+    }
+
+    private StackSample resolve(AgentStackSample a) {
+        long k = key(a.pid(), a.tid());
+        long[] prev = previous.get(k);
+        long period = periodOf(a.kind());
+        long wallNs;
+        long cpuNs;
+        if (prev == null) {
+            wallNs = period;
+            cpuNs = Math.min(a.threadCpuNs(), period);
+            previous.put(k, new long[] {a.timestampNs(), a.threadCpuNs()});
+        } else {
+            wallNs = Math.max(0, a.timestampNs() - prev[0]);
+            cpuNs = Math.max(0, a.threadCpuNs() - prev[1]);
+            prev[0] = a.timestampNs();
+            prev[1] = a.threadCpuNs();
+        }
+        List<Long> pcs = unwind(a);
+        if (!pcs.isEmpty() && symbolizer.maps().find(a.pid(), pcs.getFirst()) == null && loadMaps(a.pid(), false)) {
+            pcs = unwind(a); // the maps were stale (dlopen): the unwinder needs them too
+        }
+        List<StackFrame> frames = new ArrayList<>(pcs.size());
+        for (int i = pcs.size() - 1; i >= 0; i--) {
+            Frame f = symbolizer.symbolize(a.pid(), pcs.get(i), i > 0);
+            frames.add(new StackFrame(f.symbol(), f.module(), f.pc(), f.file(), f.line()));
+        }
+        if (frames.isEmpty()) {
+            return null;
+        }
+        samples++;
+        return new StackSample(a.timestampNs(), a.pid(), a.tid(), StackFilter.fromMain(frames), a.kind(), wallNs,
+                cpuNs);
+    }
+
+    private long periodOf(StackSample.Kind kind) {
+        for (Timer t : timers) {
+            if (t.kind() == kind) {
+                return t.periodNs();
+            }
+        }
+        return 1;
+    }
+
+    /** The sample's pcs, leaf first: DWARF unwinding when it gets at least as far as the frame-pointer walk. */
+    private List<Long> unwind(AgentStackSample a) {
+        List<Long> walk = new ArrayList<>(a.pcs().length);
+        for (long pc : a.pcs()) {
+            walk.add(pc);
+        }
+        if (a.regs().length != WireFormat.SAMPLE_NREGS || a.stack().length == 0) {
+            return walk;
+        }
+        RegisterSet regs = new RegisterSet();
+        for (int col = 0; col < a.regs().length; col++) {
+            regs.set(col, a.regs()[col]);
+        }
+        UnwindResult r = unwinder.unwind(regs, a.stack(), a.stackPointer(), space(a.pid()));
+        if (r.depth() >= walk.size()) {
+            unwoundByCfi++;
+            return r.pcs();
+        }
+        return walk;
+    }
+
+    /** Reads /proc/pid/maps (again); returns whether it did. */
+    private boolean loadMaps(int pid, boolean newImage) {
+        long now = System.nanoTime();
+        Long last = mapsLoadedNs.get(pid);
+        if (!newImage && last != null && now - last < TimeUnit.MILLISECONDS.toNanos(MAPS_RELOAD_MS)) {
+            return false;
+        }
+        mapsLoadedNs.put(pid, now);
+        ProcessMaps maps = symbolizer.maps();
+        ProcessMaps fresh = new ProcessMaps();
+        ProcMapsSeed.load(procRoot, pid, fresh);
+        List<ProcessMaps.Mapping> found = fresh.mappings(pid);
+        if (found.isEmpty() && !newImage) {
+            return false; // the process is gone: keep what was known
+        }
+        maps.exec(pid);
+        found.forEach(m -> maps.add(pid, m));
+        changed.add(pid);
+        return !newImage;
+    }
+
+    /** The unwinder's view of a process's executable mappings, rebuilt when they changed. */
+    private AddressSpace space(int pid) {
+        AddressSpace a = spaces.get(pid);
+        if (a == null || changed.remove(pid)) {
+            a = new AddressSpace();
+            for (ProcessMaps.Mapping m : symbolizer.maps().mappings(pid)) {
+                if (m.executable()) {
+                    a.add(new AddressSpace.Mapping(m.start(), m.end(), m.pgoff(), m.path()));
+                }
+            }
+            spaces.put(pid, a);
+        }
+        return a;
+    }
+
+    private void forget(int pid) {
+        symbolizer.maps().remove(pid);
+        spaces.remove(pid);
+        mapsLoadedNs.remove(pid);
+        previous.keySet().removeIf(k -> (int) (k >>> 32) == pid);
+        threadNumbers.keySet().removeIf(k -> (int) (k >>> 32) == pid);
+    }
+
+    private static long key(int pid, int tid) {
+        return ((long) pid << 32) | (tid & 0xffffffffL);
+    }
+}
