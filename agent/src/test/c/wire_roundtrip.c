@@ -26,7 +26,9 @@
  * What it writes (ring = slot index in the file, in claim order; max_rings 4; 16 KiB rings):
  *   ring 0  main thread (seq 0): main region, user regions, all 11 annotation types, categories
  *           python / host, progress marks, the 4 trace controls, a name cut at
- *           RSYS_MAX_RECORD_SIZE (on a UTF-8 boundary), a FORK inside an open region.
+ *           RSYS_MAX_RECORD_SIZE (on a UTF-8 boundary), two STACK_SAMPLEs (the timer sampler's
+ *           writer called directly: realtime with registers, pcs and stack bytes; cputime with
+ *           one pc), a FORK inside an open region.
  *   ring 1  thread seq 1: one region, THREAD_END via the thread-exit hook, ring ENDED.
  *   ring 2  thread seq 2: fills the ring; this program then acts as the collector once (stores
  *           tail = head, so the records before `ring.2.tail` are consumed and not listed), fills
@@ -44,7 +46,8 @@
  *   dropped,tail,records,pads}, [child.]ring.<r>.rec.<i>.<field> for each record the reader sees
  *   after `tail`, in order: type (THREAD_START, ...), size, time, and per type: tid, seq;
  *   category, metrics, thread_cpu, rss, peak_rss, name, name_length; annotation_type, value, string;
- *   child_pid; aux (TRACE_CONTROL). Header fields are those the file has after this program exits;
+ *   child_pid; aux (TRACE_CONTROL); kind, thread_cpu, regs, pcs (comma lists), stack (hex)
+ *   (STACK_SAMPLE). Header fields are those the file has after this program exits;
  *   [child.]header.init_time_ns and exit_time_ns are init_time and exit_time as the collector must
  *   convert them (exit_time_ns only for exited processes).
  */
@@ -265,6 +268,42 @@ static void exp_trace_control(int ring, uint64_t time, unsigned aux)
     int i = rec(ring, "TRACE_CONTROL", 16);
     line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
     line("ring.%d.rec.%d.aux=%u", ring, i, aux);
+}
+
+/* u64 values as a comma list */
+static void exp_u64s(int ring, int i, const char *key, const uint64_t *v, uint32_t n)
+{
+    char buf[2048];
+    size_t at = 0;
+    buf[0] = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%" PRIu64, k ? "," : "", v[k]);
+    }
+    line("ring.%d.rec.%d.%s=%s", ring, i, key, buf);
+}
+
+/* A STACK_SAMPLE written with the agent's writer (the signal handler's), and what it must read as. */
+static void stack_sample(int ring, uint32_t kind, uint64_t time, uint64_t cpu, const uint64_t *regs,
+                         const uint64_t *pcs, uint32_t npcs, const unsigned char *stack,
+                         uint32_t stack_size)
+{
+    if (!rsys_write_stack_sample(&rsys_tls, kind, time, cpu, regs, pcs, npcs, stack, stack_size)) {
+        fprintf(stderr, "wire_roundtrip: a stack sample was dropped\n");
+        exit(1);
+    }
+    uint32_t nregs = regs ? RSYS_SAMPLE_NREGS : 0u;
+    int i = rec(ring, "STACK_SAMPLE", align8(32 + 8 * nregs + 8 * npcs + stack_size));
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
+    line("ring.%d.rec.%d.kind=%u", ring, i, kind);
+    line("ring.%d.rec.%d.thread_cpu=%" PRIu64, ring, i, cpu);
+    exp_u64s(ring, i, "regs", regs, nregs);
+    exp_u64s(ring, i, "pcs", pcs, npcs);
+    char hex[2 * 64 + 1];
+    for (uint32_t k = 0; k < stack_size; k++) {
+        snprintf(hex + 2 * k, 3, "%02x", stack[k]);
+    }
+    hex[2 * stack_size] = 0;
+    line("ring.%d.rec.%d.stack=%s", ring, i, hex);
 }
 
 static void exp_ring(int ring, int tid, int seq, unsigned state, uint64_t dropped, uint64_t tail,
@@ -634,6 +673,26 @@ int main(int argc, char **argv)
     exp_begin(R0, next_time(0), metric_reads, ROCPROFSYS_CATEGORY_USER, long_name, cut - 1);
     rocprofsys_pop_region(long_name);
     exp_end(R0, next_time(0), metric_reads, ROCPROFSYS_CATEGORY_USER);
+
+    /* stack samples of both timer kinds: registers, pcs and a stack copy (not a multiple of 8),
+     * and a bare one (one pc, no registers, no stack) */
+    {
+        uint64_t regs[RSYS_SAMPLE_NREGS];
+        for (uint32_t k = 0; k < RSYS_SAMPLE_NREGS; k++) {
+            regs[k] = UINT64_C(0x7ffd00001000) + 8 * k;
+        }
+        regs[RSYS_SAMPLE_NREGS - 1] = UINT64_MAX - 1; /* rip: the full u64 range survives */
+        uint64_t pcs[3] = {UINT64_MAX - 1, 0x401234u, 0x401000u};
+        unsigned char stack[21];
+        for (unsigned k = 0; k < sizeof stack; k++) {
+            stack[k] = (unsigned char)(0xA0u + 7u * k);
+        }
+        uint64_t now = CLOCK_BASE + CLOCK_STEP * clock_reads; /* the latest record's time */
+        stack_sample(R0, RSYS_TIMER_REALTIME, now, UINT64_C(123456789), regs, pcs, 3, stack,
+                     sizeof stack);
+        uint64_t one = 0x402000u;
+        stack_sample(R0, RSYS_TIMER_CPUTIME, now, UINT64_C(987654321), NULL, &one, 1, NULL, 0);
+    }
 
     /* ring 1: a thread with one region */
     uint64_t c0 = clock_reads, m0 = metric_reads;
