@@ -1,0 +1,149 @@
+package org.rocprofsys.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.core.perfetto.DecodedTrace;
+
+/**
+ * The agent's timer sampler end to end: wall-clock (realtime) samples of a thread that sleeps most
+ * of the time, CPU-time sampling through the agent when perf is not to be used (the fallback), and
+ * the thread filters.
+ */
+class TimerSamplingEndToEndIT {
+    @TempDir
+    static Path examples;
+
+    @TempDir
+    Path cwd;
+
+    @BeforeAll
+    static void buildExamples() throws Exception {
+        DistTool.buildExamples(examples);
+    }
+
+    private DistTool.Result sample(String name, List<String> extraEnv, String... args) throws Exception {
+        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), name, extraEnv.toArray(String[]::new));
+        return DistTool.tool("rocprof-sys-sample", cwd, env, args);
+    }
+
+    private static List<JsonNode> graph(Path json, String metric) throws Exception {
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        List<JsonNode> out = new ArrayList<>();
+        root.get("timemory").get(metric).get("ranks").get(0).get("graph").forEach(out::add);
+        return out;
+    }
+
+    private static String label(JsonNode e) {
+        String prefix = e.get("prefix").asText();
+        return prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "");
+    }
+
+    private static double sum(List<JsonNode> graph, String name, int depth) {
+        return graph.stream().filter(e -> label(e).equals(name) && e.get("depth").asInt() == depth)
+                .mapToDouble(e -> e.get("entry").get("accum").asDouble()).sum();
+    }
+
+    private static String shown(List<JsonNode> g) {
+        return g.stream().map(e -> e.get("depth").asInt() + ":" + label(e) + "=" + e.get("entry").get("accum"))
+                .toList().toString();
+    }
+
+    private static long count(String text, String needle) {
+        return text.lines().filter(l -> l.contains(needle)).count();
+    }
+
+    @Test
+    void realtimeSamplesShowTheSleepingFunction() throws Exception {
+        var r = sample("sleepy", List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON"), "-P", "-T", "-v", "1", "-f", "500",
+                "-w", "0", "--", examples.resolve("sleepy").toString(), "20");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("[SIG34] Sampler for thread 0 will be triggered 500.0x per second of wall-time"
+                + " (every 2.000 milliseconds)..."), r::toString);
+        assertFalse(r.stderr().contains("perf_event_open refused"), r::toString); // no CPU-time sampler asked for
+
+        // wall clock: sleepy (in nanosleep) holds most of main's time, though it uses almost no CPU
+        List<JsonNode> wall = graph(cwd.resolve("out/sleepy/sampling_wall_clock.json"), "sampling_wall_clock");
+        double main = sum(wall, "main", 0);
+        double sleepy = sum(wall, "sleepy", 2);
+        double busy = sum(wall, "busy", 2);
+        assertTrue(main > 0.3, "main's sampled wall time: " + shown(wall));
+        // 20 ms asleep against 5 ms of CPU per round: about 80 % on an idle machine, less on a busy one
+        assertTrue(sleepy > 0.45 * main, "sleepy's share " + sleepy / main + ": " + shown(wall));
+        assertTrue(sum(wall, "nanosleep", 3) > 0, "the libc frames below sleepy: " + shown(wall));
+        assertTrue(busy > 0, shown(wall));
+
+        // CPU time: the thread's CPU deltas, so busy outweighs sleepy there
+        List<JsonNode> cpu = graph(cwd.resolve("out/sleepy/sampling_cpu_clock.json"), "sampling_cpu_clock");
+        assertTrue(sum(cpu, "busy", 2) > sum(cpu, "sleepy", 2), "sampling_cpu_clock: " + shown(cpu));
+        assertTrue(Files.readString(cwd.resolve("out/sleepy/sampling_percent.txt")).contains("sleepy"), r::toString);
+
+        // the trace: main -> loop -> sleepy / busy on "Thread 0 (S) <tid>"
+        DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/sleepy/perfetto-trace.proto"));
+        List<Long> sampled = trace.tracks.values().stream()
+                .filter(t -> t.descriptor().getName().startsWith("Thread 0 (S) ")).map(DecodedTrace.Track::uuid)
+                .toList();
+        assertEquals(1, sampled.size(), trace.tracks::toString);
+        Set<String> slices = trace.slices.stream().filter(s -> s.trackUuid == sampled.getFirst())
+                .map(s -> s.depth + ":" + s.name).collect(Collectors.toSet());
+        assertTrue(slices.containsAll(Set.of("0:main", "1:loop", "2:sleepy", "2:busy")), slices::toString);
+    }
+
+    @Test
+    void withoutPerfCpuTimeSamplingFallsBackToTheAgentsTimers() throws Exception {
+        // hot-functions is -O2 -fomit-frame-pointer: heavy and light sit under main only if the
+        // collector unwinds the agent's stack copies through DWARF CFI
+        var r = sample("fallback", List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"), "-P", "-T", "-f", "1000", "-w", "0",
+                "--", examples.resolve("hot-functions").toString(), "30");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals(1, count(r.stderr(), "perf_event_open refused (ROCPROFSYS_SAMPLING_USE_PERF=OFF): falling back"
+                + " to the agent's timer sampler"), r::toString);
+        assertFalse(r.stderr().contains("call-stack sampling is off"), r::toString);
+        for (String f : List.of("sampling_wall_clock", "sampling_cpu_clock", "sampling_percent")) {
+            for (String ext : List.of("txt", "json")) {
+                assertTrue(Files.isRegularFile(cwd.resolve("out/fallback").resolve(f + "." + ext)), f + "." + ext
+                        + "\n" + r);
+            }
+        }
+        List<JsonNode> cpu = graph(cwd.resolve("out/fallback/sampling_cpu_clock.json"), "sampling_cpu_clock");
+        double main = sum(cpu, "main", 0);
+        double heavy = sum(cpu, "heavy", 1);
+        double light = sum(cpu, "light", 1);
+        assertTrue(main > 0 && heavy + light > 0.8 * main, shown(cpu));
+        double heavyShare = heavy / (heavy + light);
+        assertTrue(heavyShare > 0.5 && heavyShare < 0.9, "heavy's share " + heavyShare + ": " + shown(cpu));
+    }
+
+    @Test
+    void threadFiltersPickTheSampledThreads() throws Exception {
+        // the per-timer list wins over SAMPLING_TIDS: threads 0 and 2 are sampled, thread 1 is not
+        var r = sample("tids", List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_SAMPLING_TIDS", "1",
+                "ROCPROFSYS_SAMPLING_REALTIME_TIDS", "0,2"), "-T", "-f", "200", "-w", "0", "--",
+                examples.resolve("sleepy").toString(), "10", "threads");
+        assertEquals(0, r.exitCode(), r::toString);
+        DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
+        Map<String, Long> sampledTracks = trace.tracks.values().stream()
+                .filter(t -> t.descriptor().getName().contains(" (S) "))
+                .collect(Collectors.toMap(t -> t.descriptor().getName().replaceFirst(" \\(S\\) .*", ""),
+                        DecodedTrace.Track::uuid));
+        assertEquals(Set.of("Thread 0", "Thread 2"), sampledTracks.keySet(), trace.tracks::toString);
+        Set<String> two = trace.slices.stream().filter(s -> s.trackUuid == sampledTracks.get("Thread 2"))
+                .map(s -> s.name).collect(Collectors.toSet());
+        assertTrue(two.containsAll(Set.of("worker_two", "loop", "sleepy")), two::toString);
+        assertFalse(trace.slices.stream().anyMatch(s -> s.name.equals("worker_one")), "thread 1 was sampled");
+    }
+}
