@@ -183,6 +183,9 @@ public final class AgentSampling implements BackgroundSource {
                 }
                 case ProcessStarted p -> {
                     loadMaps(p.pid(), true);
+                    if (!timers.isEmpty()) {
+                        prewarm(symbolizer.maps().mappings(p.pid()));
+                    }
                     downstream.accept(e);
                 }
                 case ThreadStarted t -> {
@@ -281,6 +284,33 @@ public final class AgentSampling implements BackgroundSource {
             return r.pcs();
         }
         return walk;
+    }
+
+    /**
+     * Loads the symbols and CFI of a new image's modules on a background thread, so that the first
+     * samples do not hold the collector thread (and the rings it drains) for the first parse of libc.
+     * Both caches are thread-safe; a module the collector thread needs first is simply loaded there.
+     */
+    private void prewarm(List<ProcessMaps.Mapping> mappings) {
+        Set<String> seen = new HashSet<>();
+        List<ProcessMaps.Mapping> files = mappings.stream()
+                .filter(m -> m.executable() && m.path().startsWith("/") && seen.add(m.path())).toList();
+        if (files.isEmpty()) {
+            return;
+        }
+        Thread.ofVirtual().name("rocprof-sys-symbols-prewarm").start(() -> {
+            for (ProcessMaps.Mapping m : files) {
+                if (stopped) {
+                    return;
+                }
+                try {
+                    symbolizer.symbols(m);
+                    unwinder.modules().get(m.path());
+                } catch (RuntimeException e) {
+                    // unreadable module: the resolver reports nothing for it either
+                }
+            }
+        });
     }
 
     /** Reads /proc/pid/maps (again); returns whether it did. */
