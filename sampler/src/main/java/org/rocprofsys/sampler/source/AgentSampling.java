@@ -9,8 +9,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import org.rocprofsys.core.event.AgentStackSample;
@@ -37,7 +44,8 @@ import org.rocprofsys.sampler.unwind.Unwinder;
  * samples are made: DWARF CFI unwinding over the copied stack (kept when it gets at least as deep
  * as the agent's frame-pointer walk), then the same {@link Symbolizer}. The mappings come from
  * {@code /proc/<pid>/maps}, read when a process image starts and again when a pc falls outside
- * them (at most every {@value #MAPS_RELOAD_MS} ms per process).
+ * them (at most every {@value #MAPS_RELOAD_MS} ms per process). That work runs on a worker thread
+ * of its own, so that the collector thread keeps the rings drained.
  *
  * <p>Each sample stands for the wall time since the thread's previous sample (the timer period for
  * its first) and for the thread's CPU time since then, so realtime samples of a sleeping thread
@@ -76,8 +84,14 @@ public final class AgentSampling implements BackgroundSource {
         }
     }
 
+    /** Bytes of stack the agent copies per sample (its default, ROCPROFSYS_AGENT_SAMPLE_STACK). */
+    static final int STACK_BYTES = 8192;
+    /** A ring holds at least this much of a thread's samples, so that a busy collector loses none. */
+    static final double RING_SECONDS = 0.25;
+
     private final List<Timer> timers;
     private final ThreadFilter perfThreads;
+    private long ringKb;
     private final long durationNs;
     private final int verbose;
     private final PrintStream log;
@@ -85,15 +99,21 @@ public final class AgentSampling implements BackgroundSource {
     private final Symbolizer symbolizer = new Symbolizer();
     private final Unwinder unwinder = new Unwinder();
     private final Map<Integer, AddressSpace> spaces = new HashMap<>();
-    private final Set<Integer> changed = new HashSet<>();
-    private final Map<Integer, Long> mapsLoadedNs = new HashMap<>();
+    /** Touched by the collector thread (new images) and the worker (reloads). */
+    private final Set<Integer> changed = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, Long> mapsLoadedNs = new ConcurrentHashMap<>();
     /** (pid, tid) -> thread number, from the agent's THREAD_START records. */
     private final Map<Long, Integer> threadNumbers = new HashMap<>();
     /** (pid, tid) -> {time, thread CPU ns} of its previous agent sample. */
     private final Map<Long, long[]> previous = new HashMap<>();
     private volatile boolean stopped;
-    private long samples;
-    private long unwoundByCfi;
+    private volatile long samples;
+    private volatile long unwoundByCfi;
+    private volatile long failures;
+    private final BlockingQueue<Runnable> work = new LinkedBlockingQueue<>();
+    private final AtomicLong pending = new AtomicLong();
+    private final Queue<StackSample> resolved = new ConcurrentLinkedQueue<>();
+    private Thread worker;
 
     /**
      * @param timers      the agent's timers (may be empty: then only the perf thread filter applies)
@@ -119,6 +139,18 @@ public final class AgentSampling implements BackgroundSource {
         return timers;
     }
 
+    /**
+     * Rings of at least {@code configuredKb}, raised to hold {@value #RING_SECONDS} s of a thread's
+     * samples at the timers' rates (about 8.4 KB a sample with its stack copy): 1 MiB covers the
+     * default 300 Hz, 2000 Hz of wall-clock samples asks for 4 MiB.
+     */
+    public AgentSampling withRingKb(long configuredKb) {
+        double hz = timers.stream().mapToDouble(Timer::hz).sum();
+        long needed = (long) Math.ceil(hz * (STACK_BYTES + 256) * RING_SECONDS / 1024);
+        this.ringKb = needed > configuredKb ? needed : 0;
+        return this;
+    }
+
     @Override
     public Map<String, String> targetEnvironment() {
         if (timers.isEmpty()) {
@@ -128,6 +160,9 @@ public final class AgentSampling implements BackgroundSource {
         env.put(WireFormat.ENV_TIMERS, String.join(";", timers.stream().map(Timer::agentSpec).toList()));
         if (durationNs > 0) {
             env.put(WireFormat.ENV_TIMER_DURATION_NS, Long.toString(durationNs));
+        }
+        if (ringKb > 0) {
+            env.put(WireFormat.ENV_RING_KB, Long.toString(ringKb));
         }
         return env;
     }
@@ -155,6 +190,9 @@ public final class AgentSampling implements BackgroundSource {
     @Override
     public void stop(long timestampNs) {
         stopped = true;
+        if (failures > 0) {
+            log.println("[rocprof-sys] warning: " + failures + " of the agent's stack samples could not be resolved");
+        }
     }
 
     /** Samples resolved so far, and how many of them the DWARF unwinder gave their stack. */
@@ -169,19 +207,21 @@ public final class AgentSampling implements BackgroundSource {
     @Override
     public Consumer<TraceEvent> intercept(Consumer<TraceEvent> downstream) {
         return e -> {
+            flush(downstream);
             switch (e) {
-                case AgentStackSample a -> {
+                case AgentStackSample a -> submit(() -> {
                     StackSample s = resolve(a);
                     if (s != null) {
-                        downstream.accept(s);
+                        resolved.add(s);
                     }
-                }
+                });
                 case StackSample s -> {
                     if (perfThreads.isAll() || selected(perfThreads, s.pid(), s.tid())) {
                         downstream.accept(s);
                     }
                 }
                 case ProcessStarted p -> {
+                    // now, while the process surely lives; an exec'd pid's old image has ended already
                     loadMaps(p.pid(), true);
                     if (!timers.isEmpty()) {
                         prewarm(symbolizer.maps().mappings(p.pid()));
@@ -194,12 +234,58 @@ public final class AgentSampling implements BackgroundSource {
                     downstream.accept(e);
                 }
                 case ProcessEnded p -> {
-                    downstream.accept(e);
+                    // every sample of the image is drained by now: resolved and handed on before its end
+                    awaitIdle();
+                    flush(downstream);
                     forget(p.pid());
+                    downstream.accept(e);
                 }
                 default -> downstream.accept(e);
             }
         };
+    }
+
+    /**
+     * Resolving (unwinding, symbolizing) runs on a worker thread, in order: the collector thread
+     * only copies the records out of the rings, so a slow first parse of a module never leaves a
+     * ring full. Resolved samples go downstream, on the collector thread, with the next event.
+     */
+    private void submit(Runnable task) {
+        if (worker == null) {
+            worker = Thread.ofPlatform().daemon().name("rocprof-sys-agent-samples").start(this::work);
+        }
+        pending.incrementAndGet();
+        work.add(task);
+    }
+
+    private void work() {
+        while (true) {
+            Runnable task;
+            try {
+                task = work.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                task.run();
+            } catch (RuntimeException | LinkageError e) {
+                failures++;
+            } finally {
+                pending.decrementAndGet();
+            }
+        }
+    }
+
+    private void awaitIdle() {
+        while (pending.get() > 0) {
+            LockSupport.parkNanos(100_000);
+        }
+    }
+
+    private void flush(Consumer<TraceEvent> downstream) {
+        for (StackSample s; (s = resolved.poll()) != null;) {
+            downstream.accept(s);
+        }
     }
 
     private boolean selected(ThreadFilter filter, int pid, int tid) {

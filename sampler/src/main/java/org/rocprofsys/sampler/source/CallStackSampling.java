@@ -26,6 +26,8 @@ import org.rocprofsys.sampler.perf.PerfException;
  * </ul>
  * Each timer's frequency and delay are its own setting when above 0, else SAMPLING_FREQ and
  * SAMPLING_DELAY; its threads are its own _TIDS setting when not empty, else SAMPLING_TIDS.
+ * With agent timers, the rings grow beyond RING_BUFFER_SIZE_KB where a quarter of a second of
+ * samples would not fit ({@link AgentSampling#withRingKb}).
  */
 public final class CallStackSampling {
     /** Environment switch: OFF makes CPU-time sampling use the agent's timers even where perf works. */
@@ -86,7 +88,8 @@ public final class CallStackSampling {
                     tids(settings, "ROCPROFSYS_SAMPLING_REALTIME_TIDS", allTids)));
         }
         if (!timers.isEmpty() || !perfThreads.isAll()) {
-            sources.add(new AgentSampling(timers, perfThreads, durationNs, verbose, log));
+            sources.add(new AgentSampling(timers, perfThreads, durationNs, verbose, log)
+                    .withRingKb(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB")));
         }
         if (verbose >= 1 && !sources.isEmpty() && sources.getFirst() instanceof PerfSamplingSource) {
             long hz = Math.max(1, Math.round(positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_FREQ"), freq)));

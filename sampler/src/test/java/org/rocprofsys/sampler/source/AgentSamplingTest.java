@@ -14,6 +14,8 @@ import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.event.AgentStackSample;
+import org.rocprofsys.core.event.ProcessEnd;
+import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
@@ -52,7 +54,10 @@ class AgentSamplingTest {
         long[] pcs = {address("getpid"), address("malloc") + 1};
         stage.accept(new AgentStackSample(50_000_000, PID, PID, StackSample.Kind.WALL, 7_000_000, pcs, NO_REGS, NO_STACK));
         stage.accept(new AgentStackSample(53_000_000, PID, PID, StackSample.Kind.WALL, 8_000_000, pcs, NO_REGS, NO_STACK));
-        assertEquals(4, out.size(), out::toString);
+        // resolved on the stage's worker; all of them handed on before the process's end
+        stage.accept(new ProcessEnded(60_000_000, PID, ProcessEnd.EXITED, 0));
+        assertEquals(5, out.size(), out::toString);
+        assertInstanceOf(ProcessEnded.class, out.get(4));
         StackSample first = assertInstanceOf(StackSample.class, out.get(2));
         StackSample second = assertInstanceOf(StackSample.class, out.get(3));
         List<String> names = first.frames().stream().map(StackFrame::symbol).toList();

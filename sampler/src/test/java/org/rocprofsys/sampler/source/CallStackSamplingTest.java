@@ -68,6 +68,8 @@ class CallStackSamplingTest {
         assertEquals("cputime:27:1000:250000000:0;realtime:40:50:1000000000:1,3-5",
                 a.targetEnvironment().get("ROCPROFSYS_AGENT_TIMERS"));
         assertEquals("2500000000", a.targetEnvironment().get("ROCPROFSYS_AGENT_TIMER_DURATION_NS"));
+        // 1050 Hz of samples: a quarter of a second of them does not fit in the default 1 MiB ring
+        assertEquals("2166", a.targetEnvironment().get("ROCPROFSYS_AGENT_RING_KB"));
     }
 
     @Test
