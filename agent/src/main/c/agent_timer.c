@@ -359,8 +359,11 @@ static void rsys_install(int kind)
 {
     int sig = rsys_tg.spec[kind].signo;
     for (int k = 0; k < RSYS_TIMER_KINDS; k++) {
-        if (rsys_tg.installed_sig[k] == sig) {
-            return; /* both kinds on one signal: one handler */
+        if (k != kind && rsys_tg.installed_sig[k] == sig) {
+            /* both kinds on one signal: one handler, one disposition to chain to */
+            rsys_tg.prev[kind] = rsys_tg.prev[k];
+            rsys_tg.installed_sig[kind] = sig;
+            return;
         }
     }
     struct sigaction sa;
