@@ -24,11 +24,14 @@
  * thread inside a record write (rsys_tls.busy), the sample is dropped: rings have one producer.
  *
  * Other signals. The handler recognises its own timer signals by si_code == SI_TIMER and the
- * value it gave the timer; any other delivery of the signal goes to the disposition that was in
- * place when the agent installed its handler (a handler is called; SIG_DFL is restored and the
- * signal raised again; SIG_IGN ignores it). An application that installs its own handler for the
- * same signal later replaces the agent's: its timers' signals then reach the application's handler
- * (choose other signals with ROCPROFSYS_SAMPLING_CPUTIME_SIGNAL / _REALTIME_SIGNAL), as upstream.
+ * value it gave the timer; any other delivery of the signal goes to the application's disposition
+ * (a handler is called; SIG_DFL is restored and the signal raised again; SIG_IGN ignores it): the
+ * one in place when the agent installed its handler, or the one the application set later. The
+ * agent wraps sigaction and signal: for a sampler signal they record the application's new
+ * disposition and report its previous one, while the agent's handler stays installed, so
+ * application handlers for SIGPROF (gprof's ITIMER_PROF, profilers) keep working beside the
+ * timers. (The application's sa_mask and SA_RESETHAND / SA_NODEFER are not applied to the
+ * forwarded calls.)
  *
  * Ends. A thread's timers are deleted before its THREAD_END; every timer is deleted at exit and
  * before exec (and pending timer signals discarded, so that the new image, where the signal's
@@ -37,6 +40,7 @@
  */
 #include "rsys_agent.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -187,6 +191,8 @@ static int rsys_selects(const struct rsys_timer_spec *sp, int32_t seq)
     return 0;
 }
 
+static int rsys_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
+
 /* ---------------------------------------------------------------------------------------------
  * The signal handler
  */
@@ -205,7 +211,7 @@ static void rsys_chain(int sig, siginfo_t *si, void *uc)
             struct sigaction dfl;
             memset(&dfl, 0, sizeof dfl);
             dfl.sa_handler = SIG_DFL;
-            sigaction(sig, &dfl, NULL);
+            rsys_real_sigaction(sig, &dfl, NULL);
             raise(sig); /* delivered when this handler returns (the signal is blocked now) */
         } else if (prev->sa_handler != SIG_IGN && prev->sa_handler != NULL) {
             prev->sa_handler(sig);
@@ -353,6 +359,82 @@ int rsys_write_stack_sample(struct rsys_tls *t, uint32_t kind, uint64_t time, ui
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * sigaction / signal: the application sees and sets its own disposition of a sampler signal
+ */
+typedef int (*rsys_sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+typedef sighandler_t (*rsys_signal_fn)(int, sighandler_t);
+
+static int rsys_sampler_kind(int sig)
+{
+    for (int k = 0; k < RSYS_TIMER_KINDS; k++) {
+        if (rsys_tg.installed_sig[k] != 0 && rsys_tg.installed_sig[k] == sig) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+static void rsys_set_prev(int sig, const struct sigaction *act)
+{
+    for (int k = 0; k < RSYS_TIMER_KINDS; k++) {
+        if (rsys_tg.installed_sig[k] == sig) {
+            rsys_tg.prev[k] = *act;
+        }
+    }
+}
+
+RSYS_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+    static rsys_sigaction_fn real;
+    if (real == NULL) {
+        real = (rsys_sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+    }
+    int k = rsys_sampler_kind(sig);
+    if (k < 0 || real == NULL) {
+        return real != NULL ? real(sig, act, oact) : (errno = ENOSYS, -1);
+    }
+    struct sigaction old = rsys_tg.prev[k];
+    if (act != NULL) {
+        rsys_set_prev(sig, act);
+    }
+    if (oact != NULL) {
+        *oact = old;
+    }
+    return 0;
+}
+
+RSYS_EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+    static rsys_signal_fn real;
+    if (real == NULL) {
+        real = (rsys_signal_fn)dlsym(RTLD_NEXT, "signal");
+    }
+    int k = rsys_sampler_kind(sig);
+    if (k < 0 || real == NULL) {
+        return real != NULL ? real(sig, handler) : SIG_ERR;
+    }
+    sighandler_t old = (rsys_tg.prev[k].sa_flags & SA_SIGINFO) ? (sighandler_t)(void (*)(void))rsys_tg.prev[k].sa_sigaction
+                                                               : rsys_tg.prev[k].sa_handler;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = SA_RESTART; /* glibc's signal(): BSD semantics */
+    sigemptyset(&sa.sa_mask);
+    rsys_set_prev(sig, &sa);
+    return old;
+}
+
+/* the real sigaction, for the agent's own calls */
+static int rsys_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+    static rsys_sigaction_fn real;
+    if (real == NULL) {
+        real = (rsys_sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+    }
+    return real != NULL ? real(sig, act, oact) : -1;
+}
+
+/* ---------------------------------------------------------------------------------------------
  * Timers
  */
 static void rsys_install(int kind)
@@ -376,7 +458,7 @@ static void rsys_install(int kind)
             sigaddset(&sa.sa_mask, rsys_tg.spec[k].signo);
         }
     }
-    if (sigaction(sig, &sa, &rsys_tg.prev[kind]) == 0) {
+    if (rsys_real_sigaction(sig, &sa, &rsys_tg.prev[kind]) == 0) {
         rsys_tg.installed_sig[kind] = sig;
     }
 }
@@ -569,8 +651,8 @@ void rsys_timers_before_exec(void)
     for (int k = 0; k < RSYS_TIMER_KINDS; k++) {
         int sig = rsys_tg.installed_sig[k];
         if (sig != 0) {
-            sigaction(sig, &ign, NULL); /* discards a pending timer signal */
-            sigaction(sig, &rsys_tg.prev[k], NULL);
+            rsys_real_sigaction(sig, &ign, NULL); /* discards a pending timer signal */
+            rsys_real_sigaction(sig, &rsys_tg.prev[k], NULL);
         }
     }
 }

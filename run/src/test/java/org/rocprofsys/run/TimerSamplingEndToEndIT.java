@@ -129,6 +129,18 @@ class TimerSamplingEndToEndIT {
     }
 
     @Test
+    void anApplicationsOwnSigprofHandlerKeepsWorkingBesideTheCpuTimeTimers() throws Exception {
+        // the agent's cputime timers use SIGPROF; the program installs its own handler (sigaction,
+        // then signal()), raises SIGPROF itself and checks that its handlers saw every one of them
+        var r = sample("sigprof", List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"), "-P", "-f", "1000", "-w", "0", "--",
+                examples.resolve("sigprof-app").toString(), "30");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stdout().contains("app handler calls=5+1"), r::toString);
+        List<JsonNode> cpu = graph(cwd.resolve("out/sigprof/sampling_cpu_clock.json"), "sampling_cpu_clock");
+        assertTrue(sum(cpu, "crunch", 1) > 0.5 * sum(cpu, "main", 0), shown(cpu));
+    }
+
+    @Test
     void threadFiltersPickTheSampledThreads() throws Exception {
         // the per-timer list wins over SAMPLING_TIDS: threads 0 and 2 are sampled, thread 1 is not
         var r = sample("tids", List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_SAMPLING_TIDS", "1",
