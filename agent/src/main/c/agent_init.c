@@ -311,6 +311,7 @@ static int rsys_open_file(int forked_from)
     rsys_g.hdr = h;
     rsys_g.map_size = size;
     rsys_g.pid = pid;
+    rsys_timers_dump_maps(); /* before RUNNING: the collector finds it with the ring file */
     __atomic_store_n(&h->state, RSYS_STATE_RUNNING, __ATOMIC_RELEASE);
     __atomic_store_n(&rsys_g.active, 1, __ATOMIC_RELEASE);
     return 0;
@@ -342,6 +343,7 @@ void rsys_finalize(void)
     struct rsys_file_header *h = rsys_g.hdr;
     struct rsys_tls *t = &rsys_tls;
     rsys_timers_stop_all(); /* no sample signal during the exit path */
+    rsys_timers_dump_maps(); /* what was loaded since init (dlopen) */
     if (t->state == RSYS_TS_ACTIVE) {
         if (t->is_main) {
             rsys_region_end(ROCPROFSYS_CATEGORY_HOST, 1);

@@ -42,6 +42,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -432,6 +433,67 @@ static int rsys_real_sigaction(int sig, const struct sigaction *act, struct siga
         real = (rsys_sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
     }
     return real != NULL ? real(sig, act, oact) : -1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The mappings, for the collector: <session dir>/<pid>.<generation>.maps, a copy of
+ * /proc/self/maps written at init (fork child included) and at exit, so that samples of a process
+ * that is gone before the collector reads its /proc entry still symbolize. Written to a temporary
+ * name and renamed; no allocation.
+ */
+void rsys_timers_dump_maps(void)
+{
+    struct rsys_file_header *h = rsys_g.hdr;
+    if (!rsys_tg.any || h == NULL) {
+        return;
+    }
+    char path[4096 + 64], tmp[4096 + 72];
+    int n = snprintf(path, sizeof path, "%s/%d.%u.maps", rsys_g.session_dir, (int)h->pid,
+                     h->exec_generation);
+    if (n <= 0 || (size_t)n >= sizeof path ||
+        snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        return;
+    }
+    int in = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (in < 0) {
+        return;
+    }
+    int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (out < 0) {
+        close(in);
+        return;
+    }
+    char buf[4096];
+    int ok = 1;
+    for (;;) {
+        ssize_t got = read(in, buf, sizeof buf);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            ok = got == 0;
+            break;
+        }
+        for (ssize_t done = 0; done < got;) {
+            ssize_t w = write(out, buf + done, (size_t)(got - done));
+            if (w < 0 && errno == EINTR) {
+                continue;
+            }
+            if (w <= 0) {
+                ok = 0;
+                break;
+            }
+            done += w;
+        }
+        if (!ok) {
+            break;
+        }
+    }
+    close(in);
+    close(out);
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+    }
 }
 
 /* ---------------------------------------------------------------------------------------------

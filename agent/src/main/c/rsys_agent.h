@@ -183,6 +183,7 @@ RSYS_HIDDEN void rsys_finalize(void);
 RSYS_HIDDEN void rsys_timers_init(void);
 RSYS_HIDDEN void rsys_timers_thread_start(struct rsys_tls *t);
 RSYS_HIDDEN void rsys_timers_main_begins(void);
+RSYS_HIDDEN void rsys_timers_dump_maps(void);
 RSYS_HIDDEN void rsys_timers_thread_stop(void);
 RSYS_HIDDEN void rsys_timers_stop_all(void);
 RSYS_HIDDEN void rsys_timers_atfork_child(void);

@@ -1,5 +1,6 @@
 package org.rocprofsys.core.session;
 
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -14,8 +15,11 @@ import org.rocprofsys.core.event.TraceEvent;
 public interface BackgroundSource {
     void start(int targetPid, Consumer<TraceEvent> out);
 
-    /** Variables the target's environment needs for this source (e.g. the agent's timer settings). */
-    default Map<String, String> targetEnvironment() {
+    /**
+     * Variables the target's environment needs for this source (e.g. the agent's timer settings),
+     * asked once the run's session directory (where the agents write) exists.
+     */
+    default Map<String, String> targetEnvironment(Path sessionDirectory) {
         return Map.of();
     }
 

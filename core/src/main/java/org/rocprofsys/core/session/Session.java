@@ -190,7 +190,7 @@ public final class Session {
         env.put(WireFormat.ENV_LOSSLESS, settings.bool("ROCPROFSYS_RING_BUFFER_LOSSLESS") ? "1" : "0");
         env.put(WireFormat.ENV_METRICS, Integer.toString(agentMetrics()));
         for (BackgroundSource source : sources) {
-            env.putAll(source.targetEnvironment());
+            env.putAll(source.targetEnvironment(sessionDir));
         }
         return env;
     }

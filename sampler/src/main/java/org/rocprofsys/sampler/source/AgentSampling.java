@@ -44,7 +44,8 @@ import org.rocprofsys.sampler.unwind.Unwinder;
  * samples are made: DWARF CFI unwinding over the copied stack (kept when it gets at least as deep
  * as the agent's frame-pointer walk), then the same {@link Symbolizer}. The mappings come from
  * {@code /proc/<pid>/maps}, read when a process image starts and again when a pc falls outside
- * them (at most every {@value #MAPS_RELOAD_MS} ms per process). That work runs on a worker thread
+ * them (at most every {@value #MAPS_RELOAD_MS} ms per process), or, once the process is gone,
+ * from the copy its agent wrote at init and at exit. That work runs on a worker thread
  * of its own, so that the collector thread keeps the rings drained.
  *
  * <p>Each sample stands for the wall time since the thread's previous sample (the timer period for
@@ -114,6 +115,10 @@ public final class AgentSampling implements BackgroundSource {
     private final AtomicLong pending = new AtomicLong();
     private final Queue<StackSample> resolved = new ConcurrentLinkedQueue<>();
     private Thread worker;
+    /** Where the agents also leave a copy of their mappings ({@code <pid>.<generation>.maps}). */
+    private volatile Path sessionDirectory;
+    /** pid -> exec generation of its latest image. */
+    private final Map<Integer, Integer> generations = new ConcurrentHashMap<>();
 
     /**
      * @param timers      the agent's timers (may be empty: then only the perf thread filter applies)
@@ -152,7 +157,8 @@ public final class AgentSampling implements BackgroundSource {
     }
 
     @Override
-    public Map<String, String> targetEnvironment() {
+    public Map<String, String> targetEnvironment(Path sessionDirectory) {
+        this.sessionDirectory = sessionDirectory;
         if (timers.isEmpty()) {
             return Map.of();
         }
@@ -221,6 +227,7 @@ public final class AgentSampling implements BackgroundSource {
                     }
                 }
                 case ProcessStarted p -> {
+                    generations.put(p.pid(), p.execGeneration());
                     // now, while the process surely lives; an exec'd pid's old image has ended already
                     loadMaps(p.pid(), true);
                     if (!timers.isEmpty()) {
@@ -411,6 +418,12 @@ public final class AgentSampling implements BackgroundSource {
         ProcessMaps fresh = new ProcessMaps();
         ProcMapsSeed.load(procRoot, pid, fresh);
         List<ProcessMaps.Mapping> found = fresh.mappings(pid);
+        Path dir = sessionDirectory;
+        if (found.isEmpty() && dir != null) {
+            // gone already (a short process, or a collector slow to start): the agent's copy
+            ProcMapsSeed.loadFile(dir.resolve(pid + "." + generations.getOrDefault(pid, 0) + ".maps"), pid, fresh);
+            found = fresh.mappings(pid);
+        }
         if (found.isEmpty() && !newImage) {
             return false; // the process is gone: keep what was known
         }
@@ -439,6 +452,7 @@ public final class AgentSampling implements BackgroundSource {
         symbolizer.maps().remove(pid);
         spaces.remove(pid);
         mapsLoadedNs.remove(pid);
+        generations.remove(pid);
         previous.keySet().removeIf(k -> (int) (k >>> 32) == pid);
         threadNumbers.keySet().removeIf(k -> (int) (k >>> 32) == pid);
     }
@@ -447,3 +461,4 @@ public final class AgentSampling implements BackgroundSource {
         return ((long) pid << 32) | (tid & 0xffffffffL);
     }
 }
+

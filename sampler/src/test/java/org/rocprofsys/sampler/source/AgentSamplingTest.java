@@ -8,11 +8,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.foreign.Linker;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.ProcessEnded;
@@ -71,6 +74,23 @@ class AgentSamplingTest {
         assertEquals(1_000_000, second.cpuNs(), "thread CPU time since the previous sample");
         assertEquals(2, a.samples());
         assertEquals(0, a.unwoundByCfi());
+    }
+
+    @Test
+    void aProcessGoneFromProcIsSymbolizedFromTheAgentsCopyOfItsMaps(@TempDir Path tmp) throws Exception {
+        Path proc = Files.createDirectories(tmp.resolve("proc")); // this "proc" knows no process
+        Path session = Files.createDirectories(tmp.resolve("session"));
+        Files.copy(Path.of("/proc/self/maps"), session.resolve(PID + ".2.maps"));
+        AgentSampling.Timer cpu = new AgentSampling.Timer(StackSample.Kind.CPU, 27, 100, 0, ThreadFilter.all());
+        AgentSampling a = new AgentSampling(List.of(cpu), ThreadFilter.all(), 0, 0, log, proc);
+        a.targetEnvironment(session);
+        Consumer<TraceEvent> stage = a.intercept(out::add);
+        stage.accept(new ProcessStarted(1_000, PID, 1, "java", List.of("java"), 0, 2));
+        long[] pcs = {address("getpid")};
+        stage.accept(new AgentStackSample(2_000, PID, PID, StackSample.Kind.CPU, 5, pcs, NO_REGS, NO_STACK));
+        stage.accept(new ProcessEnded(3_000, PID, ProcessEnd.EXITED, 0));
+        StackSample s = assertInstanceOf(StackSample.class, out.get(1));
+        assertTrue(s.frames().getFirst().symbol().contains("getpid"), s::toString);
     }
 
     @Test
