@@ -141,6 +141,31 @@ class TimerSamplingEndToEndIT {
     }
 
     @Test
+    void forkChildrenAreSampledAndSymbolized() throws Exception {
+        // fork's children fork from worker threads and live 100 and 200 ms: each has its own timers,
+        // and its samples symbolize even when the process is gone before the collector reads /proc
+        var r = sample("fork", List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_USE_PID", "ON"), "-P", "-f",
+                "500", "-w", "0", "--", examples.resolve("fork").toString(), "2");
+        assertEquals(0, r.exitCode(), r::toString);
+        List<Path> profiles;
+        try (var files = Files.list(cwd.resolve("out/fork"))) {
+            profiles = files.filter(p -> p.getFileName().toString().matches("sampling_wall_clock-\\d+\\.json"))
+                    .toList();
+        }
+        assertEquals(3, profiles.size(), "the parent and two children: " + profiles + "\n" + r);
+        int children = 0;
+        for (Path p : profiles) {
+            List<JsonNode> g = graph(p, "sampling_wall_clock");
+            if (g.stream().anyMatch(e -> label(e).equals("main"))) {
+                continue; // the parent
+            }
+            children++;
+            assertTrue(g.stream().anyMatch(e -> label(e).equals("launch")), p + ": " + shown(g));
+        }
+        assertEquals(2, children, profiles::toString);
+    }
+
+    @Test
     void threadFiltersPickTheSampledThreads() throws Exception {
         // the per-timer list wins over SAMPLING_TIDS: threads 0 and 2 are sampled, thread 1 is not
         var r = sample("tids", List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_SAMPLING_TIDS", "1",
