@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -522,7 +523,9 @@ RSYS_EXPORT pid_t fork(void)
 /*
  * exec: every sampling timer is deleted and pending timer signals are discarded first (the new
  * image would die of one: its disposition is the default again). glibc's own exec variants call
- * execve internally, not through this symbol, so each entry point is wrapped.
+ * execve internally, not through this symbol, so each entry point is wrapped (the execl family
+ * through execve / execvp with the arguments gathered; fexecve and posix_spawn are not wrapped:
+ * a posix_spawn child has no timers anyway).
  */
 typedef int (*rsys_execve_fn)(const char *, char *const[], char *const[]);
 typedef int (*rsys_execv_fn)(const char *, char *const[]);
@@ -582,4 +585,56 @@ RSYS_EXPORT int execvp(const char *file, char *const argv[])
     }
     rsys_before_exec();
     return rsys_after_exec(real(file, argv));
+}
+
+/* Counts the arguments after arg0 up to the NULL, then gathers them into argv. */
+#define RSYS_GATHER_ARGS(arg0, last, argv, extra)                                                    \
+    size_t rsys_n = 1;                                                                             \
+    {                                                                                              \
+        va_list rsys_ap;                                                                           \
+        va_start(rsys_ap, last);                                                                   \
+        while (va_arg(rsys_ap, const char *) != NULL) {                                            \
+            rsys_n++;                                                                              \
+        }                                                                                          \
+        va_end(rsys_ap);                                                                           \
+    }                                                                                              \
+    char *argv[rsys_n + 1];                                                                        \
+    extra;                                                                                         \
+    {                                                                                              \
+        va_list rsys_ap;                                                                           \
+        va_start(rsys_ap, last);                                                                   \
+        argv[0] = (char *)(arg0);                                                                  \
+        for (size_t rsys_i = 1; rsys_i <= rsys_n; rsys_i++) {                                      \
+            argv[rsys_i] = va_arg(rsys_ap, char *);                                                \
+        }                                                                                          \
+        va_end(rsys_ap);                                                                           \
+    }
+
+RSYS_EXPORT int execl(const char *path, const char *arg, ...)
+{
+    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
+    return execv(path, argv);
+}
+
+RSYS_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
+    return execvp(file, argv);
+}
+
+RSYS_EXPORT int execle(const char *path, const char *arg, ...)
+{
+    /* the environment pointer follows the NULL that ends the arguments */
+    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
+    char *const *envp;
+    {
+        va_list ap;
+        va_start(ap, arg);
+        for (size_t i = 1; i <= rsys_n; i++) {
+            (void)va_arg(ap, char *);
+        }
+        envp = va_arg(ap, char *const *);
+        va_end(ap);
+    }
+    return execve(path, argv, envp);
 }
