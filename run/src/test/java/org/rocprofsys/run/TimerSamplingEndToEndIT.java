@@ -141,6 +141,28 @@ class TimerSamplingEndToEndIT {
     }
 
     @Test
+    void samplesInterruptingRegionWritesLoseNoRegion() throws Exception {
+        // both timers at 5 kHz on a thread that does nothing but push and pop: samples that land
+        // inside a record write are dropped by the handler, never interleaved with it (lossless
+        // rings, so every region must arrive and the ring must parse)
+        var r = sample("regions", List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_SAMPLING_CPUTIME", "ON",
+                "ROCPROFSYS_SAMPLING_USE_PERF", "OFF", "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"), "-P", "-f", "5000",
+                "-w", "0", "--", examples.resolve("regions").toString(), "300000");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertFalse(r.stderr().contains("corrupt"), r::toString);
+        JsonNode root = new ObjectMapper().readTree(cwd.resolve("out/regions/wall_clock.json").toFile());
+        List<JsonNode> g = new ArrayList<>();
+        root.get("timemory").get("wall_clock").get("ranks").get(0).get("graph").forEach(g::add);
+        for (String name : List.of("outer", "inner")) {
+            long laps = g.stream().filter(e -> label(e).equals(name)).mapToLong(e -> e.get("entry").get("laps").asLong())
+                    .sum();
+            assertEquals(300000, laps, name + ": " + shown(g));
+        }
+        List<JsonNode> sampled = graph(cwd.resolve("out/regions/sampling_wall_clock.json"), "sampling_wall_clock");
+        assertTrue(sum(sampled, "main", 0) > 0, shown(sampled));
+    }
+
+    @Test
     void forkChildrenAreSampledAndSymbolized() throws Exception {
         // fork's children fork from worker threads and live 100 and 200 ms: each has its own timers,
         // and its samples symbolize even when the process is gone before the collector reads /proc
