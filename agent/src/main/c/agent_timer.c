@@ -57,7 +57,6 @@
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-#define RSYS_TIMER_MAGIC 0x52530000 /* "RS" << 16 | kind, the timers' sigev_value */
 #define RSYS_TIMER_KINDS 2
 #define RSYS_TIMER_MAX_RANGES 64
 #define RSYS_TIMER_SLOTS 8192

@@ -180,6 +180,7 @@ RSYS_HIDDEN void rsys_finalize(void);
  * rsys_write_stack_sample writes one STACK_SAMPLE record (the handler's writer; also used by the
  * round-trip test): `regs` has RSYS_SAMPLE_NREGS values or is NULL.
  */
+#define RSYS_TIMER_MAGIC 0x52530000 /* "RS" << 16 | kind: the sigev_value of the agent's timers */
 RSYS_HIDDEN void rsys_timers_init(void);
 RSYS_HIDDEN void rsys_timers_thread_start(struct rsys_tls *t);
 RSYS_HIDDEN void rsys_timers_main_begins(void);
