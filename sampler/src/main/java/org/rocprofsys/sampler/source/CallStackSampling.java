@@ -46,6 +46,10 @@ public final class CallStackSampling {
         }
         boolean cputime = settings.bool("ROCPROFSYS_SAMPLING_CPUTIME");
         boolean realtime = settings.bool("ROCPROFSYS_SAMPLING_REALTIME");
+        if (settings.bool("ROCPROFSYS_SAMPLING_OVERFLOW")) {
+            log.println("[rocprof-sys] warning: ROCPROFSYS_SAMPLING_OVERFLOW is not supported yet"
+                    + (cputime || realtime ? "; ignored" : "; sampling CPU time instead"));
+        }
         if (!cputime && !realtime) {
             cputime = true;
         }
