@@ -5,7 +5,7 @@
  * where perf_event_open is refused (the collector then configures cputime timers instead).
  *
  * Configuration (set by the collector, rocprofsys_wire.h): ROCPROFSYS_AGENT_TIMERS lists the
- * timers as <kind>:<signal>:<hz>:<delay ns>:<threads>; ROCPROFSYS_AGENT_TIMER_DURATION_NS ends
+ * timers as <kind>:<signal>:<period ns>:<delay ns>:<threads>; ROCPROFSYS_AGENT_TIMER_DURATION_NS ends
  * sampling; ROCPROFSYS_AGENT_SAMPLE_STACK is the stack copy per sample.
  *
  * Per selected thread (thread_seq in the kind's list), when it attaches its ring (the main thread:
@@ -13,7 +13,7 @@
  * with SIGEV_THREAD_ID aimed at the thread itself; cputime: CLOCK_THREAD_CPUTIME_ID (the thread's
  * own CPU time), realtime: CLOCK_MONOTONIC (wall time, immune to clock steps; upstream uses
  * CLOCK_REALTIME for the same purpose). The first expiry comes after the delay on the timer's own
- * clock (as upstream: CPU time for cputime timers), then every 1/hz.
+ * clock (as upstream: CPU time for cputime timers), then every period.
  *
  * The handler (SA_SIGINFO | SA_RESTART, both sampler signals blocked while it runs) is
  * async-signal-safe: no locks, no allocation; it reads the interrupted registers from the
@@ -119,7 +119,7 @@ static int rsys_parse_u64(const char **p, uint64_t *out)
     return 1;
 }
 
-/* <kind>:<signal>:<hz>:<delay ns>:<threads>; returns 0 when malformed */
+/* <kind>:<signal>:<period ns>:<delay ns>:<threads>; returns 0 when malformed */
 static int rsys_parse_timer(const char *s, const char *end)
 {
     int kind;
@@ -134,17 +134,16 @@ static int rsys_parse_timer(const char *s, const char *end)
     }
     struct rsys_timer_spec sp;
     memset(&sp, 0, sizeof sp);
-    uint64_t signo, hz, delay;
-    if (!rsys_parse_u64(&s, &signo) || *s++ != ':' || !rsys_parse_u64(&s, &hz) || *s++ != ':' ||
+    uint64_t signo, period, delay;
+    if (!rsys_parse_u64(&s, &signo) || *s++ != ':' || !rsys_parse_u64(&s, &period) || *s++ != ':' ||
         !rsys_parse_u64(&s, &delay) || *s++ != ':') {
         return 0;
     }
-    if (signo < 1 || signo >= (uint64_t)NSIG || signo == SIGKILL || signo == SIGSTOP || hz == 0 ||
-        hz > 1000000) {
+    if (signo < 1 || signo >= (uint64_t)NSIG || signo == SIGKILL || signo == SIGSTOP || period < 1000) {
         return 0;
     }
     sp.signo = (int)signo;
-    sp.period_ns = 1000000000ull / hz;
+    sp.period_ns = period; /* at least 1 µs */
     sp.delay_ns = delay;
     if (s < end && *s == '*') {
         sp.all_threads = 1;

@@ -209,7 +209,7 @@ uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns);
  *   ROCPROFSYS_AGENT_METRICS    RSYS_METRIC_* bits recorded with regions (default 0)
  *   ROCPROFSYS_AGENT_CLOCK      "monotonic": never use RSYS_CLOCK_TSC (default: TSC when usable)
  *   ROCPROFSYS_AGENT_TIMERS     the timer sampler (agent_timer.c): timers separated by ';', each
- *                               <kind>:<signal>:<hz>:<delay ns>:<threads>, kind "cputime" or
+ *                               <kind>:<signal>:<period ns>:<delay ns>:<threads>, kind "cputime" or
  *                               "realtime", threads a comma list of thread_seq numbers and ranges
  *                               (a-b), or "*" for all. Unset or empty: no timers.
  *   ROCPROFSYS_AGENT_TIMER_DURATION_NS  > 0: no timer fires later than this after agent init

@@ -4,7 +4,7 @@
  * thread and prints its CPU time. Run it once without timers and once with, under the agent:
  *
  *   ROCPROFSYS_SESSION_DIR=<dir> ROCPROFSYS_AGENT_RING_KB=65536 \
- *   ROCPROFSYS_AGENT_TIMERS='realtime:34:5000:0:*' LD_PRELOAD=.../librocprof-sys.so timer_sample_bench
+ *   ROCPROFSYS_AGENT_TIMERS='realtime:34:200000:0:*' LD_PRELOAD=.../librocprof-sys.so timer_sample_bench
  *
  * then count the STACK_SAMPLE records of the ring file: (cpu with - cpu without) / samples.
  */

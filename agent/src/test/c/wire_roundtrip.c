@@ -158,7 +158,7 @@ __attribute__((constructor(101))) static void setup(int argc, char **argv, char 
     setenv("ROCPROFSYS_AGENT_LOSSLESS", "0", 1);
     /* the timer sampler's handler for signal 34, and a timer on thread 0 that would fire after an
      * hour: the test delivers fake timer signals itself (see handler_samples) */
-    setenv("ROCPROFSYS_AGENT_TIMERS", "realtime:34:1:3600000000000:0", 1);
+    setenv("ROCPROFSYS_AGENT_TIMERS", "realtime:34:1000000000:3600000000000:0", 1);
     setenv("ROCPROFSYS_AGENT_SAMPLE_STACK", "256", 1);
     rsys_test_clock = fake_clock;
     rsys_test_clock_pair = fake_pair;

@@ -113,7 +113,7 @@ public final class WireFormat {
     public static final String ENV_METRICS = "ROCPROFSYS_AGENT_METRICS";
     /** "monotonic": the agent never uses {@link #CLOCK_TSC}. */
     public static final String ENV_CLOCK = "ROCPROFSYS_AGENT_CLOCK";
-    /** The timer sampler: {@code <kind>:<signal>:<hz>:<delay ns>:<threads>} joined by ';'. */
+    /** The timer sampler: {@code <kind>:<signal>:<period ns>:<delay ns>:<threads>} joined by ';'. */
     public static final String ENV_TIMERS = "ROCPROFSYS_AGENT_TIMERS";
     /** > 0: the agent's timers stop this long (plus their delay) after its init. */
     public static final String ENV_TIMER_DURATION_NS = "ROCPROFSYS_AGENT_TIMER_DURATION_NS";

@@ -76,12 +76,12 @@ public final class AgentSampling implements BackgroundSource {
         }
 
         long periodNs() {
-            return Math.max(1, Math.round(1e9 / hz));
+            return Math.max(1000, Math.round(1e9 / hz));
         }
 
         String agentSpec() {
-            return (kind == StackSample.Kind.CPU ? "cputime" : "realtime") + ":" + signal + ":"
-                    + Math.max(1, Math.round(hz)) + ":" + delayNs + ":" + threads.agentSpec();
+            return (kind == StackSample.Kind.CPU ? "cputime" : "realtime") + ":" + signal + ":" + periodNs() + ":"
+                    + delayNs + ":" + threads.agentSpec();
         }
     }
 

@@ -51,7 +51,7 @@ class CallStackSamplingTest {
         assertEquals(1, s.size());
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
         // SAMPLING_FREQ 300, SAMPLING_DELAY 0.5 s, SIGPROF, every thread
-        assertEquals(Map.of("ROCPROFSYS_AGENT_TIMERS", "cputime:27:300:500000000:*"), a.targetEnvironment(dir));
+        assertEquals(Map.of("ROCPROFSYS_AGENT_TIMERS", "cputime:27:3333333:500000000:*"), a.targetEnvironment(dir));
         assertEquals(1, logged().lines().filter(l -> l.equals("[rocprof-sys] perf_event_open refused"
                 + " (ROCPROFSYS_SAMPLING_USE_PERF=OFF): falling back to the agent's timer sampler")).count(), logged());
     }
@@ -65,7 +65,7 @@ class CallStackSamplingTest {
                 "ROCPROFSYS_SAMPLING_TIDS", "0", "ROCPROFSYS_SAMPLING_REALTIME_TIDS", "1, 3-5",
                 "ROCPROFSYS_SAMPLING_DURATION", "2.5", "ROCPROFSYS_SAMPLING_REALTIME_SIGNAL", "40");
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
-        assertEquals("cputime:27:1000:250000000:0;realtime:40:50:1000000000:1,3-5",
+        assertEquals("cputime:27:1000000:250000000:0;realtime:40:20000000:1000000000:1,3-5",
                 a.targetEnvironment(dir).get("ROCPROFSYS_AGENT_TIMERS"));
         assertEquals("2500000000", a.targetEnvironment(dir).get("ROCPROFSYS_AGENT_TIMER_DURATION_NS"));
         // 1050 Hz of samples: a quarter of a second of them does not fit in the default 1 MiB ring
@@ -77,7 +77,7 @@ class CallStackSamplingTest {
         List<BackgroundSource> s = sources("ROCPROFSYS_SAMPLING_REALTIME", "ON");
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
         assertEquals(1, s.size());
-        assertEquals("realtime:34:300:500000000:*", a.targetEnvironment(dir).get("ROCPROFSYS_AGENT_TIMERS"));
+        assertEquals("realtime:34:3333333:500000000:*", a.targetEnvironment(dir).get("ROCPROFSYS_AGENT_TIMERS"));
         assertFalse(logged().contains("refused"), logged());
     }
 
