@@ -78,12 +78,14 @@ class TimerSamplingEndToEndIT {
 
         // wall clock: sleepy (in nanosleep) holds most of main's time, though it uses almost no CPU
         List<JsonNode> wall = graph(cwd.resolve("out/sleepy/sampling_wall_clock.json"), "sampling_wall_clock");
-        double main = sum(wall, "main", 0);
-        double sleepy = sum(wall, "sleepy", 2);
+        double main = sum(wall, "main", 0) / 1e9; // accum is in ns
+        double sleepy = sum(wall, "sleepy", 2) / 1e9;
         double busy = sum(wall, "busy", 2);
-        assertTrue(main > 0.3, "main's sampled wall time: " + shown(wall));
-        // 20 ms asleep against 5 ms of CPU per round: about 80 % on an idle machine, less on a busy one
-        assertTrue(sleepy > 0.45 * main, "sleepy's share " + sleepy / main + ": " + shown(wall));
+        assertTrue(main > 0.45, "main's sampled wall time " + main + " s: " + shown(wall));
+        // 20 rounds of 20 ms asleep: about 0.4 s in sleepy (a late wakeup on a loaded machine adds a
+        // little), whatever busy's 5 ms of CPU per round take in wall time there (80 % of main's
+        // time on an idle machine, about a third with the two cores heavily shared)
+        assertTrue(sleepy > 0.3 && sleepy < 0.9, "sleepy's wall time " + sleepy + " s: " + shown(wall));
         assertTrue(sum(wall, "nanosleep", 3) > 0, "the libc frames below sleepy: " + shown(wall));
         assertTrue(busy > 0, shown(wall));
 
