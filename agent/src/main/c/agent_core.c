@@ -34,9 +34,15 @@ static RSYS_ALWAYS_INLINE uint64_t rsys_reserve_for(const struct rsys_tls *t, ui
 
 void rsys_count_drop(struct rsys_tls *t)
 {
-    /* single producer per ring: a relaxed load and store suffice */
+    /* single producer per ring: a relaxed load and store suffice, with the thread marked busy so
+     * that a sample signal in between does not count a drop of its own that this store would undo */
+    uint8_t was = t->busy;
+    t->busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     uint64_t d = __atomic_load_n(&t->ring->dropped, __ATOMIC_RELAXED);
     __atomic_store_n(&t->ring->dropped, d + 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->busy = was;
 }
 
 static void rsys_write_pad(unsigned char *p)
