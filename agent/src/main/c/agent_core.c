@@ -35,9 +35,15 @@ static RSYS_ALWAYS_INLINE uint64_t rsys_reserve_for(const struct rsys_tls *t, ui
 
 void rsys_count_drop(struct rsys_tls *t)
 {
-    /* single producer per ring: a relaxed load and store suffice */
+    /* single producer per ring: a relaxed load and store suffice, with the thread marked busy so
+     * that a sample signal in between does not count a drop of its own that this store would undo */
+    uint8_t was = t->busy;
+    t->busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     uint64_t d = __atomic_load_n(&t->ring->dropped, __ATOMIC_RELAXED);
     __atomic_store_n(&t->ring->dropped, d + 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->busy = was;
 }
 
 static void rsys_write_pad(unsigned char *p)
@@ -118,7 +124,36 @@ RSYS_EXPORT uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns)
     return ticks;
 }
 
+static unsigned char *rsys_reserve_slow_impl(struct rsys_tls *t, uint32_t size, uint64_t reserve,
+                                             int may_wait);
+
 unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t reserve)
+{
+    return rsys_reserve_slow_impl(t, size, reserve, 1);
+}
+
+/* For the signal handler: never waits, even in lossless mode (the collector may need this thread). */
+RSYS_HIDDEN unsigned char *rsys_reserve_nowait(struct rsys_tls *t, uint32_t size, uint64_t reserve);
+unsigned char *rsys_reserve_nowait(struct rsys_tls *t, uint32_t size, uint64_t reserve)
+{
+    t->busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uint64_t head = t->head;
+    uint64_t off = head & t->mask;
+    if (off + size <= t->mask + 1 && head + size + reserve <= t->limit) {
+        t->head = head + size;
+        return t->data + off;
+    }
+    unsigned char *p = rsys_reserve_slow_impl(t, size, reserve, 0);
+    if (p == NULL) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        t->busy = 0;
+    }
+    return p;
+}
+
+static unsigned char *rsys_reserve_slow_impl(struct rsys_tls *t, uint32_t size, uint64_t reserve,
+                                             int may_wait)
 {
     const uint64_t cap = t->mask + 1;
     for (;;) {
@@ -142,10 +177,10 @@ unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t res
             /* the PAD fits on its own: publish it so the reader frees the lap, then retry */
             rsys_write_pad(t->data + off);
             t->head = head + to_end;
-            rsys_publish(t);
+            __atomic_store_n(&t->ring->head, t->head, __ATOMIC_RELEASE); /* still busy */
             continue;
         }
-        if (!rsys_g.lossless) {
+        if (!rsys_g.lossless || !may_wait) {
             return NULL;
         }
         sched_yield();
@@ -266,6 +301,7 @@ int rsys_attach(struct rsys_tls *t)
         pthread_setspecific(rsys_thread_key, (void *)1);
     }
     rsys_write_thread_start(t);
+    rsys_timers_thread_start(t);
     return 1;
 }
 
@@ -537,6 +573,9 @@ void rsys_write_thread_end(struct rsys_tls *t)
     if (t->state != RSYS_TS_ACTIVE) {
         return;
     }
+    t->nosample = 1; /* a sample signal still pending must not land after THREAD_END */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rsys_timers_thread_stop();
     rsys_refresh_clock_pair();
     uint64_t now = rsys_now();
     unsigned char *p = rsys_reserve(t, 16u, 0);

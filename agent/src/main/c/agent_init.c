@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -21,6 +22,8 @@
 
 RSYS_HIDDEN void rsys_thread_exit(void *unused);           /* agent_threads.c */
 RSYS_HIDDEN void rsys_threads_init(void);                  /* agent_threads.c */
+RSYS_HIDDEN void rsys_timers_before_exec(void);            /* agent_timer.c */
+RSYS_HIDDEN void rsys_timers_after_failed_exec(void);      /* agent_timer.c */
 extern pthread_key_t rsys_thread_key RSYS_HIDDEN;
 extern int rsys_thread_key_ok RSYS_HIDDEN;
 
@@ -309,6 +312,7 @@ static int rsys_open_file(int forked_from)
     rsys_g.hdr = h;
     rsys_g.map_size = size;
     rsys_g.pid = pid;
+    rsys_timers_dump_maps(); /* before RUNNING: the collector finds it with the ring file */
     __atomic_store_n(&h->state, RSYS_STATE_RUNNING, __ATOMIC_RELEASE);
     __atomic_store_n(&rsys_g.active, 1, __ATOMIC_RELEASE);
     return 0;
@@ -339,6 +343,8 @@ void rsys_finalize(void)
     }
     struct rsys_file_header *h = rsys_g.hdr;
     struct rsys_tls *t = &rsys_tls;
+    rsys_timers_stop_all(); /* no sample signal during the exit path */
+    rsys_timers_dump_maps(); /* what was loaded since init (dlopen) */
     if (t->state == RSYS_TS_ACTIVE) {
         if (t->is_main) {
             rsys_region_end(ROCPROFSYS_CATEGORY_HOST, 1);
@@ -393,6 +399,7 @@ static void rsys_atfork_child(void)
     rsys_g.exit_code_known = 0;
     rsys_g.exit_code = -1;
     rsys_open_statm();
+    rsys_timers_atfork_child();
     if (rsys_open_file(parent) == 0) {
         rsys_start_main_thread(inherited);
         rsys_instr_fork_child_end();
@@ -413,6 +420,7 @@ __attribute__((constructor)) static void rsys_ctor(void)
     }
     rsys_append(rsys_g.session_dir, 0, sizeof rsys_g.session_dir, dir);
     rsys_read_settings();
+    rsys_timers_init();
     rsys_pick_clock();
     rsys_find_agent_path();
     rsys_open_statm();
@@ -437,6 +445,9 @@ static int rsys_is_ours(void)
 
 static int rsys_main_wrapper(int argc, char **argv, char **envp)
 {
+    if (rsys_is_ours()) {
+        rsys_timers_main_begins();
+    }
     int rc = real_main(argc, argv, envp);
     if (rsys_is_ours()) {
         rsys_g.exit_code = rc;
@@ -512,4 +523,123 @@ RSYS_EXPORT pid_t fork(void)
         rsys_simple(RSYS_REC_FORK, 0, (int32_t)pid, 0, 1);
     }
     return pid;
+}
+
+/*
+ * exec: every sampling timer is deleted and pending timer signals are discarded first (the new
+ * image would die of one: its disposition is the default again). glibc's own exec variants call
+ * execve internally, not through this symbol, so each entry point is wrapped (the execl family
+ * through execve / execvp with the arguments gathered; fexecve and posix_spawn are not wrapped:
+ * a posix_spawn child has no timers anyway).
+ */
+typedef int (*rsys_execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*rsys_execv_fn)(const char *, char *const[]);
+
+static void rsys_before_exec(void)
+{
+    if (rsys_is_ours()) {
+        rsys_timers_before_exec();
+    }
+}
+
+static int rsys_after_exec(int rc)
+{
+    int saved = errno;
+    if (rsys_is_ours()) {
+        rsys_timers_after_failed_exec();
+    }
+    errno = saved;
+    return rc;
+}
+
+RSYS_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+    static rsys_execve_fn real;
+    if (real == NULL) {
+        real = (rsys_execve_fn)rsys_next("execve");
+    }
+    rsys_before_exec();
+    return rsys_after_exec(real(path, argv, envp));
+}
+
+RSYS_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+    static rsys_execve_fn real;
+    if (real == NULL) {
+        real = (rsys_execve_fn)rsys_next("execvpe");
+    }
+    rsys_before_exec();
+    return rsys_after_exec(real(file, argv, envp));
+}
+
+RSYS_EXPORT int execv(const char *path, char *const argv[])
+{
+    static rsys_execv_fn real;
+    if (real == NULL) {
+        real = (rsys_execv_fn)rsys_next("execv");
+    }
+    rsys_before_exec();
+    return rsys_after_exec(real(path, argv));
+}
+
+RSYS_EXPORT int execvp(const char *file, char *const argv[])
+{
+    static rsys_execv_fn real;
+    if (real == NULL) {
+        real = (rsys_execv_fn)rsys_next("execvp");
+    }
+    rsys_before_exec();
+    return rsys_after_exec(real(file, argv));
+}
+
+/* Counts the arguments after arg0 up to the NULL, then gathers them into argv. */
+#define RSYS_GATHER_ARGS(arg0, last, argv, extra)                                                    \
+    size_t rsys_n = 1;                                                                             \
+    {                                                                                              \
+        va_list rsys_ap;                                                                           \
+        va_start(rsys_ap, last);                                                                   \
+        while (va_arg(rsys_ap, const char *) != NULL) {                                            \
+            rsys_n++;                                                                              \
+        }                                                                                          \
+        va_end(rsys_ap);                                                                           \
+    }                                                                                              \
+    char *argv[rsys_n + 1];                                                                        \
+    extra;                                                                                         \
+    {                                                                                              \
+        va_list rsys_ap;                                                                           \
+        va_start(rsys_ap, last);                                                                   \
+        argv[0] = (char *)(arg0);                                                                  \
+        for (size_t rsys_i = 1; rsys_i <= rsys_n; rsys_i++) {                                      \
+            argv[rsys_i] = va_arg(rsys_ap, char *);                                                \
+        }                                                                                          \
+        va_end(rsys_ap);                                                                           \
+    }
+
+RSYS_EXPORT int execl(const char *path, const char *arg, ...)
+{
+    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
+    return execv(path, argv);
+}
+
+RSYS_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
+    return execvp(file, argv);
+}
+
+RSYS_EXPORT int execle(const char *path, const char *arg, ...)
+{
+    /* the environment pointer follows the NULL that ends the arguments */
+    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
+    char *const *envp;
+    {
+        va_list ap;
+        va_start(ap, arg);
+        for (size_t i = 1; i <= rsys_n; i++) {
+            (void)va_arg(ap, char *);
+        }
+        envp = va_arg(ap, char *const *);
+        va_end(ap);
+    }
+    return execve(path, argv, envp);
 }

@@ -178,6 +178,31 @@ struct rsys_record_header {
 /* u64 time; aux = global function id. Closes the innermost open region (that function's). */
 #define RSYS_REC_FUNC_EXIT 11u
 
+/*
+ * A call-stack sample taken by the agent's timer sampler (agent_timer.c) in its signal handler.
+ * aux = timer kind (RSYS_TIMER_*). Layout after the header:
+ *    8 u64 time            record clock when the signal was handled
+ *   16 u64 thread_cpu_ns   CLOCK_THREAD_CPUTIME_ID of the sampled thread at that moment
+ *   24 u16 npcs            instruction pointers that follow (>= 1)
+ *   26 u16 nregs           registers that follow: RSYS_SAMPLE_NREGS on x86-64, 0 elsewhere
+ *   28 u32 stack_size      bytes of stack copied (0 when the sp was not inside the thread's stack)
+ *   32 u64 regs[nregs]     the interrupted registers in DWARF x86-64 order (rax rdx rcx rbx rsi rdi
+ *                          rbp rsp r8-r15 rip)
+ *      u64 pcs[npcs]       frame-pointer walk, leaf first: pcs[0] is the interrupted ip, then the
+ *                          return addresses of the rbp chain (each read inside the thread's stack,
+ *                          8-aligned, strictly increasing)
+ *      stack[stack_size]   the stack from the interrupted sp upwards (for DWARF CFI unwinding),
+ *                          padded to 8
+ * These records may exceed RSYS_MAX_RECORD_SIZE, up to RSYS_MAX_SAMPLE_RECORD_SIZE (and never more
+ * than a quarter of a ring).
+ */
+#define RSYS_REC_STACK_SAMPLE 12u
+#define RSYS_TIMER_CPUTIME 0u  /* CLOCK_THREAD_CPUTIME_ID timer */
+#define RSYS_TIMER_REALTIME 1u /* wall-clock timer */
+#define RSYS_SAMPLE_NREGS 17u
+#define RSYS_SAMPLE_MAX_PCS 64u
+#define RSYS_MAX_SAMPLE_RECORD_SIZE 16384u
+
 #define RSYS_MAX_RECORD_SIZE 4096u /* longer names are cut */
 
 /*
@@ -198,6 +223,12 @@ uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns);
  *   ROCPROFSYS_AGENT_CLOCK      "monotonic": never use RSYS_CLOCK_TSC (default: TSC when usable)
  *   ROCPROFSYS_INSTRUMENT_PLAN  runtime instrumentation plan file (docs/instrumentation.md), applied
  *                               by the agent before main and after each dlopen
+ *   ROCPROFSYS_AGENT_TIMERS     the timer sampler (agent_timer.c): timers separated by ';', each
+ *                               <kind>:<signal>:<period ns>:<delay ns>:<threads>, kind "cputime" or
+ *                               "realtime", threads a comma list of thread_seq numbers and ranges
+ *                               (a-b), or "*" for all. Unset or empty: no timers.
+ *   ROCPROFSYS_AGENT_TIMER_DURATION_NS  > 0: no timer fires later than this after agent init
+ *   ROCPROFSYS_AGENT_SAMPLE_STACK  bytes of stack copied per sample (default 8192, 0 = none)
  */
 
 /* Bits of a TRACE_CONTROL record's aux (added with the agent; same meaning as described above) */
@@ -234,6 +265,7 @@ _Static_assert(offsetof(struct rsys_ring_header, thread_seq) == 136, "thread_seq
 _Static_assert(offsetof(struct rsys_ring_header, dropped) == 144, "dropped");
 _Static_assert(sizeof(struct rsys_record_header) == 8, "record header");
 _Static_assert(RSYS_MAX_RECORD_SIZE % 8 == 0 && RSYS_MAX_RECORD_SIZE <= 65535, "record size fits u16");
+_Static_assert(RSYS_MAX_SAMPLE_RECORD_SIZE % 8 == 0 && RSYS_MAX_SAMPLE_RECORD_SIZE <= 65535, "sample size fits u16");
 #endif
 
 #endif

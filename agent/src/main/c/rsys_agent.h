@@ -72,6 +72,12 @@ struct rsys_tls {
     uint8_t state;                 /* RSYS_TS_* */
     uint8_t is_main;               /* this thread opened the main region */
     uint8_t main_open;             /* the main region is open */
+    /*
+     * 1 from rsys_reserve to rsys_publish (and while a record is dropped): the timer sampler's
+     * signal handler, finding it set, drops its sample instead of writing into a half-claimed ring.
+     */
+    volatile uint8_t busy;
+    volatile uint8_t nosample;     /* 1: THREAD_END written or being written: no more samples */
 };
 
 extern __thread struct rsys_tls rsys_tls __attribute__((tls_model("initial-exec"))) RSYS_HIDDEN;
@@ -183,24 +189,55 @@ RSYS_HIDDEN void rsys_instr_fork_child_end(void);
 RSYS_HIDDEN void rsys_instr_finalize(void);
 
 /*
+ * Timer sampler (agent_timer.c). rsys_timers_init reads ROCPROFSYS_AGENT_TIMERS* and installs the
+ * handlers (once per process image); rsys_timers_thread_start arms the calling thread's timers
+ * (called when it attaches a ring); rsys_timers_thread_stop deletes them; rsys_timers_stop_all
+ * deletes every thread's (exit, exec); rsys_timers_atfork_child forgets the parent's timers.
+ * rsys_write_stack_sample writes one STACK_SAMPLE record (the handler's writer; also used by the
+ * round-trip test): `regs` has RSYS_SAMPLE_NREGS values or is NULL.
+ */
+#define RSYS_TIMER_MAGIC 0x52530000 /* "RS" << 16 | kind: the sigev_value of the agent's timers */
+RSYS_HIDDEN void rsys_timers_init(void);
+RSYS_HIDDEN void rsys_timers_thread_start(struct rsys_tls *t);
+RSYS_HIDDEN void rsys_timers_main_begins(void);
+RSYS_HIDDEN void rsys_timers_dump_maps(void);
+RSYS_HIDDEN void rsys_timers_thread_stop(void);
+RSYS_HIDDEN void rsys_timers_stop_all(void);
+RSYS_HIDDEN void rsys_timers_atfork_child(void);
+RSYS_HIDDEN int rsys_write_stack_sample(struct rsys_tls *t, uint32_t kind, uint64_t time,
+                                        uint64_t thread_cpu_ns, const uint64_t *regs,
+                                        const uint64_t *pcs, uint32_t npcs, const void *stack,
+                                        uint32_t stack_size);
+
+/*
  * Claims `size` bytes for a record, keeping `reserve` bytes free afterwards. Returns where to
  * write, or NULL when the record is dropped. The caller writes the record and calls rsys_publish.
  */
 static inline unsigned char *rsys_reserve(struct rsys_tls *t, uint32_t size, uint64_t reserve)
 {
+    /* busy before the producer state is read: a sample signal now drops its record (agent_timer.c) */
+    t->busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     uint64_t head = t->head;
     uint64_t off = head & t->mask;
     if (RSYS_LIKELY(off + size <= t->mask + 1 && head + size + reserve <= t->limit)) {
         t->head = head + size;
         return t->data + off;
     }
-    return rsys_reserve_slow(t, size, reserve);
+    unsigned char *p = rsys_reserve_slow(t, size, reserve);
+    if (RSYS_UNLIKELY(p == NULL)) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        t->busy = 0;
+    }
+    return p;
 }
 
 /* The one store-release that makes everything written so far visible to the collector. */
 static inline void rsys_publish(struct rsys_tls *t)
 {
     __atomic_store_n(&t->ring->head, t->head, __ATOMIC_RELEASE);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->busy = 0;
 }
 
 static inline uint64_t rsys_record_word(uint32_t type, uint32_t size, uint32_t aux)

@@ -27,7 +27,11 @@
  *   ring 0  main thread (seq 0): main region, user regions, all 11 annotation types, categories
  *           python / host, progress marks, the 4 trace controls, a name cut at
  *           RSYS_MAX_RECORD_SIZE (on a UTF-8 boundary), two FUNC_DEFs and a FUNC_ENTER / FUNC_EXIT
- *           pair written by the real instrumentation hooks, a FORK inside an open region.
+ *           pair written by the real instrumentation hooks, two STACK_SAMPLEs (the timer sampler's
+ *           writer called directly: realtime with registers, pcs and stack bytes; cputime with
+ *           one pc), then one written by the real signal handler (fake SI_TIMER signals sent to
+ *           itself: none while busy or ended, then one, read back from the ring), a FORK inside
+ *           an open region.
  *   ring 1  thread seq 1: one region, THREAD_END via the thread-exit hook, ring ENDED.
  *   ring 2  thread seq 2: fills the ring; this program then acts as the collector once (stores
  *           tail = head, so the records before `ring.2.tail` are consumed and not listed), fills
@@ -45,7 +49,9 @@
  *   dropped,tail,records,pads}, [child.]ring.<r>.rec.<i>.<field> for each record the reader sees
  *   after `tail`, in order: type (THREAD_START, ...), size, time, and per type: tid, seq;
  *   category, metrics, thread_cpu, rss, peak_rss, name, name_length; annotation_type, value, string;
- *   child_pid; aux (TRACE_CONTROL); gid (FUNC_*; FUNC_DEF and FUNC_ENTER also name). Header fields are those the file has after this program exits;
+ *   child_pid; aux (TRACE_CONTROL); gid (FUNC_*; FUNC_DEF and FUNC_ENTER also name); kind,
+ *   thread_cpu, regs, pcs (comma lists), stack (hex) (STACK_SAMPLE). Header fields are those the
+ *   file has after this program exits;
  *   [child.]header.init_time_ns and exit_time_ns are init_time and exit_time as the collector must
  *   convert them (exit_time_ns only for exited processes).
  */
@@ -157,6 +163,10 @@ __attribute__((constructor(101))) static void setup(int argc, char **argv, char 
     setenv("ROCPROFSYS_AGENT_MAX_THREADS", "4", 1);
     setenv("ROCPROFSYS_AGENT_METRICS", "7", 1);
     setenv("ROCPROFSYS_AGENT_LOSSLESS", "0", 1);
+    /* the timer sampler's handler for signal 34, and a timer on thread 0 that would fire after an
+     * hour: the test delivers fake timer signals itself (see handler_samples) */
+    setenv("ROCPROFSYS_AGENT_TIMERS", "realtime:34:1000000000:3600000000000:0", 1);
+    setenv("ROCPROFSYS_AGENT_SAMPLE_STACK", "256", 1);
     rsys_test_clock = fake_clock;
     rsys_test_clock_pair = fake_pair;
     rsys_test_clock_kind = tsc_mode ? (int)RSYS_CLOCK_TSC : (int)RSYS_CLOCK_MONOTONIC_NS;
@@ -288,6 +298,115 @@ static void exp_func(int ring, const char *type, uint64_t time, uint32_t gid, co
     if (name != NULL) {
         line("ring.%d.rec.%d.name=%s", ring, i, name); /* as the collector names the region */
     }
+}
+
+/* u64 values as a comma list */
+static void exp_u64s(int ring, int i, const char *key, const uint64_t *v, uint32_t n)
+{
+    char buf[2048];
+    size_t at = 0;
+    buf[0] = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%" PRIu64, k ? "," : "", v[k]);
+    }
+    line("ring.%d.rec.%d.%s=%s", ring, i, key, buf);
+}
+
+/* A STACK_SAMPLE written with the agent's writer (the signal handler's), and what it must read as. */
+static void stack_sample(int ring, uint32_t kind, uint64_t time, uint64_t cpu, const uint64_t *regs,
+                         const uint64_t *pcs, uint32_t npcs, const unsigned char *stack,
+                         uint32_t stack_size)
+{
+    if (!rsys_write_stack_sample(&rsys_tls, kind, time, cpu, regs, pcs, npcs, stack, stack_size)) {
+        fprintf(stderr, "wire_roundtrip: a stack sample was dropped\n");
+        exit(1);
+    }
+    uint32_t nregs = regs ? RSYS_SAMPLE_NREGS : 0u;
+    int i = rec(ring, "STACK_SAMPLE", align8(32 + 8 * nregs + 8 * npcs + stack_size));
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
+    line("ring.%d.rec.%d.kind=%u", ring, i, kind);
+    line("ring.%d.rec.%d.thread_cpu=%" PRIu64, ring, i, cpu);
+    exp_u64s(ring, i, "regs", regs, nregs);
+    exp_u64s(ring, i, "pcs", pcs, npcs);
+    char hex[2 * 64 + 1];
+    for (uint32_t k = 0; k < stack_size; k++) {
+        snprintf(hex + 2 * k, 3, "%02x", stack[k]);
+    }
+    hex[2 * stack_size] = 0;
+    line("ring.%d.rec.%d.stack=%s", ring, i, hex);
+}
+
+static int gettid_(void);
+
+/* A signal as the agent's timer of `kind` raises it (SI_TIMER, the agent's value), sent to this
+ * thread: delivered before the system call returns. */
+static void fake_timer_signal(uint32_t kind)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    si.si_signo = 34;
+    si.si_code = SI_TIMER;
+    si.si_value.sival_int = (int)(RSYS_TIMER_MAGIC | kind);
+    if (syscall(SYS_rt_tgsigqueueinfo, getpid(), gettid_(), 34, &si) != 0) {
+        perror("rt_tgsigqueueinfo");
+        exit(1);
+    }
+}
+
+/*
+ * The real handler: no sample while the thread is inside a record write (busy) or past its
+ * THREAD_END (nosample); otherwise one STACK_SAMPLE whose registers, frame-pointer walk and stack
+ * copy are the interrupted thread's. Its values are read back from the ring for the Java side.
+ */
+static void handler_samples(int ring)
+{
+    struct rsys_tls *t = &rsys_tls;
+    uint64_t head0 = t->head, c0 = clock_reads;
+    t->busy = 1;
+    fake_timer_signal(RSYS_TIMER_REALTIME);
+    t->busy = 0;
+    t->nosample = 1;
+    fake_timer_signal(RSYS_TIMER_REALTIME);
+    t->nosample = 0;
+    if (t->head != head0 || clock_reads != c0) {
+        fprintf(stderr, "wire_roundtrip: the handler wrote a sample while busy or ended\n");
+        exit(1);
+    }
+    fake_timer_signal(RSYS_TIMER_REALTIME);
+    if (t->head == head0 || clock_reads != c0 + 1) {
+        fprintf(stderr, "wire_roundtrip: the handler wrote no sample\n");
+        exit(1);
+    }
+    const unsigned char *p = t->data + (head0 & t->mask);
+    if (*(const uint16_t *)p == RSYS_REC_PAD) {
+        p = t->data;
+    }
+    const uint64_t *w = (const uint64_t *)p;
+    uint32_t size = (uint32_t)((w[0] >> 16) & 0xffffu);
+    uint32_t npcs = (uint32_t)(w[3] & 0xffffu), nregs = (uint32_t)((w[3] >> 16) & 0xffffu);
+    uint32_t stack_size = (uint32_t)(w[3] >> 32);
+    const uint64_t *regs = w + 4, *pcs = w + 4 + nregs;
+    const unsigned char *stack = (const unsigned char *)(pcs + npcs);
+    int here = 0; /* a local of this frame: the copied stack must hold its address */
+    uintptr_t sp = (uintptr_t)regs[7];
+    if (nregs != RSYS_SAMPLE_NREGS || npcs < 2 || pcs[0] != regs[16] || stack_size != 256 ||
+        sp > (uintptr_t)&here || (uintptr_t)&here - sp > (uintptr_t)1 << 20 || (w[0] & 0xffffu) != RSYS_REC_STACK_SAMPLE) {
+        fprintf(stderr, "wire_roundtrip: odd handler sample (npcs %u nregs %u stack %u)\n", npcs, nregs,
+                stack_size);
+        exit(1);
+    }
+    int i = rec(ring, "STACK_SAMPLE", size);
+    line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(CLOCK_BASE + CLOCK_STEP * (c0 + 1)));
+    line("ring.%d.rec.%d.kind=%u", ring, i, RSYS_TIMER_REALTIME);
+    line("ring.%d.rec.%d.thread_cpu=%" PRIu64, ring, i, w[2]);
+    exp_u64s(ring, i, "regs", regs, nregs);
+    exp_u64s(ring, i, "pcs", pcs, npcs);
+    static char hex[2 * 256 + 1];
+    for (uint32_t k = 0; k < stack_size; k++) {
+        snprintf(hex + 2 * k, 3, "%02x", stack[k]);
+    }
+    hex[2 * stack_size] = 0;
+    line("ring.%d.rec.%d.stack=%s", ring, i, hex);
 }
 
 static void exp_ring(int ring, int tid, int seq, unsigned state, uint64_t dropped, uint64_t tail,
@@ -679,6 +798,27 @@ int main(int argc, char **argv)
             fprintf(stderr, "wire_roundtrip: the exit hook returned %#llx\n", (unsigned long long)real);
             return 1;
         }
+    }
+
+    /* stack samples of both timer kinds: registers, pcs and a stack copy (not a multiple of 8),
+     * and a bare one (one pc, no registers, no stack) */
+    {
+        uint64_t regs[RSYS_SAMPLE_NREGS];
+        for (uint32_t k = 0; k < RSYS_SAMPLE_NREGS; k++) {
+            regs[k] = UINT64_C(0x7ffd00001000) + 8 * k;
+        }
+        regs[RSYS_SAMPLE_NREGS - 1] = UINT64_MAX - 1; /* rip: the full u64 range survives */
+        uint64_t pcs[3] = {UINT64_MAX - 1, 0x401234u, 0x401000u};
+        unsigned char stack[21];
+        for (unsigned k = 0; k < sizeof stack; k++) {
+            stack[k] = (unsigned char)(0xA0u + 7u * k);
+        }
+        uint64_t now = CLOCK_BASE + CLOCK_STEP * clock_reads; /* the latest record's time */
+        stack_sample(R0, RSYS_TIMER_REALTIME, now, UINT64_C(123456789), regs, pcs, 3, stack,
+                     sizeof stack);
+        uint64_t one = 0x402000u;
+        stack_sample(R0, RSYS_TIMER_CPUTIME, now, UINT64_C(987654321), NULL, &one, 1, NULL, 0);
+        handler_samples(R0);
     }
 
     /* ring 1: a thread with one region */

@@ -22,7 +22,7 @@ import org.rocprofsys.run.cli.RunArguments;
 import org.rocprofsys.run.cli.RunHelp;
 import org.rocprofsys.run.cli.RunInvocation;
 import org.rocprofsys.run.cli.RunUsageException;
-import org.rocprofsys.sampler.source.PerfSampling;
+import org.rocprofsys.sampler.source.CallStackSampling;
 
 /**
  * {@code rocprof-sys-run [options] -- <command>}: turns the options into the target's environment
@@ -149,7 +149,7 @@ public final class RunCommand {
         List<BackgroundSource> sources;
         try {
             sources = new ArrayList<>(ProcessSampling.sources(settings, err));
-            sources.addAll(PerfSampling.sources(settings, err));
+            sources.addAll(CallStackSampling.sources(settings, targetEnv, err));
         } catch (IllegalArgumentException e) {
             err.println("[" + tool + "] error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;

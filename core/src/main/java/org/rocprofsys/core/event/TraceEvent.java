@@ -10,7 +10,7 @@ package org.rocprofsys.core.event;
  */
 public sealed interface TraceEvent
         permits ProcessStarted, ProcessEnded, ThreadStarted, ThreadEnded, RegionBegin, RegionEnd, Mark, Fork,
-        RecordsDropped, TraceControl, CounterSample, StackSample {
+        RecordsDropped, TraceControl, CounterSample, StackSample, AgentStackSample {
     long timestampNs();
 
     int pid();

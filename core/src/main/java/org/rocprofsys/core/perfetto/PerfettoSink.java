@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
 import org.rocprofsys.core.event.Category;
@@ -196,6 +197,9 @@ public final class PerfettoSink implements EventSink {
             }
             case CounterSample c -> counter(c);
             case StackSample s -> stackSample(s);
+            case AgentStackSample a -> {
+                // raw: the sampler's resolver turns it into a StackSample before the sinks
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package org.rocprofsys.core.session;
 
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import org.rocprofsys.core.event.TraceEvent;
@@ -28,6 +30,23 @@ public interface BackgroundSource {
     }
 
     void start(int targetPid, Consumer<TraceEvent> out);
+
+    /**
+     * Variables the target's environment needs for this source (e.g. the agent's timer settings),
+     * asked once the run's session directory (where the agents write) exists.
+     */
+    default Map<String, String> targetEnvironment(Path sessionDirectory) {
+        return Map.of();
+    }
+
+    /**
+     * A stage in front of {@code downstream} for every event the collector hands on (agent records
+     * and background events alike), run on the collector thread; e.g. turns the agent's raw stack
+     * samples into symbolized ones. The default passes everything through.
+     */
+    default Consumer<TraceEvent> intercept(Consumer<TraceEvent> downstream) {
+        return downstream;
+    }
 
     /** Stops and emits the source's final events (upstream ends each counter series with a 0). */
     void stop(long timestampNs);

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import org.rocprofsys.config.SettingType;
 import org.rocprofsys.config.Settings;
@@ -23,6 +24,7 @@ import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.timemory.Component;
 import org.rocprofsys.core.timemory.TimemoryOptions;
 import org.rocprofsys.core.wire.WireFormat;
@@ -124,7 +126,11 @@ public final class Session {
                 }
                 fanOut.accept(e);
             });
-            Collector collector = new Collector(dir, filter, log);
+            Consumer<TraceEvent> head = filter;
+            for (BackgroundSource source : sources.reversed()) {
+                head = source.intercept(head);
+            }
+            Collector collector = new Collector(dir, head, log);
             collector.setRootPid(pid);
             for (BackgroundSource source : sources) {
                 source.start(pid, collector::offer);
@@ -196,6 +202,9 @@ public final class Session {
         env.put(WireFormat.ENV_MAX_THREADS, Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_MAX_THREADS")));
         env.put(WireFormat.ENV_LOSSLESS, settings.bool("ROCPROFSYS_RING_BUFFER_LOSSLESS") ? "1" : "0");
         env.put(WireFormat.ENV_METRICS, Integer.toString(agentMetrics()));
+        for (BackgroundSource source : sources) {
+            env.putAll(source.targetEnvironment(sessionDir));
+        }
         return env;
     }
 

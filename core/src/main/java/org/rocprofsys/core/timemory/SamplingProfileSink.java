@@ -17,6 +17,7 @@ import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 
 /**
@@ -24,7 +25,9 @@ import org.rocprofsys.core.event.TraceEvent;
  * {@code sampling_percent}, in the layout of the instrumented ones. Each sample adds its interval to
  * every frame of its stack, nested main -> leaf; the percentages are flat (each function's share of
  * the frames of all its process's samples). The wall time of a sample is the time since the
- * thread's previous sample (upstream's {@code [prev_ts, ts]}); its CPU time is its own interval.
+ * thread's previous sample (upstream's {@code [prev_ts, ts]}); its CPU time is
+ * {@link StackSample#cpuNs()} (perf: its interval; the agent's timers: the thread's CPU time since
+ * its previous sample).
  *
  * <p>The existing call-graph builder does the folding: a sample becomes nested region begins and
  * ends on a per-thread virtual clock that advances by the sample's interval, so each frame's
@@ -32,6 +35,14 @@ import org.rocprofsys.core.event.TraceEvent;
  * needed for a profile and would overlap (samples of one thread are instants, not regions).
  */
 public final class SamplingProfileSink implements EventSink {
+    /**
+     * Where the main thread's virtual clocks start. The call-graph builder places a worker thread's
+     * graph below the main thread's position at the worker's first region; worker clocks start at 0,
+     * before anything of the main thread, so each sampled thread gets a tree of its own (rooted at
+     * its start routine), as upstream shows them.
+     */
+    static final long MAIN_EPOCH = 1L << 50;
+
     private final TimemorySink wall;
     private final TimemorySink cpu;
     private final TimemorySink percent;
@@ -53,6 +64,12 @@ public final class SamplingProfileSink implements EventSink {
 
     @Override
     public void accept(TraceEvent event) {
+        if (event instanceof ThreadStarted t) {
+            wall.accept(t); // thread numbers for the "|N>>>" labels
+            cpu.accept(t);
+            percent.accept(t);
+            return;
+        }
         if (!(event instanceof StackSample s) || s.frames().isEmpty()) {
             return;
         }
@@ -60,7 +77,7 @@ public final class SamplingProfileSink implements EventSink {
         Long previous = lastSample.put(key, s.timestampNs());
         long wallNs = previous == null || s.timestampNs() <= previous ? s.intervalNs() : s.timestampNs() - previous;
         fold(wall, s, key, 0, wallNs);
-        fold(cpu, s, key, 1, s.intervalNs());
+        fold(cpu, s, key, 1, s.cpuNs());
         Map<String, Long> perThread = counts.computeIfAbsent(s.pid(), k -> new LinkedHashMap<>())
                 .computeIfAbsent(s.tid(), k -> new LinkedHashMap<>());
         // upstream: each frame of each sample adds 100 / (frames of all samples)
@@ -70,7 +87,8 @@ public final class SamplingProfileSink implements EventSink {
 
     /** One sample as nested regions on the thread's virtual clock {@code clock}. */
     private void fold(TimemorySink sink, StackSample s, long thread, int clock, long intervalNs) {
-        long[] c = clocks.computeIfAbsent(thread, k -> new long[2]);
+        long[] c = clocks.computeIfAbsent(thread, k -> s.tid() == s.pid() ? new long[] {MAIN_EPOCH, MAIN_EPOCH}
+                : new long[2]);
         long begin = c[clock];
         long end = begin + Math.max(1, intervalNs);
         c[clock] = end;

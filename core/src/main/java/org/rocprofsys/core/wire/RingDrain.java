@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
+import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
 import org.rocprofsys.core.event.Category;
@@ -20,6 +21,7 @@ import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceControl;
@@ -164,8 +166,29 @@ public final class RingDrain {
             case WireFormat.REC_FORK -> out.accept(new Fork(time, pid, tid, r.get(JAVA_INT, 16)));
             case WireFormat.REC_TRACE_CONTROL -> out.accept(new TraceControl(time, pid, tid, (aux & 1) != 0,
                     (aux & 2) != 0));
+            case WireFormat.REC_STACK_SAMPLE -> out.accept(stackSample(r, aux, time));
             default -> throw new WireException("pid " + pid + " tid " + tid + ": unknown record type " + type);
         }
+    }
+
+    private AgentStackSample stackSample(MemorySegment r, int aux, long time) throws WireException {
+        long counts = r.get(JAVA_LONG, 24);
+        int npcs = (int) (counts & 0xffff);
+        int nregs = (int) ((counts >>> 16) & 0xffff);
+        long stackSize = counts >>> 32;
+        long regsAt = 32;
+        long pcsAt = regsAt + 8L * nregs;
+        long stackAt = pcsAt + 8L * npcs;
+        if (npcs > WireFormat.SAMPLE_MAX_PCS || (nregs != 0 && nregs != WireFormat.SAMPLE_NREGS)
+                || stackAt + stackSize > r.byteSize()) {
+            throw new WireException("pid " + pid + " tid " + tid + ": corrupt stack sample (" + npcs + " pcs, "
+                    + nregs + " registers, " + stackSize + " stack bytes in " + r.byteSize() + ")");
+        }
+        long[] regs = r.asSlice(regsAt, 8L * nregs).toArray(JAVA_LONG);
+        long[] pcs = r.asSlice(pcsAt, 8L * npcs).toArray(JAVA_LONG);
+        byte[] stack = r.asSlice(stackAt, stackSize).toArray(JAVA_BYTE);
+        StackSample.Kind kind = aux == WireFormat.TIMER_REALTIME ? StackSample.Kind.WALL : StackSample.Kind.CPU;
+        return new AgentStackSample(time, pid, tid, kind, r.get(JAVA_LONG, 16), pcs, regs, stack);
     }
 
     private static RegionMetrics metrics(MemorySegment r, int flags) {

@@ -95,8 +95,17 @@ public final class WireFormat {
     public static final int REC_FUNC_ENTER = 10;
     /** u64 time; aux = global function id: the innermost region ends. */
     public static final int REC_FUNC_EXIT = 11;
+    /** A call-stack sample of the agent's timer sampler; aux = {@link #TIMER_CPUTIME} or {@link #TIMER_REALTIME}. */
+    public static final int REC_STACK_SAMPLE = 12;
 
     public static final int MAX_RECORD_SIZE = 4096;
+
+    // STACK_SAMPLE: timer kinds (aux), register count, limits
+    public static final int TIMER_CPUTIME = 0;
+    public static final int TIMER_REALTIME = 1;
+    public static final int SAMPLE_NREGS = 17;
+    public static final int SAMPLE_MAX_PCS = 64;
+    public static final int MAX_SAMPLE_RECORD_SIZE = 16384;
 
     // bits of a TRACE_CONTROL record's aux
     public static final int TRACE_ENABLE = 1;
@@ -112,6 +121,12 @@ public final class WireFormat {
     public static final String ENV_CLOCK = "ROCPROFSYS_AGENT_CLOCK";
     /** Runtime instrumentation plan file the agent applies before main (docs/instrumentation.md). */
     public static final String ENV_INSTRUMENT_PLAN = "ROCPROFSYS_INSTRUMENT_PLAN";
+    /** The timer sampler: {@code <kind>:<signal>:<period ns>:<delay ns>:<threads>} joined by ';'. */
+    public static final String ENV_TIMERS = "ROCPROFSYS_AGENT_TIMERS";
+    /** > 0: the agent's timers stop this long (plus their delay) after its init. */
+    public static final String ENV_TIMER_DURATION_NS = "ROCPROFSYS_AGENT_TIMER_DURATION_NS";
+    /** Bytes of stack the timer sampler copies per sample (default 8192). */
+    public static final String ENV_SAMPLE_STACK = "ROCPROFSYS_AGENT_SAMPLE_STACK";
 
     /** The ring file name of a process image: {@code <pid>.<exec generation>.ring}. */
     public static String fileName(int pid, int generation) {

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
 import org.rocprofsys.core.event.Category;
@@ -36,6 +38,7 @@ import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceControl;
@@ -348,6 +351,17 @@ class WireRoundTripTest {
                     assertEquals((aux & WireFormat.TRACE_ENABLE) != 0, c.enable(), rk + "aux enable");
                     assertEquals((aux & WireFormat.TRACE_PROCESS) != 0, c.processWide(), rk + "aux process");
                 }
+                case "STACK_SAMPLE" -> {
+                    AgentStackSample a = assertInstanceOf(AgentStackSample.class, ev, rk);
+                    assertEquals(tid, a.tid(), rk + "tid");
+                    assertEquals(x.integer(rk + "kind") == WireFormat.TIMER_REALTIME ? StackSample.Kind.WALL
+                            : StackSample.Kind.CPU, a.kind(), rk + "kind");
+                    assertEquals(x.u64(rk + "thread_cpu"), a.threadCpuNs(), rk + "thread_cpu");
+                    assertEquals(x.str(rk + "regs"), joined(a.regs()), rk + "regs");
+                    assertEquals(x.str(rk + "pcs"), joined(a.pcs()), rk + "pcs");
+                    assertEquals(x.str(rk + "stack"), HexFormat.of().formatHex(a.stack()), rk + "stack");
+                    assertEquals(a.regs().length > 7 ? a.regs()[7] : 0, a.stackPointer(), rk + "stack pointer");
+                }
                 default -> fail(rk + "type: unknown " + type);
             }
         }
@@ -363,6 +377,14 @@ class WireRoundTripTest {
             assertEquals(lastTime, d.timestampNs(), k + "dropped time");
         }
         assertEquals(events.size(), e, k + ": events beyond the writer's list: " + events.subList(e, events.size()));
+    }
+
+    private static String joined(long[] values) {
+        StringBuilder b = new StringBuilder();
+        for (long v : values) {
+            b.append(b.isEmpty() ? "" : ",").append(Long.toUnsignedString(v));
+        }
+        return b.toString();
     }
 
     private static void checkMetrics(Expected x, String rk, RegionMetrics m) {
@@ -414,6 +436,7 @@ class WireRoundTripTest {
             case "FUNC_DEF" -> WireFormat.REC_FUNC_DEF;
             case "FUNC_ENTER" -> WireFormat.REC_FUNC_ENTER;
             case "FUNC_EXIT" -> WireFormat.REC_FUNC_EXIT;
+            case "STACK_SAMPLE" -> WireFormat.REC_STACK_SAMPLE;
             default -> throw new AssertionError("unknown record type " + type);
         };
     }
@@ -430,6 +453,7 @@ class WireRoundTripTest {
                 int gid = x.integer(rk + "gid"); // checked here: the aux is the whole of it
                 yield gid;
             }
+            case WireFormat.REC_STACK_SAMPLE -> x.peekInt(rk + "kind");
             default -> 0;
         };
     }

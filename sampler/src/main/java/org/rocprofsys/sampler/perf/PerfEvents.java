@@ -103,6 +103,34 @@ public final class PerfEvents implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@code attr} can be opened here at all: opens it (disabled) on this process, any CPU,
+     * and closes it again. Refusals that hold for every process (perf_event_paranoid, a seccomp
+     * filter, no such event) show up here, before a target is launched.
+     *
+     * @throws PerfException the reason, as {@link #open} would report it
+     */
+    public static void probe(PerfEventAttr attr) throws PerfException {
+        if (LibC.SYS_PERF_EVENT_OPEN < 0) {
+            throw new PerfUnavailableException(PerfUnavailableException.Reason.NO_SYSCALL,
+                    "perf_event_open: no syscall number known for architecture " + System.getProperty("os.arch"),
+                    LibC.ENOSYS);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            LibC.Result r = LibC.perfEventOpen(attr.withFlags(PerfEventAttr.FLAG_DISABLED).toSegment(arena), 0, -1, -1,
+                    LibC.PERF_FLAG_FD_CLOEXEC);
+            if (r.value() < 0) {
+                throw openFailure(r.errno(), attr, 0, -1);
+            }
+            LibC.close((int) r.value());
+        }
+    }
+
+    /** A short form of a failure's cause: the errno name and perf_event_paranoid. */
+    public static String shortReason(PerfException e) {
+        return (e.errno() != 0 ? LibC.errnoName(e.errno()) + ", " : "") + "kernel.perf_event_paranoid=" + paranoid();
+    }
+
     public PerfEventAttr attr() {
         return attr;
     }

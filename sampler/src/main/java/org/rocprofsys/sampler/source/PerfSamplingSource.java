@@ -117,6 +117,12 @@ public final class PerfSamplingSource implements BackgroundSource {
         this.log = log;
     }
 
+    /** The cpu-clock event this source opens by default (also the collector's perf probe). */
+    static PerfEventAttr attr(long freqHz) {
+        return PerfEventAttr.clockSampling(false, freqHz).userOnly()
+                .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES).withWakeupEvents(16);
+    }
+
     private PerfEventAttr attr() {
         return config.base().userOnly()
                 .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES).withWakeupEvents(16);

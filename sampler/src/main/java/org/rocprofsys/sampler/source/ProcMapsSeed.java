@@ -18,8 +18,13 @@ final class ProcMapsSeed {
     }
 
     static void load(Path procRoot, int pid, ProcessMaps maps) {
+        loadFile(procRoot.resolve(Integer.toString(pid)).resolve("maps"), pid, maps);
+    }
+
+    /** A file in the format of /proc/pid/maps (the agent's copy, {@code <pid>.<generation>.maps}). */
+    static void loadFile(Path file, int pid, ProcessMaps maps) {
         try {
-            for (String line : Files.readAllLines(procRoot.resolve(Integer.toString(pid)).resolve("maps"))) {
+            for (String line : Files.readAllLines(file)) {
                 ProcessMaps.Mapping m = parse(line);
                 if (m != null) {
                     maps.add(pid, m);

@@ -1,0 +1,21 @@
+package org.rocprofsys.core.event;
+
+/**
+ * A call stack as the agent's timer sampler recorded it (wire record STACK_SAMPLE), not yet
+ * unwound or symbolized: the sampler module's resolver turns it into a {@link StackSample} on the
+ * collector thread, before the sinks see it (sinks ignore this event).
+ *
+ * @param kind        which timer fired: {@link StackSample.Kind#CPU} (thread CPU time) or
+ *                    {@link StackSample.Kind#WALL} (wall clock)
+ * @param threadCpuNs the thread's CPU time when the sample was taken
+ * @param pcs         the frame-pointer walk, leaf first (pcs[0] is the interrupted ip)
+ * @param regs        the interrupted registers in DWARF x86-64 column order (17), or empty
+ * @param stack       the stack copied from the interrupted sp upwards, or empty
+ */
+public record AgentStackSample(long timestampNs, int pid, int tid, StackSample.Kind kind, long threadCpuNs,
+        long[] pcs, long[] regs, byte[] stack) implements TraceEvent {
+    /** The stack pointer the copy starts at (register column 7), 0 without registers. */
+    public long stackPointer() {
+        return regs.length > 7 ? regs[7] : 0;
+    }
+}

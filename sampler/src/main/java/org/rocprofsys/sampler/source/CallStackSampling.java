@@ -1,0 +1,154 @@
+package org.rocprofsys.sampler.source;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.rocprofsys.config.SettingType;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.sampler.perf.OverflowEvent;
+import org.rocprofsys.sampler.perf.PerfEventAttr;
+import org.rocprofsys.sampler.perf.PerfEvents;
+import org.rocprofsys.sampler.perf.PerfException;
+
+/**
+ * Builds the call-stack samplers a run's settings ask for (inventory §5). USE_SAMPLING turns
+ * sampling on; SAMPLING_CPUTIME, SAMPLING_REALTIME and SAMPLING_OVERFLOW pick the samplers (CPU
+ * time when none is chosen, as upstream):
+ * <ul>
+ * <li>CPU time: perf_event_open cpu-clock events on the target ({@link PerfSamplingSource}, no
+ * signal in the target) when perf_event_open is allowed here; otherwise, after one notice, the
+ * agent's CLOCK_THREAD_CPUTIME_ID timers ({@link AgentSampling}). The environment variable
+ * {@value #USE_PERF_ENV}{@code =OFF} (not a setting) forces the fallback, as if perf were refused.</li>
+ * <li>Real time: always the agent's wall-clock timers, which sample sleeping threads too.</li>
+ * <li>Overflow: perf samples of SAMPLING_OVERFLOW_EVENT every SAMPLING_OVERFLOW_FREQ events, in place
+ * of the CPU-time sampler (software events here; hardware ones where the PMU exists).</li>
+ * </ul>
+ * Each timer's frequency and delay are its own setting when above 0, else SAMPLING_FREQ and
+ * SAMPLING_DELAY; its threads are its own _TIDS setting when not empty, else SAMPLING_TIDS.
+ * With agent timers, the rings grow beyond RING_BUFFER_SIZE_KB where a quarter of a second of
+ * samples would not fit ({@link AgentSampling#withRingKb}).
+ */
+public final class CallStackSampling {
+    /** Environment switch: OFF makes CPU-time sampling use the agent's timers even where perf works. */
+    public static final String USE_PERF_ENV = "ROCPROFSYS_SAMPLING_USE_PERF";
+
+    private CallStackSampling() {
+    }
+
+    /**
+     * @param environment the target's environment (for {@value #USE_PERF_ENV})
+     * @throws IllegalArgumentException a frequency that is not above 0, or a malformed thread list
+     */
+    public static List<BackgroundSource> sources(Settings settings, Map<String, String> environment, PrintStream log) {
+        if (!settings.bool("ROCPROFSYS_USE_SAMPLING")) {
+            return List.of();
+        }
+        boolean cputime = settings.bool("ROCPROFSYS_SAMPLING_CPUTIME");
+        boolean realtime = settings.bool("ROCPROFSYS_SAMPLING_REALTIME");
+        boolean overflow = settings.bool("ROCPROFSYS_SAMPLING_OVERFLOW");
+        PerfEventAttr overflowEvent = null;
+        if (overflow) {
+            // perf samples one event every SAMPLING_OVERFLOW_FREQ occurrences (unset: the kernel aims at
+            // SAMPLING_FREQ samples a second); it takes the place of the CPU-time sampler
+            OverflowEvent e = OverflowEvent.parse(settings.get("ROCPROFSYS_SAMPLING_OVERFLOW_EVENT"));
+            double every = settings.number("ROCPROFSYS_SAMPLING_OVERFLOW_FREQ");
+            overflowEvent = every > 0 ? e.attr(Math.round(every))
+                    : PerfEventAttr.overflowSampling(e.type(), e.config(),
+                            Math.max(1, Math.round(settings.number("ROCPROFSYS_SAMPLING_FREQ"))))
+                            .withFlags(PerfEventAttr.FLAG_FREQ);
+            cputime = true;
+        }
+        if (!cputime && !realtime) {
+            cputime = true;
+        }
+        boolean keepInternal = settings.bool("ROCPROFSYS_SAMPLING_KEEP_INTERNAL");
+        double freq = settings.number("ROCPROFSYS_SAMPLING_FREQ");
+        double delay = settings.number("ROCPROFSYS_SAMPLING_DELAY");
+        long durationNs = seconds(settings.number("ROCPROFSYS_SAMPLING_DURATION"));
+        ThreadFilter allTids = ThreadFilter.parse("ROCPROFSYS_SAMPLING_TIDS", settings.get("ROCPROFSYS_SAMPLING_TIDS"));
+        int verbose = (int) settings.integer("ROCPROFSYS_VERBOSE");
+
+        List<BackgroundSource> sources = new ArrayList<>();
+        List<AgentSampling.Timer> timers = new ArrayList<>();
+        ThreadFilter perfThreads = ThreadFilter.all();
+        if (cputime) {
+            double hz = positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_FREQ"), freq);
+            long delayNs = seconds(positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_DELAY"), delay));
+            ThreadFilter tids = tids(settings, "ROCPROFSYS_SAMPLING_CPUTIME_TIDS", allTids);
+            if (!(hz > 0)) {
+                throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
+            }
+            String refused = perfRefusal(environment, Math.max(1, Math.round(hz)));
+            if (refused == null) {
+                sources.add(new PerfSamplingSource(new PerfSamplingSource.Config(Math.max(1, Math.round(hz)), delayNs,
+                        durationNs, keepInternal, verbose, overflowEvent), log));
+                perfThreads = tids;
+            } else {
+                if (overflow) {
+                    log.println("[rocprof-sys] warning: ROCPROFSYS_SAMPLING_OVERFLOW needs perf_event_open;"
+                            + " sampling CPU time with the agent's timers instead");
+                }
+                log.println("[rocprof-sys] perf_event_open refused (" + refused
+                        + "): falling back to the agent's timer sampler");
+                timers.add(new AgentSampling.Timer(StackSample.Kind.CPU,
+                        (int) settings.integer("ROCPROFSYS_SAMPLING_CPUTIME_SIGNAL"), hz, delayNs, tids));
+            }
+        }
+        if (realtime) {
+            double hz = positiveOr(settings.number("ROCPROFSYS_SAMPLING_REALTIME_FREQ"), freq);
+            long delayNs = seconds(positiveOr(settings.number("ROCPROFSYS_SAMPLING_REALTIME_DELAY"), delay));
+            if (!(hz > 0)) {
+                throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
+            }
+            timers.add(new AgentSampling.Timer(StackSample.Kind.WALL,
+                    (int) settings.integer("ROCPROFSYS_SAMPLING_REALTIME_SIGNAL"), hz, delayNs,
+                    tids(settings, "ROCPROFSYS_SAMPLING_REALTIME_TIDS", allTids)));
+        }
+        if (!timers.isEmpty() || !perfThreads.isAll()) {
+            sources.add(new AgentSampling(timers, perfThreads, durationNs, verbose, log)
+                    .withRingKb(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB")));
+        }
+        return sources;
+    }
+
+    /** Why perf cannot sample here, or null when it can. */
+    static String perfRefusal(Map<String, String> environment, long hz) {
+        String forced = environment.get(USE_PERF_ENV);
+        if (forced != null && !forced.isBlank()) {
+            boolean use;
+            try {
+                use = SettingType.parseBool(forced.trim());
+            } catch (IllegalArgumentException e) {
+                use = true;
+            }
+            if (!use) {
+                return USE_PERF_ENV + "=" + forced.trim();
+            }
+        }
+        try {
+            PerfEvents.probe(PerfSamplingSource.attr(hz));
+            return null;
+        } catch (PerfException e) {
+            return PerfEvents.shortReason(e);
+        } catch (RuntimeException | LinkageError e) {
+            return e.toString();
+        }
+    }
+
+    private static ThreadFilter tids(Settings settings, String key, ThreadFilter fallback) {
+        String v = settings.get(key);
+        return v == null || v.isBlank() ? fallback : ThreadFilter.parse(key, v);
+    }
+
+    private static double positiveOr(double value, double fallback) {
+        return value > 0 ? value : fallback;
+    }
+
+    private static long seconds(double s) {
+        return s > 0 ? Math.round(s * 1e9) : 0;
+    }
+}
