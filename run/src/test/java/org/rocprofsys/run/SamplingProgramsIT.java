@@ -177,7 +177,7 @@ class SamplingProgramsIT {
     void samplingDurationMessages() throws Exception {
         // upstream's openmp-*-sampling-duration expectations, for the CPU-time sampler
         var r = sample("duration", "-v", "1", "-P", "--cputime", "1000", "0.1", "-d", "0.25", "--",
-                examples.resolve("hot-functions").toString(), "30");
+                examples.resolve("hot-functions").toString(), "60");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().matches("(?s).*Sampler for thread 0 will be triggered 1000\\.0x per second of CPU-time"
                 + ".*Sampling will be disabled after 0\\.250000 seconds.*Sampling duration of 0\\.250000 seconds has"
@@ -192,7 +192,7 @@ class SamplingProgramsIT {
         // upstream's overflow test: SAMPLING_OVERFLOW with PERF_COUNT_SW_CPU_CLOCK
         Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "overflow",
                 "ROCPROFSYS_SAMPLING_OVERFLOW", "ON", "ROCPROFSYS_SAMPLING_OVERFLOW_EVENT", "PERF_COUNT_SW_CPU_CLOCK",
-                "ROCPROFSYS_SAMPLING_OVERFLOW_FREQ", "200000");
+                "ROCPROFSYS_SAMPLING_OVERFLOW_FREQ", "200000", "ROCPROFSYS_SAMPLING_DELAY", "0");
         var r = tool("rocprof-sys-run", env, "-S", "-P", "--", examples.resolve("hot-functions").toString(), "20");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue((r.stdout() + r.stderr()).contains("sampling_wall_clock.txt"), r::toString);
