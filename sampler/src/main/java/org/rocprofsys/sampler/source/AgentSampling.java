@@ -173,9 +173,17 @@ public final class AgentSampling implements BackgroundSource {
         return env;
     }
 
+    private boolean announcesDuration = true;
+
+    /** Leaves the sampling-duration lines to the perf sampler running beside (one pair per run). */
+    AgentSampling withoutDurationLines() {
+        announcesDuration = false;
+        return this;
+    }
+
     @Override
     public void start(int targetPid, Consumer<TraceEvent> out) {
-        if (durationNs > 0 && !timers.isEmpty() && verbose >= 1) {
+        if (durationNs > 0 && !timers.isEmpty() && verbose >= 1 && announcesDuration) {
             String d = String.format(Locale.ROOT, "%f", durationNs / 1e9);
             log.println("[rocprof-sys] Sampling will be disabled after " + d + " seconds...");
             long delay = timers.stream().mapToLong(Timer::delayNs).max().orElse(0);

@@ -109,8 +109,12 @@ public final class CallStackSampling {
                     tids(settings, "ROCPROFSYS_SAMPLING_REALTIME_TIDS", allTids)));
         }
         if (!timers.isEmpty() || !perfThreads.isAll()) {
-            sources.add(new AgentSampling(timers, perfThreads, durationNs, verbose, log)
-                    .withRingKb(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB")));
+            AgentSampling agent = new AgentSampling(timers, perfThreads, durationNs, verbose, log)
+                    .withRingKb(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB"));
+            if (sources.stream().anyMatch(x -> x instanceof PerfSamplingSource)) {
+                agent = agent.withoutDurationLines();
+            }
+            sources.add(agent);
         }
         return sources;
     }
