@@ -58,7 +58,8 @@ public final class SamplingProfileSink implements EventSink {
                 .withLabel("sampling_wall_clock").withThreadsAtRoot();
         this.cpu = new TimemorySink(options.withComponents(List.of(Component.CPU_CLOCK)), paths, log, cout)
                 .withLabel("sampling_cpu_clock").withThreadsAtRoot();
-        this.percent = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)).withFlat(true), paths,
+        this.percent = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)).withFlat(true)
+                .withPercentUnit(), paths,
                 log, cout).withLabel("sampling_percent");
     }
 

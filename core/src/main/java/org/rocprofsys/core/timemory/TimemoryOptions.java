@@ -90,6 +90,20 @@ public record TimemoryOptions(List<Component> components, boolean flat, boolean 
                 memoryScientific);
     }
 
+    /**
+     * The timing unit of the sampled percentages (not a TIMING_UNITS choice): their values are
+     * folded as (percent x 1 s), so this shows them as percent with the "%" unit.
+     */
+    static final String PERCENT = "%";
+
+    /** These options with the percent unit for timing components (sampling_percent). */
+    TimemoryOptions withPercentUnit() {
+        return new TimemoryOptions(components, flat, timeline, collapseThreads, maxDepth, fileOutput, textOutput,
+                jsonOutput, treeOutput, coutOutput, precision, width, scientific, maxWidth, separatorFrequency,
+                timingPrecision, timingWidth, PERCENT, timingScientific, memoryPrecision, memoryWidth, memoryUnits,
+                memoryScientific);
+    }
+
     /** These options with other components (tests, or callers that pick them otherwise). */
     public TimemoryOptions withComponents(List<Component> c) {
         return new TimemoryOptions(c, flat, timeline, collapseThreads, maxDepth, fileOutput, textOutput, jsonOutput,
@@ -178,6 +192,9 @@ public record TimemoryOptions(List<Component> components, boolean flat, boolean 
         String u = name.strip().toLowerCase(Locale.ROOT);
         if (u.isEmpty()) {
             return new Unit("sec", 1_000_000_000L);
+        }
+        if (u.equals(PERCENT)) {
+            return new Unit("%", 1_000_000_000L);
         }
         record T(String name, Set<String> aliases, long value, String repr) {
         }

@@ -51,7 +51,7 @@ class SamplingProfileSinkTest {
         assertTrue(json.startsWith("{\"timemory\":{\"sampling_cpu_clock\":{"), json);
         // 6 frames in all: main 3 -> 50 %, heavy 2 -> 33.3 %, light 1 -> 16.7 %, all at depth 0
         String percent = Files.readString(dir.resolve("out/sampling_percent-" + PID + ".txt"));
-        assertTrue(percent.matches("(?s).*\\|0>>> heavy +\\| +2 \\| +0 \\| sampling_percent \\| sec +\\| 33\\.33.*"),
+        assertTrue(percent.matches("(?s).*\\|0>>> heavy +\\| +2 \\| +0 \\| sampling_percent \\| % +\\| 33\\.33.*"),
                 percent);
         assertEquals(6, sink.outputsByLabel().values().stream().mapToInt(m -> m.values().stream()
                 .mapToInt(List::size).sum()).sum());
