@@ -99,9 +99,8 @@ public final class AgentSampling implements BackgroundSource {
     private final Path procRoot;
     private final Symbolizer symbolizer = new Symbolizer();
     private final Unwinder unwinder = new Unwinder();
-    private final Map<Integer, AddressSpace> spaces = new HashMap<>();
+    private final UnwindSpaces spaces = new UnwindSpaces();
     /** Touched by the collector thread (new images) and the worker (reloads). */
-    private final Set<Integer> changed = ConcurrentHashMap.newKeySet();
     private final Map<Integer, Long> mapsLoadedNs = new ConcurrentHashMap<>();
     /** (pid, tid) -> thread number, from the agent's THREAD_START records. */
     private final Map<Long, Integer> threadNumbers = new HashMap<>();
@@ -437,28 +436,18 @@ public final class AgentSampling implements BackgroundSource {
         }
         maps.exec(pid);
         found.forEach(m -> maps.add(pid, m));
-        changed.add(pid);
+        spaces.changed(pid);
         return !newImage;
     }
 
     /** The unwinder's view of a process's executable mappings, rebuilt when they changed. */
     private AddressSpace space(int pid) {
-        AddressSpace a = spaces.get(pid);
-        if (a == null || changed.remove(pid)) {
-            a = new AddressSpace();
-            for (ProcessMaps.Mapping m : symbolizer.maps().mappings(pid)) {
-                if (m.executable()) {
-                    a.add(new AddressSpace.Mapping(m.start(), m.end(), m.pgoff(), m.path()));
-                }
-            }
-            spaces.put(pid, a);
-        }
-        return a;
+        return spaces.of(pid, symbolizer.maps());
     }
 
     private void forget(int pid) {
         symbolizer.maps().remove(pid);
-        spaces.remove(pid);
+        spaces.forget(pid);
         mapsLoadedNs.remove(pid);
         generations.remove(pid);
         previous.keySet().removeIf(k -> (int) (k >>> 32) == pid);

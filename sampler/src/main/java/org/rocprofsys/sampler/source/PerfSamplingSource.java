@@ -5,10 +5,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 
 import org.rocprofsys.core.event.StackFrame;
@@ -20,7 +18,6 @@ import org.rocprofsys.sampler.perf.PerfEvents;
 import org.rocprofsys.sampler.perf.PerfException;
 import org.rocprofsys.sampler.perf.PerfRecord;
 import org.rocprofsys.sampler.symbols.Frame;
-import org.rocprofsys.sampler.symbols.ProcessMaps;
 import org.rocprofsys.sampler.symbols.Symbolizer;
 import org.rocprofsys.sampler.unwind.AddressSpace;
 import org.rocprofsys.sampler.unwind.UnwindResult;
@@ -75,8 +72,7 @@ public final class PerfSamplingSource implements BackgroundSource {
     private final PrintStream log;
     private final Symbolizer symbolizer = new Symbolizer();
     private final Unwinder unwinder = new Unwinder();
-    private final Map<Integer, AddressSpace> spaces = new HashMap<>();
-    private final Set<Integer> changed = new HashSet<>();
+    private final UnwindSpaces spaces = new UnwindSpaces();
     /**
      * What sampling cost the collector (benchmarks): CPU time of the reader and unwinder threads,
      * and wall time spent unwinding and symbolizing, over {@code samples} samples.
@@ -178,7 +174,7 @@ public final class PerfSamplingSource implements BackgroundSource {
             }
             // what the target mapped before the events existed is not reported by the kernel
             ProcMapsSeed.load(Path.of("/proc"), targetPid, symbolizer.maps());
-            changed.add(targetPid);
+            spaces.changed(targetPid);
         } else if (events == null) {
             return;
         }
@@ -281,7 +277,7 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     private void mapsChanged(PerfRecord r, int pid) {
         symbolizer.accept(r);
-        changed.add(pid);
+        spaces.changed(pid);
     }
 
     private void sample(PerfRecord.Sample s, Consumer<TraceEvent> out) {
@@ -374,17 +370,7 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     /** The unwinder's view of a process's executable mappings, rebuilt when they changed. */
     private AddressSpace space(int pid) {
-        AddressSpace a = spaces.get(pid);
-        if (a == null || changed.remove(pid)) {
-            a = new AddressSpace();
-            for (ProcessMaps.Mapping m : symbolizer.maps().mappings(pid)) {
-                if (m.executable()) {
-                    a.add(new AddressSpace.Mapping(m.start(), m.end(), m.pgoff(), m.path()));
-                }
-            }
-            spaces.put(pid, a);
-        }
-        return a;
+        return spaces.of(pid, symbolizer.maps());
     }
 
     private static void sleep() {
