@@ -1,17 +1,19 @@
 package org.rocprofsys.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.rocprofsys.run.ProfileGraph.graph;
+import static org.rocprofsys.run.ProfileGraph.label;
+import static org.rocprofsys.run.ProfileGraph.shown;
+import static org.rocprofsys.run.ProfileGraph.sum;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.abort;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,24 +46,6 @@ class SampleEndToEndIT {
                     .filter(l -> l.contains("call-stack sampling is off")).findFirst().orElse(""));
         }
         return r;
-    }
-
-    /** ranks[0].graph of a sampled profile as (label without tree prefix, depth, sum). */
-    private static List<JsonNode> graph(Path json, String metric) throws Exception {
-        JsonNode root = new ObjectMapper().readTree(json.toFile());
-        List<JsonNode> out = new ArrayList<>();
-        root.get("timemory").get(metric).get("ranks").get(0).get("graph").forEach(out::add);
-        return out;
-    }
-
-    private static String label(JsonNode e) {
-        String prefix = e.get("prefix").asText();
-        return prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "");
-    }
-
-    private static double sum(List<JsonNode> graph, String name, int depth) {
-        return graph.stream().filter(e -> label(e).equals(name) && e.get("depth").asInt() == depth)
-                .mapToDouble(e -> e.get("entry").get("accum").asDouble()).sum();
     }
 
     @Test

@@ -1,6 +1,10 @@
 package org.rocprofsys.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.rocprofsys.run.ProfileGraph.graph;
+import static org.rocprofsys.run.ProfileGraph.label;
+import static org.rocprofsys.run.ProfileGraph.shown;
+import static org.rocprofsys.run.ProfileGraph.sum;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,28 +43,6 @@ class TimerSamplingEndToEndIT {
     private DistTool.Result sample(String name, List<String> extraEnv, String... args) throws Exception {
         Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), name, extraEnv.toArray(String[]::new));
         return DistTool.tool("rocprof-sys-sample", cwd, env, args);
-    }
-
-    private static List<JsonNode> graph(Path json, String metric) throws Exception {
-        JsonNode root = new ObjectMapper().readTree(json.toFile());
-        List<JsonNode> out = new ArrayList<>();
-        root.get("timemory").get(metric).get("ranks").get(0).get("graph").forEach(out::add);
-        return out;
-    }
-
-    private static String label(JsonNode e) {
-        String prefix = e.get("prefix").asText();
-        return prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "");
-    }
-
-    private static double sum(List<JsonNode> graph, String name, int depth) {
-        return graph.stream().filter(e -> label(e).equals(name) && e.get("depth").asInt() == depth)
-                .mapToDouble(e -> e.get("entry").get("accum").asDouble()).sum();
-    }
-
-    private static String shown(List<JsonNode> g) {
-        return g.stream().map(e -> e.get("depth").asInt() + ":" + label(e) + "=" + e.get("entry").get("accum"))
-                .toList().toString();
     }
 
     private static long count(String text, String needle) {
