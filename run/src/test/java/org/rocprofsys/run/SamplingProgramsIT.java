@@ -95,6 +95,18 @@ class SamplingProgramsIT {
     }
 
     @Test
+    void threadFilterKeepsTheChosenThreadsOfPerfSamples() throws Exception {
+        var r = sample("tids", "-T", "-f", "1000", "-w", "0", "-t", "0", "2", "--",
+                examples.resolve("threads-hot").toString(), "100");
+        assertEquals(0, r.exitCode(), r::toString);
+        DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
+        List<String> sampledTracks = trace.tracks.values().stream().map(t -> t.descriptor().getName())
+                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+")).map(n -> n.substring(0, n.indexOf(" (S)")))
+                .sorted().toList();
+        assertEquals(List.of("Thread 0", "Thread 2"), sampledTracks, trace.tracks::toString);
+    }
+
+    @Test
     void forkedChildrenAreSampledInTheirOwnProfiles() throws Exception {
         Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "fork", "ROCPROFSYS_USE_PID", "ON");
         var r = tool("rocprof-sys-sample", env, "-P", "-f", "1000", "-w", "0", "--",

@@ -104,6 +104,10 @@ public final class AgentSampling implements BackgroundSource {
     private final Map<Integer, Long> mapsLoadedNs = new ConcurrentHashMap<>();
     /** (pid, tid) -> thread number, from the agent's THREAD_START records. */
     private final Map<Long, Integer> threadNumbers = new HashMap<>();
+    /** perf samples of threads whose number is not known yet, by (pid, tid); bounded. */
+    private final Map<Long, List<StackSample>> held = new HashMap<>();
+    private long heldCount;
+    private static final long MAX_HELD = 200_000;
     /** (pid, tid) -> {time, thread CPU ns} of its previous agent sample. */
     private final Map<Long, long[]> previous = new HashMap<>();
     private volatile boolean stopped;
@@ -229,8 +233,16 @@ public final class AgentSampling implements BackgroundSource {
                     }
                 });
                 case StackSample s -> {
-                    if (perfThreads.isAll() || selected(perfThreads, s.pid(), s.tid())) {
+                    if (perfThreads.isAll()) {
                         downstream.accept(s);
+                    } else if (threadNumbers.containsKey(key(s.pid(), s.tid()))) {
+                        if (selected(perfThreads, s.pid(), s.tid())) {
+                            downstream.accept(s);
+                        }
+                    } else if (heldCount < MAX_HELD) {
+                        // perf's samples can come before the thread's ring says its number
+                        held.computeIfAbsent(key(s.pid(), s.tid()), k -> new ArrayList<>()).add(s);
+                        heldCount++;
                     }
                 }
                 case ProcessStarted p -> {
@@ -246,11 +258,21 @@ public final class AgentSampling implements BackgroundSource {
                     threadNumbers.put(key(t.pid(), t.tid()), t.sequence());
                     announce(t);
                     downstream.accept(e);
+                    List<StackSample> waiting = held.remove(key(t.pid(), t.tid()));
+                    if (waiting != null) {
+                        heldCount -= waiting.size();
+                        if (perfThreads.selects(t.sequence())) {
+                            waiting.forEach(downstream);
+                        }
+                    }
                 }
                 case ProcessEnded p -> {
                     // every sample of the image is drained by now: resolved and handed on before its end
                     awaitIdle();
                     flush(downstream);
+                    // samples of threads that never said their number (no ring): not selectable
+                    held.keySet().removeIf(k -> (int) (k >>> 32) == p.pid());
+                    heldCount = held.values().stream().mapToLong(List::size).sum();
                     forget(p.pid());
                     downstream.accept(e);
                 }
@@ -451,7 +473,7 @@ public final class AgentSampling implements BackgroundSource {
         mapsLoadedNs.remove(pid);
         generations.remove(pid);
         previous.keySet().removeIf(k -> (int) (k >>> 32) == pid);
-        threadNumbers.keySet().removeIf(k -> (int) (k >>> 32) == pid);
+        // thread numbers stay: perf's samples of an ended process can still be on their way
     }
 
     private static long key(int pid, int tid) {
