@@ -77,7 +77,7 @@ class SampleEndToEndIT {
         assertEquals(1, sampled.size(), trace.tracks::toString);
         List<String> slices = trace.slices.stream().filter(s -> s.trackUuid == sampled.getFirst())
                 .map(s -> s.depth + ":" + s.name).distinct().sorted().toList();
-        assertEquals(List.of("0:main", "1:heavy", "1:light"), slices);
+        assertEquals(List.of("0:samples [rocprof-sys]", "1:main", "2:heavy", "2:light"), slices);
     }
 
     @Test

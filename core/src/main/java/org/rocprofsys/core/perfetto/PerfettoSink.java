@@ -119,6 +119,9 @@ public final class PerfettoSink implements EventSink {
     public static final int SEQUENCE_CLOCK_ID = 64;
     /** Sequence of the clock snapshot and the process tracks. */
     public static final int GLOBAL_SEQUENCE_ID = 1;
+    /** The outer slice of each sample on a sampled thread's track, as upstream names it. */
+    public static final String SAMPLES_SLICE = "samples [rocprof-sys]";
+
     /** Debug annotation on slices the profiler closed because their thread or process died. */
     public static final String CLOSED_BY_PROFILER = "closed_by_profiler";
     /** Category of the instants the profiler adds itself (fork, dropped records). */
@@ -544,11 +547,33 @@ public final class PerfettoSink implements EventSink {
         ThreadTrack t = sampledTrack(s.pid(), s.tid(), s.timestampNs() - s.intervalNs());
         long from = Math.max(t.lastNs(), s.timestampNs() - s.intervalNs());
         long to = Math.max(from, s.timestampNs());
+        // upstream's layout: an outer "samples [rocprof-sys]" slice, then one slice per frame
+        slices.begin();
+        slices.categoryIid(t.categoryIid("sampling"));
+        slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
+        slices.nameIid(t.nameIid(SAMPLES_SLICE));
+        if (options.annotations()) {
+            slices.annotation(t.annotationNameIid("begin_ns"), new AnnotationValue.Unsigned(realtime(from)));
+            slices.annotation(t.annotationNameIid("end_ns"), new AnnotationValue.Unsigned(realtime(to)));
+        }
+        t.depth++;
+        emitSlice(t, from);
         for (StackFrame f : s.frames()) {
             slices.begin();
             slices.categoryIid(t.categoryIid("sampling"));
             slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
             slices.nameIid(t.nameIid(f.symbol()));
+            if (options.annotations()) {
+                // the source file when DWARF names it, else the module
+                String file = f.file() != null ? f.file() : f.module();
+                if (file != null) {
+                    slices.annotation(t.annotationNameIid("file"), new AnnotationValue.Text(file));
+                }
+                slices.annotation(t.annotationNameIid("pc"), new AnnotationValue.Pointer(f.pc()));
+                if (f.line() > 0) {
+                    slices.annotation(t.annotationNameIid("line"), new AnnotationValue.Unsigned(f.line()));
+                }
+            }
             t.depth++;
             emitSlice(t, from);
         }

@@ -106,8 +106,30 @@ class PerfettoSinkTest {
                 .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID)).findFirst().orElseThrow();
         List<String> slices = trace.slices.stream().filter(s -> s.trackUuid == track.uuid())
                 .map(s -> s.depth + ":" + s.name + "@" + (s.beginNs - T0) + ".." + (s.endNs - T0)).toList();
-        assertEquals(List.of("0:main@1000000..2000000", "1:heavy@1000000..2000000", "0:main@2000000..3000000"),
+        assertEquals(List.of("0:samples [rocprof-sys]@1000000..2000000", "1:main@1000000..2000000",
+                "2:heavy@1000000..2000000", "0:samples [rocprof-sys]@2000000..3000000", "1:main@2000000..3000000"),
                 slices);
+    }
+
+    @Test
+    void sampledFramesCarryFilePcAndLine() throws IOException {
+        List<StackFrame> stack = List.of(new StackFrame("main", "/app", 0x1000, null, 0),
+                new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
+        Path out = write(annotated(), 10_000_000,
+                processStarted(0, PID, "/usr/local/bin/app"),
+                new ThreadStarted(T0 + 10, PID, PID, 0),
+                new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000));
+        DecodedTrace trace = DecodedTrace.read(out);
+        DecodedTrace.Slice heavy = trace.slices.stream().filter(s -> s.name.equals("heavy")).findFirst().orElseThrow();
+        assertEquals("a.c", heavy.args.get("file"));
+        assertEquals(7L, ((Number) heavy.args.get("line")).longValue());
+        assertEquals("ptr:2000", String.valueOf(heavy.args.get("pc")));
+        DecodedTrace.Slice main = trace.slices.stream().filter(s -> s.name.equals("main")).findFirst().orElseThrow();
+        assertEquals("/app", main.args.get("file"), "the module where DWARF names no file");
+        assertFalse(main.args.containsKey("line"));
+        DecodedTrace.Slice outer = trace.slices.stream().filter(s -> s.name.equals(PerfettoSink.SAMPLES_SLICE))
+                .findFirst().orElseThrow();
+        assertTrue(outer.args.containsKey("begin_ns") && outer.args.containsKey("end_ns"), outer.args::toString);
     }
 
     @Test
@@ -128,7 +150,8 @@ class PerfettoSinkTest {
                 .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID)).toList();
         assertEquals(1, sampled.size());
         assertEquals(processTracks.getFirst().uuid(), sampled.getFirst().parentUuid());
-        assertEquals(2, trace.slices.stream().filter(s -> s.trackUuid == sampled.getFirst().uuid()).count());
+        // per sample: the outer slice and the frame
+        assertEquals(4, trace.slices.stream().filter(s -> s.trackUuid == sampled.getFirst().uuid()).count());
     }
 
     @Test

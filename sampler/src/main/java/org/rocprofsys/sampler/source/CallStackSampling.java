@@ -85,7 +85,8 @@ public final class CallStackSampling {
             String refused = perfRefusal(environment, Math.max(1, Math.round(hz)));
             if (refused == null) {
                 sources.add(new PerfSamplingSource(new PerfSamplingSource.Config(Math.max(1, Math.round(hz)), delayNs,
-                        durationNs, keepInternal, verbose, overflowEvent), log));
+                        durationNs, keepInternal, verbose, overflowEvent,
+                        settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES")), log));
                 perfThreads = tids;
             } else {
                 if (overflow) {

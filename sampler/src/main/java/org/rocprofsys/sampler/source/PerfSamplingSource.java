@@ -48,9 +48,9 @@ public final class PerfSamplingSource implements BackgroundSource {
      * @param durationNs samples after delay + this are dropped (0: until the end)
      */
     public record Config(long freqHz, long delayNs, long durationNs, boolean keepInternal, int verbose,
-            PerfEventAttr event) {
+            PerfEventAttr event, boolean inlines) {
         public Config(long freqHz, long delayNs, long durationNs) {
-            this(freqHz, delayNs, durationNs, false, 0, null);
+            this(freqHz, delayNs, durationNs, false, 0, null, false);
         }
 
         /** The sampled event: the cpu-clock at freqHz unless an overflow event was chosen. */
@@ -70,7 +70,7 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     private final Config config;
     private final PrintStream log;
-    private final Symbolizer symbolizer = new Symbolizer();
+    private final Symbolizer symbolizer;
     private final Unwinder unwinder = new Unwinder();
     private final UnwindSpaces spaces = new UnwindSpaces();
     /**
@@ -110,6 +110,8 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     public PerfSamplingSource(Config config, PrintStream log) {
         this.config = config;
+        // file and line of every frame (the trace's annotations); inlined frames when asked
+        this.symbolizer = new Symbolizer(new Symbolizer.Options(true, config.inlines(), Path.of("/tmp")));
         this.log = log;
     }
 
@@ -327,11 +329,17 @@ public final class PerfSamplingSource implements BackgroundSource {
     private boolean symbolizeAndEmit(Unresolved u, Consumer<TraceEvent> out, boolean force) {
         List<StackFrame> frames = new ArrayList<>(u.pcs().size());
         for (int i = u.pcs().size() - 1; i >= 0; i--) {
-            Frame f = symbolizer.symbolize(u.pid(), u.pcs().get(i), i > 0);
-            if (!force && !f.known() && f.module().equals("//anon")) {
-                return false;
+            long pc = u.pcs().get(i);
+            List<Frame> at = config.inlines() ? symbolizer.symbolizeInlined(u.pid(), pc, i > 0)
+                    : List.of(symbolizer.symbolize(u.pid(), pc, i > 0));
+            // innermost first: the out-of-line function, then the functions inlined into it, go outermost first
+            for (int k = at.size() - 1; k >= 0; k--) {
+                Frame f = at.get(k);
+                if (!force && !f.known() && f.module().equals("//anon")) {
+                    return false;
+                }
+                frames.add(new StackFrame(f.symbol(), f.module(), f.pc(), f.file(), f.line()));
             }
-            frames.add(new StackFrame(f.symbol(), f.module(), f.pc(), f.file(), f.line()));
         }
         List<StackFrame> kept = StackFilter.trim(frames, config.keepInternal());
         if (kept.isEmpty()) {
