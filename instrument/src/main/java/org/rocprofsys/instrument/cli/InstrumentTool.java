@@ -57,7 +57,6 @@ import org.rocprofsys.instrument.select.SelectionOptions;
 public final class InstrumentTool {
     /** Reasons of functions the selection wanted but that cannot be patched safely ({@code -e} makes them errors). */
     static final Set<String> PATCH_REFUSALS = Set.of("jump-to-entry", "too-short-for-patch", "branch-target-in-patch",
-            "call-in-patch",
             "symbol-in-patch", "unrelocatable-instruction", "return-in-patch", "indirect-jump-in-patch",
             "displacement-out-of-range");
     /** System library folders: their libraries are never planned at run time (upstream's system-lib rule). */

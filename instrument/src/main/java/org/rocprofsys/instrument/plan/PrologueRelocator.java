@@ -123,7 +123,10 @@ final class PrologueRelocator {
      * A call among the replaced instructions is always the last one (it is 5 bytes or more and
      * starts before byte 5), so it returns to {@code f + patch length}, which is still original
      * code. It is re-encoded to push that original address and jump: {@code lea r11, [rip + ret];
-     * push r11; jmp target} (r11 is scratch at a call site). The callee then sees a return address
+     * push r11; jmp target}. r11 is not always free (GCC's -fipa-ra lets a caller keep values in it
+     * across calls to functions known not to touch it), so the area builder replaces the lea/push
+     * pair with a sequence that changes no register ({@code AreaBuilder.PUSH_RETURN}); this form is
+     * what the plan records carry. The callee then sees a return address
      * in the module, with unwind information, so C++ exceptions and backtraces pass through it.
      * Direct calls and {@code call [rip + x]} are handled; other indirect calls are refused.
      */
