@@ -9,7 +9,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/resource.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -276,11 +275,6 @@ int rsys_attach(struct rsys_tls *t)
     r->tid = (int32_t)syscall(SYS_gettid);
     r->thread_seq = t->seq;
     __atomic_store_n(&r->state, RSYS_RING_ACTIVE, __ATOMIC_RELEASE);
-
-    /* fault the ring's pages in now, once, instead of one page fault per 4 KiB of records on
-     * the record path (kernels before 5.14 refuse the advice: the faults then stay where they were) */
-    (void)madvise((void *)((uintptr_t)r & ~(uintptr_t)4095), RSYS_RING_HEADER_SIZE + rsys_g.ring_data_size,
-                  RSYS_MADV_POPULATE_WRITE);
 
     uint32_t m = rsys_g.metrics;
     t->ring = r;

@@ -43,9 +43,6 @@
 #define RSYS_DEFAULT_MAX_RINGS 1024u
 #define RSYS_MAX_MAX_RINGS 65536u
 
-/* madvise(MADV_POPULATE_WRITE), Linux 5.14 (older headers lack it) */
-#define RSYS_MADV_POPULATE_WRITE 23
-
 /* Thread states (rsys_tls.state) */
 #define RSYS_TS_NONE 0u   /* no ring yet: the next record acquires one */
 #define RSYS_TS_ACTIVE 1u /* ring attached */
