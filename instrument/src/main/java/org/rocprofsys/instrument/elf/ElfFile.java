@@ -53,8 +53,9 @@ public final class ElfFile {
     private final int flags;
     private final List<ProgramHeader> programHeaders;
     private final List<SectionHeader> sections;
-    private final List<ElfSymbol> symtab;
-    private final List<ElfSymbol> dynsym;
+    /** Parsed on first use: most callers (a launcher reading a note) never look at symbols. */
+    private volatile List<ElfSymbol> symtab;
+    private volatile List<ElfSymbol> dynsym;
     private final List<DynamicEntry> dynamic;
 
     private ElfFile(Path path, MemorySegment data) throws ElfFormatException {
@@ -98,8 +99,8 @@ public final class ElfFile {
 
         programHeaders = readProgramHeaders();
         sections = readSections();
-        symtab = readSymbols(SectionHeader.SHT_SYMTAB, ElfSymbol.Table.SYMTAB);
-        dynsym = readSymbols(SectionHeader.SHT_DYNSYM, ElfSymbol.Table.DYNSYM);
+        checkSymbolTables(SectionHeader.SHT_SYMTAB);
+        checkSymbolTables(SectionHeader.SHT_DYNSYM);
         dynamic = readDynamic();
     }
 
@@ -221,13 +222,13 @@ public final class ElfFile {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    private List<ElfSymbol> readSymbols(int shType, ElfSymbol.Table table) throws ElfFormatException {
-        List<ElfSymbol> out = new ArrayList<>();
+    /** The table-level checks of the symbol sections, done at open: what is left cannot fail. */
+    private void checkSymbolTables(int shType) throws ElfFormatException {
         for (SectionHeader sh : sections) {
             if (sh.type() != shType) continue;
-            long entsize = sh.entsize() == 0 ? SYM_SIZE : sh.entsize();
-            if (entsize < SYM_SIZE) {
-                throw new ElfFormatException(path + ": " + sh.name() + " entry size " + entsize + " < " + SYM_SIZE);
+            if (entrySize(sh) < SYM_SIZE) {
+                throw new ElfFormatException(path + ": " + sh.name() + " entry size " + entrySize(sh) + " < "
+                        + SYM_SIZE);
             }
             requireRange(sh.offset(), sh.size(), sh.name() + " symbol table");
             if (sh.link() <= 0 || sh.link() >= sections.size()) {
@@ -236,6 +237,20 @@ public final class ElfFile {
             }
             SectionHeader strs = sections.get(sh.link());
             requireRange(strs.offset(), strs.size(), sh.name() + " string table " + strs.name());
+        }
+    }
+
+    private static long entrySize(SectionHeader sh) {
+        return sh.entsize() == 0 ? SYM_SIZE : sh.entsize();
+    }
+
+    /** The symbols of every section of {@code shType} (checked by {@link #checkSymbolTables}). */
+    private List<ElfSymbol> readSymbols(int shType, ElfSymbol.Table table) {
+        List<ElfSymbol> out = new ArrayList<>();
+        for (SectionHeader sh : sections) {
+            if (sh.type() != shType) continue;
+            long entsize = entrySize(sh);
+            SectionHeader strs = sections.get(sh.link());
             long count = sh.size() / entsize;
             for (long i = 0; i < count; i++) {
                 long o = sh.offset() + i * entsize;
@@ -312,14 +327,27 @@ public final class ElfFile {
         return sections.stream().filter(s -> s.containsAddress(vaddr)).findFirst();
     }
 
-    public List<ElfSymbol> symtab() { return symtab; }
-    public List<ElfSymbol> dynsym() { return dynsym; }
+    public List<ElfSymbol> symtab() {
+        List<ElfSymbol> s = symtab;
+        if (s == null) {
+            symtab = s = readSymbols(SectionHeader.SHT_SYMTAB, ElfSymbol.Table.SYMTAB);
+        }
+        return s;
+    }
+
+    public List<ElfSymbol> dynsym() {
+        List<ElfSymbol> s = dynsym;
+        if (s == null) {
+            dynsym = s = readSymbols(SectionHeader.SHT_DYNSYM, ElfSymbol.Table.DYNSYM);
+        }
+        return s;
+    }
 
     /** .symtab followed by .dynsym. */
     public List<ElfSymbol> symbols() {
-        List<ElfSymbol> all = new ArrayList<>(symtab.size() + dynsym.size());
-        all.addAll(symtab);
-        all.addAll(dynsym);
+        List<ElfSymbol> all = new ArrayList<>(symtab().size() + dynsym().size());
+        all.addAll(symtab());
+        all.addAll(dynsym());
         return all;
     }
 
@@ -436,7 +464,7 @@ public final class ElfFile {
             for (long o = sh.offset(); o + entsize <= sh.offset() + sh.size(); o += entsize) {
                 long info = data.get(U64, o + 8);
                 int sym = (int) (info >>> 32);
-                String name = sym > 0 && sym < dynsym.size() ? dynsym.get(sym).name() : "";
+                String name = sym > 0 && sym < dynsym().size() ? dynsym().get(sym).name() : "";
                 out.add(new ElfRelocation(data.get(U64, o), (int) info, sym, data.get(U64, o + 16), name));
             }
         }
