@@ -1,11 +1,9 @@
 package org.rocprofsys.core.wire;
 
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -68,18 +66,10 @@ public final class FunctionNames {
                     break; // the ring's own drain reports it
                 }
                 if (type == WireFormat.REC_FUNC_DEF) {
-                    names.putIfAbsent(data.get(JAVA_INT, pos + 4), string(data.asSlice(pos, size), 8));
+                    names.putIfAbsent(data.get(JAVA_INT, pos + 4), RingDrain.string(data.asSlice(pos, size), 8));
                 }
                 tail += size;
             }
         }
-    }
-
-    static String string(MemorySegment r, long offset) {
-        int len = 0;
-        while (offset + len < r.byteSize() && r.get(JAVA_BYTE, offset + len) != 0) {
-            len++;
-        }
-        return new String(r.asSlice(offset, len).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
     }
 }

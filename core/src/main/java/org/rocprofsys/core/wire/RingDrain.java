@@ -228,7 +228,8 @@ public final class RingDrain {
         return len;
     }
 
-    private static String string(MemorySegment r, long offset) {
+    /** The NUL-terminated UTF-8 string at {@code offset} of record {@code r}. */
+    static String string(MemorySegment r, long offset) {
         if (offset >= r.byteSize()) {
             return "";
         }
