@@ -192,7 +192,7 @@ public final class InstrumentTool {
                 PlanResult r = planner.plan(e, options);
                 for (SelectionMessage msg : r.messages()) {
                     if (msg.level() <= verbose) {
-                        log(msg.format());
+                        say(msg.format());
                     }
                 }
                 say(r.summary());
@@ -357,63 +357,62 @@ public final class InstrumentTool {
      * in the program's folder and its RPATH/RUNPATH folders, outside the system folders.
      */
     private List<Path> userLibraries(ElfFile elf) {
-        Set<Path> out = new LinkedHashSet<>();
-        List<String> dirs = new ArrayList<>();
-        String origin = elf.path().toAbsolutePath().getParent().toString();
-        List<String> runPaths = new ArrayList<>();
-        elf.runpath().ifPresent(runPaths::add);
-        elf.rpath().ifPresent(runPaths::add);
-        for (String r : runPaths) {
+        Path origin = elf.path().toAbsolutePath().getParent();
+        List<Path> runPaths = new ArrayList<>();
+        for (String r : List.of(elf.runpath().orElse(""), elf.rpath().orElse(""))) {
             for (String d : r.split(":")) {
-                dirs.add(d.replace("$ORIGIN", origin).replace("${ORIGIN}", origin));
+                if (!d.isEmpty()) {
+                    runPaths.add(cwd.resolve(d.replace("${ORIGIN}", origin.toString())
+                            .replace("$ORIGIN", origin.toString())));
+                }
             }
         }
+        List<Path> searchPath = new ArrayList<>(runPaths);
         for (String d : environment.getOrDefault("LD_LIBRARY_PATH", "").split(":")) {
             if (!d.isEmpty()) {
-                dirs.add(d);
+                searchPath.add(cwd.resolve(d));
             }
+        }
+        Set<Path> out = new LinkedHashSet<>();
+        for (String needed : elf.needed()) {
+            searchPath.stream().map(d -> d.resolve(needed)).filter(Files::isRegularFile).findFirst()
+                    .flatMap(InstrumentTool::realPath).filter(InstrumentTool::userLibrary).ifPresent(out::add);
         }
         // libraries the program may dlopen later: the user libraries beside it and in its
         // RUNPATH/RPATH folders (the agent applies a plan when its library is loaded)
-        List<String> candidates = new ArrayList<>(elf.needed());
-        List<String> folders = new ArrayList<>(dirs.subList(0, dirs.size()));
+        List<Path> folders = new ArrayList<>(runPaths);
         folders.add(origin);
-        for (String d : folders) {
-            Path dir = cwd.resolve(d);
-            if (SYSTEM_DIRS.stream().anyMatch(sys -> (dir.toString() + "/").startsWith(sys))) {
+        for (Path dir : folders) {
+            if (inSystemFolder(dir)) {
                 continue;
             }
             try (var files = Files.list(dir)) {
-                files.map(p -> p.getFileName().toString()).filter(n -> n.matches("lib.*\\.so(\\.[0-9.]+)?"))
-                        .sorted().limit(MAX_DLOPEN_CANDIDATES).forEach(candidates::add);
+                files.filter(f -> f.getFileName().toString().matches("lib.*\\.so(\\.[0-9.]+)?")).sorted()
+                        .limit(MAX_DLOPEN_CANDIDATES).map(InstrumentTool::realPath).flatMap(Optional::stream)
+                        .filter(InstrumentTool::userLibrary).forEach(out::add);
             } catch (IOException e) {
                 // an unreadable folder offers no library
             }
         }
-        folders.forEach(d -> {
-            if (!dirs.contains(d)) {
-                dirs.add(d);
-            }
-        });
-        for (String needed : candidates) {
-            for (String d : dirs) {
-                Path p = cwd.resolve(d).resolve(needed);
-                if (Files.isRegularFile(p)) {
-                    Path real;
-                    try {
-                        real = p.toRealPath();
-                    } catch (IOException e) {
-                        continue;
-                    }
-                    if (SYSTEM_DIRS.stream().noneMatch(s -> real.toString().startsWith(s))
-                            && !real.getFileName().toString().startsWith("librocprof-sys")) {
-                        out.add(real);
-                    }
-                    break;
-                }
-            }
-        }
         return List.copyOf(out);
+    }
+
+    private static Optional<Path> realPath(Path p) {
+        try {
+            return Optional.of(p.toRealPath());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Outside the system folders, and not one of the profiler's own libraries. */
+    private static boolean userLibrary(Path p) {
+        return !inSystemFolder(p) && !p.getFileName().toString().startsWith("librocprof-sys");
+    }
+
+    private static boolean inSystemFolder(Path p) {
+        String s = p + "/";
+        return SYSTEM_DIRS.stream().anyMatch(s::startsWith);
     }
 
     /** {@code <OUTPUT_PATH>/<OUTPUT_PREFIX>instrumentation} (OUTPUT_PATH replaced by --print-dir). */
@@ -436,7 +435,7 @@ public final class InstrumentTool {
                 FunctionList.OVERLAPPING);
         for (Path p : ListFiles.write(dir, plans, lists, formats)) {
             if (verbose >= 1) {
-                log("[rocprof-sys][exe] Outputting '" + p + "'...");
+                say("[rocprof-sys][exe] Outputting '" + p + "'...");
             }
         }
         for (Map.Entry<String, String> e : req.prints().entrySet()) {
@@ -507,10 +506,6 @@ public final class InstrumentTool {
         if (logFile != null) {
             logFile.println(line);
         }
-    }
-
-    private void log(String line) {
-        say(line);
     }
 
     private void error(String message) {
