@@ -2,7 +2,6 @@ package org.rocprofsys.core.session;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
-import java.io.File;
 import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -53,20 +52,10 @@ final class ExecGate {
      * found or not executable, checked up front so it reads as before.
      */
     static void checkExecutable(String program, Map<String, String> env, Path cwd) throws SessionException {
-        List<Path> candidates = new ArrayList<>();
-        if (program.contains("/")) {
-            candidates.add(cwd.resolve(program));
-        } else {
-            for (String dir : env.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin").split(File.pathSeparator)) {
-                candidates.add(cwd.resolve(dir.isEmpty() ? "." : dir).resolve(program));
-            }
+        if (ProgramPath.find(program, env, cwd).isPresent()) {
+            return;
         }
-        for (Path p : candidates) {
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return;
-            }
-        }
-        boolean exists = candidates.stream().anyMatch(Files::exists);
+        boolean exists = ProgramPath.candidates(program, env, cwd).stream().anyMatch(Files::exists);
         throw new SessionException("cannot execute '" + program + "': error=" + (exists ? "13, Permission denied"
                 : "2, No such file or directory"));
     }

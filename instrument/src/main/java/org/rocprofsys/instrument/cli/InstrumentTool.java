@@ -29,6 +29,7 @@ import org.rocprofsys.config.file.ConfigFiles;
 import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
+import org.rocprofsys.core.session.ProgramPath;
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.capstone.Capstone;
@@ -330,11 +331,9 @@ public final class InstrumentTool {
         if (Files.isRegularFile(local) && libraryName(program)) {
             return local;
         }
-        for (String dir : environment.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin").split(":")) {
-            Path p = cwd.resolve(dir.isEmpty() ? "." : dir).resolve(program);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return p;
-            }
+        Optional<Path> onPath = ProgramPath.find(program, environment, cwd);
+        if (onPath.isPresent()) {
+            return onPath.get();
         }
         if (Files.isRegularFile(local)) {
             return local;

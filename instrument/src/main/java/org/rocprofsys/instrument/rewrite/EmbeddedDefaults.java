@@ -1,6 +1,5 @@
 package org.rocprofsys.instrument.rewrite;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -9,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
+import org.rocprofsys.core.session.ProgramPath;
 import org.rocprofsys.instrument.area.AreaFormat;
 import org.rocprofsys.instrument.area.AreaReader;
 import org.rocprofsys.instrument.elf.ElfFile;
@@ -28,16 +28,7 @@ public final class EmbeddedDefaults {
 
     /** The defaults of the program a command starts (PATH searched), or none. */
     public static Map<String, String> forCommand(String program, Map<String, String> env, Path cwd) {
-        if (program.contains("/")) {
-            return of(cwd.resolve(program));
-        }
-        for (String dir : env.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin").split(File.pathSeparator)) {
-            Path p = cwd.resolve(dir.isEmpty() ? "." : dir).resolve(program);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return of(p);
-            }
-        }
-        return Map.of();
+        return ProgramPath.find(program, env, cwd).map(EmbeddedDefaults::of).orElse(Map.of());
     }
 
     /** The defaults embedded in {@code file}; empty for anything that is not a rewritten ELF file. */
