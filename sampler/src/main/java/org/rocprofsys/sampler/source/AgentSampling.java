@@ -29,7 +29,6 @@ import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.session.BackgroundSource;
 import org.rocprofsys.core.wire.WireFormat;
-import org.rocprofsys.sampler.symbols.Frame;
 import org.rocprofsys.sampler.symbols.ProcessMaps;
 import org.rocprofsys.sampler.symbols.Symbolizer;
 import org.rocprofsys.sampler.unwind.AddressSpace;
@@ -97,7 +96,8 @@ public final class AgentSampling implements BackgroundSource {
     private final int verbose;
     private final PrintStream log;
     private final Path procRoot;
-    private final Symbolizer symbolizer = new Symbolizer();
+    private Symbolizer symbolizer = StackResolver.symbolizer(false);
+    private StackResolver frames = new StackResolver(symbolizer, false, true);
     private final Unwinder unwinder = new Unwinder();
     private final UnwindSpaces spaces = new UnwindSpaces();
     /** Touched by the collector thread (new images) and the worker (reloads). */
@@ -177,6 +177,13 @@ public final class AgentSampling implements BackgroundSource {
     }
 
     private boolean announcesDuration = true;
+
+    /** SAMPLING_INCLUDE_INLINES and SAMPLING_KEEP_INTERNAL, as the perf sampler applies them. */
+    AgentSampling withFrames(boolean inlines, boolean keepInternal) {
+        symbolizer = StackResolver.symbolizer(inlines);
+        frames = new StackResolver(symbolizer, inlines, keepInternal);
+        return this;
+    }
 
     /** Leaves the sampling-duration lines to the perf sampler running beside (one pair per run). */
     AgentSampling withoutDurationLines() {
@@ -365,17 +372,12 @@ public final class AgentSampling implements BackgroundSource {
         if (!pcs.isEmpty() && symbolizer.maps().find(a.pid(), pcs.getFirst()) == null && loadMaps(a.pid(), false)) {
             pcs = unwind(a); // the maps were stale (dlopen): the unwinder needs them too
         }
-        List<StackFrame> frames = new ArrayList<>(pcs.size());
-        for (int i = pcs.size() - 1; i >= 0; i--) {
-            Frame f = symbolizer.symbolize(a.pid(), pcs.get(i), i > 0);
-            frames.add(new StackFrame(f.symbol(), f.module(), f.pc(), f.file(), f.line()));
-        }
-        if (frames.isEmpty()) {
+        List<StackFrame> kept = frames.resolve(a.pid(), pcs, true);
+        if (kept.isEmpty()) {
             return null;
         }
         samples++;
-        return new StackSample(a.timestampNs(), a.pid(), a.tid(), StackFilter.fromMain(frames), a.kind(), wallNs,
-                cpuNs);
+        return new StackSample(a.timestampNs(), a.pid(), a.tid(), kept, a.kind(), wallNs, cpuNs);
     }
 
     private long periodOf(StackSample.Kind kind) {

@@ -111,7 +111,8 @@ public final class CallStackSampling {
         }
         if (!timers.isEmpty() || !perfThreads.isAll()) {
             AgentSampling agent = new AgentSampling(timers, perfThreads, durationNs, verbose, log)
-                    .withRingKb(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB"));
+                    .withRingKb(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB"))
+                    .withFrames(settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"), keepInternal);
             if (sources.stream().anyMatch(x -> x instanceof PerfSamplingSource)) {
                 agent = agent.withoutDurationLines();
             }

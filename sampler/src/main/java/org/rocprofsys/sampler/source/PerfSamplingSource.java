@@ -17,7 +17,6 @@ import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;
 import org.rocprofsys.sampler.perf.PerfException;
 import org.rocprofsys.sampler.perf.PerfRecord;
-import org.rocprofsys.sampler.symbols.Frame;
 import org.rocprofsys.sampler.symbols.Symbolizer;
 import org.rocprofsys.sampler.unwind.AddressSpace;
 import org.rocprofsys.sampler.unwind.UnwindResult;
@@ -71,6 +70,7 @@ public final class PerfSamplingSource implements BackgroundSource {
     private final Config config;
     private final PrintStream log;
     private final Symbolizer symbolizer;
+    private final StackResolver frames;
     private final Unwinder unwinder = new Unwinder();
     private final UnwindSpaces spaces = new UnwindSpaces();
     /**
@@ -110,8 +110,8 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     public PerfSamplingSource(Config config, PrintStream log) {
         this.config = config;
-        // file and line of every frame (the trace's annotations); inlined frames when asked
-        this.symbolizer = new Symbolizer(new Symbolizer.Options(true, config.inlines(), Path.of("/tmp")));
+        this.symbolizer = StackResolver.symbolizer(config.inlines());
+        this.frames = new StackResolver(symbolizer, config.inlines(), config.keepInternal());
         this.log = log;
     }
 
@@ -327,21 +327,10 @@ public final class PerfSamplingSource implements BackgroundSource {
     }
 
     private boolean symbolizeAndEmit(Unresolved u, Consumer<TraceEvent> out, boolean force) {
-        List<StackFrame> frames = new ArrayList<>(u.pcs().size());
-        for (int i = u.pcs().size() - 1; i >= 0; i--) {
-            long pc = u.pcs().get(i);
-            List<Frame> at = config.inlines() ? symbolizer.symbolizeInlined(u.pid(), pc, i > 0)
-                    : List.of(symbolizer.symbolize(u.pid(), pc, i > 0));
-            // innermost first: the out-of-line function, then the functions inlined into it, go outermost first
-            for (int k = at.size() - 1; k >= 0; k--) {
-                Frame f = at.get(k);
-                if (!force && !f.known() && f.module().equals("//anon")) {
-                    return false;
-                }
-                frames.add(new StackFrame(f.symbol(), f.module(), f.pc(), f.file(), f.line()));
-            }
+        List<StackFrame> kept = frames.resolve(u.pid(), u.pcs(), force);
+        if (kept == null) {
+            return false;
         }
-        List<StackFrame> kept = StackFilter.trim(frames, config.keepInternal());
         if (kept.isEmpty()) {
             return true;
         }
