@@ -114,6 +114,27 @@ class AgentSamplingTest {
         assertEquals("", logBytes.toString(StandardCharsets.UTF_8), "VERBOSE 0 prints nothing");
     }
 
+    @Test
+    void theAgentsResolvedSamplesPassTheSameThreadFilter() {
+        // the agent samples only its selected threads; the stage's one filter agrees with it and
+        // would drop a sample of any other thread
+        AgentTimer wall = new AgentTimer(StackSample.Kind.WALL, 34, 100, 0, ThreadFilter.parse("T", "1"));
+        AgentTimers timers = new AgentTimers(List.of(wall), 0, 0, log);
+        AgentSampling a = new AgentSampling(timers, new SampledThreads(ThreadFilter.all(), wall.threads()),
+                resolver(timers, Path.of("/proc")), log);
+        Consumer<TraceEvent> stage = a.intercept(out::add);
+        stage.accept(new ProcessStarted(1_000, PID, 1, "java", List.of("java"), 0, 0));
+        stage.accept(new ThreadStarted(1_000, PID, PID, 0));
+        stage.accept(new ThreadStarted(1_000, PID, PID + 1, 1));
+        long[] pcs = {address("getpid")};
+        stage.accept(new AgentStackSample(2_000, PID, PID, StackSample.Kind.WALL, 5, pcs, NO_REGS, NO_STACK));
+        stage.accept(new AgentStackSample(3_000, PID, PID + 1, StackSample.Kind.WALL, 5, pcs, NO_REGS, NO_STACK));
+        stage.accept(new ProcessEnded(4_000, PID, ProcessEnd.EXITED, 0));
+        List<Integer> sampledTids = out.stream().filter(e -> e instanceof StackSample).map(e -> ((StackSample) e).tid())
+                .toList();
+        assertEquals(List.of(PID + 1), sampledTids);
+    }
+
     /** Inline frames off and the agent's frames kept, as the stage was before the settings reach it. */
     private static AgentSampleResolver resolver(AgentTimers timers, Path proc) {
         return new AgentSampleResolver(timers, false, true, proc);
