@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -33,6 +32,14 @@ public final class RunCommand {
     static final String TOOL = "rocprof-sys-run";
     static final int USAGE_OR_CONFIG_ERROR = 1;
     static final int CANNOT_EXECUTE = 127;
+
+    /**
+     * The background sources, one line each, in the order the session starts them (the first one's
+     * intercept stage sees the collected events first).
+     */
+    static final List<SourceProvider> SOURCES = List.of(
+            (settings, targetEnvironment, log) -> ProcessSampling.sources(settings, log),
+            CallStackSampling::sources);
 
     private final Path prefix;
     private final Map<String, String> environment;
@@ -148,8 +155,7 @@ public final class RunCommand {
         }
         List<BackgroundSource> sources;
         try {
-            sources = new ArrayList<>(ProcessSampling.sources(settings, err));
-            sources.addAll(CallStackSampling.sources(settings, targetEnv, err));
+            sources = SourceProvider.all(SOURCES, settings, targetEnv, err);
         } catch (IllegalArgumentException e) {
             err.println("[" + tool + "] error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;

@@ -118,8 +118,15 @@ final class AmdSmiBackend extends AbstractGpuBackend {
     /** Room for the whole amdsmi_gpu_metrics_t of any version (about 5 KB in 26.x). */
     static final long GPU_METRICS_BYTES = 64 * 1024;
 
-    /** Why the backend is not there: null when it is. */
-    record Opened(AmdSmiBackend backend, boolean libraryFound, String failure) {
+    /**
+     * What opening AMD SMI gave.
+     *
+     * @param backend      the backend of the selected GPUs, or null
+     * @param gpus         the number of AMD GPUs AMD SMI reports, selected or not
+     * @param libraryFound whether a library loaded
+     * @param failure      why AMD SMI is unusable, or null
+     */
+    record Opened(AmdSmiBackend backend, int gpus, boolean libraryFound, String failure) {
     }
 
     private final Arena arena;
@@ -188,10 +195,9 @@ final class AmdSmiBackend extends AbstractGpuBackend {
      * Loads and initialises AMD SMI for AMD GPUs and takes the selected ones.
      *
      * @param firstIndex the number the user sees for AMD SMI's first GPU
-     * @param found      receives the number of AMD GPUs AMD SMI reports
      */
     static Opened open(List<String> libraries, Set<GpuMetric> metrics, GpuDeviceSelection selection,
-            int firstIndex, int[] found, PrintStream log) {
+            int firstIndex, PrintStream log) {
         Arena arena = Arena.ofShared();
         SymbolLookup lib = null;
         for (String name : libraries) {
@@ -207,11 +213,12 @@ final class AmdSmiBackend extends AbstractGpuBackend {
         }
         if (lib == null) {
             arena.close();
-            return new Opened(null, false, "libamd_smi.so not found");
+            return new Opened(null, 0, false, "libamd_smi.so not found");
         }
         Linker l = Linker.nativeLinker();
         boolean initialised = false;
         MethodHandle shutDown = null;
+        int found = 0;
         try {
             MethodHandle init = l.downcallHandle(need(lib, "amdsmi_init"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
             shutDown = l.downcallHandle(need(lib, "amdsmi_shut_down"), FunctionDescriptor.of(JAVA_INT));
@@ -227,7 +234,7 @@ final class AmdSmiBackend extends AbstractGpuBackend {
             int rc = (int) init.invokeExact(AMDSMI_INIT_AMD_GPUS);
             if (rc != AMDSMI_STATUS_SUCCESS) {
                 arena.close();
-                return new Opened(null, true, "amdsmi_init failed with status " + rc);
+                return new Opened(null, 0, true, "amdsmi_init failed with status " + rc);
             }
             initialised = true;
             int[] version = version(libVersion, arena);
@@ -270,19 +277,19 @@ final class AmdSmiBackend extends AbstractGpuBackend {
                     handles.add(h);
                 }
             }
-            found[0] = ordinal;
+            found = ordinal;
             if (ordinal == 0) {
                 int ignored = (int) shutDown.invokeExact();
                 arena.close();
-                return new Opened(null, true, NO_GPU);
+                return new Opened(null, 0, true, NO_GPU);
             }
             if (devices.isEmpty()) {
                 int ignored = (int) shutDown.invokeExact();
                 arena.close();
-                return new Opened(null, true, null); // GPUs there, none selected
+                return new Opened(null, ordinal, true, null); // GPUs there, none selected
             }
             return new Opened(new AmdSmiBackend(arena, lib, version, devices,
-                    handles.toArray(MemorySegment[]::new), metrics, log), true, null);
+                    handles.toArray(MemorySegment[]::new), metrics, log), ordinal, true, null);
         } catch (Throwable t) {
             if (initialised && shutDown != null) {
                 try {
@@ -292,7 +299,7 @@ final class AmdSmiBackend extends AbstractGpuBackend {
                 }
             }
             arena.close();
-            return new Opened(null, true, String.valueOf(t.getMessage()));
+            return new Opened(null, found, true, String.valueOf(t.getMessage()));
         }
     }
 

@@ -3,18 +3,23 @@ package org.rocprofsys.processsampling.gpu;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.TreeSet;
 
 import org.rocprofsys.config.Settings;
 
 /**
- * Chooses the GPU backends by what the machine has: NVML for NVIDIA GPUs; for AMD GPUs AMD SMI, or
- * the amdgpu sysfs files where AMD SMI is missing or fails (one notice). NVIDIA GPUs are numbered
- * first (NVML's order), AMD GPUs after them, so that on a machine with one vendor the numbers are
- * the vendor's own and ROCPROFSYS_SAMPLING_GPUS means the same GPUs for both vendors.
+ * Chooses the GPU backends by what the machine has, asking each {@link GpuVendor} of {@link #VENDORS}
+ * in turn: NVML for NVIDIA GPUs; for AMD GPUs AMD SMI, or the amdgpu sysfs files where AMD SMI is
+ * missing or fails (one notice). NVIDIA GPUs are numbered first (NVML's order), AMD GPUs after them,
+ * so that on a machine with one vendor the numbers are the vendor's own and ROCPROFSYS_SAMPLING_GPUS
+ * means the same GPUs for both vendors.
  */
 public final class GpuBackends {
+    /** The GPU vendors, in numbering order: a new vendor is one line here. */
+    static final List<GpuVendor> VENDORS = List.of(
+            NvmlBackend::detect,
+            AmdGpus::detect);
+
     private GpuBackends() {
     }
 
@@ -29,43 +34,20 @@ public final class GpuBackends {
 
     /** As {@link #detect(Settings, PrintStream)} with explicit options (tests: fake sysfs, absent libraries). */
     public static List<GpuBackend> detect(GpuOptions options, PrintStream log) {
+        return detect(VENDORS, options, log);
+    }
+
+    /** Asks each vendor in turn, numbering its GPUs after those of the vendors before it. */
+    static List<GpuBackend> detect(List<GpuVendor> vendors, GpuOptions options, PrintStream log) {
         List<GpuBackend> out = new ArrayList<>();
         if (!options.enabled() || options.metrics().isEmpty() || options.devices().none()) {
             return out;
         }
         int total = 0;
-
-        int[] found = {0};
-        Optional<NvmlBackend> nvml = NvmlBackend.open(options.nvmlLibrary(), options.metrics(), options.devices(), total,
-                found, log);
-        nvml.ifPresent(out::add);
-        total += found[0];
-
-        found[0] = 0;
-        AmdSmiBackend.Opened smi = AmdSmiBackend.open(AmdSmiBackend.libraryCandidates(options.amdSmiLibrary()),
-                options.metrics(), options.devices(), total, found, log);
-        if (smi.backend() != null) {
-            out.add(smi.backend());
-            total += found[0];
-        } else if (found[0] > 0) {
-            total += found[0]; // AMD GPUs there, none selected
-        } else {
-            List<AmdGpuSysfsBackend.Card> cards = AmdGpuSysfsBackend.scan(options.sysfsRoot());
-            if (!cards.isEmpty()) {
-                if (smi.libraryFound()) {
-                    log.println("[rocprof-sys] AMD SMI is unusable (" + smi.failure()
-                            + "); reading the amdgpu sysfs files instead");
-                }
-                AmdGpuSysfsBackend sysfs = AmdGpuSysfsBackend.open(cards, options.metrics(), options.devices(),
-                        total, log);
-                if (sysfs != null) {
-                    out.add(sysfs);
-                }
-                total += cards.size();
-            } else if (smi.libraryFound() && smi.failure() != null && !smi.failure().equals(AmdSmiBackend.NO_GPU)) {
-                log.println("[rocprof-sys] AMD SMI is unusable (" + smi.failure() + ") and no amdgpu card is in "
-                        + options.sysfsRoot().resolve("sys/class/drm") + "; no AMD GPU metrics");
-            }
+        for (GpuVendor vendor : vendors) {
+            GpuDetection found = vendor.detect(options, total, log);
+            found.backend().ifPresent(out::add);
+            total += found.gpus();
         }
 
         if (!options.devices().all()) {

@@ -127,31 +127,37 @@ final class NvmlBackend extends AbstractGpuBackend {
         }
     }
 
+    /** NVIDIA's GPUs, a {@link GpuVendor}. */
+    static GpuDetection detect(GpuOptions options, int firstIndex, PrintStream log) {
+        return open(options.nvmlLibrary(), options.metrics(), options.devices(), firstIndex, log);
+    }
+
     /**
      * Loads and initialises NVML and takes the selected GPUs.
      *
      * @param firstIndex the number the user sees for NVML's GPU 0
-     * @param found      receives the number of NVIDIA GPUs NVML reports (selected or not)
-     * @return empty where the library is missing, NVML cannot initialise, or no GPU is selected
+     * @return the number of NVIDIA GPUs NVML reports (selected or not) and the backend; no backend
+     *         where the library is missing, NVML cannot initialise, or no GPU is selected
      */
-    static Optional<NvmlBackend> open(String library, Set<GpuMetric> metrics, GpuDeviceSelection selection,
-            int firstIndex, int[] found, PrintStream log) {
+    static GpuDetection open(String library, Set<GpuMetric> metrics, GpuDeviceSelection selection,
+            int firstIndex, PrintStream log) {
         Arena arena = Arena.ofShared();
         Api api;
         try {
             api = Api.load(library, arena);
         } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
             arena.close();
-            return Optional.empty(); // no NVIDIA driver here: nothing to say
+            return GpuDetection.NONE; // no NVIDIA driver here: nothing to say
         }
         boolean initialised = false;
+        int found = 0;
         try {
             int rc = (int) api.init().invokeExact();
             if (rc != NVML_SUCCESS) {
                 log.println("[rocprof-sys] NVML is present but did not initialise: " + api.error(rc)
                         + "; no NVIDIA GPU metrics");
                 arena.close();
-                return Optional.empty();
+                return GpuDetection.NONE;
             }
             initialised = true;
             MemorySegment count = arena.allocate(JAVA_INT);
@@ -160,7 +166,7 @@ final class NvmlBackend extends AbstractGpuBackend {
                 throw new IllegalStateException("nvmlDeviceGetCount_v2: " + api.error(rc));
             }
             int n = count.get(JAVA_INT, 0);
-            found[0] = n;
+            found = n;
             List<GpuDevice> devices = new ArrayList<>();
             List<MemorySegment> handles = new ArrayList<>();
             MemorySegment handle = arena.allocate(ADDRESS);
@@ -186,10 +192,10 @@ final class NvmlBackend extends AbstractGpuBackend {
             if (devices.isEmpty()) {
                 int ignored = (int) api.shutdown().invokeExact();
                 arena.close();
-                return Optional.empty();
+                return new GpuDetection(n, Optional.empty());
             }
-            return Optional.of(new NvmlBackend(arena, api, devices, handles.toArray(MemorySegment[]::new),
-                    metrics, log));
+            return new GpuDetection(n, Optional.of(new NvmlBackend(arena, api, devices,
+                    handles.toArray(MemorySegment[]::new), metrics, log)));
         } catch (Throwable t) {
             log.println("[rocprof-sys] warning: NVML failed while listing GPUs (" + t.getMessage()
                     + "); no NVIDIA GPU metrics");
@@ -201,7 +207,7 @@ final class NvmlBackend extends AbstractGpuBackend {
                 }
             }
             arena.close();
-            return Optional.empty();
+            return new GpuDetection(found, Optional.empty());
         }
     }
 

@@ -14,6 +14,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -136,13 +139,113 @@ class GpuBackendsTest {
 
     @Test
     void theRealMachineNeverThrows() {
-        // whatever this machine has (often nothing), detection answers and closes cleanly
+        // whatever this machine has (often nothing), detection answers, samples, ends every series
+        // it started with a 0 and closes cleanly (twice)
         List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults(), log);
-        for (GpuBackend g : b) {
-            g.sample(1, s -> { });
-            g.stop(2, s -> { });
+        try {
+            List<Integer> indices = b.stream().flatMap(g -> g.devices().stream()).map(GpuDevice::index).toList();
+            assertEquals(indices.stream().distinct().sorted().toList(), indices, "numbered in vendor order");
+            for (GpuBackend g : b) {
+                assertTrue(Set.of("nvml", "amd-smi", "amdgpu-sysfs").contains(g.name()), g.name());
+                assertFalse(g.devices().isEmpty(), g.name() + " without devices");
+                List<CounterSample> sampled = new ArrayList<>();
+                g.sample(1, sampled::add);
+                for (CounterSample s : sampled) {
+                    assertEquals(1, s.timestampNs());
+                    assertTrue(Double.isFinite(s.value()), s.toString());
+                }
+                List<CounterSample> stopped = new ArrayList<>();
+                g.stop(2, stopped::add);
+                assertEquals(sampled.stream().map(CounterSample::track).distinct().toList(),
+                        stopped.stream().map(CounterSample::track).toList());
+                assertTrue(stopped.stream().allMatch(s -> s.timestampNs() == 2 && s.value() == 0), stopped.toString());
+            }
+        } finally {
+            GpuBackends.closeAll(b);
+            GpuBackends.closeAll(b);
         }
-        GpuBackends.closeAll(b);
+        assertTrue(logText().lines().allMatch(l -> l.startsWith("[rocprof-sys] ")), logText());
+    }
+
+    @Test
+    void vendorsAreAskedInOrderAndNumberedAfterEachOther() {
+        List<String> asked = new ArrayList<>();
+        GpuVendor first = (o, firstIndex, l) -> {
+            asked.add("first@" + firstIndex);
+            return new GpuDetection(2, Optional.of(new FakeBackend("first", devices(o, firstIndex, 2))));
+        };
+        GpuVendor absent = (o, firstIndex, l) -> {
+            asked.add("absent@" + firstIndex);
+            return GpuDetection.NONE;
+        };
+        GpuVendor unselected = (o, firstIndex, l) -> {
+            asked.add("unselected@" + firstIndex);
+            return new GpuDetection(1, Optional.empty()); // its GPU takes a number all the same
+        };
+        GpuVendor last = (o, firstIndex, l) -> {
+            asked.add("last@" + firstIndex);
+            return new GpuDetection(3, Optional.of(new FakeBackend("last", devices(o, firstIndex, 3))));
+        };
+        GpuOptions some = GpuOptions.defaults().withDevices(GpuDeviceSelection.parse("1,3-4,9"));
+        List<GpuBackend> b = GpuBackends.detect(List.of(first, absent, unselected, last), some, log);
+
+        assertEquals(List.of("first@0", "absent@2", "unselected@2", "last@3"), asked);
+        assertEquals(List.of("first", "last"), b.stream().map(GpuBackend::name).toList());
+        assertEquals(List.of(1), b.get(0).devices().stream().map(GpuDevice::index).toList());
+        assertEquals(List.of(3, 4), b.get(1).devices().stream().map(GpuDevice::index).toList());
+        // six GPUs in all (2 + 0 + 1 + 3): only 9 is absent
+        assertEquals(List.of("[rocprof-sys] warning: ROCPROFSYS_SAMPLING_GPUS names GPU(s) [9] but this machine has 6"
+                + " GPU(s); ignoring them"), logText().lines().toList());
+
+        asked.clear();
+        assertTrue(GpuBackends.detect(List.of(first, last), some.withDevices(GpuDeviceSelection.parse("none")), log)
+                .isEmpty());
+        assertEquals(List.of(), asked, "no vendor is asked when no GPU is selected");
+    }
+
+    @Test
+    void theVendorsAreNvidiaThenAmdNumberedFromTheIndexTheyAreGiven() throws Exception {
+        // with NVML absent and one amdgpu card: the first vendor finds nothing, the second the card,
+        // numbered from the index it is given
+        FakeSysfs fs = oneAmdCard();
+        GpuOptions o = GpuOptions.defaults().withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI);
+        assertEquals(2, GpuBackends.VENDORS.size());
+        assertEquals(GpuDetection.NONE, GpuBackends.VENDORS.get(0).detect(o, 0, log));
+        GpuDetection d = GpuBackends.VENDORS.get(1).detect(o, 3, log);
+        try {
+            assertEquals(1, d.gpus());
+            assertEquals("amdgpu-sysfs", d.backend().orElseThrow().name());
+            assertEquals(List.of(3), d.backend().orElseThrow().devices().stream().map(GpuDevice::index).toList());
+        } finally {
+            d.backend().ifPresent(GpuBackend::close);
+        }
+        assertEquals(GpuDetection.NONE, GpuBackends.VENDORS.get(1).detect(o.withSysfsRoot(dir.resolve("empty")), 0,
+                log));
+    }
+
+    private static List<GpuDevice> devices(GpuOptions o, int firstIndex, int n) {
+        List<GpuDevice> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (o.devices().includes(firstIndex + i)) {
+                out.add(new GpuDevice(firstIndex + i, "fake", "fake:" + i));
+            }
+        }
+        return out;
+    }
+
+    /** A backend that reads nothing. */
+    private record FakeBackend(String name, List<GpuDevice> devices) implements GpuBackend {
+        @Override
+        public void sample(long timestampNs, Consumer<CounterSample> out) {
+        }
+
+        @Override
+        public void stop(long timestampNs, Consumer<CounterSample> out) {
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     @Test

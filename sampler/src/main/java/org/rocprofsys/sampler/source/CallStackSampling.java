@@ -1,6 +1,7 @@
 package org.rocprofsys.sampler.source;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,8 @@ import org.rocprofsys.sampler.perf.PerfException;
  * Each timer's frequency and delay are its own setting when above 0, else SAMPLING_FREQ and
  * SAMPLING_DELAY; its threads are its own _TIDS setting when not empty, else SAMPLING_TIDS.
  * With agent timers, the rings grow beyond RING_BUFFER_SIZE_KB where a quarter of a second of
- * samples would not fit ({@link AgentSampling#withRingKb}).
+ * samples would not fit ({@link AgentTimers#withRingKb}). One {@link SampledThreads} filter applies
+ * the thread lists to perf's and the agent's samples alike.
  */
 public final class CallStackSampling {
     /** Environment switch: OFF makes CPU-time sampling use the agent's timers even where perf works. */
@@ -73,12 +75,13 @@ public final class CallStackSampling {
         int verbose = (int) settings.integer("ROCPROFSYS_VERBOSE");
 
         List<BackgroundSource> sources = new ArrayList<>();
-        List<AgentSampling.Timer> timers = new ArrayList<>();
-        ThreadFilter perfThreads = ThreadFilter.all();
+        List<AgentTimer> timers = new ArrayList<>();
+        ThreadFilter cpuThreads = ThreadFilter.all();
+        ThreadFilter wallThreads = ThreadFilter.all();
         if (cputime) {
             double hz = positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_FREQ"), freq);
             long delayNs = seconds(positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_DELAY"), delay));
-            ThreadFilter tids = tids(settings, "ROCPROFSYS_SAMPLING_CPUTIME_TIDS", allTids);
+            cpuThreads = tids(settings, "ROCPROFSYS_SAMPLING_CPUTIME_TIDS", allTids);
             if (!(hz > 0)) {
                 throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
             }
@@ -87,7 +90,6 @@ public final class CallStackSampling {
                 sources.add(new PerfSamplingSource(new PerfSamplingSource.Config(Math.max(1, Math.round(hz)), delayNs,
                         durationNs, keepInternal, verbose, overflowEvent,
                         settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES")), log));
-                perfThreads = tids;
             } else {
                 if (overflow) {
                     log.println("[rocprof-sys] warning: ROCPROFSYS_SAMPLING_OVERFLOW needs perf_event_open;"
@@ -95,8 +97,8 @@ public final class CallStackSampling {
                 }
                 log.println("[rocprof-sys] perf_event_open refused (" + refused
                         + "): falling back to the agent's timer sampler");
-                timers.add(new AgentSampling.Timer(StackSample.Kind.CPU,
-                        (int) settings.integer("ROCPROFSYS_SAMPLING_CPUTIME_SIGNAL"), hz, delayNs, tids));
+                timers.add(new AgentTimer(StackSample.Kind.CPU,
+                        (int) settings.integer("ROCPROFSYS_SAMPLING_CPUTIME_SIGNAL"), hz, delayNs, cpuThreads));
             }
         }
         if (realtime) {
@@ -105,18 +107,19 @@ public final class CallStackSampling {
             if (!(hz > 0)) {
                 throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
             }
-            timers.add(new AgentSampling.Timer(StackSample.Kind.WALL,
-                    (int) settings.integer("ROCPROFSYS_SAMPLING_REALTIME_SIGNAL"), hz, delayNs,
-                    tids(settings, "ROCPROFSYS_SAMPLING_REALTIME_TIDS", allTids)));
+            wallThreads = tids(settings, "ROCPROFSYS_SAMPLING_REALTIME_TIDS", allTids);
+            timers.add(new AgentTimer(StackSample.Kind.WALL,
+                    (int) settings.integer("ROCPROFSYS_SAMPLING_REALTIME_SIGNAL"), hz, delayNs, wallThreads));
         }
-        if (!timers.isEmpty() || !perfThreads.isAll()) {
-            AgentSampling agent = new AgentSampling(timers, perfThreads, durationNs, verbose, log)
-                    .withRingKb(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB"))
-                    .withFrames(settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"), keepInternal);
+        SampledThreads threads = new SampledThreads(cpuThreads, wallThreads);
+        if (!timers.isEmpty() || !threads.isAll()) {
+            AgentTimers agentTimers = new AgentTimers(timers, durationNs, verbose, log)
+                    .withRingKb(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB"));
             if (sources.stream().anyMatch(x -> x instanceof PerfSamplingSource)) {
-                agent = agent.withoutDurationLines();
+                agentTimers = agentTimers.withoutDurationLines();
             }
-            sources.add(agent);
+            sources.add(new AgentSampling(agentTimers, threads, new AgentSampleResolver(agentTimers,
+                    settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"), keepInternal, Path.of("/proc")), log));
         }
         return sources;
     }

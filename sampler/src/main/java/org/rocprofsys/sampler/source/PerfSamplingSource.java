@@ -19,8 +19,10 @@ import org.rocprofsys.sampler.perf.PerfException;
 import org.rocprofsys.sampler.perf.PerfRecord;
 import org.rocprofsys.sampler.symbols.Symbolizer;
 import org.rocprofsys.sampler.unwind.AddressSpace;
+import org.rocprofsys.sampler.unwind.RegisterSet;
 import org.rocprofsys.sampler.unwind.UnwindResult;
 import org.rocprofsys.sampler.unwind.Unwinder;
+import org.rocprofsys.sampler.unwind.X86Regs;
 
 /**
  * Call-stack sampling of the target and its descendants with cpu-clock perf events, outside the
@@ -361,7 +363,8 @@ public final class PerfSamplingSource implements BackgroundSource {
         if (s.userRegsAbi() == 0 || s.userRegs().length == 0) {
             return callchain;
         }
-        UnwindResult r = unwinder.unwind(s, events.attr().sampleRegsUser(), space(s.pid()));
+        RegisterSet regs = X86Regs.fromPerf(events.attr().sampleRegsUser(), s.userRegs());
+        UnwindResult r = unwinder.unwind(regs, s.userStack(), regs.sp(), space(s.pid()));
         return r.depth() >= callchain.size() ? r.pcs() : callchain;
     }
 

@@ -3,11 +3,9 @@ package org.rocprofsys.sampler.unwind;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.rocprofsys.sampler.perf.PerfRecord;
-
 /**
- * The executable mappings of one process, from PERF_RECORD_MMAP2 records: a later mapping
- * replaces the parts of earlier ones it overlaps. Not thread-safe.
+ * The executable mappings of one process (from /proc/pid/maps, perf's MMAP2 records or the agent's
+ * copy): a later mapping replaces the parts of earlier ones it overlaps. Not thread-safe.
  */
 public final class AddressSpace {
     /** {@code [start, end)} maps {@code path} from file offset {@code pageOffset}. */
@@ -17,17 +15,9 @@ public final class AddressSpace {
         }
     }
 
-    private static final int PROT_EXEC = 4;
     private final TreeMap<Long, Mapping> maps = new TreeMap<>(Long::compareUnsigned);
 
-    /** Adds an executable mapping record (data mappings and non-executable MMAP2 ones are ignored). */
-    public void add(PerfRecord.Mmap m) {
-        if (m.data() || (m.mmap2() && (m.prot() & PROT_EXEC) == 0)) {
-            return;
-        }
-        add(new Mapping(m.address(), m.end(), m.pageOffset(), m.filename()));
-    }
-
+    /** Adds an executable mapping (the caller leaves out data mappings). */
     public void add(Mapping m) {
         // Trim or drop what the new mapping covers.
         Map.Entry<Long, Mapping> e = maps.lowerEntry(m.end());

@@ -17,6 +17,18 @@ public final class RegisterSet {
         return r;
     }
 
+    /**
+     * {@code values[c]} as column {@code c}, for as many columns as there are values (the agent's
+     * STACK_SAMPLE records carry them in this order).
+     */
+    public static RegisterSet ofColumns(long[] values) {
+        RegisterSet r = new RegisterSet();
+        for (int col = 0; col < values.length; col++) {
+            r.set(col, values[col]);
+        }
+        return r;
+    }
+
     public boolean has(int column) {
         return column >= 0 && column < X86Regs.COLUMNS && (valid & (1 << column)) != 0;
     }

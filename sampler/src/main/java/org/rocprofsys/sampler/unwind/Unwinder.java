@@ -5,12 +5,9 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.rocprofsys.sampler.perf.PerfRecord;
-
 /**
- * DWARF CFI unwinding of x86-64 user stacks sampled by perf (PERF_SAMPLE_REGS_USER +
- * PERF_SAMPLE_STACK_USER): from the sampled registers and the stack copy (which starts at the
- * sampled sp), frame by frame through .eh_frame / .debug_frame of the mapped files, with a
+ * DWARF CFI unwinding of sampled x86-64 user stacks: from the sampled registers and the stack copy
+ * (which starts at the sampled sp), frame by frame through .eh_frame / .debug_frame of the mapped files, with a
  * frame-pointer step where no FDE covers a pc. Thread-safe; parsed files are shared through the
  * {@link ModuleCache}.
  */
@@ -39,18 +36,14 @@ public final class Unwinder {
         return modules;
     }
 
-    /** Unwinds a perf sample whose registers were taken with {@code regsMask} (attr.sample_regs_user). */
-    public UnwindResult unwind(PerfRecord.Sample sample, long regsMask, AddressSpace maps) {
-        RegisterSet regs = X86Regs.fromPerf(regsMask, sample.userRegs());
-        return unwind(regs, sample.userStack(), regs.sp(), maps);
-    }
-
     /**
-     * Unwinds from {@code regs} (at least ip and sp; more makes CFI rules that use them work),
-     * with {@code stack} the user stack copied from {@code stackBase} (the sampled sp) upwards.
+     * Unwinds from {@code regs} (at least ip and sp; more makes CFI rules that use them work), with
+     * {@code stack} the user stack copied from {@code sp} upwards. Whoever took the sample (perf's
+     * PERF_SAMPLE_REGS_USER + STACK_USER, the agent's signal handler) turns its registers into DWARF
+     * columns first ({@link X86Regs#fromPerf}, {@link RegisterSet#ofColumns}).
      */
-    public UnwindResult unwind(RegisterSet regs, byte[] stack, long stackBase, AddressSpace maps) {
-        Memory mem = new Memory(stack, stackBase);
+    public UnwindResult unwind(RegisterSet regs, byte[] stack, long sp, AddressSpace maps) {
+        Memory mem = new Memory(stack, sp);
         List<Long> pcs = new ArrayList<>();
         RegisterSet cur = regs.copy();
         if (!cur.has(X86Regs.RIP) || !cur.has(X86Regs.RSP)) {

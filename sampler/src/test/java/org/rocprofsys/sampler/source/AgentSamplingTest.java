@@ -45,8 +45,10 @@ class AgentSamplingTest {
 
     @Test
     void rawSamplesBecomeSymbolizedStacksWithWallAndCpuIntervals() {
-        AgentSampling.Timer wall = new AgentSampling.Timer(StackSample.Kind.WALL, 34, 100, 0, ThreadFilter.all());
-        AgentSampling a = new AgentSampling(List.of(wall), ThreadFilter.all(), 0, 1, log);
+        AgentTimer wall = new AgentTimer(StackSample.Kind.WALL, 34, 100, 0, ThreadFilter.all());
+        AgentTimers timers = new AgentTimers(List.of(wall), 0, 1, log);
+        AgentSampleResolver resolver = resolver(timers, Path.of("/proc"));
+        AgentSampling a = new AgentSampling(timers, all(), resolver, log);
         Consumer<TraceEvent> stage = a.intercept(out::add);
         stage.accept(new ProcessStarted(1_000, PID, 1, "java", List.of("java"), 0, 0));
         stage.accept(new ThreadStarted(1_000, PID, PID, 0));
@@ -72,8 +74,8 @@ class AgentSamplingTest {
         assertEquals(7_000_000, first.cpuNs(), "... and for at most one period of CPU time");
         assertEquals(3_000_000, second.intervalNs(), "wall time since the thread's previous sample");
         assertEquals(1_000_000, second.cpuNs(), "thread CPU time since the previous sample");
-        assertEquals(2, a.samples());
-        assertEquals(0, a.unwoundByCfi());
+        assertEquals(2, resolver.samples());
+        assertEquals(0, resolver.unwoundByCfi());
     }
 
     @Test
@@ -81,8 +83,9 @@ class AgentSamplingTest {
         Path proc = Files.createDirectories(tmp.resolve("proc")); // this "proc" knows no process
         Path session = Files.createDirectories(tmp.resolve("session"));
         Files.copy(Path.of("/proc/self/maps"), session.resolve(PID + ".2.maps"));
-        AgentSampling.Timer cpu = new AgentSampling.Timer(StackSample.Kind.CPU, 27, 100, 0, ThreadFilter.all());
-        AgentSampling a = new AgentSampling(List.of(cpu), ThreadFilter.all(), 0, 0, log, proc);
+        AgentTimer cpu = new AgentTimer(StackSample.Kind.CPU, 27, 100, 0, ThreadFilter.all());
+        AgentTimers timers = new AgentTimers(List.of(cpu), 0, 0, log);
+        AgentSampling a = new AgentSampling(timers, all(), resolver(timers, proc), log);
         a.targetEnvironment(session);
         Consumer<TraceEvent> stage = a.intercept(out::add);
         stage.accept(new ProcessStarted(1_000, PID, 1, "java", List.of("java"), 0, 2));
@@ -95,7 +98,9 @@ class AgentSamplingTest {
 
     @Test
     void perfSamplesAreKeptForTheSelectedThreadsOnly() {
-        AgentSampling a = new AgentSampling(List.of(), ThreadFilter.parse("T", "0"), 0, 0, log);
+        AgentTimers none = new AgentTimers(List.of(), 0, 0, log);
+        AgentSampling a = new AgentSampling(none, new SampledThreads(ThreadFilter.parse("T", "0"), ThreadFilter.all()),
+                resolver(none, Path.of("/proc")), log);
         Consumer<TraceEvent> stage = a.intercept(out::add);
         stage.accept(new ThreadStarted(1, 42, 42, 0));
         stage.accept(new ThreadStarted(2, 42, 43, 1));
@@ -107,5 +112,35 @@ class AgentSamplingTest {
                 .toList();
         assertEquals(List.of(42), sampledTids);
         assertEquals("", logBytes.toString(StandardCharsets.UTF_8), "VERBOSE 0 prints nothing");
+    }
+
+    @Test
+    void theAgentsResolvedSamplesPassTheSameThreadFilter() {
+        // the agent samples only its selected threads; the stage's one filter agrees with it and
+        // would drop a sample of any other thread
+        AgentTimer wall = new AgentTimer(StackSample.Kind.WALL, 34, 100, 0, ThreadFilter.parse("T", "1"));
+        AgentTimers timers = new AgentTimers(List.of(wall), 0, 0, log);
+        AgentSampling a = new AgentSampling(timers, new SampledThreads(ThreadFilter.all(), wall.threads()),
+                resolver(timers, Path.of("/proc")), log);
+        Consumer<TraceEvent> stage = a.intercept(out::add);
+        stage.accept(new ProcessStarted(1_000, PID, 1, "java", List.of("java"), 0, 0));
+        stage.accept(new ThreadStarted(1_000, PID, PID, 0));
+        stage.accept(new ThreadStarted(1_000, PID, PID + 1, 1));
+        long[] pcs = {address("getpid")};
+        stage.accept(new AgentStackSample(2_000, PID, PID, StackSample.Kind.WALL, 5, pcs, NO_REGS, NO_STACK));
+        stage.accept(new AgentStackSample(3_000, PID, PID + 1, StackSample.Kind.WALL, 5, pcs, NO_REGS, NO_STACK));
+        stage.accept(new ProcessEnded(4_000, PID, ProcessEnd.EXITED, 0));
+        List<Integer> sampledTids = out.stream().filter(e -> e instanceof StackSample).map(e -> ((StackSample) e).tid())
+                .toList();
+        assertEquals(List.of(PID + 1), sampledTids);
+    }
+
+    /** Inline frames off and the agent's frames kept, as the stage was before the settings reach it. */
+    private static AgentSampleResolver resolver(AgentTimers timers, Path proc) {
+        return new AgentSampleResolver(timers, false, true, proc);
+    }
+
+    private static SampledThreads all() {
+        return new SampledThreads(ThreadFilter.all(), ThreadFilter.all());
     }
 }

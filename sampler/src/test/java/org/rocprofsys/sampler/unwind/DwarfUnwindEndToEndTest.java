@@ -143,7 +143,7 @@ class DwarfUnwindEndToEndTest {
         PerfRecord.Mmap libcMap = null;
         for (PerfRecord r : records) {
             if (r instanceof PerfRecord.Mmap m && m.pid() == pid) {
-                maps.add(m);
+                addExecutable(maps, m);
                 if (!m.data() && m.filename().equals(exe.toString())) {
                     exeMap = m;
                 }
@@ -179,14 +179,14 @@ class DwarfUnwindEndToEndTest {
         for (PerfRecord r : records) {
             if (r instanceof PerfRecord.Sample s && s.pid() == pid && s.userMode() && s.userRegsAbi() == 2) {
                 samples.add(s);
-                results.add(unwinder.unwind(s, attr.sampleRegsUser(), maps));
+                results.add(unwind(unwinder, s, attr.sampleRegsUser(), maps));
             }
         }
         long unwindNs = System.nanoTime() - t0;
         long t1 = System.nanoTime();
         for (int rep = 0; rep < 5; rep++) {
             for (PerfRecord.Sample s : samples) {
-                unwinder.unwind(s, attr.sampleRegsUser(), maps);
+                unwind(unwinder, s, attr.sampleRegsUser(), maps);
             }
         }
         long warmNs = (System.nanoTime() - t1) / 5;
@@ -241,4 +241,20 @@ class DwarfUnwindEndToEndTest {
         assertTrue(outermost >= toMain * 0.8, outermost + " of " + toMain + " end cleanly at _start");
         assertTrue(libcStartMain >= toMain * 0.8, libcStartMain + " of " + toMain + " pass __libc_start_main");
     }
+
+    /** The unwinder's entry from a perf sample, as PerfSamplingSource calls it. */
+    static UnwindResult unwind(Unwinder unwinder, PerfRecord.Sample s, long regsMask, AddressSpace maps) {
+        RegisterSet regs = X86Regs.fromPerf(regsMask, s.userRegs());
+        return unwinder.unwind(regs, s.userStack(), regs.sp(), maps);
+    }
+
+    /** An MMAP2 record's executable mapping (data and non-executable mappings are not code). */
+    static void addExecutable(AddressSpace maps, PerfRecord.Mmap m) {
+        if (m.data() || (m.mmap2() && (m.prot() & PROT_EXEC) == 0)) {
+            return;
+        }
+        maps.add(new AddressSpace.Mapping(m.address(), m.end(), m.pageOffset(), m.filename()));
+    }
+
+    private static final int PROT_EXEC = 4;
 }

@@ -1,0 +1,33 @@
+package org.rocprofsys.run;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.core.session.BackgroundSource;
+
+/**
+ * Makes the background sources of one kind of collection (process sampling, call-stack sampling, a
+ * GPU tracing backend) that a run's settings ask for; none where they ask for nothing.
+ * {@link RunCommand#SOURCES} lists them.
+ */
+@FunctionalInterface
+interface SourceProvider {
+    /**
+     * @param targetEnvironment the target's environment (for switches that are not settings)
+     * @throws IllegalArgumentException for settings the source cannot work with (a usage error)
+     */
+    List<BackgroundSource> sources(Settings settings, Map<String, String> targetEnvironment, PrintStream log);
+
+    /** Every provider's sources, in the providers' order. */
+    static List<BackgroundSource> all(List<SourceProvider> providers, Settings settings,
+            Map<String, String> targetEnvironment, PrintStream log) {
+        List<BackgroundSource> out = new ArrayList<>();
+        for (SourceProvider p : providers) {
+            out.addAll(p.sources(settings, targetEnvironment, log));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,91 @@
+package org.rocprofsys.sampler.source;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.event.ThreadStarted;
+
+/**
+ * The one thread filter of the call-stack samples, perf's and the agent's alike: a sample goes on
+ * when its kind's {@link ThreadFilter} (SAMPLING_TIDS, SAMPLING_CPUTIME_TIDS for CPU time,
+ * SAMPLING_REALTIME_TIDS for wall time) selects its thread's number, which the agent's THREAD_START
+ * records give. perf's samples can come before the thread's ring says its number: they wait for it
+ * (up to {@value #MAX_HELD} in all), and those of a process that never said it are dropped at its
+ * end. The agent's timers run only on their selected threads and start after THREAD_START, so its
+ * samples pass here as they were taken. Used on the collector thread only.
+ */
+final class SampledThreads {
+    static final long MAX_HELD = 200_000;
+
+    private final ThreadFilter cpu;
+    private final ThreadFilter wall;
+    /** (pid, tid) -> thread number, from THREAD_START; kept after a process ends (its perf samples may be late). */
+    private final Map<Long, Integer> numbers = new HashMap<>();
+    /** Samples of threads whose number is not known yet, by (pid, tid). */
+    private final Map<Long, List<StackSample>> held = new HashMap<>();
+    private long heldCount;
+
+    /**
+     * @param cpu  the threads whose CPU-time samples go on
+     * @param wall the threads whose wall-time samples go on
+     */
+    SampledThreads(ThreadFilter cpu, ThreadFilter wall) {
+        this.cpu = cpu;
+        this.wall = wall;
+    }
+
+    /** Whether every sample goes on. */
+    boolean isAll() {
+        return cpu.isAll() && wall.isAll();
+    }
+
+    private ThreadFilter filter(StackSample.Kind kind) {
+        return kind == StackSample.Kind.CPU ? cpu : wall;
+    }
+
+    /** Hands {@code s} to {@code out}, drops it, or keeps it until its thread's number is known. */
+    void offer(StackSample s, Consumer<? super StackSample> out) {
+        ThreadFilter f = filter(s.kind());
+        if (f.isAll()) {
+            out.accept(s);
+            return;
+        }
+        Integer seq = numbers.get(key(s.pid(), s.tid()));
+        if (seq != null) {
+            if (f.selects(seq)) {
+                out.accept(s);
+            }
+        } else if (heldCount < MAX_HELD) {
+            held.computeIfAbsent(key(s.pid(), s.tid()), k -> new ArrayList<>()).add(s);
+            heldCount++;
+        }
+    }
+
+    /** Learns a thread's number; its samples that waited for it go on (the selected ones) to {@code out}. */
+    void started(ThreadStarted t, Consumer<? super StackSample> out) {
+        numbers.put(key(t.pid(), t.tid()), t.sequence());
+        List<StackSample> waiting = held.remove(key(t.pid(), t.tid()));
+        if (waiting != null) {
+            heldCount -= waiting.size();
+            for (StackSample s : waiting) {
+                if (filter(s.kind()).selects(t.sequence())) {
+                    out.accept(s);
+                }
+            }
+        }
+    }
+
+    /** Drops the waiting samples of a process that has ended: their threads never said their number. */
+    void ended(int pid) {
+        held.keySet().removeIf(k -> (int) (k >>> 32) == pid);
+        heldCount = held.values().stream().mapToLong(List::size).sum();
+    }
+
+    private static long key(int pid, int tid) {
+        return ((long) pid << 32) | (tid & 0xffffffffL);
+    }
+}
