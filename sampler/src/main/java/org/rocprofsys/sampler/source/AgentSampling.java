@@ -27,7 +27,7 @@ import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.wire.WireFormat;
 import org.rocprofsys.sampler.symbols.ProcessMaps;
 import org.rocprofsys.sampler.symbols.Symbolizer;
