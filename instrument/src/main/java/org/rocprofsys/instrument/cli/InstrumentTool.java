@@ -29,7 +29,7 @@ import org.rocprofsys.config.file.ConfigFiles;
 import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
-import org.rocprofsys.core.session.ProgramPath;
+import org.rocprofsys.core.launch.ProgramPath;
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.capstone.Capstone;

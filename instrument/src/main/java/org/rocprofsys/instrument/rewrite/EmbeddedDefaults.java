@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
-import org.rocprofsys.core.session.ProgramPath;
+import org.rocprofsys.core.launch.ProgramPath;
 import org.rocprofsys.instrument.area.AreaFormat;
 import org.rocprofsys.instrument.area.AreaReader;
 import org.rocprofsys.instrument.elf.ElfFile;

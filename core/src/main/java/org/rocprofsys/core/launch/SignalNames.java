@@ -1,4 +1,4 @@
-package org.rocprofsys.core.session;
+package org.rocprofsys.core.launch;
 
 /** Linux x86-64 signal names, for messages. */
 final class SignalNames {

@@ -1,4 +1,4 @@
-package org.rocprofsys.core.session;
+package org.rocprofsys.core.pipeline;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package org.rocprofsys.core.session;
+package org.rocprofsys.core.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package org.rocprofsys.core.session;
+package org.rocprofsys.core.launch;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,18 +13,23 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 import org.rocprofsys.config.SettingType;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
-import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.output.OutputContext;
+import org.rocprofsys.core.output.OutputFormat;
+import org.rocprofsys.core.output.RunOutputs;
+import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.pipeline.Collector;
+import org.rocprofsys.core.pipeline.Pipeline;
+import org.rocprofsys.core.pipeline.SessionDirectory;
+import org.rocprofsys.core.pipeline.TraceWindows;
 import org.rocprofsys.core.timemory.Component;
 import org.rocprofsys.core.timemory.TimemoryOptions;
 import org.rocprofsys.core.wire.WireFormat;
@@ -55,22 +60,20 @@ public final class Session {
     private final Launch launch;
     private final PrintStream log;
     private final List<BackgroundSource> sources;
+    private final List<OutputFormat> formats;
 
     /**
-     * Facts of a run the sinks need up front.
-     *
-     * @param rootPid          the target's pid
-     * @param executable       basename of the target executable
-     * @param realtimeOffsetNs CLOCK_REALTIME minus CLOCK_MONOTONIC
+     * @param sources what runs beside the target (samplers), in the order their intercept stages
+     *                see the events
+     * @param formats the outputs the run may write; those the settings enable are opened
      */
-    public record RunInfo(int rootPid, String executable, long realtimeOffsetNs) {
-    }
-
-    public Session(Settings settings, Launch launch, PrintStream log, List<BackgroundSource> sources) {
+    public Session(Settings settings, Launch launch, PrintStream log, List<BackgroundSource> sources,
+            List<OutputFormat> formats) {
         this.settings = settings;
         this.launch = launch;
         this.log = log;
         this.sources = List.copyOf(sources);
+        this.formats = List.copyOf(formats);
     }
 
     /** Runs the target to its end and writes the outputs; returns how the target ended. */
@@ -116,21 +119,10 @@ public final class Session {
             String exe = Path.of(launch.command().getFirst()).getFileName().toString();
             OutputPaths paths = outputPaths(pid, env);
             ZonedDateTime launched = ZonedDateTime.now(ZoneId.systemDefault());
-            RunOutputs outputs = new RunOutputs(settings, paths, new RunInfo(pid, exe, realtimeOffset), log);
-            List<EventSink> sinks = outputs.sinks();
-            AtomicReference<ProcessEnded> rootEnd = new AtomicReference<>();
-            EventFanOut fanOut = new EventFanOut(sinks);
-            CollectionFilter filter = new CollectionFilter(windows, initiallyEnabled(), e -> {
-                if (e instanceof ProcessEnded p && p.pid() == pid) {
-                    rootEnd.set(p);
-                }
-                fanOut.accept(e);
-            });
-            Consumer<TraceEvent> head = filter;
-            for (BackgroundSource source : sources.reversed()) {
-                head = source.intercept(head);
-            }
-            Collector collector = new Collector(dir, head, log);
+            RunOutputs outputs = RunOutputs.open(formats,
+                    new OutputContext(settings, paths, pid, exe, realtimeOffset, log, System.out));
+            Pipeline pipeline = new Pipeline(windows, initiallyEnabled(), sources, outputs.writers());
+            Collector collector = new Collector(dir, pipeline.head(), log);
             collector.setRootPid(pid);
             for (BackgroundSource source : sources) {
                 source.start(pid, collector::offer);
@@ -149,7 +141,7 @@ public final class Session {
             for (BackgroundSource source : sources) {
                 source.stop(ended);
             }
-            collector.rootEnded(status > 128
+            collector.targetReaped(status > 128
                     ? new Collector.RootEnd(ProcessEnd.KILLED_BY_SIGNAL, status - 128, ended)
                     : new Collector.RootEnd(ProcessEnd.EXITED, status, ended));
             collecting.join();
@@ -157,10 +149,11 @@ public final class Session {
             if (failure.get() != null) {
                 throw new SessionException("collecting failed: " + failure.get().getMessage());
             }
-            TargetOutcome outcome = outcome(rootEnd.get(), status);
+            TargetOutcome outcome = outcome(collector.targetEnd().orElse(null), status);
             Map<String, Long> drops = collector.drops();
             reportDrops(drops);
             RunSummary summary = new RunSummary(System.nanoTime(), realtimeOffset, pid, exe, drops);
+            pipeline.finish(summary.endNs());
             outputs.finish(summary, launch.command(), launched, env);
             return outcome;
         }

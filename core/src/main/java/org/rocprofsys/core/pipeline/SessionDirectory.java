@@ -1,4 +1,4 @@
-package org.rocprofsys.core.session;
+package org.rocprofsys.core.pipeline;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package org.rocprofsys.core.session;
+package org.rocprofsys.core.launch;
 
 import java.io.IOException;
 import java.util.ArrayList;

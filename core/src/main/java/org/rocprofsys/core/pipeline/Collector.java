@@ -1,4 +1,4 @@
-package org.rocprofsys.core.session;
+package org.rocprofsys.core.pipeline;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -51,6 +52,7 @@ public final class Collector {
             new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile RootEnd rootEnd;
     private int rootPid = -1;
+    private ProcessEnded targetEnd;
 
     /** How the launched target ended, as its parent saw it. */
     public record RootEnd(ProcessEnd how, int status, long timestampNs) {
@@ -60,7 +62,6 @@ public final class Collector {
         final RingFile file;
         final int pid;
         final List<RingDrain> drains = new ArrayList<>();
-        final Set<Integer> endedThreads = new HashSet<>();
         final FunctionNames functions;
 
         Image(RingFile file) {
@@ -72,13 +73,7 @@ public final class Collector {
 
     public Collector(SessionDirectory directory, Consumer<TraceEvent> out, PrintStream log) {
         this.directory = directory;
-        this.out = event -> {
-            if (event instanceof ThreadEnded t && !t.abrupt()) {
-                // remembered so that ending the image later does not end the thread twice
-                imageOf(t.pid()).ifPresent(i -> i.endedThreads.add(t.tid()));
-            }
-            out.accept(event);
-        };
+        this.out = out;
         this.log = log;
     }
 
@@ -87,8 +82,13 @@ public final class Collector {
     }
 
     /** Called by the session when its child has been reaped. */
-    public void rootEnded(RootEnd end) {
+    public void targetReaped(RootEnd end) {
         this.rootEnd = end;
+    }
+
+    /** How the launched target's last image ended, as the collector reported it; empty before that. */
+    public Optional<ProcessEnded> targetEnd() {
+        return Optional.ofNullable(targetEnd);
     }
 
     /** Thread-safe: queues an event of a background source for the collector thread. */
@@ -241,9 +241,8 @@ public final class Collector {
         for (int i = 0; i < image.drains.size(); i++) {
             RingDrain d = image.drains.get(i);
             RingFile.Ring ring = image.file.rings().get(i);
-            if (!image.endedThreads.contains(d.tid())) {
-                out.accept(new ThreadEnded(end, image.pid, d.tid(), true));
-            }
+            // a thread that ended itself is ended once: the pipeline's normaliser drops this one
+            out.accept(new ThreadEnded(end, image.pid, d.tid(), true));
             if (ring.dropped() > 0) {
                 drops.merge(image.pid + "/" + d.tid(), ring.dropped(), Long::sum);
             }
@@ -251,7 +250,11 @@ public final class Collector {
         if (image.file.unringedDrops() > 0) {
             drops.merge(image.pid + "/0", image.file.unringedDrops(), Long::sum);
         }
-        out.accept(new ProcessEnded(end, image.pid, how, status));
+        ProcessEnded ended = new ProcessEnded(end, image.pid, how, status);
+        if (image.pid == rootPid) {
+            targetEnd = ended;
+        }
+        out.accept(ended);
         images.remove(image.file.path());
         done.add(image.file.path());
         image.file.close();
@@ -261,15 +264,5 @@ public final class Collector {
         } catch (IOException e) {
             log.println("[rocprof-sys] warning: cannot remove " + image.file.path() + ": " + e.getMessage());
         }
-    }
-
-    private java.util.Optional<Image> imageOf(int pid) {
-        Image found = null;
-        for (Image i : images.values()) {
-            if (i.pid == pid) {
-                found = i; // the latest generation wins
-            }
-        }
-        return java.util.Optional.ofNullable(found);
     }
 }

@@ -1,4 +1,4 @@
-package org.rocprofsys.core.session;
+package org.rocprofsys.core.launch;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 

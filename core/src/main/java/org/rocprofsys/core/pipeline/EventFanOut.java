@@ -1,4 +1,4 @@
-package org.rocprofsys.core.session;
+package org.rocprofsys.core.pipeline;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,18 +6,18 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import org.rocprofsys.core.event.EventSink;
-import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.event.SinkEvent;
 
 /** Hands every event to every sink, in order. */
-final class EventFanOut implements Consumer<TraceEvent> {
+final class EventFanOut implements Consumer<SinkEvent> {
     private final List<EventSink> sinks;
 
-    EventFanOut(List<EventSink> sinks) {
+    EventFanOut(List<? extends EventSink> sinks) {
         this.sinks = List.copyOf(sinks);
     }
 
     @Override
-    public void accept(TraceEvent e) {
+    public void accept(SinkEvent e) {
         for (EventSink s : sinks) {
             try {
                 s.accept(e);
