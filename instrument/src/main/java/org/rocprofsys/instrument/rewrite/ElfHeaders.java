@@ -1,5 +1,14 @@
 package org.rocprofsys.instrument.rewrite;
 
+import static org.rocprofsys.elf.ElfConstants.EHDR_SIZE;
+import static org.rocprofsys.elf.ElfConstants.EM_X86_64;
+import static org.rocprofsys.elf.ElfConstants.ET_DYN;
+import static org.rocprofsys.elf.ElfConstants.ET_EXEC;
+import static org.rocprofsys.elf.ElfConstants.PHDR_SIZE;
+import static org.rocprofsys.elf.ElfConstants.SHDR_SIZE;
+import static org.rocprofsys.elf.ElfConstants.SHN_UNDEF;
+import static org.rocprofsys.elf.ElfConstants.SHN_XINDEX;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -10,25 +19,10 @@ import java.util.List;
 
 /**
  * The parts of an ELF64 little-endian x86-64 file the rewriter changes: the file header, program
- * headers and section headers, kept as raw mutable records so they can be written back.
+ * headers and section headers, kept as raw mutable records so they can be written back (reading
+ * anything else goes through the elf module's ElfFile).
  */
 final class ElfHeaders {
-    static final int EHDR_SIZE = 64;
-    static final int PHDR_SIZE = 56;
-    static final int SHDR_SIZE = 64;
-    static final int ET_EXEC = 2;
-    static final int ET_DYN = 3;
-    static final int EM_X86_64 = 62;
-    static final int PT_LOAD = 1;
-    static final int PT_NOTE = 4;
-    static final int PT_PHDR = 6;
-    static final int PF_X = 1;
-    static final int PF_W = 2;
-    static final int PF_R = 4;
-    static final int SHN_UNDEF = 0;
-    static final int SHN_LORESERVE = 0xff00;
-    static final int SHN_XINDEX = 0xffff;
-
     /** One program header (Elf64_Phdr). */
     static final class Phdr {
         int type;

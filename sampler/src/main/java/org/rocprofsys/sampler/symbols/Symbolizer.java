@@ -14,6 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.rocprofsys.elf.Demangler;
+import org.rocprofsys.elf.dwarf.LineInfo;
+
 import org.rocprofsys.sampler.perf.PerfRecord;
 
 /**
