@@ -204,7 +204,7 @@ public final class ElfFile {
             long o = shoff + (long) i * shentsize;
             int nameIdx = data.get(U32, o);
             String name = strSize == 0 ? "" : string(strOff, strSize, Integer.toUnsignedLong(nameIdx));
-            out.add(new SectionHeader(i, name, data.get(U32, o + 4), data.get(U64, o + 8),
+            out.add(new SectionHeader(i, name, nameIdx, data.get(U32, o + 4), data.get(U64, o + 8),
                     data.get(U64, o + 16), data.get(U64, o + 24), data.get(U64, o + 32),
                     data.get(U32, o + 40), data.get(U32, o + 44), data.get(U64, o + 48),
                     data.get(U64, o + 56)));

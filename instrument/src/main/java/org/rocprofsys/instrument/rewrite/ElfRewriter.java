@@ -131,7 +131,7 @@ public final class ElfRewriter {
             try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ);
                     FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 ElfHeaders elf = ElfHeaders.read(input, in);
-                r = place(input, elf, ElfFile.open(input), in, ch, area, out);
+                r = place(input, elf, in, ch, area, out);
             }
             copyPermissions(input, tmp);
             try {
@@ -336,13 +336,13 @@ public final class ElfRewriter {
     }
 
     /** Lays out and writes the new parts into {@code ch}, a copy of the input. */
-    private static Result place(Path input, ElfHeaders elf, ElfFile view, FileChannel in, FileChannel ch, Area area, Path out)
+    private static Result place(Path input, ElfHeaders elf, FileChannel in, FileChannel ch, Area area, Path out)
             throws IOException {
         List<Phdr> loads = elf.phdrs.stream().filter(p -> p.type == ElfConstants.PT_LOAD).toList();
         if (loads.isEmpty()) {
             throw new RewriteException(input + ": no PT_LOAD segment");
         }
-        if (hasAreaNote(view)) {
+        if (hasAreaNote(elf.view)) {
             throw new RewriteException(input + ": already instrumented (it has a RocProfSys note); rewrite the original");
         }
         Phdr first = loads.stream().min(Comparator.comparingLong(p -> p.vaddr)).orElseThrow();
@@ -358,7 +358,7 @@ public final class ElfRewriter {
         long delta = first.vaddr - first.offset;
         long o;
         long v;
-        if (isLibrary(view)) { // never exec'd: no AT_PHDR to care for
+        if (isLibrary(elf.view)) { // never exec'd: no AT_PHDR to care for
             o = alignUp(loadedEnd, PAGE);
             v = alignUp(maxEnd, PAGE);
         } else if (Math.floorMod(delta, PAGE) == 0) {
@@ -574,7 +574,7 @@ public final class ElfRewriter {
             }
             writeFully(ch, jmp.flip(), patchOff[i]);
         }
-        for (long w : cetFeatureWords(view)) {
+        for (long w : cetFeatureWords(elf.view)) {
             ByteBuffer word = ElfHeaders.read(in, w, 4);
             word.putInt(0, word.getInt(0) & ~ElfConstants.GNU_PROPERTY_X86_FEATURE_1_CET);
             writeFully(ch, word, w);
