@@ -219,7 +219,7 @@ public final class Symbolizer implements AutoCloseable {
         });
     }
 
-    /** This process's vDSO image (same kernel as the target), read from memory through libelf. */
+    /** This process's vDSO image (same kernel as the target), read from memory by the elf module. */
     private Optional<Module> vdso() {
         Optional<Module> v = vdso;
         if (v == null) {
