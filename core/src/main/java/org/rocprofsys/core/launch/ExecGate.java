@@ -1,17 +1,14 @@
 package org.rocprofsys.core.launch;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-
 import java.io.IOException;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.rocprofsys.ffm.LibC;
 
 /**
  * Launches the target through a tiny shell shim that stops itself before it execs the command,
@@ -24,7 +21,6 @@ final class ExecGate {
     private static final String HELD_PRELOAD = "ROCPROFSYS_GATE_LD_PRELOAD";
     private static final String SHIM = "kill -STOP $$; if [ -n \"${" + HELD_PRELOAD + "+x}\" ]; then LD_PRELOAD=$"
             + HELD_PRELOAD + "; export LD_PRELOAD; unset " + HELD_PRELOAD + "; fi; exec \"$0\" \"$@\"";
-    private static final int SIGCONT = 18;
     private static final long STOP_TIMEOUT_NS = 10_000_000_000L;
 
     private ExecGate() {
@@ -86,21 +82,14 @@ final class ExecGate {
 
     /** Lets the shim exec the command. */
     static void release(Process p) throws SessionException {
+        int rc;
         try {
-            int rc = (int) Kill.HANDLE.invokeExact((int) p.pid(), SIGCONT);
-            if (rc != 0) {
-                throw new SessionException("cannot resume the launch shim (pid " + p.pid() + ")");
-            }
-        } catch (SessionException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new SessionException("cannot resume the launch shim: " + t);
+            rc = LibC.kill(p.pid(), LibC.SIGCONT);
+        } catch (RuntimeException e) {
+            throw new SessionException("cannot resume the launch shim: " + e);
         }
-    }
-
-    private static final class Kill {
-        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
-                Linker.nativeLinker().defaultLookup().find("kill").orElseThrow(),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+        if (rc != 0) {
+            throw new SessionException("cannot resume the launch shim (pid " + p.pid() + ")");
+        }
     }
 }
