@@ -1,8 +1,8 @@
 /*
  * Binary instrumentation, agent side (docs/instrumentation.md): finds instrumentation areas
  * (PT_NOTE of rewritten modules, or the runtime plan file named by ROCPROFSYS_INSTRUMENT_PLAN,
- * applied in memory by agent_plan.c), fills in their hook, and records function entry and exit into the
- * thread's ring (FUNC_DEF / FUNC_ENTER / FUNC_EXIT).
+ * applied in memory by agent_plan.c), fills in their hook, and records function entry and exit
+ * into the thread's ring (FUNC_DEF / FUNC_ENTER / FUNC_EXIT).
  *
  * Entry: the area's stub calls rsys_instr_enter(fid, ctx, ret_slot). It pushes {real return
  * address, slot, global id} on the thread's shadow stack, writes FUNC_ENTER and puts the exit

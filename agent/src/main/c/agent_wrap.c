@@ -45,7 +45,7 @@ enum rsys_real_id {
     RSYS_R_SIGACTION,
     RSYS_R_SIGNAL,
     RSYS_R_DLOPEN,
-    /* libgcc_s, libstdc++: may be loaded later (dlopen of a C++ library), so looked up on first use */
+    /* libgcc_s, libstdc++: may be loaded later (a C++ library dlopened), so looked up at first use */
     RSYS_R_FIRST_LAZY,
     RSYS_R_UNWIND_RAISE = RSYS_R_FIRST_LAZY,
     RSYS_R_UNWIND_RESUME_OR_RETHROW,
@@ -401,7 +401,7 @@ typedef void (*rsys_pthread_exit_fn)(void *);
 typedef int (*rsys_personality_fn)(int, int, uint64_t, void *, void *);
 typedef uint64_t (*rsys_get_cfa_fn)(void *);
 
-static int rsys_raise(enum rsys_real_id id, void *exc)
+static RSYS_ALWAYS_INLINE int rsys_raise(enum rsys_real_id id, void *exc)
 {
     rsys_raise_fn f = (rsys_raise_fn)rsys_real(id);
     if (f == NULL) {

@@ -256,17 +256,18 @@ extern uint32_t rsys_instr_xsave_mask RSYS_HIDDEN;
 
 /*
  * agent_plan.c: instrumentation areas and the runtime plan (docs/instrumentation.md).
- * rsys_plan_load reads ROCPROFSYS_INSTRUMENT_PLAN; rsys_plan_apply_next applies, in memory, the next
- * planned area for the module `info` (index: its place in dl_iterate_phdr's order, 0 the
+ * rsys_plan_load reads ROCPROFSYS_INSTRUMENT_PLAN; rsys_plan_apply_next applies, in memory, the
+ * next planned area for the module `info` (index: its place in dl_iterate_phdr's order, 0 the
  * executable) from *cursor on and returns it relocated and patched in, or NULL when no more.
  * rsys_area_check: why an area's tables do not fit in it, or NULL. rsys_segment_of: the PT_LOAD of
  * `info` holding [addr, addr + len), or NULL. rsys_refuse_module: the one message of a module left
  * uninstrumented.
  */
 RSYS_HIDDEN void rsys_plan_load(void);
-RSYS_HIDDEN struct rsys_instr_area_header *rsys_plan_apply_next(struct dl_phdr_info *info, int index,
-                                                                uint32_t *cursor);
-RSYS_HIDDEN const char *rsys_area_check(const struct rsys_instr_area_header *h, uint64_t size_limit);
+RSYS_HIDDEN struct rsys_instr_area_header *rsys_plan_apply_next(struct dl_phdr_info *info,
+                                                                int index, uint32_t *cursor);
+RSYS_HIDDEN const char *rsys_area_check(const struct rsys_instr_area_header *h,
+                                        uint64_t size_limit);
 RSYS_HIDDEN const ElfW(Phdr) *rsys_segment_of(const struct dl_phdr_info *info, uint64_t addr,
                                               uint64_t len);
 RSYS_HIDDEN void rsys_refuse_module(const char *module, const char *why);
@@ -288,8 +289,8 @@ static RSYS_ALWAYS_INLINE uint64_t rsys_reserve_for(const struct rsys_tls *t, ui
 
 /* Where rsys_reserve goes when the ring has no room for the record right away. */
 #define RSYS_SLOW_WAIT 0    /* rsys_reserve_slow, waiting for room in lossless mode */
-#define RSYS_SLOW_NOWAIT 1  /* never waits: the sample signal handler (the collector may need this thread) */
-#define RSYS_SLOW_GUARDED 2 /* through rsys_instr_guarded: an instrumentation hook, vector registers live */
+#define RSYS_SLOW_NOWAIT 1  /* never waits: the sample handler (the collector may need it) */
+#define RSYS_SLOW_GUARDED 2 /* through rsys_instr_guarded: a hook, with vector registers live */
 
 /*
  * Claims `size` bytes for a record, keeping `reserve` bytes free afterwards. Returns where to
@@ -299,7 +300,7 @@ static RSYS_ALWAYS_INLINE uint64_t rsys_reserve_for(const struct rsys_tls *t, ui
 static RSYS_ALWAYS_INLINE unsigned char *rsys_reserve(struct rsys_tls *t, uint32_t size,
                                                       uint64_t reserve, int slow)
 {
-    /* busy before the producer state is read: a sample signal now drops its record (agent_timer.c) */
+    /* busy before the producer state is read: a sample signal now drops its sample (agent_timer.c) */
     t->busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     uint64_t head = t->head;
