@@ -1,5 +1,6 @@
 /*
- * The record writers and the exported recording API of librocprof-sys.so.
+ * The record writers and the exported recording API of librocprof-sys.so, the ring's slow path
+ * (wrap, wait) and the record clock's calibration pairs.
  * Hot path: rocprofsys_push_region / rocprofsys_pop_region (one record each, one head store).
  */
 #include "rsys_agent.h"

@@ -108,7 +108,6 @@ void rsys_write_thread_end(struct rsys_tls *t)
     t->state = RSYS_TS_ENDED;
 }
 
-
 static void rsys_thread_exit(void *unused)
 {
     (void)unused;

@@ -2,8 +2,10 @@
  * Internal header of the in-process agent (librocprof-sys.so). Not installed.
  *
  * The agent only records: every API call becomes one or a few records appended to the calling
- * thread's ring (rocprofsys_wire.h). This header holds the process-wide state, the thread-local
- * producer state and the inline record write path shared by the agent's translation units.
+ * thread's ring (rocprofsys_wire.h). This header, the agent's only internal one, holds the
+ * process-wide state, the thread-local producer state, the prototype of every function one agent
+ * file calls in another, and the inline record path (claim, publish, count a drop) every writer
+ * uses.
  *
  * Ring space accounting (drop mode). A thread keeps, besides what it writes now, room for the END
  * record of every region it has open, plus its THREAD_END and the main region's END: a record other
