@@ -173,6 +173,7 @@ RSYS_HIDDEN void rsys_simple(uint16_t type, uint32_t aux, int32_t a, int32_t b, 
 
 /* Lifecycle (agent_init.c) */
 RSYS_HIDDEN void rsys_finalize(void);
+RSYS_HIDDEN void rsys_gpu_finalize(void); /* agent_gpu.c: the GPU backend's last flush */
 
 /*
  * Binary instrumentation (agent_instr.c). init: in the constructor, once the main thread records
