@@ -81,6 +81,7 @@ int main(void)
     F(Memcpy, CUpti_ActivityMemcpy6, streamId);
     F(Memcpy, CUpti_ActivityMemcpy6, correlationId);
     F(Memcpy, CUpti_ActivityMemcpy6, runtimeCorrelationId);
+    F(Memcpy, CUpti_ActivityMemcpy6, pad);
     F(Memcpy, CUpti_ActivityMemcpy6, reserved0);
     F(Memcpy, CUpti_ActivityMemcpy6, graphNodeId);
     F(Memcpy, CUpti_ActivityMemcpy6, graphId);
@@ -125,6 +126,7 @@ int main(void)
     F(Memset, CUpti_ActivityMemset4, correlationId);
     F(Memset, CUpti_ActivityMemset4, flags);
     F(Memset, CUpti_ActivityMemset4, memoryKind);
+    F(Memset, CUpti_ActivityMemset4, pad);
     F(Memset, CUpti_ActivityMemset4, reserved0);
     F(Memset, CUpti_ActivityMemset4, graphNodeId);
     F(Memset, CUpti_ActivityMemset4, graphId);
