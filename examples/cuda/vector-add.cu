@@ -1,7 +1,7 @@
 // Vector add with host<->device copies, a memset, and timed spin kernels.
 //   vector-add [n]   n floats per vector (default 1048576)
 // Exact work: 3 cudaMalloc (n*4 bytes each), 2 HtoD copies of n*4 bytes, 1 cudaMemset of n*4
-// bytes, 1 vector_add kernel, 1 DtoH copy of n*4 bytes, then 5 spin kernels of about 2 ms, each
+// bytes, 1 vector_add kernel, 1 DtoH copy of n*4 bytes, then 5 spin kernels of about 10 ms, each
 // timed with CUDA events (printed as "spin <i> event_ms=<ms>"), 3 cudaFree.
 #include "common.h"
 #include <vector>
@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     }
     int clock_khz = 0;
     CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-    long long cycles = (long long)clock_khz * 2; // about 2 ms
+    long long cycles = (long long)clock_khz * 10; // about 10 ms
     cudaEvent_t start, stop;
     CHECK(cudaEventCreate(&start));
     CHECK(cudaEventCreate(&stop));
