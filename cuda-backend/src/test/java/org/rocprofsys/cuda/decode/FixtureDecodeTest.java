@@ -335,6 +335,21 @@ class FixtureDecodeTest {
     }
 
     @Test
+    void withoutCuptiTheProgramRunsWithOneNotice() {
+        Fixture f = load("no-cupti");
+        assertTrue(f.stdout().contains("templated ok") && f.stdout().contains("rc=0"), f.stdout());
+        List<String> notices = f.stderr().lines().filter(l -> l.startsWith("[rocprof-sys][cuda]")).toList();
+        assertEquals(1, notices.size(), f.stderr());
+        assertTrue(notices.get(0).startsWith("[rocprof-sys][cuda] CUPTI (libcupti.so) was not found: CUDA activity is "
+                + "not traced; set CUDA_HOME or ROCPROFSYS_CUPTI_LIBRARY (tried "), notices.get(0));
+        assertEquals(List.of(), f.events());
+        assertTrue(f.recordTypes().keySet().stream().noneMatch(CudaWireRecord::isCuda), "no CUDA record: "
+                + f.recordTypes());
+        assertEquals(WireFormat.STATE_EXITED, f.state());
+        assertEquals(0, f.exitCode());
+    }
+
+    @Test
     void anotherSubscriberLeavesActivityTracingAndOneNotice() {
         Fixture f = load("cupti-subscriber");
         assertTrue(f.stdout().contains("own cupti subscription: ok") && f.stdout().contains("rc=0"), f.stdout());
