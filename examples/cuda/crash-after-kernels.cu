@@ -1,8 +1,11 @@
 // Crashes on the host (SIGSEGV) after its kernels have completed.
-//   crash-after-kernels [kernels] [sleep_ms]   (default 20 kernels, 500 ms)
+//   crash-after-kernels [kernels] [sleep_ms] [kill]   (default 20 kernels, 500 ms)
 // Launches `kernels` step kernels, synchronises, prints "kernels done", sleeps sleep_ms (longer
-// than the profiler's flush period) and writes through a null pointer.
+// than the profiler's flush period) and writes through a null pointer; with "kill" it sends
+// itself SIGKILL instead (no handler, no exit path runs).
 #include "common.h"
+#include <csignal>
+#include <cstring>
 #include <unistd.h>
 
 __global__ void step(int *x)
@@ -23,6 +26,9 @@ int main(int argc, char **argv)
     std::printf("kernels done %d\n", kernels);
     std::fflush(stdout);
     usleep((useconds_t)sleep_ms * 1000);
+    if (argc > 3 && std::strcmp(argv[3], "kill") == 0) {
+        std::raise(SIGKILL);
+    }
     volatile int *null_pointer = nullptr;
     *null_pointer = 1;
     return 0;

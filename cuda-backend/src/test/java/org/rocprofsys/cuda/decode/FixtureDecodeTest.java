@@ -69,7 +69,7 @@ class FixtureDecodeTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"vector-add", "streams", "templated", "nvtx", "two-threads", "launch-loop",
-            "crash-after-kernels", "cupti-subscriber"})
+            "crash-after-kernels", "killed-after-kernels", "cupti-subscriber"})
     void everyFixtureDecodesWhole(String name) {
         Fixture f = load(name);
         assertEquals(Map.of(), f.skipped(), "records the decoder could not use");
@@ -332,6 +332,28 @@ class FixtureDecodeTest {
         assertEquals(-1, f.exitCode());
         assertEquals(Map.of("step(int*)", 20L), kernels(f));
         assertEquals(20L, runtimeCalls(f).get("cudaLaunchKernel"));
+    }
+
+    @Test
+    void sigkillAfterTheLastFlushKeepsEveryKernel() {
+        Fixture f = load("killed-after-kernels");
+        assertTrue(f.stdout().contains("kernels done 20") && f.stdout().contains("rc=137"), f.stdout());
+        assertEquals(WireFormat.STATE_RUNNING, f.state());
+        assertEquals(Map.of("step(int*)", 20L), kernels(f));
+        assertEquals(20L, runtimeCalls(f).get("cudaLaunchKernel"));
+    }
+
+    @Test
+    void sigkillWithinTheFlushPeriodLosesThatPeriodsActivityOnly() {
+        // killed 30 ms after its kernels completed, inside the 100 ms flush period: the kernels'
+        // activity records were still in CUPTI's buffer, the API calls (written by the calling
+        // thread itself) are all there
+        Fixture f = load("killed-early");
+        assertTrue(f.stdout().contains("kernels done 20") && f.stdout().contains("rc=137"), f.stdout());
+        assertEquals(WireFormat.STATE_RUNNING, f.state());
+        assertEquals(Map.of(), kernels(f));
+        assertEquals(20L, runtimeCalls(f).get("cudaLaunchKernel"));
+        assertEquals(20L, f.count(GpuApiCall.class, GpuApiCall::function).get("cuLaunchKernel"));
     }
 
     @Test
