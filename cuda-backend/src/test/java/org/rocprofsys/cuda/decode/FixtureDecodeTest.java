@@ -195,6 +195,28 @@ class FixtureDecodeTest {
     }
 
     @Test
+    void statsTablesOfVectorAdd() {
+        Fixture f = load("vector-add");
+        org.rocprofsys.core.gpu.stats.GpuStatistics stats = new org.rocprofsys.core.gpu.stats.GpuStatistics(
+                "cuda_api_stats");
+        f.events().forEach(stats::accept);
+        Map<String, List<org.rocprofsys.core.gpu.stats.StatsTable.Row>> t = stats.tables().stream().collect(
+                Collectors.toMap(org.rocprofsys.core.gpu.stats.StatsTable::name,
+                        org.rocprofsys.core.gpu.stats.StatsTable::rows));
+        assertEquals(List.of("spin(long long, int*)|5", "vector_add(float const*, float const*, float*, int)|1"),
+                t.get("kernel_stats").stream().map(r -> r.name() + "|" + r.calls()).toList());
+        assertEquals(List.of("MEMORY_COPY_HOST_TO_DEVICE|2", "MEMORY_COPY_DEVICE_TO_HOST|1"),
+                t.get("memory_copy_stats").stream().map(r -> r.name() + "|" + r.calls()).toList());
+        assertEquals(6, t.get("cuda_api_stats").stream().filter(r -> r.name().equals("cudaLaunchKernel"))
+                .findFirst().orElseThrow().calls());
+        assertEquals(Set.of("CUDA_RUNTIME_API", "CUDA_DRIVER_API", "KERNEL_DISPATCH", "MEMORY_COPY", "MEMORY_SET"),
+                t.get("domain_stats").stream().map(org.rocprofsys.core.gpu.stats.StatsTable.Row::name)
+                        .collect(Collectors.toSet()));
+        assertEquals(100.0, t.get("kernel_stats").stream().mapToDouble(
+                org.rocprofsys.core.gpu.stats.StatsTable.Row::percentage).sum(), 1e-9);
+    }
+
+    @Test
     void spinKernelsLastWhatCudaEventsMeasured() {
         Fixture f = load("vector-add");
         Matcher m = Pattern.compile("spin (\\d+) event_ms=([0-9.]+)").matcher(f.stdout());
