@@ -16,8 +16,12 @@ public final class Settings {
     private final Map<String, String> exportedEnvironment;
     private final List<Path> configFilesRead;
 
-    Settings(SettingsRegistry registry, Map<String, SettingValue> values, List<String> warnings,
-            Map<String, String> exportedEnvironment, List<Path> configFilesRead) {
+    Settings(
+            SettingsRegistry registry,
+            Map<String, SettingValue> values,
+            List<String> warnings,
+            Map<String, String> exportedEnvironment,
+            List<Path> configFilesRead) {
         this.registry = registry;
         this.values = Map.copyOf(values);
         this.warnings = List.copyOf(warnings);
@@ -31,8 +35,8 @@ public final class Settings {
 
     /** The value of a setting, by env name or short name; throws for a name not in the registry. */
     public SettingValue value(String key) {
-        SettingDefinition def = registry.find(key)
-                .orElseThrow(() -> new IllegalArgumentException("no setting named " + key));
+        SettingDefinition def =
+                registry.find(key).orElseThrow(() -> new IllegalArgumentException("no setting named " + key));
         return values.get(def.envName());
     }
 

@@ -2,7 +2,6 @@ package org.rocprofsys.core.pipeline;
 
 import java.util.List;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.TraceEvent;
 
@@ -19,7 +18,10 @@ public final class Pipeline {
     /**
      * @param initiallyEnabled whether collection is on when a process starts (ROCPROFSYS_INIT_ENABLED)
      */
-    public Pipeline(TraceWindows windows, boolean initiallyEnabled, List<BackgroundSource> sources,
+    public Pipeline(
+            TraceWindows windows,
+            boolean initiallyEnabled,
+            List<BackgroundSource> sources,
             List<? extends EventSink> outputs) {
         this.normaliser = new EventNormaliser(new EventFanOut(outputs));
         Consumer<TraceEvent> first = new CollectionFilter(windows, initiallyEnabled, normaliser);

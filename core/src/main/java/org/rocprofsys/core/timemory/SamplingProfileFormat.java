@@ -2,7 +2,6 @@ package org.rocprofsys.core.timemory;
 
 import java.io.IOException;
 import java.util.List;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
@@ -20,8 +19,8 @@ public final class SamplingProfileFormat implements OutputFormat {
 
     @Override
     public OutputWriter open(OutputContext context) {
-        return new Writer(new SamplingProfileSink(TimemoryOptions.from(context.settings()), context.paths(),
-                context.log(), context.cout()));
+        return new Writer(new SamplingProfileSink(
+                TimemoryOptions.from(context.settings()), context.paths(), context.log(), context.cout()));
     }
 
     private record Writer(SamplingProfileSink sink) implements OutputWriter {

@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.EventSink;
@@ -15,10 +14,10 @@ import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.SinkEvent;
 
 /**
  * The sampled profiles (inventory §5): {@code sampling_wall_clock}, {@code sampling_cpu_clock} and
@@ -48,19 +47,28 @@ public final class SamplingProfileSink implements EventSink {
     private final TimemorySink percent;
     /** Per thread: the virtual clocks of the wall and CPU profiles, and the last sample's time. */
     private final Map<Long, long[]> clocks = new HashMap<>();
+
     private final Map<Long, Long> lastSample = new HashMap<>();
     /** pid -> (tid -> (function -> frames)), for the flat percentages written at the end. */
     private final Map<Integer, Map<Integer, Map<String, Long>>> counts = new LinkedHashMap<>();
+
     private final Map<Integer, Long> framesPerProcess = new HashMap<>();
 
     public SamplingProfileSink(TimemoryOptions options, OutputPaths paths, PrintStream log, PrintStream cout) {
         this.wall = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)), paths, log, cout)
-                .withLabel("sampling_wall_clock").withThreadsAtRoot();
+                .withLabel("sampling_wall_clock")
+                .withThreadsAtRoot();
         this.cpu = new TimemorySink(options.withComponents(List.of(Component.CPU_CLOCK)), paths, log, cout)
-                .withLabel("sampling_cpu_clock").withThreadsAtRoot();
-        this.percent = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)).withFlat(true)
-                .withPercentUnit(), paths,
-                log, cout).withLabel("sampling_percent");
+                .withLabel("sampling_cpu_clock")
+                .withThreadsAtRoot();
+        this.percent = new TimemorySink(
+                        options.withComponents(List.of(Component.WALL_CLOCK))
+                                .withFlat(true)
+                                .withPercentUnit(),
+                        paths,
+                        log,
+                        cout)
+                .withLabel("sampling_percent");
     }
 
     @Override
@@ -88,8 +96,8 @@ public final class SamplingProfileSink implements EventSink {
 
     /** One sample as nested regions on the thread's virtual clock {@code clock}. */
     private void fold(TimemorySink sink, StackSample s, long thread, int clock, long intervalNs) {
-        long[] c = clocks.computeIfAbsent(thread, k -> s.tid() == s.pid() ? new long[] {MAIN_EPOCH, MAIN_EPOCH}
-                : new long[2]);
+        long[] c = clocks.computeIfAbsent(
+                thread, k -> s.tid() == s.pid() ? new long[] {MAIN_EPOCH, MAIN_EPOCH} : new long[2]);
         long begin = c[clock];
         long end = begin + Math.max(1, intervalNs);
         c[clock] = end;
@@ -138,8 +146,9 @@ public final class SamplingProfileSink implements EventSink {
     public Map<String, Map<String, List<Path>>> outputsByLabel() {
         Map<String, Map<String, List<Path>>> out = new LinkedHashMap<>();
         for (TimemorySink s : List.of(wall, cpu, percent)) {
-            s.outputsByLabel().forEach((kind, byLabel) -> out.computeIfAbsent(kind, k -> new LinkedHashMap<>())
-                    .putAll(byLabel));
+            s.outputsByLabel()
+                    .forEach((kind, byLabel) -> out.computeIfAbsent(kind, k -> new LinkedHashMap<>())
+                            .putAll(byLabel));
         }
         return out;
     }

@@ -1,7 +1,6 @@
 package org.rocprofsys.core.timemory;
 
 import java.util.List;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
@@ -19,8 +18,8 @@ public final class TimemoryFormat implements OutputFormat {
 
     @Override
     public OutputWriter open(OutputContext context) {
-        return new Writer(new TimemorySink(TimemoryOptions.from(context.settings()), context.paths(), context.log(),
-                context.cout()));
+        return new Writer(new TimemorySink(
+                TimemoryOptions.from(context.settings()), context.paths(), context.log(), context.cout()));
     }
 
     private record Writer(TimemorySink sink) implements OutputWriter {

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntFunction;
-
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RunSummary;
@@ -61,8 +60,8 @@ public final class TimemorySink implements EventSink {
     }
 
     /** With the output names of every process given by {@code pathsForPid}. */
-    public TimemorySink(TimemoryOptions options, IntFunction<OutputPaths> pathsForPid, PrintStream log,
-            PrintStream cout) {
+    public TimemorySink(
+            TimemoryOptions options, IntFunction<OutputPaths> pathsForPid, PrintStream log, PrintStream cout) {
         this.options = Objects.requireNonNull(options, "options");
         this.rootPaths = null;
         this.pathsForPid = Objects.requireNonNull(pathsForPid, "pathsForPid");
@@ -97,15 +96,19 @@ public final class TimemorySink implements EventSink {
         // Trees are walked recursively (as timemory does); deep call stacks get a deep Java stack.
         IOException[] failure = new IOException[1];
         RuntimeException[] crash = new RuntimeException[1];
-        Thread worker = new Thread(null, () -> {
-            try {
-                writeAll(summary.rootPid());
-            } catch (IOException e) {
-                failure[0] = e;
-            } catch (RuntimeException | StackOverflowError e) {
-                crash[0] = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-            }
-        }, "timemory-output", FINISH_STACK_BYTES);
+        Thread worker = new Thread(
+                null,
+                () -> {
+                    try {
+                        writeAll(summary.rootPid());
+                    } catch (IOException e) {
+                        failure[0] = e;
+                    } catch (RuntimeException | StackOverflowError e) {
+                        crash[0] = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                    }
+                },
+                "timemory-output",
+                FINISH_STACK_BYTES);
         worker.start();
         try {
             worker.join();
@@ -152,7 +155,8 @@ public final class TimemorySink implements EventSink {
         Map<String, Map<String, List<Path>>> out = new LinkedHashMap<>();
         for (OutputFile f : files) {
             out.computeIfAbsent(f.kind(), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(f.label(), k -> new ArrayList<>()).add(f.path());
+                    .computeIfAbsent(f.label(), k -> new ArrayList<>())
+                    .add(f.path());
         }
         return out;
     }

@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-
 import org.rocprofsys.config.SettingType;
 
 /**
@@ -78,8 +77,8 @@ public record RunInvocation(
     public RunInvocation withInitialUpdates(List<EnvUpdate> initial) {
         List<EnvUpdate> all = new ArrayList<>(initial);
         all.addAll(updates);
-        return new RunInvocation(request, command, all, inheritedEnvironment, fork, verbose, monochrome, launcher,
-                ignoredArguments);
+        return new RunInvocation(
+                request, command, all, inheritedEnvironment, fork, verbose, monochrome, launcher, ignoredArguments);
     }
 
     /**
@@ -89,8 +88,8 @@ public record RunInvocation(
     public RunInvocation withAdditionalUpdates(List<EnvUpdate> extra) {
         List<EnvUpdate> all = new ArrayList<>(updates);
         all.addAll(extra);
-        return new RunInvocation(request, command, all, inheritedEnvironment, fork, verbose, monochrome, launcher,
-                ignoredArguments);
+        return new RunInvocation(
+                request, command, all, inheritedEnvironment, fork, verbose, monochrome, launcher, ignoredArguments);
     }
 
     /**
@@ -196,8 +195,10 @@ public record RunInvocation(
             out.add(arg);
         }
         if (!injected) {
-            throw new RunUsageException("-l/--launcher", "rocprof-sys-run was unable to match \"" + launcher.get()
-                    + "\" to any arguments on the command line: \"" + String.join(" ", command) + "\"");
+            throw new RunUsageException(
+                    "-l/--launcher",
+                    "rocprof-sys-run was unable to match \"" + launcher.get()
+                            + "\" to any arguments on the command line: \"" + String.join(" ", command) + "\"");
         }
         return List.copyOf(out);
     }

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.ProcessStarted;
