@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.Category;
-import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
@@ -18,6 +17,8 @@ import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.output.OutputWriter;
+import org.rocprofsys.core.output.WrittenFile;
 
 /**
  * The sampled profiles (inventory §5): {@code sampling_wall_clock}, {@code sampling_cpu_clock} and
@@ -33,7 +34,7 @@ import org.rocprofsys.core.event.ThreadStarted;
  * value is exactly the sum of the intervals of the samples it appears in. Real timestamps are not
  * needed for a profile and would overlap (samples of one thread are instants, not regions).
  */
-public final class SamplingProfileSink implements EventSink {
+public final class SamplingProfileSink implements OutputWriter {
     /**
      * Where the main thread's virtual clocks start. The call-graph builder places a worker thread's
      * graph below the main thread's position at the worker's first region; worker clocks start at 0,
@@ -140,6 +141,12 @@ public final class SamplingProfileSink implements EventSink {
         wall.finish(summary);
         cpu.finish(summary);
         percent.finish(summary);
+    }
+
+    /** The files were announced as they were written, as timemory does. */
+    @Override
+    public List<WrittenFile> report() {
+        return WrittenFiles.of(outputsByLabel());
     }
 
     /** The files written by kind and then label, as metadata.json groups them. */

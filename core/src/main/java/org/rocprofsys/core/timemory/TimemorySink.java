@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntFunction;
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.output.OutputWriter;
+import org.rocprofsys.core.output.WrittenFile;
 
 /**
  * Writes the timemory call-graph profiles: for each process and each selected component,
@@ -26,7 +27,7 @@ import org.rocprofsys.core.event.SinkEvent;
  * <p>Events are folded into call graphs as they come ({@link CallGraphBuilder}); nothing is
  * written before {@link #finish}. A process with no region writes nothing.
  */
-public final class TimemorySink implements EventSink {
+public final class TimemorySink implements OutputWriter {
     /** The project name timemory prints in its file messages (TIMEMORY_PROJECT_NAME of rocprof-sys). */
     public static final String PROJECT_NAME = "rocprofiler-systems";
 
@@ -148,6 +149,12 @@ public final class TimemorySink implements EventSink {
             out.computeIfAbsent(f.kind(), k -> new ArrayList<>()).add(f.path());
         }
         return out;
+    }
+
+    /** The files were announced as they were written, as timemory does. */
+    @Override
+    public List<WrittenFile> report() {
+        return WrittenFiles.of(outputsByLabel());
     }
 
     /** The files written by kind and then component label, as metadata.json groups them. */
