@@ -51,6 +51,10 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
     private final Map<Long, ArrayDeque<Category>> threads = new HashMap<>();
 
     private final Set<Long> ended = new HashSet<>();
+    /** The thread of the previous event and its open regions: most events follow one of their thread's. */
+    private long lastKey;
+
+    private ArrayDeque<Category> lastOpen;
 
     public EventNormaliser(Consumer<? super SinkEvent> downstream) {
         this.downstream = downstream;
@@ -103,9 +107,11 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
             close(e.getKey(), e.getValue(), endNs);
         }
         threads.clear();
+        lastOpen = null;
     }
 
     private void processEnded(ProcessEnded p) {
+        lastOpen = null;
         Iterator<Map.Entry<Long, ArrayDeque<Category>>> it = threads.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Long, ArrayDeque<Category>> e = it.next();
@@ -119,6 +125,7 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
     }
 
     private void threadStarted(ThreadStarted t) {
+        lastOpen = null;
         long k = key(t.pid(), t.tid());
         ended.remove(k);
         ArrayDeque<Category> old = threads.remove(k);
@@ -130,6 +137,7 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
     }
 
     private void threadEnded(ThreadEnded t) {
+        lastOpen = null;
         long k = key(t.pid(), t.tid());
         if (!ended.add(k)) {
             return;
@@ -149,7 +157,12 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
     }
 
     private ArrayDeque<Category> open(int pid, int tid) {
-        return threads.computeIfAbsent(key(pid, tid), k -> new ArrayDeque<>());
+        long k = key(pid, tid);
+        if (lastOpen == null || k != lastKey) {
+            lastOpen = threads.computeIfAbsent(k, x -> new ArrayDeque<>());
+            lastKey = k;
+        }
+        return lastOpen;
     }
 
     private static long key(int pid, int tid) {
