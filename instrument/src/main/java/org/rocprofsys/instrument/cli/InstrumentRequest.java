@@ -3,7 +3,12 @@ package org.rocprofsys.instrument.cli;
 import java.util.List;
 import java.util.Map;
 
-/** A parsed rocprof-sys-instrument command line (inventory §1.4); null means "not given". */
+import org.rocprofsys.config.UnsupportedUse;
+
+/**
+ * A parsed rocprof-sys-instrument command line (inventory §1.4); null means "not given".
+ * {@code unsupported}: the options given that have no effect in this build, for one warning each.
+ */
 public record InstrumentRequest(Action action, List<String> command, int verbose, boolean error, Integer logCount,
         String logFile, boolean simulate, List<String> printFormats, String printDir, Map<String, String> prints,
         boolean printInstructions, String output, Integer pid, String mode, boolean force, String mainFunction,
@@ -13,7 +18,7 @@ public record InstrumentRequest(Action action, List<String> command, int verbose
         List<String> internalModuleInclude, List<String> instructionExclude, List<String> linkage,
         List<String> visibility, List<String> label, String configFile, List<String[]> env, boolean loops,
         Long minInstructions, Long minAddressRange, Long minInstructionsLoop, Long minAddressRangeLoop,
-        String coverage, boolean dynamicCallsites, boolean allowOverlapping) {
+        String coverage, boolean dynamicCallsites, boolean allowOverlapping, List<UnsupportedUse> unsupported) {
 
     public enum Action {
         HELP, VERSION, INSTRUMENT
@@ -31,7 +36,7 @@ public record InstrumentRequest(Action action, List<String> command, int verbose
         return new InstrumentRequest(a, List.of(), 0, false, null, null, false, List.of(), null, Map.of(), false,
                 null, null, "trace", false, "main", false, List.of(), List.of(), List.of(), List.of(), List.of(),
                 List.of(), List.of(), List.of(), List.of(), List.of(), null, null, List.of(), null, List.of(), false,
-                null, null, null, null, "none", false, false);
+                null, null, null, null, "none", false, false, List.of());
     }
 
     /** Binary rewrite ({@code -o}). */
