@@ -431,7 +431,7 @@ final class RunOptions {
             throws RunUsageException {
         for (String b : v) {
             if (BACKENDS_NOT_BUILT.containsKey(b)) {
-                throw new RunUsageException(o.label(), "'" + o.label() + " " + b + "' is not supported yet: "
+                throw new RunUsageException(o.label(), o.label() + " " + b + " is not supported yet: "
                         + BACKENDS_NOT_BUILT.get(b));
             }
         }
