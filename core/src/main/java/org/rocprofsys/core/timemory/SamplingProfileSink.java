@@ -129,9 +129,10 @@ public final class SamplingProfileSink implements EventSink {
     @Override
     public void finish(RunSummary summary) throws IOException {
         foldPercentages();
-        wall.finish(summary);
-        cpu.finish(summary);
+        // upstream's order of the "Outputting" lines: percent, cpu clock, wall clock
         percent.finish(summary);
+        cpu.finish(summary);
+        wall.finish(summary);
     }
 
     /** The files written by kind and then label, as metadata.json groups them. */
