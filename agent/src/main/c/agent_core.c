@@ -1,5 +1,6 @@
 /*
- * The record writers and the exported recording API of librocprof-sys.so.
+ * The record writers and the exported recording API of librocprof-sys.so, the ring's slow path
+ * (wrap, wait) and the record clock's calibration pairs.
  * Hot path: rocprofsys_push_region / rocprofsys_pop_region (one record each, one head store).
  */
 #include "rsys_agent.h"
@@ -9,7 +10,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 __thread struct rsys_tls rsys_tls __attribute__((tls_model("initial-exec")));
@@ -19,31 +19,6 @@ uint64_t (*rsys_test_clock_pair)(uint32_t purpose, uint64_t *monotonic_ns);
 int rsys_test_clock_kind = -1;
 void (*rsys_test_metrics)(uint32_t flags, uint64_t values[3]);
 int rsys_clock_rdtsc;
-
-/* key whose destructor records THREAD_END (agent_threads.c) */
-extern pthread_key_t rsys_thread_key RSYS_HIDDEN;
-extern int rsys_thread_key_ok RSYS_HIDDEN;
-
-#define RSYS_ALWAYS_INLINE inline __attribute__((always_inline))
-
-/* Bytes kept free, after the record being written, for the ENDs of `open` regions + 2. */
-static RSYS_ALWAYS_INLINE uint64_t rsys_reserve_for(const struct rsys_tls *t, uint32_t open)
-{
-    return (uint64_t)(open + 2u) * t->unit;
-}
-
-void rsys_count_drop(struct rsys_tls *t)
-{
-    /* single producer per ring: a relaxed load and store suffice, with the thread marked busy so
-     * that a sample signal in between does not count a drop of its own that this store would undo */
-    uint8_t was = t->busy;
-    t->busy = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    uint64_t d = __atomic_load_n(&t->ring->dropped, __ATOMIC_RELAXED);
-    __atomic_store_n(&t->ring->dropped, d + 1, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    t->busy = was;
-}
 
 static void rsys_write_pad(unsigned char *p)
 {
@@ -123,36 +98,12 @@ RSYS_EXPORT uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns)
     return ticks;
 }
 
-static unsigned char *rsys_reserve_slow_impl(struct rsys_tls *t, uint32_t size, uint64_t reserve,
-                                             int may_wait);
-
-unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t reserve)
-{
-    return rsys_reserve_slow_impl(t, size, reserve, 1);
-}
-
-/* For the signal handler: never waits, even in lossless mode (the collector may need this thread). */
-RSYS_HIDDEN unsigned char *rsys_reserve_nowait(struct rsys_tls *t, uint32_t size, uint64_t reserve);
-unsigned char *rsys_reserve_nowait(struct rsys_tls *t, uint32_t size, uint64_t reserve)
-{
-    t->busy = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    uint64_t head = t->head;
-    uint64_t off = head & t->mask;
-    if (off + size <= t->mask + 1 && head + size + reserve <= t->limit) {
-        t->head = head + size;
-        return t->data + off;
-    }
-    unsigned char *p = rsys_reserve_slow_impl(t, size, reserve, 0);
-    if (p == NULL) {
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        t->busy = 0;
-    }
-    return p;
-}
-
-static unsigned char *rsys_reserve_slow_impl(struct rsys_tls *t, uint32_t size, uint64_t reserve,
-                                             int may_wait)
+/*
+ * The ring has no room for the record at head (rsys_reserve's fast test failed): re-read the tail,
+ * wrap to the start with a PAD when the record does not fit before the end, and in lossless mode
+ * wait for the collector unless the caller cannot (the sample signal handler).
+ */
+unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t reserve, int may_wait)
 {
     const uint64_t cap = t->mask + 1;
     for (;;) {
@@ -247,59 +198,6 @@ uint32_t rsys_read_metrics(uint32_t flags, uint64_t *out)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Ring acquisition (first record of a thread)
- */
-int rsys_attach(struct rsys_tls *t)
-{
-    if (t->state == RSYS_TS_ENDED || !__atomic_load_n(&rsys_g.active, __ATOMIC_ACQUIRE)) {
-        return 0;
-    }
-    struct rsys_file_header *h = rsys_g.hdr;
-    if (t->state == RSYS_TS_NORING) {
-        __atomic_fetch_add(&h->unringed_drops, 1, __ATOMIC_RELAXED);
-        return 0;
-    }
-    uint32_t idx = __atomic_fetch_add(&h->rings_claimed, 1u, __ATOMIC_RELAXED);
-    if (idx >= rsys_g.max_rings) {
-        t->state = RSYS_TS_NORING;
-        __atomic_fetch_add(&h->unringed_drops, 1, __ATOMIC_RELAXED);
-        return 0;
-    }
-    struct rsys_ring_header *r =
-        (struct rsys_ring_header *)((unsigned char *)h + RSYS_FILE_HEADER_SIZE +
-                                    (uint64_t)idx * (RSYS_RING_HEADER_SIZE + rsys_g.ring_data_size));
-    if (!t->has_seq) {
-        t->seq = (int32_t)__atomic_fetch_add(&rsys_g.next_seq, 1u, __ATOMIC_RELAXED);
-        t->has_seq = 1;
-    }
-    r->tid = (int32_t)syscall(SYS_gettid);
-    r->thread_seq = t->seq;
-    __atomic_store_n(&r->state, RSYS_RING_ACTIVE, __ATOMIC_RELEASE);
-
-    uint32_t m = rsys_g.metrics;
-    t->ring = r;
-    t->data = (unsigned char *)r + RSYS_RING_HEADER_SIZE;
-    t->mask = rsys_g.ring_data_size - 1;
-    t->head = 0;
-    t->limit = rsys_g.ring_data_size;
-    t->metrics = m;
-    t->nmetrics = (uint32_t)__builtin_popcount(m);
-    /* an END (16 + 8 per metric) plus a PAD shorter than it */
-    t->unit = rsys_g.lossless ? 0 : 2u * (16u + 8u * t->nmetrics);
-    t->depth = 0;
-    t->fdepth = 0;
-    t->skip = 0;
-    t->main_open = 0;
-    t->state = RSYS_TS_ACTIVE;
-    if (rsys_thread_key_ok) {
-        pthread_setspecific(rsys_thread_key, (void *)1);
-    }
-    rsys_write_thread_start(t);
-    rsys_timers_thread_start(t);
-    return 1;
-}
-
-/* ---------------------------------------------------------------------------------------------
  * Writers
  */
 static RSYS_ALWAYS_INLINE int rsys_begin_inline(uint32_t category, const char *name, int is_main)
@@ -310,7 +208,7 @@ static RSYS_ALWAYS_INLINE int rsys_begin_inline(uint32_t category, const char *n
     }
     if (RSYS_UNLIKELY(t->skip != 0)) {
         t->skip++;
-        rsys_count_drop(t);
+        rsys_count_drops(t, 1);
         return 0;
     }
     uint64_t now = rsys_now();
@@ -325,9 +223,9 @@ static RSYS_ALWAYS_INLINE int rsys_begin_inline(uint32_t category, const char *n
         len = rsys_cut_utf8(name, len, RSYS_MAX_RECORD_SIZE - 1 - fixed);
     }
     uint32_t size = (uint32_t)((fixed + len + 1 + 7) & ~(size_t)7);
-    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth + (is_main ? 0u : 1u)));
+    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth + (is_main ? 0u : 1u)), RSYS_SLOW_WAIT);
     if (RSYS_UNLIKELY(p == NULL)) {
-        rsys_count_drop(t);
+        rsys_count_drops(t, 1);
         if (!is_main) {
             t->skip = 1;
         }
@@ -368,7 +266,7 @@ static RSYS_ALWAYS_INLINE int rsys_end_inline(uint32_t category, int is_main)
     } else {
         if (RSYS_UNLIKELY(t->skip != 0)) {
             t->skip--;
-            rsys_count_drop(t);
+            rsys_count_drops(t, 1);
             return 0;
         }
         if (RSYS_UNLIKELY(t->depth == t->fdepth)) {
@@ -389,9 +287,9 @@ static RSYS_ALWAYS_INLINE int rsys_end_inline(uint32_t category, int is_main)
         rsys_read_metrics(t->metrics, mv);
     }
     /* the invariant kept by every other record guarantees this fits in drop mode */
-    unsigned char *p = rsys_reserve(t, size, reserve);
+    unsigned char *p = rsys_reserve(t, size, reserve, RSYS_SLOW_WAIT);
     if (RSYS_UNLIKELY(p == NULL)) {
-        rsys_count_drop(t);
+        rsys_count_drops(t, 1);
         return 0;
     }
     uint64_t *w = (uint64_t *)p;
@@ -463,9 +361,9 @@ static void rsys_annotation(struct rsys_tls *t, const rocprofsys_annotation_t *a
     }
     size_t used = 16u + nlen + 1u + (type == ROCPROFSYS_VALUE_CSTR ? slen + 1u : 0u);
     uint32_t size = (uint32_t)((used + 7) & ~(size_t)7);
-    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth));
+    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth), RSYS_SLOW_WAIT);
     if (p == NULL) {
-        rsys_count_drop(t);
+        rsys_count_drops(t, 1);
         return;
     }
     uint64_t *w = (uint64_t *)p;
@@ -502,9 +400,9 @@ void rsys_mark(uint32_t category, const char *name)
     size_t len = name ? strlen(name) : 0;
     len = rsys_cut_utf8(name, len, RSYS_MAX_RECORD_SIZE - 17u);
     uint32_t size = (uint32_t)((16u + len + 1 + 7) & ~(size_t)7);
-    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth));
+    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth), RSYS_SLOW_WAIT);
     if (p == NULL) {
-        rsys_count_drop(t);
+        rsys_count_drops(t, 1);
         return;
     }
     uint64_t *w = (uint64_t *)p;
@@ -527,9 +425,9 @@ void rsys_simple(uint16_t type, uint32_t aux, int32_t a, int32_t b, int with_int
     }
     uint64_t now = rsys_now();
     uint32_t size = with_ints ? 24u : 16u;
-    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth));
+    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth), RSYS_SLOW_WAIT);
     if (p == NULL) {
-        rsys_count_drop(t);
+        rsys_count_drops(t, 1);
         return;
     }
     uint64_t *w = (uint64_t *)p;
@@ -541,49 +439,6 @@ void rsys_simple(uint16_t type, uint32_t aux, int32_t a, int32_t b, int with_int
         i[1] = b;
     }
     rsys_publish(t);
-}
-
-int rsys_write_thread_start(struct rsys_tls *t)
-{
-    rsys_refresh_clock_pair();
-    uint64_t now = rsys_now();
-    unsigned char *p = rsys_reserve(t, 24u, rsys_reserve_for(t, 0));
-    if (p == NULL) {
-        rsys_count_drop(t);
-        return 0;
-    }
-    uint64_t *w = (uint64_t *)p;
-    w[0] = rsys_record_word(RSYS_REC_THREAD_START, 24u, 0u);
-    w[1] = now;
-    int32_t *i = (int32_t *)(p + 16);
-    i[0] = t->ring->tid;
-    i[1] = t->seq;
-    rsys_publish(t);
-    return 1;
-}
-
-void rsys_write_thread_end(struct rsys_tls *t)
-{
-    if (t->state != RSYS_TS_ACTIVE) {
-        return;
-    }
-    t->nosample = 1; /* a sample signal still pending must not land after THREAD_END */
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rsys_timers_thread_stop();
-    rsys_refresh_clock_pair();
-    uint64_t now = rsys_now();
-    unsigned char *p = rsys_reserve(t, 16u, 0);
-    if (p != NULL) {
-        uint64_t *w = (uint64_t *)p;
-        w[0] = rsys_record_word(RSYS_REC_THREAD_END, 16u, 0u);
-        w[1] = now;
-        rsys_publish(t);
-    } else {
-        rsys_count_drop(t);
-    }
-    __atomic_store_n(&t->ring->state, RSYS_RING_ENDED, __ATOMIC_RELEASE);
-    t->data = NULL;
-    t->state = RSYS_TS_ENDED;
 }
 
 /* ---------------------------------------------------------------------------------------------

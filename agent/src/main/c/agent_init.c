@@ -1,6 +1,7 @@
 /*
  * Lifecycle of the agent: the ring file of this process image (constructor), fork children,
- * and the exit path (atexit handler, destructor, exit/_exit and main-return wrappers).
+ * and the exit path (atexit handler, destructor; the exit code comes from agent_wrap.c's
+ * exit/_exit and main-return wrappers).
  * Dormant unless ROCPROFSYS_SESSION_DIR is set.
  */
 #include "rsys_agent.h"
@@ -11,38 +12,12 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
-
-RSYS_HIDDEN void rsys_thread_exit(void *unused);           /* agent_threads.c */
-RSYS_HIDDEN void rsys_threads_init(void);                  /* agent_threads.c */
-RSYS_HIDDEN void rsys_timers_before_exec(void);            /* agent_timer.c */
-RSYS_HIDDEN void rsys_timers_after_failed_exec(void);      /* agent_timer.c */
-extern pthread_key_t rsys_thread_key RSYS_HIDDEN;
-extern int rsys_thread_key_ok RSYS_HIDDEN;
-
-typedef void (*rsys_exit_fn)(int);
-typedef pid_t (*rsys_fork_fn)(void);
-typedef int (*rsys_main_fn)(int, char **, char **);
-typedef int (*rsys_start_main_fn)(rsys_main_fn, int, char **, void (*)(void), void (*)(void),
-                                  void (*)(void), void *);
-
-static rsys_exit_fn real_exit;
-static rsys_exit_fn real__exit;
-static rsys_exit_fn real__Exit;
-static rsys_fork_fn real_fork;
-static rsys_main_fn real_main;
-
-static void *rsys_next(const char *name)
-{
-    return dlsym(RTLD_NEXT, name);
-}
 
 static uint64_t rsys_env_u64(const char *name, uint64_t dflt)
 {
@@ -408,11 +383,7 @@ static void rsys_atfork_child(void)
 
 __attribute__((constructor)) static void rsys_ctor(void)
 {
-    real_exit = (rsys_exit_fn)rsys_next("exit");
-    real__exit = (rsys_exit_fn)rsys_next("_exit");
-    real__Exit = (rsys_exit_fn)rsys_next("_Exit");
-    real_fork = (rsys_fork_fn)rsys_next("fork");
-    rsys_threads_init();
+    rsys_wrap_init();
 
     const char *dir = getenv("ROCPROFSYS_SESSION_DIR");
     if (dir == NULL || *dir == 0 || strlen(dir) >= sizeof rsys_g.session_dir) {
@@ -424,7 +395,7 @@ __attribute__((constructor)) static void rsys_ctor(void)
     rsys_pick_clock();
     rsys_find_agent_path();
     rsys_open_statm();
-    rsys_thread_key_ok = pthread_key_create(&rsys_thread_key, rsys_thread_exit) == 0;
+    rsys_threads_init();
     if (rsys_open_file(0) != 0) {
         return;
     }
@@ -435,211 +406,14 @@ __attribute__((constructor)) static void rsys_ctor(void)
     rsys_instr_init();
 }
 
-/* ---------------------------------------------------------------------------------------------
- * Wrappers (exported so that they interpose libc's)
- */
-static int rsys_is_ours(void)
+/* Enabled, and the process whose file this is (not a vfork child sharing our memory). */
+int rsys_is_ours(void)
 {
     return rsys_g.enabled && (int)getpid() == rsys_g.pid;
 }
 
-static int rsys_main_wrapper(int argc, char **argv, char **envp)
+void rsys_set_exit_code(int status)
 {
-    if (rsys_is_ours()) {
-        rsys_timers_main_begins();
-    }
-    int rc = real_main(argc, argv, envp);
-    if (rsys_is_ours()) {
-        rsys_g.exit_code = rc;
-        rsys_g.exit_code_known = 1;
-    }
-    return rc;
-}
-
-/* Wrapping main through the C runtime start lets us record main's return value as exit_code. */
-RSYS_EXPORT int __libc_start_main(rsys_main_fn main, int argc, char **argv, void (*init)(void),
-                                  void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
-{
-    rsys_start_main_fn real = (rsys_start_main_fn)rsys_next("__libc_start_main");
-    if (real == NULL) {
-        abort();
-    }
-    real_main = main; /* always: the agent may be a constructor that has not run yet */
-    return real(rsys_main_wrapper, argc, argv, init, fini, rtld_fini, stack_end);
-}
-
-RSYS_EXPORT __attribute__((noreturn)) void exit(int status)
-{
-    if (rsys_is_ours()) {
-        rsys_g.exit_code = status;
-        rsys_g.exit_code_known = 1;
-    }
-    if (real_exit == NULL) {
-        real_exit = (rsys_exit_fn)rsys_next("exit");
-    }
-    if (real_exit != NULL) {
-        real_exit(status);
-    }
-    syscall(SYS_exit_group, status);
-    __builtin_unreachable();
-}
-
-static __attribute__((noreturn)) void rsys_quick_exit(rsys_exit_fn *real, const char *name,
-                                                      int status)
-{
-    if (rsys_is_ours()) {
-        rsys_g.exit_code = status;
-        rsys_g.exit_code_known = 1;
-        rsys_finalize();
-    }
-    if (*real == NULL) {
-        *real = (rsys_exit_fn)rsys_next(name);
-    }
-    if (*real != NULL) {
-        (*real)(status);
-    }
-    syscall(SYS_exit_group, status);
-    __builtin_unreachable();
-}
-
-RSYS_EXPORT __attribute__((noreturn)) void _exit(int status)
-{
-    rsys_quick_exit(&real__exit, "_exit", status);
-}
-
-RSYS_EXPORT __attribute__((noreturn)) void _Exit(int status)
-{
-    rsys_quick_exit(&real__Exit, "_Exit", status);
-}
-
-/* fork: the parent records FORK with the child's pid (the atfork child handler does the rest). */
-RSYS_EXPORT pid_t fork(void)
-{
-    if (real_fork == NULL) {
-        real_fork = (rsys_fork_fn)rsys_next("fork");
-    }
-    pid_t pid = real_fork();
-    if (pid > 0 && rsys_g.enabled) {
-        rsys_simple(RSYS_REC_FORK, 0, (int32_t)pid, 0, 1);
-    }
-    return pid;
-}
-
-/*
- * exec: every sampling timer is deleted and pending timer signals are discarded first (the new
- * image would die of one: its disposition is the default again). glibc's own exec variants call
- * execve internally, not through this symbol, so each entry point is wrapped (the execl family
- * through execve / execvp with the arguments gathered; fexecve and posix_spawn are not wrapped:
- * a posix_spawn child has no timers anyway).
- */
-typedef int (*rsys_execve_fn)(const char *, char *const[], char *const[]);
-typedef int (*rsys_execv_fn)(const char *, char *const[]);
-
-static void rsys_before_exec(void)
-{
-    if (rsys_is_ours()) {
-        rsys_timers_before_exec();
-    }
-}
-
-static int rsys_after_exec(int rc)
-{
-    int saved = errno;
-    if (rsys_is_ours()) {
-        rsys_timers_after_failed_exec();
-    }
-    errno = saved;
-    return rc;
-}
-
-RSYS_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
-{
-    static rsys_execve_fn real;
-    if (real == NULL) {
-        real = (rsys_execve_fn)rsys_next("execve");
-    }
-    rsys_before_exec();
-    return rsys_after_exec(real(path, argv, envp));
-}
-
-RSYS_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
-{
-    static rsys_execve_fn real;
-    if (real == NULL) {
-        real = (rsys_execve_fn)rsys_next("execvpe");
-    }
-    rsys_before_exec();
-    return rsys_after_exec(real(file, argv, envp));
-}
-
-RSYS_EXPORT int execv(const char *path, char *const argv[])
-{
-    static rsys_execv_fn real;
-    if (real == NULL) {
-        real = (rsys_execv_fn)rsys_next("execv");
-    }
-    rsys_before_exec();
-    return rsys_after_exec(real(path, argv));
-}
-
-RSYS_EXPORT int execvp(const char *file, char *const argv[])
-{
-    static rsys_execv_fn real;
-    if (real == NULL) {
-        real = (rsys_execv_fn)rsys_next("execvp");
-    }
-    rsys_before_exec();
-    return rsys_after_exec(real(file, argv));
-}
-
-/* Counts the arguments after arg0 up to the NULL, then gathers them into argv. */
-#define RSYS_GATHER_ARGS(arg0, last, argv, extra)                                                    \
-    size_t rsys_n = 1;                                                                             \
-    {                                                                                              \
-        va_list rsys_ap;                                                                           \
-        va_start(rsys_ap, last);                                                                   \
-        while (va_arg(rsys_ap, const char *) != NULL) {                                            \
-            rsys_n++;                                                                              \
-        }                                                                                          \
-        va_end(rsys_ap);                                                                           \
-    }                                                                                              \
-    char *argv[rsys_n + 1];                                                                        \
-    extra;                                                                                         \
-    {                                                                                              \
-        va_list rsys_ap;                                                                           \
-        va_start(rsys_ap, last);                                                                   \
-        argv[0] = (char *)(arg0);                                                                  \
-        for (size_t rsys_i = 1; rsys_i <= rsys_n; rsys_i++) {                                      \
-            argv[rsys_i] = va_arg(rsys_ap, char *);                                                \
-        }                                                                                          \
-        va_end(rsys_ap);                                                                           \
-    }
-
-RSYS_EXPORT int execl(const char *path, const char *arg, ...)
-{
-    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
-    return execv(path, argv);
-}
-
-RSYS_EXPORT int execlp(const char *file, const char *arg, ...)
-{
-    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
-    return execvp(file, argv);
-}
-
-RSYS_EXPORT int execle(const char *path, const char *arg, ...)
-{
-    /* the environment pointer follows the NULL that ends the arguments */
-    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
-    char *const *envp;
-    {
-        va_list ap;
-        va_start(ap, arg);
-        for (size_t i = 1; i <= rsys_n; i++) {
-            (void)va_arg(ap, char *);
-        }
-        envp = va_arg(ap, char *const *);
-        va_end(ap);
-    }
-    return execve(path, argv, envp);
+    rsys_g.exit_code = status;
+    rsys_g.exit_code_known = 1;
 }

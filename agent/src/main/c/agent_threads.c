@@ -1,33 +1,114 @@
 /*
- * Thread tracking: pthread_create is wrapped so that a new thread gets the next thread_seq at
- * creation (main is 0) and records THREAD_START on entry; a thread-specific-data destructor records
- * THREAD_END when the thread ends (return from its start routine or pthread_exit) and marks its
- * ring ENDED. Threads the wrapper did not see get a seq on their first record.
+ * A thread's life in the agent: its ring (attached on its first record, or at once for a thread
+ * created through the pthread_create wrapper, which gave it the next thread_seq at creation; main
+ * is 0), its THREAD_START, its timers, and its THREAD_END, written by a thread-specific-data
+ * destructor when the thread ends (return from its start routine or pthread_exit) before the ring
+ * is marked ENDED. Threads the wrapper did not see get a seq on their first record.
  */
 #include "rsys_agent.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
-#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-typedef int (*rsys_pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
-                                      void *);
+/* key whose destructor records THREAD_END: set for every thread with a ring */
+static pthread_key_t rsys_thread_key;
+static int rsys_thread_key_ok;
 
-pthread_key_t rsys_thread_key RSYS_HIDDEN;
-int rsys_thread_key_ok RSYS_HIDDEN;
-static rsys_pthread_create_fn real_pthread_create;
-
-RSYS_HIDDEN void rsys_thread_exit(void *unused);
-RSYS_HIDDEN void rsys_threads_init(void);
-
-void rsys_threads_init(void)
+static int rsys_write_thread_start(struct rsys_tls *t)
 {
-    if (real_pthread_create == NULL) {
-        real_pthread_create = (rsys_pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    rsys_refresh_clock_pair();
+    uint64_t now = rsys_now();
+    unsigned char *p = rsys_reserve(t, 24u, rsys_reserve_for(t, 0), RSYS_SLOW_WAIT);
+    if (p == NULL) {
+        rsys_count_drops(t, 1);
+        return 0;
     }
+    uint64_t *w = (uint64_t *)p;
+    w[0] = rsys_record_word(RSYS_REC_THREAD_START, 24u, 0u);
+    w[1] = now;
+    int32_t *i = (int32_t *)(p + 16);
+    i[0] = t->ring->tid;
+    i[1] = t->seq;
+    rsys_publish(t);
+    return 1;
 }
 
-void rsys_thread_exit(void *unused)
+int rsys_attach(struct rsys_tls *t)
+{
+    if (t->state == RSYS_TS_ENDED || !__atomic_load_n(&rsys_g.active, __ATOMIC_ACQUIRE)) {
+        return 0;
+    }
+    if (t->state == RSYS_TS_NORING) {
+        rsys_count_drops(t, 1);
+        return 0;
+    }
+    struct rsys_file_header *h = rsys_g.hdr;
+    uint32_t idx = __atomic_fetch_add(&h->rings_claimed, 1u, __ATOMIC_RELAXED);
+    if (idx >= rsys_g.max_rings) {
+        t->state = RSYS_TS_NORING;
+        rsys_count_drops(t, 1);
+        return 0;
+    }
+    struct rsys_ring_header *r =
+        (struct rsys_ring_header *)((unsigned char *)h + RSYS_FILE_HEADER_SIZE +
+                                    (uint64_t)idx * (RSYS_RING_HEADER_SIZE + rsys_g.ring_data_size));
+    if (!t->has_seq) {
+        t->seq = (int32_t)__atomic_fetch_add(&rsys_g.next_seq, 1u, __ATOMIC_RELAXED);
+        t->has_seq = 1;
+    }
+    r->tid = (int32_t)syscall(SYS_gettid);
+    r->thread_seq = t->seq;
+    __atomic_store_n(&r->state, RSYS_RING_ACTIVE, __ATOMIC_RELEASE);
+
+    uint32_t m = rsys_g.metrics;
+    t->ring = r;
+    t->data = (unsigned char *)r + RSYS_RING_HEADER_SIZE;
+    t->mask = rsys_g.ring_data_size - 1;
+    t->head = 0;
+    t->limit = rsys_g.ring_data_size;
+    t->metrics = m;
+    t->nmetrics = (uint32_t)__builtin_popcount(m);
+    /* an END (16 + 8 per metric) plus a PAD shorter than it */
+    t->unit = rsys_g.lossless ? 0 : 2u * (16u + 8u * t->nmetrics);
+    t->depth = 0;
+    t->fdepth = 0;
+    t->skip = 0;
+    t->main_open = 0;
+    t->state = RSYS_TS_ACTIVE;
+    if (rsys_thread_key_ok) {
+        pthread_setspecific(rsys_thread_key, (void *)1);
+    }
+    rsys_write_thread_start(t);
+    rsys_timers_thread_start(t);
+    return 1;
+}
+
+void rsys_write_thread_end(struct rsys_tls *t)
+{
+    if (t->state != RSYS_TS_ACTIVE) {
+        return;
+    }
+    t->nosample = 1; /* a sample signal still pending must not land after THREAD_END */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rsys_timers_thread_stop();
+    rsys_refresh_clock_pair();
+    uint64_t now = rsys_now();
+    unsigned char *p = rsys_reserve(t, 16u, 0, RSYS_SLOW_WAIT);
+    if (p != NULL) {
+        uint64_t *w = (uint64_t *)p;
+        w[0] = rsys_record_word(RSYS_REC_THREAD_END, 16u, 0u);
+        w[1] = now;
+        rsys_publish(t);
+    } else {
+        rsys_count_drops(t, 1);
+    }
+    __atomic_store_n(&t->ring->state, RSYS_RING_ENDED, __ATOMIC_RELEASE);
+    t->data = NULL;
+    t->state = RSYS_TS_ENDED;
+}
+
+static void rsys_thread_exit(void *unused)
 {
     (void)unused;
     struct rsys_tls *t = &rsys_tls;
@@ -38,46 +119,19 @@ void rsys_thread_exit(void *unused)
     }
 }
 
-struct rsys_start {
-    void *(*fn)(void *);
-    void *arg;
-    int32_t seq;
-};
-
-static void *rsys_thread_main(void *p)
+void rsys_threads_init(void)
 {
-    struct rsys_start s = *(struct rsys_start *)p;
-    free(p);
+    rsys_thread_key_ok = pthread_key_create(&rsys_thread_key, rsys_thread_exit) == 0;
+}
+
+void rsys_thread_enter(int32_t seq)
+{
     struct rsys_tls *t = &rsys_tls;
     if (!t->has_seq) {
-        t->seq = s.seq;
+        t->seq = seq;
         t->has_seq = 1;
     }
     if (t->data == NULL) {
         rsys_attach(t); /* THREAD_START */
     }
-    return s.fn(s.arg);
-}
-
-RSYS_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
-                               void *(*start_routine)(void *), void *arg)
-{
-    if (real_pthread_create == NULL) {
-        rsys_threads_init();
-    }
-    if (!rsys_g.enabled) {
-        return real_pthread_create(thread, attr, start_routine, arg);
-    }
-    struct rsys_start *s = (struct rsys_start *)malloc(sizeof *s);
-    if (s == NULL) {
-        return real_pthread_create(thread, attr, start_routine, arg);
-    }
-    s->fn = start_routine;
-    s->arg = arg;
-    s->seq = (int32_t)__atomic_fetch_add(&rsys_g.next_seq, 1u, __ATOMIC_RELAXED);
-    int rc = real_pthread_create(thread, attr, rsys_thread_main, s);
-    if (rc != 0) {
-        free(s);
-    }
-    return rc;
 }

@@ -27,10 +27,10 @@
  * value it gave the timer; any other delivery of the signal goes to the application's disposition
  * (a handler is called; SIG_DFL is restored and the signal raised again; SIG_IGN ignores it): the
  * one in place when the agent installed its handler, or the one the application set later. The
- * agent wraps sigaction and signal: for a sampler signal they record the application's new
- * disposition and report its previous one, while the agent's handler stays installed, so
- * application handlers for SIGPROF (gprof's ITIMER_PROF, profilers) keep working beside the
- * timers. (The application's sa_mask and SA_RESETHAND / SA_NODEFER are not applied to the
+ * agent wraps sigaction and signal (agent_wrap.c): for a sampler signal they record the
+ * application's new disposition and report its previous one, while the agent's handler stays
+ * installed, so application handlers for SIGPROF (gprof's ITIMER_PROF, profilers) keep working
+ * beside the timers. (The application's sa_mask and SA_RESETHAND / SA_NODEFER are not applied to the
  * forwarded calls.)
  *
  * Ends. A thread's timers are deleted before its THREAD_END; every timer is deleted at exit and
@@ -40,7 +40,6 @@
  */
 #include "rsys_agent.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -61,8 +60,6 @@
 #define RSYS_TIMER_MAX_RANGES 64
 #define RSYS_TIMER_SLOTS 8192
 #define RSYS_DEFAULT_SAMPLE_STACK 8192u
-
-RSYS_HIDDEN unsigned char *rsys_reserve_nowait(struct rsys_tls *t, uint32_t size, uint64_t reserve);
 
 struct rsys_timer_spec {
     int on;
@@ -189,8 +186,6 @@ static int rsys_selects(const struct rsys_timer_spec *sp, int32_t seq)
     }
     return 0;
 }
-
-static int rsys_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
 
 /* ---------------------------------------------------------------------------------------------
  * The signal handler
@@ -332,9 +327,9 @@ int rsys_write_stack_sample(struct rsys_tls *t, uint32_t kind, uint64_t time, ui
         stack_size = fixed >= cap ? 0u : (uint32_t)((cap - fixed) & ~(uint64_t)7);
     }
     uint32_t size = (fixed + stack_size + 7u) & ~7u;
-    unsigned char *p = rsys_reserve_nowait(t, size, (uint64_t)(t->depth + 2u) * t->unit);
+    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth), RSYS_SLOW_NOWAIT);
     if (p == NULL) {
-        rsys_count_drop(t);
+        rsys_count_drops(t, 1);
         return 0;
     }
     uint64_t *w = (uint64_t *)p;
@@ -358,79 +353,32 @@ int rsys_write_stack_sample(struct rsys_tls *t, uint32_t kind, uint64_t time, ui
 }
 
 /* ---------------------------------------------------------------------------------------------
- * sigaction / signal: the application sees and sets its own disposition of a sampler signal
+ * The application's sigaction / signal of a sampler signal (agent_wrap.c): it sees and sets its
+ * own disposition, the one the handler chains to, while the agent's handler stays installed.
  */
-typedef int (*rsys_sigaction_fn)(int, const struct sigaction *, struct sigaction *);
-typedef sighandler_t (*rsys_signal_fn)(int, sighandler_t);
-
-static int rsys_sampler_kind(int sig)
+int rsys_timers_app_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
-    for (int k = 0; k < RSYS_TIMER_KINDS; k++) {
-        if (rsys_tg.installed_sig[k] != 0 && rsys_tg.installed_sig[k] == sig) {
-            return k;
+    int k = -1;
+    for (int i = 0; i < RSYS_TIMER_KINDS && k < 0; i++) {
+        if (rsys_tg.installed_sig[i] != 0 && rsys_tg.installed_sig[i] == sig) {
+            k = i;
         }
     }
-    return -1;
-}
-
-static void rsys_set_prev(int sig, const struct sigaction *act)
-{
-    for (int k = 0; k < RSYS_TIMER_KINDS; k++) {
-        if (rsys_tg.installed_sig[k] == sig) {
-            rsys_tg.prev[k] = *act;
-        }
-    }
-}
-
-RSYS_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
-{
-    static rsys_sigaction_fn real;
-    if (real == NULL) {
-        real = (rsys_sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
-    }
-    int k = rsys_sampler_kind(sig);
-    if (k < 0 || real == NULL) {
-        return real != NULL ? real(sig, act, oact) : (errno = ENOSYS, -1);
+    if (k < 0) {
+        return -1;
     }
     struct sigaction old = rsys_tg.prev[k];
     if (act != NULL) {
-        rsys_set_prev(sig, act);
+        for (int i = 0; i < RSYS_TIMER_KINDS; i++) {
+            if (rsys_tg.installed_sig[i] == sig) {
+                rsys_tg.prev[i] = *act;
+            }
+        }
     }
     if (oact != NULL) {
         *oact = old;
     }
     return 0;
-}
-
-RSYS_EXPORT sighandler_t signal(int sig, sighandler_t handler)
-{
-    static rsys_signal_fn real;
-    if (real == NULL) {
-        real = (rsys_signal_fn)dlsym(RTLD_NEXT, "signal");
-    }
-    int k = rsys_sampler_kind(sig);
-    if (k < 0 || real == NULL) {
-        return real != NULL ? real(sig, handler) : SIG_ERR;
-    }
-    sighandler_t old = (rsys_tg.prev[k].sa_flags & SA_SIGINFO) ? (sighandler_t)(void (*)(void))rsys_tg.prev[k].sa_sigaction
-                                                               : rsys_tg.prev[k].sa_handler;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = handler;
-    sa.sa_flags = SA_RESTART; /* glibc's signal(): BSD semantics */
-    sigemptyset(&sa.sa_mask);
-    rsys_set_prev(sig, &sa);
-    return old;
-}
-
-/* the real sigaction, for the agent's own calls */
-static int rsys_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
-{
-    static rsys_sigaction_fn real;
-    if (real == NULL) {
-        real = (rsys_sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
-    }
-    return real != NULL ? real(sig, act, oact) : -1;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -698,7 +646,6 @@ void rsys_timers_stop_all(void)
 }
 
 /* Before exec: no timer left, no timer signal pending, the application's dispositions back. */
-RSYS_HIDDEN void rsys_timers_before_exec(void);
 void rsys_timers_before_exec(void)
 {
     if (!rsys_tg.any) {
@@ -718,7 +665,6 @@ void rsys_timers_before_exec(void)
 }
 
 /* exec failed: the handlers again, and the calling thread's timers. */
-RSYS_HIDDEN void rsys_timers_after_failed_exec(void);
 void rsys_timers_after_failed_exec(void)
 {
     if (!rsys_tg.any) {

@@ -2,8 +2,10 @@
  * Internal header of the in-process agent (librocprof-sys.so). Not installed.
  *
  * The agent only records: every API call becomes one or a few records appended to the calling
- * thread's ring (rocprofsys_wire.h). This header holds the process-wide state, the thread-local
- * producer state and the inline record write path shared by the agent's translation units.
+ * thread's ring (rocprofsys_wire.h). This header, the agent's only internal one, holds the
+ * process-wide state, the thread-local producer state, the prototype of every function one agent
+ * file calls in another, and the inline record path (claim, publish, count a drop) every writer
+ * uses.
  *
  * Ring space accounting (drop mode). A thread keeps, besides what it writes now, room for the END
  * record of every region it has open, plus its THREAD_END and the main region's END: a record other
@@ -16,7 +18,10 @@
 #define ROCPROFSYS_AGENT_INTERNAL_H
 
 #include "rocprofsys_wire.h"
+#include "rsys_instr_area.h"
 
+#include <link.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -28,6 +33,7 @@
 #define RSYS_HIDDEN __attribute__((visibility("hidden")))
 #define RSYS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RSYS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define RSYS_ALWAYS_INLINE inline __attribute__((always_inline))
 
 /* The time-stamp counter can be the record clock (RSYS_CLOCK_TSC) */
 #if defined(__x86_64__)
@@ -147,51 +153,62 @@ static inline uint64_t rsys_now(void)
     return rsys_monotonic_ns();
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Every function one agent file calls in another, by the file that defines it.
+ */
+
+/* agent_core.c: record clock pairs, the record writers, the ring's slow path */
+
 /*
- * Calibration pairs (agent_core.c). rsys_read_clock_pair returns the record clock of kind
- * RSYS_CLOCK_TSC and stores CLOCK_MONOTONIC ns, read back to back (best of `tries`).
- * rsys_refresh_clock_pair stores a new latest pair in the header (RSYS_CLOCK_TSC files only).
+ * rsys_read_clock_pair returns the record clock of kind RSYS_CLOCK_TSC and stores CLOCK_MONOTONIC
+ * ns, read back to back (best of `tries`). rsys_refresh_clock_pair stores a new latest pair in the
+ * header (RSYS_CLOCK_TSC files only).
  */
 RSYS_HIDDEN uint64_t rsys_read_clock_pair(uint32_t purpose, uint64_t *monotonic_ns, int tries);
 RSYS_HIDDEN void rsys_refresh_clock_pair(void);
-
-/* Slow paths (agent_core.c) */
-RSYS_HIDDEN int rsys_attach(struct rsys_tls *t);
-RSYS_HIDDEN unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t reserve);
+/* what rsys_reserve does when the ring has no room: wrap with a PAD, wait (lossless, may_wait) */
+RSYS_HIDDEN unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t reserve,
+                                             int may_wait);
 RSYS_HIDDEN uint32_t rsys_read_metrics(uint32_t flags, uint64_t *out);
 RSYS_HIDDEN size_t rsys_cut_utf8(const char *s, size_t len, size_t max);
-RSYS_HIDDEN void rsys_count_drop(struct rsys_tls *t);
-
-/* Writers used by the API, by init and by the thread and fork hooks (agent_core.c) */
-RSYS_HIDDEN int rsys_write_thread_start(struct rsys_tls *t);
-RSYS_HIDDEN void rsys_write_thread_end(struct rsys_tls *t);
 RSYS_HIDDEN int rsys_region_begin(uint32_t category, const char *name, int is_main);
 RSYS_HIDDEN int rsys_region_end(uint32_t category, int is_main);
 RSYS_HIDDEN void rsys_annotations(const rocprofsys_annotation_t *a, size_t n);
 RSYS_HIDDEN void rsys_mark(uint32_t category, const char *name);
+/* THREAD_START, FORK, TRACE_CONTROL: time, then two i32 when with_ints */
 RSYS_HIDDEN void rsys_simple(uint16_t type, uint32_t aux, int32_t a, int32_t b, int with_ints);
 
-/* Lifecycle (agent_init.c) */
-RSYS_HIDDEN void rsys_finalize(void);
-
 /*
- * Binary instrumentation (agent_instr.c). init: in the constructor, once the main thread records
- * (loads ROCPROFSYS_INSTRUMENT_PLAN, registers the areas of loaded modules). Fork child: begin
- * before its file is made (returns the recorded entries of the forking thread's shadow stack,
- * which are the parent's), end after (FUNC_DEFs again). finalize: reports lost calls.
+ * agent_threads.c: a thread's life. rsys_attach gives the calling thread a ring (THREAD_START,
+ * its timers) on its first record; rsys_thread_enter is the first thing a thread created through
+ * the pthread_create wrapper runs (its thread_seq was taken at creation); rsys_write_thread_end
+ * ends the ring (also from the thread-exit key's destructor that rsys_threads_init creates).
  */
-RSYS_HIDDEN void rsys_instr_init(void);
-RSYS_HIDDEN uint32_t rsys_instr_fork_child_begin(void);
-RSYS_HIDDEN void rsys_instr_fork_child_end(void);
-RSYS_HIDDEN void rsys_instr_finalize(void);
+RSYS_HIDDEN int rsys_attach(struct rsys_tls *t);
+RSYS_HIDDEN void rsys_thread_enter(int32_t seq);
+RSYS_HIDDEN void rsys_write_thread_end(struct rsys_tls *t);
+RSYS_HIDDEN void rsys_threads_init(void);
+
+/* agent_init.c: lifecycle. rsys_is_ours: enabled, and this is the process that made the file
+ * (not a vfork child sharing its memory). rsys_set_exit_code: what the exit records will say. */
+RSYS_HIDDEN void rsys_finalize(void);
+RSYS_HIDDEN int rsys_is_ours(void);
+RSYS_HIDDEN void rsys_set_exit_code(int status);
+
+/* agent_wrap.c: every interposed libc / libgcc / libstdc++ symbol. rsys_wrap_init resolves the
+ * real definitions (constructor); rsys_real_sigaction is libc's, for the agent's own handlers. */
+RSYS_HIDDEN void rsys_wrap_init(void);
+RSYS_HIDDEN int rsys_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
 
 /*
- * Timer sampler (agent_timer.c). rsys_timers_init reads ROCPROFSYS_AGENT_TIMERS* and installs the
- * handlers (once per process image); rsys_timers_thread_start arms the calling thread's timers
+ * agent_timer.c: the timer sampler. rsys_timers_init reads ROCPROFSYS_AGENT_TIMERS* and installs
+ * the handlers (once per process image); rsys_timers_thread_start arms the calling thread's timers
  * (called when it attaches a ring); rsys_timers_thread_stop deletes them; rsys_timers_stop_all
  * deletes every thread's (exit, exec); rsys_timers_atfork_child forgets the parent's timers.
- * rsys_write_stack_sample writes one STACK_SAMPLE record (the handler's writer; also used by the
- * round-trip test): `regs` has RSYS_SAMPLE_NREGS values or is NULL.
+ * rsys_timers_app_sigaction is the application's sigaction of a sampler signal: it records `act`
+ * as the disposition to chain to and reports the previous one (returns 0), or returns -1 when `sig`
+ * is no sampler signal. rsys_write_stack_sample writes one STACK_SAMPLE record (the handler's
+ * writer; also used by the round-trip test): `regs` has RSYS_SAMPLE_NREGS values or is NULL.
  */
 #define RSYS_TIMER_MAGIC 0x52530000 /* "RS" << 16 | kind: the sigev_value of the agent's timers */
 RSYS_HIDDEN void rsys_timers_init(void);
@@ -201,18 +218,91 @@ RSYS_HIDDEN void rsys_timers_dump_maps(void);
 RSYS_HIDDEN void rsys_timers_thread_stop(void);
 RSYS_HIDDEN void rsys_timers_stop_all(void);
 RSYS_HIDDEN void rsys_timers_atfork_child(void);
+RSYS_HIDDEN void rsys_timers_before_exec(void);
+RSYS_HIDDEN void rsys_timers_after_failed_exec(void);
+RSYS_HIDDEN int rsys_timers_app_sigaction(int sig, const struct sigaction *act,
+                                          struct sigaction *oact);
 RSYS_HIDDEN int rsys_write_stack_sample(struct rsys_tls *t, uint32_t kind, uint64_t time,
                                         uint64_t thread_cpu_ns, const uint64_t *regs,
                                         const uint64_t *pcs, uint32_t npcs, const void *stack,
                                         uint32_t stack_size);
 
 /*
+ * agent_instr.c: binary instrumentation. init: in the constructor, once the main thread records
+ * (loads ROCPROFSYS_INSTRUMENT_PLAN, registers the areas of loaded modules). Fork child: begin
+ * before its file is made (returns the recorded entries of the forking thread's shadow stack,
+ * which are the parent's), end after (FUNC_DEFs again). finalize: reports lost calls. discover:
+ * registers the areas of modules loaded since (after dlopen). unhook_all / after_unwind: around
+ * an unwinder's walk (the exception wrappers). enter / exit: the hooks (the area stubs, the exit
+ * trampoline). reserve_guarded: rsys_reserve's slow path from a hook.
+ */
+RSYS_HIDDEN void rsys_instr_init(void);
+RSYS_HIDDEN uint32_t rsys_instr_fork_child_begin(void);
+RSYS_HIDDEN void rsys_instr_fork_child_end(void);
+RSYS_HIDDEN void rsys_instr_finalize(void);
+RSYS_HIDDEN void rsys_instr_discover(int at_init);
+RSYS_HIDDEN void rsys_instr_unhook_all(void);
+RSYS_HIDDEN void rsys_instr_after_unwind(uint64_t sp, int rehook);
+RSYS_HIDDEN void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot);
+RSYS_HIDDEN uint64_t rsys_instr_exit(uint64_t sp);
+RSYS_HIDDEN unsigned char *rsys_instr_reserve_guarded(struct rsys_tls *t, uint32_t size,
+                                                      uint64_t reserve);
+RSYS_HIDDEN void rsys_instr_test_def(uint32_t gid, const char *name); /* wire round trip only */
+
+/* agent_instr_tramp.S: where a hooked function returns to; fn(arg) with the extended state saved
+ * (the hooks' calls out of -mgeneral-regs-only code); the xsave area size and mask it uses. */
+extern char rsys_instr_exit_tramp[] RSYS_HIDDEN;
+RSYS_HIDDEN uint64_t rsys_instr_guarded(uint64_t (*fn)(void *), void *arg);
+extern uint32_t rsys_instr_xsave_size RSYS_HIDDEN;
+extern uint32_t rsys_instr_xsave_mask RSYS_HIDDEN;
+
+/*
+ * agent_plan.c: instrumentation areas and the runtime plan (docs/instrumentation.md).
+ * rsys_plan_load reads ROCPROFSYS_INSTRUMENT_PLAN; rsys_plan_apply_next applies, in memory, the
+ * next planned area for the module `info` (index: its place in dl_iterate_phdr's order, 0 the
+ * executable) from *cursor on and returns it relocated and patched in, or NULL when no more.
+ * rsys_area_check: why an area's tables do not fit in it, or NULL. rsys_segment_of: the PT_LOAD of
+ * `info` holding [addr, addr + len), or NULL. rsys_refuse_module: the one message of a module left
+ * uninstrumented.
+ */
+RSYS_HIDDEN void rsys_plan_load(void);
+RSYS_HIDDEN struct rsys_instr_area_header *rsys_plan_apply_next(struct dl_phdr_info *info,
+                                                                int index, uint32_t *cursor);
+RSYS_HIDDEN const char *rsys_area_check(const struct rsys_instr_area_header *h,
+                                        uint64_t size_limit);
+RSYS_HIDDEN const ElfW(Phdr) *rsys_segment_of(const struct dl_phdr_info *info, uint64_t addr,
+                                              uint64_t len);
+RSYS_HIDDEN void rsys_refuse_module(const char *module, const char *why);
+
+/* agent_dlpath.c: the path glibc would load the bare name `file` from through the RPATH / RUNPATH
+ * of the object holding `caller` (1, in out[PATH_MAX]), or 0. */
+RSYS_HIDDEN int rsys_dlopen_search(const void *caller, const char *file, char *out);
+
+/* ---------------------------------------------------------------------------------------------
+ * The record path, inline: every record of every file is claimed by rsys_reserve and made visible
+ * by rsys_publish; every record lost is counted by rsys_count_drops.
+ */
+
+/* Bytes kept free, after the record being written, for the ENDs of `open` regions + 2. */
+static RSYS_ALWAYS_INLINE uint64_t rsys_reserve_for(const struct rsys_tls *t, uint32_t open)
+{
+    return (uint64_t)(open + 2u) * t->unit;
+}
+
+/* Where rsys_reserve goes when the ring has no room for the record right away. */
+#define RSYS_SLOW_WAIT 0    /* rsys_reserve_slow, waiting for room in lossless mode */
+#define RSYS_SLOW_NOWAIT 1  /* never waits: the sample handler (the collector may need it) */
+#define RSYS_SLOW_GUARDED 2 /* through rsys_instr_guarded: a hook, with vector registers live */
+
+/*
  * Claims `size` bytes for a record, keeping `reserve` bytes free afterwards. Returns where to
  * write, or NULL when the record is dropped. The caller writes the record and calls rsys_publish.
+ * `slow` (RSYS_SLOW_*, a constant at every call site) picks the slow path.
  */
-static inline unsigned char *rsys_reserve(struct rsys_tls *t, uint32_t size, uint64_t reserve)
+static RSYS_ALWAYS_INLINE unsigned char *rsys_reserve(struct rsys_tls *t, uint32_t size,
+                                                      uint64_t reserve, int slow)
 {
-    /* busy before the producer state is read: a sample signal now drops its record (agent_timer.c) */
+    /* busy before the producer state is read: a sample signal now drops its sample (agent_timer.c) */
     t->busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     uint64_t head = t->head;
@@ -221,7 +311,9 @@ static inline unsigned char *rsys_reserve(struct rsys_tls *t, uint32_t size, uin
         t->head = head + size;
         return t->data + off;
     }
-    unsigned char *p = rsys_reserve_slow(t, size, reserve);
+    unsigned char *p = slow == RSYS_SLOW_GUARDED
+                           ? rsys_instr_reserve_guarded(t, size, reserve)
+                           : rsys_reserve_slow(t, size, reserve, slow == RSYS_SLOW_WAIT);
     if (RSYS_UNLIKELY(p == NULL)) {
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         t->busy = 0;
@@ -230,11 +322,35 @@ static inline unsigned char *rsys_reserve(struct rsys_tls *t, uint32_t size, uin
 }
 
 /* The one store-release that makes everything written so far visible to the collector. */
-static inline void rsys_publish(struct rsys_tls *t)
+static RSYS_ALWAYS_INLINE void rsys_publish(struct rsys_tls *t)
 {
     __atomic_store_n(&t->ring->head, t->head, __ATOMIC_RELEASE);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->busy = 0;
+}
+
+/*
+ * `n` records lost: the ring's `dropped` when the thread has its ring, else the file's
+ * `unringed_drops` (threads that found no free ring share it). Single producer per ring: a relaxed
+ * load and store suffice, with the thread marked busy so that a sample signal in between does not
+ * count a drop of its own that this store would undo.
+ */
+static RSYS_ALWAYS_INLINE void rsys_count_drops(struct rsys_tls *t, uint32_t n)
+{
+    if (RSYS_UNLIKELY(t->state != RSYS_TS_ACTIVE)) {
+        struct rsys_file_header *h = rsys_g.hdr;
+        if (h != NULL && __atomic_load_n(&rsys_g.active, __ATOMIC_ACQUIRE)) {
+            __atomic_fetch_add(&h->unringed_drops, n, __ATOMIC_RELAXED);
+        }
+        return;
+    }
+    uint8_t was = t->busy;
+    t->busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uint64_t d = __atomic_load_n(&t->ring->dropped, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->ring->dropped, d + n, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->busy = was;
 }
 
 static inline uint64_t rsys_record_word(uint32_t type, uint32_t size, uint32_t aux)

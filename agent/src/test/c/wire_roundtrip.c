@@ -82,11 +82,6 @@
 #define EXIT_TICKS UINT64_C(800000000)
 #define EXIT_NS UINT64_C(300000000)
 
-/* the instrumentation hooks (agent_instr.c) and a test-only FUNC_DEF writer */
-void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot);
-uint64_t rsys_instr_exit(uint64_t sp);
-void rsys_instr_test_def(uint32_t gid, const char *name);
-
 static uint64_t clock_reads;  /* clock reads so far in this process */
 static uint64_t metric_reads; /* metric reads so far */
 static int tsc_mode;          /* files with clock_kind RSYS_CLOCK_TSC */

@@ -9,7 +9,7 @@ import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.event.SinkEvent;
 
 /**
  * The baseline of benchmark 3: the size of the same events written as a Chrome trace-event JSON
@@ -38,7 +38,7 @@ final class ChromeJsonSize implements EventSink {
     }
 
     @Override
-    public void accept(TraceEvent event) {
+    public void accept(SinkEvent event) {
         sb.setLength(0);
         switch (event) {
             case ProcessStarted p -> sb.append("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":").append(p.pid())

@@ -19,7 +19,7 @@ import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.perfetto.PerfettoSink;
 import org.rocprofsys.core.timemory.TimemoryOptions;
 import org.rocprofsys.core.timemory.TimemorySink;
@@ -49,7 +49,7 @@ final class FinalizeBench {
         }
 
         @Override
-        public void accept(TraceEvent event) throws IOException {
+        public void accept(SinkEvent event) throws IOException {
             for (EventSink s : sinks) {
                 s.accept(event);
             }
@@ -67,7 +67,7 @@ final class FinalizeBench {
         long n;
 
         @Override
-        public void accept(TraceEvent event) {
+        public void accept(SinkEvent event) {
             n += event.timestampNs() & 1;
         }
 

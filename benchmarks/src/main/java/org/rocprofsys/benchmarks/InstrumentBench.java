@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.rocprofsys.instrument.capstone.Capstone;
-import org.rocprofsys.instrument.elf.ElfFile;
+import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.Planner;
 import org.rocprofsys.instrument.plan.PlannerOptions;

@@ -13,7 +13,7 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.event.CounterSample;
-import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.processsampling.ProcessSampling;
 
 /**

@@ -14,7 +14,7 @@ import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.event.SinkEvent;
 
 /**
  * A synthetic, deterministic event stream shaped like what the collector delivers for an
@@ -87,7 +87,7 @@ final class SyntheticRun {
                     long j = i / 6;
                     int step = (int) (i % 6);
                     time[t] += gap(rnd);
-                    TraceEvent e = switch (step) {
+                    SinkEvent e = switch (step) {
                         case 0 -> begin(time[t], tid, OUTER[(int) (j & 3)]);
                         case 1 -> begin(time[t], tid, MIDDLE[(int) ((j >> 2) & 7)]);
                         case 2 -> begin(time[t], tid, INNER[(int) ((j >> 5) & 7)]);

@@ -12,7 +12,7 @@ import java.util.function.IntFunction;
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 
 /**
  * The background process sampler: a thread of the collector that reads its metric readers at

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.rocprofsys.config.Settings;
-import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.processsampling.gpu.GpuBackend;
 import org.rocprofsys.processsampling.gpu.GpuBackends;
 

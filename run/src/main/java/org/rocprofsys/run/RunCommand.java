@@ -11,10 +11,14 @@ import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.core.session.BackgroundSource;
-import org.rocprofsys.core.session.Session;
-import org.rocprofsys.core.session.SessionException;
-import org.rocprofsys.core.session.TargetOutcome;
+import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.launch.Session;
+import org.rocprofsys.core.launch.SessionException;
+import org.rocprofsys.core.launch.TargetOutcome;
+import org.rocprofsys.core.output.OutputFormat;
+import org.rocprofsys.core.perfetto.PerfettoFormat;
+import org.rocprofsys.core.timemory.SamplingProfileFormat;
+import org.rocprofsys.core.timemory.TimemoryFormat;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
@@ -32,6 +36,14 @@ public final class RunCommand {
     static final String TOOL = "rocprof-sys-run";
     static final int USAGE_OR_CONFIG_ERROR = 1;
     static final int CANNOT_EXECUTE = 127;
+    /**
+     * Every output a run can write, one line per format (each writes when the settings enable
+     * it), in the order they are finished and metadata.json lists their files.
+     */
+    static final List<OutputFormat> OUTPUT_FORMATS = List.of(
+            new PerfettoFormat(),
+            new TimemoryFormat(),
+            new SamplingProfileFormat());
 
     /**
      * The background sources, one line each, in the order the session starts them (the first one's
@@ -172,7 +184,7 @@ public final class RunCommand {
         }
         try {
             Session session = new Session(settings, new Session.Launch(command, targetEnv, workingDirectory, agent), err,
-                    sources);
+                    sources, OUTPUT_FORMATS);
             TargetOutcome outcome = session.run();
             err.println("[" + tool + "] '" + String.join(" ", command) + "' " + outcome.describe());
             return outcome.exitCode();

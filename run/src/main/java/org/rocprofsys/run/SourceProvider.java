@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.rocprofsys.config.Settings;
-import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 
 /**
  * Makes the background sources of one kind of collection (process sampling, call-stack sampling, a

@@ -20,7 +20,7 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 
 /** The run's background sources come from one list of providers, in its order. */
 class SourceProviderTest {

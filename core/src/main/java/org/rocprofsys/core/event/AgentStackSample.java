@@ -3,7 +3,7 @@ package org.rocprofsys.core.event;
 /**
  * A call stack as the agent's timer sampler recorded it (wire record STACK_SAMPLE), not yet
  * unwound or symbolized: the sampler module's resolver turns it into a {@link StackSample} on the
- * collector thread, before the sinks see it (sinks ignore this event).
+ * collector thread; outputs never see it (it is no {@link SinkEvent}).
  *
  * @param kind        which timer fired: {@link StackSample.Kind#CPU} (thread CPU time) or
  *                    {@link StackSample.Kind#WALL} (wall clock)

@@ -3,11 +3,13 @@ package org.rocprofsys.core.event;
 import java.io.IOException;
 
 /**
- * A consumer of the event stream: an output writer. {@link #accept} is called from one thread;
- * {@link #finish} once, after the last event, to write the output files.
+ * A consumer of the normalised event stream: an output writer. {@link #accept} is called from one
+ * thread; {@link #finish} once, after the last event, to write the output files. Regions arrive
+ * balanced per thread: every begin gets an end before its thread's or process's end, and before
+ * {@link #finish}.
  */
 public interface EventSink {
-    void accept(TraceEvent event) throws IOException;
+    void accept(SinkEvent event) throws IOException;
 
     void finish(RunSummary summary) throws IOException;
 }

@@ -14,5 +14,5 @@ import java.util.List;
  * @param execGeneration 0 for the first image of this pid, 1 after the first exec, ...
  */
 public record ProcessStarted(long timestampNs, int pid, int ppid, String executable, List<String> commandLine,
-        int forkedFrom, int execGeneration) implements TraceEvent {
+        int forkedFrom, int execGeneration) implements SinkEvent {
 }

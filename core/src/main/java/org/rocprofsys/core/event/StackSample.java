@@ -14,7 +14,7 @@ import java.util.List;
  *                   sample for the agent's timer samples (near 0 for a sleeping thread)
  */
 public record StackSample(long timestampNs, int pid, int tid, List<StackFrame> frames, Kind kind, long intervalNs,
-        long cpuNs) implements TraceEvent {
+        long cpuNs) implements SinkEvent {
     /** The timer behind a sample: process CPU time (cpu-clock) or real time. */
     public enum Kind {
         CPU, WALL

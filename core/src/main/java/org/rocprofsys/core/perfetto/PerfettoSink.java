@@ -6,12 +6,10 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
 import org.rocprofsys.core.event.Category;
@@ -30,8 +28,7 @@ import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.TraceControl;
-import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
 import org.rocprofsys.core.perfetto.proto.CounterDescriptor;
 import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
@@ -68,10 +65,10 @@ import org.rocprofsys.core.perfetto.proto.TracePacketDefaults;
  * </ul>
  *
  * <p>Regions become SLICE_BEGIN/SLICE_END (the end carries no category and no name), marks,
- * forks and dropped-record notices become INSTANTs. Slices that are still open when their thread
- * or process ends, or when the run finishes, are closed by the sink with the debug annotation
- * {@value #CLOSED_BY_PROFILER}{@code = true}, as are regions the collector closed itself
- * ({@link RegionEnd#forced()}).
+ * forks and dropped-record notices become INSTANTs. Regions the pipeline closed because their
+ * thread or process ended, or the run finished, with them open ({@link RegionEnd#forced()}) end
+ * with the debug annotation {@value #CLOSED_BY_PROFILER}{@code = true}. The sink expects the
+ * pipeline's balanced stream: a slice still open at {@link #finish} stays open.
  *
  * <p>Clocks: the input timestamps are CLOCK_MONOTONIC. The ClockSnapshot maps REALTIME as
  * MONOTONIC + {@link Options#realtimeOffsetNs()} (so the UI shows wall-clock times) and BOOTTIME,
@@ -161,7 +158,7 @@ public final class PerfettoSink implements EventSink {
     }
 
     @Override
-    public void accept(TraceEvent event) throws IOException {
+    public void accept(SinkEvent event) throws IOException {
         accept(event, NO_FLOW);
     }
 
@@ -172,14 +169,14 @@ public final class PerfettoSink implements EventSink {
      *
      * @param terminating true to end the flow at this event (upstream's kernel dispatch side)
      */
-    public void acceptWithFlow(TraceEvent event, long flowId, boolean terminating) throws IOException {
+    public void acceptWithFlow(SinkEvent event, long flowId, boolean terminating) throws IOException {
         if (!(event instanceof RegionBegin) && !(event instanceof Mark)) {
             throw new IllegalArgumentException("flows attach to RegionBegin or Mark, not " + event);
         }
         accept(event, terminating ? ev -> ev.addTerminatingFlowIds(flowId) : ev -> ev.addFlowIds(flowId));
     }
 
-    private void accept(TraceEvent event, Consumer<TrackEvent.Builder> flow) throws IOException {
+    private void accept(SinkEvent event, Consumer<TrackEvent.Builder> flow) throws IOException {
         if (finished) {
             throw new IllegalStateException("event after finish: " + event);
         }
@@ -195,14 +192,8 @@ public final class PerfettoSink implements EventSink {
                     label(m.category()), m.name(), flow);
             case Fork f -> fork(f);
             case RecordsDropped r -> recordsDropped(r);
-            case TraceControl c -> {
-                // applied by the collector, never reaches sinks
-            }
             case CounterSample c -> counter(c);
             case StackSample s -> stackSample(s);
-            case AgentStackSample a -> {
-                // raw: the sampler's resolver turns it into a StackSample before the sinks
-            }
         }
     }
 
@@ -214,9 +205,6 @@ public final class PerfettoSink implements EventSink {
         finished = true;
         try (OutputStream f = file) {
             start(summary.endNs());
-            for (ThreadTrack t : threads.values()) {
-                closeOpenSlices(t, summary.endNs());
-            }
             out.flush();
         } finally {
             threads.clear();
@@ -243,15 +231,8 @@ public final class PerfettoSink implements EventSink {
         writeProcessTrack(p.timestampNs(), proc, pd);
     }
 
-    private void processEnded(ProcessEnded p) throws IOException {
-        Iterator<ThreadTrack> it = threads.values().iterator();
-        while (it.hasNext()) {
-            ThreadTrack t = it.next();
-            if (t.pid == p.pid()) {
-                closeOpenSlices(t, p.timestampNs());
-                it.remove();
-            }
-        }
+    private void processEnded(ProcessEnded p) {
+        threads.values().removeIf(t -> t.pid == p.pid());
         ProcessTrack ended = processes.remove(p.pid());
         if (ended != null) {
             endedProcesses.put(p.pid(), ended);
@@ -259,20 +240,14 @@ public final class PerfettoSink implements EventSink {
     }
 
     private void threadStarted(ThreadStarted t) throws IOException {
-        ThreadTrack old = threads.remove(key(t.pid(), t.tid()));
-        if (old != null) {
-            closeOpenSlices(old, t.timestampNs());
-        }
+        threads.remove(key(t.pid(), t.tid())); // a new thread of that number: a new track
         threadSequences.put(key(t.pid(), t.tid()), t.sequence());
         String name = t.sequence() == 0 ? process(t.pid(), t.timestampNs()).executable : "Thread " + t.sequence();
         newThread(t.pid(), t.tid(), name, t.timestampNs());
     }
 
-    private void threadEnded(ThreadEnded t) throws IOException {
-        ThreadTrack track = threads.remove(key(t.pid(), t.tid()));
-        if (track != null) {
-            closeOpenSlices(track, t.timestampNs());
-        }
+    private void threadEnded(ThreadEnded t) {
+        threads.remove(key(t.pid(), t.tid()));
     }
 
     private void regionBegin(RegionBegin b, Consumer<TrackEvent.Builder> flow) throws IOException {
@@ -310,6 +285,8 @@ public final class PerfettoSink implements EventSink {
         if (t.depth == 0) {
             return; // nothing open: an END would only be an orphan for trace_processor
         }
+        // a forced end never goes before the thread's last event (a sample can be later than the
+        // thread's end as the collector saw it)
         long ns = e.forced() ? Math.max(e.timestampNs(), t.lastNs()) : e.timestampNs();
         slices.begin();
         if (options.annotations()) {
@@ -363,20 +340,6 @@ public final class PerfettoSink implements EventSink {
                 .setNameIid(t.nameIid(Objects.requireNonNullElse(name, "")));
         extra.accept(ev);
         emit(t, ns, ev);
-    }
-
-    /** Ends every slice still open on {@code t}, never earlier than its last event. */
-    private void closeOpenSlices(ThreadTrack t, long timestampNs) throws IOException {
-        long ns = Math.max(timestampNs, t.lastNs());
-        while (t.depth > 0) {
-            TrackEvent.Builder ev = TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_SLICE_END);
-            if (options.annotations()) {
-                ev.addDebugAnnotations(annotation(t, "end_ns").setUintValue(realtime(ns)));
-            }
-            ev.addDebugAnnotations(annotation(t, CLOSED_BY_PROFILER).setBoolValue(true));
-            t.depth--;
-            emit(t, ns, ev);
-        }
     }
 
     private void addAnnotations(ThreadTrack t, TrackEvent.Builder ev, List<Annotation> annotations) {

@@ -15,7 +15,7 @@ import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.event.SinkEvent;
 
 /**
  * Builds timemory's call graphs from the event stream: one graph per (process, thread), each a
@@ -24,9 +24,9 @@ import org.rocprofsys.core.event.TraceEvent;
  * the per-call values.
  *
  * <p>RegionBegin enters a child of the innermost open region (strict nesting per thread);
- * RegionEnd closes the innermost one at its timestamp, forced or not. Regions still open when
- * their thread ends, their process ends, or the run finishes are closed at that moment (with no
- * end readings: their cpu/memory change counts as 0).
+ * RegionEnd closes the innermost one at its timestamp, forced or not. The pipeline closes regions
+ * left open when their thread ends, their process ends, or the run finishes with forced ends that
+ * carry no readings: their cpu/memory change counts as 0.
  *
  * <p>Memory grows with the number of distinct call paths, never with the number of events
  * (except with TIMELINE_PROFILE, where every call is an entry, as upstream), plus a bounded
@@ -87,7 +87,7 @@ final class CallGraphBuilder {
         return new ArrayList<>(processes.values());
     }
 
-    void accept(TraceEvent event) {
+    void accept(SinkEvent event) {
         switch (event) {
             case RegionBegin b -> begin(b);
             case RegionEnd e -> end(e);
@@ -100,7 +100,7 @@ final class CallGraphBuilder {
         }
     }
 
-    /** Closes everything still open at {@code endNs} and settles every thread's placement. */
+    /** Ends the processes still running at {@code endNs} and settles every thread's placement. */
     void finish(long endNs) {
         for (ProcessState p : processes.values()) {
             if (!p.ended) {
@@ -139,9 +139,6 @@ final class CallGraphBuilder {
         if (p.main != null && !p.main.closed) {
             endMain(p, p.main, ts);
         }
-        for (ThreadState t : p.threads.values()) {
-            closeAll(p, t, ts);
-        }
         p.resolveAllPending(null);
         p.ended = true;
     }
@@ -169,8 +166,6 @@ final class CallGraphBuilder {
         ProcessState p = t.process;
         if (p.main == t) {
             endMain(p, t, e.timestampNs());
-        } else {
-            closeAll(p, t, e.timestampNs());
         }
     }
 
@@ -244,21 +239,10 @@ final class CallGraphBuilder {
 
     private void endMain(ProcessState p, ThreadState main, long ts) {
         p.mainAdvance(main, ts);
-        closeAll(p, main, ts);
         p.resolveAllPending(null);
         main.closed = true;
         if (main.lastTs < ts) {
             main.lastTs = ts;
-        }
-    }
-
-    private void closeAll(ProcessState p, ThreadState t, long ts) {
-        boolean main = p.main == t;
-        while (t.size > 0) {
-            record(t, ts, RegionMetrics.ABSENT, RegionMetrics.ABSENT, RegionMetrics.ABSENT);
-            if (main && !options.flat()) {
-                p.history.add(ts, t.open());
-            }
         }
     }
 

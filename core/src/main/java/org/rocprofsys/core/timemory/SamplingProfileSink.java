@@ -18,7 +18,7 @@ import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.event.SinkEvent;
 
 /**
  * The sampled profiles (inventory §5): {@code sampling_wall_clock}, {@code sampling_cpu_clock} and
@@ -64,7 +64,7 @@ public final class SamplingProfileSink implements EventSink {
     }
 
     @Override
-    public void accept(TraceEvent event) {
+    public void accept(SinkEvent event) {
         if (event instanceof ThreadStarted t) {
             wall.accept(t); // thread numbers for the "|N>>>" labels
             cpu.accept(t);

@@ -15,7 +15,7 @@ import java.util.function.IntFunction;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.event.SinkEvent;
 
 /**
  * Writes the timemory call-graph profiles: for each process and each selected component,
@@ -84,7 +84,7 @@ public final class TimemorySink implements EventSink {
     }
 
     @Override
-    public void accept(TraceEvent event) {
+    public void accept(SinkEvent event) {
         builder.accept(event);
     }
 

@@ -29,6 +29,7 @@ import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
@@ -74,11 +75,7 @@ class PerfettoSinkTest {
 
     Path write(PerfettoSink.Options options, long endT, TraceEvent... events) throws IOException {
         Path out = dir.resolve("perfetto-trace.proto");
-        PerfettoSink sink = new PerfettoSink(out, options);
-        for (TraceEvent e : events) {
-            sink.accept(e);
-        }
-        sink.finish(summary(endT));
+        SinkFeed.run(new PerfettoSink(out, options), List.of(events), summary(endT));
         return out;
     }
 

@@ -14,11 +14,11 @@ import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.event.SinkEvent;
 
 /** A small DSL for event streams in tests: times in nanoseconds. */
 final class Events {
-    final List<TraceEvent> list = new ArrayList<>();
+    final List<SinkEvent> list = new ArrayList<>();
     final int pid;
 
     Events(int pid) {

@@ -11,6 +11,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.event.TraceEvent;
 
 /** Runs a sink over events into {@code dir} and keeps what it printed. */
@@ -27,16 +28,13 @@ final class Run {
         this.dir = dir;
     }
 
-    static Run of(Path dir, TimemoryOptions options, List<TraceEvent> events, long endNs, int rootPid)
+    static Run of(Path dir, TimemoryOptions options, List<? extends TraceEvent> events, long endNs, int rootPid)
             throws IOException {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         TimemorySink s = new TimemorySink(options, TestPaths.paths(dir, rootPid), new PrintStream(log, true),
                 new PrintStream(out, true));
-        for (TraceEvent e : events) {
-            s.accept(e);
-        }
-        s.finish(Events.summary(endNs, rootPid));
+        SinkFeed.run(s, events, Events.summary(endNs, rootPid));
         return new Run(s, log.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8), dir);
     }
 

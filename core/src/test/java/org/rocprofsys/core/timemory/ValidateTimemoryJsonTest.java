@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.TraceEvent;
 
 /**
@@ -41,7 +42,7 @@ class ValidateTimemoryJsonTest {
      * pthread wrappers, which this agent does not record as regions, so this checks the writer's
      * layout of that tree, not a run of the user-api program.
      */
-    static List<List<TraceEvent>> userApiThreads() {
+    static List<List<SinkEvent>> userApiThreads() {
         Events main = new Events(PID).process(0, "user-api").thread(0, PID, 0)
                 .begin(0, PID, "user-api")
                 .region(1 * MS, 2 * MS, PID, "initialization")
@@ -69,7 +70,7 @@ class ValidateTimemoryJsonTest {
                 .begin(301 * MS, PID, "fib").region(302 * MS, 303 * MS, PID, "fib").region(304 * MS, 305 * MS, PID, "fib")
                 .end(306 * MS, PID).end(400 * MS, PID)
                 .end(500 * MS, PID).threadEnd(500 * MS, PID, false).processEnd(501 * MS);
-        List<List<TraceEvent>> out = new ArrayList<>();
+        List<List<SinkEvent>> out = new ArrayList<>();
         out.add(main.list);
         for (Events w : workers) {
             out.add(w.list);
@@ -87,22 +88,22 @@ class ValidateTimemoryJsonTest {
             3);
 
     /** Every thread's events in order, threads interleaved by timestamp (a stable merge). */
-    static List<TraceEvent> byTime(List<List<TraceEvent>> threads) {
-        List<TraceEvent> all = new ArrayList<>();
+    static List<SinkEvent> byTime(List<List<SinkEvent>> threads) {
+        List<SinkEvent> all = new ArrayList<>();
         threads.forEach(all::addAll);
         all.sort(Comparator.comparingLong(TraceEvent::timestampNs));
         return all;
     }
 
     /** Per-thread order kept, but whole threads one after the other (as a reader of rings may). */
-    static List<TraceEvent> threadAfterThread(List<List<TraceEvent>> threads, boolean mainFirst) {
-        List<TraceEvent> all = new ArrayList<>();
-        List<List<TraceEvent>> order = new ArrayList<>(threads);
-        List<TraceEvent> main = order.remove(0);
+    static List<SinkEvent> threadAfterThread(List<List<SinkEvent>> threads, boolean mainFirst) {
+        List<SinkEvent> all = new ArrayList<>();
+        List<List<SinkEvent>> order = new ArrayList<>(threads);
+        List<SinkEvent> main = order.remove(0);
         // the process-level events (first and last two of the main list) stay in place
-        List<TraceEvent> head = main.subList(0, 1);
-        List<TraceEvent> body = main.subList(1, main.size() - 1);
-        List<TraceEvent> tail = main.subList(main.size() - 1, main.size());
+        List<SinkEvent> head = main.subList(0, 1);
+        List<SinkEvent> body = main.subList(1, main.size() - 1);
+        List<SinkEvent> tail = main.subList(main.size() - 1, main.size());
         all.addAll(head);
         if (mainFirst) {
             all.addAll(body);
@@ -269,9 +270,9 @@ class ValidateTimemoryJsonTest {
     }
 
     /** Four threads, each 1000 x (lock_step, unlock_step) user regions: parallel-overhead-locks' shape. */
-    static List<List<TraceEvent>> locks() {
+    static List<List<SinkEvent>> locks() {
         Events main = new Events(PID).process(0, "app").thread(0, PID, 0).begin(0, PID, "app");
-        List<List<TraceEvent>> out = new ArrayList<>();
+        List<List<SinkEvent>> out = new ArrayList<>();
         List<Events> workers = new ArrayList<>();
         for (int k = 1; k <= 4; k++) {
             long t0 = k * 10 * MS;

@@ -21,6 +21,9 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
+import org.rocprofsys.ffm.LibraryLoad;
+import org.rocprofsys.ffm.OptionalLibrary;
+
 /**
  * An x86-64 Capstone handle with instruction details on, through FFM.
  *
@@ -92,34 +95,22 @@ public final class Capstone implements AutoCloseable {
 
     /** Opens a handle with the system's Capstone ({@link #SONAMES}, newest first). */
     public static Capstone openX86_64() {
-        List<String> failures = new ArrayList<>();
-        for (String soname : SONAMES) {
-            Arena arena = Arena.ofShared();
-            SymbolLookup lib;
-            try {
-                lib = SymbolLookup.libraryLookup(soname, arena);
-            } catch (IllegalArgumentException e) {
-                arena.close();
-                failures.add(soname);
-                continue;
-            }
-            return construct(lib, arena, soname);
-        }
-        throw new CapstoneException("Capstone not found: could not load " + String.join(" or ", failures)
+        return open(SONAMES, "could not load " + String.join(" or ", SONAMES)
                 + " (install the package libcapstone4 on Debian/Ubuntu, or libcapstone5)");
     }
 
     /** Opens a handle with the Capstone library at {@code library} (tests, unusual installs). */
     public static Capstone openX86_64(Path library) {
+        return open(List.of(library.toString()), "could not load " + library);
+    }
+
+    private static Capstone open(List<String> candidates, String whyNot) {
         Arena arena = Arena.ofShared();
-        SymbolLookup lib;
-        try {
-            lib = SymbolLookup.libraryLookup(library, arena);
-        } catch (IllegalArgumentException e) {
-            arena.close();
-            throw new CapstoneException("Capstone not found: could not load " + library, e);
+        if (OptionalLibrary.load("Capstone", candidates, arena) instanceof LibraryLoad.Loaded lib) {
+            return construct(lib.lookup(), arena, lib.candidate());
         }
-        return construct(lib, arena, library.toString());
+        arena.close();
+        throw new CapstoneException("Capstone not found: " + whyNot);
     }
 
     private static Capstone construct(SymbolLookup lib, Arena arena, String name) {

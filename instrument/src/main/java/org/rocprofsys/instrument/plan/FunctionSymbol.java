@@ -6,9 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.rocprofsys.instrument.elf.ElfFile;
-import org.rocprofsys.instrument.elf.ElfSymbol;
-import org.rocprofsys.instrument.elf.SectionHeader;
+import org.rocprofsys.elf.ElfConstants;
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.ElfSymbol;
+import org.rocprofsys.elf.SectionHeader;
 
 /**
  * One function of a module: all function symbols that start at the same address, merged.
@@ -53,7 +54,7 @@ record FunctionSymbol(long address, long size, String mangled, List<String> alia
             List<String> aliases = syms.stream().skip(1).map(ElfSymbol::name).toList();
             int linkage = syms.stream().mapToInt(s -> linkageRank(s.bind())).min().orElse(0);
             int visibility = syms.stream().mapToInt(s -> visibilityRank(s.visibility())).min().orElse(0);
-            boolean ifunc = syms.stream().anyMatch(s -> s.type() == ElfSymbol.STT_GNU_IFUNC);
+            boolean ifunc = syms.stream().anyMatch(s -> s.type() == ElfConstants.STT_GNU_IFUNC);
             out.add(new FunctionSymbol(e.getKey(), size, chosen.name(), aliases, LINKAGE[linkage],
                     VISIBILITY[visibility], ifunc));
         }
@@ -66,10 +67,10 @@ record FunctionSymbol(long address, long size, String mangled, List<String> alia
     /** Dyninst's SymbolLinkage order, which upstream takes the minimum of. */
     private static int linkageRank(int bind) {
         return switch (bind) {
-            case ElfSymbol.STB_GLOBAL -> 1;
-            case ElfSymbol.STB_LOCAL -> 2;
-            case ElfSymbol.STB_WEAK -> 3;
-            case ElfSymbol.STB_GNU_UNIQUE -> 4;
+            case ElfConstants.STB_GLOBAL -> 1;
+            case ElfConstants.STB_LOCAL -> 2;
+            case ElfConstants.STB_WEAK -> 3;
+            case ElfConstants.STB_GNU_UNIQUE -> 4;
             default -> 0;
         };
     }
@@ -77,19 +78,19 @@ record FunctionSymbol(long address, long size, String mangled, List<String> alia
     /** Dyninst's SymbolVisibility order. */
     private static int visibilityRank(int vis) {
         return switch (vis) {
-            case ElfSymbol.STV_DEFAULT -> 1;
-            case ElfSymbol.STV_INTERNAL -> 2;
-            case ElfSymbol.STV_HIDDEN -> 3;
-            case ElfSymbol.STV_PROTECTED -> 4;
+            case ElfConstants.STV_DEFAULT -> 1;
+            case ElfConstants.STV_INTERNAL -> 2;
+            case ElfConstants.STV_HIDDEN -> 3;
+            case ElfConstants.STV_PROTECTED -> 4;
             default -> 0;
         };
     }
 
     private static int bindPreference(int bind) {
         return switch (bind) {
-            case ElfSymbol.STB_GLOBAL -> 0;
-            case ElfSymbol.STB_WEAK -> 1;
-            case ElfSymbol.STB_GNU_UNIQUE -> 2;
+            case ElfConstants.STB_GLOBAL -> 0;
+            case ElfConstants.STB_WEAK -> 1;
+            case ElfConstants.STB_GNU_UNIQUE -> 2;
             default -> 3;
         };
     }

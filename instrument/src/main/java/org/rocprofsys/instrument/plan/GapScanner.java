@@ -3,8 +3,9 @@ package org.rocprofsys.instrument.plan;
 import java.util.List;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
-import org.rocprofsys.instrument.elf.ElfFile;
-import org.rocprofsys.instrument.elf.SectionHeader;
+import org.rocprofsys.elf.ElfConstants;
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.SectionHeader;
 
 /**
  * Direct branch targets of executable code that no function symbol covers: local functions of a
@@ -23,7 +24,7 @@ final class GapScanner {
     static long[] branchTargets(ElfFile elf, Capstone cs, List<FunctionSymbol> functions) {
         Addresses out = new Addresses();
         for (SectionHeader s : elf.sections()) {
-            if (!s.executable() || !s.allocated() || s.type() != SectionHeader.SHT_PROGBITS || s.size() == 0) continue;
+            if (!s.executable() || !s.allocated() || s.type() != ElfConstants.SHT_PROGBITS || s.size() == 0) continue;
             if (elf.vaddrToOffset(s.addr()) < 0) continue;
             long cursor = s.addr();
             long end = s.addr() + s.size();

@@ -2,7 +2,7 @@ package org.rocprofsys.instrument.plan;
 
 import java.util.Optional;
 import java.util.Set;
-import org.rocprofsys.instrument.elf.LineTable;
+import org.rocprofsys.elf.dwarf.LineInfo;
 import org.rocprofsys.instrument.select.SignatureParts;
 
 /**
@@ -32,16 +32,16 @@ public record LabelFormat(boolean returnType, boolean args, boolean file, boolea
         return file || line;
     }
 
-    String label(String demangledSignature, Optional<LineTable.SourceLine> source) {
+    String label(String demangledSignature, Optional<LineInfo.Location> source) {
         SignatureParts p = SignatureParts.parse(demangledSignature);
         StringBuilder sb = new StringBuilder();
         if (returnType && !p.returnType().isEmpty()) sb.append(p.returnType()).append(' ');
         sb.append(p.name());
         if (args && p.parameters() != null) sb.append('(').append(p.parameters()).append(')');
         if (source.isPresent()) {
-            LineTable.SourceLine s = source.get();
+            LineInfo.Location s = source.get();
             if (file) {
-                sb.append(" [").append(s.file());
+                sb.append(" [").append(s.fileName());
                 if (line) sb.append(':').append(s.line());
                 sb.append(']');
             } else if (line) {

@@ -10,11 +10,12 @@ import java.util.Optional;
 import java.util.Set;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
-import org.rocprofsys.instrument.elf.ElfFile;
-import org.rocprofsys.instrument.elf.ElfFormatException;
-import org.rocprofsys.instrument.elf.LineTable;
+import org.rocprofsys.elf.ElfConstants;
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.ElfFormatException;
+import org.rocprofsys.elf.dwarf.LineInfo;
 import org.rocprofsys.instrument.select.Decision;
-import org.rocprofsys.instrument.select.Demangler;
+import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.instrument.select.FunctionFacts;
 import org.rocprofsys.instrument.select.FunctionSelector;
 import org.rocprofsys.instrument.select.SelectionMessage;
@@ -38,7 +39,7 @@ public final class Planner {
     private record Scanned(FunctionSymbol symbol, FunctionInfo info, FunctionScan scan) {}
 
     public PlanResult plan(ElfFile elf, PlannerOptions options) throws ElfFormatException {
-        if (elf.type() != ElfFile.ET_EXEC && elf.type() != ElfFile.ET_DYN) {
+        if (elf.type() != ElfConstants.ET_EXEC && elf.type() != ElfConstants.ET_DYN) {
             throw new ElfFormatException(elf.path() + ": not an executable or shared library (ELF type " + elf.type() + ")");
         }
         String module = elf.path().toString();
@@ -82,7 +83,18 @@ public final class Planner {
         var sel = options.selection();
         boolean moduleRegexes = !sel.moduleExclude().isEmpty() || !sel.moduleInclude().isEmpty()
                 || !sel.moduleRestrict().isEmpty();
-        LineTable lines = options.label().needsLines() || moduleRegexes ? LineTable.read(elf) : null;
+        LineInfo lines = options.label().needsLines() || moduleRegexes ? LineInfo.open(elf.path()).orElse(null) : null;
+        try {
+            return plan(elf, options, scanned, byAddress, plt, branchTargets, starts, overlappingAt, aliases, lines);
+        } finally {
+            if (lines != null) lines.close();
+        }
+    }
+
+    private PlanResult plan(ElfFile elf, PlannerOptions options, List<Scanned> scanned, Map<Long, Scanned> byAddress,
+            Map<Long, String> plt, Addresses branchTargets, Addresses starts, Set<Long> overlappingAt,
+            Map<Long, List<String>> aliases, LineInfo lines) {
+        String module = elf.path().toString();
         FunctionSelector selector = new FunctionSelector(options.selection());
         PrologueRelocator relocator = new PrologueRelocator(branchTargets, starts, elf.highestLoadEnd());
 
@@ -102,7 +114,7 @@ public final class Planner {
             FunctionFacts facts = new FunctionFacts(info, sc.scan().decodable(),
                     calledNames(sc.scan(), byAddress, plt), sc.scan().hasLoops(), sc.scan().dynamicCallsites(),
                     overlaps, sc.scan().basicBlocks(), lines == null ? ""
-                            : lines.at(info.address()).map(LineTable.SourceLine::file).orElse(""));
+                            : lines.lookup(info.address()).map(LineInfo.Location::fileName).orElse(""));
             Decision d = selector.decide(facts);
             messages.addAll(d.messages());
             if (!d.instrument()) {
@@ -119,10 +131,10 @@ public final class Planner {
             }
             messages.add(new SelectionMessage(1, "Instrumenting", "function", "no-constraint", info.name()));
             instrumented.add(new PlannedFunction(info, options.label().label(info.signature(),
-                    lines == null ? Optional.empty() : lines.at(info.address())), r.patchLength(),
+                    lines == null ? Optional.empty() : lines.lookup(info.address())), r.patchLength(),
                     r.code(), r.fixups()));
         }
-        InstrumentPlan plan = new InstrumentPlan(elf.path(), elf.type() == ElfFile.ET_DYN, available, instrumented,
+        InstrumentPlan plan = new InstrumentPlan(elf.path(), elf.type() == ElfConstants.ET_DYN, available, instrumented,
                 excluded, overlapping, options.mode());
         return new PlanResult(plan, aliases, messages);
     }

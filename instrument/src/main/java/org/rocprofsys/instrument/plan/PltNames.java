@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.Map;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
-import org.rocprofsys.instrument.elf.ElfFile;
-import org.rocprofsys.instrument.elf.ElfFormatException;
-import org.rocprofsys.instrument.elf.ElfRelocation;
-import org.rocprofsys.instrument.elf.SectionHeader;
+import org.rocprofsys.elf.ElfConstants;
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.ElfFormatException;
+import org.rocprofsys.elf.ElfRelocation;
+import org.rocprofsys.elf.SectionHeader;
 
 /**
  * Names of the PLT stubs of a module, so that a {@code call} into the PLT counts as a call of the
@@ -22,7 +23,7 @@ final class PltNames {
     static Map<Long, String> read(ElfFile elf, Capstone cs) throws ElfFormatException {
         Map<Long, String> slots = new HashMap<>();
         for (ElfRelocation r : elf.dynamicRelocations()) {
-            if ((r.type() == ElfRelocation.R_X86_64_JUMP_SLOT || r.type() == ElfRelocation.R_X86_64_GLOB_DAT)
+            if ((r.type() == ElfConstants.R_X86_64_JUMP_SLOT || r.type() == ElfConstants.R_X86_64_GLOB_DAT)
                     && !r.symbolName().isEmpty()) {
                 slots.put(r.offset(), r.symbolName());
             }

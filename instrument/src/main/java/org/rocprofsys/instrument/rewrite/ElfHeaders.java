@@ -1,5 +1,13 @@
 package org.rocprofsys.instrument.rewrite;
 
+import static org.rocprofsys.elf.ElfConstants.EHDR_SIZE;
+import static org.rocprofsys.elf.ElfConstants.EM_X86_64;
+import static org.rocprofsys.elf.ElfConstants.ET_DYN;
+import static org.rocprofsys.elf.ElfConstants.ET_EXEC;
+import static org.rocprofsys.elf.ElfConstants.PHDR_SIZE;
+import static org.rocprofsys.elf.ElfConstants.SHDR_SIZE;
+import static org.rocprofsys.elf.ElfConstants.SHN_UNDEF;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -8,27 +16,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.ElfFormatException;
+import org.rocprofsys.elf.ProgramHeader;
+import org.rocprofsys.elf.SectionHeader;
+
 /**
  * The parts of an ELF64 little-endian x86-64 file the rewriter changes: the file header, program
- * headers and section headers, kept as raw mutable records so they can be written back.
+ * headers and section headers, kept as raw mutable records so they can be written back. The
+ * header checks here are the rewriter's own (what it can write back, in its words); the tables
+ * and everything else are read by the elf module's {@link ElfFile}.
  */
 final class ElfHeaders {
-    static final int EHDR_SIZE = 64;
-    static final int PHDR_SIZE = 56;
-    static final int SHDR_SIZE = 64;
-    static final int ET_EXEC = 2;
-    static final int ET_DYN = 3;
-    static final int EM_X86_64 = 62;
-    static final int PT_LOAD = 1;
-    static final int PT_NOTE = 4;
-    static final int PT_PHDR = 6;
-    static final int PF_X = 1;
-    static final int PF_W = 2;
-    static final int PF_R = 4;
-    static final int SHN_UNDEF = 0;
-    static final int SHN_LORESERVE = 0xff00;
-    static final int SHN_XINDEX = 0xffff;
-
     /** One program header (Elf64_Phdr). */
     static final class Phdr {
         int type;
@@ -99,9 +98,11 @@ final class ElfHeaders {
     /** Index of the section-name string table, or 0. */
     final int shstrndx;
     final long fileSize;
+    /** The input as the elf module reads it: notes, dynamic entries. */
+    final ElfFile view;
 
     private ElfHeaders(byte[] ehdr, int type, long phoff, long shoff, List<Phdr> phdrs, List<Shdr> shdrs,
-            int shstrndx, long fileSize) {
+            int shstrndx, long fileSize, ElfFile view) {
         this.ehdr = ehdr;
         this.type = type;
         this.phoff = phoff;
@@ -110,6 +111,7 @@ final class ElfHeaders {
         this.shdrs = shdrs;
         this.shstrndx = shstrndx;
         this.fileSize = fileSize;
+        this.view = view;
     }
 
     static ByteBuffer le(int size) {
@@ -154,17 +156,9 @@ final class ElfHeaders {
         int phnum = Short.toUnsignedInt(e.getShort(56));
         int shentsize = Short.toUnsignedInt(e.getShort(58));
         int shnum = Short.toUnsignedInt(e.getShort(60));
-        int shstrndx = Short.toUnsignedInt(e.getShort(62));
         if (phentsize != PHDR_SIZE || phnum == 0 || phnum == 0xffff || phoff <= 0 || phoff + (long) phnum * PHDR_SIZE > size) {
             throw new RewriteException(path + ": bad program header table");
         }
-        ByteBuffer p = read(ch, phoff, phnum * PHDR_SIZE);
-        List<Phdr> phdrs = new ArrayList<>(phnum);
-        for (int i = 0; i < phnum; i++) {
-            phdrs.add(new Phdr(p.getInt(), p.getInt(), p.getLong(), p.getLong(), p.getLong(), p.getLong(),
-                    p.getLong(), p.getLong()));
-        }
-        List<Shdr> shdrs = new ArrayList<>();
         if (shoff != 0) {
             if (shentsize != SHDR_SIZE || shoff + SHDR_SIZE > size) {
                 throw new RewriteException(path + ": bad section header table");
@@ -175,20 +169,24 @@ final class ElfHeaders {
             if (shoff + (long) shnum * SHDR_SIZE > size) {
                 throw new RewriteException(path + ": section header table beyond the end of the file");
             }
-            ByteBuffer s = read(ch, shoff, shnum * SHDR_SIZE);
-            for (int i = 0; i < shnum; i++) {
-                shdrs.add(new Shdr(s.getInt(), s.getInt(), s.getLong(), s.getLong(), s.getLong(), s.getLong(),
-                        s.getInt(), s.getInt(), s.getLong(), s.getLong()));
-            }
-            if (shstrndx == SHN_XINDEX) {
-                shstrndx = shdrs.getFirst().link;
-            }
-            if (shstrndx >= shdrs.size()) {
-                shstrndx = SHN_UNDEF;
-            }
-        } else {
-            shstrndx = SHN_UNDEF;
         }
-        return new ElfHeaders(ehdr, type, phoff, shoff, phdrs, shdrs, shstrndx, size);
+        // the checks above are the rewriter's (what it can write back); the tables come from the reader
+        ElfFile view;
+        try {
+            view = ElfFile.open(path);
+        } catch (ElfFormatException unreadable) {
+            throw new RewriteException(unreadable.getMessage(), unreadable);
+        }
+        List<Phdr> phdrs = new ArrayList<>(view.phnum());
+        for (ProgramHeader h : view.programHeaders()) {
+            phdrs.add(new Phdr(h.type(), h.flags(), h.offset(), h.vaddr(), h.paddr(), h.filesz(), h.memsz(), h.align()));
+        }
+        List<Shdr> shdrs = new ArrayList<>(view.shnum());
+        for (SectionHeader h : view.sections()) {
+            shdrs.add(new Shdr(h.nameOffset(), h.type(), h.flags(), h.addr(), h.offset(), h.size(), h.link(), h.info(),
+                    h.addralign(), h.entsize()));
+        }
+        int shstrndx = shdrs.isEmpty() || view.shstrndx() >= shdrs.size() ? SHN_UNDEF : view.shstrndx();
+        return new ElfHeaders(ehdr, type, phoff, shoff, phdrs, shdrs, shstrndx, size, view);
     }
 }

@@ -18,6 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.rocprofsys.elf.ElfConstants;
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.ElfNote;
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.area.AreaFormat;
@@ -178,47 +181,13 @@ public final class ElfRewriter {
         return Math.ceilDiv(v, a) * a;
     }
 
-    static final int PT_DYNAMIC = 2;
-    static final int PT_INTERP = 3;
-    static final long DT_FLAGS_1 = 0x6ffffffbL;
-    static final long DF_1_PIE = 0x08000000L;
-
     /**
      * A shared library that cannot be a program: ET_DYN without PT_INTERP and without DF_1_PIE
      * (static PIEs have the flag but no interpreter).
      */
-    static boolean isLibrary(ElfHeaders elf, FileChannel ch) throws IOException {
-        if (elf.type != ElfHeaders.ET_DYN) {
-            return false;
-        }
-        for (Phdr p : elf.phdrs) {
-            if (p.type == PT_INTERP) {
-                return false;
-            }
-        }
-        for (Phdr p : elf.phdrs) {
-            if (p.type == PT_DYNAMIC && p.filesz >= 16 && p.offset + p.filesz <= elf.fileSize && p.filesz < (1 << 20)) {
-                ByteBuffer d = ElfHeaders.read(ch, p.offset, (int) p.filesz);
-                while (d.remaining() >= 16) {
-                    long tag = d.getLong();
-                    long val = d.getLong();
-                    if (tag == 0) {
-                        break;
-                    }
-                    if (tag == DT_FLAGS_1 && (val & DF_1_PIE) != 0) {
-                        return false;
-                    }
-                }
-            }
-        }
-        return true;
+    static boolean isLibrary(ElfFile elf) {
+        return elf.type() == ElfConstants.ET_DYN && !elf.hasInterpreter() && !elf.pieFlag();
     }
-
-    static final int PT_GNU_PROPERTY = 0x6474e553;
-    static final int NT_GNU_PROPERTY_TYPE_0 = 5;
-    static final int GNU_PROPERTY_X86_FEATURE_1_AND = 0xc0000002;
-    /** GNU_PROPERTY_X86_FEATURE_1_IBT | GNU_PROPERTY_X86_FEATURE_1_SHSTK */
-    static final int X86_FEATURE_1_CET = 0x3;
 
     /**
      * File offsets of the x86 feature words (GNU_PROPERTY_X86_FEATURE_1_AND) that claim IBT or
@@ -226,46 +195,26 @@ public final class ElfRewriter {
      * {@code jmp}, not {@code endbr64}, and the agent rewrites return addresses; so the bits are
      * cleared, and the loader never turns those features on for the process.
      */
-    static List<Long> cetFeatureWords(ElfHeaders elf, FileChannel ch) throws IOException {
+    static List<Long> cetFeatureWords(ElfFile elf) {
         List<Long> words = new ArrayList<>();
-        for (Phdr p : elf.phdrs) {
-            if ((p.type != ElfHeaders.PT_NOTE && p.type != PT_GNU_PROPERTY) || p.filesz < 12 || p.filesz > (1 << 20)
-                    || p.offset + p.filesz > elf.fileSize) {
+        for (ElfNote n : elf.segmentNotes()) {
+            if (n.type() != ElfConstants.NT_GNU_PROPERTY_TYPE_0 || !n.name().equals("GNU")) {
                 continue;
             }
-            ByteBuffer b = ElfHeaders.read(ch, p.offset, (int) p.filesz);
-            int align = p.align == 8 ? 8 : 4;
-            int at = 0;
-            while (at + 12 <= b.limit()) {
-                int namesz = b.getInt(at);
-                int descsz = b.getInt(at + 4);
-                int type = b.getInt(at + 8);
-                int name = at + 12;
-                int desc = (int) alignUp(name + (long) namesz, align);
-                int next = (int) alignUp(desc + (long) descsz, align);
-                if (namesz < 0 || descsz < 0 || desc + (long) descsz > b.limit()) {
+            ByteBuffer b = n.descData();
+            int q = 0;
+            while (q + 8 <= b.limit()) {
+                int prType = b.getInt(q);
+                int prSize = b.getInt(q + 4);
+                if (prSize < 0) {
                     break;
                 }
-                if (type == NT_GNU_PROPERTY_TYPE_0 && namesz == 4 && b.get(name) == 'G' && b.get(name + 1) == 'N'
-                        && b.get(name + 2) == 'U' && b.get(name + 3) == 0) {
-                    int q = desc;
-                    while (q + 8 <= desc + descsz) {
-                        int prType = b.getInt(q);
-                        int prSize = b.getInt(q + 4);
-                        if (prSize < 0) {
-                            break;
-                        }
-                        if (prType == GNU_PROPERTY_X86_FEATURE_1_AND && prSize == 4 && q + 12 <= desc + descsz
-                                && (b.getInt(q + 8) & X86_FEATURE_1_CET) != 0 && !words.contains(p.offset + q + 8)) {
-                            words.add(p.offset + q + 8);
-                        }
-                        q = (int) alignUp(q + 8L + prSize, 8);
-                    }
+                if (prType == ElfConstants.GNU_PROPERTY_X86_FEATURE_1_AND && prSize == 4 && q + 12 <= b.limit()
+                        && (b.getInt(q + 8) & ElfConstants.GNU_PROPERTY_X86_FEATURE_1_CET) != 0
+                        && !words.contains(n.descOffset() + q + 8)) {
+                    words.add(n.descOffset() + q + 8);
                 }
-                if (next <= at) {
-                    break;
-                }
-                at = next;
+                q = (int) alignUp(q + 8L + prSize, 8);
             }
         }
         return words;
@@ -316,33 +265,8 @@ public final class ElfRewriter {
     }
 
     /** Whether a PT_NOTE holds a "RocProfSys" note: the file was rewritten already. */
-    static boolean hasAreaNote(ElfHeaders elf, FileChannel ch) throws IOException {
-        byte[] want = (NOTE_NAME + "\0").getBytes(StandardCharsets.US_ASCII);
-        for (Phdr p : elf.phdrs) {
-            if (p.type != ElfHeaders.PT_NOTE || p.filesz < 12 || p.filesz > (1 << 20) || p.offset + p.filesz > elf.fileSize) {
-                continue;
-            }
-            ByteBuffer b = ElfHeaders.read(ch, p.offset, (int) p.filesz);
-            int at = 0;
-            while (at + 12 <= b.limit()) {
-                int namesz = b.getInt(at);
-                int descsz = b.getInt(at + 4);
-                int type = b.getInt(at + 8);
-                if (namesz < 0 || descsz < 0 || at + 12L + namesz > b.limit()) {
-                    break;
-                }
-                if (type == NOTE_TYPE && namesz == want.length
-                        && java.util.Arrays.equals(b.array(), at + 12, at + 12 + namesz, want, 0, want.length)) {
-                    return true;
-                }
-                long next = alignUp(alignUp(at + 12L + namesz, 4) + descsz, 4);
-                if (next <= at || next > b.limit()) {
-                    break;
-                }
-                at = (int) next;
-            }
-        }
-        return false;
+    static boolean hasAreaNote(ElfFile elf) {
+        return elf.segmentNotes().stream().anyMatch(n -> n.type() == NOTE_TYPE && n.name().equals(NOTE_NAME));
     }
 
     /** New copies of .strtab and .symtab: the old bytes (copied from the input) plus the added ones. */
@@ -367,7 +291,7 @@ public final class ElfRewriter {
                 symIndex = i;
             }
         }
-        if (symIndex < 0 || textIndex >= ElfHeaders.SHN_LORESERVE) {
+        if (symIndex < 0 || textIndex >= ElfConstants.SHN_LORESERVE) {
             return null;
         }
         Shdr sym = elf.shdrs.get(symIndex);
@@ -414,11 +338,11 @@ public final class ElfRewriter {
     /** Lays out and writes the new parts into {@code ch}, a copy of the input. */
     private static Result place(Path input, ElfHeaders elf, FileChannel in, FileChannel ch, Area area, Path out)
             throws IOException {
-        List<Phdr> loads = elf.phdrs.stream().filter(p -> p.type == ElfHeaders.PT_LOAD).toList();
+        List<Phdr> loads = elf.phdrs.stream().filter(p -> p.type == ElfConstants.PT_LOAD).toList();
         if (loads.isEmpty()) {
             throw new RewriteException(input + ": no PT_LOAD segment");
         }
-        if (hasAreaNote(elf, in)) {
+        if (hasAreaNote(elf.view)) {
             throw new RewriteException(input + ": already instrumented (it has a RocProfSys note); rewrite the original");
         }
         Phdr first = loads.stream().min(Comparator.comparingLong(p -> p.vaddr)).orElseThrow();
@@ -434,7 +358,7 @@ public final class ElfRewriter {
         long delta = first.vaddr - first.offset;
         long o;
         long v;
-        if (isLibrary(elf, in)) { // never exec'd: no AT_PHDR to care for
+        if (isLibrary(elf.view)) { // never exec'd: no AT_PHDR to care for
             o = alignUp(loadedEnd, PAGE);
             v = alignUp(maxEnd, PAGE);
         } else if (Math.floorMod(delta, PAGE) == 0) {
@@ -449,7 +373,7 @@ public final class ElfRewriter {
         if (newPhnum >= 0xffff) {
             throw new RewriteException(input + ": too many program headers");
         }
-        long phdrSize = (long) newPhnum * ElfHeaders.PHDR_SIZE;
+        long phdrSize = (long) newPhnum * ElfConstants.PHDR_SIZE;
         long noteRel = alignUp(phdrSize, 8);
         long headRegion = alignUp(noteRel + NOTE_SIZE, PAGE);
         long areaOff = o + headRegion;
@@ -501,7 +425,7 @@ public final class ElfRewriter {
                     break;
                 }
             }
-            if (seg == null || (seg.flags & ElfHeaders.PF_X) == 0) {
+            if (seg == null || (seg.flags & ElfConstants.PF_X) == 0) {
                 throw new RewriteException(String.format("%s: entry of %s at 0x%x is not in an executable segment of the file",
                         input, f.label(), start));
             }
@@ -519,27 +443,27 @@ public final class ElfRewriter {
         int lastLoad = -1;
         for (Phdr p : elf.phdrs) {
             Phdr c = new Phdr(p.type, p.flags, p.offset, p.vaddr, p.paddr, p.filesz, p.memsz, p.align);
-            if (c.type == ElfHeaders.PT_PHDR) {
+            if (c.type == ElfConstants.PT_PHDR) {
                 c.offset = o;
                 c.vaddr = v;
                 c.paddr = v;
                 c.filesz = phdrSize;
                 c.memsz = phdrSize;
             }
-            if (c.type == ElfHeaders.PT_LOAD) {
+            if (c.type == ElfConstants.PT_LOAD) {
                 lastLoad = phdrs.size();
-            } else if (c.type != ElfHeaders.PT_PHDR && c.filesz > 0 && c.offset >= tailStart) {
+            } else if (c.type != ElfConstants.PT_PHDR && c.filesz > 0 && c.offset >= tailStart) {
                 c.offset += shift; // a non-loaded segment in the tail (unusual)
             }
             phdrs.add(c);
         }
-        Phdr rx = new Phdr(ElfHeaders.PT_LOAD, ElfHeaders.PF_R | ElfHeaders.PF_X, o, v, v,
+        Phdr rx = new Phdr(ElfConstants.PT_LOAD, ElfConstants.PF_R | ElfConstants.PF_X, o, v, v,
                 headRegion + area.rxSize(), headRegion + area.rxSize(), PAGE);
-        Phdr rw = new Phdr(ElfHeaders.PT_LOAD, ElfHeaders.PF_R | ElfHeaders.PF_W, dataOff, dataVaddr, dataVaddr,
+        Phdr rw = new Phdr(ElfConstants.PT_LOAD, ElfConstants.PF_R | ElfConstants.PF_W, dataOff, dataVaddr, dataVaddr,
                 PAGE, PAGE, PAGE);
         phdrs.add(lastLoad + 1, rx);
         phdrs.add(lastLoad + 2, rw);
-        phdrs.add(new Phdr(ElfHeaders.PT_NOTE, ElfHeaders.PF_R, o + noteRel, v + noteRel, v + noteRel,
+        phdrs.add(new Phdr(ElfConstants.PT_NOTE, ElfConstants.PF_R, o + noteRel, v + noteRel, v + noteRel,
                 NOTE_SIZE, NOTE_SIZE, 4));
 
         ByteBuffer head = ElfHeaders.le((int) headRegion);
@@ -569,7 +493,7 @@ public final class ElfRewriter {
             }
             shdrs.add(c);
         }
-        if (!elf.shdrs.isEmpty() && elf.shstrndx != ElfHeaders.SHN_UNDEF) {
+        if (!elf.shdrs.isEmpty() && elf.shstrndx != ElfConstants.SHN_UNDEF) {
             Shdr strSec = elf.shdrs.get(elf.shstrndx);
             if (strSec.size > Integer.MAX_VALUE - 64 || strSec.offset + strSec.size > elf.fileSize) {
                 throw new RewriteException(input + ": bad section name table");
@@ -604,10 +528,10 @@ public final class ElfRewriter {
         }
         if (!shdrs.isEmpty()) {
             newShnum = shdrs.size();
-            if (newShnum >= ElfHeaders.SHN_LORESERVE) {
+            if (newShnum >= ElfConstants.SHN_LORESERVE) {
                 shdrs.getFirst().size = newShnum;
             }
-            shtab = ElfHeaders.le(newShnum * ElfHeaders.SHDR_SIZE);
+            shtab = ElfHeaders.le(newShnum * ElfConstants.SHDR_SIZE);
             for (Shdr x : shdrs) {
                 x.write(shtab);
             }
@@ -620,7 +544,7 @@ public final class ElfRewriter {
         eh.putShort(56, (short) phdrs.size());
         if (shtab != null) {
             eh.putLong(40, newShoff);
-            eh.putShort(60, (short) (newShnum >= ElfHeaders.SHN_LORESERVE ? 0 : newShnum));
+            eh.putShort(60, (short) (newShnum >= ElfConstants.SHN_LORESERVE ? 0 : newShnum));
         }
 
         // write: the loaded part, the tail at its new place (a gap up to O stays a hole), the new
@@ -650,9 +574,9 @@ public final class ElfRewriter {
             }
             writeFully(ch, jmp.flip(), patchOff[i]);
         }
-        for (long w : cetFeatureWords(elf, in)) {
+        for (long w : cetFeatureWords(elf.view)) {
             ByteBuffer word = ElfHeaders.read(in, w, 4);
-            word.putInt(0, word.getInt(0) & ~X86_FEATURE_1_CET);
+            word.putInt(0, word.getInt(0) & ~ElfConstants.GNU_PROPERTY_X86_FEATURE_1_CET);
             writeFully(ch, word, w);
         }
         writeFully(ch, eh, 0);

@@ -12,9 +12,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.instrument.elf.ElfFile;
-import org.rocprofsys.instrument.elf.ElfSymbol;
-import org.rocprofsys.instrument.testbin.TestBinaries;
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.ElfSymbol;
+import org.rocprofsys.elf.testbin.TestBinaries;
 
 class CapstoneTest {
     private static byte[] hex(String s) {

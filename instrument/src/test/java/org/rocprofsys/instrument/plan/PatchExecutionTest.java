@@ -15,9 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.instrument.capstone.Capstone;
-import org.rocprofsys.instrument.elf.ElfFile;
+import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.select.SelectionOptions;
-import org.rocprofsys.instrument.testbin.TestBinaries;
+import org.rocprofsys.elf.testbin.TestBinaries;
 
 /**
  * Runs planned patches for real: a small C harness maps an area near its own executable, lays out

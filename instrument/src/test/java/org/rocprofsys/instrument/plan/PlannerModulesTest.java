@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
-import org.rocprofsys.instrument.elf.ElfFile;
+import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.select.SelectionMessage;
 import org.rocprofsys.instrument.select.SelectionOptions;
-import org.rocprofsys.instrument.testbin.TestBinaries;
+import org.rocprofsys.elf.testbin.TestBinaries;
 
 /** C++ names and linkage, shared libraries and the PLT, -O2 code, aliases and overlaps. */
 class PlannerModulesTest {

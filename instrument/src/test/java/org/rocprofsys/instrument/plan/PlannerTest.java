@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
-import org.rocprofsys.instrument.elf.ElfFile;
+import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.select.SelectionMessage;
 import org.rocprofsys.instrument.select.SelectionOptions;
-import org.rocprofsys.instrument.testbin.TestBinaries;
+import org.rocprofsys.elf.testbin.TestBinaries;
 
 class PlannerTest {
     /** C functions plus hand-written entries that exercise each patchability rule. */

@@ -18,7 +18,7 @@ import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.area.AreaReader;
 import org.rocprofsys.instrument.area.Exec;
 import org.rocprofsys.instrument.capstone.Capstone;
-import org.rocprofsys.instrument.elf.ElfFile;
+import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.LabelFormat;
 import org.rocprofsys.instrument.plan.PlannedFunction;

@@ -18,7 +18,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -27,6 +26,8 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.ffm.LibraryLoad;
+import org.rocprofsys.ffm.OptionalLibrary;
 
 /**
  * AMD GPUs through AMD SMI ({@code libamd_smi.so}) called with FFM, as upstream samples them:
@@ -199,22 +200,11 @@ final class AmdSmiBackend extends AbstractGpuBackend {
     static Opened open(List<String> libraries, Set<GpuMetric> metrics, GpuDeviceSelection selection,
             int firstIndex, PrintStream log) {
         Arena arena = Arena.ofShared();
-        SymbolLookup lib = null;
-        for (String name : libraries) {
-            try {
-                lib = name.contains("/") ? (Files.exists(Path.of(name)) ? SymbolLookup.libraryLookup(Path.of(name), arena) : null)
-                        : SymbolLookup.libraryLookup(name, arena);
-            } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
-                lib = null;
-            }
-            if (lib != null) {
-                break;
-            }
-        }
-        if (lib == null) {
+        if (!(OptionalLibrary.load("AMD SMI", libraries, arena) instanceof LibraryLoad.Loaded loaded)) {
             arena.close();
             return new Opened(null, 0, false, "libamd_smi.so not found");
         }
+        SymbolLookup lib = loaded.lookup();
         Linker l = Linker.nativeLinker();
         boolean initialised = false;
         MethodHandle shutDown = null;

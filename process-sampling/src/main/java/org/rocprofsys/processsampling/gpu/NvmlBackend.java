@@ -20,6 +20,8 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.ffm.LibraryLoad;
+import org.rocprofsys.ffm.OptionalLibrary;
 
 /**
  * NVIDIA GPUs through NVML ({@code libnvidia-ml.so.1}, the driver's library) called with FFM.
@@ -60,7 +62,10 @@ final class NvmlBackend extends AbstractGpuBackend {
 
         /** @throws IllegalArgumentException where the library or a required symbol is missing */
         static Api load(String library, Arena arena) {
-            SymbolLookup lib = SymbolLookup.libraryLookup(library, arena);
+            if (!(OptionalLibrary.load("NVML", List.of(library), arena) instanceof LibraryLoad.Loaded loaded)) {
+                throw new IllegalArgumentException("cannot load " + library);
+            }
+            SymbolLookup lib = loaded.lookup();
             Linker l = Linker.nativeLinker();
             FunctionDescriptor noArgs = FunctionDescriptor.of(JAVA_INT);
             FunctionDescriptor ptr = FunctionDescriptor.of(JAVA_INT, ADDRESS);

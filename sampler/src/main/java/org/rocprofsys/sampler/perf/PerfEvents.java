@@ -10,6 +10,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 
+import org.rocprofsys.ffm.LibC;
+
 /**
  * perf_event_open sampling of one target and everything it starts: one event per online CPU
  * ({@code pid = target, cpu = i}) with inherit, so every thread and forked child is followed
@@ -24,6 +26,12 @@ import java.util.function.Consumer;
  * <p>Draining ({@link #drain}) and {@link #await} belong to one thread.
  */
 public final class PerfEvents implements AutoCloseable {
+    /** PERF_FLAG_FD_CLOEXEC. */
+    static final long PERF_FLAG_FD_CLOEXEC = 8;
+    /** _IO('$', n). */
+    static final long PERF_EVENT_IOC_ENABLE = 0x2400;
+    static final long PERF_EVENT_IOC_DISABLE = 0x2401;
+
     private static final Path PARANOID = Path.of("/proc/sys/kernel/perf_event_paranoid");
 
     /** One CPU's event: its fd, its mapping and the reader of its ring. */
@@ -79,7 +87,7 @@ public final class PerfEvents implements AutoCloseable {
         try {
             MemorySegment attrSeg = attr.toSegment(arena);
             for (int cpu : cpus) {
-                LibC.Result r = LibC.perfEventOpen(attrSeg, pid, cpu, -1, LibC.PERF_FLAG_FD_CLOEXEC);
+                LibC.Result r = LibC.perfEventOpen(attrSeg, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
                 if (r.value() < 0) {
                     throw openFailure(r.errno(), attr, pid, cpu);
                 }
@@ -118,7 +126,7 @@ public final class PerfEvents implements AutoCloseable {
         }
         try (Arena arena = Arena.ofConfined()) {
             LibC.Result r = LibC.perfEventOpen(attr.withFlags(PerfEventAttr.FLAG_DISABLED).toSegment(arena), 0, -1, -1,
-                    LibC.PERF_FLAG_FD_CLOEXEC);
+                    PERF_FLAG_FD_CLOEXEC);
             if (r.value() < 0) {
                 throw openFailure(r.errno(), attr, 0, -1);
             }
@@ -140,11 +148,11 @@ public final class PerfEvents implements AutoCloseable {
     }
 
     public void enable() throws PerfException {
-        ioctlAll(LibC.PERF_EVENT_IOC_ENABLE, "PERF_EVENT_IOC_ENABLE");
+        ioctlAll(PERF_EVENT_IOC_ENABLE, "PERF_EVENT_IOC_ENABLE");
     }
 
     public void disable() throws PerfException {
-        ioctlAll(LibC.PERF_EVENT_IOC_DISABLE, "PERF_EVENT_IOC_DISABLE");
+        ioctlAll(PERF_EVENT_IOC_DISABLE, "PERF_EVENT_IOC_DISABLE");
     }
 
     private void ioctlAll(long request, String name) throws PerfException {

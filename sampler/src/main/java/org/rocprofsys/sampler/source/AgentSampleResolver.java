@@ -9,12 +9,12 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import org.rocprofsys.core.event.AgentStackSample;
@@ -119,11 +119,18 @@ final class AgentSampleResolver {
         }
     }
 
-    /** Waits until every submitted sample is resolved. */
+    /**
+     * Waits until every submitted sample is resolved: the worker runs tasks in order, so a last
+     * task that completes a future marks the point.
+     */
     void awaitIdle() {
-        while (pending.get() > 0) {
-            LockSupport.parkNanos(100_000);
+        if (pending.get() == 0) {
+            return;
         }
+        CompletableFuture<Void> drained = new CompletableFuture<>();
+        pending.incrementAndGet();
+        work.add(() -> drained.complete(null));
+        drained.join();
     }
 
     /** Forgets an ended process (after {@link #awaitIdle}). */

@@ -11,7 +11,7 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 
 /**
  * The collector's half of the call-stack samples that pass through the agent's rings, as a

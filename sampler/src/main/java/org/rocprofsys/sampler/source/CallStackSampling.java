@@ -9,7 +9,7 @@ import java.util.Map;
 import org.rocprofsys.config.SettingType;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.StackSample;
-import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.sampler.perf.OverflowEvent;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;

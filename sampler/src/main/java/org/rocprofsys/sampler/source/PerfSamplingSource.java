@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;
 import org.rocprofsys.sampler.perf.PerfException;

@@ -14,6 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.rocprofsys.elf.Demangler;
+import org.rocprofsys.elf.dwarf.LineInfo;
+
 import org.rocprofsys.sampler.perf.PerfRecord;
 
 /**
@@ -216,7 +219,7 @@ public final class Symbolizer implements AutoCloseable {
         });
     }
 
-    /** This process's vDSO image (same kernel as the target), read from memory through libelf. */
+    /** This process's vDSO image (same kernel as the target), read from memory by the elf module. */
     private Optional<Module> vdso() {
         Optional<Module> v = vdso;
         if (v == null) {

@@ -8,6 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.rocprofsys.elf.ElfConstants;
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.ProgramHeader;
+
 /**
  * The call frame information of one ELF file: FDE lookup by link-time pc through .eh_frame
  * (with .eh_frame_hdr's binary-search table when present, else a sorted index built by one scan)
@@ -19,7 +23,7 @@ public final class CfiTable {
         final ByteBuffer data;
         final long addr;
         final boolean eh;
-        final ElfImage elf;
+        final ElfFile elf;
         final Map<Long, Cie> cies = new ConcurrentHashMap<>();
         final Map<Long, Fde> fdes = new ConcurrentHashMap<>();
         // The sorted index (when built): pc begin, pc end, entry offset.
@@ -27,7 +31,7 @@ public final class CfiTable {
         long[] ends;
         long[] offsets;
 
-        Frames(ByteBuffer data, long addr, boolean eh, ElfImage elf) {
+        Frames(ByteBuffer data, long addr, boolean eh, ElfFile elf) {
             this.data = data;
             this.addr = addr;
             this.eh = eh;
@@ -63,15 +67,15 @@ public final class CfiTable {
     }
 
     /** The CFI of {@code elf}: .eh_frame (+ .eh_frame_hdr, or PT_GNU_EH_FRAME without sections) and .debug_frame. */
-    public static CfiTable load(ElfImage elf) throws IOException {
-        ByteBuffer eh = elf.sectionData(".eh_frame");
-        long ehAddr = eh == null ? 0 : elf.section(".eh_frame").addr();
-        ByteBuffer hdr = elf.sectionData(".eh_frame_hdr");
-        long hdrAddr = hdr == null ? 0 : elf.section(".eh_frame_hdr").addr();
+    public static CfiTable load(ElfFile elf) throws IOException {
+        ByteBuffer eh = contents(elf, ".eh_frame");
+        long ehAddr = eh == null ? 0 : elf.section(".eh_frame").orElseThrow().addr();
+        ByteBuffer hdr = contents(elf, ".eh_frame_hdr");
+        long hdrAddr = hdr == null ? 0 : elf.section(".eh_frame_hdr").orElseThrow().addr();
         if (hdr == null) {
-            for (ElfImage.Segment s : elf.segments()) {
-                if (s.type() == ElfImage.PT_GNU_EH_FRAME && s.filesz() > 0) {
-                    hdr = elf.slice(s.offset(), s.filesz());
+            for (ProgramHeader s : elf.programHeaders()) {
+                if (s.type() == ElfConstants.PT_GNU_EH_FRAME && s.filesz() > 0) {
+                    hdr = elf.fileBytes(s.offset(), s.filesz());
                     hdrAddr = s.vaddr();
                 }
             }
@@ -91,11 +95,10 @@ public final class CfiTable {
                     long ehPtr = c.pointer(ehPtrEnc);
                     long n = countEnc == DwarfCursor.PE_OMIT ? 0 : c.pointer(countEnc);
                     if (eh == null && ehPtr != 0) { // no section headers: .eh_frame runs to its segment's end
-                        long off = elf.fileOffsetOf(ehPtr);
-                        for (ElfImage.Segment s : elf.segments()) {
-                            if (off >= 0 && s.type() == ElfImage.PT_LOAD && off >= s.offset()
-                                    && off < s.offset() + s.filesz()) {
-                                eh = elf.slice(off, s.offset() + s.filesz() - off);
+                        long off = elf.vaddrToOffset(ehPtr);
+                        for (ProgramHeader s : elf.loadSegments()) {
+                            if (off >= 0 && off >= s.offset() && off < s.offset() + s.filesz()) {
+                                eh = elf.fileBytes(off, s.offset() + s.filesz() - off);
                                 ehAddr = ehPtr;
                             }
                         }
@@ -110,9 +113,9 @@ public final class CfiTable {
                 hdr = null;
             }
         }
-        ByteBuffer dbg = elf.sectionData(".debug_frame");
+        ByteBuffer dbg = contents(elf, ".debug_frame");
         Frames ehFrames = eh == null ? null : new Frames(eh, ehAddr, true, elf);
-        Frames dbgFrames = dbg == null ? null : new Frames(dbg, elf.section(".debug_frame").addr(), false, elf);
+        Frames dbgFrames = dbg == null ? null : new Frames(dbg, elf.section(".debug_frame").orElseThrow().addr(), false, elf);
         CfiTable t = new CfiTable(elf.path().toString(), ehFrames, dbgFrames, hdr, hdrAddr, tableEnc, tableStart,
                 count);
         if (ehFrames != null && (t.entrySize == 0 || count == 0)) {
@@ -122,6 +125,11 @@ public final class CfiTable {
             buildIndex(dbgFrames);
         }
         return t;
+    }
+
+    /** A section's bytes (inflated where compressed), or null when absent or without bytes. */
+    private static ByteBuffer contents(ElfFile elf, String name) throws IOException {
+        return elf.sectionContents(name).orElse(null);
     }
 
     /** Parses CFI from raw section bytes (tests): an .eh_frame when {@code eh}, else a .debug_frame. */
@@ -299,7 +307,7 @@ public final class CfiTable {
     private static Object parseEntry(Frames f, int pos, long[] next) throws CannotUnwindException {
         DwarfCursor c = new DwarfCursor(f.data, f.addr, pos);
         if (f.elf != null) {
-            c.indirect = f.elf::readVaddr8;
+            c.indirect = f.elf::longAt;
         }
         if (f.data.limit() - pos < 4) {
             return null;
@@ -363,7 +371,7 @@ public final class CfiTable {
         }
         DwarfCursor c = new DwarfCursor(f.data, f.addr, (int) pos);
         if (f.elf != null) {
-            c.indirect = f.elf::readVaddr8;
+            c.indirect = f.elf::longAt;
         }
         long length = c.u32();
         boolean dwarf64 = length == 0xffffffffL;

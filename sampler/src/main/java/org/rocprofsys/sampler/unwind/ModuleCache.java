@@ -7,17 +7,40 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.ProgramHeader;
+
 /**
  * Parsed ELF files and their CFI, by path; a file that cannot be read (pseudo-paths such as
  * [vdso], deleted files, non-ELF) is remembered as missing. Thread-safe.
  */
 public final class ModuleCache {
     /** One file's image and tables. */
-    public record Module(ElfImage elf, CfiTable cfi) {
+    public record Module(ElfFile elf, CfiTable cfi) {
         /** Runtime address = link-time address + this, for a mapping of the file. */
         public long loadBias(AddressSpace.Mapping m) {
-            return elf.loadBias(m.start(), m.pageOffset());
+            return ModuleCache.loadBias(elf, m.start(), m.pageOffset());
         }
+    }
+
+    /**
+     * The load bias of a mapping of {@code elf} at {@code mapStart} from file offset
+     * {@code pageOffset}: runtime address = link-time vaddr + bias. Uses the PT_LOAD holding that
+     * offset (page-aligned: the segment's vaddr - offset difference carries over).
+     */
+    public static long loadBias(ElfFile elf, long mapStart, long pageOffset) {
+        ProgramHeader s = elf.loadSegmentAtOffset(pageOffset).orElse(null);
+        if (s == null) {
+            // Page-rounded segment starts: find the segment starting within this page.
+            for (ProgramHeader seg : elf.loadSegments()) {
+                if ((seg.offset() & ~0xfffL) == pageOffset) {
+                    s = seg;
+                    break;
+                }
+            }
+        }
+        long delta = s == null ? 0 : s.vaddr() - s.offset();
+        return mapStart - pageOffset - delta;
     }
 
     private final Map<String, Optional<Module>> modules = new ConcurrentHashMap<>();
@@ -41,7 +64,7 @@ public final class ModuleCache {
             return Optional.empty();
         }
         try {
-            ElfImage elf = ElfImage.open(p);
+            ElfFile elf = ElfFile.open(p);
             return Optional.of(new Module(elf, CfiTable.load(elf)));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.core.session.BackgroundSource;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 
 /** Which samplers the settings give, with perf forced off (the fallback) so that no perf is opened. */
 class CallStackSamplingTest {

@@ -1,5 +1,9 @@
 package org.rocprofsys.sampler.symbols;
 
+import org.rocprofsys.elf.ElfConstants;
+import org.rocprofsys.elf.ProgramHeader;
+import org.rocprofsys.elf.testbin.SymBuild;
+import org.rocprofsys.elf.Demangler;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -60,7 +64,7 @@ class ElfSymbolsTest {
         assertEquals(m.group(1), elf.buildIdHex());
         assertArrayEquals(HexFormat.of().parseHex(m.group(1)), elf.buildId());
         // file offset -> vaddr through the executable PT_LOAD
-        ElfSymbols.Segment text = elf.segments().stream().filter(ElfSymbols.Segment::executable).findFirst()
+        ProgramHeader text = elf.segments().stream().filter(ProgramHeader::executable).findFirst()
                 .orElseThrow();
         SymBuild.NmSym add = nm.get("add_one");
         long fileOff = add.value() - text.vaddr() + text.offset();
@@ -70,13 +74,13 @@ class ElfSymbolsTest {
     @Test
     void cSymbolsPie() throws Exception {
         checkAgainstNm(SymBuild.compile("symbols_c.c", "symbols_c_pie", "-O2", "-g", "-fPIE", "-pie"),
-                ElfSymbols.ET_DYN);
+                ElfConstants.ET_DYN);
     }
 
     @Test
     void cSymbolsNonPie() throws Exception {
         Path exe = SymBuild.compile("symbols_c.c", "symbols_c_nopie", "-O2", "-g", "-fno-pie", "-no-pie");
-        checkAgainstNm(exe, ElfSymbols.ET_EXEC);
+        checkAgainstNm(exe, ElfConstants.ET_EXEC);
         ElfSymbols elf = ElfSymbols.load(exe);
         assertTrue(elf.find("add_one").start() >= 0x400000L, "non-PIE link address");
         assertFalse(elf.isPositionIndependent());
@@ -115,19 +119,6 @@ class ElfSymbolsTest {
     }
 
     @Test
-    void demanglerPassThrough() {
-        Demangler d = Demangler.shared();
-        assertTrue(Demangler.available());
-        assertEquals("main", d.demangle("main"));
-        assertEquals("_Znotvalid!", d.demangle("_Znotvalid!"));
-        assertEquals("ns::inner::compute(long, char const*)", d.demangle("_ZN2ns5inner7computeElPKc"));
-        assertEquals("ns::Widget<int>::run(int)", d.demangle("_ZN2ns6WidgetIiE3runEi"));
-        // cached: the same instance comes back
-        assertTrue(d.demangle("_ZN2ns6WidgetIiE3runEi") == d.demangle("_ZN2ns6WidgetIiE3runEi"));
-        assertEquals(null, d.demangle(null));
-    }
-
-    @Test
     void strippedFallsBackToDynsym() throws Exception {
         Path exe = SymBuild.compile("symbols_c.c", "symbols_c_rdynamic", "-O2", "-g", "-fPIE", "-pie", "-rdynamic");
         Path stripped = exe.resolveSibling("symbols_c_stripped");
@@ -161,7 +152,7 @@ class ElfSymbolsTest {
         Path libc = Path.of("/lib/x86_64-linux-gnu/libc.so.6");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(libc));
         ElfSymbols elf = ElfSymbols.load(libc);
-        assertEquals(ElfSymbols.ET_DYN, elf.type());
+        assertEquals(ElfConstants.ET_DYN, elf.type());
         String out = SymBuild.run(List.of("nm", "-D", "-S", "--defined-only", libc.toString()));
         Matcher m = Pattern.compile("(?m)^([0-9a-f]+) ([0-9a-f]+) [TiW] (qsort)(@@?[A-Z_0-9.]+)?$").matcher(out);
         assertTrue(m.find(), "qsort in nm -D");

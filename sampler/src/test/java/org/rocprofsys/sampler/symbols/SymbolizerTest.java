@@ -1,5 +1,6 @@
 package org.rocprofsys.sampler.symbols;
 
+import org.rocprofsys.elf.testbin.SymBuild;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.rocprofsys.elf.ElfFile;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
@@ -103,7 +105,7 @@ class DwarfUnwindEndToEndTest {
         for (String f : CHAIN) {
             assertTrue(exeSyms.stream().anyMatch(s -> s.name().equals(f)), f + " in nm output");
         }
-        ElfImage img = ElfImage.open(exe);
+        ElfFile img = ElfFile.open(exe);
         if (what.equals("debug_frame")) {
             CfiTable t = CfiTable.load(img);
             long leaf = exeSyms.stream().filter(s -> s.name().equals("hot_leaf")).findFirst().orElseThrow().start();
@@ -157,9 +159,9 @@ class DwarfUnwindEndToEndTest {
         // The load bias from the record alone (text PT_LOAD has vaddr == offset in gcc/ld output),
         // checked against the ELF reader's.
         long exeBias = exeMap.address() - exeMap.pageOffset();
-        assertEquals(exeBias, img.loadBias(exeMap.address(), exeMap.pageOffset()), "executable load bias");
+        assertEquals(exeBias, ModuleCache.loadBias(img, exeMap.address(), exeMap.pageOffset()), "executable load bias");
         Path libc = Path.of(libcMap.filename());
-        long libcBias = ElfImage.open(libc).loadBias(libcMap.address(), libcMap.pageOffset());
+        long libcBias = ModuleCache.loadBias(ElfFile.open(libc), libcMap.address(), libcMap.pageOffset());
         List<Sym> libcSyms = nm(libc, true);
         PerfRecord.Mmap lm = libcMap;
 

@@ -1,0 +1,539 @@
+/*
+ * Every symbol the agent interposes (exported, so that the dynamic linker binds the application's
+ * calls here first), and the one lookup of the definitions they forward to (rsys_real).
+ * Each wrapper only tells the rest of the agent what happened and calls the real function:
+ *   __libc_start_main, exit, _exit, _Exit  main's start (timers) and the exit code (agent_init.c)
+ *   fork                                   FORK record in the parent (the child: agent_init.c)
+ *   execve, execvpe, execv, execvp,        timers off around exec (agent_timer.c)
+ *   execl, execlp, execle
+ *   pthread_create                         thread_seq at creation, THREAD_START (agent_threads.c)
+ *   sigaction, signal                      the application's disposition of a sampler signal
+ *   _Unwind_RaiseException & co.,          instrumented frames around an unwinder's walk
+ *   __gxx_personality_v0, __cxa_begin_catch,
+ *   pthread_exit                           (agent_instr.c)
+ *   dlopen                                 the caller's library search; new modules' areas
+ */
+#include "rsys_agent.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------------------------------------
+ * The real definitions
+ */
+enum rsys_real_id {
+    /* libc: resolved by the constructor */
+    RSYS_R_LIBC_START_MAIN,
+    RSYS_R_EXIT,
+    RSYS_R__EXIT,
+    RSYS_R__EXIT_C99,
+    RSYS_R_FORK,
+    RSYS_R_EXECVE,
+    RSYS_R_EXECVPE,
+    RSYS_R_EXECV,
+    RSYS_R_EXECVP,
+    RSYS_R_PTHREAD_CREATE,
+    RSYS_R_PTHREAD_EXIT,
+    RSYS_R_SIGACTION,
+    RSYS_R_SIGNAL,
+    RSYS_R_DLOPEN,
+    /* libgcc_s, libstdc++: may be loaded later (a C++ library dlopened), so looked up at first use */
+    RSYS_R_FIRST_LAZY,
+    RSYS_R_UNWIND_RAISE = RSYS_R_FIRST_LAZY,
+    RSYS_R_UNWIND_RESUME_OR_RETHROW,
+    RSYS_R_UNWIND_FORCED,
+    RSYS_R_UNWIND_GET_CFA,
+    RSYS_R_PERSONALITY,
+    RSYS_R_BEGIN_CATCH,
+    RSYS_R_GET_GLOBALS,
+    RSYS_R_COUNT
+};
+
+static const char *const rsys_real_names[RSYS_R_COUNT] = {
+    [RSYS_R_LIBC_START_MAIN] = "__libc_start_main",
+    [RSYS_R_EXIT] = "exit",
+    [RSYS_R__EXIT] = "_exit",
+    [RSYS_R__EXIT_C99] = "_Exit",
+    [RSYS_R_FORK] = "fork",
+    [RSYS_R_EXECVE] = "execve",
+    [RSYS_R_EXECVPE] = "execvpe",
+    [RSYS_R_EXECV] = "execv",
+    [RSYS_R_EXECVP] = "execvp",
+    [RSYS_R_PTHREAD_CREATE] = "pthread_create",
+    [RSYS_R_PTHREAD_EXIT] = "pthread_exit",
+    [RSYS_R_SIGACTION] = "sigaction",
+    [RSYS_R_SIGNAL] = "signal",
+    [RSYS_R_DLOPEN] = "dlopen",
+    [RSYS_R_UNWIND_RAISE] = "_Unwind_RaiseException",
+    [RSYS_R_UNWIND_RESUME_OR_RETHROW] = "_Unwind_Resume_or_Rethrow",
+    [RSYS_R_UNWIND_FORCED] = "_Unwind_ForcedUnwind",
+    [RSYS_R_UNWIND_GET_CFA] = "_Unwind_GetCFA",
+    [RSYS_R_PERSONALITY] = "__gxx_personality_v0",
+    [RSYS_R_BEGIN_CATCH] = "__cxa_begin_catch",
+    [RSYS_R_GET_GLOBALS] = "__cxa_get_globals",
+};
+
+static void *rsys_real_fn[RSYS_R_COUNT];
+
+/*
+ * The next definition of a wrapped symbol, the only dlsym(RTLD_NEXT) of the agent. A wrapper can
+ * run before the agent's constructor (from another library's constructor), so it resolves what
+ * is still missing itself; a definition not found is looked up again on the next call.
+ */
+static void *rsys_real(enum rsys_real_id id)
+{
+    void *p = __atomic_load_n(&rsys_real_fn[id], __ATOMIC_ACQUIRE);
+    if (RSYS_UNLIKELY(p == NULL)) {
+        p = dlsym(RTLD_NEXT, rsys_real_names[id]);
+        __atomic_store_n(&rsys_real_fn[id], p, __ATOMIC_RELEASE);
+    }
+    return p;
+}
+
+void rsys_wrap_init(void)
+{
+    for (int id = 0; id < RSYS_R_FIRST_LAZY; id++) {
+        rsys_real((enum rsys_real_id)id);
+    }
+}
+
+/* A wrapper whose real definition is nowhere cannot do what its caller asked. */
+static __attribute__((noreturn)) void rsys_missing(enum rsys_real_id id)
+{
+    dprintf(2, "rocprof-sys: agent: %s: no next definition\n", rsys_real_names[id]);
+    abort();
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Process start and exit
+ */
+typedef void (*rsys_exit_fn)(int);
+typedef int (*rsys_main_fn)(int, char **, char **);
+typedef int (*rsys_start_main_fn)(rsys_main_fn, int, char **, void (*)(void), void (*)(void),
+                                  void (*)(void), void *);
+
+static rsys_main_fn real_main;
+
+static int rsys_main_wrapper(int argc, char **argv, char **envp)
+{
+    if (rsys_is_ours()) {
+        rsys_timers_main_begins();
+    }
+    int rc = real_main(argc, argv, envp);
+    if (rsys_is_ours()) {
+        rsys_set_exit_code(rc);
+    }
+    return rc;
+}
+
+/* Wrapping main through the C runtime start lets us record main's return value as exit_code. */
+RSYS_EXPORT int __libc_start_main(rsys_main_fn main, int argc, char **argv, void (*init)(void),
+                                  void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
+{
+    rsys_start_main_fn real = (rsys_start_main_fn)rsys_real(RSYS_R_LIBC_START_MAIN);
+    if (real == NULL) {
+        abort();
+    }
+    real_main = main; /* always: the agent may be a constructor that has not run yet */
+    return real(rsys_main_wrapper, argc, argv, init, fini, rtld_fini, stack_end);
+}
+
+RSYS_EXPORT __attribute__((noreturn)) void exit(int status)
+{
+    if (rsys_is_ours()) {
+        rsys_set_exit_code(status);
+    }
+    rsys_exit_fn real = (rsys_exit_fn)rsys_real(RSYS_R_EXIT);
+    if (real != NULL) {
+        real(status);
+    }
+    syscall(SYS_exit_group, status);
+    __builtin_unreachable();
+}
+
+/* _exit and _Exit skip atexit handlers and destructors: the exit records are written here. */
+static __attribute__((noreturn)) void rsys_quick_exit(enum rsys_real_id id, int status)
+{
+    if (rsys_is_ours()) {
+        rsys_set_exit_code(status);
+        rsys_finalize();
+    }
+    rsys_exit_fn real = (rsys_exit_fn)rsys_real(id);
+    if (real != NULL) {
+        real(status);
+    }
+    syscall(SYS_exit_group, status);
+    __builtin_unreachable();
+}
+
+RSYS_EXPORT __attribute__((noreturn)) void _exit(int status)
+{
+    rsys_quick_exit(RSYS_R__EXIT, status);
+}
+
+RSYS_EXPORT __attribute__((noreturn)) void _Exit(int status)
+{
+    rsys_quick_exit(RSYS_R__EXIT_C99, status);
+}
+
+/* fork: the parent records FORK with the child's pid (the atfork child handler does the rest). */
+RSYS_EXPORT pid_t fork(void)
+{
+    pid_t (*real)(void) = (pid_t(*)(void))rsys_real(RSYS_R_FORK);
+    pid_t pid = real();
+    if (pid > 0 && rsys_g.enabled) {
+        rsys_simple(RSYS_REC_FORK, 0, (int32_t)pid, 0, 1);
+    }
+    return pid;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * exec: every sampling timer is deleted and pending timer signals are discarded first (the new
+ * image would die of one: its disposition is the default again). glibc's own exec variants call
+ * execve internally, not through this symbol, so each entry point is wrapped (the execl family
+ * through execve / execvp with the arguments gathered; fexecve and posix_spawn are not wrapped:
+ * a posix_spawn child has no timers anyway).
+ */
+typedef int (*rsys_execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*rsys_execv_fn)(const char *, char *const[]);
+
+static void rsys_before_exec(void)
+{
+    if (rsys_is_ours()) {
+        rsys_timers_before_exec();
+    }
+}
+
+static int rsys_after_exec(int rc)
+{
+    int saved = errno;
+    if (rsys_is_ours()) {
+        rsys_timers_after_failed_exec();
+    }
+    errno = saved;
+    return rc;
+}
+
+RSYS_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+    rsys_execve_fn real = (rsys_execve_fn)rsys_real(RSYS_R_EXECVE);
+    rsys_before_exec();
+    return rsys_after_exec(real(path, argv, envp));
+}
+
+RSYS_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+    rsys_execve_fn real = (rsys_execve_fn)rsys_real(RSYS_R_EXECVPE);
+    rsys_before_exec();
+    return rsys_after_exec(real(file, argv, envp));
+}
+
+RSYS_EXPORT int execv(const char *path, char *const argv[])
+{
+    rsys_execv_fn real = (rsys_execv_fn)rsys_real(RSYS_R_EXECV);
+    rsys_before_exec();
+    return rsys_after_exec(real(path, argv));
+}
+
+RSYS_EXPORT int execvp(const char *file, char *const argv[])
+{
+    rsys_execv_fn real = (rsys_execv_fn)rsys_real(RSYS_R_EXECVP);
+    rsys_before_exec();
+    return rsys_after_exec(real(file, argv));
+}
+
+/* Counts the arguments after arg0 up to the NULL, then gathers them into argv. */
+#define RSYS_GATHER_ARGS(arg0, last, argv, extra)                                                    \
+    size_t rsys_n = 1;                                                                             \
+    {                                                                                              \
+        va_list rsys_ap;                                                                           \
+        va_start(rsys_ap, last);                                                                   \
+        while (va_arg(rsys_ap, const char *) != NULL) {                                            \
+            rsys_n++;                                                                              \
+        }                                                                                          \
+        va_end(rsys_ap);                                                                           \
+    }                                                                                              \
+    char *argv[rsys_n + 1];                                                                        \
+    extra;                                                                                         \
+    {                                                                                              \
+        va_list rsys_ap;                                                                           \
+        va_start(rsys_ap, last);                                                                   \
+        argv[0] = (char *)(arg0);                                                                  \
+        for (size_t rsys_i = 1; rsys_i <= rsys_n; rsys_i++) {                                      \
+            argv[rsys_i] = va_arg(rsys_ap, char *);                                                \
+        }                                                                                          \
+        va_end(rsys_ap);                                                                           \
+    }
+
+RSYS_EXPORT int execl(const char *path, const char *arg, ...)
+{
+    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
+    return execv(path, argv);
+}
+
+RSYS_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
+    return execvp(file, argv);
+}
+
+RSYS_EXPORT int execle(const char *path, const char *arg, ...)
+{
+    /* the environment pointer follows the NULL that ends the arguments */
+    RSYS_GATHER_ARGS(arg, arg, argv, (void)0)
+    char *const *envp;
+    {
+        va_list ap;
+        va_start(ap, arg);
+        for (size_t i = 1; i <= rsys_n; i++) {
+            (void)va_arg(ap, char *);
+        }
+        envp = va_arg(ap, char *const *);
+        va_end(ap);
+    }
+    return execve(path, argv, envp);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Threads: a new thread gets the next thread_seq at creation (main is 0) and records THREAD_START
+ * on entry.
+ */
+typedef int (*rsys_pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+                                      void *);
+
+struct rsys_start {
+    void *(*fn)(void *);
+    void *arg;
+    int32_t seq;
+};
+
+static void *rsys_thread_main(void *p)
+{
+    struct rsys_start s = *(struct rsys_start *)p;
+    free(p);
+    rsys_thread_enter(s.seq);
+    return s.fn(s.arg);
+}
+
+RSYS_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                               void *(*start_routine)(void *), void *arg)
+{
+    rsys_pthread_create_fn real = (rsys_pthread_create_fn)rsys_real(RSYS_R_PTHREAD_CREATE);
+    if (!rsys_g.enabled) {
+        return real(thread, attr, start_routine, arg);
+    }
+    struct rsys_start *s = (struct rsys_start *)malloc(sizeof *s);
+    if (s == NULL) {
+        return real(thread, attr, start_routine, arg);
+    }
+    s->fn = start_routine;
+    s->arg = arg;
+    s->seq = (int32_t)__atomic_fetch_add(&rsys_g.next_seq, 1u, __ATOMIC_RELAXED);
+    int rc = real(thread, attr, rsys_thread_main, s);
+    if (rc != 0) {
+        free(s);
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * sigaction / signal: the application sees and sets its own disposition of a sampler signal
+ * (agent_timer.c keeps it); other signals go to libc.
+ */
+typedef int (*rsys_sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+typedef sighandler_t (*rsys_signal_fn)(int, sighandler_t);
+
+RSYS_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+    rsys_sigaction_fn real = (rsys_sigaction_fn)rsys_real(RSYS_R_SIGACTION);
+    if (real == NULL) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if (rsys_timers_app_sigaction(sig, act, oact) == 0) {
+        return 0;
+    }
+    return real(sig, act, oact);
+}
+
+RSYS_EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+    rsys_signal_fn real = (rsys_signal_fn)rsys_real(RSYS_R_SIGNAL);
+    if (real == NULL) {
+        return SIG_ERR;
+    }
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = SA_RESTART; /* glibc's signal(): BSD semantics */
+    sigemptyset(&sa.sa_mask);
+    if (rsys_timers_app_sigaction(sig, &sa, &old) != 0) {
+        return real(sig, handler);
+    }
+    return (old.sa_flags & SA_SIGINFO) ? (sighandler_t)(void (*)(void))old.sa_sigaction
+                                       : old.sa_handler;
+}
+
+/* libc's sigaction, for the agent's own handlers */
+int rsys_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+    rsys_sigaction_fn real = (rsys_sigaction_fn)rsys_real(RSYS_R_SIGACTION);
+    return real != NULL ? real(sig, act, oact) : -1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Unwinding through instrumented frames: the real return addresses are put back before an
+ * unwinder walks the stack, and the frames it removed end when it is done (agent_instr.c).
+ */
+typedef int (*rsys_raise_fn)(void *);
+typedef int (*rsys_forced_fn)(void *, void *, void *);
+typedef void *(*rsys_begin_catch_fn)(void *);
+typedef void *(*rsys_globals_fn)(void);
+typedef void (*rsys_pthread_exit_fn)(void *);
+typedef int (*rsys_personality_fn)(int, int, uint64_t, void *, void *);
+typedef uint64_t (*rsys_get_cfa_fn)(void *);
+
+static RSYS_ALWAYS_INLINE int rsys_raise(enum rsys_real_id id, void *exc)
+{
+    rsys_raise_fn f = (rsys_raise_fn)rsys_real(id);
+    if (f == NULL) {
+        rsys_missing(id);
+    }
+    rsys_instr_unhook_all();
+    int rc = f(exc); /* returns only when no handler was found */
+    rsys_instr_after_unwind(0, 1);
+    return rc;
+}
+
+RSYS_EXPORT int _Unwind_RaiseException(void *exc)
+{
+    return rsys_raise(RSYS_R_UNWIND_RAISE, exc);
+}
+
+RSYS_EXPORT int _Unwind_Resume_or_Rethrow(void *exc)
+{
+    return rsys_raise(RSYS_R_UNWIND_RESUME_OR_RETHROW, exc);
+}
+
+RSYS_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *stop_arg)
+{
+    rsys_forced_fn f = (rsys_forced_fn)rsys_real(RSYS_R_UNWIND_FORCED);
+    if (f == NULL) {
+        rsys_missing(RSYS_R_UNWIND_FORCED);
+    }
+    rsys_instr_unhook_all();
+    int rc = f(exc, stop, stop_arg);
+    rsys_instr_after_unwind(0, 1);
+    return rc;
+}
+
+/*
+ * The C++ personality, called by the unwinder for each frame F that has one. In the cleanup phase
+ * the frames below F are gone by then (F's landing pad, a cleanup or the catch, runs next, or the
+ * unwinder goes on to F's caller): their exits are recorded then, so that a destructor's
+ * instrumented calls nest under the frame that runs it. _Unwind_GetCFA gives, at this point, the
+ * stack pointer of F at its call site (the CFA of the frame below, in libgcc and LLVM libunwind
+ * alike): every slot under it belongs to a frame below F. F itself is popped at the next frame
+ * with a personality, or at the catch.
+ */
+RSYS_EXPORT int __gxx_personality_v0(int version, int actions, uint64_t exception_class, void *ue,
+                                     void *context)
+{
+    rsys_personality_fn f = (rsys_personality_fn)rsys_real(RSYS_R_PERSONALITY);
+    if (f == NULL) {
+        rsys_missing(RSYS_R_PERSONALITY);
+    }
+    int rc = f(version, actions, exception_class, ue, context);
+    if ((actions & 2) != 0 && (rc == 7 || rc == 8)) { /* _UA_CLEANUP_PHASE; INSTALL_CONTEXT, CONTINUE */
+        rsys_get_cfa_fn cfa_of = (rsys_get_cfa_fn)rsys_real(RSYS_R_UNWIND_GET_CFA);
+        uint64_t cfa = cfa_of != NULL ? cfa_of(context) : 0; /* F's stack pointer */
+        if (cfa != 0) {
+            rsys_instr_after_unwind(cfa, 0);
+        }
+    }
+    return rc;
+}
+
+/* libstdc++'s __cxa_eh_globals: caught exceptions, then the uncaught count */
+struct rsys_eh_globals {
+    void *caught;
+    unsigned int uncaught;
+};
+
+RSYS_EXPORT __attribute__((noinline)) void *__cxa_begin_catch(void *exc)
+{
+    rsys_begin_catch_fn f = (rsys_begin_catch_fn)rsys_real(RSYS_R_BEGIN_CATCH);
+    if (f == NULL) {
+        rsys_missing(RSYS_R_BEGIN_CATCH);
+    }
+    /* the catching frame's stack pointer: above this function's return address */
+    uint64_t sp = (uint64_t)(uintptr_t)__builtin_frame_address(0) + 16u;
+    void *r = f(exc);
+    /* another exception still in flight (a catch inside a cleanup): its unwinder has yet to walk
+     * the frames above, so they stay unhooked until its own catch */
+    int rehook = 1;
+    rsys_globals_fn g = (rsys_globals_fn)rsys_real(RSYS_R_GET_GLOBALS);
+    if (g != NULL) {
+        struct rsys_eh_globals *eh = (struct rsys_eh_globals *)g();
+        rehook = eh == NULL || eh->uncaught == 0;
+    }
+    rsys_instr_after_unwind(sp, rehook);
+    return r;
+}
+
+RSYS_EXPORT __attribute__((noreturn)) void pthread_exit(void *value)
+{
+    rsys_pthread_exit_fn f = (rsys_pthread_exit_fn)rsys_real(RSYS_R_PTHREAD_EXIT);
+    if (f == NULL) {
+        rsys_missing(RSYS_R_PTHREAD_EXIT);
+    }
+    /* libc unwinds the thread's stack with its own handle on libgcc_s: put the real addresses
+     * back, and record the exits of every frame now (none of them returns) */
+    rsys_instr_unhook_all();
+    rsys_instr_after_unwind(UINT64_MAX, 0);
+    f(value);
+    __builtin_unreachable();
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * dlopen: modules it loads are discovered. This wrapper is the caller glibc sees (it would search
+ * the agent's DT_RPATH / DT_RUNPATH), so for a bare name the real caller's paths are searched
+ * first (agent_dlpath.c).
+ */
+typedef void *(*rsys_dlopen_fn)(const char *, int);
+
+RSYS_EXPORT void *dlopen(const char *file, int mode)
+{
+    const void *caller = __builtin_return_address(0);
+    rsys_dlopen_fn f = (rsys_dlopen_fn)rsys_real(RSYS_R_DLOPEN);
+    if (f == NULL) {
+        return NULL;
+    }
+    if (file != NULL && strchr(file, '/') == NULL && !(mode & RTLD_NOLOAD)) {
+        void *h = f(file, mode | RTLD_NOLOAD); /* loaded already: by name, whatever the paths */
+        if (h != NULL) {
+            return h;
+        }
+        char path[PATH_MAX];
+        if (rsys_dlopen_search(caller, file, path)) {
+            h = f(path, mode);
+            if (h != NULL) {
+                rsys_instr_discover(0);
+                return h;
+            }
+        }
+    }
+    void *h = f(file, mode);
+    if (h != NULL && file != NULL && !(mode & RTLD_NOLOAD)) {
+        rsys_instr_discover(0);
+    }
+    return h;
+}

@@ -1,0 +1,232 @@
+package org.rocprofsys.core.launch;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.rocprofsys.config.SettingType;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.output.LaunchContext;
+import org.rocprofsys.config.output.OutputPaths;
+import org.rocprofsys.config.output.OutputSettings;
+import org.rocprofsys.core.event.ProcessEnd;
+import org.rocprofsys.core.event.ProcessEnded;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.output.OutputContext;
+import org.rocprofsys.core.output.OutputFormat;
+import org.rocprofsys.core.output.RunOutputs;
+import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.pipeline.Collector;
+import org.rocprofsys.core.pipeline.Pipeline;
+import org.rocprofsys.core.pipeline.SessionDirectory;
+import org.rocprofsys.core.pipeline.TraceWindows;
+import org.rocprofsys.core.timemory.Component;
+import org.rocprofsys.core.timemory.TimemoryOptions;
+import org.rocprofsys.core.wire.WireFormat;
+
+/**
+ * One profiled run: creates the session directory, launches the target with the agent preloaded,
+ * collects until the target (and its descendants) end, then writes every output. The target's
+ * crash or kill does not lose what its agent recorded: the rings live in shared memory that the
+ * collector still reads.
+ */
+public final class Session {
+    /** Descendants still running this long after the target ended are cut off. */
+    private static final long DESCENDANT_GRACE_NS = TimeUnit.SECONDS.toNanos(5);
+
+    /**
+     * What to launch.
+     *
+     * @param command      the target's argv
+     * @param environment  its environment (the launcher's updates already applied)
+     * @param workingDirectory where it runs and relative outputs go
+     * @param agentLibrary the librocprof-sys.so to preload
+     */
+    public record Launch(List<String> command, Map<String, String> environment, Path workingDirectory,
+            Path agentLibrary) {
+    }
+
+    private final Settings settings;
+    private final Launch launch;
+    private final PrintStream log;
+    private final List<BackgroundSource> sources;
+    private final List<OutputFormat> formats;
+
+    /**
+     * @param sources what runs beside the target (samplers), in the order their intercept stages
+     *                see the events
+     * @param formats the outputs the run may write; those the settings enable are opened
+     */
+    public Session(Settings settings, Launch launch, PrintStream log, List<BackgroundSource> sources,
+            List<OutputFormat> formats) {
+        this.settings = settings;
+        this.launch = launch;
+        this.log = log;
+        this.sources = List.copyOf(sources);
+        this.formats = List.copyOf(formats);
+    }
+
+    /** Runs the target to its end and writes the outputs; returns how the target ended. */
+    public TargetOutcome run() throws IOException, InterruptedException, SessionException {
+        long realtimeOffset = Instant.now().toEpochMilli() * 1_000_000L - System.nanoTime();
+        TraceWindows windows;
+        try {
+            windows = TraceWindows.from(settings);
+        } catch (IllegalArgumentException e) {
+            throw new SessionException(e.getMessage());
+        }
+        Optional<String> badComponents = TimemoryOptions.validateComponents(settings.get("ROCPROFSYS_TIMEMORY_COMPONENTS"));
+        if (badComponents.isPresent()) {
+            throw new SessionException("ROCPROFSYS_TIMEMORY_COMPONENTS: " + badComponents.get());
+        }
+        try (SessionDirectory dir = SessionDirectory.create(Path.of(settings.get("ROCPROFSYS_TMPDIR")))) {
+            Map<String, String> env = targetEnvironment(dir.path());
+            boolean gated = sources.stream().anyMatch(BackgroundSource::needsExecGate);
+            if (gated) {
+                ExecGate.checkExecutable(launch.command().getFirst(), env, launch.workingDirectory());
+            }
+            ProcessBuilder pb = new ProcessBuilder(gated ? ExecGate.command(launch.command()) : launch.command())
+                    .directory(launch.workingDirectory().toFile()).inheritIO();
+            pb.environment().clear();
+            pb.environment().putAll(gated ? ExecGate.environment(env) : env);
+            Process target;
+            try {
+                target = pb.start();
+            } catch (IOException e) {
+                throw new SessionException("cannot execute '" + launch.command().getFirst() + "': "
+                        + e.getMessage().replaceFirst("^Cannot run program \"[^\"]*\"[^:]*: ", ""));
+            }
+            int pid = (int) target.pid();
+            if (gated) {
+                ExecGate.awaitStopped(target);
+                for (BackgroundSource source : sources) {
+                    if (source.needsExecGate()) {
+                        source.attachBeforeExec(pid);
+                    }
+                }
+                ExecGate.release(target);
+            }
+            String exe = Path.of(launch.command().getFirst()).getFileName().toString();
+            OutputPaths paths = outputPaths(pid, env);
+            ZonedDateTime launched = ZonedDateTime.now(ZoneId.systemDefault());
+            RunOutputs outputs = RunOutputs.open(formats,
+                    new OutputContext(settings, paths, pid, exe, realtimeOffset, log, System.out));
+            Pipeline pipeline = new Pipeline(windows, initiallyEnabled(), sources, outputs.writers());
+            Collector collector = new Collector(dir, pipeline.head(), log);
+            collector.setRootPid(pid);
+            for (BackgroundSource source : sources) {
+                source.start(pid, collector::offer);
+            }
+            SignalForwarding signals = SignalForwarding.install(target);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread collecting = Thread.ofPlatform().name("rocprof-sys-collector").start(() -> {
+                try {
+                    collector.run(DESCENDANT_GRACE_NS);
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            int status = target.waitFor();
+            long ended = System.nanoTime();
+            for (BackgroundSource source : sources) {
+                source.stop(ended);
+            }
+            collector.targetReaped(status > 128
+                    ? new Collector.RootEnd(ProcessEnd.KILLED_BY_SIGNAL, status - 128, ended)
+                    : new Collector.RootEnd(ProcessEnd.EXITED, status, ended));
+            collecting.join();
+            signals.uninstall();
+            if (failure.get() != null) {
+                throw new SessionException("collecting failed: " + failure.get().getMessage());
+            }
+            TargetOutcome outcome = outcome(collector.targetEnd().orElse(null), status);
+            Map<String, Long> drops = collector.drops();
+            reportDrops(drops);
+            RunSummary summary = new RunSummary(System.nanoTime(), realtimeOffset, pid, exe, drops);
+            pipeline.finish(summary.endNs());
+            outputs.finish(summary, launch.command(), launched, env);
+            return outcome;
+        }
+    }
+
+    private static TargetOutcome outcome(ProcessEnded rootEnd, int waitStatus) {
+        if (rootEnd != null && rootEnd.how() == ProcessEnd.EXITED && rootEnd.status() >= 0) {
+            return new TargetOutcome(ProcessEnd.EXITED, rootEnd.status());
+        }
+        // without the agent's word, Java's 128+N convention is the only hint of a signal
+        return waitStatus > 128 ? new TargetOutcome(ProcessEnd.KILLED_BY_SIGNAL, waitStatus - 128)
+                : new TargetOutcome(ProcessEnd.EXITED, waitStatus);
+    }
+
+    private void reportDrops(Map<String, Long> drops) {
+        long total = drops.values().stream().mapToLong(Long::longValue).sum();
+        if (total > 0) {
+            log.println("[rocprof-sys] warning: " + total + " records were dropped because a ring buffer was full "
+                    + drops + "; raise ROCPROFSYS_RING_BUFFER_SIZE_KB or set ROCPROFSYS_RING_BUFFER_LOSSLESS=ON");
+        }
+    }
+
+    private boolean initiallyEnabled() {
+        String v = launch.environment().get("ROCPROFSYS_INIT_ENABLED");
+        try {
+            return v == null || SettingType.parseBool(v);
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
+    }
+
+    private Map<String, String> targetEnvironment(Path sessionDir) {
+        Map<String, String> env = new HashMap<>(launch.environment());
+        String preload = env.get("LD_PRELOAD");
+        String agent = launch.agentLibrary().toString();
+        env.put("LD_PRELOAD", preload == null || preload.isBlank() ? agent : agent + ":" + preload);
+        env.put(WireFormat.ENV_SESSION_DIR, sessionDir.toString());
+        env.put(WireFormat.ENV_RING_KB, Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB")));
+        env.put(WireFormat.ENV_MAX_THREADS, Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_MAX_THREADS")));
+        env.put(WireFormat.ENV_LOSSLESS, settings.bool("ROCPROFSYS_RING_BUFFER_LOSSLESS") ? "1" : "0");
+        env.put(WireFormat.ENV_METRICS, Integer.toString(agentMetrics()));
+        for (BackgroundSource source : sources) {
+            env.putAll(source.targetEnvironment(sessionDir));
+        }
+        return env;
+    }
+
+    /** The readings the agent must take with each region, for the selected timemory components. */
+    private int agentMetrics() {
+        if (!settings.bool("ROCPROFSYS_PROFILE")) {
+            return 0;
+        }
+        int metrics = 0;
+        for (Component c : TimemoryOptions.from(settings).components()) {
+            metrics |= switch (c) {
+                case CPU_CLOCK -> WireFormat.METRIC_THREAD_CPU;
+                case PAGE_RSS -> WireFormat.METRIC_RSS;
+                case PEAK_RSS -> WireFormat.METRIC_PEAK_RSS;
+                default -> 0;
+            };
+        }
+        return metrics;
+    }
+
+    private OutputPaths outputPaths(int pid, Map<String, String> env) {
+        long self = ProcessHandle.current().pid();
+        LaunchContext ctx = new LaunchContext(launch.command(), pid, self, self, self,
+                ZonedDateTime.now(ZoneId.systemDefault()), env,
+                key -> settings.registry().find(key).map(d -> settings.get(d.envName())), Optional.empty());
+        OutputSettings os = new OutputSettings(settings.get("ROCPROFSYS_OUTPUT_PATH"),
+                settings.get("ROCPROFSYS_OUTPUT_PREFIX"), settings.bool("ROCPROFSYS_TIME_OUTPUT"),
+                settings.get("ROCPROFSYS_TIME_FORMAT"), settings.bool("ROCPROFSYS_USE_PID"),
+                settings.get("ROCPROFSYS_PERFETTO_FILE"));
+        return new OutputPaths(os, ctx, launch.workingDirectory(), OptionalInt.empty());
+    }
+}

@@ -1,0 +1,16 @@
+package org.rocprofsys.core.output;
+
+import java.io.IOException;
+import java.util.List;
+
+import org.rocprofsys.core.event.EventSink;
+
+/** The writer an {@link OutputFormat} opened for one run: a sink that reports what it wrote. */
+public interface OutputWriter extends EventSink {
+    /**
+     * Called after every writer of the run has finished: announces on the run's log each file that
+     * was not announced while it was written, and returns every file written, in the order
+     * metadata.json lists them.
+     */
+    List<WrittenFile> report() throws IOException;
+}

@@ -1,0 +1,268 @@
+package org.rocprofsys.core.pipeline;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.rocprofsys.core.event.ProcessEnd;
+import org.rocprofsys.core.event.ProcessEnded;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.wire.FunctionNames;
+import org.rocprofsys.core.wire.RingDrain;
+import org.rocprofsys.core.wire.RingFile;
+import org.rocprofsys.core.wire.WireException;
+import org.rocprofsys.core.wire.WireFormat;
+
+/**
+ * Drains every agent ring file of a session into the event stream, on one thread: finds new
+ * process images (launched target, fork children, exec'd images), reads their rings as they fill,
+ * and ends each image when its agent says it exited, when it exec'd, or when its process is gone
+ * (killed), closing its threads at that time.
+ */
+public final class Collector {
+    private static final long LIVENESS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final SessionDirectory directory;
+    private final Consumer<TraceEvent> out;
+    private final PrintStream log;
+    private final Map<Path, Image> images = new LinkedHashMap<>();
+    /** Files not to read again: broken ones, and images already ended. */
+    private final Set<Path> done = new HashSet<>();
+    private final Map<String, Long> drops = new LinkedHashMap<>();
+    private long lastLivenessCheck;
+    /** Listing the directory costs tens of µs: while rings are busy it is done at most this often. */
+    private static final long DISCOVERY_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(2);
+    private long lastDiscovery;
+    private int lastPassRecords;
+    private long recordsRead;
+
+    /** Events of background sources (samplers), handed over from their threads. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<TraceEvent> external =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private volatile RootEnd rootEnd;
+    private int rootPid = -1;
+    private ProcessEnded targetEnd;
+
+    /** How the launched target ended, as its parent saw it. */
+    public record RootEnd(ProcessEnd how, int status, long timestampNs) {
+    }
+
+    private static final class Image {
+        final RingFile file;
+        final int pid;
+        final List<RingDrain> drains = new ArrayList<>();
+        final FunctionNames functions;
+
+        Image(RingFile file) {
+            this.file = file;
+            this.pid = file.pid();
+            this.functions = new FunctionNames(file);
+        }
+    }
+
+    public Collector(SessionDirectory directory, Consumer<TraceEvent> out, PrintStream log) {
+        this.directory = directory;
+        this.out = out;
+        this.log = log;
+    }
+
+    public void setRootPid(int pid) {
+        this.rootPid = pid;
+    }
+
+    /** Called by the session when its child has been reaped. */
+    public void targetReaped(RootEnd end) {
+        this.rootEnd = end;
+    }
+
+    /** How the launched target's last image ended, as the collector reported it; empty before that. */
+    public Optional<ProcessEnded> targetEnd() {
+        return Optional.ofNullable(targetEnd);
+    }
+
+    /** Thread-safe: queues an event of a background source for the collector thread. */
+    public void offer(TraceEvent event) {
+        external.add(event);
+    }
+
+    public long recordsRead() {
+        return recordsRead;
+    }
+
+    /** Records lost to full rings, by "pid/tid" (tid 0: threads that found no free ring). */
+    public Map<String, Long> drops() {
+        return drops;
+    }
+
+    /**
+     * Runs until the target has ended and every process image has ended (descendants still alive
+     * {@code graceNs} after the target ended are cut off there), then returns.
+     */
+    public void run(long graceNs) throws IOException, WireException, InterruptedException {
+        long idleSleepMicros = 200;
+        long rootEndSeen = 0;
+        while (true) {
+            int n = pass();
+            RootEnd end = rootEnd;
+            if (end != null) {
+                if (rootEndSeen == 0) {
+                    rootEndSeen = System.nanoTime();
+                }
+                lastPassRecords = 0; // near the end, every pass looks for late images (fork children)
+                if (images.isEmpty() && pass() == 0) {
+                    return;
+                }
+                if (System.nanoTime() - rootEndSeen > graceNs) {
+                    pass();
+                    for (Image image : List.copyOf(images.values())) {
+                        log.println("[rocprof-sys] process " + image.pid + " still runs after the target ended;"
+                                + " its data ends here");
+                        endImage(image, ProcessEnd.VANISHED, 0, System.nanoTime());
+                    }
+                    return;
+                }
+            }
+            if (n == 0) {
+                TimeUnit.MICROSECONDS.sleep(idleSleepMicros);
+                idleSleepMicros = Math.min(idleSleepMicros * 2, 5000);
+            } else {
+                idleSleepMicros = 200;
+            }
+        }
+    }
+
+    private int pass() throws IOException, WireException {
+        long started = System.nanoTime();
+        if (lastPassRecords == 0 || started - lastDiscovery > DISCOVERY_PERIOD_NS) {
+            discover();
+            lastDiscovery = started;
+        }
+        int n = 0;
+        for (TraceEvent e; (e = external.poll()) != null; n++) {
+            out.accept(e);
+        }
+        long now = System.nanoTime();
+        boolean checkLiveness = now - lastLivenessCheck > LIVENESS_PERIOD_NS;
+        if (checkLiveness) {
+            lastLivenessCheck = now;
+        }
+        for (Image image : List.copyOf(images.values())) {
+            // the state is read before the rings: what the agent wrote before EXITED is then visible
+            boolean exited = image.file.state() == WireFormat.STATE_EXITED;
+            n += drainAll(image);
+            if (exited) {
+                RootEnd end = image.pid == rootPid ? rootEnd : null;
+                int code = image.file.exitCode();
+                endImage(image, ProcessEnd.EXITED, code >= 0 || end == null ? code : end.status(),
+                        image.file.exitTimeNs());
+            } else if (image.pid == rootPid) {
+                RootEnd end = rootEnd;
+                if (end != null && isLatestGeneration(image)) {
+                    n += drainAll(image);
+                    endImage(image, end.how(), end.status(), end.timestampNs());
+                }
+            } else if (checkLiveness && !ProcessLiveness.isAlive(image.pid)) {
+                n += drainAll(image);
+                endImage(image, ProcessEnd.KILLED_BY_SIGNAL, 0, System.nanoTime());
+            }
+        }
+        recordsRead += n;
+        lastPassRecords = n;
+        return n;
+    }
+
+    private boolean isLatestGeneration(Image image) {
+        for (Image other : images.values()) {
+            if (other.pid == image.pid && other.file.execGeneration() > image.file.execGeneration()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void discover() throws IOException, WireException {
+        for (Path p : directory.ringFiles()) {
+            if (images.containsKey(p) || done.contains(p)) {
+                continue;
+            }
+            RingFile file;
+            try {
+                file = RingFile.open(p);
+            } catch (WireException e) {
+                done.add(p);
+                log.println("[rocprof-sys] warning: ignoring " + e.getMessage());
+                continue;
+            }
+            if (file == null) {
+                continue; // header not yet published
+            }
+            Image image = new Image(file);
+            for (Image older : List.copyOf(images.values())) {
+                if (older.pid == image.pid && older.file.execGeneration() < file.execGeneration()) {
+                    drainAll(older);
+                    endImage(older, ProcessEnd.EXEC, 0, file.initTimeNs());
+                }
+            }
+            images.put(p, image);
+            out.accept(new ProcessStarted(file.initTimeNs(), file.pid(), file.ppid(), file.executable(),
+                    file.commandLine(), file.forkedFrom(), file.execGeneration()));
+        }
+    }
+
+    private int drainAll(Image image) throws WireException {
+        List<RingFile.Ring> rings = image.file.rings();
+        for (int i = image.drains.size(); i < rings.size(); i++) {
+            image.drains.add(new RingDrain(image.pid, rings.get(i), out, image.functions));
+        }
+        int n = 0;
+        for (RingDrain d : image.drains) {
+            n += d.drain();
+        }
+        return n;
+    }
+
+    private void endImage(Image image, ProcessEnd how, int status, long timestampNs) {
+        long end = timestampNs;
+        for (RingDrain d : image.drains) {
+            d.flushPending();
+            end = Math.max(end, d.lastTime());
+        }
+        for (int i = 0; i < image.drains.size(); i++) {
+            RingDrain d = image.drains.get(i);
+            RingFile.Ring ring = image.file.rings().get(i);
+            // a thread that ended itself is ended once: the pipeline's normaliser drops this one
+            out.accept(new ThreadEnded(end, image.pid, d.tid(), true));
+            if (ring.dropped() > 0) {
+                drops.merge(image.pid + "/" + d.tid(), ring.dropped(), Long::sum);
+            }
+        }
+        if (image.file.unringedDrops() > 0) {
+            drops.merge(image.pid + "/0", image.file.unringedDrops(), Long::sum);
+        }
+        ProcessEnded ended = new ProcessEnded(end, image.pid, how, status);
+        if (image.pid == rootPid) {
+            targetEnd = ended;
+        }
+        out.accept(ended);
+        images.remove(image.file.path());
+        done.add(image.file.path());
+        image.file.close();
+        try {
+            // frees the shared memory now rather than at the end of the run (fork-heavy programs)
+            java.nio.file.Files.deleteIfExists(image.file.path());
+        } catch (IOException e) {
+            log.println("[rocprof-sys] warning: cannot remove " + image.file.path() + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package org.rocprofsys.core.pipeline;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import org.rocprofsys.core.event.AgentStackSample;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.core.event.Fork;
+import org.rocprofsys.core.event.Mark;
+import org.rocprofsys.core.event.ProcessEnded;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.RecordsDropped;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.event.TraceControl;
+import org.rocprofsys.core.event.TraceEvent;
+
+/**
+ * The last stage before the outputs: turns the stream into {@link SinkEvent}s whose regions are
+ * balanced, so that no output has to track thread and process lifetimes itself.
+ *
+ * <ul>
+ * <li>A region still open when its thread ends, when its process ends, when its thread number
+ * starts again, or when the run finishes ({@link #finish}) is closed there by a
+ * {@link RegionEnd#forced() forced} end (no annotations, no readings), innermost first.</li>
+ * <li>A thread ends once: the collector ends every thread of an image that died or exec'd, and
+ * a thread that had ended itself is not ended again.</li>
+ * <li>An end without an open region is dropped.</li>
+ * <li>Pipeline-only events ({@link TraceControl}, {@link AgentStackSample}) stop here.</li>
+ * </ul>
+ *
+ * <p>Threads are kept in a {@link HashMap} keyed and filled like the Perfetto writer's thread
+ * tracks (a thread is known from its first event that belongs on its track), so that the regions
+ * of several threads closed at one moment are closed in the order the writer closed them itself
+ * before this stage existed: the trace's packets stay the same.
+ */
+public final class EventNormaliser implements Consumer<TraceEvent> {
+    private final Consumer<? super SinkEvent> downstream;
+    /** Open regions per thread (their categories, innermost first), by {@link #key}. */
+    private final Map<Long, ArrayDeque<Category>> threads = new HashMap<>();
+    private final Set<Long> ended = new HashSet<>();
+
+    public EventNormaliser(Consumer<? super SinkEvent> downstream) {
+        this.downstream = downstream;
+    }
+
+    @Override
+    public void accept(TraceEvent event) {
+        switch (event) {
+            case TraceControl c -> {
+                // applied by the collection filter
+            }
+            case AgentStackSample a -> {
+                // raw: a background source's intercept stage turns it into a StackSample
+            }
+            case ProcessStarted p -> downstream.accept(p);
+            case ProcessEnded p -> processEnded(p);
+            case ThreadStarted t -> threadStarted(t);
+            case ThreadEnded t -> threadEnded(t);
+            case RegionBegin b -> {
+                open(b.pid(), b.tid()).push(b.category());
+                downstream.accept(b);
+            }
+            case RegionEnd e -> {
+                ArrayDeque<Category> open = open(e.pid(), e.tid());
+                if (!open.isEmpty()) {
+                    open.pop();
+                    downstream.accept(e);
+                }
+            }
+            case Mark m -> {
+                open(m.pid(), m.tid());
+                downstream.accept(m);
+            }
+            case Fork f -> {
+                open(f.pid(), f.tid());
+                downstream.accept(f);
+            }
+            case RecordsDropped r -> {
+                open(r.pid(), r.tid());
+                downstream.accept(r);
+            }
+            case CounterSample c -> downstream.accept(c);
+            case StackSample s -> downstream.accept(s);
+        }
+    }
+
+    /** Closes every region still open, at {@code endNs}; called once, after the last event. */
+    public void finish(long endNs) {
+        for (Map.Entry<Long, ArrayDeque<Category>> e : threads.entrySet()) {
+            close(e.getKey(), e.getValue(), endNs);
+        }
+        threads.clear();
+    }
+
+    private void processEnded(ProcessEnded p) {
+        Iterator<Map.Entry<Long, ArrayDeque<Category>>> it = threads.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Long, ArrayDeque<Category>> e = it.next();
+            if (pid(e.getKey()) == p.pid()) {
+                close(e.getKey(), e.getValue(), p.timestampNs());
+                it.remove();
+            }
+        }
+        ended.removeIf(k -> pid(k) == p.pid()); // a later image of the pid (exec) has threads of its own
+        downstream.accept(p);
+    }
+
+    private void threadStarted(ThreadStarted t) {
+        long k = key(t.pid(), t.tid());
+        ended.remove(k);
+        ArrayDeque<Category> old = threads.remove(k);
+        if (old != null) {
+            close(k, old, t.timestampNs());
+        }
+        threads.put(k, new ArrayDeque<>());
+        downstream.accept(t);
+    }
+
+    private void threadEnded(ThreadEnded t) {
+        long k = key(t.pid(), t.tid());
+        if (!ended.add(k)) {
+            return;
+        }
+        ArrayDeque<Category> open = threads.remove(k);
+        if (open != null) {
+            close(k, open, t.timestampNs());
+        }
+        downstream.accept(t);
+    }
+
+    private void close(long key, ArrayDeque<Category> open, long timestampNs) {
+        while (!open.isEmpty()) {
+            downstream.accept(new RegionEnd(timestampNs, pid(key), tid(key), open.pop(), List.of(),
+                    RegionMetrics.NONE, true));
+        }
+    }
+
+    private ArrayDeque<Category> open(int pid, int tid) {
+        return threads.computeIfAbsent(key(pid, tid), k -> new ArrayDeque<>());
+    }
+
+    private static long key(int pid, int tid) {
+        return ((long) pid << 32) | (tid & 0xffffffffL);
+    }
+
+    private static int pid(long key) {
+        return (int) (key >>> 32);
+    }
+
+    private static int tid(long key) {
+        return (int) key;
+    }
+}

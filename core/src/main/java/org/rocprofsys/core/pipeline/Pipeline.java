@@ -1,0 +1,41 @@
+package org.rocprofsys.core.pipeline;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.rocprofsys.core.event.EventSink;
+import org.rocprofsys.core.event.TraceEvent;
+
+/**
+ * The stages between the sources and the outputs, on the collector thread: each background
+ * source's intercept stage (in the order the sources are given), the collection filter (trace
+ * windows and the program's start/stop), the normaliser (lifetimes, forced region ends), and the
+ * fan-out to every output.
+ */
+public final class Pipeline {
+    private final EventNormaliser normaliser;
+    private final Consumer<TraceEvent> head;
+
+    /**
+     * @param initiallyEnabled whether collection is on when a process starts (ROCPROFSYS_INIT_ENABLED)
+     */
+    public Pipeline(TraceWindows windows, boolean initiallyEnabled, List<BackgroundSource> sources,
+            List<? extends EventSink> outputs) {
+        this.normaliser = new EventNormaliser(new EventFanOut(outputs));
+        Consumer<TraceEvent> first = new CollectionFilter(windows, initiallyEnabled, normaliser);
+        for (BackgroundSource source : sources.reversed()) {
+            first = source.intercept(first);
+        }
+        this.head = first;
+    }
+
+    /** Where the collector hands every event (agent records and background events alike). */
+    public Consumer<TraceEvent> head() {
+        return head;
+    }
+
+    /** After the last event: closes what is still open at {@code endNs}, before the outputs finish. */
+    public void finish(long endNs) {
+        normaliser.finish(endNs);
+    }
+}

@@ -1,0 +1,61 @@
+package org.rocprofsys.core.pipeline;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The per-run directory the agents create their ring files in: on /dev/shm when it is usable
+ * (tmpfs: the rings never touch a disk), otherwise under the temporary directory. Mode 0700;
+ * removed with everything in it when the run ends.
+ */
+public final class SessionDirectory implements AutoCloseable {
+    private final Path path;
+
+    private SessionDirectory(Path path) {
+        this.path = path;
+    }
+
+    public static SessionDirectory create(Path fallbackTmp) throws IOException {
+        Path shm = Path.of("/dev/shm");
+        Path parent = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : fallbackTmp;
+        byte[] random = new byte[6];
+        new SecureRandom().nextBytes(random);
+        Path dir = parent.resolve("rocprofsys-" + ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(random));
+        Files.createDirectories(parent);
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        return new SessionDirectory(dir);
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** The ring files present now, oldest exec generation of a pid first. */
+    public List<Path> ringFiles() throws IOException {
+        try (Stream<Path> s = Files.list(path)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".ring"))
+                    .sorted(Comparator.comparing((Path p) -> p.getFileName().toString().length())
+                            .thenComparing(p -> p.getFileName().toString()))
+                    .toList();
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(path)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

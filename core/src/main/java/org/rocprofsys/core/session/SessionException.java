@@ -1,8 +1,0 @@
-package org.rocprofsys.core.session;
-
-/** A run that could not be carried out: the target cannot be executed, a bad time window, a broken ring file. */
-public final class SessionException extends Exception {
-    public SessionException(String message) {
-        super(message);
-    }
-}

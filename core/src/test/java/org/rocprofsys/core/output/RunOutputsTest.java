@@ -1,0 +1,101 @@
+package org.rocprofsys.core.output;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.SettingsLoader;
+import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.config.output.LaunchContext;
+import org.rocprofsys.config.output.OutputPaths;
+import org.rocprofsys.config.output.OutputSettings;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkEvent;
+
+/** The seam: only enabled formats open, each sees the events, metadata.json lists what they report. */
+class RunOutputsTest {
+    @TempDir
+    Path dir;
+
+    /** A format that writes one line per event into {@code <key>.txt} and announces it when reporting. */
+    private record LinesFormat(String key, boolean on, List<SinkEvent> seen) implements OutputFormat {
+        @Override
+        public boolean enabled(Settings settings) {
+            return on;
+        }
+
+        @Override
+        public OutputWriter open(OutputContext context) {
+            Path file = context.paths().file(key, "txt");
+            return new OutputWriter() {
+                @Override
+                public void accept(SinkEvent event) {
+                    seen.add(event);
+                }
+
+                @Override
+                public void finish(RunSummary summary) throws IOException {
+                    Files.createDirectories(file.getParent());
+                    Files.writeString(file, seen.size() + "\n");
+                }
+
+                @Override
+                public List<WrittenFile> report() {
+                    context.log().println("[" + key + "]> Outputting '" + file + "'");
+                    return List.of(new WrittenFile("text", key, file));
+                }
+            };
+        }
+    }
+
+    @Test
+    void enabledFormatsWriteAndAreListed() throws Exception {
+        LinesFormat a = new LinesFormat("alpha", true, new ArrayList<>());
+        LinesFormat off = new LinesFormat("off", false, new ArrayList<>());
+        LinesFormat b = new LinesFormat("beta", true, new ArrayList<>());
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Settings settings = new SettingsLoader(SettingsRegistry.standard(), Map.of("HOME", dir.toString()), dir).load();
+        OutputContext ctx = new OutputContext(settings, paths(), 42, "app", 0,
+                new PrintStream(log, true, StandardCharsets.UTF_8), System.out);
+        RunOutputs outputs = RunOutputs.open(List.of(a, off, b), ctx);
+        assertEquals(2, outputs.writers().size());
+        outputs.finish(new RunSummary(1, 0, 42, "app", Map.of()), List.of("./app"),
+                ZonedDateTime.of(2025, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC), Map.of());
+        String[] lines = log.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals(3, lines.length);
+        assertTrue(lines[0].startsWith("[alpha]> Outputting"));
+        assertTrue(lines[1].startsWith("[beta]> Outputting"));
+        assertEquals("[rocprof-sys][42][metadata]> Outputting '" + dir.resolve("out/metadata-42.json") + "'...",
+                lines[2]);
+        JsonNode text = new ObjectMapper().readTree(dir.resolve("out/metadata-42.json").toFile()).findValue("text");
+        assertTrue(text.toString().contains("alpha") && text.toString().contains("beta"), text.toString());
+        assertTrue(!text.toString().contains("\"off\""), text.toString());
+    }
+
+    private OutputPaths paths() {
+        LaunchContext ctx = new LaunchContext(List.of("./app"), 42, 1, 42, 42,
+                ZonedDateTime.of(2025, 8, 9, 13, 5, 0, 0, ZoneOffset.UTC), Map.of(), k -> Optional.empty(),
+                Optional.empty());
+        OutputSettings os = new OutputSettings("out", "", false, "%F_%H.%M", true, "perfetto-trace.proto");
+        return new OutputPaths(os, ctx, dir, OptionalInt.empty());
+    }
+}

@@ -1,0 +1,49 @@
+package org.rocprofsys.core.perfetto;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.nio.file.Path;
+
+import com.google.protobuf.TextFormat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.core.event.AbruptEndsScenario;
+import org.rocprofsys.core.event.GoldenFile;
+import org.rocprofsys.core.event.SinkFeed;
+import org.rocprofsys.core.perfetto.proto.Trace;
+import org.rocprofsys.core.perfetto.proto.TracePacket;
+
+/** Events in, trace out: every packet, decoded to protobuf text, against the checked-in trace. */
+class PerfettoGoldenTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void abruptEndsWithAnnotations() throws IOException, NoSuchAlgorithmException {
+        assertGolden(true, "perfetto-abrupt-ends-annotated.txt");
+    }
+
+    @Test
+    void abruptEndsWithoutAnnotations() throws IOException, NoSuchAlgorithmException {
+        assertGolden(false, "perfetto-abrupt-ends.txt");
+    }
+
+    private void assertGolden(boolean annotations, String golden) throws IOException, NoSuchAlgorithmException {
+        Path out = dir.resolve("perfetto-trace.proto");
+        PerfettoSink sink = new PerfettoSink(out, new PerfettoSink.Options(annotations,
+                AbruptEndsScenario.REALTIME_OFFSET, "app"));
+        SinkFeed.run(sink, AbruptEndsScenario.events(), AbruptEndsScenario.summary());
+        byte[] bytes = Files.readAllBytes(out);
+        // the digest holds the bytes (field order included); the text shows what changed when it differs
+        StringBuilder text = new StringBuilder("sha-256: ")
+                .append(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes))).append('\n');
+        for (TracePacket p : Trace.parseFrom(bytes).getPacketList()) {
+            text.append("packet {\n").append(TextFormat.printer().printToString(p)).append("}\n");
+        }
+        GoldenFile.assertMatches(golden, text.toString());
+    }
+}

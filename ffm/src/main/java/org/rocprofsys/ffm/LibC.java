@@ -1,0 +1,255 @@
+package org.rocprofsys.ffm;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The one libc binding of the project, through FFM: the sampler's perf calls, the symbolizer's
+ * open/close/free, the exec gate's kill. {@code open}, {@code syscall} and {@code ioctl} are
+ * variadic (java-stack.md gotcha 5); errno is captured in the call (a later Java call would
+ * clobber it). Handles are created on first use of this class; {@link #warmUp()} does it before a
+ * target is spawned (the first variadic handle costs 15-20 ms).
+ */
+public final class LibC {
+    private LibC() {
+    }
+
+    public static final int EPERM = 1;
+    public static final int ENOENT = 2;
+    public static final int ESRCH = 3;
+    public static final int EINTR = 4;
+    public static final int E2BIG = 7;
+    public static final int EACCES = 13;
+    public static final int ENODEV = 19;
+    public static final int EINVAL = 22;
+    public static final int EMFILE = 24;
+    public static final int ENOSYS = 38;
+    public static final int EOPNOTSUPP = 95;
+
+    public static final int PROT_READ = 1;
+    public static final int PROT_WRITE = 2;
+    public static final int MAP_SHARED = 1;
+    public static final long MAP_FAILED = -1L;
+    public static final short POLLIN = 1;
+
+    public static final int O_RDONLY = 0;
+    public static final int O_CLOEXEC = 0x80000;
+    public static final int SIGCONT = 18;
+
+    public static final long SYS_PERF_EVENT_OPEN = switch (System.getProperty("os.arch")) {
+        case "amd64", "x86_64" -> 298;
+        case "aarch64", "arm64" -> 241;
+        case "riscv64", "loongarch64" -> 241;
+        case "ppc64le" -> 319;
+        default -> -1;
+    };
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LIBC = LINKER.defaultLookup();
+    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO =
+            CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+
+    // long syscall(long number, ...): perf_event_open(attr*, pid_t, int cpu, int group_fd, unsigned long flags)
+    private static final MethodHandle SYSCALL_PERF = LINKER.downcallHandle(find("syscall"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO);
+    // int ioctl(int fd, unsigned long request, ...)
+    private static final MethodHandle IOCTL = LINKER.downcallHandle(find("ioctl"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG), Linker.Option.firstVariadicArg(2),
+            CAPTURE_ERRNO);
+    private static final MethodHandle MMAP = LINKER.downcallHandle(find("mmap"),
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG),
+            CAPTURE_ERRNO);
+    private static final MethodHandle MUNMAP = LINKER.downcallHandle(find("munmap"),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle CLOSE = LINKER.downcallHandle(find("close"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    // int poll(struct pollfd *fds, nfds_t nfds, int timeout)
+    private static final MethodHandle POLL = LINKER.downcallHandle(find("poll"),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
+    /** open is variadic (mode): the fixed arguments are path and flags. */
+    private static final MethodHandle OPEN = LINKER.downcallHandle(find("open"),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle FREE = LINKER.downcallHandle(find("free"), FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle KILL = LINKER.downcallHandle(find("kill"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle STRERROR = LINKER.downcallHandle(find("strerror"),
+            FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static final MethodHandle GETPAGESIZE = LINKER.downcallHandle(find("getpagesize"),
+            FunctionDescriptor.of(JAVA_INT));
+
+    public static final int PAGE_SIZE = pageSize();
+
+    private static MemorySegment find(String name) {
+        return LIBC.find(name).orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
+    }
+
+    private static int pageSize() {
+        try {
+            return (int) GETPAGESIZE.invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** Forces the class (and its downcall handles) to initialize. */
+    public static void warmUp() {
+        // the static initializer did the work
+    }
+
+    /** A result and the errno captured with it (errno meaningful only on failure). */
+    public record Result(long value, int errno) {
+    }
+
+    public static Result perfEventOpen(MemorySegment attr, int pid, int cpu, int groupFd, long flags) {
+        if (SYS_PERF_EVENT_OPEN < 0) {
+            return new Result(-1, ENOSYS);
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            long r = (long) SYSCALL_PERF.invokeExact(state, SYS_PERF_EVENT_OPEN, attr, pid, cpu, groupFd, flags);
+            return new Result(r, r < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static Result ioctl(int fd, long request, long arg) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            int r = (int) IOCTL.invokeExact(state, fd, request, arg);
+            return new Result(r, r < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** mmap(NULL, length, PROT_READ|PROT_WRITE, MAP_SHARED, fd, 0); value is the address or -1. */
+    public static Result mmapShared(int fd, long length) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            MemorySegment p = (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, length,
+                    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
+            long addr = p.address();
+            return new Result(addr, addr == MAP_FAILED ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int munmap(MemorySegment address, long length) {
+        try {
+            return (int) MUNMAP.invokeExact(address, length);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** open(path, O_RDONLY|O_CLOEXEC); -1 on failure. */
+    public static int openRead(String path) {
+        try (Arena a = Arena.ofConfined()) {
+            return (int) OPEN.invokeExact(a.allocateFrom(path), O_RDONLY | O_CLOEXEC);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** free(3) of a buffer a native library malloc'd for the caller. */
+    public static void free(MemorySegment p) {
+        try {
+            FREE.invokeExact(p);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** kill(2); 0 on success, -1 on failure. */
+    public static int kill(long pid, int signal) {
+        try {
+            return (int) KILL.invokeExact((int) pid, signal);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int close(int fd) {
+        try {
+            return (int) CLOSE.invokeExact(fd);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** poll(2) on {@code fds} for POLLIN; returns the number of ready fds (0 on timeout, -1 on EINTR). */
+    public static int pollIn(int[] fds, int timeoutMs) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pfd = a.allocate(8L * fds.length, 8);
+            for (int i = 0; i < fds.length; i++) {
+                pfd.set(JAVA_INT, 8L * i, fds[i]);
+                pfd.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 8L * i + 4, POLLIN);
+            }
+            MemorySegment state = a.allocate(CAPTURE);
+            return (int) POLL.invokeExact(state, pfd, (long) fds.length, timeoutMs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static String strerror(int errno) {
+        try {
+            MemorySegment s = (MemorySegment) STRERROR.invokeExact(errno);
+            return s.reinterpret(256).getString(0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A NUL-terminated C string a native call returned, or null for NULL. */
+    public static String string(MemorySegment p) {
+        return p.equals(MemorySegment.NULL) ? null : p.reinterpret(Long.MAX_VALUE).getString(0);
+    }
+
+    public static String errnoName(int errno) {
+        return switch (errno) {
+            case EPERM -> "EPERM";
+            case ENOENT -> "ENOENT";
+            case ESRCH -> "ESRCH";
+            case EINTR -> "EINTR";
+            case E2BIG -> "E2BIG";
+            case EACCES -> "EACCES";
+            case ENODEV -> "ENODEV";
+            case EINVAL -> "EINVAL";
+            case EMFILE -> "EMFILE";
+            case ENOSYS -> "ENOSYS";
+            case EOPNOTSUPP -> "EOPNOTSUPP";
+            default -> "errno " + errno;
+        };
+    }
+
+    /**
+     * What a downcall threw, as an unchecked exception to throw: downcalls declare Throwable but
+     * only ever throw what the handle's adaptation throws.
+     */
+    public static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+}
