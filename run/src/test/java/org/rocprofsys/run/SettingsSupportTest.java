@@ -38,7 +38,7 @@ class SettingsSupportTest {
     private static final SettingsRegistry REGISTRY = SettingsRegistry.standard();
     /** Files that only map options or write configs: naming a setting there is not honouring it. */
     private static final List<String> NOT_READERS = List.of("run/cli/RunOptions.java", "config/avail/",
-            "config/SettingsRegistry.java", "config/SettingDefinition.java", "config/file/");
+            "config/SettingsRegistry.java", "config/SettingDefinition.java", "config/file/", "benchmarks/");
     private static String mainSources;
 
     @TempDir
@@ -198,5 +198,35 @@ class SettingsSupportTest {
             assertEquals(1, rc, stderr);
             assertTrue(stderr.contains("-I/--include " + backend + " is not supported yet"), stderr);
         }
+    }
+
+    /** The settings named in the first column of one table of docs/settings-support.md. */
+    private static java.util.Set<String> documented(String heading) throws IOException {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        boolean in = false;
+        for (String line : Files.readAllLines(DistTool.REPO.resolve("docs/settings-support.md"))) {
+            if (line.startsWith("## ")) {
+                in = line.equals("## " + heading);
+            } else if (in && line.startsWith("| `ROCPROFSYS_")) {
+                out.add(line.substring(3, line.indexOf('`', 3)));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void theDocsListExactlyTheHonouredSettings() throws IOException {
+        java.util.Set<String> all = new java.util.TreeSet<>();
+        java.util.Set<String> some = new java.util.TreeSet<>();
+        for (SettingDefinition d : REGISTRY.all()) {
+            switch (d.support()) {
+                case SettingSupport.Honoured h -> all.add(d.envName());
+                case SettingSupport.HonouredValues v -> some.add(d.envName());
+                case SettingSupport.NotYet n -> {
+                }
+            }
+        }
+        assertEquals(all, documented("Honoured settings"));
+        assertEquals(some, documented("Honoured for some values"));
     }
 }
