@@ -320,6 +320,7 @@ void rsys_finalize(void)
     struct rsys_tls *t = &rsys_tls;
     rsys_timers_stop_all(); /* no sample signal during the exit path */
     rsys_timers_dump_maps(); /* what was loaded since init (dlopen) */
+    rsys_gpu_finalize(); /* buffered GPU records before the exit records */
     if (t->state == RSYS_TS_ACTIVE) {
         if (t->is_main) {
             rsys_region_end(ROCPROFSYS_CATEGORY_HOST, 1);

@@ -206,6 +206,52 @@ struct rsys_record_header {
 #define RSYS_MAX_RECORD_SIZE 4096u /* longer names are cut */
 
 /*
+ * GPU records of the CUDA backend (cuda-backend/src/main/c, the CUPTI injection library), written
+ * through rocprofsys_gpu_record (below) on the calling thread's ring. Their times are always
+ * CLOCK_MONOTONIC ns, whatever the file's clock_kind: CUPTI is given CLOCK_MONOTONIC as its
+ * timestamp source, so GPU times and API times share one base without calibration.
+ *
+ * CUDA_API_NAME: u32 cbid, u32 0, the function name NUL-terminated, padded. aux = CUPTI callback
+ *   domain (1 driver API, 2 runtime API). Written on a ring before that ring's first CUDA_API
+ *   record of the same (domain, cbid); a reader keeps one table per process image.
+ * CUDA_API: u64 begin_ns, u64 end_ns, u32 cbid, u32 correlation_id. aux = callback domain. One
+ *   per API call, written when it returns (on the calling thread).
+ * CUDA_ACTIVITY: u32 raw_size, u32 nstrings, then the CUPTI activity record's raw bytes
+ *   (raw_size, as CUPTI laid them out in its buffer), padded to 8, then nstrings NUL-terminated
+ *   strings: the record's string fields in declaration order (docs/wire-protocol.md lists them per
+ *   kind), cut to fit RSYS_MAX_RECORD_SIZE. aux = CUpti_ActivityKind.
+ * CUDA_NVTX: u64 time_ns, u64 id (range id of RangeStart/RangeEnd, domain handle of DomainCreate,
+ *   else 0), u64 domain handle (0 for the default domain), the message NUL-terminated, padded.
+ *   aux = CUPTI_CBID_NVTX_* of the call.
+ */
+#define RSYS_REC_CUDA_API_NAME 13u
+#define RSYS_REC_CUDA_API 14u
+#define RSYS_REC_CUDA_ACTIVITY 15u
+#define RSYS_REC_CUDA_NVTX 16u
+
+/*
+ * The agent's entry point for GPU backends (agent_gpu.c), found with dlsym(RTLD_DEFAULT, ...) by
+ * the injection library. rocprofsys_gpu_record writes one record of `type` with `aux` whose
+ * payload is the concatenation of `parts`: a part with RSYS_GPU_PART_STRING is a C string (size
+ * ignored) written with its NUL and cut (on a UTF-8 boundary) to what fits; the record is padded
+ * to 8. Returns 1 when written, 0 when dropped or when no session records. rocprofsys_gpu_active
+ * says whether this process records (the backend stays dormant otherwise).
+ * rocprofsys_gpu_set_flush registers the backend's flush, which the agent calls before it writes
+ * its exit records (exit, _exit, the destructor), so that buffered GPU records precede them.
+ */
+#define RSYS_GPU_PART_STRING 1u
+struct rocprofsys_gpu_part {
+    const void *data;
+    uint32_t size;
+    uint32_t flags;
+};
+int rocprofsys_gpu_active(void);
+int rocprofsys_gpu_record(uint32_t type, uint32_t aux, const struct rocprofsys_gpu_part *parts,
+                          uint32_t nparts);
+void rocprofsys_gpu_set_flush(void (*flush)(void));
+
+
+/*
  * Exported by librocprof-sys.so for the collector: reads a calibration pair now (rdtsc ticks
  * returned, CLOCK_MONOTONIC ns stored at *monotonic_ns), as the agent reads its own. Needs no
  * agent state: loading the library without ROCPROFSYS_SESSION_DIR leaves the agent dormant.

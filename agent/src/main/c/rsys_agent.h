@@ -178,6 +178,9 @@ RSYS_HIDDEN void rsys_mark(uint32_t category, const char *name);
 /* THREAD_START, FORK, TRACE_CONTROL: time, then two i32 when with_ints */
 RSYS_HIDDEN void rsys_simple(uint16_t type, uint32_t aux, int32_t a, int32_t b, int with_ints);
 
+/* agent_gpu.c: the GPU backend's last flush (from rsys_finalize) */
+RSYS_HIDDEN void rsys_gpu_finalize(void);
+
 /*
  * agent_threads.c: a thread's life. rsys_attach gives the calling thread a ring (THREAD_START,
  * its timers) on its first record; rsys_thread_enter is the first thing a thread created through

@@ -97,6 +97,16 @@ public final class WireFormat {
     public static final int REC_FUNC_EXIT = 11;
     /** A call-stack sample of the agent's timer sampler; aux = {@link #TIMER_CPUTIME} or {@link #TIMER_REALTIME}. */
     public static final int REC_STACK_SAMPLE = 12;
+    /** Name of a CUDA API function: u32 cbid, u32 0, name; aux = CUPTI callback domain (1 driver, 2 runtime). */
+    public static final int REC_CUDA_API_NAME = 13;
+    /** A CUDA API call: u64 begin ns, u64 end ns, u32 cbid, u32 correlation id; aux = callback domain. */
+    public static final int REC_CUDA_API = 14;
+    /** A raw CUPTI activity record: u32 raw size, u32 strings, raw bytes padded to 8, strings; aux = activity kind. */
+    public static final int REC_CUDA_ACTIVITY = 15;
+    /** An NVTX call: u64 time ns, u64 id, u64 domain handle, message; aux = CUPTI NVTX callback id. */
+    public static final int REC_CUDA_NVTX = 16;
+    /** The agent's entry point for GPU backends ({@code agent_gpu.c}). */
+    public static final String GPU_RECORD_SYMBOL = "rocprofsys_gpu_record";
 
     public static final int MAX_RECORD_SIZE = 4096;
 

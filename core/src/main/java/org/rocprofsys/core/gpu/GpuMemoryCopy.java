@@ -1,0 +1,20 @@
+package org.rocprofsys.core.gpu;
+
+/**
+ * One memory copy done by a device's copy engine (or by a kernel, for peer copies).
+ *
+ * @param device    the device that did the copy
+ * @param srcDevice the source device, -1 for host memory
+ * @param dstDevice the destination device, -1 for host memory
+ */
+public record GpuMemoryCopy(int pid, int device, long stream, long correlationId, long beginNs, long endNs,
+        CopyKind kind, long bytes, int srcDevice, int dstDevice) implements GpuEvent {
+    @Override
+    public long timestampNs() {
+        return beginNs;
+    }
+
+    public long durationNs() {
+        return endNs - beginNs;
+    }
+}

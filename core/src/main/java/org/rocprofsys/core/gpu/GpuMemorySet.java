@@ -1,0 +1,14 @@
+package org.rocprofsys.core.gpu;
+
+/** One memset on a device: {@code bytes} bytes set to {@code value}. */
+public record GpuMemorySet(int pid, int device, long stream, long correlationId, long beginNs, long endNs,
+        long bytes, long value) implements GpuEvent {
+    @Override
+    public long timestampNs() {
+        return beginNs;
+    }
+
+    public long durationNs() {
+        return endNs - beginNs;
+    }
+}

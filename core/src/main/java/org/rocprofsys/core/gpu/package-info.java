@@ -1,0 +1,8 @@
+/**
+ * The vendor-neutral GPU event model: what every GPU tracing backend (CUDA through CUPTI, ROCm
+ * through rocprofiler-sdk) turns its runtime's records into, and what the GPU parts of the
+ * writers read. Every time is CLOCK_MONOTONIC ns, the time base of the host events; every event
+ * is complete (begin and end known) when it is emitted, since GPU activity reaches the collector
+ * in buffers, after the fact and not in time order.
+ */
+package org.rocprofsys.core.gpu;

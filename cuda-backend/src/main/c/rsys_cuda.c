@@ -1,0 +1,650 @@
+/*
+ * librocprof-sys-cuda.so: the CUDA backend's native half, a CUDA injection library.
+ *
+ * The launcher names it in CUDA_INJECTION64_PATH (the driver loads it inside cuInit and calls
+ * InitializeInjection) and in NVTX_INJECTION64_PATH (the NVTX stubs load it on the first NVTX
+ * call and call InitializeInjectionNvtx2). A program that never initialises CUDA or NVTX never
+ * loads it. It only records: it finds the agent's GPU entry point (rocprofsys_gpu_record,
+ * agent_gpu.c) in the process, loads CUPTI with dlopen, and writes
+ *   - one CUDA_API record per runtime / driver API call (CUPTI callbacks, on the calling thread),
+ *   - one CUDA_NVTX record per NVTX call (CUPTI's NVTX callbacks),
+ *   - one CUDA_ACTIVITY record per CUPTI activity record (kernels, copies, memsets,
+ *     synchronisations, allocations, devices, contexts), copied raw from CUPTI's buffers with
+ *     the strings they point to appended.
+ * The collector decodes everything (cuda-backend's Java, org.rocprofsys.cuda.decode). CUPTI
+ * takes its timestamps from CLOCK_MONOTONIC (cuptiActivityRegisterTimestampCallback), so every
+ * time in these records is CLOCK_MONOTONIC ns.
+ *
+ * Activity buffers reach the rings when CUPTI completes them: a flush thread asks for every
+ * completed buffer each ROCPROFSYS_AGENT_CUDA_FLUSH_MS (default 100), and a forced flush runs at
+ * exit (before the agent's exit records, through rocprofsys_gpu_set_flush, and from an atexit
+ * handler registered after CUDA's own). A process that dies without exiting loses the GPU
+ * activity of at most its last flush period.
+ *
+ * Settings (environment, set by the collector):
+ *   ROCPROFSYS_AGENT_CUDA_DOMAINS   comma list of cuda_runtime_api, cuda_driver_api,
+ *                                   kernel_dispatch, memory_copy, memory_set, synchronization,
+ *                                   memory_allocation, nvtx; unset: all
+ *   ROCPROFSYS_AGENT_CUDA_FLUSH_MS  flush period in ms (default 100, 0: only at exit)
+ *   ROCPROFSYS_CUPTI_LIBRARY        libcupti to load instead of searching for one
+ *   ROCPROFSYS_AGENT_CUDA_VERBOSE   1: say which libcupti was loaded
+ * Without the agent in the process (or with no session) it does nothing and loads no CUPTI.
+ */
+#include "rocprofsys_wire.h"
+
+#include <cupti.h>
+#include <generated_nvtx_meta.h>
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RSYS_CUDA_EXPORT __attribute__((visibility("default")))
+
+/* ROCPROFSYS_AGENT_CUDA_DOMAINS bits */
+enum {
+    DOM_RUNTIME = 1 << 0,
+    DOM_DRIVER = 1 << 1,
+    DOM_KERNEL = 1 << 2,
+    DOM_MEMCPY = 1 << 3,
+    DOM_MEMSET = 1 << 4,
+    DOM_SYNC = 1 << 5,
+    DOM_ALLOC = 1 << 6,
+    DOM_NVTX = 1 << 7,
+    DOM_ALL = (1 << 8) - 1,
+};
+
+static const struct {
+    const char *name;
+    int bit;
+} domain_names[] = {
+    {"cuda_runtime_api", DOM_RUNTIME}, {"cuda_driver_api", DOM_DRIVER},
+    {"kernel_dispatch", DOM_KERNEL},   {"memory_copy", DOM_MEMCPY},
+    {"memory_set", DOM_MEMSET},        {"synchronization", DOM_SYNC},
+    {"memory_allocation", DOM_ALLOC},  {"nvtx", DOM_NVTX},
+};
+
+#define BUFFER_SIZE (4u << 20)
+#define CBID_BITS 1024u
+
+/* the agent's entry points */
+static int (*agent_record)(uint32_t, uint32_t, const struct rocprofsys_gpu_part *, uint32_t);
+static void (*agent_set_flush)(void (*)(void));
+
+/* CUPTI, resolved from the loaded library */
+static void *cupti;
+static __typeof__(&cuptiSubscribe) p_subscribe;
+static __typeof__(&cuptiEnableDomain) p_enable_domain;
+static __typeof__(&cuptiGetResultString) p_result_string;
+static __typeof__(&cuptiGetCallbackName) p_callback_name;
+static __typeof__(&cuptiActivityEnable) p_activity_enable;
+static __typeof__(&cuptiActivityRegisterCallbacks) p_register_callbacks;
+static __typeof__(&cuptiActivityRegisterTimestampCallback) p_register_timestamp;
+static __typeof__(&cuptiActivityGetNextRecord) p_next_record;
+static __typeof__(&cuptiActivityFlushAll) p_flush_all;
+static __typeof__(&cuptiGetVersion) p_get_version;
+
+static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
+static int domains = DOM_ALL;
+static int tracing;       /* CUPTI activity tracing is set up */
+static int flushed_final; /* atomic: the exit flush ran */
+static unsigned flush_ms = 100;
+static int verbose;
+
+/* per thread: which (domain, cbid) names this thread's ring has had */
+static __thread uint64_t names_seen[2][CBID_BITS / 64];
+
+static void notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void notice(const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        return;
+    }
+    fprintf(stderr, "[rocprof-sys][cuda] %s\n", buf);
+}
+
+static uint64_t CUPTIAPI monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static const char *result_text(CUptiResult r)
+{
+    const char *s = NULL;
+    if (p_result_string == NULL || p_result_string(r, &s) != CUPTI_SUCCESS || s == NULL) {
+        return "unknown CUPTI error";
+    }
+    return s;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Finding libcupti
+ */
+struct cudart_dir {
+    char path[4096];
+};
+
+static int find_cudart(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *name = info->dlpi_name;
+    const char *base = name != NULL ? strrchr(name, '/') : NULL;
+    if (base != NULL && strncmp(base + 1, "libcudart.so", 12) == 0) {
+        struct cudart_dir *d = data;
+        size_t len = (size_t)(base - name);
+        if (len < sizeof d->path) {
+            memcpy(d->path, name, len);
+            d->path[len] = 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void *try_open(const char *dir, const char *sub, char *tried, size_t tried_cap)
+{
+    static const char *const names[] = {"libcupti.so", "libcupti.so.13", "libcupti.so.12"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[4200];
+        if (dir == NULL) {
+            snprintf(path, sizeof path, "%s", names[i]);
+        } else {
+            snprintf(path, sizeof path, "%s%s/%s", dir, sub, names[i]);
+            if (access(path, R_OK) != 0) {
+                continue;
+            }
+        }
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (h != NULL) {
+            if (verbose) {
+                notice("loaded %s", path);
+            }
+            return h;
+        }
+        size_t at = strlen(tried);
+        snprintf(tried + at, tried_cap - at, "%s%s (%s)", at ? ", " : "", path, dlerror());
+    }
+    return NULL;
+}
+
+static void *load_cupti(void)
+{
+    char tried[2048] = "";
+    const char *explicit_path = getenv("ROCPROFSYS_CUPTI_LIBRARY");
+    if (explicit_path != NULL && *explicit_path) {
+        void *h = dlopen(explicit_path, RTLD_NOW | RTLD_LOCAL);
+        if (h == NULL) {
+            notice("ROCPROFSYS_CUPTI_LIBRARY=%s cannot be loaded (%s): CUDA activity is not traced",
+                   explicit_path, dlerror());
+        }
+        return h;
+    }
+    static const char *const subs[] = {"", "/../extras/CUPTI/lib64"};
+    struct cudart_dir cudart = {.path = ""};
+    dl_iterate_phdr(find_cudart, &cudart);
+    if (cudart.path[0]) { /* the toolkit the program was built with */
+        for (size_t s = 0; s < 2; s++) {
+            void *h = try_open(cudart.path, subs[s], tried, sizeof tried);
+            if (h != NULL) {
+                return h;
+            }
+        }
+    }
+    static const char *const roots[] = {"CUDA_HOME", "CUDA_PATH", NULL};
+    static const char *const under[] = {"/targets/x86_64-linux/lib", "/lib64", "/extras/CUPTI/lib64"};
+    for (size_t r = 0; r < 3; r++) {
+        const char *root = roots[r] != NULL ? getenv(roots[r]) : "/usr/local/cuda";
+        if (root == NULL || !*root) {
+            continue;
+        }
+        char dir[4096];
+        for (size_t u = 0; u < sizeof under / sizeof under[0]; u++) {
+            snprintf(dir, sizeof dir, "%s%s", root, under[u]);
+            void *h = try_open(dir, "", tried, sizeof tried);
+            if (h != NULL) {
+                return h;
+            }
+        }
+    }
+    void *h = try_open(NULL, "", tried, sizeof tried); /* the loader path */
+    if (h == NULL) {
+        notice("CUPTI (libcupti.so) was not found: CUDA activity is not traced; set CUDA_HOME or "
+               "ROCPROFSYS_CUPTI_LIBRARY (tried %s)",
+               tried[0] ? tried : "nothing");
+    }
+    return h;
+}
+
+#define RESOLVE(var, sym)                                                                          \
+    do {                                                                                           \
+        *(void **)&var = dlsym(cupti, #sym);                                                       \
+        if (var == NULL) {                                                                         \
+            notice("libcupti has no %s: CUDA activity is not traced", #sym);                       \
+            return 0;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+static int resolve_cupti(void)
+{
+    RESOLVE(p_result_string, cuptiGetResultString);
+    RESOLVE(p_subscribe, cuptiSubscribe);
+    RESOLVE(p_enable_domain, cuptiEnableDomain);
+    RESOLVE(p_callback_name, cuptiGetCallbackName);
+    RESOLVE(p_activity_enable, cuptiActivityEnable);
+    RESOLVE(p_register_callbacks, cuptiActivityRegisterCallbacks);
+    RESOLVE(p_register_timestamp, cuptiActivityRegisterTimestampCallback);
+    RESOLVE(p_next_record, cuptiActivityGetNextRecord);
+    RESOLVE(p_flush_all, cuptiActivityFlushAll);
+    RESOLVE(p_get_version, cuptiGetVersion);
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * API and NVTX callbacks (on the calling thread)
+ */
+static void write_api_name(uint32_t dom, uint32_t cbid)
+{
+    const char *name = NULL;
+    if (p_callback_name((CUpti_CallbackDomain)dom, cbid, &name) != CUPTI_SUCCESS || name == NULL) {
+        name = "";
+    }
+    uint32_t ids[2] = {cbid, 0};
+    struct rocprofsys_gpu_part parts[2] = {{ids, 8, 0}, {name, 0, RSYS_GPU_PART_STRING}};
+    if (agent_record(RSYS_REC_CUDA_API_NAME, dom, parts, 2)) {
+        names_seen[dom - 1][cbid / 64] |= 1ull << (cbid % 64);
+    }
+}
+
+static void on_api(uint32_t dom, uint32_t cbid, const CUpti_CallbackData *d)
+{
+    if (d->callbackSite == CUPTI_API_ENTER) {
+        *d->correlationData = monotonic_ns();
+        return;
+    }
+    uint64_t end = monotonic_ns();
+    if (cbid < CBID_BITS && !(names_seen[dom - 1][cbid / 64] & (1ull << (cbid % 64)))) {
+        write_api_name(dom, cbid);
+    }
+    struct {
+        uint64_t begin, end;
+        uint32_t cbid, correlation;
+    } r = {*d->correlationData, end, cbid, d->correlationId};
+    struct rocprofsys_gpu_part part = {&r, sizeof r, 0};
+    agent_record(RSYS_REC_CUDA_API, dom, &part, 1);
+}
+
+/* An NVTX message as UTF-8 (wide strings narrowed to their ASCII characters). */
+static const char *attr_message(const nvtxEventAttributes_t *a, char *wide_buf, size_t cap)
+{
+    if (a == NULL) {
+        return "";
+    }
+    switch (a->messageType) {
+    case NVTX_MESSAGE_TYPE_ASCII: return a->message.ascii != NULL ? a->message.ascii : "";
+    case NVTX_MESSAGE_TYPE_UNICODE: {
+        size_t n = 0;
+        for (const wchar_t *w = a->message.unicode; w != NULL && *w && n + 1 < cap; w++) {
+            wide_buf[n++] = *w < 128 ? (char)*w : '?';
+        }
+        wide_buf[n] = 0;
+        return wide_buf;
+    }
+    default: return "";
+    }
+}
+
+static const char *wide_message(const wchar_t *w, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (; w != NULL && *w && n + 1 < cap; w++) {
+        buf[n++] = *w < 128 ? (char)*w : '?';
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+static void on_nvtx(uint32_t cbid, const CUpti_NvtxData *d)
+{
+    uint64_t now = monotonic_ns();
+    const void *p = d->functionParams;
+    const void *ret = d->functionReturnValue;
+    char wide[512];
+    const char *msg = "";
+    uint64_t id = 0;
+    uint64_t domain = 0;
+    switch (cbid) {
+    case CUPTI_CBID_NVTX_nvtxMarkA:
+    case CUPTI_CBID_NVTX_nvtxRangeStartA:
+    case CUPTI_CBID_NVTX_nvtxRangePushA: msg = ((const nvtxMarkA_params *)p)->message; break;
+    case CUPTI_CBID_NVTX_nvtxMarkW:
+    case CUPTI_CBID_NVTX_nvtxRangeStartW:
+    case CUPTI_CBID_NVTX_nvtxRangePushW:
+        msg = wide_message(((const nvtxMarkW_params *)p)->message, wide, sizeof wide);
+        break;
+    case CUPTI_CBID_NVTX_nvtxMarkEx:
+    case CUPTI_CBID_NVTX_nvtxRangeStartEx:
+    case CUPTI_CBID_NVTX_nvtxRangePushEx:
+        msg = attr_message(((const nvtxMarkEx_params *)p)->eventAttrib, wide, sizeof wide);
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangeEnd: id = ((const nvtxRangeEnd_params *)p)->id; break;
+    case CUPTI_CBID_NVTX_nvtxRangePop: break;
+    case CUPTI_CBID_NVTX_nvtxDomainMarkEx:
+    case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx:
+    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
+        const nvtxDomainMarkEx_params *q = p;
+        domain = (uint64_t)(uintptr_t)q->domain;
+        msg = attr_message(q->core.eventAttrib, wide, sizeof wide);
+        break;
+    }
+    case CUPTI_CBID_NVTX_nvtxDomainRangeEnd: {
+        const nvtxDomainRangeEnd_params *q = p;
+        domain = (uint64_t)(uintptr_t)q->domain;
+        id = q->core.id;
+        break;
+    }
+    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
+        domain = (uint64_t)(uintptr_t)((const nvtxDomainRangePop_params *)p)->domain;
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainCreateA:
+        msg = ((const nvtxDomainCreateA_params *)p)->name;
+        if (ret != NULL) {
+            id = (uint64_t)(uintptr_t) * (const nvtxDomainHandle_t *)ret;
+        }
+        break;
+    default: return; /* naming, sync and resource calls are not recorded */
+    }
+    if ((cbid == CUPTI_CBID_NVTX_nvtxRangeStartA || cbid == CUPTI_CBID_NVTX_nvtxRangeStartW ||
+         cbid == CUPTI_CBID_NVTX_nvtxRangeStartEx || cbid == CUPTI_CBID_NVTX_nvtxDomainRangeStartEx) &&
+        ret != NULL) {
+        id = *(const nvtxRangeId_t *)ret;
+    }
+    uint64_t head[3] = {now, id, domain};
+    struct rocprofsys_gpu_part parts[2] = {{head, sizeof head, 0},
+                                           {msg != NULL ? msg : "", 0, RSYS_GPU_PART_STRING}};
+    agent_record(RSYS_REC_CUDA_NVTX, cbid, parts, 2);
+}
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
+                                 const void *data)
+{
+    (void)userdata;
+    switch (dom) {
+    case CUPTI_CB_DOMAIN_RUNTIME_API:
+    case CUPTI_CB_DOMAIN_DRIVER_API: on_api((uint32_t)dom, cbid, data); break;
+    case CUPTI_CB_DOMAIN_NVTX: on_nvtx(cbid, data); break;
+    default: break;
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Activity buffers
+ */
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 8, BUFFER_SIZE) != 0) {
+        p = NULL;
+    }
+    *buffer = p;
+    *size = p != NULL ? BUFFER_SIZE : 0;
+    *max_records = 0;
+}
+
+/* The string fields of the kinds whose records carry any, in declaration order. */
+static uint32_t record_strings(const CUpti_Activity *r, size_t raw, const char *out[2])
+{
+#define FIELD_FITS(type, field) (offsetof(type, field) + sizeof(const char *) <= raw)
+    switch (r->kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+        if (!FIELD_FITS(CUpti_ActivityKernel10, name)) {
+            return 0;
+        }
+        out[0] = ((const CUpti_ActivityKernel10 *)r)->name;
+        return 1;
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+        if (!FIELD_FITS(CUpti_ActivityDevice5, name)) {
+            return 0;
+        }
+        out[0] = ((const CUpti_ActivityDevice5 *)r)->name;
+        return 1;
+    case CUPTI_ACTIVITY_KIND_MEMORY2:
+        if (!FIELD_FITS(CUpti_ActivityMemory4, source)) {
+            return 0;
+        }
+        out[0] = ((const CUpti_ActivityMemory4 *)r)->name;
+        out[1] = ((const CUpti_ActivityMemory4 *)r)->source;
+        return 2;
+    default: return 0;
+    }
+#undef FIELD_FITS
+}
+
+static void write_activity(const CUpti_Activity *r, size_t raw)
+{
+    const char *strings[2] = {NULL, NULL};
+    uint32_t n = record_strings(r, raw, strings);
+    uint32_t sizes[2] = {(uint32_t)raw, n};
+    static const uint64_t zero = 0;
+    struct rocprofsys_gpu_part parts[5] = {
+        {sizes, 8, 0},
+        {r, (uint32_t)raw, 0},
+        {&zero, (uint32_t)((8 - raw % 8) % 8), 0},
+    };
+    uint32_t np = 3;
+    for (uint32_t i = 0; i < n; i++) {
+        parts[np++] = (struct rocprofsys_gpu_part){strings[i] != NULL ? strings[i] : "", 0,
+                                                   RSYS_GPU_PART_STRING};
+    }
+    agent_record(RSYS_REC_CUDA_ACTIVITY, (uint32_t)r->kind, parts, np);
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
+                                      size_t valid)
+{
+    (void)ctx;
+    (void)stream;
+    (void)size;
+    if (buffer == NULL) {
+        return;
+    }
+    /* a record's raw size is the distance to the next one (CUPTI packs them); the last one ends
+     * where the valid bytes end */
+    CUpti_Activity *cur = NULL;
+    if (valid > 0 && p_next_record(buffer, valid, &cur) == CUPTI_SUCCESS) {
+        for (;;) {
+            CUpti_Activity *next = cur;
+            CUptiResult rc = p_next_record(buffer, valid, &next);
+            size_t end = rc == CUPTI_SUCCESS ? (size_t)((uint8_t *)next - buffer) : valid;
+            write_activity(cur, end - (size_t)((uint8_t *)cur - buffer));
+            if (rc != CUPTI_SUCCESS) {
+                break;
+            }
+            cur = next;
+        }
+    }
+    free(buffer);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Flushing
+ */
+static void *flush_thread(void *arg)
+{
+    (void)arg;
+    struct timespec period = {(time_t)(flush_ms / 1000), (long)(flush_ms % 1000) * 1000000L};
+    while (!__atomic_load_n(&flushed_final, __ATOMIC_ACQUIRE)) {
+        nanosleep(&period, NULL);
+        if (__atomic_load_n(&flushed_final, __ATOMIC_ACQUIRE)) {
+            break;
+        }
+        p_flush_all(0); /* every completed buffer, full or not */
+    }
+    return NULL;
+}
+
+static void final_flush(void)
+{
+    if (!tracing || __atomic_exchange_n(&flushed_final, 1, __ATOMIC_ACQ_REL)) {
+        return;
+    }
+    p_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Set-up (once, from whichever of the CUDA or NVTX entry points comes first)
+ */
+static void read_settings(void)
+{
+    const char *d = getenv("ROCPROFSYS_AGENT_CUDA_DOMAINS");
+    if (d != NULL && *d) {
+        domains = 0;
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", d);
+        for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok != NULL;
+             tok = strtok_r(NULL, ", ", &save)) {
+            for (size_t i = 0; i < sizeof domain_names / sizeof domain_names[0]; i++) {
+                if (strcmp(tok, domain_names[i].name) == 0) {
+                    domains |= domain_names[i].bit;
+                }
+            }
+        }
+    }
+    const char *f = getenv("ROCPROFSYS_AGENT_CUDA_FLUSH_MS");
+    if (f != NULL && *f) {
+        flush_ms = (unsigned)strtoul(f, NULL, 10);
+    }
+    const char *v = getenv("ROCPROFSYS_AGENT_CUDA_VERBOSE");
+    verbose = v != NULL && atoi(v) > 0;
+}
+
+static void enable_kind(CUpti_ActivityKind kind, const char *what)
+{
+    CUptiResult rc = p_activity_enable(kind);
+    if (rc != CUPTI_SUCCESS) {
+        notice("CUPTI refused to record %s (%s)", what, result_text(rc));
+    }
+}
+
+static void setup(void)
+{
+    *(void **)&agent_record = dlsym(RTLD_DEFAULT, "rocprofsys_gpu_record");
+    *(void **)&agent_set_flush = dlsym(RTLD_DEFAULT, "rocprofsys_gpu_set_flush");
+    int (*active)(void);
+    *(void **)&active = dlsym(RTLD_DEFAULT, "rocprofsys_gpu_active");
+    if (agent_record == NULL || agent_set_flush == NULL || active == NULL || !active()) {
+        agent_record = NULL;
+        return; /* no profiling session in this process: stay dormant */
+    }
+    read_settings();
+    cupti = load_cupti();
+    if (cupti == NULL || !resolve_cupti()) {
+        return;
+    }
+    /* before any activity kind is enabled, so that every record has CLOCK_MONOTONIC times */
+    CUptiResult rc = p_register_timestamp(monotonic_ns);
+    if (rc != CUPTI_SUCCESS) {
+        notice("CUPTI refused a CLOCK_MONOTONIC timestamp source (%s): CUDA activity is not traced",
+               result_text(rc));
+        return;
+    }
+    CUpti_SubscriberHandle subscriber;
+    rc = p_subscribe(&subscriber, on_callback, NULL);
+    if (rc != CUPTI_SUCCESS) {
+        notice("CUPTI refused the callback subscription (%s), another CUDA profiling tool may be "
+               "attached: CUDA API calls and NVTX ranges are not traced",
+               result_text(rc));
+    } else {
+        if (domains & DOM_RUNTIME) {
+            p_enable_domain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+        }
+        if (domains & DOM_DRIVER) {
+            p_enable_domain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+        }
+        if (domains & DOM_NVTX) {
+            p_enable_domain(1, subscriber, CUPTI_CB_DOMAIN_NVTX);
+        }
+    }
+    rc = p_register_callbacks(buffer_requested, buffer_completed);
+    if (rc != CUPTI_SUCCESS) {
+        notice("CUPTI refused activity buffers (%s): CUDA kernels and copies are not traced",
+               result_text(rc));
+        return;
+    }
+    tracing = 1;
+    enable_kind(CUPTI_ACTIVITY_KIND_DEVICE, "devices");
+    enable_kind(CUPTI_ACTIVITY_KIND_CONTEXT, "contexts");
+    if (domains & DOM_KERNEL) {
+        enable_kind(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "kernels");
+    }
+    if (domains & DOM_MEMCPY) {
+        enable_kind(CUPTI_ACTIVITY_KIND_MEMCPY, "memory copies");
+        enable_kind(CUPTI_ACTIVITY_KIND_MEMCPY2, "peer memory copies");
+    }
+    if (domains & DOM_MEMSET) {
+        enable_kind(CUPTI_ACTIVITY_KIND_MEMSET, "memsets");
+    }
+    if (domains & DOM_SYNC) {
+        enable_kind(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "synchronisations");
+    }
+    if (domains & DOM_ALLOC) {
+        enable_kind(CUPTI_ACTIVITY_KIND_MEMORY2, "memory allocations");
+    }
+    agent_set_flush(final_flush);
+    if (flush_ms > 0) {
+        pthread_t th;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&th, &attr, flush_thread, NULL) != 0) {
+            notice("no flush thread (%s): GPU activity reaches the trace only at exit", strerror(errno));
+        }
+        pthread_attr_destroy(&attr);
+    }
+    if (verbose) {
+        uint32_t version = 0;
+        p_get_version(&version);
+        notice("CUPTI API version %u: tracing (domains 0x%x, flush every %u ms)", version,
+               (unsigned)domains, flush_ms);
+    }
+}
+
+/* Called by the CUDA driver inside cuInit (CUDA_INJECTION64_PATH). */
+RSYS_CUDA_EXPORT int InitializeInjection(void)
+{
+    pthread_once(&setup_once, setup);
+    /* registered after CUDA's own exit handlers: runs before them, while contexts still live */
+    static int registered;
+    if (tracing && !__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL)) {
+        atexit(final_flush);
+    }
+    return 1;
+}
+
+/* Called by the NVTX stubs on the first NVTX call (NVTX_INJECTION64_PATH): CUPTI's own NVTX
+ * entry does the work, with our subscription to CUPTI_CB_DOMAIN_NVTX. */
+RSYS_CUDA_EXPORT int InitializeInjectionNvtx2(const void *get_export_table)
+{
+    pthread_once(&setup_once, setup);
+    if (cupti == NULL || agent_record == NULL || !(domains & DOM_NVTX)) {
+        return 0;
+    }
+    int (*forward)(const void *);
+    *(void **)&forward = dlsym(cupti, "InitializeInjectionNvtx2");
+    return forward != NULL ? forward(get_export_table) : 0;
+}

@@ -1,0 +1,112 @@
+package org.rocprofsys.cuda.decode;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.rocprofsys.core.wire.WireFormat;
+
+/**
+ * One record of the CUDA backend as the wire carries it (docs/wire-protocol.md, "GPU records"),
+ * parsed but not interpreted: the four record types of the injection library.
+ */
+public sealed interface CudaWireRecord {
+    /** The name of API function {@code cbid} of callback domain {@code domain}. */
+    record ApiName(int domain, int cbid, String name) implements CudaWireRecord {
+    }
+
+    /** One API call, CLOCK_MONOTONIC ns. */
+    record ApiCall(int domain, int cbid, long beginNs, long endNs, long correlationId) implements CudaWireRecord {
+    }
+
+    /**
+     * A CUPTI activity record of {@code kind}: its raw bytes (a copy) and the strings its pointer
+     * fields pointed to, in declaration order.
+     */
+    record Activity(int kind, MemorySegment raw, List<String> strings) implements CudaWireRecord {
+    }
+
+    /** An NVTX call ({@code cbid}, CUPTI_CBID_NVTX_*) at {@code timeNs}. */
+    record Nvtx(int cbid, long timeNs, long id, long domainHandle, String message) implements CudaWireRecord {
+    }
+
+    /** True for the record types of the CUDA backend. */
+    static boolean isCuda(int type) {
+        return type >= WireFormat.REC_CUDA_API_NAME && type <= WireFormat.REC_CUDA_NVTX;
+    }
+
+    /**
+     * Parses {@code record} (the whole record, header included).
+     *
+     * @throws IllegalArgumentException when it is not a CUDA record or is shorter than its type
+     *                                  says
+     */
+    static CudaWireRecord parse(MemorySegment record) {
+        int type = Short.toUnsignedInt(record.get(JAVA_SHORT, 0));
+        int size = Short.toUnsignedInt(record.get(JAVA_SHORT, 2));
+        int aux = record.get(JAVA_INT, 4);
+        if (size > record.byteSize()) {
+            throw new IllegalArgumentException("record of " + size + " bytes in " + record.byteSize());
+        }
+        MemorySegment r = record.asSlice(0, size);
+        return switch (type) {
+            case WireFormat.REC_CUDA_API_NAME -> {
+                need(r, 17, "CUDA_API_NAME");
+                yield new ApiName(aux, r.get(JAVA_INT, 8), string(r, 16));
+            }
+            case WireFormat.REC_CUDA_API -> {
+                need(r, 32, "CUDA_API");
+                yield new ApiCall(aux, r.get(JAVA_INT, 24), r.get(JAVA_LONG, 8), r.get(JAVA_LONG, 16),
+                        Integer.toUnsignedLong(r.get(JAVA_INT, 28)));
+            }
+            case WireFormat.REC_CUDA_ACTIVITY -> activity(r, aux);
+            case WireFormat.REC_CUDA_NVTX -> {
+                need(r, 33, "CUDA_NVTX");
+                yield new Nvtx(aux, r.get(JAVA_LONG, 8), r.get(JAVA_LONG, 16), r.get(JAVA_LONG, 24), string(r, 32));
+            }
+            default -> throw new IllegalArgumentException("record type " + type + " is not a CUDA record");
+        };
+    }
+
+    private static Activity activity(MemorySegment r, int kind) {
+        need(r, 16, "CUDA_ACTIVITY");
+        long raw = Integer.toUnsignedLong(r.get(JAVA_INT, 8));
+        int nstrings = r.get(JAVA_INT, 12);
+        long stringsAt = 16 + ((raw + 7) & ~7L);
+        need(r, stringsAt, "CUDA_ACTIVITY of " + raw + " raw bytes");
+        MemorySegment copy = MemorySegment.ofArray(r.asSlice(16, raw).toArray(JAVA_BYTE));
+        List<String> strings = new ArrayList<>(nstrings);
+        long at = stringsAt;
+        for (int i = 0; i < nstrings && at < r.byteSize(); i++) {
+            int len = length(r, at);
+            strings.add(new String(r.asSlice(at, len).toArray(JAVA_BYTE), StandardCharsets.UTF_8));
+            at += len + 1;
+        }
+        return new Activity(kind, copy, List.copyOf(strings));
+    }
+
+    private static void need(MemorySegment r, long bytes, String what) {
+        if (r.byteSize() < bytes) {
+            throw new IllegalArgumentException(what + " record of " + r.byteSize() + " bytes, needs " + bytes);
+        }
+    }
+
+    private static int length(MemorySegment r, long at) {
+        int n = 0;
+        while (at + n < r.byteSize() && r.get(JAVA_BYTE, at + n) != 0) {
+            n++;
+        }
+        return n;
+    }
+
+    private static String string(MemorySegment r, long at) {
+        return at >= r.byteSize() ? "" : new String(r.asSlice(at, length(r, at)).toArray(JAVA_BYTE),
+                StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,84 @@
+package org.rocprofsys.cuda.decode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemoryLayout.PathElement;
+import java.lang.foreign.PaddingLayout;
+import java.lang.foreign.StructLayout;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The decoder's CUPTI layouts against the real headers: src/test/c/cupti_layouts.c, compiled
+ * with the toolkit's headers, prints each record's size and each field's offset and size; every
+ * one must match, and every named field of a Java layout must be among them.
+ */
+class CuptiLayoutsTest {
+    @TempDir
+    Path build;
+
+    @Test
+    void layoutsMatchTheCuptiHeaders() throws Exception {
+        Optional<Path> include = CuptiHeaders.includeDir();
+        assumeTrue(include.isPresent(), "no CUPTI headers (cupti.h) under CUDA_HOME or /usr/local/cuda*");
+        Path src = Path.of(System.getProperty("user.dir"), "src/test/c/cupti_layouts.c");
+        Path exe = build.resolve("cupti_layouts");
+        String log = run("cc", "-std=c11", "-Wall", "-Werror", "-I" + include.get(), "-o", exe.toString(), src.toString());
+        Map<String, long[]> c = new LinkedHashMap<>();
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        for (String line : run(exe.toString()).lines().toList()) {
+            String[] w = line.split(" ");
+            if (w[1].equals("size")) {
+                sizes.put(w[0], Long.parseLong(w[2]));
+            } else {
+                c.put(w[0], new long[] {Long.parseLong(w[1]), Long.parseLong(w[2])});
+            }
+        }
+        assertEquals(CuptiLayouts.ALL.keySet(), sizes.keySet(), log);
+        int checked = 0;
+        for (Map.Entry<String, StructLayout> e : CuptiLayouts.ALL.entrySet()) {
+            StructLayout l = e.getValue();
+            assertEquals(sizes.get(e.getKey()), l.byteSize(), e.getKey() + " size");
+            Set<String> javaFields = new HashSet<>();
+            for (MemoryLayout m : l.memberLayouts()) {
+                if (!(m instanceof PaddingLayout)) {
+                    javaFields.add(m.name().orElseThrow());
+                }
+            }
+            Set<String> cFields = new HashSet<>();
+            for (Map.Entry<String, long[]> f : c.entrySet()) {
+                if (!f.getKey().startsWith(e.getKey() + ".")) {
+                    continue;
+                }
+                String field = f.getKey().substring(e.getKey().length() + 1);
+                cFields.add(field);
+                assertTrue(javaFields.contains(field), e.getKey() + " lacks " + field);
+                assertEquals(f.getValue()[0], l.byteOffset(PathElement.groupElement(field)), f.getKey() + " offset");
+                assertEquals(f.getValue()[1], l.select(PathElement.groupElement(field)).byteSize(), f.getKey() + " size");
+                checked++;
+            }
+            assertEquals(cFields, javaFields, e.getKey() + ": every field checked");
+        }
+        assertEquals(c.size(), checked);
+    }
+
+    private static String run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", cmd) + " timed out");
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ":\n" + out);
+        return out;
+    }
+}
