@@ -2,14 +2,13 @@ package org.rocprofsys.benchmarks;
 
 import java.util.HashMap;
 import java.util.Map;
-
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.event.ThreadStarted;
 
 /**
  * The baseline of benchmark 3: the size of the same events written as a Chrome trace-event JSON
@@ -41,17 +40,31 @@ final class ChromeJsonSize implements EventSink {
     public void accept(SinkEvent event) {
         sb.setLength(0);
         switch (event) {
-            case ProcessStarted p -> sb.append("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":").append(p.pid())
-                    .append(",\"args\":{\"name\":\"").append(p.executable()).append("\"}}");
-            case ThreadStarted t -> sb.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":").append(t.pid())
-                    .append(",\"tid\":").append(t.tid()).append(",\"args\":{\"name\":\"Thread ")
-                    .append(t.sequence()).append("\"}}");
+            case ProcessStarted p ->
+                sb.append("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":")
+                        .append(p.pid())
+                        .append(",\"args\":{\"name\":\"")
+                        .append(p.executable())
+                        .append("\"}}");
+            case ThreadStarted t ->
+                sb.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":")
+                        .append(t.pid())
+                        .append(",\"tid\":")
+                        .append(t.tid())
+                        .append(",\"args\":{\"name\":\"Thread ")
+                        .append(t.sequence())
+                        .append("\"}}");
             case RegionBegin b -> {
-                sb.append("{\"name\":\"").append(b.name()).append("\",\"cat\":\"").append(b.category().label())
+                sb.append("{\"name\":\"")
+                        .append(b.name())
+                        .append("\",\"cat\":\"")
+                        .append(b.category().label())
                         .append("\",\"ph\":\"B\",");
                 common(b.timestampNs(), b.pid(), b.tid());
                 if (annotations) {
-                    sb.append(",\"args\":{\"begin_ns\":").append(b.timestampNs() + realtimeOffsetNs).append('}');
+                    sb.append(",\"args\":{\"begin_ns\":")
+                            .append(b.timestampNs() + realtimeOffsetNs)
+                            .append('}');
                 }
                 sb.append('}');
             }
@@ -59,7 +72,9 @@ final class ChromeJsonSize implements EventSink {
                 sb.append("{\"ph\":\"E\",");
                 common(e.timestampNs(), e.pid(), e.tid());
                 if (annotations) {
-                    sb.append(",\"args\":{\"end_ns\":").append(e.timestampNs() + realtimeOffsetNs).append('}');
+                    sb.append(",\"args\":{\"end_ns\":")
+                            .append(e.timestampNs() + realtimeOffsetNs)
+                            .append('}');
                 }
                 sb.append('}');
             }

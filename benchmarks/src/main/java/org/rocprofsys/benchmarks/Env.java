@@ -19,7 +19,10 @@ record Env(Path root, Path dist, Path nativeDir, boolean quick) {
         Path root = prop != null ? Path.of(prop) : findRoot(Path.of("").toAbsolutePath());
         root = root.toAbsolutePath().normalize();
         Env env = new Env(root, root.resolve("run/target/dist"), root.resolve("benchmarks/target/native"), quick);
-        for (Path need : List.of(env.runLauncher(), env.agentLibrary(), env.nativeProgram("push_pop"),
+        for (Path need : List.of(
+                env.runLauncher(),
+                env.agentLibrary(),
+                env.nativeProgram("push_pop"),
                 env.nativeProgram("region_stream"))) {
             if (!Files.exists(need)) {
                 throw new IOException(need + " is missing: build first (benchmarks/run.sh does)");
@@ -77,8 +80,8 @@ record Env(Path root, Path dist, Path nativeDir, boolean quick) {
     record Outcome(int exitCode, String stdout, String stderr, double wallSeconds) {
         Outcome check(String what) {
             if (exitCode != 0) {
-                throw new IllegalStateException(what + " exited with " + exitCode + "\nstdout:\n" + stdout
-                        + "\nstderr:\n" + stderr);
+                throw new IllegalStateException(
+                        what + " exited with " + exitCode + "\nstdout:\n" + stdout + "\nstderr:\n" + stderr);
             }
             return this;
         }
@@ -93,8 +96,10 @@ record Env(Path root, Path dist, Path nativeDir, boolean quick) {
         Path out = Files.createTempFile("rocprofsys-bench-", ".out");
         Path err = Files.createTempFile("rocprofsys-bench-", ".err");
         try {
-            ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).directory(cwd.toFile())
-                    .redirectOutput(out.toFile()).redirectError(err.toFile());
+            ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command))
+                    .directory(cwd.toFile())
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile());
             pb.environment().clear();
             pb.environment().putAll(env);
             long t0 = System.nanoTime();
@@ -137,8 +142,14 @@ record Env(Path root, Path dist, Path nativeDir, boolean quick) {
         }
         long memKb = ProcStatus.kb(Path.of("/proc/meminfo"), "MemTotal");
         String kernel = System.getProperty("os.version");
-        return String.format(Locale.ROOT, "%d CPUs (%s), %.1f GiB RAM, Linux %s, Java %s (%s)",
-                Runtime.getRuntime().availableProcessors(), cpu, memKb / 1048576.0, kernel,
-                System.getProperty("java.version"), System.getProperty("java.vm.name"));
+        return String.format(
+                Locale.ROOT,
+                "%d CPUs (%s), %.1f GiB RAM, Linux %s, Java %s (%s)",
+                Runtime.getRuntime().availableProcessors(),
+                cpu,
+                memKb / 1048576.0,
+                kernel,
+                System.getProperty("java.version"),
+                System.getProperty("java.vm.name"));
     }
 }

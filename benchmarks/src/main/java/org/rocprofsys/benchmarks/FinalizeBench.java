@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-
 import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
@@ -38,8 +37,7 @@ final class FinalizeBench {
     static final double GOAL_S = 1.0;
     static final double PER = 10_000_000;
 
-    private FinalizeBench() {
-    }
+    private FinalizeBench() {}
 
     private static final class Fan implements EventSink {
         private final List<EventSink> sinks;
@@ -72,8 +70,7 @@ final class FinalizeBench {
         }
 
         @Override
-        public void finish(RunSummary summary) {
-        }
+        public void finish(RunSummary summary) {}
     }
 
     static List<Result> run(Env env) throws Exception {
@@ -93,40 +90,63 @@ final class FinalizeBench {
             double scale = PER / slices;
             double acceptNet = t.accept - gen;
             double finish = t.finishPerfetto + t.finishTimemory;
-            System.out.printf(Locale.ROOT,
+            System.out.printf(
+                    Locale.ROOT,
                     "finalize: %d region events, 4 threads: making the events %.2f s; accept() into Perfetto + timemory"
                             + " %.2f s (%.2f s beyond making them); finish() %.3f s (Perfetto %.3f s, timemory %.3f s);"
                             + " trace %.1f MB, profiles %.1f kB%n",
-                    slices, gen, t.accept, acceptNet, finish, t.finishPerfetto, t.finishTimemory, t.traceBytes / 1e6,
+                    slices,
+                    gen,
+                    t.accept,
+                    acceptNet,
+                    finish,
+                    t.finishPerfetto,
+                    t.finishTimemory,
+                    t.traceBytes / 1e6,
                     t.profileBytes / 1e3);
             List<Result> r = new ArrayList<>();
-            r.add(new Result("finalize: finish() per 10M events", finish * scale, "s", "accept() streaming, same events",
-                    acceptNet * scale, "s", finish / acceptNet, GOAL_S, false));
-            r.add(new Result("  accept()+finish() per 10M events", (acceptNet + finish) * scale, "s",
-                    "making the events only", gen * scale, "s", (acceptNet + finish) / gen, Double.NaN, false));
+            r.add(new Result(
+                    "finalize: finish() per 10M events",
+                    finish * scale,
+                    "s",
+                    "accept() streaming, same events",
+                    acceptNet * scale,
+                    "s",
+                    finish / acceptNet,
+                    GOAL_S,
+                    false));
+            r.add(new Result(
+                    "  accept()+finish() per 10M events",
+                    (acceptNet + finish) * scale,
+                    "s",
+                    "making the events only",
+                    gen * scale,
+                    "s",
+                    (acceptNet + finish) / gen,
+                    Double.NaN,
+                    false));
             return r;
         } finally {
             Main.deleteTree(dir);
         }
     }
 
-    private record Times(double accept, double finishPerfetto, double finishTimemory, long traceBytes,
-            long profileBytes) {
-    }
+    private record Times(
+            double accept, double finishPerfetto, double finishTimemory, long traceBytes, long profileBytes) {}
 
     private static Times pass(Path dir, SyntheticRun run) throws IOException {
         Files.createDirectories(dir);
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         Path trace = dir.resolve("perfetto-trace.proto");
-        PerfettoSink perfetto = new PerfettoSink(trace, new PerfettoSink.Options(true, SyntheticRun.REALTIME_OFFSET_NS,
-                "bench_app"));
+        PerfettoSink perfetto =
+                new PerfettoSink(trace, new PerfettoSink.Options(true, SyntheticRun.REALTIME_OFFSET_NS, "bench_app"));
         TimemorySink timemory = new TimemorySink(TimemoryOptions.defaults(), paths(dir), quiet, quiet);
         Fan fan = new Fan(List.of(perfetto, timemory));
         long t0 = System.nanoTime();
         run.emit(fan);
         long t1 = System.nanoTime();
-        RunSummary summary = new RunSummary(run.endNs(), SyntheticRun.REALTIME_OFFSET_NS, SyntheticRun.PID,
-                "bench_app", Map.of());
+        RunSummary summary =
+                new RunSummary(run.endNs(), SyntheticRun.REALTIME_OFFSET_NS, SyntheticRun.PID, "bench_app", Map.of());
         perfetto.finish(summary);
         long t2 = System.nanoTime();
         timemory.finish(summary);
@@ -138,9 +158,16 @@ final class FinalizeBench {
     }
 
     private static OutputPaths paths(Path dir) {
-        LaunchContext ctx = new LaunchContext(List.of("./bench_app"), SyntheticRun.PID, 1, SyntheticRun.PID,
-                SyntheticRun.PID, ZonedDateTime.of(2025, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC), Map.of(),
-                k -> Optional.empty(), Optional.empty());
+        LaunchContext ctx = new LaunchContext(
+                List.of("./bench_app"),
+                SyntheticRun.PID,
+                1,
+                SyntheticRun.PID,
+                SyntheticRun.PID,
+                ZonedDateTime.of(2025, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC),
+                Map.of(),
+                k -> Optional.empty(),
+                Optional.empty());
         OutputSettings os = new OutputSettings(dir.toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
         return new OutputPaths(os, ctx, dir, OptionalInt.empty());
     }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
-
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.Options;
@@ -40,8 +39,7 @@ import org.rocprofsys.core.wire.WireFormat;
 final class IngestBench {
     static final double GOAL_RECORDS_PER_S = 20e6;
 
-    private IngestBench() {
-    }
+    private IngestBench() {}
 
     /** The ring with the most bytes written: the filler's main thread. */
     static RingFile.Ring fullestRing(RingFile file) {
@@ -59,8 +57,11 @@ final class IngestBench {
 
     static List<Result> run(Env env) throws Exception {
         List<Result> results = new ArrayList<>();
-        Path dir = Files.createTempDirectory(Path.of("/dev/shm").toFile().isDirectory() ? Path.of("/dev/shm")
-                : Path.of(System.getProperty("java.io.tmpdir")), "rocprofsys-bench-ring-",
+        Path dir = Files.createTempDirectory(
+                Path.of("/dev/shm").toFile().isDirectory()
+                        ? Path.of("/dev/shm")
+                        : Path.of(System.getProperty("java.io.tmpdir")),
+                "rocprofsys-bench-ring-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         double drainRate;
         try {
@@ -73,15 +74,21 @@ final class IngestBench {
             e.put(WireFormat.ENV_MAX_THREADS, "2");
             e.put(WireFormat.ENV_LOSSLESS, "0");
             e.put(WireFormat.ENV_METRICS, "0");
-            Env.Outcome fill = Env.run(List.of(env.nativeProgram("region_stream").toString(), Long.toString(events)),
-                    e, dir, null, 0).check("region_stream (ring filler)");
+            Env.Outcome fill = Env.run(
+                            List.of(env.nativeProgram("region_stream").toString(), Long.toString(events)),
+                            e,
+                            dir,
+                            null,
+                            0)
+                    .check("region_stream (ring filler)");
             Map<String, String> kv = Main.keyValues(fill.stdout());
             if (!"1".equals(kv.get("bound")) || Main.number(kv, "records_dropped") != 0) {
                 throw new IllegalStateException("the ring filler did not record everything:\n" + fill.stdout());
             }
             Path ringFile;
             try (Stream<Path> s = Files.list(dir)) {
-                ringFile = s.filter(p -> p.toString().endsWith(".ring")).findFirst()
+                ringFile = s.filter(p -> p.toString().endsWith(".ring"))
+                        .findFirst()
                         .orElseThrow(() -> new IllegalStateException("no ring file in " + dir));
             }
             long records;
@@ -95,8 +102,13 @@ final class IngestBench {
                 d.flushPending();
                 ring.release(0);
             }
-            System.out.printf(Locale.ROOT, "ring filled by the agent: %d records (%d events), %.1f MB, %.1f B/record%n",
-                    records, events2[0], bytes / 1e6, (double) bytes / records);
+            System.out.printf(
+                    Locale.ROOT,
+                    "ring filled by the agent: %d records (%d events), %.1f MB, %.1f B/record%n",
+                    records,
+                    events2[0],
+                    bytes / 1e6,
+                    (double) bytes / records);
 
             Options opt = new OptionsBuilder()
                     .include(IngestBenchmark.class.getName() + "\\.")
@@ -106,12 +118,17 @@ final class IngestBench {
                     .measurementIterations(env.quick() ? 2 : 8)
                     .measurementTime(TimeValue.seconds(env.quick() ? 1 : 2))
                     // the collector's JVM runs with the serial collector (libexec/launch)
-                    .jvmArgsAppend("-D" + IngestBenchmark.RING_PROPERTY + "=" + ringFile, "-XX:+UseSerialGC",
-                            "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")
+                    .jvmArgsAppend(
+                            "-D" + IngestBenchmark.RING_PROPERTY + "=" + ringFile,
+                            "-XX:+UseSerialGC",
+                            "--enable-native-access=ALL-UNNAMED",
+                            "--sun-misc-unsafe-memory-access=allow")
                     .shouldFailOnError(true)
                     .verbosity(VerboseMode.SILENT)
                     .build();
-            System.out.printf(Locale.ROOT, "running JMH (IngestBenchmark: drain, scanRecords, scanBytes; about %d s)...%n",
+            System.out.printf(
+                    Locale.ROOT,
+                    "running JMH (IngestBenchmark: drain, scanRecords, scanBytes; about %d s)...%n",
                     env.quick() ? 20 : 100);
             Collection<RunResult> run = new Runner(opt).run();
             Map<String, Double> msPerOp = new HashMap<>();
@@ -122,26 +139,56 @@ final class IngestBench {
                 String m = b.substring(b.lastIndexOf('.') + 1);
                 msPerOp.put(m, r.getPrimaryResult().getScore());
                 error.put(m, r.getPrimaryResult().getScoreError());
-                best.put(m, r.getBenchmarkResults().stream().flatMap(br -> br.getIterationResults().stream())
-                        .mapToDouble(ir -> ir.getPrimaryResult().getScore()).min().orElse(Double.NaN));
+                best.put(
+                        m,
+                        r.getBenchmarkResults().stream()
+                                .flatMap(br -> br.getIterationResults().stream())
+                                .mapToDouble(ir -> ir.getPrimaryResult().getScore())
+                                .min()
+                                .orElse(Double.NaN));
             }
             drainRate = records / (msPerOp.get("drain") / 1e3);
             double scanRate = records / (msPerOp.get("scanRecords") / 1e3);
             double byteRate = records / (msPerOp.get("scanBytes") / 1e3);
-            System.out.printf(Locale.ROOT,
+            System.out.printf(
+                    Locale.ROOT,
                     "in-process: RingDrain %.2f +- %.2f ms per ring = %.1f M records/s; header walk %.2f +- %.2f ms ="
                             + " %.1f M records/s; word scan %.1f M records/s (%.2f GB/s)%n",
-                    msPerOp.get("drain"), error.get("drain"), drainRate / 1e6, msPerOp.get("scanRecords"),
-                    error.get("scanRecords"), scanRate / 1e6, byteRate / 1e6,
+                    msPerOp.get("drain"),
+                    error.get("drain"),
+                    drainRate / 1e6,
+                    msPerOp.get("scanRecords"),
+                    error.get("scanRecords"),
+                    scanRate / 1e6,
+                    byteRate / 1e6,
                     bytes / (msPerOp.get("scanBytes") / 1e3) / 1e9);
             double bestDrain = records / (best.get("drain") / 1e3);
             double bestScan = records / (best.get("scanRecords") / 1e3);
-            System.out.printf(Locale.ROOT, "in-process, best iterations: RingDrain %.1f M records/s, header walk %.1f M"
-                    + " records/s%n", bestDrain / 1e6, bestScan / 1e6);
-            results.add(new Result("ingest, RingDrain in process", drainRate / 1e6, "M rec/s", "header walk, same bytes",
-                    scanRate / 1e6, "M rec/s", drainRate / scanRate, GOAL_RECORDS_PER_S / 1e6, true));
-            results.add(new Result("  same, best iteration", bestDrain / 1e6, "M rec/s", "header walk, best iteration",
-                    bestScan / 1e6, "M rec/s", bestDrain / bestScan, GOAL_RECORDS_PER_S / 1e6, true));
+            System.out.printf(
+                    Locale.ROOT,
+                    "in-process, best iterations: RingDrain %.1f M records/s, header walk %.1f M" + " records/s%n",
+                    bestDrain / 1e6,
+                    bestScan / 1e6);
+            results.add(new Result(
+                    "ingest, RingDrain in process",
+                    drainRate / 1e6,
+                    "M rec/s",
+                    "header walk, same bytes",
+                    scanRate / 1e6,
+                    "M rec/s",
+                    drainRate / scanRate,
+                    GOAL_RECORDS_PER_S / 1e6,
+                    true));
+            results.add(new Result(
+                    "  same, best iteration",
+                    bestDrain / 1e6,
+                    "M rec/s",
+                    "header walk, best iteration",
+                    bestScan / 1e6,
+                    "M rec/s",
+                    bestDrain / bestScan,
+                    GOAL_RECORDS_PER_S / 1e6,
+                    true));
         } finally {
             Main.deleteTree(dir);
         }
@@ -154,13 +201,24 @@ final class IngestBench {
         long first = events / 6;
         Path out = env.scratch("ingest");
         try {
-            Map<String, String> e = env.profiledEnvironment(out, Map.of(
-                    "ROCPROFSYS_TRACE", "ON",
-                    "ROCPROFSYS_PROFILE", "ON",
-                    "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"));
-            Env.Outcome o = Env.run(List.of(env.runLauncher().toString(), "--",
-                    env.nativeProgram("region_stream").toString(), Long.toString(events), first + "," + events),
-                    e, out, null, 0).check("rocprof-sys-run -- region_stream");
+            Map<String, String> e = env.profiledEnvironment(
+                    out,
+                    Map.of(
+                            "ROCPROFSYS_TRACE", "ON",
+                            "ROCPROFSYS_PROFILE", "ON",
+                            "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"));
+            Env.Outcome o = Env.run(
+                            List.of(
+                                    env.runLauncher().toString(),
+                                    "--",
+                                    env.nativeProgram("region_stream").toString(),
+                                    Long.toString(events),
+                                    first + "," + events),
+                            e,
+                            out,
+                            null,
+                            0)
+                    .check("rocprof-sys-run -- region_stream");
             List<Map<String, String>> cps = checkpoints(o.stdout());
             if (cps.size() != 2) {
                 throw new IllegalStateException("expected 2 checkpoints:\n" + o.stdout());
@@ -170,16 +228,38 @@ final class IngestBench {
             double dCpu = Main.number(cps.get(1), "collector_cpu_s") - Main.number(cps.get(0), "collector_cpu_s");
             double rate = dEvents / dWall;
             double cpuNs = dCpu / dEvents * 1e9;
-            System.out.printf(Locale.ROOT,
+            System.out.printf(
+                    Locale.ROOT,
                     "end to end (lossless, trace + profile): %d events in %.2f s; steady state after %d: %.2f M records/s,"
                             + " collector thread %.1f ns CPU per record (%.1f M records per CPU-second); run took %.1f s%n",
-                    events, Main.number(Main.keyValues(o.stdout()), "wall_s"), first, rate / 1e6, cpuNs, 1e3 / cpuNs,
+                    events,
+                    Main.number(Main.keyValues(o.stdout()), "wall_s"),
+                    first,
+                    rate / 1e6,
+                    cpuNs,
+                    1e3 / cpuNs,
                     o.wallSeconds());
             List<Result> r = new ArrayList<>();
-            r.add(new Result("ingest, end to end (lossless)", rate / 1e6, "M rec/s", "RingDrain in process",
-                    drainRate / 1e6, "M rec/s", rate / drainRate, GOAL_RECORDS_PER_S / 1e6, true));
-            r.add(new Result("  collector thread, per CPU-second", 1e3 / cpuNs, "M rec/s", "RingDrain in process",
-                    drainRate / 1e6, "M rec/s", 1e9 / cpuNs / drainRate, GOAL_RECORDS_PER_S / 1e6, true));
+            r.add(new Result(
+                    "ingest, end to end (lossless)",
+                    rate / 1e6,
+                    "M rec/s",
+                    "RingDrain in process",
+                    drainRate / 1e6,
+                    "M rec/s",
+                    rate / drainRate,
+                    GOAL_RECORDS_PER_S / 1e6,
+                    true));
+            r.add(new Result(
+                    "  collector thread, per CPU-second",
+                    1e3 / cpuNs,
+                    "M rec/s",
+                    "RingDrain in process",
+                    drainRate / 1e6,
+                    "M rec/s",
+                    1e9 / cpuNs / drainRate,
+                    GOAL_RECORDS_PER_S / 1e6,
+                    true));
             return r;
         } finally {
             Main.deleteTree(out);

@@ -6,7 +6,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;

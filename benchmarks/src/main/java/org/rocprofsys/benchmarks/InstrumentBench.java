@@ -8,9 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.Planner;
 import org.rocprofsys.instrument.plan.PlannerOptions;
@@ -29,8 +28,7 @@ import org.rocprofsys.instrument.select.SelectionOptions;
  * </ol>
  */
 final class InstrumentBench {
-    private InstrumentBench() {
-    }
+    private InstrumentBench() {}
 
     static List<Result> run(Env env) throws Exception {
         Path out = env.scratch("instrument");
@@ -48,34 +46,84 @@ final class InstrumentBench {
         Path prog = env.nativeDir().resolve("instrumented_calls");
         Path inst = out.resolve("instrumented_calls.inst");
         Map<String, String> plain = plainEnv();
-        Env.run(List.of(env.dist().resolve("bin/rocprof-sys-instrument").toString(), "-o", inst.toString(), "-i", "1",
-                "-R", "^tiny$", "--", prog.toString()), plain, out, null, 0).check("rocprof-sys-instrument -o");
+        Env.run(
+                        List.of(
+                                env.dist().resolve("bin/rocprof-sys-instrument").toString(),
+                                "-o",
+                                inst.toString(),
+                                "-i",
+                                "1",
+                                "-R",
+                                "^tiny$",
+                                "--",
+                                prog.toString()),
+                        plain,
+                        out,
+                        null,
+                        0)
+                .check("rocprof-sys-instrument -o");
         long calls = env.size(5_000_000, 500_000);
         // the ring holds every record (2 per call), so the cost measured is recording, not dropping
-        Map<String, String> profiled = env.profiledEnvironment(out, Map.of("ROCPROFSYS_PROFILE", "ON",
-                "ROCPROFSYS_TRACE", "OFF", "ROCPROFSYS_RING_BUFFER_SIZE_KB",
-                Long.toString(Math.max(1024, calls * 2 * 16 / 1024 * 2))));
+        Map<String, String> profiled = env.profiledEnvironment(
+                out,
+                Map.of(
+                        "ROCPROFSYS_PROFILE",
+                        "ON",
+                        "ROCPROFSYS_TRACE",
+                        "OFF",
+                        "ROCPROFSYS_RING_BUFFER_SIZE_KB",
+                        Long.toString(Math.max(1024, calls * 2 * 16 / 1024 * 2))));
         int reps = (int) env.size(5, 2);
         double[] base = new double[reps];
         double[] instr = new double[reps];
         double[] instrWall = new double[reps];
-        Env.run(List.of(prog.toString(), Long.toString(calls)), plain, out, null, 0).check("warm-up");
+        Env.run(List.of(prog.toString(), Long.toString(calls)), plain, out, null, 0)
+                .check("warm-up");
         for (int i = 0; i < reps; i++) {
-            base[i] = CallStackSamplingBench.field(Env.run(List.of(prog.toString(), Long.toString(calls)), plain, out,
-                    null, 0).check("original"), "cpu_ns=") / calls;
-            Env.Outcome o = Env.run(List.of(env.dist().resolve("bin/rocprof-sys-run").toString(), "--",
-                    inst.toString(), Long.toString(calls)), profiled, out, null, 0).check("rewritten");
+            base[i] = CallStackSamplingBench.field(
+                            Env.run(List.of(prog.toString(), Long.toString(calls)), plain, out, null, 0)
+                                    .check("original"),
+                            "cpu_ns=")
+                    / calls;
+            Env.Outcome o = Env.run(
+                            List.of(
+                                    env.dist().resolve("bin/rocprof-sys-run").toString(),
+                                    "--",
+                                    inst.toString(),
+                                    Long.toString(calls)),
+                            profiled,
+                            out,
+                            null,
+                            0)
+                    .check("rewritten");
             instr[i] = CallStackSamplingBench.field(o, "cpu_ns=") / calls;
             instrWall[i] = CallStackSamplingBench.field(o, "loop_ns=") / calls;
         }
         double b = median(base);
         double p = median(instr);
-        System.out.printf(Locale.ROOT, "instrument: tiny() %.2f ns/call original, %.2f ns/call instrumented and"
-                + " recorded (thread CPU time, medians of %d, %d calls): +%.2f ns per call (wall: %.2f ns/call)%n"
-                + "  original     %s%n  instrumented %s%n", b, p, reps, calls, p - b, median(instrWall),
-                Arrays.toString(base), Arrays.toString(instr));
-        return List.of(new Result("instrumented call, entry+exit recorded (added cost)", p - b, "ns",
-                "the uninstrumented call, same run (" + Main.number(b) + " ns)", b, "ns", p / b, 20, false));
+        System.out.printf(
+                Locale.ROOT,
+                "instrument: tiny() %.2f ns/call original, %.2f ns/call instrumented and"
+                        + " recorded (thread CPU time, medians of %d, %d calls): +%.2f ns per call (wall: %.2f ns/call)%n"
+                        + "  original     %s%n  instrumented %s%n",
+                b,
+                p,
+                reps,
+                calls,
+                p - b,
+                median(instrWall),
+                Arrays.toString(base),
+                Arrays.toString(instr));
+        return List.of(new Result(
+                "instrumented call, entry+exit recorded (added cost)",
+                p - b,
+                "ns",
+                "the uninstrumented call, same run (" + Main.number(b) + " ns)",
+                b,
+                "ns",
+                p / b,
+                20,
+                false));
     }
 
     private static List<Result> rewriteAndStartup(Env env, Path out) throws Exception {
@@ -83,8 +131,11 @@ final class InstrumentBench {
         Path src = out.resolve("many.c");
         StringBuilder c = new StringBuilder("#include <stdio.h>\n");
         for (int i = 0; i < n; i++) {
-            c.append("__attribute__((noinline)) long f").append(i).append("(long x) { long s = 0; for (long i = 0;"
-                    + " i < x; ++i) s += i ^ ").append(i).append("; return s; }\n");
+            c.append("__attribute__((noinline)) long f")
+                    .append(i)
+                    .append("(long x) { long s = 0; for (long i = 0;" + " i < x; ++i) s += i ^ ")
+                    .append(i)
+                    .append("; return s; }\n");
         }
         c.append("int main(int argc, char** argv) { long s = 0;\n");
         for (int i = 0; i < n; i++) {
@@ -103,38 +154,84 @@ final class InstrumentBench {
         try (Capstone cs = Capstone.openX86_64()) {
             for (int round = 0; round < 3; round++) {
                 long t0 = System.nanoTime();
-                InstrumentPlan plan = new Planner(cs).plan(ElfFile.open(prog), PlannerOptions.of(sel)).plan();
+                InstrumentPlan plan = new Planner(cs)
+                        .plan(ElfFile.open(prog), PlannerOptions.of(sel))
+                        .plan();
                 ElfRewriter.rewrite(plan, Map.of(), out.resolve("many.inst"));
                 ms = (System.nanoTime() - t0) / 1e6;
                 planned = plan.instrumented().size();
             }
         }
         double per1000 = ms / planned * 1000;
-        System.out.printf(Locale.ROOT, "instrument: rewrite of %d functions in %.1f ms (%.1f ms per 1000)%n", planned,
-                ms, per1000);
+        System.out.printf(
+                Locale.ROOT,
+                "instrument: rewrite of %d functions in %.1f ms (%.1f ms per 1000)%n",
+                planned,
+                ms,
+                per1000);
 
         // start-up: the same program launched by rocprof-sys-run and by rocprof-sys-instrument (runtime mode)
-        Map<String, String> e = env.profiledEnvironment(out, Map.of("ROCPROFSYS_PROFILE", "OFF",
-                "ROCPROFSYS_TRACE", "OFF"));
+        Map<String, String> e =
+                env.profiledEnvironment(out, Map.of("ROCPROFSYS_PROFILE", "OFF", "ROCPROFSYS_TRACE", "OFF"));
         int reps = (int) env.size(5, 2);
         double[] run = new double[reps];
         double[] instr = new double[reps];
         for (int i = 0; i < reps; i++) {
-            run[i] = Env.run(List.of(env.dist().resolve("bin/rocprof-sys-run").toString(), "--", prog.toString()), e,
-                    out, null, 0).check("rocprof-sys-run").wallSeconds();
-            instr[i] = Env.run(List.of(env.dist().resolve("bin/rocprof-sys-instrument").toString(), "-i", "1", "--",
-                    prog.toString()), e, out, null, 0).check("rocprof-sys-instrument").wallSeconds();
+            run[i] = Env.run(
+                            List.of(env.dist().resolve("bin/rocprof-sys-run").toString(), "--", prog.toString()),
+                            e,
+                            out,
+                            null,
+                            0)
+                    .check("rocprof-sys-run")
+                    .wallSeconds();
+            instr[i] = Env.run(
+                            List.of(
+                                    env.dist()
+                                            .resolve("bin/rocprof-sys-instrument")
+                                            .toString(),
+                                    "-i",
+                                    "1",
+                                    "--",
+                                    prog.toString()),
+                            e,
+                            out,
+                            null,
+                            0)
+                    .check("rocprof-sys-instrument")
+                    .wallSeconds();
         }
         double delay = (median(instr) - median(run)) * 1000;
-        System.out.printf(Locale.ROOT, "instrument: runtime mode start-up delay %.0f ms for %d functions"
-                + " (rocprof-sys-run %.0f ms, rocprof-sys-instrument %.0f ms, medians of %d)%n", delay, planned,
-                median(run) * 1000, median(instr) * 1000, reps);
+        System.out.printf(
+                Locale.ROOT,
+                "instrument: runtime mode start-up delay %.0f ms for %d functions"
+                        + " (rocprof-sys-run %.0f ms, rocprof-sys-instrument %.0f ms, medians of %d)%n",
+                delay,
+                planned,
+                median(run) * 1000,
+                median(instr) * 1000,
+                reps);
         return List.of(
-                new Result("  rewrite time per 1000 functions", per1000, "ms", planned + " functions planned and"
-                        + " written", ms, "ms", per1000 / 1000, Double.NaN, false),
-                new Result("  runtime-mode start-up delay (" + planned + " functions)", delay, "ms",
-                        "rocprof-sys-run on the same program", median(run) * 1000, "ms", median(instr) / median(run),
-                        Double.NaN, false));
+                new Result(
+                        "  rewrite time per 1000 functions",
+                        per1000,
+                        "ms",
+                        planned + " functions planned and" + " written",
+                        ms,
+                        "ms",
+                        per1000 / 1000,
+                        Double.NaN,
+                        false),
+                new Result(
+                        "  runtime-mode start-up delay (" + planned + " functions)",
+                        delay,
+                        "ms",
+                        "rocprof-sys-run on the same program",
+                        median(run) * 1000,
+                        "ms",
+                        median(instr) / median(run),
+                        Double.NaN,
+                        false));
     }
 
     private static Map<String, String> plainEnv() {

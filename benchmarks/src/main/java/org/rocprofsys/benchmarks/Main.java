@@ -27,10 +27,10 @@ import java.util.stream.Stream;
  * distribution in {@code run/target/dist} and the C programs in {@code benchmarks/target/native}.
  */
 public final class Main {
-    static final List<String> ALL = List.of("pushpop", "ingest", "perfetto", "finalize", "rss", "procsampling", "sampling", "instrument");
+    static final List<String> ALL =
+            List.of("pushpop", "ingest", "perfetto", "finalize", "rss", "procsampling", "sampling", "instrument");
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) throws Exception {
         boolean quick = false;
@@ -55,7 +55,8 @@ public final class Main {
             names.addAll(ALL);
         }
         Env env = Env.find(quick);
-        System.out.println("# rocprof-sys benchmarks: " + names + (quick ? " (quick: sizes cut, not figures to quote)" : ""));
+        System.out.println(
+                "# rocprof-sys benchmarks: " + names + (quick ? " (quick: sizes cut, not figures to quote)" : ""));
         System.out.println("# machine: " + env.machine());
         List<Result> results = new ArrayList<>();
         for (String n : names) {

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.perfetto.PerfettoSink;
 
@@ -21,8 +20,7 @@ import org.rocprofsys.core.perfetto.PerfettoSink;
 final class PerfettoSizeBench {
     static final double GOAL_BYTES = 12;
 
-    private PerfettoSizeBench() {
-    }
+    private PerfettoSizeBench() {}
 
     static List<Result> run(Env env) throws Exception {
         long events = env.size(4_000_000, 400_000);
@@ -32,11 +30,11 @@ final class PerfettoSizeBench {
             for (boolean annotations : new boolean[] {false, true}) {
                 SyntheticRun run = new SyntheticRun(4, events, 4096);
                 Path file = dir.resolve("perfetto-trace-" + annotations + ".proto");
-                PerfettoSink sink = new PerfettoSink(file, new PerfettoSink.Options(annotations,
-                        SyntheticRun.REALTIME_OFFSET_NS, "bench_app"));
+                PerfettoSink sink = new PerfettoSink(
+                        file, new PerfettoSink.Options(annotations, SyntheticRun.REALTIME_OFFSET_NS, "bench_app"));
                 long slices = run.emit(sink);
-                RunSummary summary = new RunSummary(run.endNs(), SyntheticRun.REALTIME_OFFSET_NS, SyntheticRun.PID,
-                        "bench_app", Map.of());
+                RunSummary summary = new RunSummary(
+                        run.endNs(), SyntheticRun.REALTIME_OFFSET_NS, SyntheticRun.PID, "bench_app", Map.of());
                 sink.finish(summary);
                 long pb = Files.size(file);
                 Files.delete(file);
@@ -50,13 +48,27 @@ final class PerfettoSizeBench {
                 double perEvent = (double) pb / slices;
                 double jsonPerEvent = (double) json.bytes() / slices;
                 String variant = annotations ? "annotations on (default)" : "annotations off";
-                System.out.printf(Locale.ROOT,
+                System.out.printf(
+                        Locale.ROOT,
                         "perfetto [%s]: %d slice events, %d bytes = %.2f B/event; Chrome JSON %d bytes = %.2f B/event;"
                                 + " ratio %.3f%n",
-                        variant, slices, pb, perEvent, json.bytes(), jsonPerEvent, perEvent / jsonPerEvent);
-                results.add(new Result("Perfetto bytes/slice event, " + (annotations ? "annot. on" : "annot. off"),
-                        perEvent, "B", "Chrome JSON, same events", jsonPerEvent, "B", perEvent / jsonPerEvent,
-                        GOAL_BYTES, false));
+                        variant,
+                        slices,
+                        pb,
+                        perEvent,
+                        json.bytes(),
+                        jsonPerEvent,
+                        perEvent / jsonPerEvent);
+                results.add(new Result(
+                        "Perfetto bytes/slice event, " + (annotations ? "annot. on" : "annot. off"),
+                        perEvent,
+                        "B",
+                        "Chrome JSON, same events",
+                        jsonPerEvent,
+                        "B",
+                        perEvent / jsonPerEvent,
+                        GOAL_BYTES,
+                        false));
             }
         } finally {
             Main.deleteTree(dir);

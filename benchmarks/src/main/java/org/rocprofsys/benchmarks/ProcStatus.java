@@ -6,8 +6,7 @@ import java.nio.file.Path;
 
 /** Reads "Key:   123 kB" lines of /proc files. */
 final class ProcStatus {
-    private ProcStatus() {
-    }
+    private ProcStatus() {}
 
     /** The value of {@code key} in kB, or -1 when the file or the key is missing. */
     static long kb(Path file, String key) {

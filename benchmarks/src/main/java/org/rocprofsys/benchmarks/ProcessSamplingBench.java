@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
@@ -22,8 +21,7 @@ import org.rocprofsys.processsampling.ProcessSampling;
  * has) on a sleeping target, against the same wall time with no sampler (the baseline).
  */
 final class ProcessSamplingBench {
-    private ProcessSamplingBench() {
-    }
+    private ProcessSamplingBench() {}
 
     static List<Result> run(Env env) throws Exception {
         long seconds = env.size(10, 2);
@@ -40,14 +38,36 @@ final class ProcessSamplingBench {
                 BackgroundSource sampler = sampler(hz);
                 double busy = cpuMsPerSecond(seconds, sampler, target, samples, threadCpuNs);
                 double thread = threadCpuNs.get() / 1e6 / seconds;
-                System.out.printf(java.util.Locale.ROOT, "procsampling: %.0f Hz: sampler thread %.3f ms CPU per second"
-                        + " (%.1f us per tick); whole collector JVM %.3f ms/s (idle %.3f); %d samples%n", hz, thread,
-                        thread * 1000.0 / hz, busy, idle, samples.get());
-                out.add(new Result("process sampling thread CPU at " + (int) hz + " Hz", thread, "ms/s",
-                        "one second of wall time", 1000, "ms/s", thread / 1000, Double.NaN, false));
-                out.add(new Result("  collector JVM CPU at " + (int) hz + " Hz", busy, "ms/s",
-                        "one second of wall time (idle JVM: " + Main.number(idle) + " ms/s)", 1000, "ms/s", busy / 1000,
-                        Double.NaN, false));
+                System.out.printf(
+                        java.util.Locale.ROOT,
+                        "procsampling: %.0f Hz: sampler thread %.3f ms CPU per second"
+                                + " (%.1f us per tick); whole collector JVM %.3f ms/s (idle %.3f); %d samples%n",
+                        hz,
+                        thread,
+                        thread * 1000.0 / hz,
+                        busy,
+                        idle,
+                        samples.get());
+                out.add(new Result(
+                        "process sampling thread CPU at " + (int) hz + " Hz",
+                        thread,
+                        "ms/s",
+                        "one second of wall time",
+                        1000,
+                        "ms/s",
+                        thread / 1000,
+                        Double.NaN,
+                        false));
+                out.add(new Result(
+                        "  collector JVM CPU at " + (int) hz + " Hz",
+                        busy,
+                        "ms/s",
+                        "one second of wall time (idle JVM: " + Main.number(idle) + " ms/s)",
+                        1000,
+                        "ms/s",
+                        busy / 1000,
+                        Double.NaN,
+                        false));
             }
             return out;
         } finally {
@@ -62,7 +82,8 @@ final class ProcessSamplingBench {
         envVars.put("ROCPROFSYS_SAMPLING_CPUS", "all");
         envVars.put("ROCPROFSYS_PROCESS_SAMPLING_FREQ", Double.toString(hz));
         Settings settings = new SettingsLoader(SettingsRegistry.standard(), envVars, Path.of(".")).load();
-        List<BackgroundSource> sources = ProcessSampling.sources(settings, new PrintStream(PrintStream.nullOutputStream()));
+        List<BackgroundSource> sources =
+                ProcessSampling.sources(settings, new PrintStream(PrintStream.nullOutputStream()));
         return sources.getFirst();
     }
 
@@ -70,8 +91,9 @@ final class ProcessSamplingBench {
         return cpuMsPerSecond(seconds, sampler, target, new AtomicLong(), new AtomicLong());
     }
 
-    private static double cpuMsPerSecond(long seconds, BackgroundSource sampler, Process target, AtomicLong samples,
-            AtomicLong threadCpuNs) throws Exception {
+    private static double cpuMsPerSecond(
+            long seconds, BackgroundSource sampler, Process target, AtomicLong samples, AtomicLong threadCpuNs)
+            throws Exception {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();

@@ -33,8 +33,7 @@ final class PushPopBench {
     /** Bytes one pair takes in the ring: BEGIN (16 + "bench\0" padded to 8) + END (16). */
     static final long BYTES_PER_PAIR = 40;
 
-    private PushPopBench() {
-    }
+    private PushPopBench() {}
 
     private enum Variant {
         RECORDED("recorded (ring holds a repetition)"),
@@ -64,9 +63,18 @@ final class PushPopBench {
                     settings.put("ROCPROFSYS_RING_BUFFER_SIZE_KB", Long.toString(kb));
                     settings.put("ROCPROFSYS_RING_BUFFER_MAX_THREADS", "4");
                 }
-                Env.Outcome o = Env.run(List.of(env.runLauncher().toString(), "--",
-                        env.nativeProgram("push_pop").toString(), Long.toString(pairs), Integer.toString(reps)),
-                        env.profiledEnvironment(out, settings), out, null, 0).check("rocprof-sys-run -- push_pop");
+                Env.Outcome o = Env.run(
+                                List.of(
+                                        env.runLauncher().toString(),
+                                        "--",
+                                        env.nativeProgram("push_pop").toString(),
+                                        Long.toString(pairs),
+                                        Integer.toString(reps)),
+                                env.profiledEnvironment(out, settings),
+                                out,
+                                null,
+                                0)
+                        .check("rocprof-sys-run -- push_pop");
                 Map<String, String> kv = Main.keyValues(o.stdout());
                 if (!"1".equals(kv.get("bound"))) {
                     throw new IllegalStateException("push_pop did not bind to the agent:\n" + o.stdout() + o.stderr());
@@ -79,12 +87,24 @@ final class PushPopBench {
                 double netMin = Main.number(kv, "push_pop_minus_empty_min_ns");
                 double attempted = Main.number(kv, "records_attempted");
                 double dropped = Main.number(kv, "records_dropped");
-                System.out.printf(Locale.ROOT,
+                System.out.printf(
+                        Locale.ROOT,
                         "push_pop [%s]: %d pairs x %d reps: push+pop %.2f ns/pair, empty loop %.2f ns, "
                                 + "net %.2f ns (best rep %.2f), 2x clock_gettime %.2f ns, 2x rdtsc %.2f ns; records dropped"
                                 + " %.0f of %.0f (%.1f %%); run took %.1f s%n",
-                        v.label, pairs, reps, pp, empty, net, netMin, clock, tsc, dropped, attempted,
-                        100 * dropped / attempted, o.wallSeconds());
+                        v.label,
+                        pairs,
+                        reps,
+                        pp,
+                        empty,
+                        net,
+                        netMin,
+                        clock,
+                        tsc,
+                        dropped,
+                        attempted,
+                        100 * dropped / attempted,
+                        o.wallSeconds());
                 for (String l : o.stderr().split("\n")) {
                     if (l.startsWith("push_pop:") || l.contains("dropped")) {
                         System.out.println("  " + l);
@@ -95,20 +115,51 @@ final class PushPopBench {
                     case DEFAULT -> "push+pop per pair, default settings";
                     case LOSSLESS -> "push+pop per pair, lossless";
                 };
-                results.add(new Result(name, net, "ns", "empty loop (ns/iteration)", empty, "ns", pp / Math.max(empty, 1e-9),
-                        GOAL_NS, false));
+                results.add(new Result(
+                        name,
+                        net,
+                        "ns",
+                        "empty loop (ns/iteration)",
+                        empty,
+                        "ns",
+                        pp / Math.max(empty, 1e-9),
+                        GOAL_NS,
+                        false));
                 if (v == Variant.RECORDED) {
-                    results.add(new Result("  recorded, vs two clock_gettime", net, "ns", "2x clock_gettime(MONOTONIC)",
-                            clock, "ns", net / clock, GOAL_NS, false));
+                    results.add(new Result(
+                            "  recorded, vs two clock_gettime",
+                            net,
+                            "ns",
+                            "2x clock_gettime(MONOTONIC)",
+                            clock,
+                            "ns",
+                            net / clock,
+                            GOAL_NS,
+                            false));
                     if (!Double.isNaN(tsc)) {
-                        results.add(new Result("  recorded, vs two rdtsc", net, "ns", "2x rdtsc", tsc, "ns", net / tsc,
-                                GOAL_NS, false));
+                        results.add(new Result(
+                                "  recorded, vs two rdtsc",
+                                net,
+                                "ns",
+                                "2x rdtsc",
+                                tsc,
+                                "ns",
+                                net / tsc,
+                                GOAL_NS,
+                                false));
                     }
                 }
                 if (v != Variant.LOSSLESS) {
-                    results.add(new Result("  records dropped, " + (v == Variant.RECORDED ? "recorded" : "default"),
-                            100 * dropped / attempted, "%", "records attempted", attempted, "records",
-                            dropped / attempted, Double.NaN, false));
+                    results.add(new Result(
+                            "  records dropped, " + (v == Variant.RECORDED ? "recorded" : "default"),
+                            100 * dropped / attempted,
+                            "%",
+                            "records attempted",
+                            attempted,
+                            "records",
+                            dropped / attempted,
+                            Double.NaN,
+                            false));
                 }
             } finally {
                 Main.deleteTree(out);

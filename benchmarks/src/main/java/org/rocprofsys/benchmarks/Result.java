@@ -16,8 +16,16 @@ import java.util.Locale;
  * @param goal          the budget, in {@code unit}; NaN for an informational row
  * @param higherIsBetter true for a throughput (the budget is a minimum), false for a cost
  */
-public record Result(String name, double figure, String unit, String baselineName, double baseline,
-        String baselineUnit, double ratioToBaseline, double goal, boolean higherIsBetter) {
+public record Result(
+        String name,
+        double figure,
+        String unit,
+        String baselineName,
+        double baseline,
+        String baselineUnit,
+        double ratioToBaseline,
+        double goal,
+        boolean higherIsBetter) {
 
     /** figure / goal: at most 1 meets a cost budget, at least 1 meets a throughput budget. */
     public double ratioToGoal() {
@@ -38,8 +46,18 @@ public record Result(String name, double figure, String unit, String baselineNam
     }
 
     String line() {
-        return String.format(Locale.ROOT, "%-40s %10s %-8s | baseline %-32s %10s %-8s | x%-7s | goal %-16s x%-6s %s",
-                name, Main.number(figure), unit, baselineName, Main.number(baseline), baselineUnit,
-                Main.number(ratioToBaseline), goalText(), hasGoal() ? Main.number(ratioToGoal()) : "-", !hasGoal() ? "info" : meetsGoal() ? "MEETS" : "MISSES");
+        return String.format(
+                Locale.ROOT,
+                "%-40s %10s %-8s | baseline %-32s %10s %-8s | x%-7s | goal %-16s x%-6s %s",
+                name,
+                Main.number(figure),
+                unit,
+                baselineName,
+                Main.number(baseline),
+                baselineUnit,
+                Main.number(ratioToBaseline),
+                goalText(),
+                hasGoal() ? Main.number(ratioToGoal()) : "-",
+                !hasGoal() ? "info" : meetsGoal() ? "MEETS" : "MISSES");
     }
 }

@@ -18,8 +18,7 @@ import java.util.Map;
 final class RssBench {
     static final double GOAL_RATIO = 1.10;
 
-    private RssBench() {
-    }
+    private RssBench() {}
 
     static List<Result> run(Env env) throws Exception {
         long events = env.size(50_000_000, 5_000_000);
@@ -31,21 +30,32 @@ final class RssBench {
         Path out = env.scratch("rss");
         long[] sampled = {0, 0, 0}; // samples, max VmRSS, last VmHWM
         try {
-            Map<String, String> e = env.profiledEnvironment(out, Map.of(
-                    "ROCPROFSYS_TRACE", "ON",
-                    "ROCPROFSYS_PROFILE", "ON",
-                    "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"));
-            Env.Outcome o = Env.run(List.of(env.runLauncher().toString(), "--",
-                    env.nativeProgram("region_stream").toString(), Long.toString(events), cps.toString()),
-                    e, out, pid -> {
-                        long rss = ProcStatus.kb(pid, "VmRSS");
-                        long hwm = ProcStatus.kb(pid, "VmHWM");
-                        if (rss > 0) {
-                            sampled[0]++;
-                            sampled[1] = Math.max(sampled[1], rss);
-                            sampled[2] = hwm;
-                        }
-                    }, 200).check("rocprof-sys-run -- region_stream");
+            Map<String, String> e = env.profiledEnvironment(
+                    out,
+                    Map.of(
+                            "ROCPROFSYS_TRACE", "ON",
+                            "ROCPROFSYS_PROFILE", "ON",
+                            "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"));
+            Env.Outcome o = Env.run(
+                            List.of(
+                                    env.runLauncher().toString(),
+                                    "--",
+                                    env.nativeProgram("region_stream").toString(),
+                                    Long.toString(events),
+                                    cps.toString()),
+                            e,
+                            out,
+                            pid -> {
+                                long rss = ProcStatus.kb(pid, "VmRSS");
+                                long hwm = ProcStatus.kb(pid, "VmHWM");
+                                if (rss > 0) {
+                                    sampled[0]++;
+                                    sampled[1] = Math.max(sampled[1], rss);
+                                    sampled[2] = hwm;
+                                }
+                            },
+                            200)
+                    .check("rocprof-sys-run -- region_stream");
             long outputBytes = Main.treeSize(out);
             List<Map<String, String>> points = IngestBench.checkpoints(o.stdout());
             if (points.size() < 2) {
@@ -53,8 +63,12 @@ final class RssBench {
             }
             System.out.println("events      wall_s   collector VmRSS   VmHWM      (MB)");
             for (Map<String, String> p : points) {
-                System.out.printf(Locale.ROOT, "%10.0f  %7.2f   %8.1f       %8.1f%n", Main.number(p, "events"),
-                        Main.number(p, "wall_s"), Main.number(p, "collector_rss_kb") / 1024,
+                System.out.printf(
+                        Locale.ROOT,
+                        "%10.0f  %7.2f   %8.1f       %8.1f%n",
+                        Main.number(p, "events"),
+                        Main.number(p, "wall_s"),
+                        Main.number(p, "collector_rss_kb") / 1024,
                         Main.number(p, "collector_hwm_kb") / 1024);
             }
             Map<String, String> first = points.getFirst();
@@ -64,20 +78,44 @@ final class RssBench {
             double rssMid = Main.number(mid, "collector_rss_kb") / 1024;
             double rssLast = Main.number(last, "collector_rss_kb") / 1024;
             double hwmLast = Main.number(last, "collector_hwm_kb") / 1024;
-            System.out.printf(Locale.ROOT,
+            System.out.printf(
+                    Locale.ROOT,
                     "collector RSS at %.0fM / %.0fM / %.0fM events: %.1f / %.1f / %.1f MB (last/first %.3f);"
                             + " peak while writing outputs (sampled every 200 ms, %d samples): VmRSS %.1f MB, VmHWM %.1f MB;"
                             + " outputs %.0f MB; run took %.1f s%n",
-                    Main.number(first, "events") / 1e6, Main.number(mid, "events") / 1e6,
-                    Main.number(last, "events") / 1e6, rssFirst, rssMid, rssLast, rssLast / rssFirst, sampled[0],
-                    sampled[1] / 1024.0, sampled[2] / 1024.0, outputBytes / 1e6, o.wallSeconds());
+                    Main.number(first, "events") / 1e6,
+                    Main.number(mid, "events") / 1e6,
+                    Main.number(last, "events") / 1e6,
+                    rssFirst,
+                    rssMid,
+                    rssLast,
+                    rssLast / rssFirst,
+                    sampled[0],
+                    sampled[1] / 1024.0,
+                    sampled[2] / 1024.0,
+                    outputBytes / 1e6,
+                    o.wallSeconds());
             List<Result> r = new ArrayList<>();
-            r.add(new Result(String.format(Locale.ROOT, "collector RSS at %.0fM events", Main.number(last, "events") / 1e6),
-                    rssLast, "MB", String.format(Locale.ROOT, "RSS at %.0fM events", Main.number(first, "events") / 1e6),
-                    rssFirst, "MB", rssLast / rssFirst, GOAL_RATIO * rssFirst, false));
-            r.add(new Result("  collector peak RSS (VmHWM), whole run", Math.max(hwmLast, sampled[2] / 1024.0), "MB",
-                    "RSS at first checkpoint", rssFirst, "MB", Math.max(hwmLast, sampled[2] / 1024.0) / rssFirst,
-                    Double.NaN, false));
+            r.add(new Result(
+                    String.format(Locale.ROOT, "collector RSS at %.0fM events", Main.number(last, "events") / 1e6),
+                    rssLast,
+                    "MB",
+                    String.format(Locale.ROOT, "RSS at %.0fM events", Main.number(first, "events") / 1e6),
+                    rssFirst,
+                    "MB",
+                    rssLast / rssFirst,
+                    GOAL_RATIO * rssFirst,
+                    false));
+            r.add(new Result(
+                    "  collector peak RSS (VmHWM), whole run",
+                    Math.max(hwmLast, sampled[2] / 1024.0),
+                    "MB",
+                    "RSS at first checkpoint",
+                    rssFirst,
+                    "MB",
+                    Math.max(hwmLast, sampled[2] / 1024.0) / rssFirst,
+                    Double.NaN,
+                    false));
             return r;
         } finally {
             Main.deleteTree(out);

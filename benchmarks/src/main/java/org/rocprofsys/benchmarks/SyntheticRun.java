@@ -3,7 +3,6 @@ package org.rocprofsys.benchmarks;
 import java.io.IOException;
 import java.util.List;
 import java.util.SplittableRandom;
-
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.ProcessEnd;
@@ -12,9 +11,9 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.SinkEvent;
 
 /**
  * A synthetic, deterministic event stream shaped like what the collector delivers for an
@@ -91,7 +90,8 @@ final class SyntheticRun {
                         case 0 -> begin(time[t], tid, OUTER[(int) (j & 3)]);
                         case 1 -> begin(time[t], tid, MIDDLE[(int) ((j >> 2) & 7)]);
                         case 2 -> begin(time[t], tid, INNER[(int) ((j >> 5) & 7)]);
-                        default -> new RegionEnd(time[t], PID, tid, Category.USER, List.of(), RegionMetrics.NONE, false);
+                        default ->
+                            new RegionEnd(time[t], PID, tid, Category.USER, List.of(), RegionMetrics.NONE, false);
                     };
                     out.accept(e);
                 }

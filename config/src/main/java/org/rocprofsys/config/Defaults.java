@@ -7,8 +7,7 @@ import java.util.Map;
  * and those coupled to other settings (upstream's interdependent defaults, inventory §2.1).
  */
 final class Defaults {
-    private Defaults() {
-    }
+    private Defaults() {}
 
     /** Machine- and environment-dependent defaults, applied before any source. */
     static void applyDynamic(Map<String, SettingValue> values, Map<String, String> env) {
@@ -54,29 +53,40 @@ final class Defaults {
                 }
                 case "causal" -> {
                     force(values, "ROCPROFSYS_USE_CAUSAL", "true");
-                    for (String off : new String[] {"ROCPROFSYS_TRACE", "ROCPROFSYS_PROFILE",
-                            "ROCPROFSYS_USE_SAMPLING", "ROCPROFSYS_USE_PROCESS_SAMPLING"}) {
+                    for (String off : new String[] {
+                        "ROCPROFSYS_TRACE",
+                        "ROCPROFSYS_PROFILE",
+                        "ROCPROFSYS_USE_SAMPLING",
+                        "ROCPROFSYS_USE_PROCESS_SAMPLING"
+                    }) {
                         force(values, off, "false");
                     }
                 }
                 case "coverage" -> {
                     replaceDefault(values, "ROCPROFSYS_USE_CODE_COVERAGE", "true");
-                    for (String off : new String[] {"ROCPROFSYS_TRACE", "ROCPROFSYS_PROFILE",
-                            "ROCPROFSYS_USE_CAUSAL", "ROCPROFSYS_USE_AMD_SMI", "ROCPROFSYS_USE_KOKKOSP",
-                            "ROCPROFSYS_USE_RCCLP", "ROCPROFSYS_USE_OMPT", "ROCPROFSYS_USE_SAMPLING",
-                            "ROCPROFSYS_USE_PROCESS_SAMPLING"}) {
+                    for (String off : new String[] {
+                        "ROCPROFSYS_TRACE",
+                        "ROCPROFSYS_PROFILE",
+                        "ROCPROFSYS_USE_CAUSAL",
+                        "ROCPROFSYS_USE_AMD_SMI",
+                        "ROCPROFSYS_USE_KOKKOSP",
+                        "ROCPROFSYS_USE_RCCLP",
+                        "ROCPROFSYS_USE_OMPT",
+                        "ROCPROFSYS_USE_SAMPLING",
+                        "ROCPROFSYS_USE_PROCESS_SAMPLING"
+                    }) {
                         force(values, off, "false");
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
         SettingValue sampling = values.get("ROCPROFSYS_USE_SAMPLING");
         if (sampling != null && parsesTrue(sampling.value())) {
             boolean anyTimer = false;
-            for (String timer : new String[] {"ROCPROFSYS_SAMPLING_CPUTIME", "ROCPROFSYS_SAMPLING_REALTIME",
-                    "ROCPROFSYS_SAMPLING_OVERFLOW"}) {
+            for (String timer : new String[] {
+                "ROCPROFSYS_SAMPLING_CPUTIME", "ROCPROFSYS_SAMPLING_REALTIME", "ROCPROFSYS_SAMPLING_OVERFLOW"
+            }) {
                 SettingValue v = values.get(timer);
                 anyTimer |= v != null && parsesTrue(v.value());
             }
@@ -99,7 +109,9 @@ final class Defaults {
     private static void force(Map<String, SettingValue> values, String name, String value) {
         SettingValue v = values.get(name);
         if (v != null) {
-            values.put(name, new SettingValue(v.definition(), value, v.source(), v.origin() + " (forced by ROCPROFSYS_MODE)"));
+            values.put(
+                    name,
+                    new SettingValue(v.definition(), value, v.source(), v.origin() + " (forced by ROCPROFSYS_MODE)"));
         }
     }
 

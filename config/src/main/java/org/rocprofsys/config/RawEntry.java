@@ -7,5 +7,4 @@ package org.rocprofsys.config;
  * @param value  the value after variable substitution
  * @param origin where it was read, e.g. {@code /home/u/app.cfg:12}
  */
-public record RawEntry(String key, String value, String origin) {
-}
+public record RawEntry(String key, String value, String origin) {}

@@ -54,7 +54,9 @@ public enum SettingType {
                 yield v;
             }
             case INT, INT64 -> {
-                parseInteger(v, this == INT ? Integer.MIN_VALUE : Long.MIN_VALUE,
+                parseInteger(
+                        v,
+                        this == INT ? Integer.MIN_VALUE : Long.MIN_VALUE,
                         this == INT ? Integer.MAX_VALUE : Long.MAX_VALUE);
                 yield v;
             }

@@ -17,8 +17,13 @@ public final class Settings {
     private final List<Path> configFilesRead;
     private final List<UnsupportedUse> unsupportedOptions;
 
-    Settings(SettingsRegistry registry, Map<String, SettingValue> values, List<String> warnings,
-            Map<String, String> exportedEnvironment, List<Path> configFilesRead, List<UnsupportedUse> unsupportedOptions) {
+    Settings(
+            SettingsRegistry registry,
+            Map<String, SettingValue> values,
+            List<String> warnings,
+            Map<String, String> exportedEnvironment,
+            List<Path> configFilesRead,
+            List<UnsupportedUse> unsupportedOptions) {
         this.registry = registry;
         this.values = Map.copyOf(values);
         this.warnings = List.copyOf(warnings);
@@ -33,8 +38,8 @@ public final class Settings {
 
     /** The value of a setting, by env name or short name; throws for a name not in the registry. */
     public SettingValue value(String key) {
-        SettingDefinition def = registry.find(key)
-                .orElseThrow(() -> new IllegalArgumentException("no setting named " + key));
+        SettingDefinition def =
+                registry.find(key).orElseThrow(() -> new IllegalArgumentException("no setting named " + key));
         return values.get(def.envName());
     }
 

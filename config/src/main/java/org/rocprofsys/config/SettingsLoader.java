@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.rocprofsys.config.file.ConfigFileContents;
 import org.rocprofsys.config.file.ConfigFiles;
 
@@ -24,7 +23,8 @@ import org.rocprofsys.config.file.ConfigFiles;
  */
 public final class SettingsLoader {
     private static final String CONFIG_FILE = "ROCPROFSYS_CONFIG_FILE";
-    private static final Pattern ENV_KEY = Pattern.compile("%env\\{([A-Za-z_][A-Za-z0-9_]*)}%|\\$env\\{([A-Za-z_][A-Za-z0-9_]*)}");
+    private static final Pattern ENV_KEY =
+            Pattern.compile("%env\\{([A-Za-z_][A-Za-z0-9_]*)}%|\\$env\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
     private final SettingsRegistry registry;
     private final Map<String, String> environment;
@@ -34,13 +34,13 @@ public final class SettingsLoader {
     private final Map<String, SettingValue> values = new HashMap<>();
     /** Values given under deprecated or legacy names, applied to their target at the end. */
     private final Map<ValueSource, List<Alias>> aliases = new EnumMap<>(ValueSource.class);
+
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, String> exported = new LinkedHashMap<>();
     private final List<Path> filesRead = new ArrayList<>();
     private final List<UnsupportedUse> unsupportedOptions = new ArrayList<>();
 
-    private record Alias(SettingDefinition target, String value, String origin) {
-    }
+    private record Alias(SettingDefinition target, String value, String origin) {}
 
     public SettingsLoader(SettingsRegistry registry, Map<String, String> environment, Path workingDirectory) {
         this.registry = registry;
@@ -90,7 +90,8 @@ public final class SettingsLoader {
             }
             Set<Path> visited = new HashSet<>();
             for (String f : splitFileList(list)) {
-                readConfigFile(Path.of(f), explicit, strict, visited, explicit ? CONFIG_FILE : "default config file list");
+                readConfigFile(
+                        Path.of(f), explicit, strict, visited, explicit ? CONFIG_FILE : "default config file list");
             }
         }
         for (RawEntry e : envEntries) {
@@ -171,8 +172,8 @@ public final class SettingsLoader {
             if (def.isPresent() && def.get().envName().equals(CONFIG_FILE)) {
                 for (String nested : splitFileList(e.value())) {
                     Path p = Path.of(nested);
-                    readConfigFile(p.isAbsolute() ? p : resolved.getParent().resolve(p), true, strict, visited,
-                            e.origin());
+                    readConfigFile(
+                            p.isAbsolute() ? p : resolved.getParent().resolve(p), true, strict, visited, e.origin());
                 }
                 continue;
             }
@@ -213,7 +214,8 @@ public final class SettingsLoader {
             aliases.computeIfAbsent(source, s -> new ArrayList<>())
                     .add(new Alias(target, validate(target, e.value(), e.origin()), e.origin()));
         } else if (def.legacy()) {
-            warnings.add(e.origin() + ": " + def.envName() + " is a legacy setting with no effect in this version; ignored");
+            warnings.add(
+                    e.origin() + ": " + def.envName() + " is a legacy setting with no effect in this version; ignored");
             return;
         }
         values.put(def.envName(), new SettingValue(def, value, source, e.origin()));
@@ -225,7 +227,8 @@ public final class SettingsLoader {
             for (Alias a : byRank.getValue()) {
                 SettingValue current = values.get(a.target().envName());
                 if (current.source().compareTo(byRank.getKey()) < 0) {
-                    values.put(a.target().envName(), new SettingValue(a.target(), a.value(), byRank.getKey(), a.origin()));
+                    values.put(
+                            a.target().envName(), new SettingValue(a.target(), a.value(), byRank.getKey(), a.origin()));
                 }
             }
         }
@@ -242,8 +245,8 @@ public final class SettingsLoader {
         if (!def.choices().isEmpty() && !value.isBlank()) {
             for (String token : value.split("[ ,;]+")) {
                 if (!token.isEmpty() && !def.choices().contains(token)) {
-                    throw new ConfigException(origin + ": invalid value '" + raw + "' for " + def.envName()
-                            + ": '" + token + "' is not one of " + String.join(", ", def.choices()));
+                    throw new ConfigException(origin + ": invalid value '" + raw + "' for " + def.envName() + ": '"
+                            + token + "' is not one of " + String.join(", ", def.choices()));
                 }
             }
         }

@@ -63,7 +63,8 @@ public final class SettingsRegistry {
             }
             String[] f = line.split("\t", -1);
             if (f.length != 7) {
-                throw new IllegalStateException(RESOURCE + ":" + lineNo + ": expected 7 tab-separated columns, found " + f.length);
+                throw new IllegalStateException(
+                        RESOURCE + ":" + lineNo + ": expected 7 tab-separated columns, found " + f.length);
             }
             String env = f[0];
             if (!env.startsWith(SettingDefinition.PREFIX)) {
@@ -81,23 +82,33 @@ public final class SettingsRegistry {
                 } else if (flag.equals("honoured")) {
                     support = new SettingSupport.Honoured();
                 } else if (flag.startsWith("honoured=")) {
-                    support = new SettingSupport.HonouredValues(Set.of(flag.substring("honoured=".length()).split("\\|")));
+                    support = new SettingSupport.HonouredValues(
+                            Set.of(flag.substring("honoured=".length()).split("\\|")));
                 } else if (flag.startsWith("alias=")) {
                     alias = flag.substring("alias=".length());
                 } else {
                     throw new IllegalStateException(RESOURCE + ":" + lineNo + ": unknown flag " + flag);
                 }
             }
-            SettingDefinition def = new SettingDefinition(env, SettingType.fromDisplayName(f[1]), f[2],
+            SettingDefinition def = new SettingDefinition(
+                    env,
+                    SettingType.fromDisplayName(f[1]),
+                    f[2],
                     Collections.unmodifiableSortedSet(new TreeSet<>(splitList(f[3]))),
-                    List.copyOf(splitList(f[4])), hidden, Optional.ofNullable(alias), legacy, f[6], support);
+                    List.copyOf(splitList(f[4])),
+                    hidden,
+                    Optional.ofNullable(alias),
+                    legacy,
+                    f[6],
+                    support);
             if (map.put(env, def) != null) {
                 throw new IllegalStateException(RESOURCE + ":" + lineNo + ": duplicate setting " + env);
             }
         }
         for (SettingDefinition d : map.values()) {
             if (d.aliasOf().isPresent() && !map.containsKey(d.aliasOf().get())) {
-                throw new IllegalStateException(d.envName() + " is an alias of unknown " + d.aliasOf().get());
+                throw new IllegalStateException(
+                        d.envName() + " is an alias of unknown " + d.aliasOf().get());
             }
         }
         return new SettingsRegistry(Collections.unmodifiableMap(map));
@@ -107,7 +118,10 @@ public final class SettingsRegistry {
         if (field.isBlank()) {
             return List.of();
         }
-        return Arrays.stream(field.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(field.split(","))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     /** Every definition, in table order. */
@@ -117,7 +131,9 @@ public final class SettingsRegistry {
 
     /** The settings rocprof-sys lists: neither legacy nor hidden. */
     public List<SettingDefinition> listed() {
-        return byEnvName.values().stream().filter(d -> !d.legacy() && !d.hidden()).toList();
+        return byEnvName.values().stream()
+                .filter(d -> !d.legacy() && !d.hidden())
+                .toList();
     }
 
     /**

@@ -11,8 +11,7 @@ import java.util.List;
  * and deprecated names too (their value went to the setting they name, which is checked).
  */
 public final class UnsupportedSettings {
-    private UnsupportedSettings() {
-    }
+    private UnsupportedSettings() {}
 
     public static List<UnsupportedUse> of(Settings settings) {
         List<UnsupportedUse> out = new ArrayList<>();
@@ -36,8 +35,10 @@ public final class UnsupportedSettings {
             return switch (d.type()) {
                 case BOOL -> SettingType.parseBool(def) == SettingType.parseBool(value);
                 case STRING -> def.strip().equals(value.strip());
-                default -> new BigDecimal(def.strip().replace("+", ""))
-                        .compareTo(new BigDecimal(value.strip().replace("+", ""))) == 0;
+                default ->
+                    new BigDecimal(def.strip().replace("+", ""))
+                                    .compareTo(new BigDecimal(value.strip().replace("+", "")))
+                            == 0;
             };
         } catch (IllegalArgumentException e) {
             return def.strip().equals(value.strip());

@@ -9,8 +9,7 @@ import java.util.Properties;
 public final class Version {
     public static final String STRING = read();
 
-    private Version() {
-    }
+    private Version() {}
 
     private static String read() {
         try (InputStream in = Version.class.getResourceAsStream("version.properties")) {

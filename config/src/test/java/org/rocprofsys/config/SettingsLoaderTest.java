@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,10 +49,11 @@ class SettingsLoaderTest {
     @Test
     void precedenceCommandLineOverEnvironmentOverFileOverDefault() throws Exception {
         Path cfg = write("a.cfg", "ROCPROFSYS_SAMPLING_FREQ = 50\nROCPROFSYS_SAMPLING_DELAY = 0.25\nverbose = 3\n");
-        Map<String, String> env = Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString(), "ROCPROFSYS_SAMPLING_FREQ", "75",
-                "HOME", dir.toString());
+        Map<String, String> env = Map.of(
+                "ROCPROFSYS_CONFIG_FILE", cfg.toString(), "ROCPROFSYS_SAMPLING_FREQ", "75", "HOME", dir.toString());
         Settings s = new SettingsLoader(SettingsRegistry.standard(), env, dir)
-                .commandLine("ROCPROFSYS_VERBOSE", "2").load();
+                .commandLine("ROCPROFSYS_VERBOSE", "2")
+                .load();
         assertEquals("75", s.get("ROCPROFSYS_SAMPLING_FREQ"));
         assertEquals(ValueSource.ENVIRON, s.value("ROCPROFSYS_SAMPLING_FREQ").source());
         assertEquals("0.25", s.get("ROCPROFSYS_SAMPLING_DELAY"));
@@ -65,8 +65,8 @@ class SettingsLoaderTest {
     @Test
     void unknownKeyNamesFileLineAndNearestSetting() throws Exception {
         Path cfg = write("bad.cfg", "# comment\nROCPROFSYS_TRACE = ON\nROCPROFSYS_SAMPLNG_FREQ = 10\n");
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString())));
+        ConfigException e =
+                assertThrows(ConfigException.class, () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString())));
         assertTrue(e.getMessage().contains(cfg + ":3"), e.getMessage());
         assertTrue(e.getMessage().contains("Unknown setting 'ROCPROFSYS_SAMPLNG_FREQ'"), e.getMessage());
         assertTrue(e.getMessage().contains("ROCPROFSYS_SAMPLING_FREQ"), e.getMessage());
@@ -75,15 +75,17 @@ class SettingsLoaderTest {
     @Test
     void upstreamInvalidConfigFoobar() throws Exception {
         Path cfg = write("invalid.cfg", "FOOBAR = ON\n");
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString())));
+        ConfigException e =
+                assertThrows(ConfigException.class, () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString())));
         assertTrue(e.getMessage().contains("Unknown setting 'FOOBAR' (value = 'ON')"), e.getMessage());
     }
 
     @Test
     void missingExplicitConfigFileIsAnError() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", dir.resolve("nope.cfg").toString())));
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> load(
+                        Map.of("ROCPROFSYS_CONFIG_FILE", dir.resolve("nope.cfg").toString())));
         assertTrue(e.getMessage().contains("nope.cfg does not exist"), e.getMessage());
     }
 
@@ -95,39 +97,42 @@ class SettingsLoaderTest {
         Files.writeString(home.resolve(".rocprof-sys.cfg"), "ROCPROFSYS_VERBOSE = 4\n");
         assertEquals("4", load(Map.of("HOME", home.toString())).get("ROCPROFSYS_VERBOSE"));
         Files.delete(home.resolve(".rocprof-sys.cfg"));
-        Files.writeString(home.resolve(".rocprofiler-systems.json"),
+        Files.writeString(
+                home.resolve(".rocprofiler-systems.json"),
                 "{\"rocprofiler-systems\": {\"settings\": {\"ROCPROFSYS_VERBOSE\": {\"value\": 5}}}}");
         assertEquals("5", load(Map.of("HOME", home.toString())).get("ROCPROFSYS_VERBOSE"));
     }
 
     @Test
     void badValuesNameSettingValueAndWhatIsAllowed() throws Exception {
-        ConfigException notNumber = assertThrows(ConfigException.class,
-                () -> load(Map.of("ROCPROFSYS_SAMPLING_FREQ", "fast")));
+        ConfigException notNumber =
+                assertThrows(ConfigException.class, () -> load(Map.of("ROCPROFSYS_SAMPLING_FREQ", "fast")));
         assertTrue(notNumber.getMessage().contains("'fast'"), notNumber.getMessage());
         assertTrue(notNumber.getMessage().contains("ROCPROFSYS_SAMPLING_FREQ"), notNumber.getMessage());
         assertTrue(notNumber.getMessage().contains("floating-point number"), notNumber.getMessage());
 
-        ConfigException notBool = assertThrows(ConfigException.class,
-                () -> load(Map.of("ROCPROFSYS_TRACE", "maybe")));
+        ConfigException notBool = assertThrows(ConfigException.class, () -> load(Map.of("ROCPROFSYS_TRACE", "maybe")));
         assertTrue(notBool.getMessage().contains("boolean"), notBool.getMessage());
 
         Path cfg = write("mode.cfg", "ROCPROFSYS_MODE = fastest\n");
-        ConfigException choice = assertThrows(ConfigException.class,
-                () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString())));
+        ConfigException choice =
+                assertThrows(ConfigException.class, () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString())));
         assertTrue(choice.getMessage().contains(cfg + ":1"), choice.getMessage());
         assertTrue(choice.getMessage().contains("not one of trace, sampling, causal, coverage"), choice.getMessage());
     }
 
     @Test
     void envSubstitutionAndVariables() throws Exception {
-        Path cfg = write("vars.cfg", String.join("\n",
-                "$env:ROCPROFSYS_TEST_EXPORTED = exported-value",
-                "$OUT = /tmp/out-dir",
-                "ROCPROFSYS_SAMPLING_GPUS = $env:HIP_VISIBLE_DEVICES",
-                "ROCPROFSYS_OUTPUT_PATH = ${OUT}/run",
-                "ROCPROFSYS_OUTPUT_PREFIX = $env:UNSET_VARIABLE_X",
-                ""));
+        Path cfg = write(
+                "vars.cfg",
+                String.join(
+                        "\n",
+                        "$env:ROCPROFSYS_TEST_EXPORTED = exported-value",
+                        "$OUT = /tmp/out-dir",
+                        "ROCPROFSYS_SAMPLING_GPUS = $env:HIP_VISIBLE_DEVICES",
+                        "ROCPROFSYS_OUTPUT_PATH = ${OUT}/run",
+                        "ROCPROFSYS_OUTPUT_PREFIX = $env:UNSET_VARIABLE_X",
+                        ""));
         Settings s = load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString(), "HIP_VISIBLE_DEVICES", "0,1"));
         assertEquals("0,1", s.get("ROCPROFSYS_SAMPLING_GPUS"));
         assertEquals("/tmp/out-dir/run", s.get("ROCPROFSYS_OUTPUT_PATH"));
@@ -149,7 +154,8 @@ class SettingsLoaderTest {
     void deprecatedNameSetsItsTargetWithAWarning() throws Exception {
         Settings s = load(Map.of("ROCPROFSYS_USE_PERFETTO", "off"));
         assertFalse(s.bool("ROCPROFSYS_TRACE"));
-        assertTrue(s.warnings().stream().anyMatch(w -> w.contains("ROCPROFSYS_USE_PERFETTO is deprecated")),
+        assertTrue(
+                s.warnings().stream().anyMatch(w -> w.contains("ROCPROFSYS_USE_PERFETTO is deprecated")),
                 s.warnings().toString());
         // the new name, when given, wins over the deprecated one
         Settings both = load(Map.of("ROCPROFSYS_USE_PERFETTO", "off", "ROCPROFSYS_TRACE", "on"));
@@ -161,7 +167,9 @@ class SettingsLoaderTest {
         Path cfg = write("legacy.cfg", "ROCPROFSYS_USE_ROCTRACER = false\n");
         Settings s = load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString()));
         assertFalse(s.bool("ROCPROFSYS_USE_ROCM"));
-        assertTrue(s.warnings().stream().anyMatch(w -> w.contains("legacy")), s.warnings().toString());
+        assertTrue(
+                s.warnings().stream().anyMatch(w -> w.contains("legacy")),
+                s.warnings().toString());
     }
 
     @Test
@@ -183,10 +191,12 @@ class SettingsLoaderTest {
 
     @Test
     void jsonUnknownKeyHasLine() throws Exception {
-        Path cfg = write("bad.json", "{\n \"rocprofiler-systems\": {\n  \"settings\": {\n"
-                + "   \"ROCPROFSYS_TRACE\": {\"value\": true},\n   \"ROCPROFSYS_NOPE\": {\"value\": 1}\n  }\n }\n}\n");
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString())));
+        Path cfg = write(
+                "bad.json",
+                "{\n \"rocprofiler-systems\": {\n  \"settings\": {\n"
+                        + "   \"ROCPROFSYS_TRACE\": {\"value\": true},\n   \"ROCPROFSYS_NOPE\": {\"value\": 1}\n  }\n }\n}\n");
+        ConfigException e =
+                assertThrows(ConfigException.class, () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString())));
         assertTrue(e.getMessage().contains(cfg + ":5"), e.getMessage());
     }
 

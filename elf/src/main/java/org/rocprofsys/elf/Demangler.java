@@ -9,7 +9,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.rocprofsys.ffm.LibC;
 import org.rocprofsys.ffm.LibraryLoad;
 import org.rocprofsys.ffm.OptionalLibrary;
@@ -28,11 +27,11 @@ import org.rocprofsys.ffm.OptionalLibrary;
 public final class Demangler {
     private static final Demangler SHARED = new Demangler();
     private static final int CACHE_LIMIT = 1 << 16;
-    private static final MethodHandle CXA_DEMANGLE =
-            OptionalLibrary.loadForever("libstdc++", List.of("libstdc++.so.6")) instanceof LibraryLoad.Loaded lib
-                    ? lib.optionalDowncall("__cxa_demangle",
-                            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS)).orElse(null)
-                    : null;
+    private static final MethodHandle CXA_DEMANGLE = OptionalLibrary.loadForever("libstdc++", List.of("libstdc++.so.6"))
+                    instanceof LibraryLoad.Loaded lib
+            ? lib.optionalDowncall("__cxa_demangle", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS))
+                    .orElse(null)
+            : null;
 
     private final ConcurrentHashMap<String, String> cache = new ConcurrentHashMap<>();
 
@@ -77,8 +76,8 @@ public final class Demangler {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment status = a.allocate(JAVA_INT);
             status.set(JAVA_INT, 0, -4);
-            MemorySegment out = (MemorySegment) CXA_DEMANGLE.invokeExact(a.allocateFrom(base), MemorySegment.NULL,
-                    MemorySegment.NULL, status);
+            MemorySegment out = (MemorySegment)
+                    CXA_DEMANGLE.invokeExact(a.allocateFrom(base), MemorySegment.NULL, MemorySegment.NULL, status);
             if (out.equals(MemorySegment.NULL)) {
                 return name;
             }

@@ -1,5 +1,4 @@
 package org.rocprofsys.elf;
 
 /** One entry of the dynamic section (Elf64_Dyn). */
-public record DynamicEntry(long tag, long value) {
-}
+public record DynamicEntry(long tag, long value) {}

@@ -5,8 +5,7 @@ package org.rocprofsys.elf;
  * writer and walker of ELF files.
  */
 public final class ElfConstants {
-    private ElfConstants() {
-    }
+    private ElfConstants() {}
 
     // e_type, e_machine
     public static final int ET_REL = 1;

@@ -49,6 +49,7 @@ public final class ElfFile {
     private final List<SectionHeader> sections;
     /** Parsed on first use: most callers (a launcher reading a note) never look at symbols. */
     private volatile List<ElfSymbol> symtab;
+
     private volatile List<ElfSymbol> dynsym;
     private final List<DynamicEntry> dynamic;
 
@@ -59,8 +60,8 @@ public final class ElfFile {
         type = u16(16);
         machine = u16(18);
         if (machine != EM_X86_64) {
-            throw new ElfFormatException(path + ": not an x86-64 ELF file (machine " + machine
-                    + ", " + machineName(machine) + ")");
+            throw new ElfFormatException(
+                    path + ": not an x86-64 ELF file (machine " + machine + ", " + machineName(machine) + ")");
         }
         osAbi = Byte.toUnsignedInt(data.get(ValueLayout.JAVA_BYTE, 7));
         entry = data.get(U64, 24);
@@ -84,8 +85,8 @@ public final class ElfFile {
             if (rawPhnum == 0xffff) realPhnum = Integer.toUnsignedLong(data.get(U32, shoff + 44));
         }
         if (realShnum > 1_000_000 || realPhnum > 65_536) {
-            throw new ElfFormatException(path + ": implausible table sizes (" + realPhnum
-                    + " program headers, " + realShnum + " sections)");
+            throw new ElfFormatException(
+                    path + ": implausible table sizes (" + realPhnum + " program headers, " + realShnum + " sections)");
         }
         phnum = (int) realPhnum;
         shnum = shoff == 0 ? 0 : (int) realShnum;
@@ -118,15 +119,17 @@ public final class ElfFile {
     }
 
     private void checkIdent() throws ElfFormatException {
-        if (data.byteSize() < 4 || data.get(ValueLayout.JAVA_BYTE, 0) != 0x7f
-                || data.get(ValueLayout.JAVA_BYTE, 1) != 'E' || data.get(ValueLayout.JAVA_BYTE, 2) != 'L'
+        if (data.byteSize() < 4
+                || data.get(ValueLayout.JAVA_BYTE, 0) != 0x7f
+                || data.get(ValueLayout.JAVA_BYTE, 1) != 'E'
+                || data.get(ValueLayout.JAVA_BYTE, 2) != 'L'
                 || data.get(ValueLayout.JAVA_BYTE, 3) != 'F') {
             throw new ElfFormatException(path + ": not an ELF file (bad magic)");
         }
         int cls = data.get(ValueLayout.JAVA_BYTE, 4);
         if (cls != 2) {
-            throw new ElfFormatException(path + ": not a 64-bit ELF file (class " + cls
-                    + (cls == 1 ? ", ELFCLASS32" : "") + ")");
+            throw new ElfFormatException(
+                    path + ": not a 64-bit ELF file (class " + cls + (cls == 1 ? ", ELFCLASS32" : "") + ")");
         }
         int enc = data.get(ValueLayout.JAVA_BYTE, 5);
         if (enc != 1) {
@@ -178,9 +181,15 @@ public final class ElfFile {
         List<ProgramHeader> out = new ArrayList<>(phnum);
         for (int i = 0; i < phnum; i++) {
             long o = phoff + (long) i * phentsize;
-            out.add(new ProgramHeader(data.get(U32, o), data.get(U32, o + 4), data.get(U64, o + 8),
-                    data.get(U64, o + 16), data.get(U64, o + 24), data.get(U64, o + 32),
-                    data.get(U64, o + 40), data.get(U64, o + 48)));
+            out.add(new ProgramHeader(
+                    data.get(U32, o),
+                    data.get(U32, o + 4),
+                    data.get(U64, o + 8),
+                    data.get(U64, o + 16),
+                    data.get(U64, o + 24),
+                    data.get(U64, o + 32),
+                    data.get(U64, o + 40),
+                    data.get(U64, o + 48)));
         }
         return Collections.unmodifiableList(out);
     }
@@ -204,9 +213,18 @@ public final class ElfFile {
             long o = shoff + (long) i * shentsize;
             int nameIdx = data.get(U32, o);
             String name = strSize == 0 ? "" : string(strOff, strSize, Integer.toUnsignedLong(nameIdx));
-            out.add(new SectionHeader(i, name, nameIdx, data.get(U32, o + 4), data.get(U64, o + 8),
-                    data.get(U64, o + 16), data.get(U64, o + 24), data.get(U64, o + 32),
-                    data.get(U32, o + 40), data.get(U32, o + 44), data.get(U64, o + 48),
+            out.add(new SectionHeader(
+                    i,
+                    name,
+                    nameIdx,
+                    data.get(U32, o + 4),
+                    data.get(U64, o + 8),
+                    data.get(U64, o + 16),
+                    data.get(U64, o + 24),
+                    data.get(U64, o + 32),
+                    data.get(U32, o + 40),
+                    data.get(U32, o + 44),
+                    data.get(U64, o + 48),
                     data.get(U64, o + 56)));
         }
         return Collections.unmodifiableList(out);
@@ -228,13 +246,13 @@ public final class ElfFile {
         for (SectionHeader sh : sections) {
             if (sh.type() != shType) continue;
             if (entrySize(sh) < SYM_SIZE) {
-                throw new ElfFormatException(path + ": " + sh.name() + " entry size " + entrySize(sh) + " < "
-                        + SYM_SIZE);
+                throw new ElfFormatException(
+                        path + ": " + sh.name() + " entry size " + entrySize(sh) + " < " + SYM_SIZE);
             }
             requireRange(sh.offset(), sh.size(), sh.name() + " symbol table");
             if (sh.link() <= 0 || sh.link() >= sections.size()) {
-                throw new ElfFormatException(path + ": " + sh.name() + " links to no string table (sh_link "
-                        + sh.link() + ")");
+                throw new ElfFormatException(
+                        path + ": " + sh.name() + " links to no string table (sh_link " + sh.link() + ")");
             }
             SectionHeader strs = sections.get(sh.link());
             requireRange(strs.offset(), strs.size(), sh.name() + " string table " + strs.name());
@@ -258,17 +276,23 @@ public final class ElfFile {
                 int nameIdx = data.get(U32, o);
                 int info = Byte.toUnsignedInt(data.get(ValueLayout.JAVA_BYTE, o + 4));
                 int other = Byte.toUnsignedInt(data.get(ValueLayout.JAVA_BYTE, o + 5));
-                out.add(new ElfSymbol(string(strs.offset(), strs.size(), Integer.toUnsignedLong(nameIdx)),
-                        data.get(U64, o + 8), data.get(U64, o + 16), info & 0xf, info >>> 4, other & 0x3,
-                        u16(o + 6), table));
+                out.add(new ElfSymbol(
+                        string(strs.offset(), strs.size(), Integer.toUnsignedLong(nameIdx)),
+                        data.get(U64, o + 8),
+                        data.get(U64, o + 16),
+                        info & 0xf,
+                        info >>> 4,
+                        other & 0x3,
+                        u16(o + 6),
+                        table));
             }
         }
         return Collections.unmodifiableList(out);
     }
 
     private List<DynamicEntry> readDynamic() throws ElfFormatException {
-        Optional<ProgramHeader> dyn = programHeaders.stream()
-                .filter(p -> p.type() == PT_DYNAMIC).findFirst();
+        Optional<ProgramHeader> dyn =
+                programHeaders.stream().filter(p -> p.type() == PT_DYNAMIC).findFirst();
         if (dyn.isEmpty()) return List.of();
         ProgramHeader p = dyn.get();
         requireRange(p.offset(), p.filesz(), "dynamic segment");
@@ -283,26 +307,66 @@ public final class ElfFile {
 
     // ---- header ---------------------------------------------------------------------------
 
-    public Path path() { return path; }
+    public Path path() {
+        return path;
+    }
     /** e_type: {@link #ET_EXEC}, {@link #ET_DYN} (shared objects and PIE executables), ... */
-    public int type() { return type; }
-    public int machine() { return machine; }
-    public int osAbi() { return osAbi; }
-    public long entry() { return entry; }
-    public long phoff() { return phoff; }
-    public int phentsize() { return phentsize; }
+    public int type() {
+        return type;
+    }
+
+    public int machine() {
+        return machine;
+    }
+
+    public int osAbi() {
+        return osAbi;
+    }
+
+    public long entry() {
+        return entry;
+    }
+
+    public long phoff() {
+        return phoff;
+    }
+
+    public int phentsize() {
+        return phentsize;
+    }
     /** Number of program headers (PN_XNUM resolved). */
-    public int phnum() { return phnum; }
-    public long shoff() { return shoff; }
-    public int shentsize() { return shentsize; }
+    public int phnum() {
+        return phnum;
+    }
+
+    public long shoff() {
+        return shoff;
+    }
+
+    public int shentsize() {
+        return shentsize;
+    }
     /** Number of section headers (extended numbering resolved). */
-    public int shnum() { return shnum; }
-    public int shstrndx() { return shstrndx; }
-    public int flags() { return flags; }
-    public long fileSize() { return data.byteSize(); }
+    public int shnum() {
+        return shnum;
+    }
+
+    public int shstrndx() {
+        return shstrndx;
+    }
+
+    public int flags() {
+        return flags;
+    }
+
+    public long fileSize() {
+        return data.byteSize();
+    }
 
     /** ET_DYN: position independent (shared library or PIE executable); addresses are bias-relative. */
-    public boolean positionIndependent() { return type == ET_DYN; }
+    public boolean positionIndependent() {
+        return type == ET_DYN;
+    }
 
     /** Whether the file has a PT_INTERP (an executable, PIE or not, rather than a plain library). */
     public boolean hasInterpreter() {
@@ -311,13 +375,17 @@ public final class ElfFile {
 
     // ---- tables ---------------------------------------------------------------------------
 
-    public List<ProgramHeader> programHeaders() { return programHeaders; }
+    public List<ProgramHeader> programHeaders() {
+        return programHeaders;
+    }
 
     public List<ProgramHeader> loadSegments() {
         return programHeaders.stream().filter(ProgramHeader::isLoad).toList();
     }
 
-    public List<SectionHeader> sections() { return sections; }
+    public List<SectionHeader> sections() {
+        return sections;
+    }
 
     public Optional<SectionHeader> section(String name) {
         return sections.stream().filter(s -> s.name().equals(name)).findFirst();
@@ -352,7 +420,9 @@ public final class ElfFile {
         return all;
     }
 
-    public List<DynamicEntry> dynamicEntries() { return dynamic; }
+    public List<DynamicEntry> dynamicEntries() {
+        return dynamic;
+    }
 
     /** DT_NEEDED library names, in order. */
     public List<String> needed() {
@@ -373,8 +443,7 @@ public final class ElfFile {
 
     /** Whether DT_FLAGS_1 has DF_1_PIE (set by modern linkers for PIE executables). */
     public boolean pieFlag() {
-        return dynamic.stream().anyMatch(d -> d.tag() == DT_FLAGS_1
-                && (d.value() & DF_1_PIE) != 0);
+        return dynamic.stream().anyMatch(d -> d.tag() == DT_FLAGS_1 && (d.value() & DF_1_PIE) != 0);
     }
 
     private List<String> dynamicStrings(long tag) {
@@ -406,7 +475,9 @@ public final class ElfFile {
 
     /** The PT_LOAD segment whose memory image contains {@code vaddr}. */
     public Optional<ProgramHeader> loadSegmentContaining(long vaddr) {
-        return programHeaders.stream().filter(p -> p.isLoad() && p.containsInMemory(vaddr)).findFirst();
+        return programHeaders.stream()
+                .filter(p -> p.isLoad() && p.containsInMemory(vaddr))
+                .findFirst();
     }
 
     /** The end (vaddr + memsz) of the highest PT_LOAD segment. */
@@ -457,15 +528,18 @@ public final class ElfFile {
         List<ElfRelocation> out = new ArrayList<>();
         for (SectionHeader sh : sections) {
             if (sh.type() != SHT_RELA) continue;
-            if (sh.link() <= 0 || sh.link() >= sections.size()
+            if (sh.link() <= 0
+                    || sh.link() >= sections.size()
                     || sections.get(sh.link()).type() != SHT_DYNSYM) continue;
             requireRange(sh.offset(), sh.size(), sh.name() + " relocations");
             long entsize = sh.entsize() == 0 ? 24 : sh.entsize();
-            if (entsize < 24) throw new ElfFormatException(path + ": " + sh.name() + " entry size " + entsize + " < 24");
+            if (entsize < 24)
+                throw new ElfFormatException(path + ": " + sh.name() + " entry size " + entsize + " < 24");
             for (long o = sh.offset(); o + entsize <= sh.offset() + sh.size(); o += entsize) {
                 long info = data.get(U64, o + 8);
                 int sym = (int) (info >>> 32);
-                String name = sym > 0 && sym < dynsym().size() ? dynsym().get(sym).name() : "";
+                String name =
+                        sym > 0 && sym < dynsym().size() ? dynsym().get(sym).name() : "";
                 out.add(new ElfRelocation(data.get(U64, o), (int) info, sym, data.get(U64, o + 16), name));
             }
         }

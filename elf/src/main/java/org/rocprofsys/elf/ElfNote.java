@@ -40,9 +40,13 @@ public record ElfNote(String name, int type, long descOffset, byte[] desc) {
                 return;
             }
             long nameLen = namesz > 0 && file.get(ValueLayout.JAVA_BYTE, offset + name + namesz - 1) == 0
-                    ? namesz - 1 : namesz;
+                    ? namesz - 1
+                    : namesz;
             byte[] nameBytes = file.asSlice(offset + name, nameLen).toArray(ValueLayout.JAVA_BYTE);
-            out.add(new ElfNote(new String(nameBytes, StandardCharsets.ISO_8859_1), type, offset + desc,
+            out.add(new ElfNote(
+                    new String(nameBytes, StandardCharsets.ISO_8859_1),
+                    type,
+                    offset + desc,
                     file.asSlice(offset + desc, descsz).toArray(ValueLayout.JAVA_BYTE)));
             at = alignUp(desc + descsz, align);
         }

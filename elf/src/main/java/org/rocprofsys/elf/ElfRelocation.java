@@ -8,5 +8,4 @@ package org.rocprofsys.elf;
  * @param symbol high 32 bits of r_info: index into the linked symbol table
  * @param symbolName that symbol's name ("" for none)
  */
-public record ElfRelocation(long offset, int type, int symbol, long addend, String symbolName) {
-}
+public record ElfRelocation(long offset, int type, int symbol, long addend, String symbolName) {}

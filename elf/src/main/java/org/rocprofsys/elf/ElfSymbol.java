@@ -11,9 +11,12 @@ import static org.rocprofsys.elf.ElfConstants.*;
  * @param shndx      st_shndx (0 undefined, 0xfff1 absolute, ...)
  * @param table      which table the symbol comes from
  */
-public record ElfSymbol(String name, long value, long size, int type, int bind, int visibility,
-        int shndx, Table table) {
-    public enum Table { SYMTAB, DYNSYM }
+public record ElfSymbol(
+        String name, long value, long size, int type, int bind, int visibility, int shndx, Table table) {
+    public enum Table {
+        SYMTAB,
+        DYNSYM
+    }
 
     public boolean defined() {
         return shndx != SHN_UNDEF;

@@ -8,8 +8,8 @@ import static org.rocprofsys.elf.ElfConstants.*;
  * @param type   p_type (PT_LOAD, PT_DYNAMIC, ...)
  * @param flags  p_flags (PF_X 1, PF_W 2, PF_R 4)
  */
-public record ProgramHeader(int type, int flags, long offset, long vaddr, long paddr, long filesz,
-        long memsz, long align) {
+public record ProgramHeader(
+        int type, int flags, long offset, long vaddr, long paddr, long filesz, long memsz, long align) {
 
     public boolean isLoad() {
         return type == PT_LOAD;

@@ -8,8 +8,19 @@ import static org.rocprofsys.elf.ElfConstants.*;
  * @param index      position in the table (symbols' st_shndx refers to it)
  * @param nameOffset sh_name: where {@code name} starts in the section-name string table
  */
-public record SectionHeader(int index, String name, int nameOffset, int type, long flags, long addr, long offset,
-        long size, int link, int info, long addralign, long entsize) {
+public record SectionHeader(
+        int index,
+        String name,
+        int nameOffset,
+        int type,
+        long flags,
+        long addr,
+        long offset,
+        long size,
+        int link,
+        int info,
+        long addralign,
+        long entsize) {
 
     public boolean executable() {
         return (flags & SHF_EXECINSTR) != 0;

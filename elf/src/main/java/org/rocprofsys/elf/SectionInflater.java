@@ -11,8 +11,7 @@ import java.util.zip.Inflater;
 
 /** Inflates an SHF_COMPRESSED section: an Elf64_Chdr (type, reserved, size, alignment), then zlib data. */
 final class SectionInflater {
-    private SectionInflater() {
-    }
+    private SectionInflater() {}
 
     static ByteBuffer inflate(Path path, String section, ByteBuffer raw) throws ElfFormatException {
         if (raw.limit() < CHDR_SIZE || raw.getInt(0) != ELFCOMPRESS_ZLIB) {
@@ -36,8 +35,8 @@ final class SectionInflater {
                 n += k;
             }
             if (n != out.length) {
-                throw new ElfFormatException(path + ": section " + section + " inflated to " + n + " of " + outSize
-                        + " bytes");
+                throw new ElfFormatException(
+                        path + ": section " + section + " inflated to " + n + " of " + outSize + " bytes");
             }
         } catch (DataFormatException e) {
             throw new ElfFormatException(path + ": section " + section + ": " + e.getMessage());

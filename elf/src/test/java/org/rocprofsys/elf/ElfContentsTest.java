@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +27,9 @@ class ElfContentsTest {
             int main(int argc, char **argv) { (void) argv; return work(argc); }
             """;
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static Path plain;
     static Path compressed;
 
@@ -47,11 +48,14 @@ class ElfContentsTest {
         assertEquals(m.group(1), HexFormat.of().formatHex(elf.buildId()));
         assertEquals(20, elf.buildId().length);
         // the same note is seen through the sections and through the PT_NOTE segment
-        assertTrue(elf.sectionNotes().stream().anyMatch(n -> n.name().equals("GNU")
-                && n.type() == ElfConstants.NT_GNU_BUILD_ID));
-        ElfNote seg = elf.segmentNotes().stream().filter(n -> n.type() == ElfConstants.NT_GNU_BUILD_ID)
-                .findFirst().orElseThrow();
-        assertArrayEquals(elf.buildId(), elf.fileSlice(seg.descOffset(), 20).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        assertTrue(elf.sectionNotes().stream()
+                .anyMatch(n -> n.name().equals("GNU") && n.type() == ElfConstants.NT_GNU_BUILD_ID));
+        ElfNote seg = elf.segmentNotes().stream()
+                .filter(n -> n.type() == ElfConstants.NT_GNU_BUILD_ID)
+                .findFirst()
+                .orElseThrow();
+        assertArrayEquals(
+                elf.buildId(), elf.fileSlice(seg.descOffset(), 20).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
     }
 
     @Test
@@ -76,8 +80,8 @@ class ElfContentsTest {
         Path debug = dir.resolve("plain.debug");
         TestBinaries.run("objcopy", "--only-keep-debug", plain.toString(), debug.toString());
         Path stripped = dir.resolve("plain.stripped");
-        TestBinaries.run("objcopy", "--strip-debug", "--add-gnu-debuglink=" + debug, plain.toString(),
-                stripped.toString());
+        TestBinaries.run(
+                "objcopy", "--strip-debug", "--add-gnu-debuglink=" + debug, plain.toString(), stripped.toString());
         DebugLink link = ElfFile.open(stripped).debugLink().orElseThrow();
         assertEquals("plain.debug", link.file());
         CRC32 crc = new CRC32();
@@ -99,12 +103,17 @@ class ElfContentsTest {
     @Test
     void addressesAndOffsetsThroughTheLoadSegments() throws Exception {
         ElfFile elf = ElfFile.open(plain);
-        ElfSymbol work = elf.symtab().stream().filter(s -> s.name().equals("work")).findFirst().orElseThrow();
+        ElfSymbol work = elf.symtab().stream()
+                .filter(s -> s.name().equals("work"))
+                .findFirst()
+                .orElseThrow();
         long off = elf.vaddrToOffset(work.value());
         ProgramHeader text = elf.loadSegmentAtOffset(off).orElseThrow();
         assertTrue(text.executable());
         assertEquals(work.value(), text.vaddr() + (off - text.offset()));
-        long want = ByteBuffer.wrap(elf.bytesAt(work.value(), 8)).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        long want = ByteBuffer.wrap(elf.bytesAt(work.value(), 8))
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getLong();
         assertEquals(want, elf.longAt(work.value()));
         assertEquals(want, elf.fileBytes(off, 8).getLong(0));
         assertThrows(ElfFormatException.class, () -> elf.longAt(0x7fff_0000_0000L));

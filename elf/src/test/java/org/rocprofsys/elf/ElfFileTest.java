@@ -28,7 +28,9 @@ class ElfFileTest {
             __attribute__((visibility("hidden"))) int lib_hidden(int x) { return x * 2; }
             """;
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static Path pie;
     static Path nopie;
     static Path lib;
@@ -67,7 +69,9 @@ class ElfFileTest {
     void programHeadersMatchReadelf() throws Exception {
         ElfFile p = ElfFile.open(pie);
         String out = TestBinaries.run("readelf", "-l", "-W", pie.toString());
-        Pattern load = Pattern.compile("^\\s+LOAD\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+(\\S+(?: \\S)*)\\s+0x([0-9a-f]+)", Pattern.MULTILINE);
+        Pattern load = Pattern.compile(
+                "^\\s+LOAD\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+(\\S+(?: \\S)*)\\s+0x([0-9a-f]+)",
+                Pattern.MULTILINE);
         Matcher m = load.matcher(out);
         List<ProgramHeader> loads = p.loadSegments();
         int i = 0;
@@ -90,7 +94,8 @@ class ElfFileTest {
             assertTrue(f.section(".text").isPresent());
             assertTrue(f.section(".symtab").isPresent());
             Map<String, Long> nm = new HashMap<>();
-            for (String line : TestBinaries.run("nm", "--defined-only", bin.toString()).split("\n")) {
+            for (String line :
+                    TestBinaries.run("nm", "--defined-only", bin.toString()).split("\n")) {
                 String[] parts = line.trim().split("\\s+");
                 if (parts.length == 3 && (parts[1].equals("T") || parts[1].equals("t"))) {
                     nm.put(parts[2], Long.parseLong(parts[0], 16));
@@ -110,20 +115,36 @@ class ElfFileTest {
     @Test
     void symbolAttributesAndBytes() throws Exception {
         ElfFile l = ElfFile.open(lib);
-        ElfSymbol fn = l.symtab().stream().filter(s -> s.name().equals("lib_fn")).findFirst().orElseThrow();
+        ElfSymbol fn = l.symtab().stream()
+                .filter(s -> s.name().equals("lib_fn"))
+                .findFirst()
+                .orElseThrow();
         assertEquals(ElfConstants.STT_FUNC, fn.type());
         assertEquals(ElfConstants.STB_GLOBAL, fn.bind());
         assertEquals(ElfConstants.STV_DEFAULT, fn.visibility());
         assertTrue(fn.size() > 0);
-        ElfSymbol hidden = l.symtab().stream().filter(s -> s.name().equals("lib_hidden")).findFirst().orElseThrow();
+        ElfSymbol hidden = l.symtab().stream()
+                .filter(s -> s.name().equals("lib_hidden"))
+                .findFirst()
+                .orElseThrow();
         // the linker turns hidden globals into plain locals in the output symtab
         assertEquals(ElfConstants.STB_LOCAL, hidden.bind());
         // an object file still has the visibility
         Path obj = dir.resolve("libt.o");
-        TestBinaries.run("cc", "-O2", "-fPIC", "-c", "-o", obj.toString(), dir.resolve("libt.so.c").toString());
+        TestBinaries.run(
+                "cc",
+                "-O2",
+                "-fPIC",
+                "-c",
+                "-o",
+                obj.toString(),
+                dir.resolve("libt.so.c").toString());
         ElfFile o = ElfFile.open(obj);
         assertEquals(ElfConstants.ET_REL, o.type());
-        ElfSymbol oh = o.symtab().stream().filter(s -> s.name().equals("lib_hidden")).findFirst().orElseThrow();
+        ElfSymbol oh = o.symtab().stream()
+                .filter(s -> s.name().equals("lib_hidden"))
+                .findFirst()
+                .orElseThrow();
         assertEquals(ElfConstants.STV_HIDDEN, oh.visibility());
         assertEquals(ElfConstants.STB_GLOBAL, oh.bind());
         assertTrue(l.dynsym().stream().anyMatch(s -> s.name().equals("lib_fn") && s.table() == ElfSymbol.Table.DYNSYM));
@@ -133,17 +154,26 @@ class ElfFileTest {
 
         // bytes at the symbol equal what objdump shows for its first instruction
         byte[] b = l.bytesAt(fn.value(), (int) fn.size());
-        String dump = TestBinaries.run("objdump", "-d", "--start-address=0x" + Long.toHexString(fn.value()),
-                "--stop-address=0x" + Long.toHexString(fn.value() + fn.size()), lib.toString());
-        Matcher m = Pattern.compile("^\\s*" + Long.toHexString(fn.value()) + ":\\s+((?:[0-9a-f]{2} )+)", Pattern.MULTILINE).matcher(dump);
+        String dump = TestBinaries.run(
+                "objdump",
+                "-d",
+                "--start-address=0x" + Long.toHexString(fn.value()),
+                "--stop-address=0x" + Long.toHexString(fn.value() + fn.size()),
+                lib.toString());
+        Matcher m = Pattern.compile(
+                        "^\\s*" + Long.toHexString(fn.value()) + ":\\s+((?:[0-9a-f]{2} )+)", Pattern.MULTILINE)
+                .matcher(dump);
         assertTrue(m.find(), dump);
         String[] hex = m.group(1).trim().split(" ");
         for (int i = 0; i < hex.length; i++) {
             assertEquals((byte) Integer.parseInt(hex[i], 16), b[i]);
         }
         long off = l.vaddrToOffset(fn.value());
-        assertEquals(fn.value() - l.loadSegmentContaining(fn.value()).orElseThrow().vaddr()
-                + l.loadSegmentContaining(fn.value()).orElseThrow().offset(), off);
+        assertEquals(
+                fn.value()
+                        - l.loadSegmentContaining(fn.value()).orElseThrow().vaddr()
+                        + l.loadSegmentContaining(fn.value()).orElseThrow().offset(),
+                off);
         assertEquals(-1, l.vaddrToOffset(0x7fff_0000_0000L));
         assertThrows(IllegalArgumentException.class, () -> l.bytesAt(0x7fff_0000_0000L, 4));
     }

@@ -22,8 +22,7 @@ import java.lang.invoke.VarHandle;
  * target is spawned (the first variadic handle costs 15-20 ms).
  */
 public final class LibC {
-    private LibC() {
-    }
+    private LibC() {}
 
     public static final int EPERM = 1;
     public static final int ENOENT = 2;
@@ -58,38 +57,43 @@ public final class LibC {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LIBC = LINKER.defaultLookup();
     private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO =
-            CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
     // long syscall(long number, ...): perf_event_open(attr*, pid_t, int cpu, int group_fd, unsigned long flags)
-    private static final MethodHandle SYSCALL_PERF = LINKER.downcallHandle(find("syscall"),
+    private static final MethodHandle SYSCALL_PERF = LINKER.downcallHandle(
+            find("syscall"),
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG),
-            Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO);
-    // int ioctl(int fd, unsigned long request, ...)
-    private static final MethodHandle IOCTL = LINKER.downcallHandle(find("ioctl"),
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG), Linker.Option.firstVariadicArg(2),
+            Linker.Option.firstVariadicArg(1),
             CAPTURE_ERRNO);
-    private static final MethodHandle MMAP = LINKER.downcallHandle(find("mmap"),
+    // int ioctl(int fd, unsigned long request, ...)
+    private static final MethodHandle IOCTL = LINKER.downcallHandle(
+            find("ioctl"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
+            Linker.Option.firstVariadicArg(2),
+            CAPTURE_ERRNO);
+    private static final MethodHandle MMAP = LINKER.downcallHandle(
+            find("mmap"),
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG),
             CAPTURE_ERRNO);
-    private static final MethodHandle MUNMAP = LINKER.downcallHandle(find("munmap"),
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle CLOSE = LINKER.downcallHandle(find("close"),
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle MUNMAP =
+            LINKER.downcallHandle(find("munmap"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle CLOSE =
+            LINKER.downcallHandle(find("close"), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     // int poll(struct pollfd *fds, nfds_t nfds, int timeout)
-    private static final MethodHandle POLL = LINKER.downcallHandle(find("poll"),
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
+    private static final MethodHandle POLL = LINKER.downcallHandle(
+            find("poll"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
     /** open is variadic (mode): the fixed arguments are path and flags. */
-    private static final MethodHandle OPEN = LINKER.downcallHandle(find("open"),
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle OPEN = LINKER.downcallHandle(
+            find("open"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), Linker.Option.firstVariadicArg(2));
+
     private static final MethodHandle FREE = LINKER.downcallHandle(find("free"), FunctionDescriptor.ofVoid(ADDRESS));
-    private static final MethodHandle KILL = LINKER.downcallHandle(find("kill"),
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle STRERROR = LINKER.downcallHandle(find("strerror"),
-            FunctionDescriptor.of(ADDRESS, JAVA_INT));
-    private static final MethodHandle GETPAGESIZE = LINKER.downcallHandle(find("getpagesize"),
-            FunctionDescriptor.of(JAVA_INT));
+    private static final MethodHandle KILL =
+            LINKER.downcallHandle(find("kill"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle STRERROR =
+            LINKER.downcallHandle(find("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static final MethodHandle GETPAGESIZE =
+            LINKER.downcallHandle(find("getpagesize"), FunctionDescriptor.of(JAVA_INT));
 
     public static final int PAGE_SIZE = pageSize();
 
@@ -111,8 +115,7 @@ public final class LibC {
     }
 
     /** A result and the errno captured with it (errno meaningful only on failure). */
-    public record Result(long value, int errno) {
-    }
+    public record Result(long value, int errno) {}
 
     public static Result perfEventOpen(MemorySegment attr, int pid, int cpu, int groupFd, long flags) {
         if (SYS_PERF_EVENT_OPEN < 0) {
@@ -141,8 +144,8 @@ public final class LibC {
     public static Result mmapShared(int fd, long length) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment state = a.allocate(CAPTURE);
-            MemorySegment p = (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, length,
-                    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
+            MemorySegment p = (MemorySegment)
+                    MMAP.invokeExact(state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
             long addr = p.address();
             return new Result(addr, addr == MAP_FAILED ? (int) ERRNO.get(state, 0L) : 0);
         } catch (Throwable t) {
@@ -219,7 +222,9 @@ public final class LibC {
 
     /** A NUL-terminated C string a native call returned, or null for NULL. */
     public static String string(MemorySegment p) {
-        return p.equals(MemorySegment.NULL) ? null : p.reinterpret(Long.MAX_VALUE).getString(0);
+        return p.equals(MemorySegment.NULL)
+                ? null
+                : p.reinterpret(Long.MAX_VALUE).getString(0);
     }
 
     public static String errnoName(int errno) {

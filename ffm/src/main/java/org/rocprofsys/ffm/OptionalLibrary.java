@@ -15,8 +15,7 @@ import java.util.List;
  * -dev packages).
  */
 public final class OptionalLibrary {
-    private OptionalLibrary() {
-    }
+    private OptionalLibrary() {}
 
     /**
      * The first of {@code candidates} that loads into {@code arena}, or a {@link LibraryLoad.Missing}
@@ -31,7 +30,8 @@ public final class OptionalLibrary {
                 return new LibraryLoad.Loaded(candidate, lookup);
             }
         }
-        String reason = tried.isEmpty() ? what + " not found: no candidate library was given"
+        String reason = tried.isEmpty()
+                ? what + " not found: no candidate library was given"
                 : what + " not found: could not load " + String.join(" or ", tried);
         return new LibraryLoad.Missing(tried, reason);
     }

@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
@@ -28,6 +27,7 @@ final class CpuFrequencyReader implements MetricReader {
     private Map<Integer, Double> cpuinfo;
     /** CPUs without a cpufreq file: not looked for again. */
     private final java.util.Set<Integer> noCpufreq = new java.util.HashSet<>();
+
     private long cpuinfoReadAt;
 
     CpuFrequencyReader(Path root, List<Integer> cpus) {

@@ -8,8 +8,7 @@ import java.util.TreeSet;
  * (every CPU), or integers and ranges such as {@code 0-3,6}.
  */
 final class CpuSelection {
-    private CpuSelection() {
-    }
+    private CpuSelection() {}
 
     static List<Integer> parse(String spec, int cpuCount) {
         String s = spec.strip();

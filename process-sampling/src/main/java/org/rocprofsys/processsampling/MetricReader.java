@@ -1,7 +1,6 @@
 package org.rocprofsys.processsampling;
 
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.CounterSample;
 
 /** One family of counter series read on every tick of the process sampler. */

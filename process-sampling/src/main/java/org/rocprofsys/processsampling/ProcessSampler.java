@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
-
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
 import org.rocprofsys.core.event.TraceEvent;
@@ -33,8 +32,12 @@ final class ProcessSampler implements BackgroundSource {
     /**
      * @param readers the readers for a target pid
      */
-    ProcessSampler(double frequencyHz, double durationSeconds, IntFunction<List<MetricReader>> readers,
-            PrintStream log, Runnable release) {
+    ProcessSampler(
+            double frequencyHz,
+            double durationSeconds,
+            IntFunction<List<MetricReader>> readers,
+            PrintStream log,
+            Runnable release) {
         this.periodNs = Math.round(1e9 / frequencyHz);
         this.durationNs = durationSeconds > 0 ? Math.round(durationSeconds * 1e9) : Long.MAX_VALUE;
         this.readers = readers;
@@ -51,7 +54,8 @@ final class ProcessSampler implements BackgroundSource {
         this.out = sink;
         List<MetricReader> list = new ArrayList<>(readers.apply(targetPid));
         running = true;
-        thread = Thread.ofPlatform().daemon().name("rocprof-sys-process-sampler").start(() -> loop(list));
+        thread =
+                Thread.ofPlatform().daemon().name("rocprof-sys-process-sampler").start(() -> loop(list));
     }
 
     private void loop(List<MetricReader> list) {
@@ -63,8 +67,11 @@ final class ProcessSampler implements BackgroundSource {
         };
         while (running) {
             if (next - start > durationNs) {
-                log.printf(java.util.Locale.ROOT, "[rocprof-sys] Background process sampling duration of %f seconds"
-                        + " has elapsed. Shutting down process sampling...%n", durationNs / 1e9);
+                log.printf(
+                        java.util.Locale.ROOT,
+                        "[rocprof-sys] Background process sampling duration of %f seconds"
+                                + " has elapsed. Shutting down process sampling...%n",
+                        durationNs / 1e9);
                 return;
             }
             long now = System.nanoTime();

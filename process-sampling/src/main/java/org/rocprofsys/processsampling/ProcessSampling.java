@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.processsampling.gpu.GpuBackend;
@@ -20,8 +19,7 @@ public final class ProcessSampling {
     /** The collector samples at most this often (upstream's cap). */
     static final double MAX_FREQUENCY_HZ = 1000;
 
-    private ProcessSampling() {
-    }
+    private ProcessSampling() {}
 
     public static List<BackgroundSource> sources(Settings settings, PrintStream log) {
         return sources(settings, log, Path.of("/"));
@@ -32,25 +30,33 @@ public final class ProcessSampling {
             return List.of();
         }
         boolean cpu = settings.bool("ROCPROFSYS_CPU_FREQ_ENABLED");
-        List<Integer> cpus = cpu ? CpuSelection.parse(settings.get("ROCPROFSYS_SAMPLING_CPUS"),
-                Runtime.getRuntime().availableProcessors()) : List.of();
+        List<Integer> cpus = cpu
+                ? CpuSelection.parse(
+                        settings.get("ROCPROFSYS_SAMPLING_CPUS"),
+                        Runtime.getRuntime().availableProcessors())
+                : List.of();
         List<GpuBackend> gpus = GpuBackends.detect(settings, log);
         if (!cpu && gpus.isEmpty()) {
             return List.of();
         }
-        ProcessSampler sampler = new ProcessSampler(frequency(settings), duration(settings), pid -> {
-            List<MetricReader> readers = new ArrayList<>();
-            if (cpu) {
-                readers.add(new ProcessTreeReader(root, pid));
-                if (!cpus.isEmpty()) {
-                    readers.add(new CpuFrequencyReader(root, cpus));
-                }
-            }
-            for (GpuBackend gpu : gpus) {
-                readers.add(gpu::sample);
-            }
-            return readers;
-        }, log, () -> GpuBackends.closeAll(gpus));
+        ProcessSampler sampler = new ProcessSampler(
+                frequency(settings),
+                duration(settings),
+                pid -> {
+                    List<MetricReader> readers = new ArrayList<>();
+                    if (cpu) {
+                        readers.add(new ProcessTreeReader(root, pid));
+                        if (!cpus.isEmpty()) {
+                            readers.add(new CpuFrequencyReader(root, cpus));
+                        }
+                    }
+                    for (GpuBackend gpu : gpus) {
+                        readers.add(gpu::sample);
+                    }
+                    return readers;
+                },
+                log,
+                () -> GpuBackends.closeAll(gpus));
         return List.of(sampler);
     }
 

@@ -9,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
@@ -25,6 +24,7 @@ import org.rocprofsys.core.event.CounterTrack;
 final class ProcessTreeReader implements MetricReader {
     /** USER_HZ: the unit of utime/stime in /proc/<pid>/stat; 100 on every Linux x86-64 kernel. */
     private static final double CLOCK_TICKS_PER_SECOND = 100.0;
+
     private static final long PAGE_SIZE = 4096;
     private static final double MB = 1024.0 * 1024.0;
     static final long SLOW_REFRESH_NS = 100_000_000L;
@@ -55,8 +55,11 @@ final class ProcessTreeReader implements MetricReader {
     /** The per-process files read on every tick. */
     private record Files4(ProcFile statm, ProcFile status, ProcFile stat, ProcFile io) {
         static Files4 of(Path dir) {
-            return new Files4(new ProcFile(dir.resolve("statm")), new ProcFile(dir.resolve("status")),
-                    new ProcFile(dir.resolve("stat")), new ProcFile(dir.resolve("io")));
+            return new Files4(
+                    new ProcFile(dir.resolve("statm")),
+                    new ProcFile(dir.resolve("status")),
+                    new ProcFile(dir.resolve("stat")),
+                    new ProcFile(dir.resolve("io")));
         }
 
         void close() {
@@ -136,10 +139,10 @@ final class ProcessTreeReader implements MetricReader {
         Totals p = previous == null ? t : previous;
         out.accept(new CounterSample(timestampNs, contextSwitches, Math.max(0, t.contextSwitches - p.contextSwitches)));
         out.accept(new CounterSample(timestampNs, pageFaults, Math.max(0, t.pageFaults - p.pageFaults)));
-        out.accept(new CounterSample(timestampNs, userTime,
-                Math.max(0, t.utimeTicks - p.utimeTicks) / CLOCK_TICKS_PER_SECOND));
-        out.accept(new CounterSample(timestampNs, kernelTime,
-                Math.max(0, t.stimeTicks - p.stimeTicks) / CLOCK_TICKS_PER_SECOND));
+        out.accept(new CounterSample(
+                timestampNs, userTime, Math.max(0, t.utimeTicks - p.utimeTicks) / CLOCK_TICKS_PER_SECOND));
+        out.accept(new CounterSample(
+                timestampNs, kernelTime, Math.max(0, t.stimeTicks - p.stimeTicks) / CLOCK_TICKS_PER_SECOND));
         if (t.readBytes >= 0 && p.readBytes >= 0) {
             out.accept(new CounterSample(timestampNs, readBytes, Math.max(0, t.readBytes - p.readBytes) / MB));
             out.accept(new CounterSample(timestampNs, writeBytes, Math.max(0, t.writeBytes - p.writeBytes) / MB));

@@ -11,10 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.TraceEvent;
 
@@ -30,16 +28,34 @@ class ProcessSamplerTest {
     }
 
     /** A process whose stat line has a command name with spaces and parentheses, as the kernel allows. */
-    private void process(int pid, String children, long rssPages, long vmKb, long hwmKb, long vol, long nonvol,
-            long minflt, long majflt, long utime, long stime) throws IOException {
+    private void process(
+            int pid,
+            String children,
+            long rssPages,
+            long vmKb,
+            long hwmKb,
+            long vol,
+            long nonvol,
+            long minflt,
+            long majflt,
+            long utime,
+            long stime)
+            throws IOException {
         file("proc/" + pid + "/statm", "12345 " + rssPages + " 300 10 0 500 0\n");
-        file("proc/" + pid + "/status", "Name:\tapp\nVmPeak:\t  99999 kB\nVmSize:\t " + vmKb + " kB\nVmHWM:\t "
-                + hwmKb + " kB\nVmRSS:\t 1 kB\nvoluntary_ctxt_switches:\t" + vol + "\nnonvoluntary_ctxt_switches:\t"
-                + nonvol + "\n");
-        file("proc/" + pid + "/stat", pid + " (my (odd) app) S 1 " + pid + " " + pid + " 0 -1 4194560 " + minflt
-                + " 0 " + majflt + " 0 " + utime + " " + stime + " 0 0 20 0 1 0 100 1000 200 18446744073709551615\n");
-        file("proc/" + pid + "/io", "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 1048576\nwrite_bytes: 2097152\n"
-                + "cancelled_write_bytes: 0\n");
+        file(
+                "proc/" + pid + "/status",
+                "Name:\tapp\nVmPeak:\t  99999 kB\nVmSize:\t " + vmKb + " kB\nVmHWM:\t "
+                        + hwmKb + " kB\nVmRSS:\t 1 kB\nvoluntary_ctxt_switches:\t" + vol
+                        + "\nnonvoluntary_ctxt_switches:\t"
+                        + nonvol + "\n");
+        file(
+                "proc/" + pid + "/stat",
+                pid + " (my (odd) app) S 1 " + pid + " " + pid + " 0 -1 4194560 " + minflt + " 0 " + majflt + " 0 "
+                        + utime + " " + stime + " 0 0 20 0 1 0 100 1000 200 18446744073709551615\n");
+        file(
+                "proc/" + pid + "/io",
+                "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 1048576\nwrite_bytes: 2097152\n"
+                        + "cancelled_write_bytes: 0\n");
         file("proc/" + pid + "/task/" + pid + "/children", children);
     }
 
@@ -57,10 +73,12 @@ class ProcessSamplerTest {
     void processTreeIsSummedAndCountersBecomeDeltas() throws IOException {
         process(100, "101 ", 2560, 20480, 8192, 10, 5, 1000, 3, 250, 50);
         process(101, "", 512, 4096, 2048, 1, 1, 10, 0, 100, 0);
-        file("proc/100/net/dev", "Inter-|   Receive                                                |  Transmit\n"
-                + " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
-                + "    lo: 999999      10    0    0    0     0          0         0   999999      10    0    0    0     0       0          0\n"
-                + "  eth0: 1048576     100    0    0    0     0          0         0  2097152     200    0    0    0     0       0          0\n");
+        file(
+                "proc/100/net/dev",
+                "Inter-|   Receive                                                |  Transmit\n"
+                        + " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
+                        + "    lo: 999999      10    0    0    0     0          0         0   999999      10    0    0    0     0       0          0\n"
+                        + "  eth0: 1048576     100    0    0    0     0          0         0  2097152     200    0    0    0     0       0          0\n");
         ProcessTreeReader reader = new ProcessTreeReader(root, 100);
         Map<String, Double> first = read(reader);
         assertEquals(12.0, first.get("CPU Memory Usage (S) [MB]"), 1e-9); // (2560 + 512) pages of 4 KiB
@@ -103,16 +121,19 @@ class ProcessSamplerTest {
         assertEquals(List.of(0, 1, 2, 3), CpuSelection.parse("", 4));
         assertEquals(List.of(0, 1, 2, 6), CpuSelection.parse("0-2,6", 8));
         assertEquals(List.of(0, 1), CpuSelection.parse("0-4", 2));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> CpuSelection.parse("3-1", 8)).getMessage()
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> CpuSelection.parse("3-1", 8))
+                .getMessage()
                 .contains("'3-1'"));
     }
 
     @Test
     void samplerTicksAtItsFrequencyAndEndsEverySeriesWithZero() throws Exception {
         List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        MetricReader reader = (t, out) -> out.accept(new CounterSample(t,
-                new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0), 1));
-        ProcessSampler sampler = new ProcessSampler(100, 0, pid -> List.of(reader), System.err, () -> { });
+        MetricReader reader = (t, out) -> out.accept(new CounterSample(
+                t,
+                new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0),
+                1));
+        ProcessSampler sampler = new ProcessSampler(100, 0, pid -> List.of(reader), System.err, () -> {});
         sampler.start(1, events::add);
         Thread.sleep(300);
         sampler.stop(42);
@@ -126,17 +147,20 @@ class ProcessSamplerTest {
     @Test
     void durationStopsSampling() throws Exception {
         List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        MetricReader reader = (t, out) -> out.accept(new CounterSample(t,
-                new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0), 1));
+        MetricReader reader = (t, out) -> out.accept(new CounterSample(
+                t,
+                new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0),
+                1));
         java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
-        ProcessSampler sampler = new ProcessSampler(100, 0.05, pid -> List.of(reader), new java.io.PrintStream(log, true),
-                () -> { });
+        ProcessSampler sampler =
+                new ProcessSampler(100, 0.05, pid -> List.of(reader), new java.io.PrintStream(log, true), () -> {});
         sampler.start(1, events::add);
         Thread.sleep(400);
         int during = events.size();
         sampler.stop(1);
         assertTrue(during <= 10, "sampling stopped after 50 ms: " + during);
-        assertTrue(log.toString().contains("Background process sampling duration of 0.050000 seconds has elapsed"),
+        assertTrue(
+                log.toString().contains("Background process sampling duration of 0.050000 seconds has elapsed"),
                 log::toString);
     }
 }

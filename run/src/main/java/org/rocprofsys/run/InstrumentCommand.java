@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.instrument.cli.InstrumentCli;
 import org.rocprofsys.instrument.cli.InstrumentTool;
 
@@ -18,8 +17,7 @@ import org.rocprofsys.instrument.cli.InstrumentTool;
  * memory before main.
  */
 public final class InstrumentCommand {
-    private InstrumentCommand() {
-    }
+    private InstrumentCommand() {}
 
     public static void main(String[] args) throws InterruptedException {
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));

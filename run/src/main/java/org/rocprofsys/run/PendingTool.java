@@ -3,7 +3,6 @@ package org.rocprofsys.run;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
@@ -18,11 +17,9 @@ public final class PendingTool {
     static final int CONFIG_ERROR = 1;
     static final int NOT_IMPLEMENTED = 2;
 
-    private static final Map<String, String> LANDS_WITH = Map.of(
-            "rocprof-sys-python", "Python support");
+    private static final Map<String, String> LANDS_WITH = Map.of("rocprof-sys-python", "Python support");
 
-    private PendingTool() {
-    }
+    private PendingTool() {}
 
     public static void main(String[] args) {
         String tool = args[0];

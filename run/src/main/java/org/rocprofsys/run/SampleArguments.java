@@ -8,8 +8,7 @@ import java.util.Map;
  * themselves are rocprof-sys-sample's own table ({@code RunArguments.parseSample}).
  */
 final class SampleArguments {
-    private SampleArguments() {
-    }
+    private SampleArguments() {}
 
     /**
      * The environment the run starts from: sampling on (upstream sets it unless the mode is

@@ -10,14 +10,18 @@ import java.util.List;
 public final class SampleCommand {
     static final String TOOL = "rocprof-sys-sample";
 
-    private SampleCommand() {
-    }
+    private SampleCommand() {}
 
     public static void main(String[] args) throws InterruptedException {
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
         List<String> given = List.of(args);
-        int rc = new RunCommand(TOOL, prefix, SampleArguments.environment(given, System.getenv()),
-                Path.of("").toAbsolutePath(), System.out, System.err)
+        int rc = new RunCommand(
+                        TOOL,
+                        prefix,
+                        SampleArguments.environment(given, System.getenv()),
+                        Path.of("").toAbsolutePath(),
+                        System.out,
+                        System.err)
                 .run(args);
         System.out.flush();
         System.err.flush();

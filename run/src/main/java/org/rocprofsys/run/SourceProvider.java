@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.pipeline.BackgroundSource;
 
@@ -22,8 +21,8 @@ interface SourceProvider {
     List<BackgroundSource> sources(Settings settings, Map<String, String> targetEnvironment, PrintStream log);
 
     /** Every provider's sources, in the providers' order. */
-    static List<BackgroundSource> all(List<SourceProvider> providers, Settings settings,
-            Map<String, String> targetEnvironment, PrintStream log) {
+    static List<BackgroundSource> all(
+            List<SourceProvider> providers, Settings settings, Map<String, String> targetEnvironment, PrintStream log) {
         List<BackgroundSource> out = new ArrayList<>();
         for (SourceProvider p : providers) {
             out.addAll(p.sources(settings, targetEnvironment, log));

@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,13 +31,13 @@ class AvailUpstreamIT {
 
     /** ctest PASS_REGULAR_EXPRESSION semantics: the regex is searched in stdout+stderr. */
     private static void assertMatches(String regex, String text) {
-        assertTrue(Pattern.compile(regex, Pattern.DOTALL).matcher(text).find(),
-                "expected /" + regex + "/ in:\n" + text);
+        assertTrue(
+                Pattern.compile(regex, Pattern.DOTALL).matcher(text).find(), "expected /" + regex + "/ in:\n" + text);
     }
 
     private static void assertNoMatch(String regex, String text) {
-        assertFalse(Pattern.compile(regex, Pattern.DOTALL).matcher(text).find(),
-                "unexpected /" + regex + "/ in:\n" + text);
+        assertFalse(
+                Pattern.compile(regex, Pattern.DOTALL).matcher(text).find(), "unexpected /" + regex + "/ in:\n" + text);
     }
 
     @Test
@@ -46,8 +45,10 @@ class AvailUpstreamIT {
         var r = avail("--help");
         assertEquals(0, r.exitCode(), r::toString);
         // upstream's regex unescaped by CMake; its [..] are meant literally
-        assertMatches("\\[rocprof-sys-avail\\] Usage:.*\\[DEBUG OPTIONS\\].*\\[INFO OPTIONS\\].*\\[FILTER OPTIONS\\]"
-                + ".*\\[COLUMN OPTIONS\\].*\\[DISPLAY OPTIONS\\].*\\[OUTPUT OPTIONS\\]", r.stdout());
+        assertMatches(
+                "\\[rocprof-sys-avail\\] Usage:.*\\[DEBUG OPTIONS\\].*\\[INFO OPTIONS\\].*\\[FILTER OPTIONS\\]"
+                        + ".*\\[COLUMN OPTIONS\\].*\\[DISPLAY OPTIONS\\].*\\[OUTPUT OPTIONS\\]",
+                r.stdout());
         assertMatches("-r, --filter REGEX\\s+Filter the names by regex", r.stdout());
         assertNoMatch("null", r.stdout());
     }
@@ -77,8 +78,10 @@ class AvailUpstreamIT {
         String listing = Files.readString(log);
         assertMatches("ENVIRONMENT VARIABLE", listing);
         // "available only" drops the AVAILABLE column and every unavailable entry
-        List<String> names = listing.lines().filter(l -> l.startsWith("| ROCPROFSYS_"))
-                .map(l -> l.substring(2, l.indexOf(' ', 2))).toList();
+        List<String> names = listing.lines()
+                .filter(l -> l.startsWith("| ROCPROFSYS_"))
+                .map(l -> l.substring(2, l.indexOf(' ', 2)))
+                .toList();
         assertEquals(names.stream().sorted().toList(), names);
     }
 
@@ -86,9 +89,11 @@ class AvailUpstreamIT {
     void availAllCsv() throws Exception {
         var r = avail("--all", "--csv", "--csv-separator", "#");
         assertEquals(0, r.exitCode(), r::toString);
-        assertMatches("COMPONENT#AVAILABLE#VALUE_TYPE#STRING_IDS#FILENAME#DESCRIPTION#CATEGORY#.*"
-                + "ENVIRONMENT VARIABLE#VALUE#DATA TYPE#DESCRIPTION#CATEGORIES#.*"
-                + "HARDWARE COUNTER#DEVICE#AVAILABLE#DESCRIPTION#", r.stdout());
+        assertMatches(
+                "COMPONENT#AVAILABLE#VALUE_TYPE#STRING_IDS#FILENAME#DESCRIPTION#CATEGORY#.*"
+                        + "ENVIRONMENT VARIABLE#VALUE#DATA TYPE#DESCRIPTION#CATEGORIES#.*"
+                        + "HARDWARE COUNTER#DEVICE#AVAILABLE#DESCRIPTION#",
+                r.stdout());
     }
 
     @Test
@@ -96,7 +101,10 @@ class AvailUpstreamIT {
         var r = avail("-r", "wall_clock", "-C", "--available");
         assertEquals(0, r.exitCode(), r::toString);
         // upstream: a table with only the COMPONENT header and the single row wall_clock
-        List<String> rows = r.stdout().lines().filter(l -> l.startsWith("|") && !l.startsWith("|-")).toList();
+        List<String> rows = r.stdout()
+                .lines()
+                .filter(l -> l.startsWith("|") && !l.startsWith("|-"))
+                .toList();
         assertEquals(2, rows.size(), r::toString);
         assertTrue(rows.get(0).matches("\\|\\s+COMPONENT\\s+\\|"), r::toString);
         assertTrue(rows.get(1).matches("\\| wall_clock\\s+\\|"), r::toString);
@@ -106,8 +114,11 @@ class AvailUpstreamIT {
     void componentsAreWhatThisBuildCollects() throws Exception {
         var r = avail("-C", "-d");
         assertEquals(0, r.exitCode(), r::toString);
-        List<String> names = r.stdout().lines().filter(l -> l.startsWith("| ") && !l.contains("COMPONENT"))
-                .map(l -> l.substring(2, l.indexOf(' ', 2))).toList();
+        List<String> names = r.stdout()
+                .lines()
+                .filter(l -> l.startsWith("| ") && !l.contains("COMPONENT"))
+                .map(l -> l.substring(2, l.indexOf(' ', 2)))
+                .toList();
         assertEquals(List.of("cpu_clock", "page_rss", "peak_rss", "trip_count", "wall_clock"), names);
     }
 
@@ -120,8 +131,8 @@ class AvailUpstreamIT {
         // advanced there, so of the three only OUTPUT_PREFIX is listed, as upstream.
         assertMatches("\\| ROCPROFSYS_OUTPUT_PREFIX\\s+\\|", r.stdout());
         assertMatches("\\| ROCPROFSYS_TRACE\\s+\\|", r.stdout());
-        assertNoMatch("ROCPROFSYS_(ADD_SECONDARY|SCIENTIFIC|PRECISION|MEMORY_PRECISION|TIMING_PRECISION)\\b",
-                r.stdout());
+        assertNoMatch(
+                "ROCPROFSYS_(ADD_SECONDARY|SCIENTIFIC|PRECISION|MEMORY_PRECISION|TIMING_PRECISION)\\b", r.stdout());
     }
 
     @Test
@@ -138,11 +149,24 @@ class AvailUpstreamIT {
 
     @Test
     void availRegexNegation() throws Exception {
-        var r = avail("-R", "rocprofsys", "~timemory", "-r", "_P", "~PERFETTO", "~PROCESS_SAMPLING", "~KOKKOSP",
-                "~PAGE", "--csv", "--brief", "--advanced");
+        var r = avail(
+                "-R",
+                "rocprofsys",
+                "~timemory",
+                "-r",
+                "_P",
+                "~PERFETTO",
+                "~PROCESS_SAMPLING",
+                "~KOKKOSP",
+                "~PAGE",
+                "--csv",
+                "--brief",
+                "--advanced");
         assertEquals(0, r.exitCode(), r::toString);
-        assertEquals(List.of("ENVIRONMENT VARIABLE,", "ROCPROFSYS_THREAD_POOL_SIZE,", "ROCPROFSYS_USE_PID,"),
-                r.stdout().lines().filter(l -> !l.isBlank()).toList(), r::toString);
+        assertEquals(
+                List.of("ENVIRONMENT VARIABLE,", "ROCPROFSYS_THREAD_POOL_SIZE,", "ROCPROFSYS_USE_PID,"),
+                r.stdout().lines().filter(l -> !l.isBlank()).toList(),
+                r::toString);
         assertNoMatch("ROCPROFSYS_TRACE", r.stdout());
     }
 
@@ -162,14 +186,26 @@ class AvailUpstreamIT {
     private Path writeConfig(String name, Map<String, String> env) throws Exception {
         Map<String, String> e = new java.util.HashMap<>(env);
         e.put("TWD", cwd.toString());
-        var r = avail(e, "-G", "%env{TWD}%/rocprof-sys-avail/" + name + ".cfg", "-F", "txt", "json", "xml",
-                "--force", "--all", "-c", "rocprofsys");
+        var r = avail(
+                e,
+                "-G",
+                "%env{TWD}%/rocprof-sys-avail/" + name + ".cfg",
+                "-F",
+                "txt",
+                "json",
+                "xml",
+                "--force",
+                "--all",
+                "-c",
+                "rocprofsys");
         assertEquals(0, r.exitCode(), r::toString);
         Path out = cwd.resolve("rocprof-sys-avail");
         String q = Pattern.quote(out.toString());
-        assertMatches("Outputting JSON configuration file '" + q + "/" + name + "\\.json'(.*)"
-                + "Outputting XML configuration file '" + q + "/" + name + "\\.xml'(.*)"
-                + "Outputting text configuration file '" + q + "/" + name + "\\.cfg'", r.stdout());
+        assertMatches(
+                "Outputting JSON configuration file '" + q + "/" + name + "\\.json'(.*)"
+                        + "Outputting XML configuration file '" + q + "/" + name + "\\.xml'(.*)"
+                        + "Outputting text configuration file '" + q + "/" + name + "\\.cfg'",
+                r.stdout());
         for (String ext : List.of(".cfg", ".json", ".xml")) {
             assertTrue(Files.size(out.resolve(name + ext)) > 0, ext);
         }
@@ -210,8 +246,8 @@ class AvailUpstreamIT {
         assertEquals(0, r.exitCode(), r::toString);
         // Adaptation: upstream's regex is " component::… hw_counters::… settings::". No hardware
         // counter is collected yet (they come with the sampler), so there is no hw_counters:: line.
-        assertMatches("Categories:\n component::counting\n component::memory\n component::timing\n settings::",
-                r.stdout());
+        assertMatches(
+                "Categories:\n component::counting\n component::memory\n component::timing\n settings::", r.stdout());
         assertMatches(" settings::rocprofsys\n", r.stdout());
         assertMatches(" settings::timemory\n", r.stdout());
     }
@@ -220,8 +256,10 @@ class AvailUpstreamIT {
     void availCoreCategories() throws Exception {
         var r = avail("-c", "core");
         assertEquals(0, r.exitCode(), r::toString);
-        assertMatches("ROCPROFSYS_CONFIG_FILE.*ROCPROFSYS_ENABLED.*ROCPROFSYS_SUPPRESS_CONFIG"
-                + ".*ROCPROFSYS_SUPPRESS_PARSING.*ROCPROFSYS_VERBOSE", r.stdout());
+        assertMatches(
+                "ROCPROFSYS_CONFIG_FILE.*ROCPROFSYS_ENABLED.*ROCPROFSYS_SUPPRESS_CONFIG"
+                        + ".*ROCPROFSYS_SUPPRESS_PARSING.*ROCPROFSYS_VERBOSE",
+                r.stdout());
     }
 
     @Test

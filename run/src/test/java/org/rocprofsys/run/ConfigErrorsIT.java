@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +24,10 @@ class ConfigErrorsIT {
             assertTrue(r.stderr().contains(f), "expected '" + f + "' in\n" + r);
         }
         try (var files = Files.list(cwd)) {
-            assertEquals(0, files.filter(p -> !p.getFileName().toString().endsWith(".cfg")).count(),
+            assertEquals(
+                    0,
+                    files.filter(p -> !p.getFileName().toString().endsWith(".cfg"))
+                            .count(),
                     "no output may be written");
         }
     }
@@ -36,7 +38,8 @@ class ConfigErrorsIT {
         Files.writeString(cfg, "ROCPROFSYS_VERBOSE = 1\nFOOBAR = ON\n");
         Map<String, String> env = Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString());
         for (String tool : new String[] {"rocprof-sys-run", "rocprof-sys-instrument", "rocprof-sys-sample"}) {
-            assertConfigError(DistTool.tool(tool, cwd, env, "--", "true"),
+            assertConfigError(
+                    DistTool.tool(tool, cwd, env, "--", "true"),
                     "[" + tool + "] error: " + cfg + ":2: Unknown setting 'FOOBAR' (value = 'ON')");
         }
         assertConfigError(DistTool.tool("rocprof-sys-avail", cwd, env), "Unknown setting 'FOOBAR'");
@@ -44,8 +47,10 @@ class ConfigErrorsIT {
 
     @Test
     void missingConfigFails() throws Exception {
-        Map<String, String> env = Map.of("ROCPROFSYS_CONFIG_FILE", cwd.resolve("does-not-exist.cfg").toString());
-        assertConfigError(DistTool.tool("rocprof-sys-run", cwd, env, "--", "true"),
+        Map<String, String> env = Map.of(
+                "ROCPROFSYS_CONFIG_FILE", cwd.resolve("does-not-exist.cfg").toString());
+        assertConfigError(
+                DistTool.tool("rocprof-sys-run", cwd, env, "--", "true"),
                 "Error reading configuration file: " + cwd.resolve("does-not-exist.cfg") + " does not exist");
         assertConfigError(DistTool.tool("rocprof-sys-instrument", cwd, env, "--", "true"), "does-not-exist.cfg");
     }
@@ -54,13 +59,15 @@ class ConfigErrorsIT {
     void configGivenWithDashCFailsTheSameWay() throws Exception {
         Path cfg = cwd.resolve("typo.cfg");
         Files.writeString(cfg, "ROCPROFSYS_SAMPLING_FREQ = often\n");
-        assertConfigError(DistTool.tool("rocprof-sys-run", cwd, Map.of(), "-c", cfg.toString(), "--", "true"),
+        assertConfigError(
+                DistTool.tool("rocprof-sys-run", cwd, Map.of(), "-c", cfg.toString(), "--", "true"),
                 "invalid value 'often' for ROCPROFSYS_SAMPLING_FREQ (double): a floating-point number is required");
     }
 
     @Test
     void badValueInEnvironmentNamesSettingAndAllowedValues() throws Exception {
-        assertConfigError(DistTool.tool("rocprof-sys-run", cwd, Map.of("ROCPROFSYS_MODE", "fastest"), "--", "true"),
+        assertConfigError(
+                DistTool.tool("rocprof-sys-run", cwd, Map.of("ROCPROFSYS_MODE", "fastest"), "--", "true"),
                 "environment: invalid value 'fastest' for ROCPROFSYS_MODE: 'fastest' is not one of trace, sampling,"
                         + " causal, coverage");
     }

@@ -11,8 +11,11 @@ import java.util.concurrent.TimeUnit;
 
 /** Runs a tool of the assembled distribution as a user would, in a clean environment. */
 final class DistTool {
-    static final Path DIST = Path.of(System.getProperty("rocprofsys.dist", "target/dist")).toAbsolutePath();
-    static final Path REPO = Path.of(System.getProperty("rocprofsys.repo", "..")).toAbsolutePath().normalize();
+    static final Path DIST =
+            Path.of(System.getProperty("rocprofsys.dist", "target/dist")).toAbsolutePath();
+    static final Path REPO = Path.of(System.getProperty("rocprofsys.repo", ".."))
+            .toAbsolutePath()
+            .normalize();
 
     record Result(int exitCode, String stdout, String stderr) {
         String all() {
@@ -25,8 +28,7 @@ final class DistTool {
         }
     }
 
-    private DistTool() {
-    }
+    private DistTool() {}
 
     static Result run(Path executable, Path cwd, Map<String, String> extraEnv, String... args)
             throws IOException, InterruptedException {
@@ -48,7 +50,9 @@ final class DistTool {
                 p.destroyForcibly();
                 throw new AssertionError("timed out: " + cmd);
             }
-            return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            return new Result(
+                    p.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
         } finally {
             Files.deleteIfExists(out);
@@ -58,8 +62,16 @@ final class DistTool {
 
     /** Builds examples/ into {@code out} against the distribution's user library and headers. */
     static void buildExamples(Path out) throws IOException, InterruptedException {
-        Process make = new ProcessBuilder("make", "-s", "-C", REPO.resolve("examples").toString(), "OUT=" + out,
-                "LIB=" + DIST.resolve("lib"), "INC=" + DIST.resolve("include")).inheritIO().start();
+        Process make = new ProcessBuilder(
+                        "make",
+                        "-s",
+                        "-C",
+                        REPO.resolve("examples").toString(),
+                        "OUT=" + out,
+                        "LIB=" + DIST.resolve("lib"),
+                        "INC=" + DIST.resolve("include"))
+                .inheritIO()
+                .start();
         if (make.waitFor() != 0) {
             throw new AssertionError("building examples/ failed");
         }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,9 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,7 +58,8 @@ class InstrumentEndToEndIT {
     private static Map<String, Long> counts(Path json) throws Exception {
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         Map<String, Long> out = new HashMap<>();
-        for (JsonNode e : root.get("timemory").get("wall_clock").get("ranks").get(0).get("graph")) {
+        for (JsonNode e :
+                root.get("timemory").get("wall_clock").get("ranks").get(0).get("graph")) {
             String p = e.get("prefix").asText();
             String label = p.substring(p.indexOf(">>> ") + 4).replaceFirst("^[ |]*_?", "");
             out.merge(label, e.get("entry").get("laps").asLong(), Long::sum);
@@ -71,15 +71,29 @@ class InstrumentEndToEndIT {
     void helpShowsUpstreamsSectionsInOrder() throws Exception {
         var r = instrument(Map.of(), "--help");
         assertEquals(0, r.exitCode(), r::toString);
-        assertTrue(Pattern.compile("(?s)\\[rocprof-sys-instrument\\] Usage:.*\\[DEBUG OPTIONS\\].*\\[MODE OPTIONS\\].*"
-                + "\\[LIBRARY OPTIONS\\].*\\[SYMBOL SELECTION OPTIONS\\].*\\[RUNTIME OPTIONS\\].*"
-                + "\\[GRANULARITY OPTIONS\\].*\\[DYNINST OPTIONS\\]").matcher(r.stdout()).find(), r::toString);
+        assertTrue(
+                Pattern.compile("(?s)\\[rocprof-sys-instrument\\] Usage:.*\\[DEBUG OPTIONS\\].*\\[MODE OPTIONS\\].*"
+                                + "\\[LIBRARY OPTIONS\\].*\\[SYMBOL SELECTION OPTIONS\\].*\\[RUNTIME OPTIONS\\].*"
+                                + "\\[GRANULARITY OPTIONS\\].*\\[DYNINST OPTIONS\\]")
+                        .matcher(r.stdout())
+                        .find(),
+                r::toString);
     }
 
     @Test
     void simulateLsWritesTheTwelveListFiles() throws Exception {
-        var r = instrument(env("simulate-ls"), "--simulate", "--print-format", "json", "txt", "xml", "-v", "2",
-                "--all-functions", "--", "ls");
+        var r = instrument(
+                env("simulate-ls"),
+                "--simulate",
+                "--print-format",
+                "json",
+                "txt",
+                "xml",
+                "-v",
+                "2",
+                "--all-functions",
+                "--",
+                "ls");
         assertEquals(0, r.exitCode(), r::toString);
         Path dir = cwd.resolve("out/simulate-ls/instrumentation");
         for (String list : List.of("available", "excluded", "instrumented", "overlapping")) {
@@ -93,12 +107,21 @@ class InstrumentEndToEndIT {
 
     @Test
     void aLibraryWithoutOutputSwitchesToSimulate() throws Exception {
-        var r = instrument(env("simulate-lib"), "--print-available", "functions", "-v", "2", "--",
+        var r = instrument(
+                env("simulate-lib"),
+                "--print-available",
+                "functions",
+                "-v",
+                "2",
+                "--",
                 examples.resolve("libdemo.so").toString());
         assertEquals(0, r.exitCode(), r::toString);
-        assertTrue(r.stderr().matches("(?s).*\\[rocprof-sys\\]\\[exe\\] Runtime instrumentation is not possible!.*\n"
-                + ".*\\[rocprof-sys\\]\\[exe\\] Switching to binary rewrite mode and assuming '--simulate"
-                + " --all-functions'.*"), r::toString);
+        assertTrue(
+                r.stderr()
+                        .matches("(?s).*\\[rocprof-sys\\]\\[exe\\] Runtime instrumentation is not possible!.*\n"
+                                + ".*\\[rocprof-sys\\]\\[exe\\] Switching to binary rewrite mode and assuming '--simulate"
+                                + " --all-functions'.*"),
+                r::toString);
         assertTrue(r.stdout().contains("[lib_work]"), r::toString);
     }
 
@@ -106,7 +129,11 @@ class InstrumentEndToEndIT {
     void writeLog() throws Exception {
         var r = instrument(env("write-log"), "--simulate", "--log-file", "user.log", "-v", "1", "--", "ls");
         assertEquals(0, r.exitCode(), r::toString);
-        assertTrue(Pattern.compile("Opening .*/instrumentation/user.log").matcher(r.stderr()).find(), r::toString);
+        assertTrue(
+                Pattern.compile("Opening .*/instrumentation/user.log")
+                        .matcher(r.stderr())
+                        .find(),
+                r::toString);
         Path log = cwd.resolve("out/write-log/instrumentation/user.log");
         assertTrue(Files.isRegularFile(log) && Files.size(log) > 0, r::toString);
     }
@@ -116,17 +143,32 @@ class InstrumentEndToEndIT {
         Path exe = examples.resolve("rewrite-caller");
         var base = plain(exe, cwd, "17");
         assertTrue(base.stdout().contains("number of calls made = 17"), base::toString);
-        var rw = instrument(env("rewrite-caller"), "-o", "rewrite-caller.inst", "-e", "-i", "256", "--caller-include",
-                "^inner", "-v", "2", "--", exe.toString());
+        var rw = instrument(
+                env("rewrite-caller"),
+                "-o",
+                "rewrite-caller.inst",
+                "-e",
+                "-i",
+                "256",
+                "--caller-include",
+                "^inner",
+                "-v",
+                "2",
+                "--",
+                exe.toString());
         assertEquals(0, rw.exitCode(), rw::toString);
         assertTrue(rw.stderr().contains("[function][Forcing] caller-include-regex :: 'outer'"), rw::toString);
         Path inst = cwd.resolve("rewrite-caller.inst");
         assertEquals(base.stdout(), plain(inst, cwd, "17").stdout(), "the rewritten binary alone");
-        var r = run(env("rewrite-caller", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_COUT_OUTPUT", "ON"), "--",
-                inst.toString(), "17");
+        var r = run(
+                env("rewrite-caller", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_COUT_OUTPUT", "ON"),
+                "--",
+                inst.toString(),
+                "17");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().startsWith(base.stdout()), r::toString);
-        assertTrue(Pattern.compile(">>> ._outer ([ \\|]+) 17").matcher(r.stdout()).find(), r::toString);
+        assertTrue(
+                Pattern.compile(">>> ._outer ([ \\|]+) 17").matcher(r.stdout()).find(), r::toString);
     }
 
     @Test
@@ -137,7 +179,12 @@ class InstrumentEndToEndIT {
         // rewrite
         var rw = instrument(env("po-rewrite"), "-o", "po.inst", "--min-instructions=8", "--", exe.toString());
         assertEquals(0, rw.exitCode(), rw::toString);
-        var r = run(env("po-rewrite", "ROCPROFSYS_PROFILE", "ON"), "--", cwd.resolve("po.inst").toString(), "12", "4",
+        var r = run(
+                env("po-rewrite", "ROCPROFSYS_PROFILE", "ON"),
+                "--",
+                cwd.resolve("po.inst").toString(),
+                "12",
+                "4",
                 "10");
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(base.stdout(), r.stdout());
@@ -145,12 +192,26 @@ class InstrumentEndToEndIT {
         assertEquals(fibCalls, c.get("fib"), c::toString);
         assertEquals(4L, c.get("run"), c::toString);
         // runtime, with upstream's labels option
-        var rt = instrument(env("po-runtime", "ROCPROFSYS_PROFILE", "ON"), "--min-instructions=8", "--label", "file",
-                "line", "return", "args", "--", exe.toString(), "12", "4", "10");
+        var rt = instrument(
+                env("po-runtime", "ROCPROFSYS_PROFILE", "ON"),
+                "--min-instructions=8",
+                "--label",
+                "file",
+                "line",
+                "return",
+                "args",
+                "--",
+                exe.toString(),
+                "12",
+                "4",
+                "10");
         assertEquals(0, rt.exitCode(), rt::toString);
         assertEquals(base.stdout(), rt.stdout());
         Map<String, Long> c2 = counts(cwd.resolve("out/po-runtime/wall_clock.json"));
-        long fib = c2.entrySet().stream().filter(e -> e.getKey().contains("fib")).mapToLong(Map.Entry::getValue).sum();
+        long fib = c2.entrySet().stream()
+                .filter(e -> e.getKey().contains("fib"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
         assertEquals(fibCalls, fib, c2::toString);
     }
 
@@ -158,7 +219,10 @@ class InstrumentEndToEndIT {
     private Path build(String source, String name, String... flags) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(source.endsWith(".cpp") ? "g++" : "gcc"));
         cmd.addAll(List.of(flags));
-        cmd.addAll(List.of("-pthread", "-o", cwd.resolve(name).toString(),
+        cmd.addAll(List.of(
+                "-pthread",
+                "-o",
+                cwd.resolve(name).toString(),
                 DistTool.REPO.resolve("examples").resolve(source).toString()));
         Process p = new ProcessBuilder(cmd).inheritIO().start();
         assertEquals(0, p.waitFor(), cmd::toString);
@@ -167,15 +231,15 @@ class InstrumentEndToEndIT {
 
     @Test
     void rewrittenProgramsBehaveAsTheOriginalsAndCountExactly() throws Exception {
-        record Case(String source, String args, Map<String, Long> expected) {
-        }
+        record Case(String source, String args, Map<String, Long> expected) {}
         List<Case> cases = List.of(
                 new Case("exceptions.cpp", "5", Map.of("rethrower", 5L, "descend", 25L, "recurse", 101L)),
                 new Case("rewrite-caller.c", "9", Map.of("outer", 9L, "inner", 9L)),
                 new Case("parallel-overhead.c", "10 3 2", Map.of("fib", 3L * 2 * (2 * 89 - 1), "run", 3L)));
         // -O2 without sibling-call optimization: gcc's tail-recursion elimination would turn half of
         // fib's recursive calls into a loop, so the source's call count would not be the number of calls
-        List<String[]> variants = List.of(new String[] {"O0-pie", "-O0", "-fPIE", "-pie"},
+        List<String[]> variants = List.of(
+                new String[] {"O0-pie", "-O0", "-fPIE", "-pie"},
                 new String[] {"O2-nopie", "-O2", "-fno-optimize-sibling-calls", "-fno-pie", "-no-pie"});
         for (Case c : cases) {
             for (String[] v : variants) {
@@ -187,8 +251,16 @@ class InstrumentEndToEndIT {
                 String[] args = c.args().split(" ");
                 var base = plain(exe, cwd, args);
                 assertEquals(0, base.exitCode(), base::toString);
-                var rw = instrument(env(name), "-o", name + ".inst", "-i", "1", "-R", "^(rethrower|descend|recurse"
-                        + "|outer|inner|fib|run)$", "--", exe.toString());
+                var rw = instrument(
+                        env(name),
+                        "-o",
+                        name + ".inst",
+                        "-i",
+                        "1",
+                        "-R",
+                        "^(rethrower|descend|recurse" + "|outer|inner|fib|run)$",
+                        "--",
+                        exe.toString());
                 assertEquals(0, rw.exitCode(), name + "\n" + rw);
                 Path inst = cwd.resolve(name + ".inst");
                 var alone = plain(inst, cwd, args);
@@ -213,20 +285,40 @@ class InstrumentEndToEndIT {
         Path dir = Files.createDirectories(cwd.resolve("libcase"));
         Files.copy(examples.resolve("uses-lib"), dir.resolve("uses-lib"));
         var base = plain(examples.resolve("uses-lib"), cwd, "12");
-        var rw = instrument(env("lib-rewrite"), "-o", dir.resolve("libdemo.so").toString(), "-i", "1", "--",
+        var rw = instrument(
+                env("lib-rewrite"),
+                "-o",
+                dir.resolve("libdemo.so").toString(),
+                "-i",
+                "1",
+                "--",
                 examples.resolve("libdemo.so").toString());
         assertEquals(0, rw.exitCode(), rw::toString);
         assertEquals(base.stdout(), plain(dir.resolve("uses-lib"), cwd, "12").stdout());
-        var r = run(env("lib-rewrite", "ROCPROFSYS_PROFILE", "ON"), "--", dir.resolve("uses-lib").toString(), "12");
+        var r = run(
+                env("lib-rewrite", "ROCPROFSYS_PROFILE", "ON"),
+                "--",
+                dir.resolve("uses-lib").toString(),
+                "12");
         assertEquals(base.stdout(), r.stdout(), r::toString);
         assertEquals(12L, counts(cwd.resolve("out/lib-rewrite/wall_clock.json")).get("lib_work"));
-        var rt = instrument(env("lib-runtime", "ROCPROFSYS_PROFILE", "ON"), "-i", "1", "--",
-                examples.resolve("uses-lib").toString(), "12");
+        var rt = instrument(
+                env("lib-runtime", "ROCPROFSYS_PROFILE", "ON"),
+                "-i",
+                "1",
+                "--",
+                examples.resolve("uses-lib").toString(),
+                "12");
         assertEquals(base.stdout(), rt.stdout(), rt::toString);
         assertEquals(12L, counts(cwd.resolve("out/lib-runtime/wall_clock.json")).get("lib_work"));
         // a library the program opens later with dlopen (planned because it lies beside the program)
-        var dl = instrument(env("lib-dlopen", "ROCPROFSYS_PROFILE", "ON"), "-i", "1", "--",
-                examples.resolve("dlopen-lib").toString(), "7");
+        var dl = instrument(
+                env("lib-dlopen", "ROCPROFSYS_PROFILE", "ON"),
+                "-i",
+                "1",
+                "--",
+                examples.resolve("dlopen-lib").toString(),
+                "7");
         assertEquals(0, dl.exitCode(), dl::toString);
         assertTrue(dl.stdout().contains("lib_work called 7 times"), dl::toString);
         assertEquals(7L, counts(cwd.resolve("out/lib-dlopen/wall_clock.json")).get("lib_work"), dl::toString);
@@ -235,8 +327,17 @@ class InstrumentEndToEndIT {
     @Test
     void envDefaultsAreEmbeddedAndTheUsersEnvironmentWins() throws Exception {
         Path exe = examples.resolve("rewrite-caller");
-        var rw = instrument(Map.of(), "-o", "env.inst", "-i", "8", "--env", "ROCPROFSYS_PROFILE=ON",
-                "ROCPROFSYS_OUTPUT_PREFIX=embedded/", "--", exe.toString());
+        var rw = instrument(
+                Map.of(),
+                "-o",
+                "env.inst",
+                "-i",
+                "8",
+                "--env",
+                "ROCPROFSYS_PROFILE=ON",
+                "ROCPROFSYS_OUTPUT_PREFIX=embedded/",
+                "--",
+                exe.toString());
         assertEquals(0, rw.exitCode(), rw::toString);
         Map<String, String> e = new HashMap<>(env("ignored"));
         e.remove("ROCPROFSYS_OUTPUT_PREFIX");
@@ -267,14 +368,25 @@ class InstrumentEndToEndIT {
 
         Path stripped = cwd.resolve("stripped");
         Files.copy(examples.resolve("rewrite-caller"), stripped);
-        assertEquals(0, new ProcessBuilder("strip", stripped.toString()).inheritIO().start().waitFor());
+        assertEquals(
+                0,
+                new ProcessBuilder("strip", stripped.toString())
+                        .inheritIO()
+                        .start()
+                        .waitFor());
         r = instrument(env("bad"), "-o", "stripped.inst", "-i", "1", "--", stripped.toString());
         assertNotEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("no function is selected"), r::toString);
         assertFalse(Files.exists(cwd.resolve("stripped.inst")));
 
         Path blocker = Files.writeString(cwd.resolve("a-file"), "x");
-        r = instrument(env("bad"), "-o", blocker.resolve("sub/out.inst").toString(), "-i", "1", "--",
+        r = instrument(
+                env("bad"),
+                "-o",
+                blocker.resolve("sub/out.inst").toString(),
+                "-i",
+                "1",
+                "--",
                 examples.resolve("rewrite-caller").toString());
         assertNotEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("error"), r::toString);

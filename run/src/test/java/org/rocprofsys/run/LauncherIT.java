@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,8 +70,8 @@ class LauncherIT {
     @Test
     void olderJdkInJavaHomeIsSkipped() throws Exception {
         // a JDK < 25 in JAVA_HOME (Debian's default 17) is passed over for a newer one
-        var r = DistTool.tool("rocprof-sys-avail", tmp, Map.of("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64"),
-                "--version");
+        var r = DistTool.tool(
+                "rocprof-sys-avail", tmp, Map.of("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64"), "--version");
         assertEquals(0, r.exitCode(), r::toString);
     }
 }

@@ -1,16 +1,14 @@
 package org.rocprofsys.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 /** Reading a timemory profile's {@code ranks[0].graph} in end-to-end tests. */
 final class ProfileGraph {
-    private ProfileGraph() {
-    }
+    private ProfileGraph() {}
 
     /** The entries of {@code <metric>.json}'s first rank, in file order. */
     static List<JsonNode> graph(Path json, String metric) throws Exception {
@@ -28,13 +26,18 @@ final class ProfileGraph {
 
     /** The summed accumulated value of the entries named {@code name} at {@code depth}. */
     static double sum(List<JsonNode> graph, String name, int depth) {
-        return graph.stream().filter(e -> label(e).equals(name) && e.get("depth").asInt() == depth)
-                .mapToDouble(e -> e.get("entry").get("accum").asDouble()).sum();
+        return graph.stream()
+                .filter(e -> label(e).equals(name) && e.get("depth").asInt() == depth)
+                .mapToDouble(e -> e.get("entry").get("accum").asDouble())
+                .sum();
     }
 
     /** depth:label=value of every entry, for assertion messages. */
     static String shown(List<JsonNode> g) {
-        return g.stream().map(e -> e.get("depth").asInt() + ":" + label(e) + "=" + e.get("entry").get("accum"))
-                .toList().toString();
+        return g.stream()
+                .map(e -> e.get("depth").asInt() + ":" + label(e) + "="
+                        + e.get("entry").get("accum"))
+                .toList()
+                .toString();
     }
 }

@@ -14,11 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.rocprofsys.core.perfetto.DecodedTrace;
 
 /**
@@ -58,22 +56,32 @@ class RunEndToEndIT {
     /** Slices of one thread track (by thread name) as "depth:name" in begin order. */
     private static List<String> slices(DecodedTrace trace, int pid, String threadName) {
         List<Long> uuids = trace.tracks.values().stream()
-                .filter(t -> t.isThread() && t.descriptor().getThread().getPid() == pid
+                .filter(t -> t.isThread()
+                        && t.descriptor().getThread().getPid() == pid
                         && t.descriptor().getThread().getThreadName().equals(threadName))
-                .map(DecodedTrace.Track::uuid).toList();
+                .map(DecodedTrace.Track::uuid)
+                .toList();
         assertEquals(1, uuids.size(), "one track named " + threadName + " in pid " + pid);
-        return trace.slices.stream().filter(s -> s.trackUuid == uuids.getFirst() && !s.instant)
-                .map(s -> s.depth + ":" + s.name).toList();
+        return trace.slices.stream()
+                .filter(s -> s.trackUuid == uuids.getFirst() && !s.instant)
+                .map(s -> s.depth + ":" + s.name)
+                .toList();
     }
 
     private static List<String> threadNames(DecodedTrace trace, int pid) {
-        return trace.tracks.values().stream().filter(t -> t.isThread() && t.descriptor().getThread().getPid() == pid)
-                .map(t -> t.descriptor().getThread().getThreadName()).sorted().toList();
+        return trace.tracks.values().stream()
+                .filter(t -> t.isThread() && t.descriptor().getThread().getPid() == pid)
+                .map(t -> t.descriptor().getThread().getThreadName())
+                .sorted()
+                .toList();
     }
 
     private static int rootPid(DecodedTrace trace) {
-        return trace.tracks.values().stream().filter(DecodedTrace.Track::isProcess)
-                .mapToInt(t -> t.descriptor().getProcess().getPid()).min().orElseThrow();
+        return trace.tracks.values().stream()
+                .filter(DecodedTrace.Track::isProcess)
+                .mapToInt(t -> t.descriptor().getProcess().getPid())
+                .min()
+                .orElseThrow();
     }
 
     /** (thread, label, count, depth) of every entry of ranks[0].graph of a timemory JSON file, in order. */
@@ -84,15 +92,27 @@ class RunEndToEndIT {
             String prefix = e.get("prefix").asText();
             int cut = prefix.indexOf(">>> ");
             out.add(prefix.substring(1, cut) + " " + prefix.substring(cut + 4).replaceFirst("^ *\\|_", "") + " c"
-                    + e.get("entry").get("laps").asLong() + " d" + e.get("depth").asLong());
+                    + e.get("entry").get("laps").asLong() + " d"
+                    + e.get("depth").asLong());
         }
         return out;
     }
 
     @Test
     void userApiRegionsOnEveryThread() throws Exception {
-        var r = run(env("user-api", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON",
-                "ROCPROFSYS_TIMEMORY_COMPONENTS", "wall_clock trip_count"), example("user-api"), "10", "4", "1000");
+        var r = run(
+                env(
+                        "user-api",
+                        "ROCPROFSYS_PROFILE",
+                        "ON",
+                        "ROCPROFSYS_TRACE",
+                        "ON",
+                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
+                        "wall_clock trip_count"),
+                example("user-api"),
+                "10",
+                "4",
+                "1000");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("Pushing custom region :: run(10) x 1000"), r::toString);
         assertTrue(r.stderr().contains("exited with code 0"), r::toString);
@@ -102,13 +122,22 @@ class RunEndToEndIT {
         int pid = rootPid(trace);
         assertEquals(List.of("Thread 1", "Thread 2", "Thread 3", "Thread 4", "user-api"), threadNames(trace, pid));
         String exe = example("user-api");
-        assertEquals(List.of("0:user-api", "1:" + exe, "2:initialization", "2:thread_creation", "2:thread_wait",
-                "2:run(10) x 1000", "2:summarize"), slices(trace, pid, "user-api"));
+        assertEquals(
+                List.of(
+                        "0:user-api",
+                        "1:" + exe,
+                        "2:initialization",
+                        "2:thread_creation",
+                        "2:thread_wait",
+                        "2:run(10) x 1000",
+                        "2:summarize"),
+                slices(trace, pid, "user-api"));
         for (int t = 1; t <= 4; t++) {
             assertEquals(List.of("0:run(10) x 1000"), slices(trace, pid, "Thread " + t));
         }
         assertTrue(trace.slices.stream().allMatch(s -> s.endNs >= s.beginNs), "every slice closed");
-        assertTrue(trace.slices.stream().noneMatch(s -> s.args.containsKey("closed_by_profiler")),
+        assertTrue(
+                trace.slices.stream().noneMatch(s -> s.args.containsKey("closed_by_profiler")),
                 "nothing force-closed in a clean run");
         Path metadata = output("user-api", "metadata.json");
         assertTrue(Files.readString(metadata).contains("\"ROCPROFSYS_USE_PID\""));
@@ -117,13 +146,23 @@ class RunEndToEndIT {
         // upstream) under whichever main-thread region was open when the worker began
         for (String metric : List.of("wall_clock", "trip_count")) {
             List<String> entries = graph(output("user-api", metric + ".json"), metric);
-            assertEquals(List.of("0 user-api c1 d0", "0 " + exe + " c1 d1", "0 initialization c1 d2",
-                    "0 thread_creation c1 d2", "0 thread_wait c1 d2", "0 run(10) x 1000 c1 d2", "0 summarize c1 d2"),
-                    entries.stream().filter(e -> e.startsWith("0 ")).toList(), entries::toString);
+            assertEquals(
+                    List.of(
+                            "0 user-api c1 d0",
+                            "0 " + exe + " c1 d1",
+                            "0 initialization c1 d2",
+                            "0 thread_creation c1 d2",
+                            "0 thread_wait c1 d2",
+                            "0 run(10) x 1000 c1 d2",
+                            "0 summarize c1 d2"),
+                    entries.stream().filter(e -> e.startsWith("0 ")).toList(),
+                    entries::toString);
             for (int t = 1; t <= 4; t++) {
                 String thread = t + " ";
-                assertEquals(List.of(thread + "run(10) x 1000 c1 d3"),
-                        entries.stream().filter(e -> e.startsWith(thread)).toList(), entries::toString);
+                assertEquals(
+                        List.of(thread + "run(10) x 1000 c1 d3"),
+                        entries.stream().filter(e -> e.startsWith(thread)).toList(),
+                        entries::toString);
             }
             assertTrue(Files.readString(output("user-api", metric + ".txt")).contains("|_run(10) x 1000"));
         }
@@ -133,8 +172,8 @@ class RunEndToEndIT {
     @Test
     void crashInsideOpenRegionsKeepsEverythingRecorded() throws Exception {
         for (String mode : List.of("segv", "kill")) {
-            var r = run(env("crash-" + mode, "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON"), example("segv"),
-                    mode);
+            var r = run(
+                    env("crash-" + mode, "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON"), example("segv"), mode);
             int signal = mode.equals("segv") ? 11 : 9;
             assertEquals(128 + signal, r.exitCode(), r::toString);
             assertTrue(r.stderr().contains("was killed by signal " + signal), r::toString);
@@ -146,20 +185,30 @@ class RunEndToEndIT {
                 assertEquals(Boolean.TRUE, s.args.get("closed_by_profiler"), s::toString);
             }
             assertTrue(Files.isRegularFile(output("crash-" + mode, "metadata.json")));
-            assertEquals(List.of("0 segv c1 d0", "0 outer c1 d1", "0 middle c1 d2", "0 inner c1 d3"),
+            assertEquals(
+                    List.of("0 segv c1 d0", "0 outer c1 d1", "0 middle c1 d2", "0 inner c1 d3"),
                     graph(output("crash-" + mode, "wall_clock.json"), "wall_clock").stream()
-                            .filter(e -> e.startsWith("0 ")).toList());
+                            .filter(e -> e.startsWith("0 "))
+                            .toList());
         }
     }
 
     @Test
     void forkChildKeepsRecordingInItsOwnProcess() throws Exception {
-        var r = run(env("fork", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON", "ROCPROFSYS_USE_PID", "ON"),
-                example("fork"), "2", "1", "50");
+        var r = run(
+                env("fork", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON", "ROCPROFSYS_USE_PID", "ON"),
+                example("fork"),
+                "2",
+                "1",
+                "50");
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(output("fork", "perfetto-trace-" + rootPidFromLog(r) + ".proto"));
-        List<Integer> pids = trace.tracks.values().stream().filter(DecodedTrace.Track::isProcess)
-                .map(t -> t.descriptor().getProcess().getPid()).distinct().sorted().toList();
+        List<Integer> pids = trace.tracks.values().stream()
+                .filter(DecodedTrace.Track::isProcess)
+                .map(t -> t.descriptor().getProcess().getPid())
+                .distinct()
+                .sorted()
+                .toList();
         assertEquals(3, pids.size(), "parent and two children: " + pids);
         for (int child : pids.subList(1, pids.size())) {
             List<String> childSlices = slices(trace, child, "fork");
@@ -172,50 +221,100 @@ class RunEndToEndIT {
     @Test
     void traceDurationWindow() throws Exception {
         // upstream trace-time-window with TRACE_DURATION=1.25: main, outer_a, outer_b, outer_c; no outer_d
-        var r = run(env("trace-time-window", "ROCPROFSYS_TRACE_DURATION", "1.25", "ROCPROFSYS_PROFILE", "ON",
-                "ROCPROFSYS_TRACE", "ON"), example("trace-time-window"), "1", "490");
+        var r = run(
+                env(
+                        "trace-time-window",
+                        "ROCPROFSYS_TRACE_DURATION",
+                        "1.25",
+                        "ROCPROFSYS_PROFILE",
+                        "ON",
+                        "ROCPROFSYS_TRACE",
+                        "ON"),
+                example("trace-time-window"),
+                "1",
+                "490");
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(output("trace-time-window", "perfetto-trace.proto"));
-        assertEquals(List.of("0:trace-time-window", "1:outer_a", "1:outer_b", "1:outer_c"),
+        assertEquals(
+                List.of("0:trace-time-window", "1:outer_a", "1:outer_b", "1:outer_c"),
                 slices(trace, rootPid(trace), "trace-time-window"));
-        assertEquals(List.of("0 trace-time-window c1 d0", "0 outer_a c1 d1", "0 outer_b c1 d1", "0 outer_c c1 d1"),
+        assertEquals(
+                List.of("0 trace-time-window c1 d0", "0 outer_a c1 d1", "0 outer_b c1 d1", "0 outer_c c1 d1"),
                 graph(output("trace-time-window", "wall_clock.json"), "wall_clock"));
     }
 
     @Test
     void traceDelayAndDurationWindow() throws Exception {
         // upstream trace-time-window-delay (DELAY=0.75, DURATION=0.75): outer_c and outer_d at depth 0
-        var r = run(env("trace-time-window-delay", "ROCPROFSYS_TRACE_DELAY", "0.75", "ROCPROFSYS_TRACE_DURATION",
-                "0.75", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON"), example("trace-time-window"), "1", "490");
+        var r = run(
+                env(
+                        "trace-time-window-delay",
+                        "ROCPROFSYS_TRACE_DELAY",
+                        "0.75",
+                        "ROCPROFSYS_TRACE_DURATION",
+                        "0.75",
+                        "ROCPROFSYS_PROFILE",
+                        "ON",
+                        "ROCPROFSYS_TRACE",
+                        "ON"),
+                example("trace-time-window"),
+                "1",
+                "490");
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(output("trace-time-window-delay", "perfetto-trace.proto"));
         assertEquals(List.of("0:outer_c", "0:outer_d"), slices(trace, rootPid(trace), "trace-time-window"));
-        assertEquals(List.of("0 outer_c c1 d0", "0 outer_d c1 d0"),
+        assertEquals(
+                List.of("0 outer_c c1 d0", "0 outer_d c1 d0"),
                 graph(output("trace-time-window-delay", "wall_clock.json"), "wall_clock"));
     }
 
     @Test
     void fullRingDropsAndCountsByDefaultAndLosslessKeepsEverything() throws Exception {
         // 16 KB rings and a tight loop: the collector cannot keep up, so records are dropped
-        var lossy = run(env("ring-lossy", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "OFF",
-                "ROCPROFSYS_TIMEMORY_COMPONENTS", "trip_count", "ROCPROFSYS_RING_BUFFER_SIZE_KB", "16"),
-                example("regions"), "2000000");
+        var lossy = run(
+                env(
+                        "ring-lossy",
+                        "ROCPROFSYS_PROFILE",
+                        "ON",
+                        "ROCPROFSYS_TRACE",
+                        "OFF",
+                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
+                        "trip_count",
+                        "ROCPROFSYS_RING_BUFFER_SIZE_KB",
+                        "16"),
+                example("regions"),
+                "2000000");
         assertEquals(0, lossy.exitCode(), lossy::toString);
-        var m = java.util.regex.Pattern.compile("warning: (\\d+) records were dropped").matcher(lossy.stderr());
+        var m = java.util.regex.Pattern.compile("warning: (\\d+) records were dropped")
+                .matcher(lossy.stderr());
         assertTrue(m.find(), lossy::toString);
         assertTrue(Long.parseLong(m.group(1)) > 0);
-        assertTrue(Files.readString(output("ring-lossy", "metadata.json")).contains("\"dropped_records\" : {\n"),
+        assertTrue(
+                Files.readString(output("ring-lossy", "metadata.json")).contains("\"dropped_records\" : {\n"),
                 "drops in metadata.json");
         // the agent drops whole regions, so what was kept still nests correctly
         List<String> kept = graph(output("ring-lossy", "trip_count.json"), "trip_count");
         assertEquals(3, kept.size(), kept::toString);
 
-        var lossless = run(env("ring-lossless", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "OFF",
-                "ROCPROFSYS_TIMEMORY_COMPONENTS", "trip_count", "ROCPROFSYS_RING_BUFFER_SIZE_KB", "16",
-                "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"), example("regions"), "200000");
+        var lossless = run(
+                env(
+                        "ring-lossless",
+                        "ROCPROFSYS_PROFILE",
+                        "ON",
+                        "ROCPROFSYS_TRACE",
+                        "OFF",
+                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
+                        "trip_count",
+                        "ROCPROFSYS_RING_BUFFER_SIZE_KB",
+                        "16",
+                        "ROCPROFSYS_RING_BUFFER_LOSSLESS",
+                        "ON"),
+                example("regions"),
+                "200000");
         assertEquals(0, lossless.exitCode(), lossless::toString);
         assertFalse(lossless.stderr().contains("dropped"), lossless::toString);
-        assertEquals(List.of("0 regions c1 d0", "0 outer c200000 d1", "0 inner c200000 d2"),
+        assertEquals(
+                List.of("0 regions c1 d0", "0 outer c200000 d1", "0 inner c200000 d2"),
                 graph(output("ring-lossless", "trip_count.json"), "trip_count"));
     }
 
@@ -225,12 +324,17 @@ class RunEndToEndIT {
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(output("exec", "perfetto-trace.proto"));
         int pid = rootPid(trace);
-        assertEquals(List.of("0:trace-time-window", "1:outer_a", "1:outer_b", "1:outer_c", "1:outer_d", "1:outer_e"),
+        assertEquals(
+                List.of("0:trace-time-window", "1:outer_a", "1:outer_b", "1:outer_c", "1:outer_d", "1:outer_e"),
                 slices(trace, pid, "trace-time-window"));
         // the image before exec (the shell; its main region is named after the real executable)
         String shell = Path.of("/bin/sh").toRealPath().getFileName().toString();
-        assertTrue(trace.slices.stream().anyMatch(s -> s.name.equals(shell) && s.depth == 0
-                && Boolean.TRUE.equals(s.args.get("closed_by_profiler"))), trace.slices::toString);
+        assertTrue(
+                trace.slices.stream()
+                        .anyMatch(s -> s.name.equals(shell)
+                                && s.depth == 0
+                                && Boolean.TRUE.equals(s.args.get("closed_by_profiler"))),
+                trace.slices::toString);
     }
 
     @Test
@@ -255,26 +359,110 @@ class RunEndToEndIT {
         // upstream's rocprofiler-systems-run-args list, with this machine's paths and `sleep 1`
         Path cfg = Files.writeString(cwd.resolve("empty.cfg"), "");
         Files.createDirectories(cwd.resolve("tmpdir"));
-        var r = DistTool.tool("rocprof-sys-run", cwd, Map.of(), "--monochrome", "--debug=false", "-v", "1",
-                "-c", cfg.toString(), "-o", "rocprof-sys-tests-output", "rocprofiler-systems-run-args-output/",
-                "-TPHD", "-S", "cputime", "realtime", "--trace-wait=1.0e-12", "--trace-duration=5.0", "--wait=1.0",
-                "--duration=3.0", "--trace-file=perfetto-run-args-trace.proto", "--trace-buffer-size=100",
-                "--trace-fill-policy=ring_buffer", "--profile-format", "console", "json", "text", "--process-freq",
-                "1000", "--process-wait", "0.0", "--process-duration", "10", "--cpus", "0-4", "--gpus", "0", "-f",
-                "1000", "--sampling-wait", "1.0", "--sampling-duration", "10", "-t", "0-3", "--sample-cputime", "1000",
-                "1.0", "0-3", "--sample-realtime", "10", "0.5", "0-3", "-I", "all", "-E", "mutex-locks", "rw-locks",
-                "spin-locks", "-C", "perf::INSTRUCTIONS", "--inlines", "--hsa-interrupt", "0", "--use-causal=false",
-                "--use-kokkosp", "--num-threads-hint=4", "--sampling-allocator-size=32", "--ci", "--dl-verbose=3",
-                "--perfetto-annotations=off", "--kokkosp-kernel-logger", "--kokkosp-name-length-max=1024",
-                "--kokkosp-prefix=\"[kokkos]\"", "--tmpdir", cwd.resolve("tmpdir").toString(), "--perfetto-backend",
-                "inprocess", "--use-pid", "false", "--time-output", "off", "--thread-pool-size", "0",
-                "--timemory-components", "wall_clock", "cpu_clock", "peak_rss", "page_rss", "--fork", "--", "sleep",
+        var r = DistTool.tool(
+                "rocprof-sys-run",
+                cwd,
+                Map.of(),
+                "--monochrome",
+                "--debug=false",
+                "-v",
+                "1",
+                "-c",
+                cfg.toString(),
+                "-o",
+                "rocprof-sys-tests-output",
+                "rocprofiler-systems-run-args-output/",
+                "-TPHD",
+                "-S",
+                "cputime",
+                "realtime",
+                "--trace-wait=1.0e-12",
+                "--trace-duration=5.0",
+                "--wait=1.0",
+                "--duration=3.0",
+                "--trace-file=perfetto-run-args-trace.proto",
+                "--trace-buffer-size=100",
+                "--trace-fill-policy=ring_buffer",
+                "--profile-format",
+                "console",
+                "json",
+                "text",
+                "--process-freq",
+                "1000",
+                "--process-wait",
+                "0.0",
+                "--process-duration",
+                "10",
+                "--cpus",
+                "0-4",
+                "--gpus",
+                "0",
+                "-f",
+                "1000",
+                "--sampling-wait",
+                "1.0",
+                "--sampling-duration",
+                "10",
+                "-t",
+                "0-3",
+                "--sample-cputime",
+                "1000",
+                "1.0",
+                "0-3",
+                "--sample-realtime",
+                "10",
+                "0.5",
+                "0-3",
+                "-I",
+                "all",
+                "-E",
+                "mutex-locks",
+                "rw-locks",
+                "spin-locks",
+                "-C",
+                "perf::INSTRUCTIONS",
+                "--inlines",
+                "--hsa-interrupt",
+                "0",
+                "--use-causal=false",
+                "--use-kokkosp",
+                "--num-threads-hint=4",
+                "--sampling-allocator-size=32",
+                "--ci",
+                "--dl-verbose=3",
+                "--perfetto-annotations=off",
+                "--kokkosp-kernel-logger",
+                "--kokkosp-name-length-max=1024",
+                "--kokkosp-prefix=\"[kokkos]\"",
+                "--tmpdir",
+                cwd.resolve("tmpdir").toString(),
+                "--perfetto-backend",
+                "inprocess",
+                "--use-pid",
+                "false",
+                "--time-output",
+                "off",
+                "--thread-pool-size",
+                "0",
+                "--timemory-components",
+                "wall_clock",
+                "cpu_clock",
+                "peak_rss",
+                "page_rss",
+                "--fork",
+                "--",
+                "sleep",
                 "1");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("Executing 'sleep 1'"), r::toString);
         Path out = cwd.resolve("rocprof-sys-tests-output/rocprofiler-systems-run-args-output");
-        for (String f : List.of("perfetto-run-args-trace.proto", "wall_clock.json", "cpu_clock.txt", "peak_rss.json",
-                "page_rss.txt", "metadata.json")) {
+        for (String f : List.of(
+                "perfetto-run-args-trace.proto",
+                "wall_clock.json",
+                "cpu_clock.txt",
+                "peak_rss.json",
+                "page_rss.txt",
+                "metadata.json")) {
             assertTrue(Files.isRegularFile(out.resolve(f)), f + "\n" + r);
         }
     }
@@ -286,10 +474,11 @@ class RunEndToEndIT {
         Map<String, List<Double>> values = new LinkedHashMap<>();
         for (var p : trace.getPacketList()) {
             if (p.hasTrackDescriptor() && p.getTrackDescriptor().hasCounter()) {
-                names.put(p.getTrackDescriptor().getUuid(), p.getTrackDescriptor().getName());
+                names.put(
+                        p.getTrackDescriptor().getUuid(), p.getTrackDescriptor().getName());
             }
-            if (p.hasTrackEvent() && p.getTrackEvent().getType()
-                    == org.rocprofsys.core.perfetto.proto.TrackEvent.Type.TYPE_COUNTER) {
+            if (p.hasTrackEvent()
+                    && p.getTrackEvent().getType() == org.rocprofsys.core.perfetto.proto.TrackEvent.Type.TYPE_COUNTER) {
                 values.computeIfAbsent(names.get(p.getTrackEvent().getTrackUuid()), k -> new ArrayList<>())
                         .add(p.getTrackEvent().getDoubleCounterValue());
             }
@@ -299,15 +488,31 @@ class RunEndToEndIT {
 
     @Test
     void hostSamplingShowsFrequencyMemoryAndContextSwitches() throws Exception {
-        var r = DistTool.tool("rocprof-sys-run", cwd, env("host-sampling"), "-H", "--cpus", "0", "--process-freq", "50",
-                "--", example("trace-time-window"), "1", "100");
+        var r = DistTool.tool(
+                "rocprof-sys-run",
+                cwd,
+                env("host-sampling"),
+                "-H",
+                "--cpus",
+                "0",
+                "--process-freq",
+                "50",
+                "--",
+                example("trace-time-window"),
+                "1",
+                "100");
         assertEquals(0, r.exitCode(), r::toString);
         Map<String, List<Double>> series = counters(output("host-sampling", "perfetto-trace.proto"));
         // upstream's --counter-names check: the sum of each series is > 0
-        for (String name : List.of("CPU Frequency [0] (S)", "CPU Memory Usage (S)", "CPU Virtual Memory Usage (S)",
-                "CPU Peak Memory (S)", "CPU Context Switches (S)")) {
+        for (String name : List.of(
+                "CPU Frequency [0] (S)",
+                "CPU Memory Usage (S)",
+                "CPU Virtual Memory Usage (S)",
+                "CPU Peak Memory (S)",
+                "CPU Context Switches (S)")) {
             List<Double> v = series.get(name);
-            assertTrue(v != null && v.stream().mapToDouble(Double::doubleValue).sum() > 0, name + ": " + series.keySet());
+            assertTrue(
+                    v != null && v.stream().mapToDouble(Double::doubleValue).sum() > 0, name + ": " + series.keySet());
             assertEquals(0.0, v.getLast(), name + " ends with 0 at stop");
         }
         // ~0.5 s at 50 Hz: about 25 samples per series (one machine may lag a few)
@@ -344,9 +549,15 @@ class RunEndToEndIT {
     private void forwardedSignal(String name, int number, String label) throws Exception {
         String test = "signal-" + name.toLowerCase(java.util.Locale.ROOT);
         Path log = cwd.resolve(test + ".log");
-        ProcessBuilder pb = new ProcessBuilder(DistTool.DIST.resolve("bin/rocprof-sys-run").toString(), "--",
-                example("trace-time-window"), "20", "490").directory(cwd.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder pb = new ProcessBuilder(
+                        DistTool.DIST.resolve("bin/rocprof-sys-run").toString(),
+                        "--",
+                        example("trace-time-window"),
+                        "20",
+                        "490")
+                .directory(cwd.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("ROCPROFSYS_"));
         pb.environment().putAll(env(test));
         Process p = pb.start();
@@ -362,14 +573,16 @@ class RunEndToEndIT {
     }
 
     private static int rootPidFromLog(DistTool.Result r) {
-        var m = java.util.regex.Pattern.compile("\\[rocprof-sys\\]\\[(\\d+)\\]\\[perfetto\\]").matcher(r.stderr());
+        var m = java.util.regex.Pattern.compile("\\[rocprof-sys\\]\\[(\\d+)\\]\\[perfetto\\]")
+                .matcher(r.stderr());
         assertTrue(m.find(), r::toString);
         return Integer.parseInt(m.group(1));
     }
 
     private static void assertNoSessionLeftovers(DistTool.Result r) throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
-            List<String> left = s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("rocprofsys-"))
+            List<String> left = s.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("rocprofsys-"))
                     .collect(Collectors.toList());
             assertFalse(left.stream().anyMatch(n -> r.stderr().contains(n)), "session directory removed: " + left);
         }

@@ -1,19 +1,18 @@
 package org.rocprofsys.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.abort;
 import static org.rocprofsys.run.ProfileGraph.graph;
 import static org.rocprofsys.run.ProfileGraph.label;
 import static org.rocprofsys.run.ProfileGraph.shown;
 import static org.rocprofsys.run.ProfileGraph.sum;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.abort;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,15 +41,28 @@ class SampleEndToEndIT {
     private DistTool.Result sample(String name, String... args) throws Exception {
         var r = DistTool.tool("rocprof-sys-sample", cwd, env(name), args);
         if (r.stderr().contains("call-stack sampling is off")) {
-            abort("perf_event_open is refused here: " + r.stderr().lines()
-                    .filter(l -> l.contains("call-stack sampling is off")).findFirst().orElse(""));
+            abort("perf_event_open is refused here: "
+                    + r.stderr()
+                            .lines()
+                            .filter(l -> l.contains("call-stack sampling is off"))
+                            .findFirst()
+                            .orElse(""));
         }
         return r;
     }
 
     @Test
     void hotFunctionsGetTheirShareUnderMain() throws Exception {
-        var r = sample("hot", "-P", "-T", "-f", "1000", "-w", "0", "--", examples.resolve("hot-functions").toString(),
+        var r = sample(
+                "hot",
+                "-P",
+                "-T",
+                "-f",
+                "1000",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("hot-functions").toString(),
                 "60");
         assertEquals(0, r.exitCode(), r::toString);
         Path json = cwd.resolve("out/hot/sampling_wall_clock.json");
@@ -59,8 +71,11 @@ class SampleEndToEndIT {
         double main = sum(g, "main", 0);
         double heavy = sum(g, "heavy", 1);
         double light = sum(g, "light", 1);
-        String shown = g.stream().map(e -> e.get("depth").asInt() + ":" + label(e) + "=" + e.get("entry").get("accum"))
-                .toList().toString();
+        String shown = g.stream()
+                .map(e -> e.get("depth").asInt() + ":" + label(e) + "="
+                        + e.get("entry").get("accum"))
+                .toList()
+                .toString();
         assertTrue(main > 0, "main at depth 0: " + shown);
         double hot = heavy + light;
         // most of main's samples are in the two functions (the rest: startup, the loop itself)
@@ -72,11 +87,16 @@ class SampleEndToEndIT {
         // the trace: the main thread's samples on "Thread 0 (S) <tid>", main -> heavy / light nested
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/hot/perfetto-trace.proto"));
         List<Long> sampled = trace.tracks.values().stream()
-                .filter(t -> t.descriptor().getName().startsWith("Thread 0 (S) ")).map(DecodedTrace.Track::uuid)
+                .filter(t -> t.descriptor().getName().startsWith("Thread 0 (S) "))
+                .map(DecodedTrace.Track::uuid)
                 .toList();
         assertEquals(1, sampled.size(), trace.tracks::toString);
-        List<String> slices = trace.slices.stream().filter(s -> s.trackUuid == sampled.getFirst())
-                .map(s -> s.depth + ":" + s.name).distinct().sorted().toList();
+        List<String> slices = trace.slices.stream()
+                .filter(s -> s.trackUuid == sampled.getFirst())
+                .map(s -> s.depth + ":" + s.name)
+                .distinct()
+                .sorted()
+                .toList();
         assertEquals(List.of("0:samples [rocprof-sys]", "1:main", "2:heavy", "2:light"), slices);
     }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,9 +15,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,8 +41,12 @@ class SamplingProgramsIT {
     private DistTool.Result tool(String tool, Map<String, String> env, String... args) throws Exception {
         var r = DistTool.tool(tool, cwd, env, args);
         if (r.stderr().contains("call-stack sampling is off")) {
-            abort("perf_event_open is refused here: " + r.stderr().lines()
-                    .filter(l -> l.contains("call-stack sampling is off")).findFirst().orElse(""));
+            abort("perf_event_open is refused here: "
+                    + r.stderr()
+                            .lines()
+                            .filter(l -> l.contains("call-stack sampling is off"))
+                            .findFirst()
+                            .orElse(""));
         }
         return r;
     }
@@ -71,12 +74,24 @@ class SamplingProgramsIT {
     }
 
     private static String show(List<String[]> entries) {
-        return entries.stream().map(e -> e[0] + ":" + e[2] + ":" + e[1]).toList().toString();
+        return entries.stream()
+                .map(e -> e[0] + ":" + e[2] + ":" + e[1])
+                .toList()
+                .toString();
     }
 
     @Test
     void everyThreadGetsATrackAndAProfile() throws Exception {
-        var r = sample("threads", "-P", "-T", "-f", "1000", "-w", "0", "--", examples.resolve("threads-hot").toString(),
+        var r = sample(
+                "threads",
+                "-P",
+                "-T",
+                "-f",
+                "1000",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("threads-hot").toString(),
                 "150");
         assertEquals(0, r.exitCode(), r::toString);
         List<String[]> g = entries(cwd.resolve("out/threads/sampling_wall_clock.json"), "sampling_wall_clock");
@@ -84,38 +99,66 @@ class SamplingProgramsIT {
         assertTrue(has(g, "1", "work_a") || has(g, "2", "work_a"), show(g));
         assertTrue(has(g, "1", "work_b") || has(g, "2", "work_b"), show(g));
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/threads/perfetto-trace.proto"));
-        List<String> sampledTracks = trace.tracks.values().stream().map(t -> t.descriptor().getName())
-                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+")).map(n -> n.substring(0, n.indexOf(" (S)")))
-                .sorted().toList();
+        List<String> sampledTracks = trace.tracks.values().stream()
+                .map(t -> t.descriptor().getName())
+                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+"))
+                .map(n -> n.substring(0, n.indexOf(" (S)")))
+                .sorted()
+                .toList();
         assertEquals(List.of("Thread 0", "Thread 1", "Thread 2"), sampledTracks, trace.tracks::toString);
         // every worker track nests its function under its thread entry function
         List<String> names = trace.slices.stream().map(s -> s.name).distinct().toList();
-        assertTrue(names.containsAll(List.of("thread_a", "work_a", "thread_b", "work_b", "main_work", "spin")),
+        assertTrue(
+                names.containsAll(List.of("thread_a", "work_a", "thread_b", "work_b", "main_work", "spin")),
                 names::toString);
     }
 
     @Test
     void threadFilterKeepsTheChosenThreadsOfPerfSamples() throws Exception {
-        var r = sample("tids", "-T", "-f", "1000", "-w", "0", "-t", "0", "2", "--",
-                examples.resolve("threads-hot").toString(), "100");
+        var r = sample(
+                "tids",
+                "-T",
+                "-f",
+                "1000",
+                "-w",
+                "0",
+                "-t",
+                "0",
+                "2",
+                "--",
+                examples.resolve("threads-hot").toString(),
+                "100");
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
-        List<String> sampledTracks = trace.tracks.values().stream().map(t -> t.descriptor().getName())
-                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+")).map(n -> n.substring(0, n.indexOf(" (S)")))
-                .sorted().toList();
+        List<String> sampledTracks = trace.tracks.values().stream()
+                .map(t -> t.descriptor().getName())
+                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+"))
+                .map(n -> n.substring(0, n.indexOf(" (S)")))
+                .sorted()
+                .toList();
         assertEquals(List.of("Thread 0", "Thread 2"), sampledTracks, trace.tracks::toString);
     }
 
     @Test
     void forkedChildrenAreSampledInTheirOwnProfiles() throws Exception {
         Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "fork", "ROCPROFSYS_USE_PID", "ON");
-        var r = tool("rocprof-sys-sample", env, "-P", "-f", "1000", "-w", "0", "--",
-                examples.resolve("fork-hot").toString(), "120");
+        var r = tool(
+                "rocprof-sys-sample",
+                env,
+                "-P",
+                "-f",
+                "1000",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("fork-hot").toString(),
+                "120");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("child 0 done") && r.stdout().contains("child 1 done"), r::toString);
         List<Path> files;
         try (Stream<Path> s = Files.list(cwd.resolve("out/fork"))) {
-            files = s.filter(p -> p.getFileName().toString().matches("sampling_wall_clock-\\d+\\.json")).toList();
+            files = s.filter(p -> p.getFileName().toString().matches("sampling_wall_clock-\\d+\\.json"))
+                    .toList();
         }
         assertEquals(3, files.size(), files::toString);
         int parents = 0;
@@ -131,7 +174,16 @@ class SamplingProgramsIT {
 
     @Test
     void cxxFunctionsAreDemangled() throws Exception {
-        var r = sample("cxx", "-P", "-f", "1000", "-w", "0", "--", examples.resolve("cxx-hot").toString(), "60");
+        var r = sample(
+                "cxx",
+                "-P",
+                "-f",
+                "1000",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("cxx-hot").toString(),
+                "60");
         assertEquals(0, r.exitCode(), r::toString);
         List<String[]> g = entries(cwd.resolve("out/cxx/sampling_wall_clock.json"), "sampling_wall_clock");
         assertTrue(has(g, "0", "compute::Accumulator<double>::run(long, long)"), show(g));
@@ -141,19 +193,31 @@ class SamplingProgramsIT {
 
     @Test
     void aPythonScriptShowsTheInterpreter() throws Exception {
-        Path python = Stream.of("/usr/bin/python3", "/usr/local/bin/python3").map(Path::of)
-                .filter(Files::isExecutable).findFirst().orElse(null);
+        Path python = Stream.of("/usr/bin/python3", "/usr/local/bin/python3")
+                .map(Path::of)
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElse(null);
         assumeTrue(python != null, "no python3");
-        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "py",
-                "ROCPROFSYS_SAMPLING_KEEP_INTERNAL", "OFF");
-        var r = tool("rocprof-sys-sample", env, "-P", "-f", "1000", "-w", "0", "--", python.toString(),
-                DistTool.REPO.resolve("examples/sampling-script.py").toString(), "6");
+        Map<String, String> env =
+                DistTool.testEnvironment(cwd.resolve("out"), "py", "ROCPROFSYS_SAMPLING_KEEP_INTERNAL", "OFF");
+        var r = tool(
+                "rocprof-sys-sample",
+                env,
+                "-P",
+                "-f",
+                "1000",
+                "-w",
+                "0",
+                "--",
+                python.toString(),
+                DistTool.REPO.resolve("examples/sampling-script.py").toString(),
+                "6");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("fib total"), r::toString);
         List<String[]> g = entries(cwd.resolve("out/py/sampling_wall_clock.json"), "sampling_wall_clock");
         // the interpreter's entry at the top (main tail-calls it), the agent's frames left out
-        assertTrue(g.stream().anyMatch(e -> e[2].equals("0") && e[1].matches("Py_BytesMain|Py_RunMain|main")),
-                show(g));
+        assertTrue(g.stream().anyMatch(e -> e[2].equals("0") && e[1].matches("Py_BytesMain|Py_RunMain|main")), show(g));
         assertTrue(g.stream().noneMatch(e -> Integer.parseInt(e[2]) > 100), "no runaway stacks: " + show(g));
         assertTrue(g.stream().noneMatch(e -> e[1].startsWith("rsys_")), show(g));
         assertTrue(g.stream().anyMatch(e -> e[1].contains("EvalFrame")), show(g));
@@ -163,17 +227,37 @@ class SamplingProgramsIT {
     void aJvmWithAPerfMapShowsJavaFrames() throws Exception {
         Path jdk = Path.of(System.getProperty("java.home"));
         Path classes = cwd.resolve("classes");
-        Process javac = new ProcessBuilder(jdk.resolve("bin/javac").toString(), "-d", classes.toString(),
-                DistTool.REPO.resolve("examples/java/HotLoop.java").toString()).inheritIO().start();
+        Process javac = new ProcessBuilder(
+                        jdk.resolve("bin/javac").toString(),
+                        "-d",
+                        classes.toString(),
+                        DistTool.REPO.resolve("examples/java/HotLoop.java").toString())
+                .inheritIO()
+                .start();
         assertEquals(0, javac.waitFor());
         Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "jvm", "ROCPROFSYS_USE_PID", "ON");
-        var r = tool("rocprof-sys-sample", env, "-P", "-f", "500", "-w", "0", "--", jdk.resolve("bin/java").toString(),
-                "-XX:+UnlockDiagnosticVMOptions", "-XX:+DumpPerfMapAtExit", "-XX:+PreserveFramePointer", "-cp",
-                classes.toString(), "HotLoop", "1200");
+        var r = tool(
+                "rocprof-sys-sample",
+                env,
+                "-P",
+                "-f",
+                "500",
+                "-w",
+                "0",
+                "--",
+                jdk.resolve("bin/java").toString(),
+                "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:+DumpPerfMapAtExit",
+                "-XX:+PreserveFramePointer",
+                "-cp",
+                classes.toString(),
+                "HotLoop",
+                "1200");
         assertEquals(0, r.exitCode(), r::toString);
         Path percent;
         try (Stream<Path> s = Files.list(cwd.resolve("out/jvm"))) {
-            percent = s.filter(p -> p.getFileName().toString().matches("sampling_percent-\\d+\\.json")).findFirst()
+            percent = s.filter(p -> p.getFileName().toString().matches("sampling_percent-\\d+\\.json"))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError(r.toString()));
         }
         String pid = percent.getFileName().toString().replaceAll("\\D", "");
@@ -190,16 +274,35 @@ class SamplingProgramsIT {
         // upstream's openmp-{cg,lu}-sampling-duration: CPU-time 1000 Hz and wall-time 500 Hz, delay 0.1,
         // duration 0.25; its whole expected output, in order: both trigger lines, the two duration
         // lines, then the three sampling files
-        var r = sample("duration", "-v", "1", "-P", "--cputime", "1000", "0.1", "--realtime", "500", "0.1", "-d",
-                "0.25", "--", examples.resolve("hot-functions").toString(), "60");
+        var r = sample(
+                "duration",
+                "-v",
+                "1",
+                "-P",
+                "--cputime",
+                "1000",
+                "0.1",
+                "--realtime",
+                "500",
+                "0.1",
+                "-d",
+                "0.25",
+                "--",
+                examples.resolve("hot-functions").toString(),
+                "60");
         assertEquals(0, r.exitCode(), r::toString);
         String all = r.stdout() + r.stderr();
-        assertTrue(Pattern.compile("Sampler for thread 0 will be triggered 1000\\.0x per second of CPU-time"
-                + ".*Sampler for thread 0 will be triggered 500\\.0x per second of wall-time"
-                + ".*Sampling will be disabled after 0\\.250000 seconds"
-                + ".*Sampling duration of 0\\.250000 seconds has elapsed\\. Shutting down sampling"
-                + ".*/sampling_percent\\.(json|txt).*sampling_cpu_clock.*sampling_wall_clock", Pattern.DOTALL)
-                .matcher(r.stderr()).find(), r::toString);
+        assertTrue(
+                Pattern.compile(
+                                "Sampler for thread 0 will be triggered 1000\\.0x per second of CPU-time"
+                                        + ".*Sampler for thread 0 will be triggered 500\\.0x per second of wall-time"
+                                        + ".*Sampling will be disabled after 0\\.250000 seconds"
+                                        + ".*Sampling duration of 0\\.250000 seconds has elapsed\\. Shutting down sampling"
+                                        + ".*/sampling_percent\\.(json|txt).*sampling_cpu_clock.*sampling_wall_clock",
+                                Pattern.DOTALL)
+                        .matcher(r.stderr())
+                        .find(),
+                r::toString);
         for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
             assertTrue(Files.isRegularFile(cwd.resolve("out/duration/" + f + ".json")), f + "\n" + all);
         }
@@ -208,27 +311,66 @@ class SamplingProgramsIT {
     @Test
     void overflowSamplingWithASoftwareEvent() throws Exception {
         // upstream's overflow test: SAMPLING_OVERFLOW with PERF_COUNT_SW_CPU_CLOCK
-        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "overflow",
-                "ROCPROFSYS_SAMPLING_OVERFLOW", "ON", "ROCPROFSYS_SAMPLING_OVERFLOW_EVENT", "PERF_COUNT_SW_CPU_CLOCK",
-                "ROCPROFSYS_SAMPLING_OVERFLOW_FREQ", "200000", "ROCPROFSYS_SAMPLING_DELAY", "0");
-        var r = tool("rocprof-sys-run", env, "-S", "-P", "--", examples.resolve("hot-functions").toString(), "20");
+        Map<String, String> env = DistTool.testEnvironment(
+                cwd.resolve("out"),
+                "overflow",
+                "ROCPROFSYS_SAMPLING_OVERFLOW",
+                "ON",
+                "ROCPROFSYS_SAMPLING_OVERFLOW_EVENT",
+                "PERF_COUNT_SW_CPU_CLOCK",
+                "ROCPROFSYS_SAMPLING_OVERFLOW_FREQ",
+                "200000",
+                "ROCPROFSYS_SAMPLING_DELAY",
+                "0");
+        var r = tool(
+                "rocprof-sys-run",
+                env,
+                "-S",
+                "-P",
+                "--",
+                examples.resolve("hot-functions").toString(),
+                "20");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue((r.stdout() + r.stderr()).contains("sampling_wall_clock.txt"), r::toString);
         List<String[]> g = entries(cwd.resolve("out/overflow/sampling_wall_clock.json"), "sampling_wall_clock");
         assertTrue(has(g, "0", "heavy"), show(g));
-        var bad = tool("rocprof-sys-run", DistTool.testEnvironment(cwd.resolve("out"), "overflow-bad",
-                "ROCPROFSYS_SAMPLING_OVERFLOW", "ON", "ROCPROFSYS_SAMPLING_OVERFLOW_EVENT", "PERF_COUNT_SW_NOPE"),
-                "-S", "--", "true");
-        assertTrue(bad.exitCode() != 0 && bad.stderr().contains("unknown perf event 'PERF_COUNT_SW_NOPE'"), bad::toString);
+        var bad = tool(
+                "rocprof-sys-run",
+                DistTool.testEnvironment(
+                        cwd.resolve("out"),
+                        "overflow-bad",
+                        "ROCPROFSYS_SAMPLING_OVERFLOW",
+                        "ON",
+                        "ROCPROFSYS_SAMPLING_OVERFLOW_EVENT",
+                        "PERF_COUNT_SW_NOPE"),
+                "-S",
+                "--",
+                "true");
+        assertTrue(
+                bad.exitCode() != 0 && bad.stderr().contains("unknown perf event 'PERF_COUNT_SW_NOPE'"), bad::toString);
     }
 
     @Test
     void noTemporaryFiles() throws Exception {
         Path tmp = Files.createDirectories(cwd.resolve("tmp"));
-        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "notmp",
-                "ROCPROFSYS_USE_TEMPORARY_FILES", "OFF", "ROCPROFSYS_TMPDIR", tmp.toString());
-        var r = tool("rocprof-sys-sample", env, "-P", "-f", "500", "-w", "0", "--",
-                examples.resolve("hot-functions").toString(), "10");
+        Map<String, String> env = DistTool.testEnvironment(
+                cwd.resolve("out"),
+                "notmp",
+                "ROCPROFSYS_USE_TEMPORARY_FILES",
+                "OFF",
+                "ROCPROFSYS_TMPDIR",
+                tmp.toString());
+        var r = tool(
+                "rocprof-sys-sample",
+                env,
+                "-P",
+                "-f",
+                "500",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("hot-functions").toString(),
+                "10");
         assertEquals(0, r.exitCode(), r::toString);
         for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
             assertTrue(Files.isRegularFile(cwd.resolve("out/notmp/" + f + ".txt")), f + "\n" + r);

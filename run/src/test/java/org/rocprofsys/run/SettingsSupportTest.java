@@ -19,11 +19,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingSupport;
 import org.rocprofsys.config.SettingType;
@@ -37,8 +35,14 @@ import org.rocprofsys.config.SettingsRegistry;
 class SettingsSupportTest {
     private static final SettingsRegistry REGISTRY = SettingsRegistry.standard();
     /** Files that only map options or write configs: naming a setting there is not honouring it. */
-    private static final List<String> NOT_READERS = List.of("run/cli/RunOptions.java", "config/avail/",
-            "config/SettingsRegistry.java", "config/SettingDefinition.java", "config/file/", "benchmarks/");
+    private static final List<String> NOT_READERS = List.of(
+            "run/cli/RunOptions.java",
+            "config/avail/",
+            "config/SettingsRegistry.java",
+            "config/SettingDefinition.java",
+            "config/file/",
+            "benchmarks/");
+
     private static String mainSources;
 
     @TempDir
@@ -49,8 +53,10 @@ class SettingsSupportTest {
         Path repo = DistTool.REPO;
         StringBuilder sb = new StringBuilder();
         try (Stream<Path> files = Files.walk(repo)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/")
-                    && !p.toString().contains("/target/")).toList()) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")
+                            && p.toString().contains("/src/main/java/")
+                            && !p.toString().contains("/target/"))
+                    .toList()) {
                 String rel = f.toString().replace('\\', '/');
                 if (NOT_READERS.stream().noneMatch(rel::contains)) {
                     sb.append(Files.readString(f)).append('\n');
@@ -65,13 +71,16 @@ class SettingsSupportTest {
         String def = d.defaultValue().strip();
         if (d.envName().equals("ROCPROFSYS_CONFIG_FILE")) {
             try {
-                return Optional.of(Files.writeString(cwd.resolve("empty.cfg"), "").toString());
+                return Optional.of(
+                        Files.writeString(cwd.resolve("empty.cfg"), "").toString());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
         if (!d.choices().isEmpty()) {
-            return d.choices().stream().filter(c -> !c.equals(def) && d.support().honours(c) == honoured).findFirst();
+            return d.choices().stream()
+                    .filter(c -> !c.equals(def) && d.support().honours(c) == honoured)
+                    .findFirst();
         }
         if (!honoured) {
             // a setting honoured for every value has no unhonoured one; only HonouredValues settings have both
@@ -82,7 +91,10 @@ class SettingsSupportTest {
         String v = switch (d.type()) {
             case BOOL -> Boolean.toString(!SettingType.parseBool(def));
             case STRING -> def.isEmpty() ? "0" : def + "-other";
-            case UINT16 -> def.equals("65535") ? "65534" : new BigDecimal(def).add(BigDecimal.ONE).toPlainString();
+            case UINT16 ->
+                def.equals("65535")
+                        ? "65534"
+                        : new BigDecimal(def).add(BigDecimal.ONE).toPlainString();
             case DOUBLE -> new BigDecimal(def).add(new BigDecimal("1.5")).toPlainString();
             default -> new BigDecimal(def.replace("+", "")).add(BigDecimal.ONE).toPlainString();
         };
@@ -96,8 +108,13 @@ class SettingsSupportTest {
         Map<String, String> all = new HashMap<>(env);
         all.put("HOME", cwd.toString());
         // no lib/ under the prefix: the run stops with "agent library missing" right after the warning stage
-        int rc = new RunCommand(cwd.resolve("no-prefix"), all, cwd, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(new String[] {"--", "/nonexistent/cmd"});
+        int rc = new RunCommand(
+                        cwd.resolve("no-prefix"),
+                        all,
+                        cwd,
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(new String[] {"--", "/nonexistent/cmd"});
         String text = err.toString(StandardCharsets.UTF_8);
         assertTrue(rc != 0, text);
         return text;
@@ -163,7 +180,8 @@ class SettingsSupportTest {
                     && hv.values().stream().anyMatch(v -> !v.equals("false") && !v.equals("inprocess"))
                     && !d.envName().equals("ROCPROFSYS_MONOCHROME");
             if (allValues || someOn) {
-                assertTrue(mainSources.contains("\"" + d.envName() + "\""),
+                assertTrue(
+                        mainSources.contains("\"" + d.envName() + "\""),
                         d.envName() + " is marked honoured but no code outside the option tables reads it");
             }
         }
@@ -172,18 +190,43 @@ class SettingsSupportTest {
     @Test
     void optionsWithoutEffectAreWarnedAbout() throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = new RunCommand(cwd.resolve("no-prefix"), Map.of("HOME", cwd.toString()), cwd, System.out,
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(new String[] {"--process-wait", "2",
-                        "--trace-buffer-size", "100", "--trace-fill-policy", "ring_buffer", "--trace-clock-id",
-                        "monotonic", "--profile-diff", "/tmp/old", "--perfetto-backend", "system",
-                        "--use-temporary-files", "false", "--", "/nonexistent/cmd"});
+        int rc = new RunCommand(
+                        cwd.resolve("no-prefix"),
+                        Map.of("HOME", cwd.toString()),
+                        cwd,
+                        System.out,
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(new String[] {
+                    "--process-wait",
+                    "2",
+                    "--trace-buffer-size",
+                    "100",
+                    "--trace-fill-policy",
+                    "ring_buffer",
+                    "--trace-clock-id",
+                    "monotonic",
+                    "--profile-diff",
+                    "/tmp/old",
+                    "--perfetto-backend",
+                    "system",
+                    "--use-temporary-files",
+                    "false",
+                    "--",
+                    "/nonexistent/cmd"
+                });
         String stderr = err.toString(StandardCharsets.UTF_8);
         assertTrue(rc != 0, stderr);
-        assertTrue(stderr.contains("[rocprof-sys-run] warning: --process-wait 2 (command line) is not supported yet"),
+        assertTrue(
+                stderr.contains("[rocprof-sys-run] warning: --process-wait 2 (command line) is not supported yet"),
                 stderr);
-        for (String s : List.of("ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB", "ROCPROFSYS_PERFETTO_FILL_POLICY",
-                "ROCPROFSYS_TRACE_PERIOD_CLOCK_ID", "ROCPROFSYS_DIFF_OUTPUT", "ROCPROFSYS_INPUT_PATH",
-                "ROCPROFSYS_PERFETTO_BACKEND", "ROCPROFSYS_USE_TEMPORARY_FILES")) {
+        for (String s : List.of(
+                "ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB",
+                "ROCPROFSYS_PERFETTO_FILL_POLICY",
+                "ROCPROFSYS_TRACE_PERIOD_CLOCK_ID",
+                "ROCPROFSYS_DIFF_OUTPUT",
+                "ROCPROFSYS_INPUT_PATH",
+                "ROCPROFSYS_PERFETTO_BACKEND",
+                "ROCPROFSYS_USE_TEMPORARY_FILES")) {
             assertEquals(1, warningsNaming(stderr, s), s + "\n" + stderr);
         }
     }
@@ -192,8 +235,13 @@ class SettingsSupportTest {
     void ompAndKokkosToolsAreRefused() throws Exception {
         for (String backend : List.of("ompt", "kokkosp")) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int rc = new RunCommand(cwd.resolve("no-prefix"), Map.of("HOME", cwd.toString()), cwd, System.out,
-                    new PrintStream(err, true, StandardCharsets.UTF_8)).run(new String[] {"-I", backend, "--", "true"});
+            int rc = new RunCommand(
+                            cwd.resolve("no-prefix"),
+                            Map.of("HOME", cwd.toString()),
+                            cwd,
+                            System.out,
+                            new PrintStream(err, true, StandardCharsets.UTF_8))
+                    .run(new String[] {"-I", backend, "--", "true"});
             String stderr = err.toString(StandardCharsets.UTF_8);
             assertEquals(1, rc, stderr);
             assertTrue(stderr.contains("-I/--include " + backend + " is not supported yet"), stderr);
@@ -222,8 +270,7 @@ class SettingsSupportTest {
             switch (d.support()) {
                 case SettingSupport.Honoured h -> all.add(d.envName());
                 case SettingSupport.HonouredValues v -> some.add(d.envName());
-                case SettingSupport.NotYet n -> {
-                }
+                case SettingSupport.NotYet n -> {}
             }
         }
         assertEquals(all, documented("Honoured settings"));

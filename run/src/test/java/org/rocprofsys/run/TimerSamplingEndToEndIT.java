@@ -1,13 +1,15 @@
 package org.rocprofsys.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.rocprofsys.run.ProfileGraph.graph;
 import static org.rocprofsys.run.ProfileGraph.label;
 import static org.rocprofsys.run.ProfileGraph.shown;
 import static org.rocprofsys.run.ProfileGraph.sum;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,9 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,11 +50,26 @@ class TimerSamplingEndToEndIT {
 
     @Test
     void realtimeSamplesShowTheSleepingFunction() throws Exception {
-        var r = sample("sleepy", List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON"), "-P", "-T", "-v", "1", "-f", "500",
-                "-w", "0", "--", examples.resolve("sleepy").toString(), "20");
+        var r = sample(
+                "sleepy",
+                List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON"),
+                "-P",
+                "-T",
+                "-v",
+                "1",
+                "-f",
+                "500",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("sleepy").toString(),
+                "20");
         assertEquals(0, r.exitCode(), r::toString);
-        assertTrue(r.stderr().contains("[SIG34] Sampler for thread 0 will be triggered 500.0x per second of wall-time"
-                + " (every 2.000 milliseconds)..."), r::toString);
+        assertTrue(
+                r.stderr()
+                        .contains("[SIG34] Sampler for thread 0 will be triggered 500.0x per second of wall-time"
+                                + " (every 2.000 milliseconds)..."),
+                r::toString);
         assertFalse(r.stderr().contains("perf_event_open refused"), r::toString); // no CPU-time sampler asked for
 
         // wall clock: sleepy (in nanosleep) holds most of main's time, though it uses almost no CPU
@@ -74,17 +88,22 @@ class TimerSamplingEndToEndIT {
         // CPU time: the thread's CPU deltas, so busy outweighs sleepy there
         List<JsonNode> cpu = graph(cwd.resolve("out/sleepy/sampling_cpu_clock.json"), "sampling_cpu_clock");
         assertTrue(sum(cpu, "busy", 2) > sum(cpu, "sleepy", 2), "sampling_cpu_clock: " + shown(cpu));
-        assertTrue(Files.readString(cwd.resolve("out/sleepy/sampling_percent.txt")).contains("sleepy"), r::toString);
+        assertTrue(
+                Files.readString(cwd.resolve("out/sleepy/sampling_percent.txt")).contains("sleepy"), r::toString);
 
         // the trace: main -> loop -> sleepy / busy on "Thread 0 (S) <tid>"
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/sleepy/perfetto-trace.proto"));
         List<Long> sampled = trace.tracks.values().stream()
-                .filter(t -> t.descriptor().getName().startsWith("Thread 0 (S) ")).map(DecodedTrace.Track::uuid)
+                .filter(t -> t.descriptor().getName().startsWith("Thread 0 (S) "))
+                .map(DecodedTrace.Track::uuid)
                 .toList();
         assertEquals(1, sampled.size(), trace.tracks::toString);
-        Set<String> slices = trace.slices.stream().filter(s -> s.trackUuid == sampled.getFirst())
-                .map(s -> s.depth + ":" + s.name).collect(Collectors.toSet());
-        assertTrue(slices.containsAll(Set.of("0:samples [rocprof-sys]", "1:main", "2:loop", "3:sleepy", "3:busy")),
+        Set<String> slices = trace.slices.stream()
+                .filter(s -> s.trackUuid == sampled.getFirst())
+                .map(s -> s.depth + ":" + s.name)
+                .collect(Collectors.toSet());
+        assertTrue(
+                slices.containsAll(Set.of("0:samples [rocprof-sys]", "1:main", "2:loop", "3:sleepy", "3:busy")),
                 slices::toString);
     }
 
@@ -92,16 +111,32 @@ class TimerSamplingEndToEndIT {
     void withoutPerfCpuTimeSamplingFallsBackToTheAgentsTimers() throws Exception {
         // hot-functions is -O2 -fomit-frame-pointer: heavy and light sit under main only if the
         // collector unwinds the agent's stack copies through DWARF CFI
-        var r = sample("fallback", List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"), "-P", "-T", "-f", "1000", "-w", "0",
-                "--", examples.resolve("hot-functions").toString(), "30");
+        var r = sample(
+                "fallback",
+                List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
+                "-P",
+                "-T",
+                "-f",
+                "1000",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("hot-functions").toString(),
+                "30");
         assertEquals(0, r.exitCode(), r::toString);
-        assertEquals(1, count(r.stderr(), "perf_event_open refused (ROCPROFSYS_SAMPLING_USE_PERF=OFF): falling back"
-                + " to the agent's timer sampler"), r::toString);
+        assertEquals(
+                1,
+                count(
+                        r.stderr(),
+                        "perf_event_open refused (ROCPROFSYS_SAMPLING_USE_PERF=OFF): falling back"
+                                + " to the agent's timer sampler"),
+                r::toString);
         assertFalse(r.stderr().contains("call-stack sampling is off"), r::toString);
         for (String f : List.of("sampling_wall_clock", "sampling_cpu_clock", "sampling_percent")) {
             for (String ext : List.of("txt", "json")) {
-                assertTrue(Files.isRegularFile(cwd.resolve("out/fallback").resolve(f + "." + ext)), f + "." + ext
-                        + "\n" + r);
+                assertTrue(
+                        Files.isRegularFile(cwd.resolve("out/fallback").resolve(f + "." + ext)),
+                        f + "." + ext + "\n" + r);
             }
         }
         List<JsonNode> cpu = graph(cwd.resolve("out/fallback/sampling_cpu_clock.json"), "sampling_cpu_clock");
@@ -117,8 +152,17 @@ class TimerSamplingEndToEndIT {
     void anApplicationsOwnSigprofHandlerKeepsWorkingBesideTheCpuTimeTimers() throws Exception {
         // the agent's cputime timers use SIGPROF; the program installs its own handler (sigaction,
         // then signal()), raises SIGPROF itself and checks that its handlers saw every one of them
-        var r = sample("sigprof", List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"), "-P", "-f", "1000", "-w", "0", "--",
-                examples.resolve("sigprof-app").toString(), "30");
+        var r = sample(
+                "sigprof",
+                List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
+                "-P",
+                "-f",
+                "1000",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("sigprof-app").toString(),
+                "30");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("app handler calls=5+1"), r::toString);
         List<JsonNode> cpu = graph(cwd.resolve("out/sigprof/sampling_cpu_clock.json"), "sampling_cpu_clock");
@@ -131,16 +175,35 @@ class TimerSamplingEndToEndIT {
         // region arrives and the rings parse. (The windows where a sample would corrupt a write
         // without the handler's busy check are a few instructions wide: this run passed without
         // that check too, so it guards against gross interference, not that race.)
-        var r = sample("regions", List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_SAMPLING_CPUTIME", "ON",
-                "ROCPROFSYS_SAMPLING_USE_PERF", "OFF", "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"), "-P", "-f", "5000",
-                "-w", "0", "--", examples.resolve("regions").toString(), "300000");
+        var r = sample(
+                "regions",
+                List.of(
+                        "ROCPROFSYS_SAMPLING_REALTIME",
+                        "ON",
+                        "ROCPROFSYS_SAMPLING_CPUTIME",
+                        "ON",
+                        "ROCPROFSYS_SAMPLING_USE_PERF",
+                        "OFF",
+                        "ROCPROFSYS_RING_BUFFER_LOSSLESS",
+                        "ON"),
+                "-P",
+                "-f",
+                "5000",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("regions").toString(),
+                "300000");
         assertEquals(0, r.exitCode(), r::toString);
         assertFalse(r.stderr().contains("corrupt"), r::toString);
-        JsonNode root = new ObjectMapper().readTree(cwd.resolve("out/regions/wall_clock.json").toFile());
+        JsonNode root = new ObjectMapper()
+                .readTree(cwd.resolve("out/regions/wall_clock.json").toFile());
         List<JsonNode> g = new ArrayList<>();
         root.get("timemory").get("wall_clock").get("ranks").get(0).get("graph").forEach(g::add);
         for (String name : List.of("outer", "inner")) {
-            long laps = g.stream().filter(e -> label(e).equals(name)).mapToLong(e -> e.get("entry").get("laps").asLong())
+            long laps = g.stream()
+                    .filter(e -> label(e).equals(name))
+                    .mapToLong(e -> e.get("entry").get("laps").asLong())
                     .sum();
             assertEquals(300000, laps, name + ": " + shown(g));
         }
@@ -152,8 +215,17 @@ class TimerSamplingEndToEndIT {
     void forkChildrenAreSampledAndSymbolized() throws Exception {
         // fork's children fork from worker threads and live 100 and 200 ms: each has its own timers,
         // and its samples symbolize even when the process is gone before the collector reads /proc
-        var r = sample("fork", List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_USE_PID", "ON"), "-P", "-f",
-                "500", "-w", "0", "--", examples.resolve("fork").toString(), "2");
+        var r = sample(
+                "fork",
+                List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_USE_PID", "ON"),
+                "-P",
+                "-f",
+                "500",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("fork").toString(),
+                "2");
         assertEquals(0, r.exitCode(), r::toString);
         List<Path> profiles;
         try (var files = Files.list(cwd.resolve("out/fork"))) {
@@ -176,18 +248,35 @@ class TimerSamplingEndToEndIT {
     @Test
     void threadFiltersPickTheSampledThreads() throws Exception {
         // the per-timer list wins over SAMPLING_TIDS: threads 0 and 2 are sampled, thread 1 is not
-        var r = sample("tids", List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_SAMPLING_TIDS", "1",
-                "ROCPROFSYS_SAMPLING_REALTIME_TIDS", "0,2"), "-T", "-f", "200", "-w", "0", "--",
-                examples.resolve("sleepy").toString(), "10", "threads");
+        var r = sample(
+                "tids",
+                List.of(
+                        "ROCPROFSYS_SAMPLING_REALTIME",
+                        "ON",
+                        "ROCPROFSYS_SAMPLING_TIDS",
+                        "1",
+                        "ROCPROFSYS_SAMPLING_REALTIME_TIDS",
+                        "0,2"),
+                "-T",
+                "-f",
+                "200",
+                "-w",
+                "0",
+                "--",
+                examples.resolve("sleepy").toString(),
+                "10",
+                "threads");
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
         Map<String, Long> sampledTracks = trace.tracks.values().stream()
                 .filter(t -> t.descriptor().getName().contains(" (S) "))
-                .collect(Collectors.toMap(t -> t.descriptor().getName().replaceFirst(" \\(S\\) .*", ""),
-                        DecodedTrace.Track::uuid));
+                .collect(Collectors.toMap(
+                        t -> t.descriptor().getName().replaceFirst(" \\(S\\) .*", ""), DecodedTrace.Track::uuid));
         assertEquals(Set.of("Thread 0", "Thread 2"), sampledTracks.keySet(), trace.tracks::toString);
-        Set<String> two = trace.slices.stream().filter(s -> s.trackUuid == sampledTracks.get("Thread 2"))
-                .map(s -> s.name).collect(Collectors.toSet());
+        Set<String> two = trace.slices.stream()
+                .filter(s -> s.trackUuid == sampledTracks.get("Thread 2"))
+                .map(s -> s.name)
+                .collect(Collectors.toSet());
         assertTrue(two.containsAll(Set.of("worker_two", "loop", "sleepy")), two::toString);
         assertFalse(trace.slices.stream().anyMatch(s -> s.name.equals("worker_one")), "thread 1 was sampled");
     }

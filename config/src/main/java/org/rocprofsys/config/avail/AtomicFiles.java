@@ -7,8 +7,7 @@ import java.nio.file.StandardCopyOption;
 
 /** Writes a whole file or nothing: a failed write never leaves a partial file behind. */
 final class AtomicFiles {
-    private AtomicFiles() {
-    }
+    private AtomicFiles() {}
 
     static void write(Path target, byte[] content) throws IOException {
         Path dir = target.toAbsolutePath().getParent();

@@ -9,12 +9,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-
-import picocli.CommandLine;
-import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Model.PositionalParamSpec;
-import picocli.CommandLine.ParseResult;
-
 import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingValue;
@@ -27,6 +21,10 @@ import org.rocprofsys.config.file.ConfigFileFormat;
 import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputKey;
 import org.rocprofsys.config.output.OutputKeys;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.ParseResult;
 
 /** {@code rocprof-sys-avail}: lists settings, components and counters; writes config files (inventory §1.5). */
 public final class AvailCommand {
@@ -36,56 +34,80 @@ public final class AvailCommand {
     private final OptionSpec monochrome = cli.flag("debug", "Disable colorized output", "--monochrome");
     private final OptionSpec debug = cli.flag("debug", "Debug output", "--debug");
     private final OptionSpec verbose = cli.valued("debug", "int", "0..1", "N", "Verbose output", "--verbose");
-    private final OptionSpec settingsOpt = cli.flag("info", "Display the runtime settings (default)",
-            "-S", "--settings", "--print-settings");
-    private final OptionSpec componentsOpt = cli.flag("info", "Display the available components",
-            "-C", "--components", "--print-components");
-    private final OptionSpec hwOpt = cli.flag("info", "Display the available hardware counters",
-            "-H", "--hw-counters", "--print-hw-counters");
+    private final OptionSpec settingsOpt =
+            cli.flag("info", "Display the runtime settings (default)", "-S", "--settings", "--print-settings");
+    private final OptionSpec componentsOpt =
+            cli.flag("info", "Display the available components", "-C", "--components", "--print-components");
+    private final OptionSpec hwOpt =
+            cli.flag("info", "Display the available hardware counters", "-H", "--hw-counters", "--print-hw-counters");
     private final OptionSpec allOpt = cli.flag("info", "Print all available info, all columns", "-a", "--all");
     private final OptionSpec advancedOpt = cli.flag("info", "Include advanced settings", "--advanced");
-    private final OptionSpec listCategoriesOpt = cli.flag("info", "List the categories of every table",
-            "--list-categories");
-    private final OptionSpec listKeysOpt = cli.flag("info", "List the %key% placeholders of output file names",
-            "--list-keys");
-    private final OptionSpec expandKeysOpt = cli.flag("info", "Show %key% placeholders expanded to their values",
-            "--expand-keys");
+    private final OptionSpec listCategoriesOpt =
+            cli.flag("info", "List the categories of every table", "--list-categories");
+    private final OptionSpec listKeysOpt =
+            cli.flag("info", "List the %key% placeholders of output file names", "--list-keys");
+    private final OptionSpec expandKeysOpt =
+            cli.flag("info", "Show %key% placeholders expanded to their values", "--expand-keys");
     private final OptionSpec availableOpt = cli.flag("filter", "Only show available entries", "-A", "--available");
-    private final OptionSpec filterOpt = cli.valued("filter", "string", "1..*", "REGEX",
-            "Filter the names by regex (egrep); a leading ~ negates", "-r", "--filter");
-    private final OptionSpec categoryFilterOpt = cli.valued("filter", "string", "1..*", "REGEX",
-            "Filter the categories by regex (egrep); a leading ~ negates", "-R", "--category-filter");
+    private final OptionSpec filterOpt = cli.valued(
+            "filter",
+            "string",
+            "1..*",
+            "REGEX",
+            "Filter the names by regex (egrep); a leading ~ negates",
+            "-r",
+            "--filter");
+    private final OptionSpec categoryFilterOpt = cli.valued(
+            "filter",
+            "string",
+            "1..*",
+            "REGEX",
+            "Filter the categories by regex (egrep); a leading ~ negates",
+            "-R",
+            "--category-filter");
     private final OptionSpec ignoreCaseOpt = cli.flag("filter", "Regexes ignore case", "-i", "--ignore-case");
     private final OptionSpec alphabeticalOpt = cli.flag("filter", "Sort entries alphabetically", "--alphabetical");
     private final OptionSpec briefOpt = cli.flag("column", "Only the name column", "-b", "--brief");
     private final OptionSpec descriptionOpt = cli.flag("column", "Add the description column", "-d", "--description");
-    private final OptionSpec stringOpt = cli.flag("column", "Add the string identifiers of components", "-s", "--string");
+    private final OptionSpec stringOpt =
+            cli.flag("column", "Add the string identifiers of components", "-s", "--string");
     private final OptionSpec valueOpt = cli.flag("column", "Add the data type column", "-v", "--value");
-    private final OptionSpec fileNameOpt = cli.flag("column", "Add the output file name of components",
-            "-f", "--filename");
-    private final OptionSpec categoriesOpt = cli.valued("column", "string", "0..*", "CATEGORY",
+    private final OptionSpec fileNameOpt =
+            cli.flag("column", "Add the output file name of components", "-f", "--filename");
+    private final OptionSpec categoriesOpt = cli.valued(
+            "column",
+            "string",
+            "0..*",
+            "CATEGORY",
             "Add the categories column; with arguments, restrict to those categories"
-                    + " (settings::rocprofsys, component::timing, core, ...)", "-c", "--categories");
-    private final OptionSpec columnWidthOpt = cli.valued("display", "int", "1", "N",
-            "Maximum width of a column", "-w", "--column-width");
-    private final OptionSpec maxWidthOpt = cli.valued("display", "int", "1", "N",
-            "Maximum total width of a table", "-W", "--max-total-width");
+                    + " (settings::rocprofsys, component::timing, core, ...)",
+            "-c",
+            "--categories");
+    private final OptionSpec columnWidthOpt =
+            cli.valued("display", "int", "1", "N", "Maximum width of a column", "-w", "--column-width");
+    private final OptionSpec maxWidthOpt =
+            cli.valued("display", "int", "1", "N", "Maximum total width of a table", "-W", "--max-total-width");
     private final OptionSpec markdownOpt = cli.flag("display", "Print tables in markdown", "-M", "--markdown");
     private final OptionSpec csvOpt = cli.flag("display", "Print tables as CSV", "--csv");
-    private final OptionSpec csvSeparatorOpt = cli.valued("display", "string", "1", "SEP",
-            "Separator of CSV fields (default ',')", "--csv-separator");
-    private final OptionSpec generateOpt = cli.valued("output", "string", "0..1", "FILE",
+    private final OptionSpec csvSeparatorOpt =
+            cli.valued("display", "string", "1", "SEP", "Separator of CSV fields (default ',')", "--csv-separator");
+    private final OptionSpec generateOpt = cli.valued(
+            "output",
+            "string",
+            "0..1",
+            "FILE",
             "Write a config file with the current settings (default name rocprof-sys-config)",
-            "-G", "--generate-config");
-    private final OptionSpec configFormatOpt = cli.valued("output", "string", "1..3", "FORMAT",
-            "Formats of -G: txt json xml (default txt)", "-F", "--config-format");
-    private final OptionSpec outputOpt = cli.valued("output", "string", "1", "FILE",
-            "Write the listing to FILE instead of the terminal", "-O", "--output");
-    private final OptionSpec tagOpt = cli.valued("output", "string", "1", "TAG", "Value of %tag% in file names",
-            "-t", "--tag");
+            "-G",
+            "--generate-config");
+    private final OptionSpec configFormatOpt = cli.valued(
+            "output", "string", "1..3", "FORMAT", "Formats of -G: txt json xml (default txt)", "-F", "--config-format");
+    private final OptionSpec outputOpt = cli.valued(
+            "output", "string", "1", "FILE", "Write the listing to FILE instead of the terminal", "-O", "--output");
+    private final OptionSpec tagOpt =
+            cli.valued("output", "string", "1", "TAG", "Value of %tag% in file names", "-t", "--tag");
     private final OptionSpec forceOpt = cli.flag("output", "Overwrite existing config files without asking", "--force");
-    private final PositionalParamSpec regexPositional = cli.positional("REGEX_FILTER",
-            "Filter both names and categories by regex");
+    private final PositionalParamSpec regexPositional =
+            cli.positional("REGEX_FILTER", "Filter both names and categories by regex");
 
     private final PrintStream out;
     private final PrintStream err;
@@ -94,7 +116,11 @@ public final class AvailCommand {
     private final AvailCatalog catalog;
     private final OutputKeys outputKeys = new OutputKeys();
 
-    AvailCommand(PrintStream out, PrintStream err, Map<String, String> environment, Path workingDirectory,
+    AvailCommand(
+            PrintStream out,
+            PrintStream err,
+            Map<String, String> environment,
+            Path workingDirectory,
             AvailCatalog catalog) {
         this.out = out;
         this.err = err;
@@ -104,8 +130,8 @@ public final class AvailCommand {
     }
 
     public static void main(String[] args) {
-        AvailCommand cmd = new AvailCommand(System.out, System.err, System.getenv(),
-                Path.of("").toAbsolutePath(), AvailCatalog.installed());
+        AvailCommand cmd = new AvailCommand(
+                System.out, System.err, System.getenv(), Path.of("").toAbsolutePath(), AvailCatalog.installed());
         int rc = cmd.run(args);
         System.out.flush();
         System.exit(rc);
@@ -173,8 +199,8 @@ public final class AvailCommand {
     }
 
     private LaunchContext launchContext(Settings settings, AvailOptions options) {
-        LaunchContext ctx = LaunchContext.current(List.of(TOOL), environment,
-                key -> settings.registry().find(key).map(d -> settings.get(d.envName())));
+        LaunchContext ctx = LaunchContext.current(
+                List.of(TOOL), environment, key -> settings.registry().find(key).map(d -> settings.get(d.envName())));
         return options.tag() == null ? ctx : ctx.withTag(options.tag());
     }
 
@@ -216,9 +242,15 @@ public final class AvailCommand {
 
     private void printCategories(PrintStream ps, Settings settings) {
         ps.println("Categories:");
-        catalog.components().stream().map(AvailableComponent::category).distinct().sorted()
+        catalog.components().stream()
+                .map(AvailableComponent::category)
+                .distinct()
+                .sorted()
                 .forEach(c -> ps.println(" " + CategorySelection.COMPONENT + "::" + c));
-        catalog.hardwareCounters().stream().map(HardwareCounter::category).distinct().sorted()
+        catalog.hardwareCounters().stream()
+                .map(HardwareCounter::category)
+                .distinct()
+                .sorted()
                 .forEach(c -> ps.println(" " + CategorySelection.HW_COUNTERS + "::" + c));
         settings.registry().categories().forEach(c -> ps.println(" " + CategorySelection.SETTINGS + "::" + c));
     }
@@ -229,8 +261,10 @@ public final class AvailCommand {
         int width = keys.stream().mapToInt(k -> k.key().length()).max().orElse(0);
         for (OutputKey k : keys) {
             String key = o.format() == TableFormat.MARKDOWN ? "`" + k.key() + "`" : k.key();
-            StringBuilder line = new StringBuilder("    ").append(key)
-                    .append(" ".repeat(Math.max(0, width - k.key().length()))).append("  ::  ");
+            StringBuilder line = new StringBuilder("    ")
+                    .append(key)
+                    .append(" ".repeat(Math.max(0, width - k.key().length())))
+                    .append("  ::  ");
             if (o.expandKeys()) {
                 line.append(k.value()).append("  ::  ");
             }
@@ -263,7 +297,8 @@ public final class AvailCommand {
             if (d.hidden() || d.legacy() || (d.advanced() && !o.advanced() && !o.all())) {
                 continue;
             }
-            if (!o.nameFilter().matches(d.envName()) || !o.categoryFilter().matchesAny(d.categories())
+            if (!o.nameFilter().matches(d.envName())
+                    || !o.categoryFilter().matchesAny(d.categories())
                     || !o.categories().accepts(CategorySelection.SETTINGS, d.categories())
                     || !positionalMatches(o, d.envName(), d.categories())) {
                 continue;
@@ -311,7 +346,8 @@ public final class AvailCommand {
         Table t = new Table(headers);
         for (AvailableComponent c : catalog.components()) {
             List<String> cats = List.of(c.category());
-            if ((o.availableOnly() && !c.available()) || !o.nameFilter().matches(c.name())
+            if ((o.availableOnly() && !c.available())
+                    || !o.nameFilter().matches(c.name())
                     || !o.categoryFilter().matchesAny(cats)
                     || !o.categories().accepts(CategorySelection.COMPONENT, cats)
                     || !positionalMatches(o, c.name(), cats)) {
@@ -354,7 +390,8 @@ public final class AvailCommand {
         Table t = new Table(headers);
         for (HardwareCounter h : catalog.hardwareCounters()) {
             List<String> cats = List.of(h.category());
-            if ((o.availableOnly() && !h.available()) || !o.nameFilter().matches(h.name())
+            if ((o.availableOnly() && !h.available())
+                    || !o.nameFilter().matches(h.name())
                     || !o.categoryFilter().matchesAny(cats)
                     || !o.categories().accepts(CategorySelection.HW_COUNTERS, cats)
                     || !positionalMatches(o, h.name(), cats)) {
@@ -402,28 +439,52 @@ public final class AvailCommand {
             settingsTable = true;
         }
         boolean ignoreCase = bool(pr, ignoreCaseOpt);
-        TableFormat format = bool(pr, csvOpt) ? TableFormat.CSV
-                : bool(pr, markdownOpt) ? TableFormat.MARKDOWN : TableFormat.TEXT;
+        TableFormat format =
+                bool(pr, csvOpt) ? TableFormat.CSV : bool(pr, markdownOpt) ? TableFormat.MARKDOWN : TableFormat.TEXT;
         List<ConfigFileFormat> formats = pr.hasMatchedOption(configFormatOpt)
-                ? list(pr, configFormatOpt).stream().map(ConfigFileFormat::fromOption).distinct().sorted().toList()
+                ? list(pr, configFormatOpt).stream()
+                        .map(ConfigFileFormat::fromOption)
+                        .distinct()
+                        .sorted()
+                        .toList()
                 : List.of(ConfigFileFormat.TEXT);
         String generateName = null;
         if (generate) {
             String v = pr.matchedOptionValue(generateOpt.longestName(), "");
             generateName = v.isBlank() ? "rocprof-sys-config" : v;
         }
-        List<String> positional = pr.matchedPositionals().isEmpty() ? List.of()
+        List<String> positional = pr.matchedPositionals().isEmpty()
+                ? List.of()
                 : pr.matchedPositional(0).getValue();
-        return new AvailOptions(settingsTable, components, hw, all, bool(pr, advancedOpt), listCategories, listKeys,
-                bool(pr, expandKeysOpt), bool(pr, availableOpt),
-                NameFilter.of(list(pr, filterOpt), ignoreCase), NameFilter.of(list(pr, categoryFilterOpt), ignoreCase),
+        return new AvailOptions(
+                settingsTable,
+                components,
+                hw,
+                all,
+                bool(pr, advancedOpt),
+                listCategories,
+                listKeys,
+                bool(pr, expandKeysOpt),
+                bool(pr, availableOpt),
+                NameFilter.of(list(pr, filterOpt), ignoreCase),
+                NameFilter.of(list(pr, categoryFilterOpt), ignoreCase),
                 NameFilter.of(positional, ignoreCase),
-                bool(pr, briefOpt), bool(pr, descriptionOpt), bool(pr, stringOpt), bool(pr, valueOpt),
-                bool(pr, fileNameOpt), pr.hasMatchedOption(categoriesOpt) && categories.isEmpty(), categories,
-                integer(pr, columnWidthOpt), integer(pr, maxWidthOpt), format,
-                pr.matchedOptionValue(csvSeparatorOpt.longestName(), ","), generateName, formats,
+                bool(pr, briefOpt),
+                bool(pr, descriptionOpt),
+                bool(pr, stringOpt),
+                bool(pr, valueOpt),
+                bool(pr, fileNameOpt),
+                pr.hasMatchedOption(categoriesOpt) && categories.isEmpty(),
+                categories,
+                integer(pr, columnWidthOpt),
+                integer(pr, maxWidthOpt),
+                format,
+                pr.matchedOptionValue(csvSeparatorOpt.longestName(), ","),
+                generateName,
+                formats,
                 pr.matchedOptionValue(outputOpt.longestName(), null),
-                pr.matchedOptionValue(tagOpt.longestName(), null), bool(pr, forceOpt));
+                pr.matchedOptionValue(tagOpt.longestName(), null),
+                bool(pr, forceOpt));
     }
 
     static boolean bool(ParseResult pr, OptionSpec o) {
@@ -434,8 +495,8 @@ public final class AvailCommand {
         try {
             return org.rocprofsys.config.SettingType.parseBool(v);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("option " + o.longestName() + ": invalid value '" + v + "': "
-                    + e.getMessage());
+            throw new IllegalArgumentException(
+                    "option " + o.longestName() + ": invalid value '" + v + "': " + e.getMessage());
         }
     }
 

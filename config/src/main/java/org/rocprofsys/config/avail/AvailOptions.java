@@ -1,7 +1,6 @@
 package org.rocprofsys.config.avail;
 
 import java.util.List;
-
 import org.rocprofsys.config.file.ConfigFileFormat;
 
 /** The parsed options of rocprof-sys-avail. */

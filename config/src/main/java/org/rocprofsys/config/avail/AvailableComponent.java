@@ -11,6 +11,11 @@ package org.rocprofsys.config.avail;
  * @param description one line
  * @param category    e.g. {@code timing}
  */
-public record AvailableComponent(String name, boolean available, String valueType, String stringIds,
-        String fileName, String description, String category) {
-}
+public record AvailableComponent(
+        String name,
+        boolean available,
+        String valueType,
+        String stringIds,
+        String fileName,
+        String description,
+        String category) {}

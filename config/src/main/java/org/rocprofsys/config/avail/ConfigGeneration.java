@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingValue;
@@ -31,10 +30,20 @@ import org.rocprofsys.config.output.OutputKeys;
 /** {@code rocprof-sys-avail -G}: writes the current settings as config files (inventory §2.4). */
 final class ConfigGeneration {
     /** Upstream's ordering: these prefixes first, in this order, then the rest by name. */
-    private static final List<String> PRIORITY = List.of("ROCPROFSYS_CONFIG", "ROCPROFSYS_MODE", "ROCPROFSYS_TRACE",
-            "ROCPROFSYS_PROFILE", "ROCPROFSYS_USE_SAMPLING", "ROCPROFSYS_USE_PROCESS_SAMPLING", "ROCPROFSYS_USE_ROCM",
-            "ROCPROFSYS_USE_AMD_SMI", "ROCPROFSYS_USE_KOKKOSP", "ROCPROFSYS_USE_OMPT", "ROCPROFSYS_USE",
+    private static final List<String> PRIORITY = List.of(
+            "ROCPROFSYS_CONFIG",
+            "ROCPROFSYS_MODE",
+            "ROCPROFSYS_TRACE",
+            "ROCPROFSYS_PROFILE",
+            "ROCPROFSYS_USE_SAMPLING",
+            "ROCPROFSYS_USE_PROCESS_SAMPLING",
+            "ROCPROFSYS_USE_ROCM",
+            "ROCPROFSYS_USE_AMD_SMI",
+            "ROCPROFSYS_USE_KOKKOSP",
+            "ROCPROFSYS_USE_OMPT",
+            "ROCPROFSYS_USE",
             "ROCPROFSYS_OUTPUT");
+
     private static final List<String> LAST = List.of("ROCPROFSYS_SUPPRESS_PARSING", "ROCPROFSYS_SUPPRESS_CONFIG");
 
     private final PrintStream out;
@@ -84,8 +93,8 @@ final class ConfigGeneration {
             }
         }
         for (Map.Entry<Path, String> e : files.entrySet()) {
-            out.println("[" + AvailCommand.TOOL + "] Outputting " + kinds.get(e.getKey()).label()
-                    + " configuration file '" + e.getKey() + "'...");
+            out.println("[" + AvailCommand.TOOL + "] Outputting "
+                    + kinds.get(e.getKey()).label() + " configuration file '" + e.getKey() + "'...");
             try {
                 AtomicFiles.write(e.getKey(), e.getValue().getBytes(StandardCharsets.UTF_8));
             } catch (IOException ex) {
@@ -112,21 +121,23 @@ final class ConfigGeneration {
         List<ConfigEntry> entries = new ArrayList<>();
         for (SettingValue v : settings.all()) {
             SettingDefinition d = v.definition();
-            boolean wanted = !d.hidden() && !d.legacy() && !d.deprecated()
-                    && (!d.advanced() || o.advanced() || o.all());
+            boolean wanted =
+                    !d.hidden() && !d.legacy() && !d.deprecated() && (!d.advanced() || o.advanced() || o.all());
             // a setting the user set explicitly is always kept, as upstream
             boolean explicit = v.isSet() && !d.legacy() && d.aliasOf().isEmpty();
             if (!(wanted || explicit)) {
                 continue;
             }
             if (!o.categories().accepts(CategorySelection.SETTINGS, d.categories())
-                    || !o.nameFilter().matches(d.envName()) || !o.categoryFilter().matchesAny(d.categories())) {
+                    || !o.nameFilter().matches(d.envName())
+                    || !o.categoryFilter().matchesAny(d.categories())) {
                 continue;
             }
             String value = d.envName().equals("ROCPROFSYS_CONFIG_FILE") ? "" : v.value();
             entries.add(new ConfigEntry(v, value));
         }
-        entries.sort(Comparator.comparing((ConfigEntry e) -> !e.setting().definition().inCategory("rocprofsys"))
+        entries.sort(Comparator.comparing(
+                        (ConfigEntry e) -> !e.setting().definition().inCategory("rocprofsys"))
                 .thenComparing(e -> LAST.contains(e.setting().definition().envName()))
                 .thenComparing(e -> priority(e.setting().definition().envName()))
                 .thenComparing(e -> e.setting().definition().envName()));

@@ -9,5 +9,4 @@ package org.rocprofsys.config.avail;
  * @param description one line
  * @param category    e.g. {@code perf}
  */
-public record HardwareCounter(String name, String device, boolean available, String description, String category) {
-}
+public record HardwareCounter(String name, String device, boolean available, String description, String category) {}

@@ -57,7 +57,9 @@ final class Table {
         out.println("| " + String.join(" | ", headers) + " |");
         out.println("|" + " --- |".repeat(headers.size()));
         for (List<String> row : rows) {
-            out.println("| " + String.join(" | ", row.stream().map(c -> cut(c, columnWidth)).toList()) + " |");
+            out.println("| "
+                    + String.join(
+                            " | ", row.stream().map(c -> cut(c, columnWidth)).toList()) + " |");
         }
     }
 
@@ -85,7 +87,10 @@ final class Table {
             String h = headers.get(i);
             int total = widths[i] + 2 - h.length();
             int left = total / 2;
-            head.append(" ".repeat(left)).append(h).append(" ".repeat(total - left)).append('|');
+            head.append(" ".repeat(left))
+                    .append(h)
+                    .append(" ".repeat(total - left))
+                    .append('|');
         }
         out.println(head);
         out.println(border);
@@ -93,7 +98,10 @@ final class Table {
             StringBuilder line = new StringBuilder("|");
             for (int i = 0; i < widths.length; i++) {
                 String c = cut(row.get(i), widths[i]);
-                line.append(' ').append(c).append(" ".repeat(widths[i] - c.length())).append(" |");
+                line.append(' ')
+                        .append(c)
+                        .append(" ".repeat(widths[i] - c.length()))
+                        .append(" |");
             }
             out.println(line);
         }

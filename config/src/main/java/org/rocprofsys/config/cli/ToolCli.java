@@ -5,7 +5,6 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -36,8 +35,16 @@ public final class ToolCli {
         spec.parser().caseInsensitiveEnumValuesAllowed(true);
         spec.parser().posixClusteredShortOptionsAllowed(false);
         spec.parser().allowSubcommandsAsOptionParameters(true);
-        option(null, "bool", "Shows this page", OptionSpec.builder("-h", "-?", "--help").usageHelp(true));
-        option(null, "bool", "Prints the version and exits", OptionSpec.builder("--version").versionHelp(true));
+        option(
+                null,
+                "bool",
+                "Shows this page",
+                OptionSpec.builder("-h", "-?", "--help").usageHelp(true));
+        option(
+                null,
+                "bool",
+                "Prints the version and exits",
+                OptionSpec.builder("--version").versionHelp(true));
     }
 
     /** A line shown after the group's {@code [NAME OPTIONS]} header, as timemory's argparse does. */
@@ -47,13 +54,16 @@ public final class ToolCli {
 
     /** A boolean option; like upstream it may take an explicit value ({@code --trace off}). */
     public OptionSpec flag(String group, String description, String... names) {
-        return option(group, "bool", description, OptionSpec.builder(names).arity("0..1").type(String.class)
-                .fallbackValue("true"));
+        return option(
+                group,
+                "bool",
+                description,
+                OptionSpec.builder(names).arity("0..1").type(String.class).fallbackValue("true"));
     }
 
     /** An option taking values; {@code arity} as picocli ("1", "0..1", "1..*", ...). */
-    public OptionSpec valued(String group, String dtype, String arity, String paramLabel, String description,
-            String... names) {
+    public OptionSpec valued(
+            String group, String dtype, String arity, String paramLabel, String description, String... names) {
         OptionSpec.Builder b = OptionSpec.builder(names).arity(arity).paramLabel(paramLabel);
         if (arity.endsWith("*") || (!arity.equals("0..1") && !arity.equals("1"))) {
             b.type(List.class).auxiliaryTypes(String.class);
@@ -67,8 +77,12 @@ public final class ToolCli {
     }
 
     public PositionalParamSpec positional(String paramLabel, String description) {
-        PositionalParamSpec p = PositionalParamSpec.builder().arity("0..*").paramLabel(paramLabel)
-                .type(List.class).auxiliaryTypes(String.class).build();
+        PositionalParamSpec p = PositionalParamSpec.builder()
+                .arity("0..*")
+                .paramLabel(paramLabel)
+                .type(List.class)
+                .auxiliaryTypes(String.class)
+                .build();
         spec.addPositional(p);
         descriptions.put(p, description);
         return p;
@@ -97,8 +111,13 @@ public final class ToolCli {
         StringBuilder sb = new StringBuilder();
         sb.append('[').append(toolName).append("] Usage: ").append(toolName).append(" [");
         for (OptionSpec o : spec.options()) {
-            sb.append(' ').append(o.longestName()).append(" (").append(countText(o)).append(", dtype: ")
-                    .append(dataTypes.get(o)).append(')');
+            sb.append(' ')
+                    .append(o.longestName())
+                    .append(" (")
+                    .append(countText(o))
+                    .append(", dtype: ")
+                    .append(dataTypes.get(o))
+                    .append(')');
         }
         sb.append(" ]\n\n");
         if (!description.isEmpty()) {
@@ -128,7 +147,11 @@ public final class ToolCli {
             }
         }
         for (PositionalParamSpec p : spec.positionalParameters()) {
-            sb.append("\n    ").append(p.paramLabel()).append(' ').append(descriptions.get(p)).append('\n');
+            sb.append("\n    ")
+                    .append(p.paramLabel())
+                    .append(' ')
+                    .append(descriptions.get(p))
+                    .append('\n');
         }
         return sb.toString();
     }

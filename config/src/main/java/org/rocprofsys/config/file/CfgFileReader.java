@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-
 import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.RawEntry;
 
@@ -15,11 +14,14 @@ import org.rocprofsys.config.RawEntry;
  * ({@code $NAME = VALUE} defines one, {@code $env:NAME = VALUE} also exports it).
  */
 public final class CfgFileReader {
-    private CfgFileReader() {
-    }
+    private CfgFileReader() {}
 
-    public static ConfigFileContents read(String fileName, List<String> lines, Map<String, String> environment,
-            Function<String, Optional<String>> settings) throws ConfigException {
+    public static ConfigFileContents read(
+            String fileName,
+            List<String> lines,
+            Map<String, String> environment,
+            Function<String, Optional<String>> settings)
+            throws ConfigException {
         Map<String, String> variables = new LinkedHashMap<>();
         Map<String, String> exported = new LinkedHashMap<>();
         Substitution substitution = new Substitution(environment, variables, settings);

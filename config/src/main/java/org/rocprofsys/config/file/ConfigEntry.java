@@ -8,5 +8,4 @@ import org.rocprofsys.config.SettingValue;
  * @param setting  the resolved setting
  * @param value    the value to write ({@code CONFIG_FILE} is always written empty)
  */
-public record ConfigEntry(SettingValue setting, String value) {
-}
+public record ConfigEntry(SettingValue setting, String value) {}

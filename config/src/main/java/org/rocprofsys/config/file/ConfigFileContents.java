@@ -2,7 +2,6 @@ package org.rocprofsys.config.file;
 
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.config.RawEntry;
 
 /**
@@ -12,5 +11,4 @@ import org.rocprofsys.config.RawEntry;
  * @param exported environment variables the file defines with {@code $env:NAME = VALUE}; they are
  *                 exported to the target unless the environment already has them
  */
-public record ConfigFileContents(List<RawEntry> entries, Map<String, String> exported) {
-}
+public record ConfigFileContents(List<RawEntry> entries, Map<String, String> exported) {}

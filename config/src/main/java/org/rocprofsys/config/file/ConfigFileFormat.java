@@ -30,7 +30,8 @@ public enum ConfigFileFormat {
             case "txt", "text", "cfg" -> TEXT;
             case "json" -> JSON;
             case "xml" -> XML;
-            default -> throw new IllegalArgumentException("unknown config format '" + s + "' (choose from txt, json, xml)");
+            default ->
+                throw new IllegalArgumentException("unknown config format '" + s + "' (choose from txt, json, xml)");
         };
     }
 }

@@ -8,16 +8,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-
 import org.rocprofsys.config.ConfigException;
 
 /** Reads a config file in the format its extension names: {@code .json}, {@code .xml}, else text. */
 public final class ConfigFiles {
-    private ConfigFiles() {
-    }
+    private ConfigFiles() {}
 
-    public static ConfigFileContents read(Path file, Map<String, String> environment,
-            Function<String, Optional<String>> settings) throws ConfigException {
+    public static ConfigFileContents read(
+            Path file, Map<String, String> environment, Function<String, Optional<String>> settings)
+            throws ConfigException {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);

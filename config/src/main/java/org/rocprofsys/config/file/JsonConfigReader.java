@@ -1,17 +1,15 @@
 package org.rocprofsys.config.file;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-
 import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.RawEntry;
 
@@ -24,11 +22,11 @@ public final class JsonConfigReader {
     public static final String ROOT = "rocprofiler-systems";
     private static final JsonFactory FACTORY = new JsonFactory();
 
-    private JsonConfigReader() {
-    }
+    private JsonConfigReader() {}
 
-    public static ConfigFileContents read(String fileName, String text, Map<String, String> environment,
-            Function<String, Optional<String>> settings) throws ConfigException {
+    public static ConfigFileContents read(
+            String fileName, String text, Map<String, String> environment, Function<String, Optional<String>> settings)
+            throws ConfigException {
         Substitution substitution = new Substitution(environment, Map.of(), settings);
         List<RawEntry> entries = new ArrayList<>();
         try (JsonParser p = FACTORY.createParser(text)) {
@@ -47,12 +45,12 @@ public final class JsonConfigReader {
                 }
             }
             if (!found) {
-                throw new ConfigException(fileName + ": no '" + ROOT + "' object; expected {\"" + ROOT
-                        + "\": {\"settings\": {...}}}");
+                throw new ConfigException(
+                        fileName + ": no '" + ROOT + "' object; expected {\"" + ROOT + "\": {\"settings\": {...}}}");
             }
         } catch (JsonProcessingException e) {
-            throw new ConfigException(fileName + ":" + e.getLocation().getLineNr() + ": invalid JSON: "
-                    + e.getOriginalMessage());
+            throw new ConfigException(
+                    fileName + ":" + e.getLocation().getLineNr() + ": invalid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new ConfigException(fileName + ": " + e.getMessage());
         }
@@ -119,7 +117,8 @@ public final class JsonConfigReader {
                 }
                 yield sb.toString();
             }
-            default -> throw new ConfigException(origin + ": value of '" + key + "' must be a string, number or boolean");
+            default ->
+                throw new ConfigException(origin + ": value of '" + key + "' must be a string, number or boolean");
         };
     }
 }

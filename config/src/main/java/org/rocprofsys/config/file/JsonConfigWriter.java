@@ -1,13 +1,11 @@
 package org.rocprofsys.config.file;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.List;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingType;
 
@@ -16,8 +14,7 @@ import org.rocprofsys.config.SettingType;
  * back. With {@code full}, each entry is the whole setting record as upstream's {@code --all}.
  */
 public final class JsonConfigWriter {
-    private JsonConfigWriter() {
-    }
+    private JsonConfigWriter() {}
 
     public static String write(List<ConfigEntry> entries, boolean full) {
         StringWriter out = new StringWriter();

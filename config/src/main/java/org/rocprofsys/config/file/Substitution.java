@@ -19,7 +19,9 @@ final class Substitution {
     private final Map<String, String> variables;
     private final Function<String, Optional<String>> settings;
 
-    Substitution(Map<String, String> environment, Map<String, String> variables,
+    Substitution(
+            Map<String, String> environment,
+            Map<String, String> variables,
             Function<String, Optional<String>> settings) {
         this.environment = environment;
         this.variables = variables;

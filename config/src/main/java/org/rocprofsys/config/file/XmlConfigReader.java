@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
-
+import org.rocprofsys.config.ConfigException;
+import org.rocprofsys.config.RawEntry;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -20,16 +20,13 @@ import org.w3c.dom.NodeList;
 import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
 
-import org.rocprofsys.config.ConfigException;
-import org.rocprofsys.config.RawEntry;
-
 /** The XML config format rocprof-sys-avail writes: {@code <cereal><rocprofiler-systems><settings><KEY><value>}. */
 public final class XmlConfigReader {
-    private XmlConfigReader() {
-    }
+    private XmlConfigReader() {}
 
-    public static ConfigFileContents read(String fileName, String text, Map<String, String> environment,
-            Function<String, Optional<String>> settings) throws ConfigException {
+    public static ConfigFileContents read(
+            String fileName, String text, Map<String, String> environment, Function<String, Optional<String>> settings)
+            throws ConfigException {
         Document doc;
         try {
             DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
@@ -55,8 +52,8 @@ public final class XmlConfigReader {
                 if (n instanceof Element e) {
                     NodeList values = e.getElementsByTagName("value");
                     String value = values.getLength() > 0 ? values.item(0).getTextContent() : e.getTextContent();
-                    entries.add(new RawEntry(e.getTagName(), substitution.apply(value.strip()),
-                            fileName + " <" + e.getTagName() + ">"));
+                    entries.add(new RawEntry(
+                            e.getTagName(), substitution.apply(value.strip()), fileName + " <" + e.getTagName() + ">"));
                 }
             }
         }

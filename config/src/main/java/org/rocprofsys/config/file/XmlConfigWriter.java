@@ -2,17 +2,14 @@ package org.rocprofsys.config.file;
 
 import java.io.StringWriter;
 import java.util.List;
-
 import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamWriter;
-
 import org.rocprofsys.config.SettingDefinition;
 
 /** Writes the XML layout of upstream's cereal archive; {@link XmlConfigReader} reads it back. */
 public final class XmlConfigWriter {
-    private XmlConfigWriter() {
-    }
+    private XmlConfigWriter() {}
 
     public static String write(List<ConfigEntry> entries, boolean full) {
         StringWriter out = new StringWriter();

@@ -45,21 +45,28 @@ public record LaunchContext(
      * core builds contexts for target pids itself. Without a readable /proc (not Linux) the
      * group and session ids fall back to the pid.
      */
-    public static LaunchContext current(List<String> argv, Map<String, String> env,
-            Function<String, Optional<String>> settings) {
+    public static LaunchContext current(
+            List<String> argv, Map<String, String> env, Function<String, Optional<String>> settings) {
         ProcessHandle self = ProcessHandle.current();
         ProcFs.Ids ids = ProcFs.readStat(Path.of("/proc/self/stat"))
                 .filter(i -> i.pid() == self.pid())
-                .orElseGet(() -> new ProcFs.Ids(self.pid(),
-                        self.parent().map(ProcessHandle::pid).orElse(0L), self.pid(), self.pid()));
-        return new LaunchContext(argv, ids.pid(), ids.ppid(), ids.pgid(), ids.sid(),
-                ZonedDateTime.now(), env, settings, Optional.empty());
+                .orElseGet(() -> new ProcFs.Ids(
+                        self.pid(), self.parent().map(ProcessHandle::pid).orElse(0L), self.pid(), self.pid()));
+        return new LaunchContext(
+                argv,
+                ids.pid(),
+                ids.ppid(),
+                ids.pgid(),
+                ids.sid(),
+                ZonedDateTime.now(),
+                env,
+                settings,
+                Optional.empty());
     }
 
     /** The same process seen with {@code rocprof-sys-avail -t TAG}. */
     public LaunchContext withTag(String tag) {
-        return new LaunchContext(argv, pid, ppid, pgid, sid, launchTime, environment, settings,
-                Optional.of(tag));
+        return new LaunchContext(argv, pid, ppid, pgid, sid, launchTime, environment, settings, Optional.of(tag));
     }
 
     /** {@code %tag%}: the override if given, else argv[0]'s basename without .py/.exe. */

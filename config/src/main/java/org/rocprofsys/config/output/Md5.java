@@ -7,8 +7,7 @@ import java.util.HexFormat;
 
 /** The {@code *_hash} keys and {@code %m}: lower-case hex MD5 of the value's bytes. */
 final class Md5 {
-    private Md5() {
-    }
+    private Md5() {}
 
     static String hex(String value) {
         try {

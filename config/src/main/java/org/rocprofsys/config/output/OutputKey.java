@@ -7,5 +7,4 @@ package org.rocprofsys.config.output;
  * @param value       what it expands to for the context it was listed for
  * @param description the one-line explanation printed beside it
  */
-public record OutputKey(String key, String value, String description) {
-}
+public record OutputKey(String key, String value, String description) {}

@@ -49,7 +49,9 @@ public final class OutputKeys {
 
     /** Every key in upstream's order with its value for {@code ctx}, for {@code --list-keys}. */
     public List<OutputKey> list(LaunchContext ctx) {
-        return entries(ctx).stream().map(e -> new OutputKey(e.key(), e.value().get(), e.description())).toList();
+        return entries(ctx).stream()
+                .map(e -> new OutputKey(e.key(), e.value().get(), e.description()))
+                .toList();
     }
 
     public String expand(String template, LaunchContext ctx) {
@@ -78,8 +80,7 @@ public final class OutputKeys {
         return s;
     }
 
-    private record Entry(String key, String description, Supplier<String> value) {
-    }
+    private record Entry(String key, String description, Supplier<String> value) {}
 
     private List<Entry> entries(LaunchContext ctx) {
         String tag = ctx.tag();
@@ -88,8 +89,8 @@ public final class OutputKeys {
 
         List<Entry> hashable = new ArrayList<>();
         hashable.add(new Entry("%argv%", "Entire command-line condensed into a single string", cmd::argv));
-        hashable.add(new Entry("%argt%",
-                "Similar to `%argv%` except basename of first command line argument", cmd::argt));
+        hashable.add(
+                new Entry("%argt%", "Similar to `%argv%` except basename of first command line argument", cmd::argt));
         hashable.add(new Entry("%args%", "All command line arguments condensed into a single string", cmd::args));
         hashable.add(new Entry("%tag%", "Basename of first command line argument", () -> tag));
         for (int i = 0; i < cmd.words().size(); i++) {
@@ -102,13 +103,16 @@ public final class OutputKeys {
         all.add(new Entry("%ppid%", "Parent process identifier", () -> Long.toString(ctx.ppid())));
         all.add(new Entry("%pgid%", "Process group identifier", () -> Long.toString(ctx.pgid())));
         all.add(new Entry("%psid%", "Process session identifier", () -> Long.toString(ctx.sid())));
-        all.add(new Entry("%psize%", "Number of sibling process",
-                memo(() -> Integer.toString(siblingCounter.applyAsInt(ctx.ppid())))));
+        all.add(new Entry(
+                "%psize%",
+                "Number of sibling process", memo(() -> Integer.toString(siblingCounter.applyAsInt(ctx.ppid())))));
         all.add(new Entry("%job%", "SLURM_JOB_ID env variable", () -> job(ctx)));
         all.add(new Entry("%rank%", "MPI/UPC++ rank", () -> rank(ctx)));
         all.add(new Entry("%size%", "MPI/UPC++ size", () -> size(ctx)));
         all.add(new Entry("%nid%", "%rank% if possible, otherwise %pid%", () -> nid(ctx)));
-        all.add(new Entry("%launch_time%", "Data and/or time of run according to time format",
+        all.add(new Entry(
+                "%launch_time%",
+                "Data and/or time of run according to time format",
                 () -> Strftime.format(timeFormat(ctx), ctx.launchTime())));
 
         // descriptions are upstream's, typos included, since --list-keys prints them
@@ -120,7 +124,9 @@ public final class OutputKeys {
 
         for (Entry e : hashable) {
             String key = e.key().substring(0, e.key().length() - 1) + "_hash%";
-            Supplier<String> hash = e.key().equals("%argt%") ? argtHash : () -> Md5.hex(e.value().get());
+            Supplier<String> hash = e.key().equals("%argt%")
+                    ? argtHash
+                    : () -> Md5.hex(e.value().get());
             all.add(new Entry(key, "MD5 sum of " + e.key(), hash));
         }
         return all;

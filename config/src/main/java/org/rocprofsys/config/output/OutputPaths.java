@@ -37,8 +37,8 @@ public final class OutputPaths {
         this(settings, ctx, workingDirectory, rank, new OutputKeys());
     }
 
-    public OutputPaths(OutputSettings settings, LaunchContext ctx, Path workingDirectory, OptionalInt rank,
-            OutputKeys keys) {
+    public OutputPaths(
+            OutputSettings settings, LaunchContext ctx, Path workingDirectory, OptionalInt rank, OutputKeys keys) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.ctx = Objects.requireNonNull(ctx, "ctx");
         this.workingDirectory = workingDirectory.toAbsolutePath();

@@ -13,8 +13,13 @@ import java.util.Objects;
  * @param usePid       ROCPROFSYS_USE_PID, end file names with "-<pid>"
  * @param perfettoFile ROCPROFSYS_PERFETTO_FILE, name (and optionally folder) of the trace
  */
-public record OutputSettings(String outputPath, String outputPrefix, boolean timeOutput, String timeFormat,
-        boolean usePid, String perfettoFile) {
+public record OutputSettings(
+        String outputPath,
+        String outputPrefix,
+        boolean timeOutput,
+        String timeFormat,
+        boolean usePid,
+        String perfettoFile) {
 
     public OutputSettings {
         Objects.requireNonNull(outputPath, "outputPath");
@@ -25,7 +30,7 @@ public record OutputSettings(String outputPath, String outputPrefix, boolean tim
 
     /** rocprof-sys's defaults (TIME_OUTPUT is on in rocprof-sys although off in timemory). */
     public static OutputSettings defaults() {
-        return new OutputSettings("rocprofsys-%tag%-output", "", true, OutputKeys.DEFAULT_TIME_FORMAT, true,
-                "perfetto-trace.proto");
+        return new OutputSettings(
+                "rocprofsys-%tag%-output", "", true, OutputKeys.DEFAULT_TIME_FORMAT, true, "perfetto-trace.proto");
     }
 }

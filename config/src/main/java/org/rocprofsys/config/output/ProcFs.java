@@ -12,11 +12,9 @@ final class ProcFs {
     static final Path ROOT = Path.of("/proc");
 
     /** pid, ppid, process group and session of one process, as {@code /proc/<pid>/stat} gives them. */
-    record Ids(long pid, long ppid, long pgid, long sid) {
-    }
+    record Ids(long pid, long ppid, long pgid, long sid) {}
 
-    private ProcFs() {
-    }
+    private ProcFs() {}
 
     static Optional<Ids> readStat(Path statFile) {
         try {
@@ -43,8 +41,7 @@ final class ProcFs {
         try {
             long pid = Long.parseLong(stat.substring(0, open).trim());
             // rest[0] is the state letter; then ppid, pgrp, session
-            return Optional.of(new Ids(pid, Long.parseLong(rest[1]), Long.parseLong(rest[2]),
-                    Long.parseLong(rest[3])));
+            return Optional.of(new Ids(pid, Long.parseLong(rest[1]), Long.parseLong(rest[2]), Long.parseLong(rest[3])));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

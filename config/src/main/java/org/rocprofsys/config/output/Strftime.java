@@ -14,8 +14,7 @@ import java.util.Locale;
 public final class Strftime {
     private static final DateTimeFormatter ZONE_NAME = DateTimeFormatter.ofPattern("zzz", Locale.ENGLISH);
 
-    private Strftime() {
-    }
+    private Strftime() {}
 
     public static String format(String pattern, ZonedDateTime t) {
         StringBuilder out = new StringBuilder(pattern.length() + 16);

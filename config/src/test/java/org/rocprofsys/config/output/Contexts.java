@@ -10,16 +10,23 @@ import java.util.Optional;
 final class Contexts {
     static final ZonedDateTime LAUNCH = ZonedDateTime.of(2025, 8, 9, 13, 5, 7, 0, ZoneOffset.UTC);
 
-    private Contexts() {
-    }
+    private Contexts() {}
 
     static LaunchContext of(List<String> argv) {
         return of(argv, Map.of(), Map.of());
     }
 
     static LaunchContext of(List<String> argv, Map<String, String> env, Map<String, String> settings) {
-        return new LaunchContext(argv, 1234, 1000, 1200, 900, LAUNCH, env,
-                name -> Optional.ofNullable(settings.get(name)), Optional.empty());
+        return new LaunchContext(
+                argv,
+                1234,
+                1000,
+                1200,
+                900,
+                LAUNCH,
+                env,
+                name -> Optional.ofNullable(settings.get(name)),
+                Optional.empty());
     }
 
     static LaunchContext app() {

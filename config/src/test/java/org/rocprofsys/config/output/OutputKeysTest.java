@@ -59,8 +59,8 @@ class OutputKeysTest {
         assertEquals("acb1bca93166b507e245714506eb8e64", expand("%argt_hash%"));
         assertEquals("272ac326762d1003b41b7db27e3381ec", expand("%args_hash%"));
         assertEquals("d2a57dc1d883fd21fb9951699df71cc7", expand("%tag_hash%"));
-        assertEquals("776043f3fc78974ec497fe1edfe86852|d3d9446802a44259755d38e6d163e820",
-                expand("%arg0_hash%|%arg1_hash%"));
+        assertEquals(
+                "776043f3fc78974ec497fe1edfe86852|d3d9446802a44259755d38e6d163e820", expand("%arg0_hash%|%arg1_hash%"));
         assertEquals("acb1bca93166b507e245714506eb8e64", expand("%m"));
     }
 
@@ -92,8 +92,8 @@ class OutputKeysTest {
 
     @Test
     void mpiLauncherVariables() {
-        var ompi = Contexts.of(List.of("app"), Map.of("OMPI_COMM_WORLD_RANK", "2", "OMPI_COMM_WORLD_SIZE", "4"),
-                Map.of());
+        var ompi =
+                Contexts.of(List.of("app"), Map.of("OMPI_COMM_WORLD_RANK", "2", "OMPI_COMM_WORLD_SIZE", "4"), Map.of());
         assertEquals("2|4|2", keys.expand("%rank%|%size%|%nid%", ompi));
         var pmi = Contexts.of(List.of("app"), Map.of("PMI_RANK", "3", "PMI_SIZE", "8"), Map.of());
         assertEquals("3|8|3", keys.expand("%rank%|%size%|%nid%", pmi));
@@ -116,7 +116,9 @@ class OutputKeysTest {
 
     @Test
     void environmentAndSettings() {
-        var ctx = Contexts.of(List.of("app"), Map.of("HOME", "/home/me", "EMPTY", ""),
+        var ctx = Contexts.of(
+                List.of("app"),
+                Map.of("HOME", "/home/me", "EMPTY", ""),
                 Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_api,kernel_dispatch", "MODE", "trace"));
         assertEquals("/home/me/.cfg", keys.expand("%env{HOME}%/.cfg", ctx));
         assertEquals("/home/me/x", keys.expand("$env{HOME}/x", ctx));
@@ -157,25 +159,56 @@ class OutputKeysTest {
 
     @Test
     void listIsInUpstreamOrder() {
-        List<String> order = keys.list(Contexts.app()).stream().map(OutputKey::key).toList();
-        assertEquals(List.of("%argv%", "%argt%", "%args%", "%tag%", "%arg0%", "%arg1%", "%arg2%", "%pid%",
-                "%ppid%", "%pgid%", "%psid%", "%psize%", "%job%", "%rank%", "%size%", "%nid%", "%launch_time%",
-                "%m", "%p", "%j", "%r", "%s", "%argv_hash%", "%argt_hash%", "%args_hash%", "%tag_hash%",
-                "%arg0_hash%", "%arg1_hash%", "%arg2_hash%"), order);
+        List<String> order =
+                keys.list(Contexts.app()).stream().map(OutputKey::key).toList();
+        assertEquals(
+                List.of(
+                        "%argv%",
+                        "%argt%",
+                        "%args%",
+                        "%tag%",
+                        "%arg0%",
+                        "%arg1%",
+                        "%arg2%",
+                        "%pid%",
+                        "%ppid%",
+                        "%pgid%",
+                        "%psid%",
+                        "%psize%",
+                        "%job%",
+                        "%rank%",
+                        "%size%",
+                        "%nid%",
+                        "%launch_time%",
+                        "%m",
+                        "%p",
+                        "%j",
+                        "%r",
+                        "%s",
+                        "%argv_hash%",
+                        "%argt_hash%",
+                        "%args_hash%",
+                        "%tag_hash%",
+                        "%arg0_hash%",
+                        "%arg1_hash%",
+                        "%arg2_hash%"),
+                order);
     }
 
     @Test
     void listCarriesValuesAndDescriptions() {
         var list = keys.list(Contexts.app());
-        assertEquals(new OutputKey("%argt%", "app10_4",
-                "Similar to `%argv%` except basename of first command line argument"), list.get(1));
+        assertEquals(
+                new OutputKey(
+                        "%argt%", "app10_4", "Similar to `%argv%` except basename of first command line argument"),
+                list.get(1));
         assertEquals(new OutputKey("%arg2%", "4", "Argument #2"), list.get(6));
         assertEquals(new OutputKey("%nid%", "1234", "%rank% if possible, otherwise %pid%"), list.get(15));
-        assertEquals(new OutputKey("%launch_time%", "2025-08-09_13.05",
-                "Data and/or time of run according to time format"), list.get(16));
-        assertEquals(new OutputKey("%m", "acb1bca93166b507e245714506eb8e64", "Shorthand for %argt_hash%"),
-                list.get(17));
-        assertEquals(new OutputKey("%tag_hash%", "d2a57dc1d883fd21fb9951699df71cc7", "MD5 sum of %tag%"),
-                list.get(25));
+        assertEquals(
+                new OutputKey("%launch_time%", "2025-08-09_13.05", "Data and/or time of run according to time format"),
+                list.get(16));
+        assertEquals(
+                new OutputKey("%m", "acb1bca93166b507e245714506eb8e64", "Shorthand for %argt_hash%"), list.get(17));
+        assertEquals(new OutputKey("%tag_hash%", "d2a57dc1d883fd21fb9951699df71cc7", "MD5 sum of %tag%"), list.get(25));
     }
 }

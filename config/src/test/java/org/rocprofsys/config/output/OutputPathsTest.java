@@ -33,7 +33,8 @@ class OutputPathsTest {
         OutputPaths p = paths(OutputSettings.defaults());
         assertEquals("rocprofsys-%tag%-output/2025-08-09_13.05", p.directoryTemplate());
         assertEquals("rocprofsys-app-output/2025-08-09_13.05/wall_clock-1234.txt", p.fileName("wall_clock", "txt"));
-        assertEquals(Path.of("/work/dir/rocprofsys-app-output/2025-08-09_13.05/wall_clock-1234.txt"),
+        assertEquals(
+                Path.of("/work/dir/rocprofsys-app-output/2025-08-09_13.05/wall_clock-1234.txt"),
                 p.file("wall_clock", "txt"));
         assertEquals(Path.of("/work/dir/rocprofsys-app-output/2025-08-09_13.05"), p.directory());
     }
@@ -54,19 +55,21 @@ class OutputPathsTest {
 
     @Test
     void rankReplacesPidAndForcesSuffix() {
-        var off = new OutputPaths(settings("out", "", false, false, "perfetto-trace.proto"), Contexts.app(), WD,
-                OptionalInt.of(0), KEYS);
+        var off = new OutputPaths(
+                settings("out", "", false, false, "perfetto-trace.proto"), Contexts.app(), WD, OptionalInt.of(0), KEYS);
         assertEquals("out/wall_clock-0.txt", off.fileName("wall_clock", "txt"));
-        var on = new OutputPaths(settings("out", "", false, true, "perfetto-trace.proto"), Contexts.app(), WD,
-                OptionalInt.of(3), KEYS);
+        var on = new OutputPaths(
+                settings("out", "", false, true, "perfetto-trace.proto"), Contexts.app(), WD, OptionalInt.of(3), KEYS);
         assertEquals(Path.of("/work/dir/out/perfetto-trace-3.proto"), on.perfettoFile());
     }
 
     @Test
     void timeOutput() {
-        assertEquals("out/2025-08-09_13.05/a.txt",
+        assertEquals(
+                "out/2025-08-09_13.05/a.txt",
                 paths(settings("out", "", true, false, "p.proto")).fileName("a", "txt"));
-        assertEquals("out/2025-08-09_13.05/a.txt",
+        assertEquals(
+                "out/2025-08-09_13.05/a.txt",
                 paths(settings("out/", "", true, false, "p.proto")).fileName("a", "txt"));
         var custom = new OutputSettings("out", "", true, "%Y%m%d", false, "p.proto");
         assertEquals("out/20250809/a.txt", paths(custom).fileName("a", "txt"));
@@ -74,13 +77,17 @@ class OutputPathsTest {
 
     @Test
     void timeFolderNotAddedTwice() {
-        assertEquals("out/2025-08-09_13.05/a.txt",
-                paths(settings("out/2025-08-09_13.05", "", true, false, "p.proto")).fileName("a", "txt"));
+        assertEquals(
+                "out/2025-08-09_13.05/a.txt",
+                paths(settings("out/2025-08-09_13.05", "", true, false, "p.proto"))
+                        .fileName("a", "txt"));
     }
 
     @Test
     void emptyOutputPath() {
-        assertEquals("2025-08-09_13.05/a.txt", paths(settings("", "", true, false, "p.proto")).fileName("a", "txt"));
+        assertEquals(
+                "2025-08-09_13.05/a.txt",
+                paths(settings("", "", true, false, "p.proto")).fileName("a", "txt"));
         OutputPaths p = paths(settings("", "", false, false, "p.proto"));
         assertEquals("./a.txt", p.fileName("a", "txt"));
         assertEquals(Path.of("/work/dir/a.txt"), p.file("a", "txt"));
@@ -97,15 +104,15 @@ class OutputPathsTest {
 
     @Test
     void componentSubdirectory() {
-        assertEquals("out/instrumentation/available.txt",
-                plain("").fileName("available", "txt", "instrumentation", false));
+        assertEquals(
+                "out/instrumentation/available.txt", plain("").fileName("available", "txt", "instrumentation", false));
         assertEquals("out/run/causal/experiments.json", plain("run/").fileName("experiments", "json", "causal", true));
         assertEquals("out/causal/run-experiments.json", plain("run-").fileName("experiments", "json", "causal", true));
         assertEquals("out/run/causal/experiments.json", plain("run").fileName("experiments", "json", "causal/", true));
         var withPid = paths(settings("out", "", false, true, "p.proto"));
         assertEquals("out/causal/experiments-1234.coz", withPid.fileName("experiments", "coz", "causal", true));
-        assertEquals("out/instrumentation/excluded.json",
-                withPid.fileName("excluded", "json", "instrumentation", false));
+        assertEquals(
+                "out/instrumentation/excluded.json", withPid.fileName("excluded", "json", "instrumentation", false));
     }
 
     @Test
@@ -147,12 +154,15 @@ class OutputPathsTest {
 
     @Test
     void absoluteOutputPathIgnoresWorkingDirectory() {
-        assertEquals(Path.of("/abs/out/a.txt"), paths(settings("/abs/out", "", false, false, "p")).file("a", "txt"));
+        assertEquals(
+                Path.of("/abs/out/a.txt"),
+                paths(settings("/abs/out", "", false, false, "p")).file("a", "txt"));
     }
 
     @Test
     void perfettoDefaultGoesToOutputFolder() {
-        assertEquals(Path.of("/work/dir/rocprofsys-app-output/2025-08-09_13.05/perfetto-trace-1234.proto"),
+        assertEquals(
+                Path.of("/work/dir/rocprofsys-app-output/2025-08-09_13.05/perfetto-trace-1234.proto"),
                 paths(OutputSettings.defaults()).perfettoFile());
     }
 
@@ -170,12 +180,15 @@ class OutputPathsTest {
 
     @Test
     void perfettoExtensionFromName() {
-        assertEquals(Path.of("/work/dir/out/trace.json"), paths(settings("out", "", false, false, "trace.json"))
-                .perfettoFile());
-        assertEquals(Path.of("/work/dir/out/mytrace.proto"), paths(settings("out", "", false, false, "mytrace"))
-                .perfettoFile());
-        assertEquals(Path.of("/work/dir/out/trace..proto"), paths(settings("out", "", false, false, "trace."))
-                .perfettoFile());
+        assertEquals(
+                Path.of("/work/dir/out/trace.json"),
+                paths(settings("out", "", false, false, "trace.json")).perfettoFile());
+        assertEquals(
+                Path.of("/work/dir/out/mytrace.proto"),
+                paths(settings("out", "", false, false, "mytrace")).perfettoFile());
+        assertEquals(
+                Path.of("/work/dir/out/trace..proto"),
+                paths(settings("out", "", false, false, "trace.")).perfettoFile());
     }
 
     @Test

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ProcFsTest {
     @Test
     void parsesStatWithAwkwardCommandName() {
-        var ids = ProcFs.parseStat("4242 (a) b (c)) S 17 4200 4100 34816 4242 4194560 1 0").orElseThrow();
+        var ids = ProcFs.parseStat("4242 (a) b (c)) S 17 4200 4100 34816 4242 4194560 1 0")
+                .orElseThrow();
         assertEquals(new ProcFs.Ids(4242, 17, 4200, 4100), ids);
     }
 

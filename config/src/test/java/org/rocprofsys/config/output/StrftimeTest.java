@@ -16,13 +16,14 @@ class StrftimeTest {
 
     @Test
     void commonConversions() {
-        assertEquals("07|2025|08|09|25|13:05:07|221|Aug|Sat| 9|%",
-                Strftime.format("%S|%Y|%m|%d|%y|%T|%j|%b|%a|%e|%%", T));
+        assertEquals(
+                "07|2025|08|09|25|13:05:07|221|Aug|Sat| 9|%", Strftime.format("%S|%Y|%m|%d|%y|%T|%j|%b|%a|%e|%%", T));
     }
 
     @Test
     void moreConversionsMatchGlibc() {
-        assertEquals("Saturday|August|01|PM|6|6|31|31|32|2025|25|20|1754744707|+0000|13| 1|08/09/25|13:05",
+        assertEquals(
+                "Saturday|August|01|PM|6|6|31|31|32|2025|25|20|1754744707|+0000|13| 1|08/09/25|13:05",
                 Strftime.format("%A|%B|%I|%p|%u|%w|%U|%W|%V|%G|%g|%C|%s|%z|%k|%l|%D|%R", T));
         assertEquals("Sat Aug  9 13:05:07 2025", Strftime.format("%c", T));
     }

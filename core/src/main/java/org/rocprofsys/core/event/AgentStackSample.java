@@ -12,8 +12,16 @@ package org.rocprofsys.core.event;
  * @param regs        the interrupted registers in DWARF x86-64 column order (17), or empty
  * @param stack       the stack copied from the interrupted sp upwards, or empty
  */
-public record AgentStackSample(long timestampNs, int pid, int tid, StackSample.Kind kind, long threadCpuNs,
-        long[] pcs, long[] regs, byte[] stack) implements TraceEvent {
+public record AgentStackSample(
+        long timestampNs,
+        int pid,
+        int tid,
+        StackSample.Kind kind,
+        long threadCpuNs,
+        long[] pcs,
+        long[] regs,
+        byte[] stack)
+        implements TraceEvent {
     /** The stack pointer the copy starts at (register column 7), 0 without registers. */
     public long stackPointer() {
         return regs.length > 7 ? regs[7] : 0;

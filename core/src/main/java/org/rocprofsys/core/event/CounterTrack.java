@@ -10,5 +10,4 @@ package org.rocprofsys.core.event;
  * @param pid      the process the series describes, or 0 for a machine-wide series (CPU frequency,
  *                 GPU metrics)
  */
-public record CounterTrack(String name, String unit, Category category, int pid) {
-}
+public record CounterTrack(String name, String unit, Category category, int pid) {}

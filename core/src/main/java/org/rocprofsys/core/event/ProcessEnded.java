@@ -10,5 +10,4 @@ package org.rocprofsys.core.event;
  * @param status      the exit code for {@link ProcessEnd#EXITED}, the signal number for
  *                    {@link ProcessEnd#KILLED_BY_SIGNAL}, 0 otherwise
  */
-public record ProcessEnded(long timestampNs, int pid, ProcessEnd how, int status) implements SinkEvent {
-}
+public record ProcessEnded(long timestampNs, int pid, ProcessEnd how, int status) implements SinkEvent {}

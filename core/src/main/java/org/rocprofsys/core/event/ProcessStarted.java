@@ -13,6 +13,12 @@ import java.util.List;
  * @param forkedFrom   for a fork child, the parent pid; 0 otherwise
  * @param execGeneration 0 for the first image of this pid, 1 after the first exec, ...
  */
-public record ProcessStarted(long timestampNs, int pid, int ppid, String executable, List<String> commandLine,
-        int forkedFrom, int execGeneration) implements SinkEvent {
-}
+public record ProcessStarted(
+        long timestampNs,
+        int pid,
+        int ppid,
+        String executable,
+        List<String> commandLine,
+        int forkedFrom,
+        int execGeneration)
+        implements SinkEvent {}

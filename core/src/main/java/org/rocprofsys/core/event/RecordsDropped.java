@@ -5,5 +5,4 @@ package org.rocprofsys.core.event;
  *
  * @param count how many records were lost on that thread so far (cumulative)
  */
-public record RecordsDropped(long timestampNs, int pid, int tid, long count) implements SinkEvent {
-}
+public record RecordsDropped(long timestampNs, int pid, int tid, long count) implements SinkEvent {}

@@ -8,6 +8,12 @@ import java.util.List;
  *
  * @param metrics     component readings taken at the begin, when the run asked for them
  */
-public record RegionBegin(long timestampNs, int pid, int tid, String name, Category category,
-        List<Annotation> annotations, RegionMetrics metrics) implements SinkEvent {
-}
+public record RegionBegin(
+        long timestampNs,
+        int pid,
+        int tid,
+        String name,
+        Category category,
+        List<Annotation> annotations,
+        RegionMetrics metrics)
+        implements SinkEvent {}

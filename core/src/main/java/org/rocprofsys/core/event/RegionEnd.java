@@ -8,6 +8,12 @@ import java.util.List;
  * @param forced true when the pipeline closed it: its thread or process ended, or the run finished,
  *               with it open
  */
-public record RegionEnd(long timestampNs, int pid, int tid, Category category, List<Annotation> annotations,
-        RegionMetrics metrics, boolean forced) implements SinkEvent {
-}
+public record RegionEnd(
+        long timestampNs,
+        int pid,
+        int tid,
+        Category category,
+        List<Annotation> annotations,
+        RegionMetrics metrics,
+        boolean forced)
+        implements SinkEvent {}

@@ -12,6 +12,5 @@ import java.util.Map;
  * @param executable      basename of the target executable (the main region's name)
  * @param droppedRecords  records lost per "pid/tid", empty when none
  */
-public record RunSummary(long endNs, long realtimeOffsetNs, int rootPid, String executable,
-        Map<String, Long> droppedRecords) {
-}
+public record RunSummary(
+        long endNs, long realtimeOffsetNs, int rootPid, String executable, Map<String, Long> droppedRecords) {}

@@ -9,5 +9,4 @@ package org.rocprofsys.core.event;
  * @param file   the source file, or null without line information
  * @param line   the source line, 0 without line information
  */
-public record StackFrame(String symbol, String module, long pc, String file, int line) {
-}
+public record StackFrame(String symbol, String module, long pc, String file, int line) {}

@@ -13,11 +13,13 @@ import java.util.List;
  *                   itself for CPU-clock samples of perf, the thread's CPU time since its previous
  *                   sample for the agent's timer samples (near 0 for a sleeping thread)
  */
-public record StackSample(long timestampNs, int pid, int tid, List<StackFrame> frames, Kind kind, long intervalNs,
-        long cpuNs) implements SinkEvent {
+public record StackSample(
+        long timestampNs, int pid, int tid, List<StackFrame> frames, Kind kind, long intervalNs, long cpuNs)
+        implements SinkEvent {
     /** The timer behind a sample: process CPU time (cpu-clock) or real time. */
     public enum Kind {
-        CPU, WALL
+        CPU,
+        WALL
     }
 
     public StackSample {

@@ -5,5 +5,4 @@ package org.rocprofsys.core.event;
  * whole process, or for the calling thread only. The pipeline applies it; outputs never see it.
  */
 public record TraceControl(long timestampNs, int pid, int tid, boolean enable, boolean processWide)
-        implements TraceEvent {
-}
+        implements TraceEvent {}

@@ -8,8 +8,7 @@ package org.rocprofsys.core.event;
  * <p>Timestamps are nanoseconds of CLOCK_MONOTONIC. Events of one thread arrive in the order the
  * thread recorded them; events of different threads and processes may interleave in any order.
  */
-public sealed interface TraceEvent
-        permits SinkEvent, TraceControl, AgentStackSample {
+public sealed interface TraceEvent permits SinkEvent, TraceControl, AgentStackSample {
     long timestampNs();
 
     int pid();

@@ -9,8 +9,16 @@ import java.util.List;
  *                      id (0 when the runtime gave none)
  * @param arguments     the recorded arguments, empty when none were recorded
  */
-public record GpuApiCall(int pid, int tid, GpuDomain domain, String function, long beginNs, long endNs,
-        long correlationId, List<GpuArgument> arguments) implements GpuEvent {
+public record GpuApiCall(
+        int pid,
+        int tid,
+        GpuDomain domain,
+        String function,
+        long beginNs,
+        long endNs,
+        long correlationId,
+        List<GpuArgument> arguments)
+        implements GpuEvent {
     public GpuApiCall {
         arguments = List.copyOf(arguments);
     }

@@ -11,6 +11,14 @@ package org.rocprofsys.core.gpu;
  * @param memoryBytes     global memory size
  * @param computeCapability the architecture version ("9.0" for an H100, "gfx942" for an MI300)
  */
-public record GpuDevice(int pid, long timestampNs, int index, String vendor, String name, String uuid,
-        int multiprocessors, long memoryBytes, String computeCapability) implements GpuEvent {
-}
+public record GpuDevice(
+        int pid,
+        long timestampNs,
+        int index,
+        String vendor,
+        String name,
+        String uuid,
+        int multiprocessors,
+        long memoryBytes,
+        String computeCapability)
+        implements GpuEvent {}

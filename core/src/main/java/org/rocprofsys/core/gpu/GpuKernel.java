@@ -12,9 +12,21 @@ package org.rocprofsys.core.gpu;
  * @param dynamicSharedBytes  shared memory given at launch
  * @param registersPerThread  registers per thread (0 when unknown)
  */
-public record GpuKernel(int pid, int device, long stream, long correlationId, long beginNs, long endNs,
-        String name, String mangledName, Dim3 grid, Dim3 block, int staticSharedBytes, int dynamicSharedBytes,
-        int registersPerThread) implements GpuEvent {
+public record GpuKernel(
+        int pid,
+        int device,
+        long stream,
+        long correlationId,
+        long beginNs,
+        long endNs,
+        String name,
+        String mangledName,
+        Dim3 grid,
+        Dim3 block,
+        int staticSharedBytes,
+        int dynamicSharedBytes,
+        int registersPerThread)
+        implements GpuEvent {
     @Override
     public long timestampNs() {
         return beginNs;

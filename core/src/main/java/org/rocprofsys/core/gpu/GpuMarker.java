@@ -10,8 +10,17 @@ package org.rocprofsys.core.gpu;
  *                          start/end ranges, which may cross threads and do not nest
  * @param closedByProfiler  still open when its process ended: the profiler closed it then
  */
-public record GpuMarker(int pid, int tid, String domain, String message, long beginNs, long endNs, boolean range,
-        int depth, boolean closedByProfiler) implements GpuEvent {
+public record GpuMarker(
+        int pid,
+        int tid,
+        String domain,
+        String message,
+        long beginNs,
+        long endNs,
+        boolean range,
+        int depth,
+        boolean closedByProfiler)
+        implements GpuEvent {
     @Override
     public long timestampNs() {
         return beginNs;

@@ -4,6 +4,14 @@ package org.rocprofsys.core.gpu;
  * An allocation ({@code free} false) or release ({@code free} true) of {@code bytes} at
  * {@code address} on a device (or of host memory the runtime manages for it).
  */
-public record GpuMemoryAllocation(int pid, int device, long stream, long correlationId, long timestampNs,
-        boolean free, MemoryKind memory, long address, long bytes) implements GpuEvent {
-}
+public record GpuMemoryAllocation(
+        int pid,
+        int device,
+        long stream,
+        long correlationId,
+        long timestampNs,
+        boolean free,
+        MemoryKind memory,
+        long address,
+        long bytes)
+        implements GpuEvent {}

@@ -7,8 +7,18 @@ package org.rocprofsys.core.gpu;
  * @param srcDevice the source device, -1 for host memory
  * @param dstDevice the destination device, -1 for host memory
  */
-public record GpuMemoryCopy(int pid, int device, long stream, long correlationId, long beginNs, long endNs,
-        CopyKind kind, long bytes, int srcDevice, int dstDevice) implements GpuEvent {
+public record GpuMemoryCopy(
+        int pid,
+        int device,
+        long stream,
+        long correlationId,
+        long beginNs,
+        long endNs,
+        CopyKind kind,
+        long bytes,
+        int srcDevice,
+        int dstDevice)
+        implements GpuEvent {
     @Override
     public long timestampNs() {
         return beginNs;

@@ -1,8 +1,9 @@
 package org.rocprofsys.core.gpu;
 
 /** One memset on a device: {@code bytes} bytes set to {@code value}. */
-public record GpuMemorySet(int pid, int device, long stream, long correlationId, long beginNs, long endNs,
-        long bytes, long value) implements GpuEvent {
+public record GpuMemorySet(
+        int pid, int device, long stream, long correlationId, long beginNs, long endNs, long bytes, long value)
+        implements GpuEvent {
     @Override
     public long timestampNs() {
         return beginNs;

@@ -6,8 +6,9 @@ package org.rocprofsys.core.gpu;
  * @param device the device waited on (-1 when the runtime did not say)
  * @param stream the stream waited on (-1 for a device-wide wait)
  */
-public record GpuSynchronization(int pid, int device, long stream, long correlationId, long beginNs,
-        long endNs, SyncKind kind) implements GpuEvent {
+public record GpuSynchronization(
+        int pid, int device, long stream, long correlationId, long beginNs, long endNs, SyncKind kind)
+        implements GpuEvent {
     @Override
     public long timestampNs() {
         return beginNs;

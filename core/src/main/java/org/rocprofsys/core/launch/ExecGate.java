@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.ffm.LibC;
 
 /**
@@ -23,8 +22,7 @@ final class ExecGate {
             + HELD_PRELOAD + "; export LD_PRELOAD; unset " + HELD_PRELOAD + "; fi; exec \"$0\" \"$@\"";
     private static final long STOP_TIMEOUT_NS = 10_000_000_000L;
 
-    private ExecGate() {
-    }
+    private ExecGate() {}
 
     /** {@code /bin/sh -c <shim> command...}. */
     static List<String> command(List<String> command) {
@@ -52,8 +50,8 @@ final class ExecGate {
             return;
         }
         boolean exists = ProgramPath.candidates(program, env, cwd).stream().anyMatch(Files::exists);
-        throw new SessionException("cannot execute '" + program + "': error=" + (exists ? "13, Permission denied"
-                : "2, No such file or directory"));
+        throw new SessionException("cannot execute '" + program + "': error="
+                + (exists ? "13, Permission denied" : "2, No such file or directory"));
     }
 
     /** Waits until the shim has stopped itself; fails if it ended or took too long. */
@@ -62,8 +60,8 @@ final class ExecGate {
         long deadline = System.nanoTime() + STOP_TIMEOUT_NS;
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
-                throw new SessionException("the launch shim ended before the command started (exit " + p.exitValue()
-                        + ")");
+                throw new SessionException(
+                        "the launch shim ended before the command started (exit " + p.exitValue() + ")");
             }
             try {
                 String s = Files.readString(stat);

@@ -12,8 +12,7 @@ import java.util.Optional;
 public final class ProgramPath {
     private static final String DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 
-    private ProgramPath() {
-    }
+    private ProgramPath() {}
 
     /** The places execvp would try, in order. */
     public static List<Path> candidates(String program, Map<String, String> env, Path cwd) {
@@ -29,7 +28,8 @@ public final class ProgramPath {
 
     /** The first candidate that is an executable regular file. */
     public static Optional<Path> find(String program, Map<String, String> env, Path cwd) {
-        return candidates(program, env, cwd).stream().filter(p -> Files.isRegularFile(p) && Files.isExecutable(p))
+        return candidates(program, env, cwd).stream()
+                .filter(p -> Files.isRegularFile(p) && Files.isExecutable(p))
                 .findFirst();
     }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -18,8 +17,7 @@ final class SignalForwarding {
     private final List<Signal> signals = new ArrayList<>();
     private final List<SignalHandler> previous = new ArrayList<>();
 
-    private SignalForwarding() {
-    }
+    private SignalForwarding() {}
 
     static SignalForwarding install(Process target) {
         SignalForwarding f = new SignalForwarding();
@@ -38,7 +36,9 @@ final class SignalForwarding {
                     return;
                 }
                 if (target.isAlive()) {
-                    new ProcessBuilder("kill", "-" + name, Long.toString(target.pid())).start().waitFor();
+                    new ProcessBuilder("kill", "-" + name, Long.toString(target.pid()))
+                            .start()
+                            .waitFor();
                 }
             } catch (IOException | InterruptedException e) {
                 target.destroy();

@@ -31,8 +31,7 @@ record MachineInfo(String cpuModel, String cpuVendor, double cpuMhz, String cpuF
                     case "flags" -> flags = value;
                     case "physical id" -> physicalId = value;
                     case "core id" -> cores.add(physicalId + ":" + value);
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
         } catch (IOException e) {

@@ -1,5 +1,7 @@
 package org.rocprofsys.core.metadata;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -10,10 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingValue;
 import org.rocprofsys.config.Settings;
@@ -28,15 +26,20 @@ import org.rocprofsys.config.file.JsonConfigWriter;
  * config file uses, so the file reads back as a config), the files written, and the environment.
  */
 public final class MetadataWriter {
-    private MetadataWriter() {
-    }
+    private MetadataWriter() {}
 
     /**
      * @param outputs files written, by kind ({@code json}, {@code text}, {@code protobuf}) then by
      *                key ({@code wall_clock}, {@code perfetto}, ...)
      */
-    public static void write(Path file, Settings settings, List<String> commandLine, ZonedDateTime launch,
-            Map<String, Map<String, List<Path>>> outputs, Map<String, String> environment, Map<String, Long> drops)
+    public static void write(
+            Path file,
+            Settings settings,
+            List<String> commandLine,
+            ZonedDateTime launch,
+            Map<String, Map<String, List<Path>>> outputs,
+            Map<String, String> environment,
+            Map<String, Long> drops)
             throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (OutputStream os = Files.newOutputStream(file);
@@ -67,8 +70,10 @@ public final class MetadataWriter {
             g.writeEndObject();
             g.writeArrayFieldStart("environment");
             for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
-                if (e.getKey().startsWith("ROCPROFSYS_") || e.getKey().equals("LD_PRELOAD")
-                        || e.getKey().startsWith("OMP_") || e.getKey().startsWith("HIP_")
+                if (e.getKey().startsWith("ROCPROFSYS_")
+                        || e.getKey().equals("LD_PRELOAD")
+                        || e.getKey().startsWith("OMP_")
+                        || e.getKey().startsWith("HIP_")
                         || e.getKey().startsWith("CUDA_")) {
                     g.writeStartObject();
                     g.writeStringField("key", e.getKey());
@@ -110,8 +115,9 @@ public final class MetadataWriter {
         return entries;
     }
 
-    private static void writeInfo(JsonGenerator g, List<String> commandLine, ZonedDateTime launch,
-            Map<String, Long> drops) throws IOException {
+    private static void writeInfo(
+            JsonGenerator g, List<String> commandLine, ZonedDateTime launch, Map<String, Long> drops)
+            throws IOException {
         MachineInfo m = MachineInfo.read();
         g.writeObjectFieldStart("info");
         g.writeStringField("CPU_MODEL", m.cpuModel());

@@ -1,7 +1,6 @@
 package org.rocprofsys.core.output;
 
 import java.io.PrintStream;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.output.OutputPaths;
 
@@ -16,6 +15,11 @@ import org.rocprofsys.config.output.OutputPaths;
  * @param log              where the "Outputting" lines go (upstream: standard error)
  * @param cout             where tables meant for the terminal go (upstream: standard output)
  */
-public record OutputContext(Settings settings, OutputPaths paths, int rootPid, String executable,
-        long realtimeOffsetNs, PrintStream log, PrintStream cout) {
-}
+public record OutputContext(
+        Settings settings,
+        OutputPaths paths,
+        int rootPid,
+        String executable,
+        long realtimeOffsetNs,
+        PrintStream log,
+        PrintStream cout) {}

@@ -1,7 +1,6 @@
 package org.rocprofsys.core.output;
 
 import java.io.IOException;
-
 import org.rocprofsys.config.Settings;
 
 /**

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.RunSummary;
@@ -26,9 +25,12 @@ public final class PerfettoFormat implements OutputFormat {
     public OutputWriter open(OutputContext context) throws IOException {
         Path file = context.paths().perfettoFile();
         OutputPaths.createParentDirectories(file);
-        PerfettoSink sink = new PerfettoSink(file, new PerfettoSink.Options(
-                context.settings().bool("ROCPROFSYS_PERFETTO_ANNOTATIONS"), context.realtimeOffsetNs(),
-                context.executable()));
+        PerfettoSink sink = new PerfettoSink(
+                file,
+                new PerfettoSink.Options(
+                        context.settings().bool("ROCPROFSYS_PERFETTO_ANNOTATIONS"),
+                        context.realtimeOffsetNs(),
+                        context.executable()));
         return new Writer(sink, file, context);
     }
 
@@ -47,9 +49,15 @@ public final class PerfettoFormat implements OutputFormat {
         @Override
         public List<WrittenFile> report() throws IOException {
             double bytes = Files.size(file);
-            context.log().printf(Locale.ROOT, "[rocprof-sys][%d][perfetto]> Outputting '%s' (%.2f KB / %.2f MB / %.2f GB)"
-                    + "... Done%n", context.rootPid(), file, bytes / 1024, bytes / (1024 * 1024),
-                    bytes / (1024 * 1024 * 1024));
+            context.log()
+                    .printf(
+                            Locale.ROOT,
+                            "[rocprof-sys][%d][perfetto]> Outputting '%s' (%.2f KB / %.2f MB / %.2f GB)" + "... Done%n",
+                            context.rootPid(),
+                            file,
+                            bytes / 1024,
+                            bytes / (1024 * 1024),
+                            bytes / (1024 * 1024 * 1024));
             return List.of(new WrittenFile("protobuf", "perfetto", file));
         }
     }

@@ -24,11 +24,11 @@ import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
 import org.rocprofsys.core.perfetto.proto.CounterDescriptor;
 import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
@@ -38,11 +38,11 @@ import org.rocprofsys.core.perfetto.proto.EventName;
 import org.rocprofsys.core.perfetto.proto.InternedData;
 import org.rocprofsys.core.perfetto.proto.ProcessDescriptor;
 import org.rocprofsys.core.perfetto.proto.ThreadDescriptor;
+import org.rocprofsys.core.perfetto.proto.TracePacket;
+import org.rocprofsys.core.perfetto.proto.TracePacketDefaults;
 import org.rocprofsys.core.perfetto.proto.TrackDescriptor;
 import org.rocprofsys.core.perfetto.proto.TrackEvent;
 import org.rocprofsys.core.perfetto.proto.TrackEventDefaults;
-import org.rocprofsys.core.perfetto.proto.TracePacket;
-import org.rocprofsys.core.perfetto.proto.TracePacketDefaults;
 
 /**
  * Writes the event stream as a Perfetto protobuf trace ({@code perfetto-trace.proto}), streaming:
@@ -97,7 +97,11 @@ public final class PerfettoSink implements EventSink {
      *                         precision, a larger unit rounds timestamps down to multiples of it
      *                         and makes traces smaller
      */
-    public record Options(boolean annotations, long realtimeOffsetNs, long boottimeOffsetNs, String executable,
+    public record Options(
+            boolean annotations,
+            long realtimeOffsetNs,
+            long boottimeOffsetNs,
+            String executable,
             long timestampUnitNs) {
         public Options {
             Objects.requireNonNull(executable, "executable");
@@ -127,7 +131,7 @@ public final class PerfettoSink implements EventSink {
     private static final int CLOCK_REALTIME = ClockSnapshot.Clock.BuiltinClocks.REALTIME_VALUE;
     private static final int CLOCK_MONOTONIC = ClockSnapshot.Clock.BuiltinClocks.MONOTONIC_VALUE;
     private static final int CLOCK_BOOTTIME = ClockSnapshot.Clock.BuiltinClocks.BOOTTIME_VALUE;
-    private static final Consumer<TrackEvent.Builder> NO_FLOW = ev -> { };
+    private static final Consumer<TrackEvent.Builder> NO_FLOW = ev -> {};
 
     private final Options options;
     private final OutputStream file;
@@ -136,6 +140,7 @@ public final class PerfettoSink implements EventSink {
     private final Map<Long, ThreadTrack> threads = new HashMap<>();
     /** The tracks of sampled call stacks, by thread; and each thread's number from its ThreadStarted. */
     private final Map<Long, ThreadTrack> sampledThreads = new HashMap<>();
+
     private final Map<Long, Integer> threadSequences = new HashMap<>();
     /**
      * The tracks of processes that ended: the sampler's events of a process can reach the sink
@@ -144,6 +149,7 @@ public final class PerfettoSink implements EventSink {
     private final Map<Integer, ProcessTrack> endedProcesses = new HashMap<>();
     /** Counter tracks by name, with their uuid; their samples go on the global sequence. */
     private final Map<String, Long> counters = new HashMap<>();
+
     private final SliceEncoder slices = new SliceEncoder();
     private long nextUuid = 1;
     private int nextSequenceId = GLOBAL_SEQUENCE_ID + 1;
@@ -188,8 +194,13 @@ public final class PerfettoSink implements EventSink {
             case ThreadEnded t -> threadEnded(t);
             case RegionBegin b -> regionBegin(b, flow);
             case RegionEnd e -> regionEnd(e);
-            case Mark m -> instant(thread(m.pid(), m.tid(), m.timestampNs()), m.timestampNs(),
-                    label(m.category()), m.name(), flow);
+            case Mark m ->
+                instant(
+                        thread(m.pid(), m.tid(), m.timestampNs()),
+                        m.timestampNs(),
+                        label(m.category()),
+                        m.name(),
+                        flow);
             case Fork f -> fork(f);
             case RecordsDropped r -> recordsDropped(r);
             case CounterSample c -> counter(c);
@@ -224,7 +235,8 @@ public final class PerfettoSink implements EventSink {
         }
         ProcessTrack proc = new ProcessTrack(nextUuid++, exe);
         processes.put(p.pid(), proc);
-        ProcessDescriptor.Builder pd = ProcessDescriptor.newBuilder().setPid(p.pid()).setProcessName(exe);
+        ProcessDescriptor.Builder pd =
+                ProcessDescriptor.newBuilder().setPid(p.pid()).setProcessName(exe);
         if (p.commandLine() != null) {
             pd.addAllCmdline(p.commandLine());
         }
@@ -316,7 +328,11 @@ public final class PerfettoSink implements EventSink {
     private void emitSlice(ThreadTrack t, long timestampNs) throws IOException {
         long delta = t.advance(timestampNs);
         InternedData.Builder interned = t.takeInterned();
-        slices.writePacket(out, delta >= 0 ? delta : timestampNs, delta >= 0 ? 0 : CLOCK_MONOTONIC, t.sequenceId,
+        slices.writePacket(
+                out,
+                delta >= 0 ? delta : timestampNs,
+                delta >= 0 ? 0 : CLOCK_MONOTONIC,
+                t.sequenceId,
                 interned == null ? null : interned.build().toByteArray());
     }
 
@@ -394,16 +410,25 @@ public final class PerfettoSink implements EventSink {
         if (uuid == null) {
             uuid = nextUuid++;
             counters.put(track.name(), uuid);
-            TrackDescriptor.Builder td = TrackDescriptor.newBuilder().setUuid(uuid).setName(track.name())
+            TrackDescriptor.Builder td = TrackDescriptor.newBuilder()
+                    .setUuid(uuid)
+                    .setName(track.name())
                     .setCounter(CounterDescriptor.newBuilder().setUnitName(track.unit()));
             if (track.pid() != 0) {
                 td.setParentUuid(process(track.pid(), c.timestampNs()).uuid);
             }
-            write(TracePacket.newBuilder().setTimestamp(c.timestampNs()).setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
-                    .setTrackDescriptor(td).build());
+            write(TracePacket.newBuilder()
+                    .setTimestamp(c.timestampNs())
+                    .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
+                    .setTrackDescriptor(td)
+                    .build());
         }
-        write(TracePacket.newBuilder().setTimestamp(c.timestampNs()).setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
-                .setTrackEvent(TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_COUNTER).setTrackUuid(uuid)
+        write(TracePacket.newBuilder()
+                .setTimestamp(c.timestampNs())
+                .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
+                .setTrackEvent(TrackEvent.newBuilder()
+                        .setType(TrackEvent.Type.TYPE_COUNTER)
+                        .setTrackUuid(uuid)
                         .setDoubleCounterValue(c.value()))
                 .build());
     }
@@ -446,7 +471,8 @@ public final class PerfettoSink implements EventSink {
         write(TracePacket.newBuilder()
                 .setTimestamp(timestampNs)
                 .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
-                .setTrackDescriptor(TrackDescriptor.newBuilder().setUuid(proc.uuid).setProcess(pd))
+                .setTrackDescriptor(
+                        TrackDescriptor.newBuilder().setUuid(proc.uuid).setProcess(pd))
                 .build());
     }
 
@@ -591,8 +617,7 @@ public final class PerfettoSink implements EventSink {
         return ((long) pid << 32) | (tid & 0xffffffffL);
     }
 
-    private record ProcessTrack(long uuid, String executable) {
-    }
+    private record ProcessTrack(long uuid, String executable) {}
 
     /** One thread: its track, its packet sequence and the sequence's incremental state. */
     private static final class ThreadTrack {
@@ -604,6 +629,7 @@ public final class PerfettoSink implements EventSink {
         long lastUnits;
         /** Slices open on the track. */
         int depth;
+
         private final Map<String, Long> names = new HashMap<>();
         private final Map<String, Long> categories = new HashMap<>();
         private final Map<String, Long> annotationNames = new HashMap<>();
@@ -650,10 +676,10 @@ public final class PerfettoSink implements EventSink {
         }
 
         // constants, so the per-event lookups allocate nothing
-        private static final Announce EVENT_NAME = (d, iid, n) -> d.addEventNames(
-                EventName.newBuilder().setIid(iid).setName(n));
-        private static final Announce EVENT_CATEGORY = (d, iid, n) -> d.addEventCategories(
-                EventCategory.newBuilder().setIid(iid).setName(n));
+        private static final Announce EVENT_NAME = (d, iid, n) ->
+                d.addEventNames(EventName.newBuilder().setIid(iid).setName(n));
+        private static final Announce EVENT_CATEGORY = (d, iid, n) ->
+                d.addEventCategories(EventCategory.newBuilder().setIid(iid).setName(n));
         private static final Announce ANNOTATION_NAME = (d, iid, n) -> d.addDebugAnnotationNames(
                 DebugAnnotationName.newBuilder().setIid(iid).setName(n));
 

@@ -1,10 +1,8 @@
 package org.rocprofsys.core.perfetto;
 
+import com.google.protobuf.CodedOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-
-import com.google.protobuf.CodedOutputStream;
-
 import org.rocprofsys.core.event.AnnotationValue;
 
 /**
@@ -112,10 +110,12 @@ final class SliceEncoder {
         int size = CodedOutputStream.computeUInt64Size(PACKET_TIMESTAMP, timestamp)
                 + CodedOutputStream.computeUInt32Size(PACKET_SEQUENCE_ID, sequenceId)
                 + CodedOutputStream.computeTagSize(PACKET_TRACK_EVENT)
-                + CodedOutputStream.computeUInt32SizeNoTag(event.length) + event.length;
+                + CodedOutputStream.computeUInt32SizeNoTag(event.length)
+                + event.length;
         if (interned != null) {
             size += CodedOutputStream.computeTagSize(PACKET_INTERNED_DATA)
-                    + CodedOutputStream.computeUInt32SizeNoTag(interned.length) + interned.length;
+                    + CodedOutputStream.computeUInt32SizeNoTag(interned.length)
+                    + interned.length;
         }
         if (clockId != 0) {
             size += CodedOutputStream.computeUInt32Size(PACKET_TIMESTAMP_CLOCK_ID, clockId);

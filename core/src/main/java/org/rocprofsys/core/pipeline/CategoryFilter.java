@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterSample;
@@ -82,7 +81,8 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
         boolean keep = switch (e) {
             case RegionBegin b -> {
                 boolean k = !dropped.contains(b.category());
-                open.computeIfAbsent(key(b.pid(), b.tid()), x -> new ArrayDeque<>()).addLast(k);
+                open.computeIfAbsent(key(b.pid(), b.tid()), x -> new ArrayDeque<>())
+                        .addLast(k);
                 yield k;
             }
             case RegionEnd end -> {

@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.Mark;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.SinkEvent;
 

@@ -3,7 +3,6 @@ package org.rocprofsys.core.pipeline;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.TraceEvent;
@@ -21,7 +20,10 @@ public final class Pipeline {
     /**
      * @param initiallyEnabled whether collection is on when a process starts (ROCPROFSYS_INIT_ENABLED)
      */
-    public Pipeline(TraceWindows windows, boolean initiallyEnabled, List<BackgroundSource> sources,
+    public Pipeline(
+            TraceWindows windows,
+            boolean initiallyEnabled,
+            List<BackgroundSource> sources,
             List<? extends EventSink> outputs) {
         this(windows, initiallyEnabled, Set.of(), sources, outputs);
     }
@@ -29,11 +31,15 @@ public final class Pipeline {
     /**
      * @param droppedCategories events of these categories reach no output ({@link CategoryFilter#dropped})
      */
-    public Pipeline(TraceWindows windows, boolean initiallyEnabled, Set<Category> droppedCategories,
-            List<BackgroundSource> sources, List<? extends EventSink> outputs) {
+    public Pipeline(
+            TraceWindows windows,
+            boolean initiallyEnabled,
+            Set<Category> droppedCategories,
+            List<BackgroundSource> sources,
+            List<? extends EventSink> outputs) {
         this.normaliser = new EventNormaliser(new EventFanOut(outputs));
-        Consumer<TraceEvent> first = new CollectionFilter(windows, initiallyEnabled,
-                CategoryFilter.of(droppedCategories, normaliser));
+        Consumer<TraceEvent> first =
+                new CollectionFilter(windows, initiallyEnabled, CategoryFilter.of(droppedCategories, normaliser));
         for (BackgroundSource source : sources.reversed()) {
             first = source.intercept(first);
         }

@@ -6,8 +6,7 @@ import java.nio.file.Path;
 
 /** Whether a process (not necessarily our child) still runs: present in /proc and not a zombie. */
 final class ProcessLiveness {
-    private ProcessLiveness() {
-    }
+    private ProcessLiveness() {}
 
     static boolean isAlive(int pid) {
         try {

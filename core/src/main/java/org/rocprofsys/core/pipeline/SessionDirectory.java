@@ -27,7 +27,8 @@ public final class SessionDirectory implements AutoCloseable {
         Path parent = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : fallbackTmp;
         byte[] random = new byte[6];
         new SecureRandom().nextBytes(random);
-        Path dir = parent.resolve("rocprofsys-" + ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(random));
+        Path dir = parent.resolve("rocprofsys-" + ProcessHandle.current().pid() + "-"
+                + HexFormat.of().formatHex(random));
         Files.createDirectories(parent);
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         return new SessionDirectory(dir);
@@ -41,7 +42,8 @@ public final class SessionDirectory implements AutoCloseable {
     public List<Path> ringFiles() throws IOException {
         try (Stream<Path> s = Files.list(path)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".ring"))
-                    .sorted(Comparator.comparing((Path p) -> p.getFileName().toString().length())
+                    .sorted(Comparator.comparing(
+                                    (Path p) -> p.getFileName().toString().length())
                             .thenComparing(p -> p.getFileName().toString()))
                     .toList();
         }

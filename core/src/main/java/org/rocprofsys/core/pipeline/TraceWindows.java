@@ -3,7 +3,6 @@ package org.rocprofsys.core.pipeline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
 import org.rocprofsys.config.Settings;
 
 /**
@@ -14,8 +13,7 @@ import org.rocprofsys.config.Settings;
  */
 public final class TraceWindows {
     /** One spec; duration 0 means "until the end". */
-    record Period(long delayNs, long durationNs, int repeat) {
-    }
+    record Period(long delayNs, long durationNs, int repeat) {}
 
     private final List<Period> periods;
 
@@ -41,17 +39,18 @@ public final class TraceWindows {
     static Period parse(String spec) {
         String[] f = spec.strip().split(":");
         if (f.length < 2 || f.length > 4) {
-            throw new IllegalArgumentException("ROCPROFSYS_TRACE_PERIODS: '" + spec
-                    + "' is not delay:duration[:repeat[:clock]]");
+            throw new IllegalArgumentException(
+                    "ROCPROFSYS_TRACE_PERIODS: '" + spec + "' is not delay:duration[:repeat[:clock]]");
         }
         try {
             int repeat = f.length > 2 ? Integer.parseInt(f[2]) : 1;
             if (f.length > 3) {
                 String clock = f[3].toLowerCase(Locale.ROOT);
-                if (!clock.matches("realtime|monotonic|monotonic_raw|realtime_coarse|monotonic_coarse|boottime"
-                        + "|clock_(realtime|monotonic|monotonic_raw|realtime_coarse|monotonic_coarse|boottime)|[014567]")) {
-                    throw new IllegalArgumentException("ROCPROFSYS_TRACE_PERIODS: clock '" + f[3]
-                            + "' in '" + spec + "' is not supported (wall-clock clocks only)");
+                if (!clock.matches(
+                        "realtime|monotonic|monotonic_raw|realtime_coarse|monotonic_coarse|boottime"
+                                + "|clock_(realtime|monotonic|monotonic_raw|realtime_coarse|monotonic_coarse|boottime)|[014567]")) {
+                    throw new IllegalArgumentException("ROCPROFSYS_TRACE_PERIODS: clock '" + f[3] + "' in '" + spec
+                            + "' is not supported (wall-clock clocks only)");
                 }
             }
             return new Period(seconds(Double.parseDouble(f[0])), seconds(Double.parseDouble(f[1])), repeat);

@@ -7,15 +7,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.SinkEvent;
 
 /**
  * Builds timemory's call graphs from the event stream: one graph per (process, thread), each a
@@ -95,8 +94,7 @@ final class CallGraphBuilder {
             case ThreadEnded e -> threadEnded(e);
             case ProcessStarted s -> processStarted(s);
             case ProcessEnded e -> processEnded(e);
-            default -> {
-            }
+            default -> {}
         }
     }
 
@@ -390,6 +388,7 @@ final class CallGraphBuilder {
         final ProfileNode head;
         /** The open regions, innermost last: entry, begin time and begin readings. */
         ProfileNode[] nodes = new ProfileNode[16];
+
         long[] begin = new long[16];
         long[] cpu = new long[16];
         long[] rss = new long[16];
@@ -400,6 +399,7 @@ final class CallGraphBuilder {
         long firstBeginNs;
         /** The main-thread entry this worker's graph hangs below; null for the graph head. */
         ProfileNode bookmark;
+
         long lastTs = Long.MIN_VALUE;
         boolean ended;
         boolean endedNormally;

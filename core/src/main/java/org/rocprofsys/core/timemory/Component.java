@@ -29,19 +29,47 @@ import java.util.regex.Pattern;
  * </ul>
  */
 public enum Component {
-    WALL_CLOCK("wall_clock", "Real-clock timer (i.e. wall-clock timer)", 78, "WALL_CLOCK",
-            Category.TIMING, true, List.of("real_clock", "virtual_clock")),
-    CPU_CLOCK("cpu_clock", "Total CPU time spent in both user- and kernel-mode", 4, "CPU_CLOCK",
-            Category.TIMING, true, List.of()),
-    PEAK_RSS("peak_rss", "Measures changes in the high-water mark for the amount of memory allocated in RAM. "
-            + "May fluctuate if swap is enabled", 47, "PEAK_RSS", Category.MEMORY, true, List.of("memory_hwm")),
-    PAGE_RSS("page_rss", "Amount of memory allocated in pages of memory. Unlike peak_rss, value will fluctuate "
-            + "as memory is freed/allocated", 44, "PAGE_RSS", Category.MEMORY, true, List.of()),
+    WALL_CLOCK(
+            "wall_clock",
+            "Real-clock timer (i.e. wall-clock timer)",
+            78,
+            "WALL_CLOCK",
+            Category.TIMING,
+            true,
+            List.of("real_clock", "virtual_clock")),
+    CPU_CLOCK(
+            "cpu_clock",
+            "Total CPU time spent in both user- and kernel-mode",
+            4,
+            "CPU_CLOCK",
+            Category.TIMING,
+            true,
+            List.of()),
+    PEAK_RSS(
+            "peak_rss",
+            "Measures changes in the high-water mark for the amount of memory allocated in RAM. "
+                    + "May fluctuate if swap is enabled",
+            47,
+            "PEAK_RSS",
+            Category.MEMORY,
+            true,
+            List.of("memory_hwm")),
+    PAGE_RSS(
+            "page_rss",
+            "Amount of memory allocated in pages of memory. Unlike peak_rss, value will fluctuate "
+                    + "as memory is freed/allocated",
+            44,
+            "PAGE_RSS",
+            Category.MEMORY,
+            true,
+            List.of()),
     TRIP_COUNT("trip_count", "Counts number of invocations", 61, "TRIP_COUNT", Category.COUNT, false, List.of());
 
     /** Which unit and format settings a component follows. */
     enum Category {
-        TIMING, MEMORY, COUNT
+        TIMING,
+        MEMORY,
+        COUNT
     }
 
     private final String label;
@@ -53,8 +81,14 @@ public enum Component {
     private final Set<String> ids;
     private final Pattern matcher;
 
-    Component(String label, String description, int enumValue, String enumString, Category category,
-            boolean hasAccum, List<String> aliases) {
+    Component(
+            String label,
+            String description,
+            int enumValue,
+            String enumString,
+            Category category,
+            boolean hasAccum,
+            List<String> aliases) {
         this.label = label;
         this.description = description;
         this.enumValue = enumValue;

@@ -14,6 +14,7 @@ final class JsonOut {
     private final Set<String> versioned = new HashSet<>();
     /** Per nesting level: whether the next value needs a comma. */
     private boolean[] comma = new boolean[64];
+
     private int level;
 
     JsonOut beginObject() {
@@ -124,7 +125,8 @@ final class JsonOut {
                 case '\t' -> out.append("\\t");
                 default -> {
                     if (c < 0x20) {
-                        out.append("\\u00").append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                        out.append("\\u00")
+                                .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
                                 .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
                     } else {
                         out.append(c);

@@ -5,7 +5,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-
 import org.rocprofsys.core.timemory.ProcessReport.GraphNode;
 import org.rocprofsys.core.timemory.ProcessReport.Row;
 
@@ -26,8 +25,7 @@ import org.rocprofsys.core.timemory.ProcessReport.Row;
  * kept, thread ids united ({@code finalize::merge} of {@code basic_tree}).
  */
 final class JsonReport {
-    private JsonReport() {
-    }
+    private JsonReport() {}
 
     static String render(ProcessReport report, Component c, boolean ranks, boolean tree) {
         return render(report, c, null, ranks, tree);
@@ -38,7 +36,11 @@ final class JsonReport {
         TimemoryOptions.Format f = report.options().format(c);
         int ci = report.componentIndex(c);
         JsonOut j = new JsonOut();
-        j.beginObject().name("timemory").beginObject().name(label != null ? label : c.identifier()).beginObject();
+        j.beginObject()
+                .name("timemory")
+                .beginObject()
+                .name(label != null ? label : c.identifier())
+                .beginObject();
         j.name("properties").beginObject("properties");
         j.name("value").value(c.enumValue());
         j.name("enum").value(c.enumString());

@@ -21,8 +21,7 @@ import java.math.RoundingMode;
 final class NumberText {
     private static final int JSON_MAX_DECIMALS = 16;
 
-    private NumberText() {
-    }
+    private NumberText() {}
 
     /** {@code std::fixed} (with {@code showpoint} when {@code showpoint}) and {@code precision}. */
     static String fixed(double v, int precision, boolean showpoint) {
@@ -33,7 +32,9 @@ final class NumberText {
             return v < 0 ? "-inf" : "inf";
         }
         boolean negative = Double.doubleToRawLongBits(v) < 0;
-        String body = new BigDecimal(Math.abs(v)).setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
+        String body = new BigDecimal(Math.abs(v))
+                .setScale(precision, RoundingMode.HALF_EVEN)
+                .toPlainString();
         if (precision == 0 && showpoint) {
             body += ".";
         }

@@ -12,5 +12,4 @@ import java.nio.file.Path;
  * @param path        where it is
  * @param printedName the name as the log line shows it (relative when the settings are)
  */
-public record OutputFile(String kind, String label, int pid, Path path, String printedName) {
-}
+public record OutputFile(String kind, String label, int pid, Path path, String printedName) {}

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.core.timemory.CallGraphBuilder.ProcessState;
 import org.rocprofsys.core.timemory.CallGraphBuilder.ThreadState;
 
@@ -70,7 +69,12 @@ final class ProcessReport {
     private final List<Component> components;
     private final TimemoryOptions options;
 
-    private ProcessReport(int pid, int threadCount, GraphNode root, List<Row> rows, List<Component> components,
+    private ProcessReport(
+            int pid,
+            int threadCount,
+            GraphNode root,
+            List<Row> rows,
+            List<Component> components,
             TimemoryOptions options) {
         this.pid = pid;
         this.threadCount = threadCount;
@@ -162,8 +166,7 @@ final class ProcessReport {
 
         /** Copies a thread's subtree below {@code parent}, dropping entries at depth >= MAX_DEPTH. */
         private void copy(GraphNode parent, ProfileNode e, int tid) {
-            record Item(GraphNode parent, ProfileNode e) {
-            }
+            record Item(GraphNode parent, ProfileNode e) {}
             ArrayList<Item> stack = new ArrayList<>();
             stack.add(new Item(parent, e));
             while (!stack.isEmpty()) {
@@ -230,13 +233,21 @@ final class ProcessReport {
                     prefix.append(">>> ");
                 } else {
                     String t = Integer.toString(g.tid);
-                    prefix.append('|').append("0".repeat(Math.max(0, width - t.length()))).append(t).append(">>> ");
+                    prefix.append('|')
+                            .append("0".repeat(Math.max(0, width - t.length())))
+                            .append(t)
+                            .append(">>> ");
                 }
                 if (depth > 0) {
                     prefix.append("  ".repeat(depth - 1)).append("|_");
                 }
                 prefix.append(g.name);
-                out.add(new Row(prefix.toString(), depth, g.hash, rolling, g.tid,
+                out.add(new Row(
+                        prefix.toString(),
+                        depth,
+                        g.hash,
+                        rolling,
+                        g.tid,
                         options.collapseThreads() ? g.measure.copy() : g.measure));
                 for (int i = g.children.size() - 1; i >= 0; i--) {
                     stack.add(g.children.get(i));
@@ -247,8 +258,7 @@ final class ProcessReport {
 
         /** finalize::merge of result lists: same depth, hash, rolling hash and prefix become one. */
         private static List<Row> collapse(List<Row> rows) {
-            record Key(int depth, long hash, long rolling, String prefix) {
-            }
+            record Key(int depth, long hash, long rolling, String prefix) {}
             LinkedHashMap<Key, Row> out = new LinkedHashMap<>();
             for (Row r : rows) {
                 Key k = new Key(r.depth, r.hash, r.rollingHash, r.prefix);

@@ -20,6 +20,7 @@ final class ProfileNode {
     final int depth;
     /** The thread's timeline counter at insertion (timeline profiles), 0 otherwise. */
     final long timelineId;
+
     final Measure measure;
     private Map<String, ProfileNode> byName;
     private ProfileNode lastChild;

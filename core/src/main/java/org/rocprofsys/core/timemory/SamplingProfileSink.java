@@ -7,18 +7,18 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.Category;
-import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.output.OutputWriter;
+import org.rocprofsys.core.output.WrittenFile;
 
 /**
  * The sampled profiles (inventory §5): {@code sampling_wall_clock}, {@code sampling_cpu_clock} and
@@ -34,7 +34,7 @@ import org.rocprofsys.core.event.SinkEvent;
  * value is exactly the sum of the intervals of the samples it appears in. Real timestamps are not
  * needed for a profile and would overlap (samples of one thread are instants, not regions).
  */
-public final class SamplingProfileSink implements EventSink {
+public final class SamplingProfileSink implements OutputWriter {
     /**
      * Where the main thread's virtual clocks start. The call-graph builder places a worker thread's
      * graph below the main thread's position at the worker's first region; worker clocks start at 0,
@@ -48,19 +48,28 @@ public final class SamplingProfileSink implements EventSink {
     private final TimemorySink percent;
     /** Per thread: the virtual clocks of the wall and CPU profiles, and the last sample's time. */
     private final Map<Long, long[]> clocks = new HashMap<>();
+
     private final Map<Long, Long> lastSample = new HashMap<>();
     /** pid -> (tid -> (function -> frames)), for the flat percentages written at the end. */
     private final Map<Integer, Map<Integer, Map<String, Long>>> counts = new LinkedHashMap<>();
+
     private final Map<Integer, Long> framesPerProcess = new HashMap<>();
 
     public SamplingProfileSink(TimemoryOptions options, OutputPaths paths, PrintStream log, PrintStream cout) {
         this.wall = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)), paths, log, cout)
-                .withLabel("sampling_wall_clock").withThreadsAtRoot();
+                .withLabel("sampling_wall_clock")
+                .withThreadsAtRoot();
         this.cpu = new TimemorySink(options.withComponents(List.of(Component.CPU_CLOCK)), paths, log, cout)
-                .withLabel("sampling_cpu_clock").withThreadsAtRoot();
-        this.percent = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)).withFlat(true)
-                .withPercentUnit(), paths,
-                log, cout).withLabel("sampling_percent");
+                .withLabel("sampling_cpu_clock")
+                .withThreadsAtRoot();
+        this.percent = new TimemorySink(
+                        options.withComponents(List.of(Component.WALL_CLOCK))
+                                .withFlat(true)
+                                .withPercentUnit(),
+                        paths,
+                        log,
+                        cout)
+                .withLabel("sampling_percent");
     }
 
     @Override
@@ -88,8 +97,8 @@ public final class SamplingProfileSink implements EventSink {
 
     /** One sample as nested regions on the thread's virtual clock {@code clock}. */
     private void fold(TimemorySink sink, StackSample s, long thread, int clock, long intervalNs) {
-        long[] c = clocks.computeIfAbsent(thread, k -> s.tid() == s.pid() ? new long[] {MAIN_EPOCH, MAIN_EPOCH}
-                : new long[2]);
+        long[] c = clocks.computeIfAbsent(
+                thread, k -> s.tid() == s.pid() ? new long[] {MAIN_EPOCH, MAIN_EPOCH} : new long[2]);
         long begin = c[clock];
         long end = begin + Math.max(1, intervalNs);
         c[clock] = end;
@@ -135,12 +144,19 @@ public final class SamplingProfileSink implements EventSink {
         wall.finish(summary);
     }
 
+    /** The files were announced as they were written, as timemory does. */
+    @Override
+    public List<WrittenFile> report() {
+        return WrittenFiles.of(outputsByLabel());
+    }
+
     /** The files written by kind and then label, as metadata.json groups them. */
     public Map<String, Map<String, List<Path>>> outputsByLabel() {
         Map<String, Map<String, List<Path>>> out = new LinkedHashMap<>();
         for (TimemorySink s : List.of(wall, cpu, percent)) {
-            s.outputsByLabel().forEach((kind, byLabel) -> out.computeIfAbsent(kind, k -> new LinkedHashMap<>())
-                    .putAll(byLabel));
+            s.outputsByLabel()
+                    .forEach((kind, byLabel) -> out.computeIfAbsent(kind, k -> new LinkedHashMap<>())
+                            .putAll(byLabel));
         }
         return out;
     }

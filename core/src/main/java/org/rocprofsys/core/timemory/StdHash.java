@@ -24,8 +24,7 @@ final class StdHash {
     private static final long SEED = 0xc70f6907L;
     static final long COMBINE_OFFSET = 0x9e3779b97f4a7c17L;
 
-    private StdHash() {
-    }
+    private StdHash() {}
 
     /** libstdc++ {@code std::hash<std::string>} of the UTF-8 bytes of {@code s}. */
     static long of(String s) {

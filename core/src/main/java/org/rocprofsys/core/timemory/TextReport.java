@@ -2,7 +2,6 @@ package org.rocprofsys.core.timemory;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.rocprofsys.core.timemory.ProcessReport.Row;
 
 /**
@@ -13,8 +12,7 @@ import org.rocprofsys.core.timemory.ProcessReport.Row;
  * statistics or % SELF).
  */
 final class TextReport {
-    private TextReport() {
-    }
+    private TextReport() {}
 
     static String render(ProcessReport report, Component c) {
         return render(report, c, c.label());

@@ -79,7 +79,10 @@ final class TextTable {
         }
         separator(out, '-');
         for (int i = 0; i < headers.size(); i++) {
-            out.append('|').append(' ').append(centered(headers.get(i), widths.get(i))).append(' ');
+            out.append('|')
+                    .append(' ')
+                    .append(centered(headers.get(i), widths.get(i)))
+                    .append(' ');
         }
         out.append("|\n");
         separator(out, '|');
@@ -96,7 +99,8 @@ final class TextTable {
                 out.append(' ');
             }
             out.append("|\n");
-            if (separatorFrequency > 0 && (r + 1) < rows.size()
+            if (separatorFrequency > 0
+                    && (r + 1) < rows.size()
                     && (r % separatorFrequency) == (separatorFrequency - 1)) {
                 separator(out, '|');
             }

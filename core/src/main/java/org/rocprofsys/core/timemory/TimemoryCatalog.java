@@ -1,7 +1,6 @@
 package org.rocprofsys.core.timemory;
 
 import java.util.List;
-
 import org.rocprofsys.config.avail.AvailCatalog;
 import org.rocprofsys.config.avail.AvailableComponent;
 import org.rocprofsys.config.avail.HardwareCounter;
@@ -13,13 +12,20 @@ import org.rocprofsys.config.avail.HardwareCounter;
 public final class TimemoryCatalog implements AvailCatalog {
     @Override
     public List<AvailableComponent> components() {
-        return java.util.Arrays.stream(Component.values()).map(c -> new AvailableComponent(c.label(), true,
-                c == Component.TRIP_COUNT ? "size_t" : "int64_t", String.join(" ", c.ids()), c.label(),
-                c.description(), switch (c) {
-                    case WALL_CLOCK, CPU_CLOCK -> "timing";
-                    case PEAK_RSS, PAGE_RSS -> "memory";
-                    case TRIP_COUNT -> "counting";
-                })).toList();
+        return java.util.Arrays.stream(Component.values())
+                .map(c -> new AvailableComponent(
+                        c.label(),
+                        true,
+                        c == Component.TRIP_COUNT ? "size_t" : "int64_t",
+                        String.join(" ", c.ids()),
+                        c.label(),
+                        c.description(),
+                        switch (c) {
+                            case WALL_CLOCK, CPU_CLOCK -> "timing";
+                            case PEAK_RSS, PAGE_RSS -> "memory";
+                            case TRIP_COUNT -> "counting";
+                        }))
+                .toList();
     }
 
     @Override

@@ -1,14 +1,9 @@
 package org.rocprofsys.core.timemory;
 
-import java.util.List;
-
 import org.rocprofsys.config.Settings;
-import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
-import org.rocprofsys.core.output.WrittenFile;
 
 /** The instrumented profiles of ROCPROFSYS_TIMEMORY_COMPONENTS (ROCPROFSYS_PROFILE). */
 public final class TimemoryFormat implements OutputFormat {
@@ -19,25 +14,7 @@ public final class TimemoryFormat implements OutputFormat {
 
     @Override
     public OutputWriter open(OutputContext context) {
-        return new Writer(new TimemorySink(TimemoryOptions.from(context.settings()), context.paths(), context.log(),
-                context.cout()));
-    }
-
-    private record Writer(TimemorySink sink) implements OutputWriter {
-        @Override
-        public void accept(SinkEvent event) {
-            sink.accept(event);
-        }
-
-        @Override
-        public void finish(RunSummary summary) throws java.io.IOException {
-            sink.finish(summary);
-        }
-
-        /** The files were announced as they were written, as timemory does. */
-        @Override
-        public List<WrittenFile> report() {
-            return WrittenFiles.of(sink.outputsByLabel());
-        }
+        return new TimemorySink(
+                TimemoryOptions.from(context.settings()), context.paths(), context.log(), context.cout());
     }
 }

@@ -5,7 +5,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-
 import org.rocprofsys.config.Settings;
 
 /**
@@ -35,11 +34,30 @@ import org.rocprofsys.config.Settings;
  * @param memoryUnits       MEMORY_UNITS (B, KB, MB, GB, KiB, MiB, ...)
  * @param memoryScientific  MEMORY_SCIENTIFIC
  */
-public record TimemoryOptions(List<Component> components, boolean flat, boolean timeline, boolean collapseThreads,
-        int maxDepth, boolean fileOutput, boolean textOutput, boolean jsonOutput, boolean treeOutput,
-        boolean coutOutput, int precision, int width, boolean scientific, int maxWidth, long separatorFrequency,
-        int timingPrecision, int timingWidth, String timingUnits, boolean timingScientific, int memoryPrecision,
-        int memoryWidth, String memoryUnits, boolean memoryScientific) {
+public record TimemoryOptions(
+        List<Component> components,
+        boolean flat,
+        boolean timeline,
+        boolean collapseThreads,
+        int maxDepth,
+        boolean fileOutput,
+        boolean textOutput,
+        boolean jsonOutput,
+        boolean treeOutput,
+        boolean coutOutput,
+        int precision,
+        int width,
+        boolean scientific,
+        int maxWidth,
+        long separatorFrequency,
+        int timingPrecision,
+        int timingWidth,
+        String timingUnits,
+        boolean timingScientific,
+        int memoryPrecision,
+        int memoryWidth,
+        String memoryUnits,
+        boolean memoryScientific) {
 
     public TimemoryOptions {
         components = List.copyOf(components);
@@ -49,8 +67,30 @@ public record TimemoryOptions(List<Component> components, boolean flat, boolean 
 
     /** rocprof-sys's defaults: wall_clock only, tree profile, text + JSON + tree files, sec/MB. */
     public static TimemoryOptions defaults() {
-        return new TimemoryOptions(List.of(Component.WALL_CLOCK), false, false, false, 65535, true, true, true,
-                true, false, -1, -1, false, 120, 0, 6, -1, "sec", false, -1, -1, "MB", false);
+        return new TimemoryOptions(
+                List.of(Component.WALL_CLOCK),
+                false,
+                false,
+                false,
+                65535,
+                true,
+                true,
+                true,
+                true,
+                false,
+                -1,
+                -1,
+                false,
+                120,
+                0,
+                6,
+                -1,
+                "sec",
+                false,
+                -1,
+                -1,
+                "MB",
+                false);
     }
 
     /**
@@ -60,18 +100,30 @@ public record TimemoryOptions(List<Component> components, boolean flat, boolean 
      *                                  component ({@link #validateComponents} gives the text)
      */
     public static TimemoryOptions from(Settings s) {
-        return new TimemoryOptions(Component.parse(s.get("ROCPROFSYS_TIMEMORY_COMPONENTS")),
-                s.bool("ROCPROFSYS_FLAT_PROFILE"), s.bool("ROCPROFSYS_TIMELINE_PROFILE"),
-                s.bool("ROCPROFSYS_COLLAPSE_THREADS"), (int) s.integer("ROCPROFSYS_MAX_DEPTH"),
-                s.bool("ROCPROFSYS_FILE_OUTPUT"), s.bool("ROCPROFSYS_TEXT_OUTPUT"), s.bool("ROCPROFSYS_JSON_OUTPUT"),
-                s.bool("ROCPROFSYS_TREE_OUTPUT"), s.bool("ROCPROFSYS_COUT_OUTPUT"),
-                (int) s.integer("ROCPROFSYS_PRECISION"), (int) s.integer("ROCPROFSYS_WIDTH"),
-                s.bool("ROCPROFSYS_SCIENTIFIC"), (int) s.integer("ROCPROFSYS_MAX_WIDTH"),
+        return new TimemoryOptions(
+                Component.parse(s.get("ROCPROFSYS_TIMEMORY_COMPONENTS")),
+                s.bool("ROCPROFSYS_FLAT_PROFILE"),
+                s.bool("ROCPROFSYS_TIMELINE_PROFILE"),
+                s.bool("ROCPROFSYS_COLLAPSE_THREADS"),
+                (int) s.integer("ROCPROFSYS_MAX_DEPTH"),
+                s.bool("ROCPROFSYS_FILE_OUTPUT"),
+                s.bool("ROCPROFSYS_TEXT_OUTPUT"),
+                s.bool("ROCPROFSYS_JSON_OUTPUT"),
+                s.bool("ROCPROFSYS_TREE_OUTPUT"),
+                s.bool("ROCPROFSYS_COUT_OUTPUT"),
+                (int) s.integer("ROCPROFSYS_PRECISION"),
+                (int) s.integer("ROCPROFSYS_WIDTH"),
+                s.bool("ROCPROFSYS_SCIENTIFIC"),
+                (int) s.integer("ROCPROFSYS_MAX_WIDTH"),
                 s.integer("ROCPROFSYS_SEPARATOR_FREQ"),
-                (int) s.integer("ROCPROFSYS_TIMING_PRECISION"), (int) s.integer("ROCPROFSYS_TIMING_WIDTH"),
-                s.get("ROCPROFSYS_TIMING_UNITS"), s.bool("ROCPROFSYS_TIMING_SCIENTIFIC"),
-                (int) s.integer("ROCPROFSYS_MEMORY_PRECISION"), (int) s.integer("ROCPROFSYS_MEMORY_WIDTH"),
-                s.get("ROCPROFSYS_MEMORY_UNITS"), s.bool("ROCPROFSYS_MEMORY_SCIENTIFIC"));
+                (int) s.integer("ROCPROFSYS_TIMING_PRECISION"),
+                (int) s.integer("ROCPROFSYS_TIMING_WIDTH"),
+                s.get("ROCPROFSYS_TIMING_UNITS"),
+                s.bool("ROCPROFSYS_TIMING_SCIENTIFIC"),
+                (int) s.integer("ROCPROFSYS_MEMORY_PRECISION"),
+                (int) s.integer("ROCPROFSYS_MEMORY_WIDTH"),
+                s.get("ROCPROFSYS_MEMORY_UNITS"),
+                s.bool("ROCPROFSYS_MEMORY_SCIENTIFIC"));
     }
 
     /**
@@ -84,9 +136,29 @@ public record TimemoryOptions(List<Component> components, boolean flat, boolean 
 
     /** These options with FLAT_PROFILE set to {@code f} (the flat sampled percentages). */
     public TimemoryOptions withFlat(boolean f) {
-        return new TimemoryOptions(components, f, timeline, collapseThreads, maxDepth, fileOutput, textOutput,
-                jsonOutput, treeOutput, coutOutput, precision, width, scientific, maxWidth, separatorFrequency,
-                timingPrecision, timingWidth, timingUnits, timingScientific, memoryPrecision, memoryWidth, memoryUnits,
+        return new TimemoryOptions(
+                components,
+                f,
+                timeline,
+                collapseThreads,
+                maxDepth,
+                fileOutput,
+                textOutput,
+                jsonOutput,
+                treeOutput,
+                coutOutput,
+                precision,
+                width,
+                scientific,
+                maxWidth,
+                separatorFrequency,
+                timingPrecision,
+                timingWidth,
+                timingUnits,
+                timingScientific,
+                memoryPrecision,
+                memoryWidth,
+                memoryUnits,
                 memoryScientific);
     }
 
@@ -98,17 +170,57 @@ public record TimemoryOptions(List<Component> components, boolean flat, boolean 
 
     /** These options with the percent unit for timing components (sampling_percent). */
     TimemoryOptions withPercentUnit() {
-        return new TimemoryOptions(components, flat, timeline, collapseThreads, maxDepth, fileOutput, textOutput,
-                jsonOutput, treeOutput, coutOutput, precision, width, scientific, maxWidth, separatorFrequency,
-                timingPrecision, timingWidth, PERCENT, timingScientific, memoryPrecision, memoryWidth, memoryUnits,
+        return new TimemoryOptions(
+                components,
+                flat,
+                timeline,
+                collapseThreads,
+                maxDepth,
+                fileOutput,
+                textOutput,
+                jsonOutput,
+                treeOutput,
+                coutOutput,
+                precision,
+                width,
+                scientific,
+                maxWidth,
+                separatorFrequency,
+                timingPrecision,
+                timingWidth,
+                PERCENT,
+                timingScientific,
+                memoryPrecision,
+                memoryWidth,
+                memoryUnits,
                 memoryScientific);
     }
 
     /** These options with other components (tests, or callers that pick them otherwise). */
     public TimemoryOptions withComponents(List<Component> c) {
-        return new TimemoryOptions(c, flat, timeline, collapseThreads, maxDepth, fileOutput, textOutput, jsonOutput,
-                treeOutput, coutOutput, precision, width, scientific, maxWidth, separatorFrequency, timingPrecision,
-                timingWidth, timingUnits, timingScientific, memoryPrecision, memoryWidth, memoryUnits,
+        return new TimemoryOptions(
+                c,
+                flat,
+                timeline,
+                collapseThreads,
+                maxDepth,
+                fileOutput,
+                textOutput,
+                jsonOutput,
+                treeOutput,
+                coutOutput,
+                precision,
+                width,
+                scientific,
+                maxWidth,
+                separatorFrequency,
+                timingPrecision,
+                timingWidth,
+                timingUnits,
+                timingScientific,
+                memoryPrecision,
+                memoryWidth,
+                memoryUnits,
                 memoryScientific);
     }
 
@@ -134,8 +246,7 @@ public record TimemoryOptions(List<Component> components, boolean flat, boolean 
      * @param unit       raw units per display unit (ns per sec, bytes per MB; 1 for counts)
      * @param unitRepr   the display unit ("sec", "MB"; "" for counts)
      */
-    record Format(int precision, int width, boolean scientific, long unit, String unitRepr) {
-    }
+    record Format(int precision, int width, boolean scientific, long unit, String unitRepr) {}
 
     /** timemory {@code base_format} and {@code base_units} for {@code c} under these settings. */
     Format format(Component c) {
@@ -175,14 +286,12 @@ public record TimemoryOptions(List<Component> components, boolean flat, boolean 
                 unit = u.value;
                 repr = u.repr;
             }
-            case COUNT -> {
-            }
+            case COUNT -> {}
         }
         return new Format(p, w, sci, unit, repr);
     }
 
-    private record Unit(String repr, long value) {
-    }
+    private record Unit(String repr, long value) {}
 
     /**
      * timemory {@code units::get_timing_unit}: "min" and "hr" are accepted but their display name
@@ -196,8 +305,7 @@ public record TimemoryOptions(List<Component> components, boolean flat, boolean 
         if (u.equals(PERCENT)) {
             return new Unit("%", 1_000_000_000L);
         }
-        record T(String name, Set<String> aliases, long value, String repr) {
-        }
+        record T(String name, Set<String> aliases, long value, String repr) {}
         List<T> table = List.of(
                 new T("nsec", Set.of("ns", "nanosecond", "nanoseconds"), 1L, "nsec"),
                 new T("usec", Set.of("us", "microsecond", "microseconds"), 1_000L, "usec"),

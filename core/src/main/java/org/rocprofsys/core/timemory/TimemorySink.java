@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntFunction;
-
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.output.OutputWriter;
+import org.rocprofsys.core.output.WrittenFile;
 
 /**
  * Writes the timemory call-graph profiles: for each process and each selected component,
@@ -27,7 +27,7 @@ import org.rocprofsys.core.event.SinkEvent;
  * <p>Events are folded into call graphs as they come ({@link CallGraphBuilder}); nothing is
  * written before {@link #finish}. A process with no region writes nothing.
  */
-public final class TimemorySink implements EventSink {
+public final class TimemorySink implements OutputWriter {
     /** The project name timemory prints in its file messages (TIMEMORY_PROJECT_NAME of rocprof-sys). */
     public static final String PROJECT_NAME = "rocprofiler-systems";
 
@@ -61,8 +61,8 @@ public final class TimemorySink implements EventSink {
     }
 
     /** With the output names of every process given by {@code pathsForPid}. */
-    public TimemorySink(TimemoryOptions options, IntFunction<OutputPaths> pathsForPid, PrintStream log,
-            PrintStream cout) {
+    public TimemorySink(
+            TimemoryOptions options, IntFunction<OutputPaths> pathsForPid, PrintStream log, PrintStream cout) {
         this.options = Objects.requireNonNull(options, "options");
         this.rootPaths = null;
         this.pathsForPid = Objects.requireNonNull(pathsForPid, "pathsForPid");
@@ -97,15 +97,19 @@ public final class TimemorySink implements EventSink {
         // Trees are walked recursively (as timemory does); deep call stacks get a deep Java stack.
         IOException[] failure = new IOException[1];
         RuntimeException[] crash = new RuntimeException[1];
-        Thread worker = new Thread(null, () -> {
-            try {
-                writeAll(summary.rootPid());
-            } catch (IOException e) {
-                failure[0] = e;
-            } catch (RuntimeException | StackOverflowError e) {
-                crash[0] = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-            }
-        }, "timemory-output", FINISH_STACK_BYTES);
+        Thread worker = new Thread(
+                null,
+                () -> {
+                    try {
+                        writeAll(summary.rootPid());
+                    } catch (IOException e) {
+                        failure[0] = e;
+                    } catch (RuntimeException | StackOverflowError e) {
+                        crash[0] = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                    }
+                },
+                "timemory-output",
+                FINISH_STACK_BYTES);
         worker.start();
         try {
             worker.join();
@@ -147,12 +151,19 @@ public final class TimemorySink implements EventSink {
         return out;
     }
 
+    /** The files were announced as they were written, as timemory does. */
+    @Override
+    public List<WrittenFile> report() {
+        return WrittenFiles.of(outputsByLabel());
+    }
+
     /** The files written by kind and then component label, as metadata.json groups them. */
     public Map<String, Map<String, List<Path>>> outputsByLabel() {
         Map<String, Map<String, List<Path>>> out = new LinkedHashMap<>();
         for (OutputFile f : files) {
             out.computeIfAbsent(f.kind(), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(f.label(), k -> new ArrayList<>()).add(f.path());
+                    .computeIfAbsent(f.label(), k -> new ArrayList<>())
+                    .add(f.path());
         }
         return out;
     }

@@ -41,8 +41,9 @@ final class AgentClock {
     private static Optional<AgentClock> load(String path) {
         try {
             SymbolLookup library = SymbolLookup.libraryLookup(Path.of(path), Arena.global());
-            return library.find(WireFormat.READ_CLOCK_PAIR_SYMBOL).map(fn -> new AgentClock(
-                    Linker.nativeLinker().downcallHandle(fn, FunctionDescriptor.of(JAVA_LONG, ADDRESS))));
+            return library.find(WireFormat.READ_CLOCK_PAIR_SYMBOL)
+                    .map(fn -> new AgentClock(
+                            Linker.nativeLinker().downcallHandle(fn, FunctionDescriptor.of(JAVA_LONG, ADDRESS))));
         } catch (RuntimeException e) {
             return Optional.empty(); // not loadable here (gone, other architecture, native access denied)
         }

@@ -17,8 +17,7 @@ import java.util.function.Supplier;
  */
 public final class ClockConversion {
     /** A reading of the record clock ({@code ticks}) and of CLOCK_MONOTONIC, taken back to back. */
-    public record Pair(long ticks, long monotonicNs) {
-    }
+    public record Pair(long ticks, long monotonicNs) {}
 
     /** Record times are CLOCK_MONOTONIC ns already. */
     public static final ClockConversion IDENTITY = new ClockConversion(0, 0, 1, 0, true);
@@ -48,7 +47,8 @@ public final class ClockConversion {
         BigInteger num = BigInteger.valueOf(dM);
         BigInteger den = BigInteger.valueOf(dT);
         for (int shift = 62; shift >= 0; shift--) {
-            BigInteger m = num.shiftLeft(shift).add(den).subtract(BigInteger.ONE).divide(den);
+            BigInteger m =
+                    num.shiftLeft(shift).add(den).subtract(BigInteger.ONE).divide(den);
             if (m.bitLength() <= 62) {
                 return new ClockConversion(from.ticks(), from.monotonicNs(), m.longValueExact(), shift, false);
             }
@@ -121,7 +121,8 @@ public final class ClockConversion {
 
     @Override
     public String toString() {
-        return identity ? "ClockConversion[identity]"
+        return identity
+                ? "ClockConversion[identity]"
                 : "ClockConversion[ns = " + ns0 + " + (t - " + ticks0 + ") * " + mult + " / 2^" + shift + "]";
     }
 }

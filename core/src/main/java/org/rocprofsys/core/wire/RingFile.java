@@ -93,7 +93,8 @@ public final class RingFile implements AutoCloseable {
         }
         long data = seg.get(JAVA_LONG, WireFormat.H_RING_DATA_SIZE);
         long rings = Integer.toUnsignedLong(seg.get(JAVA_INT, WireFormat.H_MAX_RINGS));
-        if (Long.bitCount(data) != 1 || WireFormat.FILE_HEADER_SIZE + rings * (WireFormat.RING_HEADER_SIZE + data) > size) {
+        if (Long.bitCount(data) != 1
+                || WireFormat.FILE_HEADER_SIZE + rings * (WireFormat.RING_HEADER_SIZE + data) > size) {
             throw new WireException(path + ": ring geometry does not fit the file");
         }
         int clockKind = seg.get(JAVA_INT, WireFormat.H_CLOCK_KIND);
@@ -259,8 +260,9 @@ public final class RingFile implements AutoCloseable {
         boolean exited = state() == WireFormat.STATE_EXITED;
         ClockConversion.Pair init = new ClockConversion.Pair(initTime(), initMonotonicNs());
         ClockConversion.Pair exit = exited ? new ClockConversion.Pair(exitTime(), exitMonotonicNs()) : null;
-        Supplier<ClockConversion.Pair> own = AgentClock.of(agentPath()).<Supplier<ClockConversion.Pair>>map(
-                c -> c::read).orElse(null);
+        Supplier<ClockConversion.Pair> own = AgentClock.of(agentPath())
+                .<Supplier<ClockConversion.Pair>>map(c -> c::read)
+                .orElse(null);
         clock = ClockConversion.choose(init, exit, latestClockPair(), now, own);
         clockDerivedAt = now;
         clockFinal = exited;

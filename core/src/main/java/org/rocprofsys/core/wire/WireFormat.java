@@ -6,8 +6,7 @@ package org.rocprofsys.core.wire;
  * keeps the two in agreement.
  */
 public final class WireFormat {
-    private WireFormat() {
-    }
+    private WireFormat() {}
 
     public static final long MAGIC = 0x3152495753595352L; // "RSYSWIR1"
     public static final int VERSION = 2;

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 
 /** The Java categories and the public C header the agent and user programs compile against must agree. */
@@ -16,8 +15,8 @@ class CategoryTest {
     @Test
     void numberingMatchesCategoriesHeader() throws Exception {
         String header = Files.readString(Path.of("../agent/src/main/include/rocprofiler-systems/categories.h"));
-        String block = header.substring(header.indexOf("typedef enum ROCPROFSYS_CATEGORIES"),
-                header.indexOf("rocprofsys_category_t;"));
+        String block = header.substring(
+                header.indexOf("typedef enum ROCPROFSYS_CATEGORIES"), header.indexOf("rocprofsys_category_t;"));
         List<String> names = new ArrayList<>();
         Matcher m = Pattern.compile("ROCPROFSYS_CATEGORY_([A-Z0-9_]+)").matcher(block);
         while (m.find()) {
@@ -25,7 +24,9 @@ class CategoryTest {
                 names.add(m.group(1));
             }
         }
-        assertEquals(names, java.util.Arrays.stream(Category.values()).map(Enum::name).toList());
+        assertEquals(
+                names,
+                java.util.Arrays.stream(Category.values()).map(Enum::name).toList());
         for (Category c : Category.values()) {
             assertEquals(c, Category.fromCode(c.code()));
             assertEquals(c.ordinal(), c.code());

@@ -48,8 +48,8 @@ public final class EventStream {
         return processStarted(t, 1, executable, 0, 0, args);
     }
 
-    public EventStream processStarted(long t, int ppid, String executable, int forkedFrom, int execGeneration,
-            String... args) {
+    public EventStream processStarted(
+            long t, int ppid, String executable, int forkedFrom, int execGeneration, String... args) {
         List<String> argv = new ArrayList<>();
         argv.add(executable);
         argv.addAll(Arrays.asList(args));

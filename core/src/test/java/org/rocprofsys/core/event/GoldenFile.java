@@ -14,8 +14,7 @@ import java.nio.file.Path;
 public final class GoldenFile {
     private static final Path DIR = Path.of("src", "test", "resources", "golden");
 
-    private GoldenFile() {
-    }
+    private GoldenFile() {}
 
     public static void assertMatches(String name, String actual) throws IOException {
         Path expected = DIR.resolve(name);

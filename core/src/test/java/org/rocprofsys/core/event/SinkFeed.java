@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.pipeline.EventNormaliser;
 
 /**
@@ -12,8 +11,7 @@ import org.rocprofsys.core.pipeline.EventNormaliser;
  * closes what threads, processes and the run leave open), then finishes it.
  */
 public final class SinkFeed {
-    private SinkFeed() {
-    }
+    private SinkFeed() {}
 
     public static void run(EventSink sink, List<? extends TraceEvent> events, RunSummary summary) throws IOException {
         EventNormaliser normaliser = feed(sink, events);
@@ -23,13 +21,15 @@ public final class SinkFeed {
 
     /** The events through a normaliser into {@code sink}; the caller finishes both. */
     public static EventNormaliser feed(EventSink sink, List<? extends TraceEvent> events) {
-        return feed((Consumer<SinkEvent>) e -> {
-            try {
-                sink.accept(e);
-            } catch (IOException ex) {
-                throw new UncheckedIOException(ex);
-            }
-        }, events);
+        return feed(
+                (Consumer<SinkEvent>) e -> {
+                    try {
+                        sink.accept(e);
+                    } catch (IOException ex) {
+                        throw new UncheckedIOException(ex);
+                    }
+                },
+                events);
     }
 
     public static EventNormaliser feed(Consumer<SinkEvent> sink, List<? extends TraceEvent> events) {

@@ -3,6 +3,8 @@ package org.rocprofsys.core.output;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,10 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
@@ -74,26 +72,38 @@ class RunOutputsTest {
         LinesFormat b = new LinesFormat("beta", true, new ArrayList<>());
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Settings settings = new SettingsLoader(SettingsRegistry.standard(), Map.of("HOME", dir.toString()), dir).load();
-        OutputContext ctx = new OutputContext(settings, paths(), 42, "app", 0,
-                new PrintStream(log, true, StandardCharsets.UTF_8), System.out);
+        OutputContext ctx = new OutputContext(
+                settings, paths(), 42, "app", 0, new PrintStream(log, true, StandardCharsets.UTF_8), System.out);
         RunOutputs outputs = RunOutputs.open(List.of(a, off, b), ctx);
         assertEquals(2, outputs.writers().size());
-        outputs.finish(new RunSummary(1, 0, 42, "app", Map.of()), List.of("./app"),
-                ZonedDateTime.of(2025, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC), Map.of());
+        outputs.finish(
+                new RunSummary(1, 0, 42, "app", Map.of()),
+                List.of("./app"),
+                ZonedDateTime.of(2025, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC),
+                Map.of());
         String[] lines = log.toString(StandardCharsets.UTF_8).split("\n");
         assertEquals(3, lines.length);
         assertTrue(lines[0].startsWith("[alpha]> Outputting"));
         assertTrue(lines[1].startsWith("[beta]> Outputting"));
-        assertEquals("[rocprof-sys][42][metadata]> Outputting '" + dir.resolve("out/metadata-42.json") + "'...",
-                lines[2]);
-        JsonNode text = new ObjectMapper().readTree(dir.resolve("out/metadata-42.json").toFile()).findValue("text");
+        assertEquals(
+                "[rocprof-sys][42][metadata]> Outputting '" + dir.resolve("out/metadata-42.json") + "'...", lines[2]);
+        JsonNode text = new ObjectMapper()
+                .readTree(dir.resolve("out/metadata-42.json").toFile())
+                .findValue("text");
         assertTrue(text.toString().contains("alpha") && text.toString().contains("beta"), text.toString());
         assertTrue(!text.toString().contains("\"off\""), text.toString());
     }
 
     private OutputPaths paths() {
-        LaunchContext ctx = new LaunchContext(List.of("./app"), 42, 1, 42, 42,
-                ZonedDateTime.of(2025, 8, 9, 13, 5, 0, 0, ZoneOffset.UTC), Map.of(), k -> Optional.empty(),
+        LaunchContext ctx = new LaunchContext(
+                List.of("./app"),
+                42,
+                1,
+                42,
+                42,
+                ZonedDateTime.of(2025, 8, 9, 13, 5, 0, 0, ZoneOffset.UTC),
+                Map.of(),
+                k -> Optional.empty(),
                 Optional.empty());
         OutputSettings os = new OutputSettings("out", "", false, "%F_%H.%M", true, "perfetto-trace.proto");
         return new OutputPaths(os, ctx, dir, OptionalInt.empty());

@@ -1,14 +1,12 @@
 package org.rocprofsys.core.perfetto;
 
+import com.google.protobuf.TextFormat;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.nio.file.Path;
-
-import com.google.protobuf.TextFormat;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.event.AbruptEndsScenario;
@@ -34,15 +32,19 @@ class PerfettoGoldenTest {
 
     private void assertGolden(boolean annotations, String golden) throws IOException, NoSuchAlgorithmException {
         Path out = dir.resolve("perfetto-trace.proto");
-        PerfettoSink sink = new PerfettoSink(out, new PerfettoSink.Options(annotations,
-                AbruptEndsScenario.REALTIME_OFFSET, "app"));
+        PerfettoSink sink =
+                new PerfettoSink(out, new PerfettoSink.Options(annotations, AbruptEndsScenario.REALTIME_OFFSET, "app"));
         SinkFeed.run(sink, AbruptEndsScenario.events(), AbruptEndsScenario.summary());
         byte[] bytes = Files.readAllBytes(out);
         // the digest holds the bytes (field order included); the text shows what changed when it differs
         StringBuilder text = new StringBuilder("sha-256: ")
-                .append(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes))).append('\n');
+                .append(HexFormat.of()
+                        .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)))
+                .append('\n');
         for (TracePacket p : Trace.parseFrom(bytes).getPacketList()) {
-            text.append("packet {\n").append(TextFormat.printer().printToString(p)).append("}\n");
+            text.append("packet {\n")
+                    .append(TextFormat.printer().printToString(p))
+                    .append("}\n");
         }
         GoldenFile.assertMatches(golden, text.toString());
     }

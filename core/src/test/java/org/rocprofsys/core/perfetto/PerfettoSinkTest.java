@@ -45,6 +45,7 @@ import org.rocprofsys.core.perfetto.proto.TrackEvent;
 class PerfettoSinkTest {
     /** A realistic CLOCK_MONOTONIC origin (about 1.4 days of uptime), so deltas matter. */
     static final long T0 = 123_456_789_012_345L;
+
     static final long REALTIME_OFFSET = 1_700_000_000_000_000_000L - T0;
     static final int PID = 4242;
 
@@ -91,41 +92,62 @@ class PerfettoSinkTest {
 
     @Test
     void sampledStacksGoOnTheirOwnTrackNestedMainToLeaf() throws IOException {
-        List<StackFrame> stack = List.of(new StackFrame("main", "/app", 0x1000, null, 0),
-                new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
-        Path out = write(plain(), 10_000_000,
+        List<StackFrame> stack = List.of(
+                new StackFrame("main", "/app", 0x1000, null, 0), new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
+        Path out = write(
+                plain(),
+                10_000_000,
                 processStarted(0, PID, "/usr/local/bin/app"),
                 new ThreadStarted(T0 + 10, PID, PID, 0),
                 new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000),
                 new StackSample(T0 + 3_000_000, PID, PID, stack.subList(0, 1), StackSample.Kind.CPU, 1_000_000));
         DecodedTrace trace = DecodedTrace.read(out);
         DecodedTrace.Track track = trace.tracks.values().stream()
-                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID)).findFirst().orElseThrow();
-        List<String> slices = trace.slices.stream().filter(s -> s.trackUuid == track.uuid())
-                .map(s -> s.depth + ":" + s.name + "@" + (s.beginNs - T0) + ".." + (s.endNs - T0)).toList();
-        assertEquals(List.of("0:samples [rocprof-sys]@1000000..2000000", "1:main@1000000..2000000",
-                "2:heavy@1000000..2000000", "0:samples [rocprof-sys]@2000000..3000000", "1:main@2000000..3000000"),
+                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID))
+                .findFirst()
+                .orElseThrow();
+        List<String> slices = trace.slices.stream()
+                .filter(s -> s.trackUuid == track.uuid())
+                .map(s -> s.depth + ":" + s.name + "@" + (s.beginNs - T0) + ".." + (s.endNs - T0))
+                .toList();
+        assertEquals(
+                List.of(
+                        "0:samples [rocprof-sys]@1000000..2000000",
+                        "1:main@1000000..2000000",
+                        "2:heavy@1000000..2000000",
+                        "0:samples [rocprof-sys]@2000000..3000000",
+                        "1:main@2000000..3000000"),
                 slices);
     }
 
     @Test
     void sampledFramesCarryFilePcAndLine() throws IOException {
-        List<StackFrame> stack = List.of(new StackFrame("main", "/app", 0x1000, null, 0),
-                new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
-        Path out = write(annotated(), 10_000_000,
+        List<StackFrame> stack = List.of(
+                new StackFrame("main", "/app", 0x1000, null, 0), new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
+        Path out = write(
+                annotated(),
+                10_000_000,
                 processStarted(0, PID, "/usr/local/bin/app"),
                 new ThreadStarted(T0 + 10, PID, PID, 0),
                 new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000));
         DecodedTrace trace = DecodedTrace.read(out);
-        DecodedTrace.Slice heavy = trace.slices.stream().filter(s -> s.name.equals("heavy")).findFirst().orElseThrow();
+        DecodedTrace.Slice heavy = trace.slices.stream()
+                .filter(s -> s.name.equals("heavy"))
+                .findFirst()
+                .orElseThrow();
         assertEquals("a.c", heavy.args.get("file"));
         assertEquals(7L, ((Number) heavy.args.get("line")).longValue());
         assertEquals("ptr:2000", String.valueOf(heavy.args.get("pc")));
-        DecodedTrace.Slice main = trace.slices.stream().filter(s -> s.name.equals("main")).findFirst().orElseThrow();
+        DecodedTrace.Slice main = trace.slices.stream()
+                .filter(s -> s.name.equals("main"))
+                .findFirst()
+                .orElseThrow();
         assertEquals("/app", main.args.get("file"), "the module where DWARF names no file");
         assertFalse(main.args.containsKey("line"));
-        DecodedTrace.Slice outer = trace.slices.stream().filter(s -> s.name.equals(PerfettoSink.SAMPLES_SLICE))
-                .findFirst().orElseThrow();
+        DecodedTrace.Slice outer = trace.slices.stream()
+                .filter(s -> s.name.equals(PerfettoSink.SAMPLES_SLICE))
+                .findFirst()
+                .orElseThrow();
         assertTrue(outer.args.containsKey("begin_ns") && outer.args.containsKey("end_ns"), outer.args::toString);
     }
 
@@ -133,31 +155,45 @@ class PerfettoSinkTest {
     void samplesDrainedAfterTheProcessEndedStayUnderItsTrack() throws IOException {
         // the sampler is another source: its last samples can reach the sink after ProcessEnded
         List<StackFrame> stack = List.of(new StackFrame("main", "/app", 0x1000, null, 0));
-        Path out = write(plain(), 10_000_000,
+        Path out = write(
+                plain(),
+                10_000_000,
                 processStarted(0, PID, "/usr/local/bin/app"),
                 new ThreadStarted(T0 + 10, PID, PID, 0),
                 new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000),
                 new ProcessEnded(T0 + 2_500_000, PID, ProcessEnd.EXITED, 0),
                 new StackSample(T0 + 3_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000));
         DecodedTrace trace = DecodedTrace.read(out);
-        List<DecodedTrace.Track> processTracks = trace.tracks.values().stream().filter(DecodedTrace.Track::isProcess)
+        List<DecodedTrace.Track> processTracks = trace.tracks.values().stream()
+                .filter(DecodedTrace.Track::isProcess)
                 .toList();
         assertEquals(1, processTracks.size());
         List<DecodedTrace.Track> sampled = trace.tracks.values().stream()
-                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID)).toList();
+                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID))
+                .toList();
         assertEquals(1, sampled.size());
         assertEquals(processTracks.getFirst().uuid(), sampled.getFirst().parentUuid());
         // per sample: the outer slice and the frame
-        assertEquals(4, trace.slices.stream().filter(s -> s.trackUuid == sampled.getFirst().uuid()).count());
+        assertEquals(
+                4,
+                trace.slices.stream()
+                        .filter(s -> s.trackUuid == sampled.getFirst().uuid())
+                        .count());
     }
 
     @Test
     void tracksSlicesNestingTimestampsAndAnnotations() throws IOException {
-        Path out = write(annotated(), 3000,
+        Path out = write(
+                annotated(),
+                3000,
                 processStarted(0, PID, "/usr/local/bin/app"),
                 new ThreadStarted(T0 + 10, PID, PID, 0),
                 begin(100, PID, "app", Category.HOST),
-                begin(200, PID, "compute", Category.USER,
+                begin(
+                        200,
+                        PID,
+                        "compute",
+                        Category.USER,
                         new Annotation("iter", new AnnotationValue.Signed(-3)),
                         new Annotation("n", new AnnotationValue.Unsigned(7)),
                         new Annotation("ratio", new AnnotationValue.Real(0.5)),
@@ -188,7 +224,9 @@ class PerfettoSinkTest {
         Track proc = procs.getFirst();
         assertEquals(PID, proc.descriptor().getProcess().getPid());
         assertEquals("app", proc.descriptor().getProcess().getProcessName());
-        assertEquals(List.of("/usr/local/bin/app", "--size", "8"), proc.descriptor().getProcess().getCmdlineList());
+        assertEquals(
+                List.of("/usr/local/bin/app", "--size", "8"),
+                proc.descriptor().getProcess().getCmdlineList());
         Track main = trace.threadTrack(PID);
         Track worker = trace.threadTrack(PID + 1);
         assertEquals("app", main.descriptor().getThread().getThreadName());
@@ -226,8 +264,8 @@ class PerfettoSinkTest {
         expected.put("result", 42L);
         expected.put("end_ns", T0 + 1_400 + REALTIME_OFFSET);
         assertEquals(expected, compute.args);
-        assertEquals(Map.of("begin_ns", T0 + 100 + REALTIME_OFFSET, "end_ns", T0 + 2_000_000 + REALTIME_OFFSET),
-                app.args);
+        assertEquals(
+                Map.of("begin_ns", T0 + 100 + REALTIME_OFFSET, "end_ns", T0 + 2_000_000 + REALTIME_OFFSET), app.args);
         assertEquals(Map.of(), progress.args);
     }
 
@@ -250,7 +288,8 @@ class PerfettoSinkTest {
 
         Map<Integer, List<TracePacket>> bySeq = new HashMap<>();
         for (TracePacket p : trace.packets) {
-            bySeq.computeIfAbsent(p.getTrustedPacketSequenceId(), k -> new ArrayList<>()).add(p);
+            bySeq.computeIfAbsent(p.getTrustedPacketSequenceId(), k -> new ArrayList<>())
+                    .add(p);
         }
         assertEquals(Set.of(PerfettoSink.GLOBAL_SEQUENCE_ID, 2, 3), bySeq.keySet(), "one sequence per thread");
         for (var e : bySeq.entrySet()) {
@@ -266,12 +305,17 @@ class PerfettoSinkTest {
                 continue;
             }
             // the thread sequence: its own incremental clock, tied to MONOTONIC
-            assertEquals(PerfettoSink.SEQUENCE_CLOCK_ID, first.getTracePacketDefaults().getTimestampClockId());
+            assertEquals(
+                    PerfettoSink.SEQUENCE_CLOCK_ID,
+                    first.getTracePacketDefaults().getTimestampClockId());
             ClockSnapshot.Clock seqClock = first.getClockSnapshot().getClocksList().stream()
-                    .filter(c -> c.getClockId() == PerfettoSink.SEQUENCE_CLOCK_ID).findFirst().orElseThrow();
+                    .filter(c -> c.getClockId() == PerfettoSink.SEQUENCE_CLOCK_ID)
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(seqClock.getIsIncremental());
             assertEquals(1, seqClock.getUnitMultiplierNs());
-            long trackUuid = first.getTracePacketDefaults().getTrackEventDefaults().getTrackUuid();
+            long trackUuid =
+                    first.getTracePacketDefaults().getTrackEventDefaults().getTrackUuid();
             assertEquals(trackUuid, seq.get(1).getTrackDescriptor().getUuid());
 
             int names = 0;
@@ -308,8 +352,13 @@ class PerfettoSinkTest {
 
     @Test
     void outputIsOneTraceMessage() throws IOException {
-        Path out = write(annotated(), 100, processStarted(0, PID, "app"), new ThreadStarted(T0, PID, PID, 0),
-                begin(1, PID, "a", Category.HOST), end(2, PID, Category.HOST));
+        Path out = write(
+                annotated(),
+                100,
+                processStarted(0, PID, "app"),
+                new ThreadStarted(T0, PID, PID, 0),
+                begin(1, PID, "a", Category.HOST),
+                end(2, PID, Category.HOST));
         Trace trace = Trace.parseFrom(Files.readAllBytes(out));
         assertEquals(DecodedTrace.read(out).packets, trace.getPacketList());
         assertEquals(6, trace.getPacketCount()); // clocks, process track, 2 thread set-up, 2 events
@@ -317,7 +366,9 @@ class PerfettoSinkTest {
 
     @Test
     void annotationsOffDropsRegionAnnotationsButNotTheProfilersOwn() throws IOException {
-        Path out = write(plain(), 10_000,
+        Path out = write(
+                plain(),
+                10_000,
                 processStarted(0, PID, "app"),
                 new ThreadStarted(T0, PID, PID, 0),
                 begin(10, PID, "a", Category.USER, new Annotation("k", new AnnotationValue.Signed(1))),
@@ -334,7 +385,9 @@ class PerfettoSinkTest {
     @Test
     void slicesLeftOpenAreClosedAndMarked() throws IOException {
         int other = 9000;
-        Path out = write(annotated(), 50_000,
+        Path out = write(
+                annotated(),
+                50_000,
                 processStarted(0, PID, "app"),
                 new ThreadStarted(T0, PID, PID, 0),
                 new ThreadStarted(T0, PID, PID + 1, 1),
@@ -358,8 +411,7 @@ class PerfettoSinkTest {
                 // another process still open at finish
                 processStarted(2_000, other, "/bin/child"),
                 new ThreadStarted(T0 + 2_000, other, other, 0),
-                new RegionBegin(T0 + 2_100, other, other, "child-main", Category.HOST, List.of(),
-                        RegionMetrics.NONE));
+                new RegionBegin(T0 + 2_100, other, other, "child-main", Category.HOST, List.of(), RegionMetrics.NONE));
         DecodedTrace trace = DecodedTrace.read(out);
         assertEquals(0, trace.openSlices());
         Object yes = true;
@@ -383,7 +435,9 @@ class PerfettoSinkTest {
 
     @Test
     void forkAndDroppedRecordsAreInstantsOnTheThread() throws IOException {
-        Path out = write(plain(), 1_000,
+        Path out = write(
+                plain(),
+                1_000,
                 processStarted(0, PID, "app"),
                 new ThreadStarted(T0, PID, PID, 0),
                 begin(5, PID, "main", Category.HOST),
@@ -415,8 +469,7 @@ class PerfettoSinkTest {
         sink.acceptWithFlow(begin(30, PID + 1, "kernel", Category.HOST), 0xABCDEF0123L, true);
         sink.accept(end(40, PID + 1, Category.HOST));
         sink.acceptWithFlow(new Mark(T0 + 50, PID, PID, "signal", Category.USER), 5, false);
-        assertThrows(IllegalArgumentException.class,
-                () -> sink.acceptWithFlow(end(60, PID, Category.HOST), 1, false));
+        assertThrows(IllegalArgumentException.class, () -> sink.acceptWithFlow(end(60, PID, Category.HOST), 1, false));
         sink.finish(summary(100));
         DecodedTrace trace = DecodedTrace.read(out);
         assertEquals(List.of(0xABCDEF0123L), trace.slice("hipLaunchKernel").flowIds);
@@ -430,8 +483,8 @@ class PerfettoSinkTest {
     void coarserTimestampUnitRoundsDownWithoutDrift() throws IOException {
         long unit = 1000;
         PerfettoSink.Options options = new PerfettoSink.Options(false, REALTIME_OFFSET, 0, "app", unit);
-        List<TraceEvent> events = new ArrayList<>(List.of(processStarted(0, PID, "app"),
-                new ThreadStarted(T0 + 123, PID, PID, 0)));
+        List<TraceEvent> events =
+                new ArrayList<>(List.of(processStarted(0, PID, "app"), new ThreadStarted(T0 + 123, PID, PID, 0)));
         long t = 0;
         List<long[]> expected = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
@@ -442,8 +495,12 @@ class PerfettoSinkTest {
             expected.add(new long[] {b, e});
         }
         DecodedTrace trace = DecodedTrace.read(write(options, t + 1, events.toArray(TraceEvent[]::new)));
-        ClockSnapshot.Clock seqClock = trace.packets.stream().filter(p -> p.getTrustedPacketSequenceId() == 2)
-                .findFirst().orElseThrow().getClockSnapshot().getClocks(1);
+        ClockSnapshot.Clock seqClock = trace.packets.stream()
+                .filter(p -> p.getTrustedPacketSequenceId() == 2)
+                .findFirst()
+                .orElseThrow()
+                .getClockSnapshot()
+                .getClocks(1);
         assertEquals(unit, seqClock.getUnitMultiplierNs());
         for (int i = 0; i < 1000; i++) {
             Slice s = trace.slices.get(i);
@@ -454,7 +511,9 @@ class PerfettoSinkTest {
 
     @Test
     void eventEarlierThanTheSequenceClockIsWrittenAbsolute() throws IOException {
-        Path out = write(plain(), 1_000,
+        Path out = write(
+                plain(),
+                1_000,
                 processStarted(0, PID, "app"),
                 new ThreadStarted(T0, PID, PID, 0),
                 begin(100, PID, "a", Category.HOST),
@@ -465,7 +524,8 @@ class PerfettoSinkTest {
         DecodedTrace trace = DecodedTrace.read(out);
         TracePacket early = trace.packets.stream()
                 .filter(p -> p.hasTrackEvent() && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_INSTANT)
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
         assertEquals(ClockSnapshot.Clock.BuiltinClocks.MONOTONIC_VALUE, early.getTimestampClockId());
         assertEquals(T0 + 50, early.getTimestamp());
         assertEquals(T0 + 50, trace.slice("early").beginNs);
@@ -476,7 +536,9 @@ class PerfettoSinkTest {
     @Test
     void threadsWithoutStartEventsAndExecedImages() throws IOException {
         int pid = 555;
-        Path out = write(plain(), 10_000,
+        Path out = write(
+                plain(),
+                10_000,
                 // no ProcessStarted/ThreadStarted: tracks are still made
                 new RegionBegin(T0 + 1, pid, pid + 3, "orphan", Category.HOST, null, RegionMetrics.NONE),
                 new RegionEnd(T0 + 2, pid, pid + 3, Category.HOST, null, RegionMetrics.NONE, false),
@@ -492,14 +554,22 @@ class PerfettoSinkTest {
         DecodedTrace trace = DecodedTrace.read(out);
         assertSlice(trace.slice("orphan"), "host", 0, 1, 2);
         List<Track> procs = trace.processTracks();
-        assertEquals(List.of(pid, PID, PID),
+        assertEquals(
+                List.of(pid, PID, PID),
                 procs.stream().map(p -> p.descriptor().getProcess().getPid()).toList());
-        assertEquals(List.of("sh", "real-app"),
-                procs.subList(1, 3).stream().map(p -> p.descriptor().getProcess().getProcessName()).toList());
+        assertEquals(
+                List.of("sh", "real-app"),
+                procs.subList(1, 3).stream()
+                        .map(p -> p.descriptor().getProcess().getProcessName())
+                        .toList());
         List<Track> mains = trace.tracks.values().stream()
-                .filter(t -> t.isThread() && t.descriptor().getThread().getTid() == PID).toList();
-        assertEquals(List.of("sh", "real-app"),
-                mains.stream().map(t -> t.descriptor().getThread().getThreadName()).toList());
+                .filter(t -> t.isThread() && t.descriptor().getThread().getTid() == PID)
+                .toList();
+        assertEquals(
+                List.of("sh", "real-app"),
+                mains.stream()
+                        .map(t -> t.descriptor().getThread().getThreadName())
+                        .toList());
         assertNotEquals(mains.get(0).sequenceId(), mains.get(1).sequenceId());
         assertEquals(procs.get(2).uuid(), mains.get(1).parentUuid());
         assertEquals(mains.get(1).uuid(), trace.slice("main").trackUuid);

@@ -40,8 +40,7 @@ class PerfettoSinkVolumeTest {
     Path dir;
 
     /** A workload: time between two events of a thread, and how many distinct region names. */
-    record Workload(String label, Deltas deltas, int names) {
-    }
+    record Workload(String label, Deltas deltas, int names) {}
 
     /** Time between two events of a thread. */
     interface Deltas {
@@ -49,8 +48,8 @@ class PerfettoSinkVolumeTest {
     }
 
     /** Instrumented code: log-uniform 30 ns .. 30 us between consecutive events, 300 functions. */
-    static final Workload MIXED = new Workload("mixed",
-            rng -> (long) Math.exp(Math.log(30) + rng.nextDouble() * Math.log(1000)), 300);
+    static final Workload MIXED =
+            new Workload("mixed", rng -> (long) Math.exp(Math.log(30) + rng.nextDouble() * Math.log(1000)), 300);
     /** A tight loop of tiny instrumented functions: 20 .. 120 ns apart, 100 functions. */
     static final Workload TIGHT = new Workload("tight", rng -> 20 + rng.nextLong(101), 100);
 
@@ -60,8 +59,7 @@ class PerfettoSinkVolumeTest {
      *              2; on a begin also category iid 2 and name iid 1 + its varint (iids above 127
      *              take two bytes). Interned strings, descriptors and clock snapshots come on top.
      */
-    record Result(long bytes, double bytesPerEvent, double floor, long heapAt100k, long heapAtEnd) {
-    }
+    record Result(long bytes, double bytesPerEvent, double floor, long heapAt100k, long heapAtEnd) {}
 
     /** One thread's event generator: a random walk of nested regions that ends with depth 0. */
     static final class Generator {
@@ -77,6 +75,7 @@ class PerfettoSinkVolumeTest {
         long lastUnits;
         /** Structural bytes of this thread's events (see {@link Result#floor}). */
         long floorBytes;
+
         long beginSum;
         long endSum;
 
@@ -131,8 +130,7 @@ class PerfettoSinkVolumeTest {
 
     Result run(Workload workload, long unit, boolean measureHeap) throws IOException {
         Path out = dir.resolve(workload.label() + unit + ".proto");
-        PerfettoSink sink = new PerfettoSink(out,
-                new PerfettoSink.Options(false, REALTIME_OFFSET, 0, "bench", unit));
+        PerfettoSink sink = new PerfettoSink(out, new PerfettoSink.Options(false, REALTIME_OFFSET, 0, "bench", unit));
         sink.accept(new ProcessStarted(T0, PID, 1, "/opt/bench", List.of("/opt/bench"), 0, 0));
         Generator[] gens = new Generator[THREADS];
         for (int i = 0; i < THREADS; i++) {
@@ -181,15 +179,17 @@ class PerfettoSinkVolumeTest {
 
         long bytes = Files.size(out);
         Result r = new Result(bytes, (double) bytes / EVENTS, (double) floorBytes / EVENTS, heapAt100k, heapAtEnd);
-        System.out.printf("perfetto %-5s (%d names) unit %3d ns: %,d events, %,d bytes = %.2f bytes/event"
-                + " (encoding floor %.2f)%n",
+        System.out.printf(
+                "perfetto %-5s (%d names) unit %3d ns: %,d events, %,d bytes = %.2f bytes/event"
+                        + " (encoding floor %.2f)%n",
                 workload.label(), workload.names(), unit, EVENTS, bytes, r.bytesPerEvent(), r.floor());
         return r;
     }
 
     /** Everything above the structural floor (strings, descriptors, clocks) is amortised away. */
     static void assertAtFloor(Result r) {
-        assertTrue(r.bytesPerEvent() <= r.floor() + 0.05,
+        assertTrue(
+                r.bytesPerEvent() <= r.floor() + 0.05,
                 () -> "bytes/event " + r.bytesPerEvent() + " above the encoding floor " + r.floor());
     }
 
@@ -203,7 +203,8 @@ class PerfettoSinkVolumeTest {
         assertAtFloor(r);
         assertTrue(r.bytesPerEvent() <= 12.05, () -> "bytes/event " + r.bytesPerEvent());
         long growth = r.heapAtEnd() - r.heapAt100k();
-        System.out.printf("perfetto heap used after GC: %,d bytes at 100k events, %,d at 1M (growth %,d)%n",
+        System.out.printf(
+                "perfetto heap used after GC: %,d bytes at 100k events, %,d at 1M (growth %,d)%n",
                 r.heapAt100k(), r.heapAtEnd(), growth);
         assertTrue(growth < 8L << 20, () -> "heap grew by " + growth + " bytes between 100k and 1M events");
     }

@@ -9,9 +9,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.junit.jupiter.api.Test;
-
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.event.Category;
@@ -38,14 +36,16 @@ class CategoryFilterTest {
     }
 
     private List<String> names() {
-        return out.stream().map(e -> switch (e) {
-            case RegionBegin b -> "+" + b.name();
-            case RegionEnd x -> "-";
-            case Mark m -> "m:" + m.name();
-            case CounterSample c -> "c:" + c.track().name();
-            case StackSample s -> "s";
-            default -> "o";
-        }).toList();
+        return out.stream()
+                .map(e -> switch (e) {
+                    case RegionBegin b -> "+" + b.name();
+                    case RegionEnd x -> "-";
+                    case Mark m -> "m:" + m.name();
+                    case CounterSample c -> "c:" + c.track().name();
+                    case StackSample s -> "s";
+                    default -> "o";
+                })
+                .toList();
     }
 
     @Test
@@ -62,8 +62,10 @@ class CategoryFilterTest {
         f.accept(new Mark(7, 1, 1, "host-mark", Category.HOST));
         f.accept(new Mark(8, 1, 1, "user-mark", Category.USER));
         f.accept(new CounterSample(9, new CounterTrack("CPU Memory Usage (S)", "MB", Category.PROCESS_PAGE, 1), 1));
-        f.accept(new StackSample(10, 1, 1, List.of(new StackFrame("main", "app", 0x1000, "", 0)), StackSample.Kind.CPU, 1000));
-        assertEquals(List.of("o", "+user-region", "+nested-user", "-", "-", "m:user-mark", "c:CPU Memory Usage (S)"),
+        f.accept(new StackSample(
+                10, 1, 1, List.of(new StackFrame("main", "app", 0x1000, "", 0)), StackSample.Kind.CPU, 1000));
+        assertEquals(
+                List.of("o", "+user-region", "+nested-user", "-", "-", "m:user-mark", "c:CPU Memory Usage (S)"),
                 names());
     }
 
@@ -76,7 +78,8 @@ class CategoryFilterTest {
         f.accept(end(4, Category.HOST));
         f.accept(new CounterSample(5, new CounterTrack("CPU Memory Usage (S)", "MB", Category.PROCESS_PAGE, 1), 1));
         f.accept(new CounterSample(6, new CounterTrack("CPU Frequency [0] (S)", "MHz", Category.CPU_FREQ, 0), 1));
-        f.accept(new StackSample(7, 1, 1, List.of(new StackFrame("main", "app", 0x1000, "", 0)), StackSample.Kind.WALL, 1000));
+        f.accept(new StackSample(
+                7, 1, 1, List.of(new StackFrame("main", "app", 0x1000, "", 0)), StackSample.Kind.WALL, 1000));
         assertEquals(List.of("+user-region", "-", "c:CPU Memory Usage (S)"), names());
     }
 
@@ -88,8 +91,11 @@ class CategoryFilterTest {
 
     @Test
     void readFromTheSettings() throws Exception {
-        var settings = new SettingsLoader(SettingsRegistry.standard(), Map.of("ROCPROFSYS_DISABLE_CATEGORIES", "user",
-                "ROCPROFSYS_SUPPRESS_CONFIG", "ON"), java.nio.file.Path.of(".")).load();
+        var settings = new SettingsLoader(
+                        SettingsRegistry.standard(),
+                        Map.of("ROCPROFSYS_DISABLE_CATEGORIES", "user", "ROCPROFSYS_SUPPRESS_CONFIG", "ON"),
+                        java.nio.file.Path.of("."))
+                .load();
         assertEquals(EnumSet.of(Category.USER), CategoryFilter.dropped(settings));
         assertTrue(settings.unsupported().isEmpty(), settings.unsupported()::toString);
     }

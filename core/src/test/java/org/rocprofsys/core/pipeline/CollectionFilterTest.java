@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
@@ -28,14 +26,15 @@ class CollectionFilterTest {
     }
 
     private List<String> names() {
-        return out.stream().map(e -> e instanceof RegionBegin b ? "+" + b.name() : e instanceof RegionEnd ? "-" : "p")
+        return out.stream()
+                .map(e -> e instanceof RegionBegin b ? "+" + b.name() : e instanceof RegionEnd ? "-" : "p")
                 .toList();
     }
 
     @Test
     void regionsBeginningOutsideTheWindowAreDroppedWithTheirEnds() {
-        CollectionFilter f = new CollectionFilter(new TraceWindows(List.of(TraceWindows.parse("0.75:0.75"))), true,
-                out::add);
+        CollectionFilter f =
+                new CollectionFilter(new TraceWindows(List.of(TraceWindows.parse("0.75:0.75"))), true, out::add);
         long t0 = 1000 * MS;
         f.accept(new ProcessStarted(t0, 1, 0, "/bin/app", List.of("app"), 0, 0));
         f.accept(begin(t0, "main"));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class TraceWindowsTest {
@@ -69,11 +68,15 @@ class TraceWindowsTest {
 
     @Test
     void badSpecsAreClearErrors() {
-        assertEquals("ROCPROFSYS_TRACE_PERIODS: '5' is not delay:duration[:repeat[:clock]]",
-                assertThrows(IllegalArgumentException.class, () -> TraceWindows.parse("5")).getMessage());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> TraceWindows.parse("a:1")).getMessage()
+        assertEquals(
+                "ROCPROFSYS_TRACE_PERIODS: '5' is not delay:duration[:repeat[:clock]]",
+                assertThrows(IllegalArgumentException.class, () -> TraceWindows.parse("5"))
+                        .getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TraceWindows.parse("a:1"))
+                .getMessage()
                 .contains("non-numeric"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> TraceWindows.parse("1:1:1:cputime"))
-                .getMessage().contains("clock 'cputime'"));
+                .getMessage()
+                .contains("clock 'cputime'"));
     }
 }

@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.rocprofsys.core.timemory.Events.MS;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionMetrics;
 
@@ -24,30 +21,43 @@ class CallGraphBuilderTest {
 
     static final int PID = 900;
 
-    private static TimemoryOptions opts(boolean flat, boolean timeline, boolean collapse, int maxDepth,
-            List<Component> comps) {
-        return new TimemoryOptions(comps, flat, timeline, collapse, maxDepth, true, true, true, true, false, -1, -1,
-                false, 120, 0, 6, -1, "sec", false, -1, -1, "MB", false);
+    private static TimemoryOptions opts(
+            boolean flat, boolean timeline, boolean collapse, int maxDepth, List<Component> comps) {
+        return new TimemoryOptions(
+                comps, flat, timeline, collapse, maxDepth, true, true, true, true, false, -1, -1, false, 120, 0, 6, -1,
+                "sec", false, -1, -1, "MB", false);
     }
 
     private static JsonNode graph(Run r, String comp, int pid) throws Exception {
-        return r.json(comp + "-" + pid + ".json").get("timemory").get(comp).get("ranks").get(0).get("graph");
+        return r.json(comp + "-" + pid + ".json")
+                .get("timemory")
+                .get(comp)
+                .get("ranks")
+                .get(0)
+                .get("graph");
     }
 
     @Test
     void forcedAndImplicitClosing() throws Exception {
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0)
+        Events ev = new Events(PID)
+                .process(0, "app")
+                .thread(0, PID, 0)
                 .begin(0, PID, "app")
                 .begin(100 * MS, PID, "forced")
                 .end(250 * MS, PID, RegionMetrics.NONE, true) // forced end: closes at its time
                 .begin(300 * MS, PID, "open_at_process_end");
         // a worker killed with two regions open: closed when its thread ends abruptly
-        ev.thread(10 * MS, PID + 1, 1).begin(20 * MS, PID + 1, "outer").begin(30 * MS, PID + 1, "inner")
+        ev.thread(10 * MS, PID + 1, 1)
+                .begin(20 * MS, PID + 1, "outer")
+                .begin(30 * MS, PID + 1, "inner")
                 .threadEnd(530 * MS, PID + 1, true);
         ev.processEnd(800 * MS);
         // a second process whose regions are still open when the run finishes
-        Events other = new Events(PID + 50).process(0, "child").thread(0, PID + 50, 0)
-                .begin(0, PID + 50, "child").begin(400 * MS, PID + 50, "never_closed");
+        Events other = new Events(PID + 50)
+                .process(0, "child")
+                .thread(0, PID + 50, 0)
+                .begin(0, PID + 50, "child")
+                .begin(400 * MS, PID + 50, "never_closed");
         ev.list.addAll(other.list);
         Run r = Run.of(dir, opts(false, false, false, 65535, List.of(Component.WALL_CLOCK)), ev.list, 1000 * MS, PID);
 
@@ -77,14 +87,19 @@ class CallGraphBuilderTest {
     @Test
     void childProcessesShareNamesWithoutPidSuffix() throws Exception {
         Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).region(0, 10, PID, "app");
-        Events other = new Events(PID + 1).process(0, "child").thread(0, PID + 1, 0).region(0, 10, PID + 1, "child");
+        Events other =
+                new Events(PID + 1).process(0, "child").thread(0, PID + 1, 0).region(0, 10, PID + 1, "child");
         ev.list.addAll(other.list);
         java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
-        TimemorySink s = new TimemorySink(opts(false, false, false, 65535, List.of(Component.WALL_CLOCK)),
-                TestPaths.paths(dir, PID, false), new java.io.PrintStream(log, true), System.out);
+        TimemorySink s = new TimemorySink(
+                opts(false, false, false, 65535, List.of(Component.WALL_CLOCK)),
+                TestPaths.paths(dir, PID, false),
+                new java.io.PrintStream(log, true),
+                System.out);
         ev.list.forEach(s::accept);
         s.finish(Events.summary(100, PID));
-        assertEquals(List.of(dir.resolve("out/wall_clock.json"), dir.resolve("out/wall_clock.json")),
+        assertEquals(
+                List.of(dir.resolve("out/wall_clock.json"), dir.resolve("out/wall_clock.json")),
                 s.outputs().get("json"));
         assertTrue(Files.readString(dir.resolve("out/wall_clock.txt")).contains(">>> child"));
     }
@@ -103,7 +118,9 @@ class CallGraphBuilderTest {
 
     @Test
     void workerStartedOutsideAnyMainRegionIsTopLevel() throws Exception {
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0)
+        Events ev = new Events(PID)
+                .process(0, "app")
+                .thread(0, PID, 0)
                 .region(0, 10 * MS, PID, "setup")
                 .region(50 * MS, 60 * MS, PID, "teardown");
         ev.thread(20 * MS, PID + 1, 1).region(21 * MS, 40 * MS, PID + 1, "start_thread");
@@ -119,7 +136,8 @@ class CallGraphBuilderTest {
     void threadNumberWidthGrowsPastNineThreads() throws Exception {
         Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).begin(0, PID, "app");
         for (int k = 1; k <= 10; k++) {
-            ev.thread(k * MS, PID + k, k).region(k * MS + 1, k * MS + 2, PID + k, "w")
+            ev.thread(k * MS, PID + k, k)
+                    .region(k * MS + 1, k * MS + 2, PID + k, "w")
                     .threadEnd(k * MS + 3, PID + k, false);
         }
         ev.end(100 * MS, PID);
@@ -146,11 +164,17 @@ class CallGraphBuilderTest {
 
     @Test
     void maxDepthDropsDeeperEntries() throws Exception {
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0)
-                .begin(0, PID, "a").begin(1, PID, "b").region(2, 3, PID, "c").end(4, PID).end(5, PID);
+        Events ev = new Events(PID)
+                .process(0, "app")
+                .thread(0, PID, 0)
+                .begin(0, PID, "a")
+                .begin(1, PID, "b")
+                .region(2, 3, PID, "c")
+                .end(4, PID)
+                .end(5, PID);
         Run r = Run.of(dir, opts(false, false, false, 2, List.of(Component.WALL_CLOCK)), ev.list, 10, PID);
-        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(r.file("wall_clock-900.json"), "wall_clock",
-                List.of("a", "b"), List.of(1, 1), List.of(0, 1));
+        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
+                r.file("wall_clock-900.json"), "wall_clock", List.of("a", "b"), List.of(1, 1), List.of(0, 1));
         assertTrue(res.ok(), res.message());
         assertEquals(2, graph(r, "wall_clock", PID).size());
         assertFalse(r.text("wall_clock-900.txt").contains("_c "));
@@ -171,8 +195,12 @@ class CallGraphBuilderTest {
         assertEquals(4, g.size());
         long h1 = StdHash.combine(StdHash.combine(StdHash.of("app"), 1), 1);
         long h2 = StdHash.combine(StdHash.combine(StdHash.of("k"), 2), 2);
-        assertEquals(Long.toUnsignedString(h1), g.get(0).get("hash").bigIntegerValue().toString());
-        assertEquals(Long.toUnsignedString(h2), g.get(1).get("hash").bigIntegerValue().toString());
+        assertEquals(
+                Long.toUnsignedString(h1),
+                g.get(0).get("hash").bigIntegerValue().toString());
+        assertEquals(
+                Long.toUnsignedString(h2),
+                g.get(1).get("hash").bigIntegerValue().toString());
         for (int i = 1; i <= 3; i++) {
             assertEquals("|0>>> |_k", g.get(i).get("prefix").asText());
             assertEquals(1, g.get(i).get("entry").get("laps").asInt());
@@ -181,8 +209,8 @@ class CallGraphBuilderTest {
 
     @Test
     void memoryStaysBoundedByDistinctPaths() {
-        CallGraphBuilder b = new CallGraphBuilder(opts(false, false, false, 65535,
-                List.of(Component.WALL_CLOCK, Component.TRIP_COUNT)));
+        CallGraphBuilder b = new CallGraphBuilder(
+                opts(false, false, false, 65535, List.of(Component.WALL_CLOCK, Component.TRIP_COUNT)));
         Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).thread(0, PID + 1, 1);
         ev.list.forEach(b::accept);
         long t = 0;
@@ -200,8 +228,8 @@ class CallGraphBuilderTest {
         assertEquals(7, b.nodeCount());
         CallGraphBuilder.ProcessState p = b.processes().get(0);
         assertTrue(p.history.size() <= CallGraphBuilder.HISTORY_CAPACITY);
-        ProcessReport rep = ProcessReport.build(p, opts(false, false, false, 65535,
-                List.of(Component.WALL_CLOCK, Component.TRIP_COUNT)));
+        ProcessReport rep = ProcessReport.build(
+                p, opts(false, false, false, 65535, List.of(Component.WALL_CLOCK, Component.TRIP_COUNT)));
         assertEquals(7, rep.rows.size());
         assertEquals(250_000, rep.rows.get(1).measure.laps);
 
@@ -234,15 +262,21 @@ class CallGraphBuilderTest {
 
     @Test
     void memoryComponentsAndCpuClockFromReadings() throws Exception {
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0)
+        Events ev = new Events(PID)
+                .process(0, "app")
+                .thread(0, PID, 0)
                 .begin(0, PID, "app", new RegionMetrics(1_000_000, 10_000_000, 20_000_000))
                 .begin(10, PID, "alloc", new RegionMetrics(2_000_000, 10_000_000, 20_000_000))
                 .end(20, PID, new RegionMetrics(5_000_000, 14_500_000, 24_000_000), false)
                 .begin(30, PID, "free", new RegionMetrics(6_000_000, 14_500_000, 24_000_000))
                 .end(40, PID, new RegionMetrics(6_500_000, 12_000_000, 24_000_000), false)
                 .end(50, PID, new RegionMetrics(7_000_000, 12_000_000, 24_000_000), false);
-        Run r = Run.of(dir, opts(false, false, false, 65535,
-                List.of(Component.PEAK_RSS, Component.PAGE_RSS, Component.CPU_CLOCK)), ev.list, 100, PID);
+        Run r = Run.of(
+                dir,
+                opts(false, false, false, 65535, List.of(Component.PEAK_RSS, Component.PAGE_RSS, Component.CPU_CLOCK)),
+                ev.list,
+                100,
+                PID);
         JsonNode page = graph(r, "page_rss", PID);
         assertEquals(2_000_000, page.get(0).get("entry").get("value").asLong());
         assertEquals(4_500_000, page.get(1).get("entry").get("value").asLong());
@@ -258,22 +292,40 @@ class CallGraphBuilderTest {
         String txt = r.text("page_rss-900.txt");
         assertTrue(txt.contains("AMOUNT OF MEMORY ALLOCATED IN PAGES OF MEMORY. UNLIKE PEAK_RSS, VALUE WILL"), txt);
         assertTrue(txt.contains("| |0>>> |_alloc | "), txt);
-        assertTrue(txt.contains("| page_rss | MB     |  4.500 |  4.500 |  4.500 |  4.500 |  0.000 |  0.000 |  100.0 |"),
+        assertTrue(
+                txt.contains("| page_rss | MB     |  4.500 |  4.500 |  4.500 |  4.500 |  0.000 |  0.000 |  100.0 |"),
                 txt);
         assertTrue(txt.contains("| -2.500 |"), txt);
-        assertTrue(r.json("peak_rss-900.json").get("timemory").get("peak_rss").get("properties").get("ids")
-                .toString().equals("[\"memory_hwm\",\"peak_rss\"]"));
-        assertEquals("MB", r.json("peak_rss-900.json").get("timemory").get("peak_rss").get("unit_repr").asText());
-        assertEquals(1_000_000, r.json("peak_rss-900.json").get("timemory").get("peak_rss").get("unit_value").asLong());
+        assertTrue(r.json("peak_rss-900.json")
+                .get("timemory")
+                .get("peak_rss")
+                .get("properties")
+                .get("ids")
+                .toString()
+                .equals("[\"memory_hwm\",\"peak_rss\"]"));
+        assertEquals(
+                "MB",
+                r.json("peak_rss-900.json")
+                        .get("timemory")
+                        .get("peak_rss")
+                        .get("unit_repr")
+                        .asText());
+        assertEquals(
+                1_000_000,
+                r.json("peak_rss-900.json")
+                        .get("timemory")
+                        .get("peak_rss")
+                        .get("unit_value")
+                        .asLong());
     }
 
     private static org.rocprofsys.core.event.RegionBegin begin(long t, int tid, String name) {
-        return new org.rocprofsys.core.event.RegionBegin(t, PID, tid, name, org.rocprofsys.core.event.Category.USER,
-                List.of(), RegionMetrics.NONE);
+        return new org.rocprofsys.core.event.RegionBegin(
+                t, PID, tid, name, org.rocprofsys.core.event.Category.USER, List.of(), RegionMetrics.NONE);
     }
 
     private static org.rocprofsys.core.event.RegionEnd end(long t, int tid) {
-        return new org.rocprofsys.core.event.RegionEnd(t, PID, tid, org.rocprofsys.core.event.Category.USER, List.of(),
-                RegionMetrics.NONE, false);
+        return new org.rocprofsys.core.event.RegionEnd(
+                t, PID, tid, org.rocprofsys.core.event.Category.USER, List.of(), RegionMetrics.NONE, false);
     }
 }

@@ -3,7 +3,6 @@ package org.rocprofsys.core.timemory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.ProcessEnded;
@@ -12,9 +11,9 @@ import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.SinkEvent;
 
 /** A small DSL for event streams in tests: times in nanoseconds. */
 final class Events {

@@ -9,10 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
@@ -85,23 +83,39 @@ class FormatsTest {
 
     @Test
     void componentNamesAndValidation() {
-        assertEquals(List.of(Component.WALL_CLOCK, Component.TRIP_COUNT, Component.PEAK_RSS),
+        assertEquals(
+                List.of(Component.WALL_CLOCK, Component.TRIP_COUNT, Component.PEAK_RSS),
                 Component.parse("wall_clock, trip_count;memory_hwm WALL_CLOCK real_clock"));
         assertEquals(List.of(), Component.parse(""));
         assertEquals(Optional.empty(), TimemoryOptions.validateComponents("wall_clock cpu_clock page_rss"));
         Optional<String> bad = TimemoryOptions.validateComponents("wall_clock foo_clock");
-        assertEquals("Unknown component: 'foo_clock'. Valid choices are: ['real_clock', 'virtual_clock', "
-                + "'wall_clock', 'cpu_clock', 'memory_hwm', 'peak_rss', 'page_rss', 'trip_count']", bad.orElseThrow());
+        assertEquals(
+                "Unknown component: 'foo_clock'. Valid choices are: ['real_clock', 'virtual_clock', "
+                        + "'wall_clock', 'cpu_clock', 'memory_hwm', 'peak_rss', 'page_rss', 'trip_count']",
+                bad.orElseThrow());
         assertEquals(Optional.empty(), Component.find("thread_cpu_clock"));
         assertThrows(IllegalArgumentException.class, () -> Component.parse("papi_array"));
     }
 
     @Test
     void optionsFromSettings() throws Exception {
-        Settings s = load(Map.of("ROCPROFSYS_TIMEMORY_COMPONENTS", "wall_clock,peak_rss,trip_count",
-                "ROCPROFSYS_FLAT_PROFILE", "ON", "ROCPROFSYS_COLLAPSE_THREADS", "true",
-                "ROCPROFSYS_TIMING_UNITS", "msec", "ROCPROFSYS_TIMING_PRECISION", "3",
-                "ROCPROFSYS_MEMORY_UNITS", "KiB", "ROCPROFSYS_MAX_DEPTH", "5", "ROCPROFSYS_COUT_OUTPUT", "yes"));
+        Settings s = load(Map.of(
+                "ROCPROFSYS_TIMEMORY_COMPONENTS",
+                "wall_clock,peak_rss,trip_count",
+                "ROCPROFSYS_FLAT_PROFILE",
+                "ON",
+                "ROCPROFSYS_COLLAPSE_THREADS",
+                "true",
+                "ROCPROFSYS_TIMING_UNITS",
+                "msec",
+                "ROCPROFSYS_TIMING_PRECISION",
+                "3",
+                "ROCPROFSYS_MEMORY_UNITS",
+                "KiB",
+                "ROCPROFSYS_MAX_DEPTH",
+                "5",
+                "ROCPROFSYS_COUT_OUTPUT",
+                "yes"));
         TimemoryOptions o = TimemoryOptions.from(s);
         assertEquals(List.of(Component.WALL_CLOCK, Component.PEAK_RSS, Component.TRIP_COUNT), o.components());
         assertTrue(o.flat() && o.collapseThreads() && o.coutOutput());
@@ -115,12 +129,20 @@ class FormatsTest {
         assertEquals(new TimemoryOptions.Format(6, 8, false, 1_000_000_000, "sec"), d.format(Component.CPU_CLOCK));
         assertEquals(new TimemoryOptions.Format(3, 8, false, 1_000_000, "MB"), d.format(Component.PAGE_RSS));
 
-        TimemoryOptions q = TimemoryOptions.from(load(Map.of("ROCPROFSYS_TIMING_UNITS", "min",
-                "ROCPROFSYS_MEMORY_UNITS", "b", "ROCPROFSYS_SCIENTIFIC", "true", "ROCPROFSYS_WIDTH", "12")));
+        TimemoryOptions q = TimemoryOptions.from(load(Map.of(
+                "ROCPROFSYS_TIMING_UNITS",
+                "min",
+                "ROCPROFSYS_MEMORY_UNITS",
+                "b",
+                "ROCPROFSYS_SCIENTIFIC",
+                "true",
+                "ROCPROFSYS_WIDTH",
+                "12")));
         assertEquals(new TimemoryOptions.Format(6, 12, true, 60_000_000_000L, "UNK"), q.format(Component.WALL_CLOCK));
         assertEquals(new TimemoryOptions.Format(3, 12, true, 1, "byte"), q.format(Component.PEAK_RSS));
 
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> TimemoryOptions.from(load(Map.of("ROCPROFSYS_TIMEMORY_COMPONENTS", "wall_clock bogus"))));
     }
 

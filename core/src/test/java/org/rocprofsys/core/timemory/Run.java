@@ -1,5 +1,7 @@
 package org.rocprofsys.core.timemory;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -7,10 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.event.TraceEvent;
 
@@ -32,8 +30,8 @@ final class Run {
             throws IOException {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        TimemorySink s = new TimemorySink(options, TestPaths.paths(dir, rootPid), new PrintStream(log, true),
-                new PrintStream(out, true));
+        TimemorySink s = new TimemorySink(
+                options, TestPaths.paths(dir, rootPid), new PrintStream(log, true), new PrintStream(out, true));
         SinkFeed.run(s, events, Events.summary(endNs, rootPid));
         return new Run(s, log.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8), dir);
     }

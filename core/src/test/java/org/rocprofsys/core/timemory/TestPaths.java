@@ -7,23 +7,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-
 import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
 
 /** OutputPaths for tests: folder "out" under {@code dir}, no time folder, pid suffix on. */
 final class TestPaths {
-    private TestPaths() {
-    }
+    private TestPaths() {}
 
     static OutputPaths paths(Path dir, long pid) {
         return paths(dir, pid, true);
     }
 
     static OutputPaths paths(Path dir, long pid, boolean usePid) {
-        LaunchContext ctx = new LaunchContext(List.of("./app"), pid, 1, pid, pid,
-                ZonedDateTime.of(2025, 8, 9, 13, 5, 0, 0, ZoneOffset.UTC), Map.of(), k -> Optional.empty(),
+        LaunchContext ctx = new LaunchContext(
+                List.of("./app"),
+                pid,
+                1,
+                pid,
+                pid,
+                ZonedDateTime.of(2025, 8, 9, 13, 5, 0, 0, ZoneOffset.UTC),
+                Map.of(),
+                k -> Optional.empty(),
                 Optional.empty());
         OutputSettings os = new OutputSettings("out", "", false, "%F_%H.%M", usePid, "perfetto-trace.proto");
         return new OutputPaths(os, ctx, dir, OptionalInt.empty());

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.event.AbruptEndsScenario;
@@ -22,15 +21,22 @@ class TimemoryGoldenTest {
     @Test
     void abruptEnds() throws IOException {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        TimemoryOptions options = TimemoryOptions.defaults()
-                .withComponents(List.of(Component.WALL_CLOCK, Component.TRIP_COUNT));
-        TimemorySink sink = new TimemorySink(options, TestPaths.paths(dir, AbruptEndsScenario.PID),
-                new PrintStream(log, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()));
+        TimemoryOptions options =
+                TimemoryOptions.defaults().withComponents(List.of(Component.WALL_CLOCK, Component.TRIP_COUNT));
+        TimemorySink sink = new TimemorySink(
+                options,
+                TestPaths.paths(dir, AbruptEndsScenario.PID),
+                new PrintStream(log, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream()));
         SinkFeed.run(sink, AbruptEndsScenario.events(), AbruptEndsScenario.summary());
-        StringBuilder text = new StringBuilder(log.toString(StandardCharsets.UTF_8).replace(dir.toString(), "<dir>"));
+        StringBuilder text =
+                new StringBuilder(log.toString(StandardCharsets.UTF_8).replace(dir.toString(), "<dir>"));
         for (var f : sink.files()) {
             if (f.kind().equals("text")) {
-                text.append("==> ").append(dir.relativize(f.path())).append('\n').append(Files.readString(f.path()));
+                text.append("==> ")
+                        .append(dir.relativize(f.path()))
+                        .append('\n')
+                        .append(Files.readString(f.path()));
             }
         }
         GoldenFile.assertMatches("timemory-abrupt-ends.txt", text.toString());
@@ -39,12 +45,16 @@ class TimemoryGoldenTest {
     @Test
     void sampledProfilesOfAbruptEnds() throws IOException {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        SamplingProfileSink sink = new SamplingProfileSink(TimemoryOptions.defaults(),
-                TestPaths.paths(dir, AbruptEndsScenario.PID), new PrintStream(log, true, StandardCharsets.UTF_8),
+        SamplingProfileSink sink = new SamplingProfileSink(
+                TimemoryOptions.defaults(),
+                TestPaths.paths(dir, AbruptEndsScenario.PID),
+                new PrintStream(log, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream()));
         SinkFeed.run(sink, AbruptEndsScenario.events(), AbruptEndsScenario.summary());
-        StringBuilder text = new StringBuilder(log.toString(StandardCharsets.UTF_8).replace(dir.toString(), "<dir>"));
-        for (var byLabel : sink.outputsByLabel().getOrDefault("text", java.util.Map.of()).values()) {
+        StringBuilder text =
+                new StringBuilder(log.toString(StandardCharsets.UTF_8).replace(dir.toString(), "<dir>"));
+        for (var byLabel :
+                sink.outputsByLabel().getOrDefault("text", java.util.Map.of()).values()) {
             for (Path p : byLabel) {
                 text.append("==> ").append(dir.relativize(p)).append('\n').append(Files.readString(p));
             }

@@ -1,13 +1,12 @@
 package org.rocprofsys.core.timemory;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * A Java port of upstream's {@code tests/validate-timemory-json.py} (inventory §9.2): zips
@@ -19,14 +18,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Extra entries on either side are ignored, as zip ignores them.
  */
 public final class TimemoryJsonValidator {
-    private TimemoryJsonValidator() {
-    }
+    private TimemoryJsonValidator() {}
 
     /** The script's outcome: {@code "<file> validated"} or its RuntimeError message. */
-    public record Result(boolean ok, String message) {
-    }
+    public record Result(boolean ok, String message) {}
 
-    public static Result validate(Path file, String metric, List<String> labels, List<Integer> counts, List<Integer> depths)
+    public static Result validate(
+            Path file, String metric, List<String> labels, List<Integer> counts, List<Integer> depths)
             throws IOException {
         if (labels.size() != counts.size() || labels.size() != depths.size()) {
             throw new IllegalArgumentException("The same number of labels, counts, and depths must be specified");

@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.rocprofsys.core.timemory.Events.MS;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,18 +28,26 @@ class TimemorySinkTest {
      * main thread is inside pthread_create: start_thread [125, 925] with work twice (300, 400 ms).
      */
     static Events twoThreads() {
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0)
+        Events ev = new Events(PID)
+                .process(0, "app")
+                .thread(0, PID, 0)
                 .begin(0, PID, "app")
                 .region(10 * MS, 110 * MS, PID, "init")
                 .begin(120 * MS, PID, "pthread_create");
-        ev.thread(124 * MS, WORKER, 1).begin(125 * MS, WORKER, "start_thread")
-                .region(150 * MS, 450 * MS, WORKER, "work").region(500 * MS, 900 * MS, WORKER, "work")
-                .end(925 * MS, WORKER).threadEnd(930 * MS, WORKER, false);
+        ev.thread(124 * MS, WORKER, 1)
+                .begin(125 * MS, WORKER, "start_thread")
+                .region(150 * MS, 450 * MS, WORKER, "work")
+                .region(500 * MS, 900 * MS, WORKER, "work")
+                .end(925 * MS, WORKER)
+                .threadEnd(930 * MS, WORKER, false);
         ev.end(130 * MS, PID)
                 .begin(200 * MS, PID, "compute")
-                .region(250 * MS, 350 * MS, PID, "kernel").region(400 * MS, 600 * MS, PID, "kernel")
+                .region(250 * MS, 350 * MS, PID, "kernel")
+                .region(400 * MS, 600 * MS, PID, "kernel")
                 .end(700 * MS, PID)
-                .end(1000 * MS, PID).threadEnd(1000 * MS, PID, false).processEnd(1001 * MS);
+                .end(1000 * MS, PID)
+                .threadEnd(1000 * MS, PID, false)
+                .processEnd(1001 * MS);
         return ev;
     }
 
@@ -97,19 +103,48 @@ class TimemorySinkTest {
                 [rocprofiler-systems][4242][trip_count]> Outputting 'out/trip_count-4242.json'
                 [rocprofiler-systems][4242][trip_count]> Outputting 'out/trip_count-4242.txt'
                 """, r.log);
-        assertEquals(List.of(dir.resolve("out/wall_clock-4242.json"), dir.resolve("out/trip_count-4242.json")),
+        assertEquals(
+                List.of(dir.resolve("out/wall_clock-4242.json"), dir.resolve("out/trip_count-4242.json")),
                 r.sink.outputs().get("json"));
-        assertEquals(List.of(dir.resolve("out/wall_clock-4242.txt"), dir.resolve("out/trip_count-4242.txt")),
+        assertEquals(
+                List.of(dir.resolve("out/wall_clock-4242.txt"), dir.resolve("out/trip_count-4242.txt")),
                 r.sink.outputs().get("text"));
-        assertEquals(Map.of("wall_clock", List.of(dir.resolve("out/wall_clock-4242.txt")),
-                "trip_count", List.of(dir.resolve("out/trip_count-4242.txt"))), r.sink.outputsByLabel().get("text"));
+        assertEquals(
+                Map.of(
+                        "wall_clock",
+                        List.of(dir.resolve("out/wall_clock-4242.txt")),
+                        "trip_count",
+                        List.of(dir.resolve("out/trip_count-4242.txt"))),
+                r.sink.outputsByLabel().get("text"));
         assertEquals("", r.stdout);
     }
 
     @Test
     void coutPrintsTheTableBetweenBlankLinesAndNeverTheRootHash() throws Exception {
-        TimemoryOptions o = new TimemoryOptions(List.of(Component.WALL_CLOCK), false, false, false, 65535, true, true,
-                true, true, true, -1, -1, false, 120, 0, 6, -1, "sec", false, -1, -1, "MB", false);
+        TimemoryOptions o = new TimemoryOptions(
+                List.of(Component.WALL_CLOCK),
+                false,
+                false,
+                false,
+                65535,
+                true,
+                true,
+                true,
+                true,
+                true,
+                -1,
+                -1,
+                false,
+                120,
+                0,
+                6,
+                -1,
+                "sec",
+                false,
+                -1,
+                -1,
+                "MB",
+                false);
         Run r = Run.of(dir, o, twoThreads().list, 2000 * MS, PID);
         assertEquals("\n" + GOLDEN_WALL_CLOCK + "\n", r.stdout);
         assertFalse(r.stdout.contains("unknown-hash="));
@@ -126,16 +161,34 @@ class TimemorySinkTest {
         JsonNode wc = r.json("wall_clock-4242.json").get("timemory").get("wall_clock");
         List<String> keys = new ArrayList<>();
         wc.fieldNames().forEachRemaining(keys::add);
-        assertEquals(List.of("properties", "type", "description", "unit_value", "unit_repr", "thread_scope_only",
-                "thread_count", "mpi_size", "upcxx_size", "process_count", "num_ranks", "concurrency", "ranks",
-                "graph"), keys);
+        assertEquals(
+                List.of(
+                        "properties",
+                        "type",
+                        "description",
+                        "unit_value",
+                        "unit_repr",
+                        "thread_scope_only",
+                        "thread_count",
+                        "mpi_size",
+                        "upcxx_size",
+                        "process_count",
+                        "num_ranks",
+                        "concurrency",
+                        "ranks",
+                        "graph"),
+                keys);
         JsonNode props = wc.get("properties");
         assertEquals(0, props.get("cereal_class_version").asInt());
         assertEquals(78, props.get("value").asInt());
         assertEquals("WALL_CLOCK", props.get("enum").asText());
         assertEquals("wall_clock", props.get("id").asText());
-        assertEquals("[\"real_clock\",\"virtual_clock\",\"wall_clock\"]", props.get("ids").toString());
-        assertEquals("Real-clock timer (i.e. wall-clock timer)", wc.get("description").asText());
+        assertEquals(
+                "[\"real_clock\",\"virtual_clock\",\"wall_clock\"]",
+                props.get("ids").toString());
+        assertEquals(
+                "Real-clock timer (i.e. wall-clock timer)",
+                wc.get("description").asText());
         assertEquals(1_000_000_000L, wc.get("unit_value").asLong());
         assertEquals("sec", wc.get("unit_repr").asText());
         assertEquals(2, wc.get("thread_count").asInt());
@@ -183,14 +236,18 @@ class TimemorySinkTest {
         long wk = StdHash.combine(StdHash.of("work"), 4);
         assertEquals(Long.toUnsignedString(app), first.get("hash").asText());
         assertEquals(Long.toUnsignedString(app), first.get("rolling_hash").asText());
-        assertEquals(Long.toUnsignedString(wk), work.get("hash").bigIntegerValue().toString());
-        assertEquals(Long.toUnsignedString(wk + stt + pc + app), work.get("rolling_hash").bigIntegerValue().toString());
+        assertEquals(
+                Long.toUnsignedString(wk), work.get("hash").bigIntegerValue().toString());
+        assertEquals(
+                Long.toUnsignedString(wk + stt + pc + app),
+                work.get("rolling_hash").bigIntegerValue().toString());
     }
 
     @Test
     void jsonHierarchicalLayout() throws Exception {
         Run r = Run.of(dir, options(), twoThreads().list, 2000 * MS, PID);
-        JsonNode graph = r.json("wall_clock-4242.json").get("timemory").get("wall_clock").get("graph");
+        JsonNode graph =
+                r.json("wall_clock-4242.json").get("timemory").get("wall_clock").get("graph");
         assertEquals(1, graph.size());
         assertEquals(1, graph.get(0).size());
         JsonNode root = graph.get(0).get(0);
@@ -206,7 +263,8 @@ class TimemorySinkTest {
         assertEquals(0, node.get("depth").asInt());
         assertFalse(node.get("is_dummy").asBoolean());
         assertEquals(0, node.get("inclusive").get("entry").get("laps").asInt());
-        assertEquals(-1_000_000_000L, node.get("exclusive").get("entry").get("value").asLong());
+        assertEquals(
+                -1_000_000_000L, node.get("exclusive").get("entry").get("value").asLong());
         assertEquals(-1.0, node.get("exclusive").get("entry").get("repr_data").asDouble());
 
         JsonNode app = root.get("children").get(0);
@@ -214,7 +272,9 @@ class TimemorySinkTest {
         assertEquals(1, app.get("node").get("depth").asInt());
         assertFalse(app.has("cereal_class_version"));
         // exclusive = 1.0 - (0.1 + 0.01 + 0.5)
-        assertEquals(390_000_000L, app.get("node").get("exclusive").get("entry").get("value").asLong());
+        assertEquals(
+                390_000_000L,
+                app.get("node").get("exclusive").get("entry").get("value").asLong());
         JsonNode pc = app.get("children").get(1);
         assertEquals("pthread_create", pc.get("node").get("prefix").asText());
         JsonNode st = pc.get("children").get(0).get("node");
@@ -230,13 +290,23 @@ class TimemorySinkTest {
         // values and statistics summed, laps of the first kept (timemory's basic_tree +=)
         Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).begin(0, PID, "app");
         ev.begin(10 * MS, PID, "pthread_create");
-        ev.thread(11 * MS, 5001, 1).region(12 * MS, 112 * MS, 5001, "start_thread").threadEnd(113 * MS, 5001, false);
+        ev.thread(11 * MS, 5001, 1)
+                .region(12 * MS, 112 * MS, 5001, "start_thread")
+                .threadEnd(113 * MS, 5001, false);
         ev.end(20 * MS, PID).begin(30 * MS, PID, "pthread_create");
-        ev.thread(31 * MS, 5002, 2).region(32 * MS, 232 * MS, 5002, "start_thread").threadEnd(233 * MS, 5002, false);
+        ev.thread(31 * MS, 5002, 2)
+                .region(32 * MS, 232 * MS, 5002, "start_thread")
+                .threadEnd(233 * MS, 5002, false);
         ev.end(40 * MS, PID).end(300 * MS, PID).processEnd(301 * MS);
         Run r = Run.of(dir, options(), ev.list, 400 * MS, PID);
         JsonNode wc = r.json("wall_clock-4242.json").get("timemory").get("wall_clock");
-        JsonNode pc = wc.get("graph").get(0).get(0).get("children").get(0).get("children").get(0);
+        JsonNode pc = wc.get("graph")
+                .get(0)
+                .get(0)
+                .get("children")
+                .get(0)
+                .get("children")
+                .get(0);
         assertEquals(1, pc.get("children").size());
         JsonNode st = pc.get("children").get(0).get("node");
         assertEquals("[1,2]", st.get("tid").toString());
@@ -251,28 +321,102 @@ class TimemorySinkTest {
 
     @Test
     void jsonOnlyTreeOrOnlyRanks() throws Exception {
-        TimemoryOptions o = new TimemoryOptions(List.of(Component.WALL_CLOCK), false, false, false, 65535, true, false,
-                false, true, false, -1, -1, false, 120, 0, 6, -1, "sec", false, -1, -1, "MB", false);
+        TimemoryOptions o = new TimemoryOptions(
+                List.of(Component.WALL_CLOCK),
+                false,
+                false,
+                false,
+                65535,
+                true,
+                false,
+                false,
+                true,
+                false,
+                -1,
+                -1,
+                false,
+                120,
+                0,
+                6,
+                -1,
+                "sec",
+                false,
+                -1,
+                -1,
+                "MB",
+                false);
         Run r = Run.of(dir, o, twoThreads().list, 2000 * MS, PID);
         JsonNode wc = r.json("wall_clock-4242.json").get("timemory").get("wall_clock");
         assertFalse(wc.has("ranks"));
         assertTrue(wc.has("graph"));
         assertFalse(Files.exists(r.file("wall_clock-4242.txt")));
         // without the flat part, the tree's first entry carries the class version
-        assertEquals(0, wc.get("graph").get(0).get(0).get("node").get("inclusive").get("entry")
-                .get("cereal_class_version").asInt());
+        assertEquals(
+                0,
+                wc.get("graph")
+                        .get(0)
+                        .get(0)
+                        .get("node")
+                        .get("inclusive")
+                        .get("entry")
+                        .get("cereal_class_version")
+                        .asInt());
 
         Path d2 = dir.resolve("b");
-        TimemoryOptions o2 = new TimemoryOptions(List.of(Component.WALL_CLOCK), false, false, false, 65535, true, true,
-                true, false, false, -1, -1, false, 120, 0, 6, -1, "sec", false, -1, -1, "MB", false);
+        TimemoryOptions o2 = new TimemoryOptions(
+                List.of(Component.WALL_CLOCK),
+                false,
+                false,
+                false,
+                65535,
+                true,
+                true,
+                true,
+                false,
+                false,
+                -1,
+                -1,
+                false,
+                120,
+                0,
+                6,
+                -1,
+                "sec",
+                false,
+                -1,
+                -1,
+                "MB",
+                false);
         Run r2 = Run.of(d2, o2, twoThreads().list, 2000 * MS, PID);
         JsonNode wc2 = r2.json("wall_clock-4242.json").get("timemory").get("wall_clock");
         assertTrue(wc2.has("ranks"));
         assertFalse(wc2.has("graph"));
 
         Path d3 = dir.resolve("c");
-        TimemoryOptions o3 = new TimemoryOptions(List.of(Component.WALL_CLOCK), false, false, false, 65535, false, true,
-                true, true, false, -1, -1, false, 120, 0, 6, -1, "sec", false, -1, -1, "MB", false);
+        TimemoryOptions o3 = new TimemoryOptions(
+                List.of(Component.WALL_CLOCK),
+                false,
+                false,
+                false,
+                65535,
+                false,
+                true,
+                true,
+                true,
+                false,
+                -1,
+                -1,
+                false,
+                120,
+                0,
+                6,
+                -1,
+                "sec",
+                false,
+                -1,
+                -1,
+                "MB",
+                false);
         Run r3 = Run.of(d3, o3, twoThreads().list, 2000 * MS, PID);
         assertFalse(Files.exists(d3.resolve("out")));
         assertEquals("", r3.log);
@@ -290,7 +434,8 @@ class TimemorySinkTest {
         assertEquals(2, work.get("entry").get("value").asLong());
         assertTrue(work.get("entry").get("repr_data").isIntegralNumber());
         assertEquals("{}", work.get("stats").toString());
-        assertEquals("{\"cereal_class_version\":0}",
+        assertEquals(
+                "{\"cereal_class_version\":0}",
                 tc.get("ranks").get(0).get("graph").get(0).get("stats").toString());
     }
 }

@@ -11,10 +11,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.TraceEvent;
 
@@ -43,7 +41,9 @@ class ValidateTimemoryJsonTest {
      * layout of that tree, not a run of the user-api program.
      */
     static List<List<SinkEvent>> userApiThreads() {
-        Events main = new Events(PID).process(0, "user-api").thread(0, PID, 0)
+        Events main = new Events(PID)
+                .process(0, "user-api")
+                .thread(0, PID, 0)
                 .begin(0, PID, "user-api")
                 .region(1 * MS, 2 * MS, PID, "initialization")
                 .begin(3 * MS, PID, "thread_creation");
@@ -52,7 +52,8 @@ class ValidateTimemoryJsonTest {
             long t = 10L * k;
             int tid = PID + k;
             main.begin(t * MS, PID, "pthread_create");
-            Events w = new Events(PID).thread((t + 1) * MS, tid, k)
+            Events w = new Events(PID)
+                    .thread((t + 1) * MS, tid, k)
                     .begin((t + 2) * MS, tid, "start_thread")
                     .begin((t + 3) * MS, tid, "run(10) x 1000")
                     .region((t + 4) * MS, (t + 5) * MS, tid, "fib")
@@ -66,10 +67,16 @@ class ValidateTimemoryJsonTest {
         for (int k = 1; k <= 4; k++) {
             main.region((200 + 10L * k) * MS, (203 + 10L * k) * MS, PID, "pthread_join");
         }
-        main.end(300 * MS, PID).begin(300 * MS, PID, "run")
-                .begin(301 * MS, PID, "fib").region(302 * MS, 303 * MS, PID, "fib").region(304 * MS, 305 * MS, PID, "fib")
-                .end(306 * MS, PID).end(400 * MS, PID)
-                .end(500 * MS, PID).threadEnd(500 * MS, PID, false).processEnd(501 * MS);
+        main.end(300 * MS, PID)
+                .begin(300 * MS, PID, "run")
+                .begin(301 * MS, PID, "fib")
+                .region(302 * MS, 303 * MS, PID, "fib")
+                .region(304 * MS, 305 * MS, PID, "fib")
+                .end(306 * MS, PID)
+                .end(400 * MS, PID)
+                .end(500 * MS, PID)
+                .threadEnd(500 * MS, PID, false)
+                .processEnd(501 * MS);
         List<List<SinkEvent>> out = new ArrayList<>();
         out.add(main.list);
         for (Events w : workers) {
@@ -78,14 +85,30 @@ class ValidateTimemoryJsonTest {
         return out;
     }
 
-    static final List<String> USER_API_LABELS = List.of("user-api", "initialization", "thread_creation",
-            "pthread_create", "start_thread", "run(10) x 1000", "fib", "start_thread", "run(10) x 1000", "fib",
-            "start_thread", "run(10) x 1000", "fib", "start_thread", "run(10) x 1000", "fib", "thread_wait",
-            "pthread_join", "run", "fib", "fib");
-    static final List<Integer> USER_API_COUNTS = List.of(1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1, 1,
-            2);
-    static final List<Integer> USER_API_DEPTHS = List.of(0, 1, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 1, 2, 1, 2,
-            3);
+    static final List<String> USER_API_LABELS = List.of(
+            "user-api",
+            "initialization",
+            "thread_creation",
+            "pthread_create",
+            "start_thread",
+            "run(10) x 1000",
+            "fib",
+            "start_thread",
+            "run(10) x 1000",
+            "fib",
+            "start_thread",
+            "run(10) x 1000",
+            "fib",
+            "start_thread",
+            "run(10) x 1000",
+            "fib",
+            "thread_wait",
+            "pthread_join",
+            "run",
+            "fib",
+            "fib");
+    static final List<Integer> USER_API_COUNTS = List.of(1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1, 1, 2);
+    static final List<Integer> USER_API_DEPTHS = List.of(0, 1, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 1, 2, 1, 2, 3);
 
     /** Every thread's events in order, threads interleaved by timestamp (a stable merge). */
     static List<SinkEvent> byTime(List<List<SinkEvent>> threads) {
@@ -121,8 +144,8 @@ class ValidateTimemoryJsonTest {
     @Test
     void userApiLikeRunValidates() throws Exception {
         Run r = Run.of(dir, TimemoryOptions.defaults(), byTime(userApiThreads()), 600 * MS, PID);
-        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(r.file("wall_clock-777.json"), "wall_clock",
-                USER_API_LABELS, USER_API_COUNTS, USER_API_DEPTHS);
+        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
+                r.file("wall_clock-777.json"), "wall_clock", USER_API_LABELS, USER_API_COUNTS, USER_API_DEPTHS);
         assertTrue(res.ok(), res.message());
         assertEquals(r.file("wall_clock-777.json") + " validated", res.message());
     }
@@ -132,24 +155,28 @@ class ValidateTimemoryJsonTest {
         Run r = Run.of(dir, TimemoryOptions.defaults(), byTime(userApiThreads()), 600 * MS, PID);
         List<Integer> counts = new ArrayList<>(USER_API_COUNTS);
         counts.set(3, 5);
-        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(r.file("wall_clock-777.json"), "wall_clock",
-                USER_API_LABELS, counts, USER_API_DEPTHS);
+        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
+                r.file("wall_clock-777.json"), "wall_clock", USER_API_LABELS, counts, USER_API_DEPTHS);
         assertFalse(res.ok());
         assertEquals("Mismatched count for   |_pthread_create: 4 vs. 5", res.message());
         List<String> labels = new ArrayList<>(USER_API_LABELS);
         labels.set(1, "init");
-        res = TimemoryJsonValidator.validate(r.file("wall_clock-777.json"), "wall_clock", labels, USER_API_COUNTS,
-                USER_API_DEPTHS);
+        res = TimemoryJsonValidator.validate(
+                r.file("wall_clock-777.json"), "wall_clock", labels, USER_API_COUNTS, USER_API_DEPTHS);
         assertEquals("Mismatched prefix: |_initialization vs. |_init", res.message());
     }
 
     @Test
     void arrivalOrderOfThreadsDoesNotChangeTheProfile() throws Exception {
         Run a = Run.of(dir.resolve("a"), TimemoryOptions.defaults(), byTime(userApiThreads()), 600 * MS, PID);
-        Run b = Run.of(dir.resolve("b"), TimemoryOptions.defaults(), threadAfterThread(userApiThreads(), true),
-                600 * MS, PID);
-        Run c = Run.of(dir.resolve("c"), TimemoryOptions.defaults(), threadAfterThread(userApiThreads(), false),
-                600 * MS, PID);
+        Run b = Run.of(
+                dir.resolve("b"), TimemoryOptions.defaults(), threadAfterThread(userApiThreads(), true), 600 * MS, PID);
+        Run c = Run.of(
+                dir.resolve("c"),
+                TimemoryOptions.defaults(),
+                threadAfterThread(userApiThreads(), false),
+                600 * MS,
+                PID);
         String text = a.text("wall_clock-777.txt");
         assertEquals(text, b.text("wall_clock-777.txt"));
         assertEquals(text, c.text("wall_clock-777.txt"));
@@ -163,8 +190,9 @@ class ValidateTimemoryJsonTest {
         // lock functions: "wall_clock .*\|_pthread_create .* 4 .*" then, per thread, each region 1000 times
         Run r = Run.of(dir, coutOptions(false, false), byTime(locks()), 10_000 * MS, PID);
         String out = r.stdout;
-        Pattern p = Pattern.compile("wall_clock .*\\|_pthread_create .* 4 .*"
-                + ("\\|_lock_step .* 1000 .*\\|_unlock_step .* 1000 .*").repeat(4),
+        Pattern p = Pattern.compile(
+                "wall_clock .*\\|_pthread_create .* 4 .*"
+                        + ("\\|_lock_step .* 1000 .*\\|_unlock_step .* 1000 .*").repeat(4),
                 Pattern.DOTALL);
         assertTrue(p.matcher(out).find(), out);
     }
@@ -175,11 +203,19 @@ class ValidateTimemoryJsonTest {
         // "start_thread (.*) 4 (.*) lock_step (.*) 4000 (.*) unlock_step (.*) 4000"
         Run r = Run.of(dir, coutOptions(true, true), byTime(locks()), 10_000 * MS, PID);
         String out = r.stdout;
-        assertTrue(Pattern.compile("start_thread (.*) 4 (.*) lock_step (.*) 4000 (.*) "
-                + "unlock_step (.*) 4000", Pattern.DOTALL).matcher(out).find(), out);
-        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(r.file("wall_clock-777.json"), "wall_clock",
+        assertTrue(
+                Pattern.compile(
+                                "start_thread (.*) 4 (.*) lock_step (.*) 4000 (.*) " + "unlock_step (.*) 4000",
+                                Pattern.DOTALL)
+                        .matcher(out)
+                        .find(),
+                out);
+        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
+                r.file("wall_clock-777.json"),
+                "wall_clock",
                 List.of("app", "pthread_create", "start_thread", "lock_step", "unlock_step"),
-                List.of(1, 4, 4, 4000, 4000), List.of(0, 0, 0, 0, 0));
+                List.of(1, 4, 4, 4000, 4000),
+                List.of(0, 0, 0, 0, 0));
         assertTrue(res.ok(), res.message());
         assertTrue(out.contains("| >>> app "), out);
     }
@@ -195,8 +231,8 @@ class ValidateTimemoryJsonTest {
         }
         List<Integer> depths = new ArrayList<>();
         labels.forEach(l -> depths.add(0));
-        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(r.file("wall_clock-777.json"), "wall_clock",
-                labels, counts, depths);
+        TimemoryJsonValidator.Result res =
+                TimemoryJsonValidator.validate(r.file("wall_clock-777.json"), "wall_clock", labels, counts, depths);
         assertTrue(res.ok(), res.message());
         String txt = r.text("wall_clock-777.txt");
         assertTrue(txt.contains("| |1>>> start_thread "), txt);
@@ -206,27 +242,43 @@ class ValidateTimemoryJsonTest {
     @Test
     void collapsedThreadsMergeIdenticalPaths() throws Exception {
         Run r = Run.of(dir, coutOptions(false, true), byTime(locks()), 10_000 * MS, PID);
-        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(r.file("wall_clock-777.json"), "wall_clock",
+        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
+                r.file("wall_clock-777.json"),
+                "wall_clock",
                 List.of("app", "pthread_create", "start_thread", "lock_step", "unlock_step"),
-                List.of(1, 4, 4, 4000, 4000), List.of(0, 1, 2, 3, 3));
+                List.of(1, 4, 4, 4000, 4000),
+                List.of(0, 1, 2, 3, 3));
         assertTrue(res.ok(), res.message());
         assertTrue(r.stdout.contains("| >>>     |_lock_step "), r.stdout);
-        assertEquals(5, r.json("wall_clock-777.json").get("timemory").get("wall_clock").get("ranks").get(0)
-                .get("graph_size").asInt());
+        assertEquals(
+                5,
+                r.json("wall_clock-777.json")
+                        .get("timemory")
+                        .get("wall_clock")
+                        .get("ranks")
+                        .get(0)
+                        .get("graph_size")
+                        .asInt());
     }
 
     @Test
     void traceTimeWindow() throws Exception {
         // rocprof-sys-time-window-tests.cmake: only what falls in the window reaches the sink
-        Events ev = new Events(PID).process(0, "trace-time-window").thread(0, PID, 0)
+        Events ev = new Events(PID)
+                .process(0, "trace-time-window")
+                .thread(0, PID, 0)
                 .begin(0, PID, "trace-time-window")
                 .region(100 * MS, 600 * MS, PID, "outer_a")
                 .region(600 * MS, 1100 * MS, PID, "outer_b")
                 .region(1100 * MS, 1600 * MS, PID, "outer_c")
-                .end(1250 * MS + 1700 * MS, PID).processEnd(3000 * MS);
+                .end(1250 * MS + 1700 * MS, PID)
+                .processEnd(3000 * MS);
         Run r = Run.of(dir, TimemoryOptions.defaults(), ev.list, 3000 * MS, PID);
-        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(r.file("wall_clock-777.json"), "wall_clock",
-                List.of("trace-time-window", "outer_a", "outer_b", "outer_c"), List.of(1, 1, 1, 1),
+        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
+                r.file("wall_clock-777.json"),
+                "wall_clock",
+                List.of("trace-time-window", "outer_a", "outer_b", "outer_c"),
+                List.of(1, 1, 1, 1),
                 List.of(0, 1, 1, 1));
         assertTrue(res.ok(), res.message());
         assertFalse(Files.readString(r.file("wall_clock-777.txt")).contains("outer_d"));
@@ -244,19 +296,22 @@ class ValidateTimemoryJsonTest {
             if (i < 3) {
                 ev.begin(t[0]++, PID, "run");
                 fib(ev, t, 5);
-                ev.begin(t[0]++, PID, "inefficient").region(t[0]++, t[0]++, PID, "_sum").end(t[0]++, PID);
+                ev.begin(t[0]++, PID, "inefficient")
+                        .region(t[0]++, t[0]++, PID, "_sum")
+                        .end(t[0]++, PID);
                 ev.end(t[0]++, PID);
             }
             ev.end(t[0]++, PID);
         }
         ev.processEnd(t[0]);
-        TimemoryOptions o = TimemoryOptions.defaults().withComponents(List.of(Component.WALL_CLOCK, Component.TRIP_COUNT));
+        TimemoryOptions o =
+                TimemoryOptions.defaults().withComponents(List.of(Component.WALL_CLOCK, Component.TRIP_COUNT));
         Run r = Run.of(dir, o, ev.list, t[0] + 1, PID);
         List<Integer> depth = List.of(0, 1, 2, 3, 4, 5, 6, 2, 3);
         List<String> labels = List.of("main_loop", "run", "fib", "fib", "fib", "fib", "fib", "inefficient", "_sum");
         // with a fib(n) that calls fib(n-1) and fib(n-2) the laps per level are fixed by the recursion
-        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(r.file("trip_count-777.json"), "trip_count",
-                labels, List.of(5, 3, 3, 6, 12, 18, 6, 3, 3), depth);
+        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
+                r.file("trip_count-777.json"), "trip_count", labels, List.of(5, 3, 3, 6, 12, 18, 6, 3, 3), depth);
         assertTrue(res.ok(), res.message());
     }
 
@@ -296,7 +351,29 @@ class ValidateTimemoryJsonTest {
     }
 
     private static TimemoryOptions coutOptions(boolean flat, boolean collapse) {
-        return new TimemoryOptions(List.of(Component.WALL_CLOCK, Component.TRIP_COUNT), flat, false, collapse, 65535,
-                true, true, true, true, true, -1, -1, false, 120, 0, 6, -1, "sec", false, -1, -1, "MB", false);
+        return new TimemoryOptions(
+                List.of(Component.WALL_CLOCK, Component.TRIP_COUNT),
+                flat,
+                false,
+                collapse,
+                65535,
+                true,
+                true,
+                true,
+                true,
+                true,
+                -1,
+                -1,
+                false,
+                120,
+                0,
+                6,
+                -1,
+                "sec",
+                false,
+                -1,
+                -1,
+                "MB",
+                false);
     }
 }

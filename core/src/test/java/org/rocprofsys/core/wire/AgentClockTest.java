@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,9 +26,12 @@ class AgentClockTest {
 
     @BeforeAll
     static void buildAgent() throws Exception {
-        Path src = Path.of(System.getProperty("user.dir")).resolve("../agent/src/main/c").normalize();
+        Path src = Path.of(System.getProperty("user.dir"))
+                .resolve("../agent/src/main/c")
+                .normalize();
         Process make = new ProcessBuilder("make", "-s", "-C", src.toString(), "OUT=" + build, "all")
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String log = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(make.waitFor(120, TimeUnit.SECONDS), "make timed out");
         assertEquals(0, make.exitValue(), "make failed:\n" + log);
@@ -43,7 +45,8 @@ class AgentClockTest {
         assertTrue(AgentClock.of(library.toString()).orElseThrow() == clock, "loaded once per path");
         ClockConversion.Pair a = clock.read();
         long now = System.nanoTime();
-        assertTrue(Math.abs(now - a.monotonicNs()) < TimeUnit.SECONDS.toNanos(1), "CLOCK_MONOTONIC, as System.nanoTime");
+        assertTrue(
+                Math.abs(now - a.monotonicNs()) < TimeUnit.SECONDS.toNanos(1), "CLOCK_MONOTONIC, as System.nanoTime");
         assumeTrue(a.ticks() != 0, "no time-stamp counter on this machine");
         Thread.sleep(30);
         ClockConversion.Pair b = clock.read();
@@ -74,25 +77,35 @@ class AgentClockTest {
         long after = System.nanoTime();
         Path file;
         try (var files = java.nio.file.Files.list(session)) {
-            file = files.filter(f -> f.getFileName().toString().endsWith(".ring")).findFirst().orElseThrow();
+            file = files.filter(f -> f.getFileName().toString().endsWith(".ring"))
+                    .findFirst()
+                    .orElseThrow();
         }
         try (RingFile f = RingFile.open(file)) {
             assertEquals(WireFormat.STATE_EXITED, f.state());
             assertEquals(exitCode, f.exitCode());
             assertEquals(library.toRealPath().toString(), f.agentPath());
             String cpuinfo = java.nio.file.Files.readString(Path.of("/proc/cpuinfo"));
-            String flags = cpuinfo.lines().filter(l -> l.startsWith("flags")).findFirst().orElse("");
+            String flags = cpuinfo.lines()
+                    .filter(l -> l.startsWith("flags"))
+                    .findFirst()
+                    .orElse("");
             boolean tsc = System.getProperty("os.arch").equals("amd64")
-                    && java.util.Arrays.asList(flags.split("\\s+")).containsAll(java.util.List.of("constant_tsc", "nonstop_tsc"));
+                    && java.util.Arrays.asList(flags.split("\\s+"))
+                            .containsAll(java.util.List.of("constant_tsc", "nonstop_tsc"));
             assertEquals(tsc ? WireFormat.CLOCK_TSC : WireFormat.CLOCK_MONOTONIC_NS, f.clockKind());
-            assertTrue(before <= f.initMonotonicNs() && f.initMonotonicNs() <= f.exitMonotonicNs()
-                    && f.exitMonotonicNs() <= after, "the pairs' CLOCK_MONOTONIC lies within the run");
+            assertTrue(
+                    before <= f.initMonotonicNs()
+                            && f.initMonotonicNs() <= f.exitMonotonicNs()
+                            && f.exitMonotonicNs() <= after,
+                    "the pairs' CLOCK_MONOTONIC lies within the run");
             assertEquals(f.initMonotonicNs(), f.initTimeNs());
             // exact through the exit pair; a run shorter than 10 ms converts with the collector's own pair
             long exitError = f.exitTimeNs() - f.exitMonotonicNs();
             boolean shortRun = f.exitMonotonicNs() - f.initMonotonicNs() < WireFormat.CALIBRATION_MIN_SPAN_NS;
-            assertTrue(Math.abs(exitError) <= (tsc && shortRun ? 2000 : 1), "exit time converts near its pair: "
-                    + exitError + " ns off");
+            assertTrue(
+                    Math.abs(exitError) <= (tsc && shortRun ? 2000 : 1),
+                    "exit time converts near its pair: " + exitError + " ns off");
             List<org.rocprofsys.core.event.TraceEvent> events = new java.util.ArrayList<>();
             for (RingFile.Ring r : f.rings()) {
                 RingDrain d = new RingDrain(f.pid(), r, events::add);
@@ -102,15 +115,19 @@ class AgentClockTest {
             assertEquals(4, events.size(), "THREAD_START, main BEGIN and END, THREAD_END: " + events);
             long previous = f.initTimeNs();
             for (var e : events) {
-                assertTrue(e.timestampNs() >= previous && e.timestampNs() <= f.exitTimeNs(), "in order, within the run: " + e);
+                assertTrue(
+                        e.timestampNs() >= previous && e.timestampNs() <= f.exitTimeNs(),
+                        "in order, within the run: " + e);
                 previous = e.timestampNs();
             }
             if (tsc) {
                 // the file is final: its conversion uses the exit pair, or the collector's own one for a short run
-                ClockConversion.Pair own = AgentClock.of(f.agentPath()).orElseThrow().read();
+                ClockConversion.Pair own =
+                        AgentClock.of(f.agentPath()).orElseThrow().read();
                 long ownError = f.clock().toMonotonicNs(own.ticks()) - own.monotonicNs();
                 long sinceNs = own.monotonicNs() - f.initMonotonicNs();
-                assertTrue(shortRun || Math.abs(ownError) < 1000 + sinceNs / 1000,
+                assertTrue(
+                        shortRun || Math.abs(ownError) < 1000 + sinceNs / 1000,
                         "a pair read now lies near the line: " + ownError + " ns off after " + sinceNs + " ns");
             }
         }

@@ -8,9 +8,7 @@ import java.math.BigInteger;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-
 import org.junit.jupiter.api.Test;
-
 import org.rocprofsys.core.wire.ClockConversion.Pair;
 
 class ClockConversionTest {
@@ -25,7 +23,8 @@ class ClockConversionTest {
     @Test
     void dyadicSlopesAreExact() {
         // 8/3 ticks per ns (3/8 ns per tick)
-        ClockConversion c = ClockConversion.through(new Pair(1000, 5000), new Pair(1000 + 800_000_000L, 5000 + 300_000_000L));
+        ClockConversion c =
+                ClockConversion.through(new Pair(1000, 5000), new Pair(1000 + 800_000_000L, 5000 + 300_000_000L));
         assertEquals(5000, c.toMonotonicNs(1000));
         assertEquals(5003, c.toMonotonicNs(1008));
         assertEquals(5375, c.toMonotonicNs(2000));
@@ -51,11 +50,15 @@ class ClockConversionTest {
             ClockConversion c = ClockConversion.through(new Pair(t0, m0), new Pair(t0 + spanTicks, m0 + spanNs));
             for (int j = 0; j < 50; j++) {
                 long d = rnd.nextLong(0, spanTicks * 2);
-                long exact = BigInteger.valueOf(d).multiply(BigInteger.valueOf(spanNs))
-                        .divide(BigInteger.valueOf(spanTicks)).longValueExact() + m0;
+                long exact = BigInteger.valueOf(d)
+                                .multiply(BigInteger.valueOf(spanNs))
+                                .divide(BigInteger.valueOf(spanTicks))
+                                .longValueExact()
+                        + m0;
                 long got = c.toMonotonicNs(t0 + d);
-                assertTrue(got == exact || got == exact + 1, "d=" + d + " span " + spanTicks + "/" + spanNs
-                        + ": " + got + " vs exact " + exact);
+                assertTrue(
+                        got == exact || got == exact + 1,
+                        "d=" + d + " span " + spanTicks + "/" + spanNs + ": " + got + " vs exact " + exact);
             }
             assertEquals(m0, c.toMonotonicNs(t0));
             assertEquals(m0 + spanNs, c.toMonotonicNs(t0 + spanTicks), "the later pair maps onto itself");
@@ -92,7 +95,9 @@ class ClockConversionTest {
     void anExitedProcessUsesItsExitPair() {
         Pair exit = at(500, 7);
         Pair latest = at(400, -9);
-        assertTrue(goesThrough(ClockConversion.choose(INIT, exit, latest, INIT.monotonicNs() + 3600_000 * MS, never()), exit),
+        assertTrue(
+                goesThrough(
+                        ClockConversion.choose(INIT, exit, latest, INIT.monotonicNs() + 3600_000 * MS, never()), exit),
                 "the exit pair, however long ago the process exited");
     }
 
@@ -101,7 +106,8 @@ class ClockConversionTest {
         Pair exit = at(3, 7); // 3 ms after init: too short a baseline
         Pair own = at(900, 3);
         assertTrue(goesThrough(ClockConversion.choose(INIT, exit, null, own.monotonicNs(), () -> own), own));
-        assertTrue(goesThrough(ClockConversion.choose(INIT, exit, null, own.monotonicNs(), null), exit),
+        assertTrue(
+                goesThrough(ClockConversion.choose(INIT, exit, null, own.monotonicNs(), null), exit),
                 "without a pair of its own, the short one");
     }
 
@@ -125,7 +131,8 @@ class ClockConversionTest {
         Pair shortOne = at(2, 11);
         assertTrue(goesThrough(ClockConversion.choose(INIT, null, shortOne, at(5, 0).monotonicNs(), reader), own));
         assertEquals(2, reads.get());
-        assertTrue(goesThrough(ClockConversion.choose(INIT, null, stale, own.monotonicNs(), null), stale),
+        assertTrue(
+                goesThrough(ClockConversion.choose(INIT, null, stale, own.monotonicNs(), null), stale),
                 "without a pair of its own, the stale one");
     }
 
@@ -133,8 +140,8 @@ class ClockConversionTest {
     void anUnusableOwnPairIsIgnored() {
         Pair latest = at(2, 0);
         Pair noTsc = new Pair(0, INIT.monotonicNs() + 5000 * MS); // the helper where there is no TSC
-        assertTrue(goesThrough(ClockConversion.choose(INIT, null, latest, latest.monotonicNs() + 10 * MS, () -> noTsc),
-                latest));
+        assertTrue(goesThrough(
+                ClockConversion.choose(INIT, null, latest, latest.monotonicNs() + 10 * MS, () -> noTsc), latest));
     }
 
     @Test
@@ -143,6 +150,8 @@ class ClockConversionTest {
         assertEquals(INIT.monotonicNs(), c.toMonotonicNs(INIT.ticks()));
         assertEquals(INIT.monotonicNs() + 100, c.toMonotonicNs(INIT.ticks() + 100));
         Pair zero = new Pair(0, 0); // what an unset exit or latest pair reads as
-        assertEquals(INIT.monotonicNs(), ClockConversion.choose(INIT, zero, zero, 0, null).toMonotonicNs(INIT.ticks()));
+        assertEquals(
+                INIT.monotonicNs(),
+                ClockConversion.choose(INIT, zero, zero, 0, null).toMonotonicNs(INIT.ticks()));
     }
 }

@@ -19,13 +19,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
@@ -57,9 +55,12 @@ class InstrumentAgentTest {
 
     @BeforeAll
     static void buildTests() throws Exception {
-        Path src = Path.of(System.getProperty("user.dir")).resolve("../agent/src/main/c").normalize();
+        Path src = Path.of(System.getProperty("user.dir"))
+                .resolve("../agent/src/main/c")
+                .normalize();
         Process make = new ProcessBuilder("make", "-s", "-C", src.toString(), "OUT=" + build, "instr-tests")
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String log = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(make.waitFor(300, TimeUnit.SECONDS), "make instr-tests timed out");
         assertEquals(0, make.exitValue(), "make instr-tests failed:\n" + log);
@@ -122,7 +123,8 @@ class InstrumentAgentTest {
         int handlerCalls = Integer.parseInt(r.out.get("handler_calls"));
         int leaf = got.get("rw_leaf") - Integer.parseInt(r.out.get("calls.rw_leaf"));
         // a call that interrupted a hook is not recorded; the main loop spends most time outside them
-        assertTrue(handlerCalls > 0 && leaf >= 0 && leaf <= handlerCalls && (handlerCalls < 20 || leaf > 0),
+        assertTrue(
+                handlerCalls > 0 && leaf >= 0 && leaf <= handlerCalls && (handlerCalls < 20 || leaf > 0),
                 "the handler's rw_leaf: " + leaf + " recorded of " + handlerCalls);
     }
 
@@ -141,8 +143,7 @@ class InstrumentAgentTest {
         Image image = r.single();
         assertEquals(Map.of("rw_recurse", 65536), image.functionCounts());
         assertEquals(65536 + 1, image.maxDepth);
-        assertTrue(r.err.contains("4465 calls of instrumented functions not recorded: the shadow stack (65536"),
-                r.err);
+        assertTrue(r.err.contains("4465 calls of instrumented functions not recorded: the shadow stack (65536"), r.err);
     }
 
     @Test
@@ -155,7 +156,10 @@ class InstrumentAgentTest {
         assertTrue(child.forkedFrom != 0);
         assertEquals(8, child.names.size(), "FUNC_DEFs emitted again into the child's file");
         child.assertCalls(r.out, "child.");
-        Image parent = r.images.values().stream().filter(i -> i.pid != childPid).findFirst().orElseThrow();
+        Image parent = r.images.values().stream()
+                .filter(i -> i.pid != childPid)
+                .findFirst()
+                .orElseThrow();
         parent.assertCalls(r.out, "");
     }
 
@@ -251,23 +255,32 @@ class InstrumentAgentTest {
     @Test
     void aBadPlanLeavesTheModuleAloneWithAMessage() throws Exception {
         Path plan = gen(true);
-        Run r = run(true, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, plan.toString()), runtimeTest.toString(), "exceptions");
-        assertTrue(r.err.contains("rocprof-sys: instrument: ") && r.err.contains("instr_runtime_test")
-                && r.err.contains("left uninstrumented"), r.err);
+        Run r = run(
+                true, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, plan.toString()), runtimeTest.toString(), "exceptions");
+        assertTrue(
+                r.err.contains("rocprof-sys: instrument: ")
+                        && r.err.contains("instr_runtime_test")
+                        && r.err.contains("left uninstrumented"),
+                r.err);
         Image image = r.single();
         assertEquals(0, image.names.size());
         assertEquals(Map.of(), image.functionCounts());
 
-        Run missing = run(true, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, session.resolve("no-such-plan").toString()),
-                runtimeTest.toString(), "basic");
+        Run missing = run(
+                true,
+                Map.of(
+                        WireFormat.ENV_INSTRUMENT_PLAN,
+                        session.resolve("no-such-plan").toString()),
+                runtimeTest.toString(),
+                "basic");
         assertTrue(missing.err.contains("cannot read the plan"), missing.err);
     }
 
     @Test
     void aPlanWithoutSessionIsNotApplied() throws Exception {
         Path plan = gen(false);
-        Run r = run(false, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, plan.toString()), runtimeTest.toString(),
-                "exceptions");
+        Run r = run(
+                false, Map.of(WireFormat.ENV_INSTRUMENT_PLAN, plan.toString()), runtimeTest.toString(), "exceptions");
         assertTrue(r.images.isEmpty());
         assertTrue(r.out.get("calls.leaf") != null);
     }

@@ -22,12 +22,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
 import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
@@ -65,9 +63,12 @@ class WireRoundTripTest {
 
     @BeforeAll
     static void buildWriter() throws Exception {
-        Path src = Path.of(System.getProperty("user.dir")).resolve("../agent/src/main/c").normalize();
+        Path src = Path.of(System.getProperty("user.dir"))
+                .resolve("../agent/src/main/c")
+                .normalize();
         Process make = new ProcessBuilder("make", "-s", "-C", src.toString(), "OUT=" + build, "test-writer")
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String log = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(make.waitFor(120, TimeUnit.SECONDS), "make test-writer timed out");
         assertEquals(0, make.exitValue(), "make test-writer failed:\n" + log);
@@ -113,7 +114,8 @@ class WireRoundTripTest {
 
     private Expected runWriter(String clock) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(writer.toString(), session.toString(), clock)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         byte[] out = p.getInputStream().readAllBytes();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "wire_roundtrip timed out");
         assertEquals(0, p.exitValue(), "wire_roundtrip failed");
@@ -260,8 +262,8 @@ class WireRoundTripTest {
         checkEvents(x, k, f.pid(), ring, n, events, drain);
     }
 
-    private void checkEvents(Expected x, String k, int pid, RingFile.Ring ring, int n, List<TraceEvent> events,
-            RingDrain drain) {
+    private void checkEvents(
+            Expected x, String k, int pid, RingFile.Ring ring, int n, List<TraceEvent> events, RingDrain drain) {
         int tid = ring.tid();
         int e = 0;
         List<Annotation> annotations = List.of();
@@ -306,7 +308,9 @@ class WireRoundTripTest {
                     checkMetrics(x, rk, b.metrics());
                     String name = x.str(rk + "name");
                     assertEquals(name, b.name(), rk + "name");
-                    assertEquals(x.integer(rk + "name_length"), b.name().getBytes(StandardCharsets.UTF_8).length,
+                    assertEquals(
+                            x.integer(rk + "name_length"),
+                            b.name().getBytes(StandardCharsets.UTF_8).length,
                             rk + "name_length");
                     annotations = b.annotations();
                 }
@@ -354,8 +358,12 @@ class WireRoundTripTest {
                 case "STACK_SAMPLE" -> {
                     AgentStackSample a = assertInstanceOf(AgentStackSample.class, ev, rk);
                     assertEquals(tid, a.tid(), rk + "tid");
-                    assertEquals(x.integer(rk + "kind") == WireFormat.TIMER_REALTIME ? StackSample.Kind.WALL
-                            : StackSample.Kind.CPU, a.kind(), rk + "kind");
+                    assertEquals(
+                            x.integer(rk + "kind") == WireFormat.TIMER_REALTIME
+                                    ? StackSample.Kind.WALL
+                                    : StackSample.Kind.CPU,
+                            a.kind(),
+                            rk + "kind");
                     assertEquals(x.u64(rk + "thread_cpu"), a.threadCpuNs(), rk + "thread_cpu");
                     assertEquals(x.str(rk + "regs"), joined(a.regs()), rk + "regs");
                     assertEquals(x.str(rk + "pcs"), joined(a.pcs()), rk + "pcs");
@@ -411,14 +419,30 @@ class WireRoundTripTest {
                 assertEquals(x.str(rk + "string"), t.value(), rk + "string");
                 assertEquals(value, t.value().getBytes(StandardCharsets.UTF_8).length, rk + "value (string length)");
             }
-            case 3, 7, 10 -> assertEquals(value,
-                    assertInstanceOf(AnnotationValue.Signed.class, a.value(), rk).value(), rk + "value");
-            case 2, 4, 8, 11 -> assertEquals(value,
-                    assertInstanceOf(AnnotationValue.Unsigned.class, a.value(), rk).value(), rk + "value");
-            case 5, 9 -> assertEquals(value, Double.doubleToRawLongBits(
-                    assertInstanceOf(AnnotationValue.Real.class, a.value(), rk).value()), rk + "value");
-            case 6 -> assertEquals(value,
-                    assertInstanceOf(AnnotationValue.Pointer.class, a.value(), rk).address(), rk + "value");
+            case 3, 7, 10 ->
+                assertEquals(
+                        value,
+                        assertInstanceOf(AnnotationValue.Signed.class, a.value(), rk)
+                                .value(),
+                        rk + "value");
+            case 2, 4, 8, 11 ->
+                assertEquals(
+                        value,
+                        assertInstanceOf(AnnotationValue.Unsigned.class, a.value(), rk)
+                                .value(),
+                        rk + "value");
+            case 5, 9 ->
+                assertEquals(
+                        value,
+                        Double.doubleToRawLongBits(assertInstanceOf(AnnotationValue.Real.class, a.value(), rk)
+                                .value()),
+                        rk + "value");
+            case 6 ->
+                assertEquals(
+                        value,
+                        assertInstanceOf(AnnotationValue.Pointer.class, a.value(), rk)
+                                .address(),
+                        rk + "value");
             default -> fail(rk + "annotation_type: unknown " + type);
         }
     }
@@ -445,7 +469,7 @@ class WireRoundTripTest {
     private static int expectedAux(Expected x, String rk, int type) {
         return switch (type) {
             case WireFormat.REC_REGION_BEGIN, WireFormat.REC_REGION_END ->
-                    x.peekInt(rk + "category") | x.peekInt(rk + "metrics") << 8;
+                x.peekInt(rk + "category") | x.peekInt(rk + "metrics") << 8;
             case WireFormat.REC_ANNOTATION -> x.peekInt(rk + "annotation_type");
             case WireFormat.REC_MARK -> x.peekInt(rk + "category");
             case WireFormat.REC_TRACE_CONTROL -> x.peekInt(rk + "aux");

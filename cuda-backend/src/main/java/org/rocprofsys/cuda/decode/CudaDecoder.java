@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
-
 import org.rocprofsys.core.gpu.CopyKind;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuApiCall;
@@ -57,8 +56,7 @@ public final class CudaDecoder {
     private final Map<String, Long> skipped = new TreeMap<>();
     private long latestNs;
 
-    private record OpenRange(int tid, String domain, String message, long beginNs) {
-    }
+    private record OpenRange(int tid, String domain, String message, long beginNs) {}
 
     /**
      * @param demangler turns a kernel's mangled name into the name shown (C++ demangling)
@@ -72,7 +70,8 @@ public final class CudaDecoder {
     /** Decodes one CUDA record ({@link CudaWireRecord#isCuda} type) written on the ring of {@code tid}. */
     public void accept(int tid, MemorySegment record) {
         switch (CudaWireRecord.parse(record)) {
-            case CudaWireRecord.ApiName n -> apiNames.put(apiKey(n.domain(), n.cbid()), displayName(n.domain(), n.name()));
+            case CudaWireRecord.ApiName n ->
+                apiNames.put(apiKey(n.domain(), n.cbid()), displayName(n.domain(), n.name()));
             case CudaWireRecord.ApiCall c -> api(tid, c);
             case CudaWireRecord.Activity a -> activity(a);
             case CudaWireRecord.Nvtx n -> nvtx(tid, n);
@@ -88,13 +87,21 @@ public final class CudaDecoder {
             Deque<OpenRange> stack = e.getValue();
             while (!stack.isEmpty()) {
                 OpenRange r = stack.pop();
-                out.accept(new GpuMarker(pid, r.tid(), r.domain(), r.message(), r.beginNs(), Math.max(endNs, r.beginNs()),
-                        true, stack.size(), true));
+                out.accept(new GpuMarker(
+                        pid,
+                        r.tid(),
+                        r.domain(),
+                        r.message(),
+                        r.beginNs(),
+                        Math.max(endNs, r.beginNs()),
+                        true,
+                        stack.size(),
+                        true));
             }
         }
         for (OpenRange r : started.values()) {
-            out.accept(new GpuMarker(pid, r.tid(), r.domain(), r.message(), r.beginNs(), Math.max(endNs, r.beginNs()),
-                    true, -1, true));
+            out.accept(new GpuMarker(
+                    pid, r.tid(), r.domain(), r.message(), r.beginNs(), Math.max(endNs, r.beginNs()), true, -1, true));
         }
         pushed.clear();
         started.clear();
@@ -120,7 +127,9 @@ public final class CudaDecoder {
      * names ({@code cuMemAlloc_v2}) and stay.
      */
     static String displayName(int domain, String cuptiName) {
-        return domain == CuptiKinds.DOMAIN_RUNTIME_API ? RUNTIME_VERSION.matcher(cuptiName).replaceFirst("") : cuptiName;
+        return domain == CuptiKinds.DOMAIN_RUNTIME_API
+                ? RUNTIME_VERSION.matcher(cuptiName).replaceFirst("")
+                : cuptiName;
     }
 
     private static long apiKey(int domain, int cbid) {
@@ -260,16 +269,31 @@ public final class CudaDecoder {
             case CuptiKinds.ACTIVITY_MEMCPY2 -> {
                 if (fits(a, CuptiLayouts.PEER_COPY)) {
                     seen(i64(r, P_END));
-                    out.accept(new GpuMemoryCopy(pid, i32(r, P_DEVICE), id(r, P_STREAM), u32(r, P_CORRELATION),
-                            i64(r, P_START), i64(r, P_END), CopyKind.PEER, i64(r, P_BYTES), i32(r, P_SRC_DEVICE),
+                    out.accept(new GpuMemoryCopy(
+                            pid,
+                            i32(r, P_DEVICE),
+                            id(r, P_STREAM),
+                            u32(r, P_CORRELATION),
+                            i64(r, P_START),
+                            i64(r, P_END),
+                            CopyKind.PEER,
+                            i64(r, P_BYTES),
+                            i32(r, P_SRC_DEVICE),
                             i32(r, P_DST_DEVICE)));
                 }
             }
             case CuptiKinds.ACTIVITY_MEMSET -> {
                 if (fits(a, CuptiLayouts.MEMSET)) {
                     seen(i64(r, S_END));
-                    out.accept(new GpuMemorySet(pid, i32(r, S_DEVICE), id(r, S_STREAM), u32(r, S_CORRELATION),
-                            i64(r, S_START), i64(r, S_END), i64(r, S_BYTES), u32(r, S_VALUE)));
+                    out.accept(new GpuMemorySet(
+                            pid,
+                            i32(r, S_DEVICE),
+                            id(r, S_STREAM),
+                            u32(r, S_CORRELATION),
+                            i64(r, S_START),
+                            i64(r, S_END),
+                            i64(r, S_BYTES),
+                            u32(r, S_VALUE)));
                 }
             }
             case CuptiKinds.ACTIVITY_SYNCHRONIZATION -> {
@@ -284,9 +308,16 @@ public final class CudaDecoder {
             }
             case CuptiKinds.ACTIVITY_DEVICE -> {
                 if (fits(a, CuptiLayouts.DEVICE)) {
-                    out.accept(new GpuDevice(pid, latestNs, i32(r, D_ID), "NVIDIA",
-                            a.strings().isEmpty() ? "" : a.strings().get(0), uuid(r.asSlice(D_UUID, 16)),
-                            i32(r, D_SMS), i64(r, D_MEMORY), i32(r, D_MAJOR) + "." + i32(r, D_MINOR)));
+                    out.accept(new GpuDevice(
+                            pid,
+                            latestNs,
+                            i32(r, D_ID),
+                            "NVIDIA",
+                            a.strings().isEmpty() ? "" : a.strings().get(0),
+                            uuid(r.asSlice(D_UUID, 16)),
+                            i32(r, D_SMS),
+                            i64(r, D_MEMORY),
+                            i32(r, D_MAJOR) + "." + i32(r, D_MINOR)));
                 }
             }
             case CuptiKinds.ACTIVITY_CONTEXT -> {
@@ -303,8 +334,19 @@ public final class CudaDecoder {
         seen(end);
         Dim3 grid = new Dim3(i32(r, K_GRID), i32(r, K_GRID + 4), i32(r, K_GRID + 8));
         Dim3 block = new Dim3(i32(r, K_BLOCK), i32(r, K_BLOCK + 4), i32(r, K_BLOCK + 8));
-        out.accept(new GpuKernel(pid, i32(r, K_DEVICE), id(r, K_STREAM), u32(r, K_CORRELATION), i64(r, K_START), end,
-                demangler.apply(mangled), mangled, grid, block, i32(r, K_STATIC_SHARED), i32(r, K_DYNAMIC_SHARED),
+        out.accept(new GpuKernel(
+                pid,
+                i32(r, K_DEVICE),
+                id(r, K_STREAM),
+                u32(r, K_CORRELATION),
+                i64(r, K_START),
+                end,
+                demangler.apply(mangled),
+                mangled,
+                grid,
+                block,
+                i32(r, K_STATIC_SHARED),
+                i32(r, K_DYNAMIC_SHARED),
                 Short.toUnsignedInt(r.get(JAVA_SHORT_UNALIGNED, K_REGISTERS))));
     }
 
@@ -315,7 +357,7 @@ public final class CudaDecoder {
             case CuptiKinds.MEMCPY_HTOD, CuptiKinds.MEMCPY_HTOA -> CopyKind.HOST_TO_DEVICE;
             case CuptiKinds.MEMCPY_DTOH, CuptiKinds.MEMCPY_ATOH -> CopyKind.DEVICE_TO_HOST;
             case CuptiKinds.MEMCPY_DTOD, CuptiKinds.MEMCPY_ATOA, CuptiKinds.MEMCPY_ATOD, CuptiKinds.MEMCPY_DTOA ->
-                    CopyKind.DEVICE_TO_DEVICE;
+                CopyKind.DEVICE_TO_DEVICE;
             case CuptiKinds.MEMCPY_HTOH -> CopyKind.HOST_TO_HOST;
             case CuptiKinds.MEMCPY_PTOP -> CopyKind.PEER;
             default -> CopyKind.OTHER;
@@ -329,8 +371,17 @@ public final class CudaDecoder {
             default -> device;
         };
         seen(i64(r, C_END));
-        out.accept(new GpuMemoryCopy(pid, device, id(r, C_STREAM), u32(r, C_CORRELATION), i64(r, C_START),
-                i64(r, C_END), kind, i64(r, C_BYTES), src, dst));
+        out.accept(new GpuMemoryCopy(
+                pid,
+                device,
+                id(r, C_STREAM),
+                u32(r, C_CORRELATION),
+                i64(r, C_START),
+                i64(r, C_END),
+                kind,
+                i64(r, C_BYTES),
+                src,
+                dst));
     }
 
     private void synchronization(MemorySegment r) {
@@ -343,8 +394,8 @@ public final class CudaDecoder {
         };
         int device = contextDevices.getOrDefault(i32(r, Y_CONTEXT), -1);
         seen(i64(r, Y_END));
-        out.accept(new GpuSynchronization(pid, device, id(r, Y_STREAM), u32(r, Y_CORRELATION), i64(r, Y_START),
-                i64(r, Y_END), kind));
+        out.accept(new GpuSynchronization(
+                pid, device, id(r, Y_STREAM), u32(r, Y_CORRELATION), i64(r, Y_START), i64(r, Y_END), kind));
     }
 
     private void memory(MemorySegment r) {
@@ -362,8 +413,16 @@ public final class CudaDecoder {
             default -> MemoryKind.OTHER;
         };
         seen(i64(r, M_TIME));
-        out.accept(new GpuMemoryAllocation(pid, i32(r, M_DEVICE), id(r, M_STREAM), u32(r, M_CORRELATION),
-                i64(r, M_TIME), op == CuptiKinds.MEMORY_RELEASE, memory, i64(r, M_ADDRESS), i64(r, M_BYTES)));
+        out.accept(new GpuMemoryAllocation(
+                pid,
+                i32(r, M_DEVICE),
+                id(r, M_STREAM),
+                u32(r, M_CORRELATION),
+                i64(r, M_TIME),
+                op == CuptiKinds.MEMORY_RELEASE,
+                memory,
+                i64(r, M_ADDRESS),
+                i64(r, M_BYTES)));
     }
 
     /** {@code GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}, as nvidia-smi shows a device's UUID. */
@@ -389,9 +448,12 @@ public final class CudaDecoder {
         seen(n.timeNs());
         switch (n.cbid()) {
             case CuptiKinds.NVTX_DOMAIN_CREATE_A -> nvtxDomains.put(n.id(), n.message());
-            case CuptiKinds.NVTX_RANGE_PUSH_A, CuptiKinds.NVTX_RANGE_PUSH_W, CuptiKinds.NVTX_RANGE_PUSH_EX,
-                    CuptiKinds.NVTX_DOMAIN_RANGE_PUSH_EX -> pushed.computeIfAbsent(tid, t -> new ArrayDeque<>())
-                            .push(new OpenRange(tid, domainName(n.domainHandle()), n.message(), n.timeNs()));
+            case CuptiKinds.NVTX_RANGE_PUSH_A,
+                    CuptiKinds.NVTX_RANGE_PUSH_W,
+                    CuptiKinds.NVTX_RANGE_PUSH_EX,
+                    CuptiKinds.NVTX_DOMAIN_RANGE_PUSH_EX ->
+                pushed.computeIfAbsent(tid, t -> new ArrayDeque<>())
+                        .push(new OpenRange(tid, domainName(n.domainHandle()), n.message(), n.timeNs()));
             case CuptiKinds.NVTX_RANGE_POP, CuptiKinds.NVTX_DOMAIN_RANGE_POP -> {
                 Deque<OpenRange> stack = pushed.get(tid);
                 if (stack == null || stack.isEmpty()) {
@@ -399,26 +461,38 @@ public final class CudaDecoder {
                     return;
                 }
                 OpenRange r = stack.pop();
-                out.accept(new GpuMarker(pid, tid, r.domain(), r.message(), r.beginNs(), n.timeNs(), true, stack.size(),
-                        false));
+                out.accept(new GpuMarker(
+                        pid, tid, r.domain(), r.message(), r.beginNs(), n.timeNs(), true, stack.size(), false));
             }
-            case CuptiKinds.NVTX_MARK_A, CuptiKinds.NVTX_MARK_W, CuptiKinds.NVTX_MARK_EX,
+            case CuptiKinds.NVTX_MARK_A,
+                    CuptiKinds.NVTX_MARK_W,
+                    CuptiKinds.NVTX_MARK_EX,
                     CuptiKinds.NVTX_DOMAIN_MARK_EX -> {
                 Deque<OpenRange> stack = pushed.get(tid);
-                out.accept(new GpuMarker(pid, tid, domainName(n.domainHandle()), n.message(), n.timeNs(), n.timeNs(),
-                        false, stack == null ? 0 : stack.size(), false));
+                out.accept(new GpuMarker(
+                        pid,
+                        tid,
+                        domainName(n.domainHandle()),
+                        n.message(),
+                        n.timeNs(),
+                        n.timeNs(),
+                        false,
+                        stack == null ? 0 : stack.size(),
+                        false));
             }
-            case CuptiKinds.NVTX_RANGE_START_A, CuptiKinds.NVTX_RANGE_START_W, CuptiKinds.NVTX_RANGE_START_EX,
-                    CuptiKinds.NVTX_DOMAIN_RANGE_START_EX -> started.put(n.id(),
-                            new OpenRange(tid, domainName(n.domainHandle()), n.message(), n.timeNs()));
+            case CuptiKinds.NVTX_RANGE_START_A,
+                    CuptiKinds.NVTX_RANGE_START_W,
+                    CuptiKinds.NVTX_RANGE_START_EX,
+                    CuptiKinds.NVTX_DOMAIN_RANGE_START_EX ->
+                started.put(n.id(), new OpenRange(tid, domainName(n.domainHandle()), n.message(), n.timeNs()));
             case CuptiKinds.NVTX_RANGE_END, CuptiKinds.NVTX_DOMAIN_RANGE_END -> {
                 OpenRange r = started.remove(n.id());
                 if (r == null) {
                     skip("NVTX end without start");
                     return;
                 }
-                out.accept(new GpuMarker(pid, r.tid(), r.domain(), r.message(), r.beginNs(), n.timeNs(), true, -1,
-                        false));
+                out.accept(
+                        new GpuMarker(pid, r.tid(), r.domain(), r.message(), r.beginNs(), n.timeNs(), true, -1, false));
             }
             default -> skip("NVTX call " + n.cbid());
         }

@@ -6,8 +6,7 @@ package org.rocprofsys.cuda.decode;
  * these values are stable across CUPTI versions).
  */
 final class CuptiKinds {
-    private CuptiKinds() {
-    }
+    private CuptiKinds() {}
 
     // CUpti_ActivityKind
     static final int ACTIVITY_MEMCPY = 1;

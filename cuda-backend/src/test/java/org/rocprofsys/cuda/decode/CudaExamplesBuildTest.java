@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,8 +18,16 @@ import org.junit.jupiter.api.io.TempDir;
  * GPU): the programs the fixtures were recorded from must keep compiling.
  */
 class CudaExamplesBuildTest {
-    private static final List<String> PROGRAMS = List.of("vector-add", "streams", "templated", "nvtx", "two-threads",
-            "launch-loop", "crash-after-kernels", "cupti-subscriber", "compute-bound");
+    private static final List<String> PROGRAMS = List.of(
+            "vector-add",
+            "streams",
+            "templated",
+            "nvtx",
+            "two-threads",
+            "launch-loop",
+            "crash-after-kernels",
+            "cupti-subscriber",
+            "compute-bound");
 
     @TempDir
     Path out;
@@ -38,10 +45,14 @@ class CudaExamplesBuildTest {
     void everyExampleCompiles() throws Exception {
         Optional<Path> nvcc = nvcc();
         assumeTrue(nvcc.isPresent(), "no nvcc under CUDA_HOME or /usr/local/cuda");
-        Path examples = Path.of(System.getProperty("user.dir")).resolve("../examples/cuda").normalize();
+        Path examples = Path.of(System.getProperty("user.dir"))
+                .resolve("../examples/cuda")
+                .normalize();
         int jobs = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-        Process p = new ProcessBuilder("make", "-s", "-j" + jobs, "-C", examples.toString(), "OUT=" + out,
-                "NVCC=" + nvcc.get()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "make", "-s", "-j" + jobs, "-C", examples.toString(), "OUT=" + out, "NVCC=" + nvcc.get())
+                .redirectErrorStream(true)
+                .start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(600, TimeUnit.SECONDS), "nvcc timed out");
         assertEquals(0, p.exitValue(), log);

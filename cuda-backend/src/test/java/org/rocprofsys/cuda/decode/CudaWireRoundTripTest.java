@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,8 +48,21 @@ class CudaWireRoundTripTest {
         run(List.of("make", "-s", "-C", agentSrc.toString(), "OUT=" + build, "all"), Map.of());
         agent = build.resolve("librocprof-sys.so");
         writer = build.resolve("gpu_wire_writer");
-        run(List.of("cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-I" + agentSrc, "-pthread", "-o",
-                writer.toString(), root.resolve("cuda-backend/src/test/c/gpu_wire_writer.c").toString(), "-ldl"),
+        run(
+                List.of(
+                        "cc",
+                        "-std=c11",
+                        "-Wall",
+                        "-Wextra",
+                        "-Werror",
+                        "-D_GNU_SOURCE",
+                        "-I" + agentSrc,
+                        "-pthread",
+                        "-o",
+                        writer.toString(),
+                        root.resolve("cuda-backend/src/test/c/gpu_wire_writer.c")
+                                .toString(),
+                        "-ldl"),
                 Map.of());
     }
 
@@ -66,8 +78,15 @@ class CudaWireRoundTripTest {
 
     @Test
     void everyCudaRecordTypeRoundTrips() throws Exception {
-        String out = run(List.of(writer.toString()), Map.of("LD_PRELOAD", agent.toString(), "ROCPROFSYS_SESSION_DIR",
-                session.toString(), "ROCPROFSYS_AGENT_CLOCK", "monotonic"));
+        String out = run(
+                List.of(writer.toString()),
+                Map.of(
+                        "LD_PRELOAD",
+                        agent.toString(),
+                        "ROCPROFSYS_SESSION_DIR",
+                        session.toString(),
+                        "ROCPROFSYS_AGENT_CLOCK",
+                        "monotonic"));
         Map<String, String> x = new LinkedHashMap<>();
         out.lines().forEach(l -> x.put(l.substring(0, l.indexOf('=')), l.substring(l.indexOf('=') + 1)));
         assertEquals("1", x.get("active"));
@@ -77,7 +96,10 @@ class CudaWireRoundTripTest {
         }
         try (RingFile f = RingFile.open(file)) {
             assertEquals(WireFormat.STATE_EXITED, f.state());
-            RingFile.Ring main = f.rings().stream().filter(r -> r.tid() == f.pid()).findFirst().orElseThrow();
+            RingFile.Ring main = f.rings().stream()
+                    .filter(r -> r.tid() == f.pid())
+                    .findFirst()
+                    .orElseThrow();
             List<Rec> mainRecs = records(main);
             List<CudaWireRecord> cuda = new ArrayList<>();
             for (Rec r : mainRecs) {
@@ -105,21 +127,25 @@ class CudaWireRoundTripTest {
             }
             assertTrue(flushAt >= 0 && flushAt < endAt, "flush record " + flushAt + " before THREAD_END " + endAt);
             // the second thread's record is on its own ring
-            RingFile.Ring other = f.rings().stream().filter(r -> r.tid() != f.pid()).findFirst().orElseThrow();
-            List<CudaWireRecord> otherCuda = records(other).stream().filter(r -> CudaWireRecord.isCuda(r.type()))
-                    .map(r -> CudaWireRecord.parse(r.bytes())).toList();
+            RingFile.Ring other = f.rings().stream()
+                    .filter(r -> r.tid() != f.pid())
+                    .findFirst()
+                    .orElseThrow();
+            List<CudaWireRecord> otherCuda = records(other).stream()
+                    .filter(r -> CudaWireRecord.isCuda(r.type()))
+                    .map(r -> CudaWireRecord.parse(r.bytes()))
+                    .toList();
             assertEquals(1, otherCuda.size());
             check(x.get("thread.rec.0"), otherCuda.get(0), x);
         }
     }
 
-    private record Rec(int type, MemorySegment bytes) {
-    }
+    private record Rec(int type, MemorySegment bytes) {}
 
     private static List<Rec> records(RingFile.Ring ring) {
         List<Rec> l = new ArrayList<>();
         MemorySegment data = ring.data();
-        for (long tail = ring.tail(), head = ring.head(); tail < head;) {
+        for (long tail = ring.tail(), head = ring.head(); tail < head; ) {
             long pos = tail & ring.mask();
             int type = Short.toUnsignedInt(data.get(JAVA_SHORT, pos));
             int size = Short.toUnsignedInt(data.get(JAVA_SHORT, pos + 2));
@@ -143,10 +169,17 @@ class CudaWireRoundTripTest {
         };
         String[] w = expected.split(" ", fields);
         switch (w[0]) {
-            case "API_NAME" -> assertEquals(new CudaWireRecord.ApiName(Integer.parseInt(w[1]), Integer.parseInt(w[2]),
-                    w[3]), got);
-            case "API" -> assertEquals(new CudaWireRecord.ApiCall(Integer.parseInt(w[1]), Integer.parseInt(w[2]),
-                    Long.parseUnsignedLong(w[3]), Long.parseUnsignedLong(w[4]), Long.parseLong(w[5])), got);
+            case "API_NAME" ->
+                assertEquals(new CudaWireRecord.ApiName(Integer.parseInt(w[1]), Integer.parseInt(w[2]), w[3]), got);
+            case "API" ->
+                assertEquals(
+                        new CudaWireRecord.ApiCall(
+                                Integer.parseInt(w[1]),
+                                Integer.parseInt(w[2]),
+                                Long.parseUnsignedLong(w[3]),
+                                Long.parseUnsignedLong(w[4]),
+                                Long.parseLong(w[5])),
+                        got);
             case "ACTIVITY" -> {
                 CudaWireRecord.Activity a = assertInstanceOf(CudaWireRecord.Activity.class, got);
                 assertEquals(Integer.parseInt(w[1]), a.kind());
@@ -155,13 +188,21 @@ class CudaWireRoundTripTest {
                 String[] strings = w[4].split("\\|", -1);
                 List<String> want = new ArrayList<>(List.of(strings));
                 // the writer prints two slots; the record holds only the strings it was given
-                while (want.size() > a.strings().size() && want.get(want.size() - 1).isEmpty()) {
+                while (want.size() > a.strings().size()
+                        && want.get(want.size() - 1).isEmpty()) {
                     want.remove(want.size() - 1);
                 }
                 assertEquals(want, a.strings());
             }
-            case "NVTX" -> assertEquals(new CudaWireRecord.Nvtx(Integer.parseInt(w[1]), Long.parseLong(w[2]),
-                    Long.parseUnsignedLong(w[3]), Long.parseUnsignedLong(w[4]), w[5]), got);
+            case "NVTX" ->
+                assertEquals(
+                        new CudaWireRecord.Nvtx(
+                                Integer.parseInt(w[1]),
+                                Long.parseLong(w[2]),
+                                Long.parseUnsignedLong(w[3]),
+                                Long.parseUnsignedLong(w[4]),
+                                w[5]),
+                        got);
             case "NVTX_CUT" -> {
                 CudaWireRecord.Nvtx n = assertInstanceOf(CudaWireRecord.Nvtx.class, got);
                 assertEquals(new CudaWireRecord.Nvtx(1, 1, 2, 3, n.message()), n);

@@ -11,8 +11,7 @@ import java.util.stream.Stream;
 
 /** Where the CUDA toolkit's CUPTI headers are on this machine (CUDA_HOME, then /usr/local/cuda*). */
 final class CuptiHeaders {
-    private CuptiHeaders() {
-    }
+    private CuptiHeaders() {}
 
     static Optional<Path> includeDir() {
         List<Path> candidates = new ArrayList<>();
@@ -22,13 +21,16 @@ final class CuptiHeaders {
         }
         candidates.add(Path.of("/usr/local/cuda/include"));
         try (Stream<Path> s = Files.list(Path.of("/usr/local"))) {
-            s.filter(p -> p.getFileName().toString().startsWith("cuda-")).sorted().forEach(p -> candidates.add(
-                    p.resolve("include")));
+            s.filter(p -> p.getFileName().toString().startsWith("cuda-"))
+                    .sorted()
+                    .forEach(p -> candidates.add(p.resolve("include")));
         } catch (IOException e) {
             if (!Files.notExists(Path.of("/usr/local"))) {
                 throw new UncheckedIOException(e);
             }
         }
-        return candidates.stream().filter(p -> Files.isRegularFile(p.resolve("cupti.h"))).findFirst();
+        return candidates.stream()
+                .filter(p -> Files.isRegularFile(p.resolve("cupti.h")))
+                .findFirst();
     }
 }

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +34,8 @@ class CuptiLayoutsTest {
         assumeTrue(include.isPresent(), "no CUPTI headers (cupti.h) under CUDA_HOME or /usr/local/cuda*");
         Path src = Path.of(System.getProperty("user.dir"), "src/test/c/cupti_layouts.c");
         Path exe = build.resolve("cupti_layouts");
-        String log = run("cc", "-std=c11", "-Wall", "-Werror", "-I" + include.get(), "-o", exe.toString(), src.toString());
+        String log =
+                run("cc", "-std=c11", "-Wall", "-Werror", "-I" + include.get(), "-o", exe.toString(), src.toString());
         Map<String, long[]> c = new LinkedHashMap<>();
         Map<String, Long> sizes = new LinkedHashMap<>();
         for (String line : run(exe.toString()).lines().toList()) {
@@ -66,7 +66,10 @@ class CuptiLayoutsTest {
                 cFields.add(field);
                 assertTrue(javaFields.contains(field), e.getKey() + " lacks " + field);
                 assertEquals(f.getValue()[0], l.byteOffset(PathElement.groupElement(field)), f.getKey() + " offset");
-                assertEquals(f.getValue()[1], l.select(PathElement.groupElement(field)).byteSize(), f.getKey() + " size");
+                assertEquals(
+                        f.getValue()[1],
+                        l.select(PathElement.groupElement(field)).byteSize(),
+                        f.getKey() + " size");
                 checked++;
             }
             assertEquals(cFields, javaFields, e.getKey() + ": every field checked");

@@ -17,7 +17,6 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.zip.GZIPInputStream;
-
 import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.wire.RingFile;
 import org.rocprofsys.core.wire.WireException;
@@ -29,9 +28,20 @@ import org.rocprofsys.elf.Demangler;
  * with core's {@link RingFile} and decoded with {@link CudaDecoder}: every record of every ring,
  * in ring order, the CUDA ones decoded, the others counted by type.
  */
-record Fixture(String name, int pid, int state, int exitCode, long initNs, long exitNs, List<Integer> tids,
-        List<Long> drops, Map<Integer, Long> recordTypes, List<GpuEvent> events, Map<String, Long> skipped,
-        String stdout, String stderr) {
+record Fixture(
+        String name,
+        int pid,
+        int state,
+        int exitCode,
+        long initNs,
+        long exitNs,
+        List<Integer> tids,
+        List<Long> drops,
+        Map<Integer, Long> recordTypes,
+        List<GpuEvent> events,
+        Map<String, Long> skipped,
+        String stdout,
+        String stderr) {
 
     static Fixture load(String name, Path dir) {
         try {
@@ -51,7 +61,7 @@ record Fixture(String name, int pid, int state, int exitCode, long initNs, long 
                     tids.add(ring.tid());
                     drops.add(ring.dropped());
                     MemorySegment data = ring.data();
-                    for (long tail = ring.tail(), head = ring.head(); tail < head;) {
+                    for (long tail = ring.tail(), head = ring.head(); tail < head; ) {
                         long pos = tail & ring.mask();
                         int type = Short.toUnsignedInt(data.get(JAVA_SHORT, pos));
                         int size = Short.toUnsignedInt(data.get(JAVA_SHORT, pos + 2));
@@ -68,8 +78,20 @@ record Fixture(String name, int pid, int state, int exitCode, long initNs, long 
                 }
                 long end = f.state() == WireFormat.STATE_EXITED ? f.exitMonotonicNs() : Long.MAX_VALUE;
                 decoder.finish(end);
-                return new Fixture(name, f.pid(), f.state(), f.exitCode(), f.initMonotonicNs(), f.exitMonotonicNs(),
-                        tids, drops, types, events, decoder.skipped(), stdout, stderr);
+                return new Fixture(
+                        name,
+                        f.pid(),
+                        f.state(),
+                        f.exitCode(),
+                        f.initMonotonicNs(),
+                        f.exitMonotonicNs(),
+                        tids,
+                        drops,
+                        types,
+                        events,
+                        decoder.skipped(),
+                        stdout,
+                        stderr);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

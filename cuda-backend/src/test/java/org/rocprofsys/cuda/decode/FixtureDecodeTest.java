@@ -13,7 +13,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,8 +67,18 @@ class FixtureDecodeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"vector-add", "streams", "templated", "nvtx", "two-threads", "launch-loop",
-            "crash-after-kernels", "killed-after-kernels", "cupti-subscriber"})
+    @ValueSource(
+            strings = {
+                "vector-add",
+                "streams",
+                "templated",
+                "nvtx",
+                "two-threads",
+                "launch-loop",
+                "crash-after-kernels",
+                "killed-after-kernels",
+                "cupti-subscriber"
+            })
     void everyFixtureDecodesWhole(String name) {
         Fixture f = load(name);
         assertEquals(Map.of(), f.skipped(), "records the decoder could not use");
@@ -97,8 +106,9 @@ class FixtureDecodeTest {
                 case GpuMemoryAllocation a -> new long[] {a.timestampNs(), a.timestampNs()};
                 case GpuDevice dev -> new long[] {f.initNs(), f.initNs()};
             };
-            assertTrue(times[0] >= f.initNs() && times[1] <= end && times[0] <= times[1], e + " outside "
-                    + f.initNs() + ".." + end);
+            assertTrue(
+                    times[0] >= f.initNs() && times[1] <= end && times[0] <= times[1],
+                    e + " outside " + f.initNs() + ".." + end);
         }
         // every kernel, copy and memset comes after the begin of the runtime call that launched it
         Map<Long, GpuApiCall> runtimeByCorrelation = new HashMap<>();
@@ -143,16 +153,19 @@ class FixtureDecodeTest {
     @Test
     void vectorAdd() {
         Fixture f = load("vector-add");
-        assertEquals(Map.of("vector_add(float const*, float const*, float*, int)", 1L, "spin(long long, int*)", 5L),
+        assertEquals(
+                Map.of("vector_add(float const*, float const*, float*, int)", 1L, "spin(long long, int*)", 5L),
                 kernels(f));
-        GpuKernel add = f.all(GpuKernel.class, k -> k.mangledName().equals("_Z10vector_addPKfS0_Pfi")).get(0);
+        GpuKernel add = f.all(GpuKernel.class, k -> k.mangledName().equals("_Z10vector_addPKfS0_Pfi"))
+                .get(0);
         assertEquals(new Dim3(4096, 1, 1), add.grid());
         assertEquals(new Dim3(256, 1, 1), add.block());
         assertEquals(0, add.staticSharedBytes());
         assertEquals(0, add.dynamicSharedBytes());
         assertTrue(add.registersPerThread() > 0);
         long bytes = 4L << 20;
-        assertEquals(Map.of(CopyKind.HOST_TO_DEVICE, List.of(2L, 2 * bytes), CopyKind.DEVICE_TO_HOST, List.of(1L, bytes)),
+        assertEquals(
+                Map.of(CopyKind.HOST_TO_DEVICE, List.of(2L, 2 * bytes), CopyKind.DEVICE_TO_HOST, List.of(1L, bytes)),
                 copies(f));
         for (GpuMemoryCopy c : f.all(GpuMemoryCopy.class)) {
             assertEquals(c.kind() == CopyKind.HOST_TO_DEVICE ? -1 : 0, c.srcDevice());
@@ -165,20 +178,38 @@ class FixtureDecodeTest {
         List<GpuMemoryAllocation> allocs = f.all(GpuMemoryAllocation.class);
         assertEquals(6, allocs.size());
         assertEquals(3, allocs.stream().filter(a -> !a.free()).count());
-        assertTrue(allocs.stream().allMatch(a -> a.bytes() == bytes && a.memory() == MemoryKind.DEVICE && a.device() == 0));
+        assertTrue(allocs.stream()
+                .allMatch(a -> a.bytes() == bytes && a.memory() == MemoryKind.DEVICE && a.device() == 0));
         // each allocation's address is freed once
-        assertEquals(allocs.stream().filter(a -> !a.free()).map(GpuMemoryAllocation::address).collect(Collectors.toSet()),
-                allocs.stream().filter(GpuMemoryAllocation::free).map(GpuMemoryAllocation::address)
+        assertEquals(
+                allocs.stream()
+                        .filter(a -> !a.free())
+                        .map(GpuMemoryAllocation::address)
+                        .collect(Collectors.toSet()),
+                allocs.stream()
+                        .filter(GpuMemoryAllocation::free)
+                        .map(GpuMemoryAllocation::address)
                         .collect(Collectors.toSet()));
-        assertEquals(Map.of(SyncKind.EVENT, 5L), f.all(GpuSynchronization.class).stream()
-                .collect(Collectors.groupingBy(GpuSynchronization::kind, Collectors.counting())));
+        assertEquals(
+                Map.of(SyncKind.EVENT, 5L),
+                f.all(GpuSynchronization.class).stream()
+                        .collect(Collectors.groupingBy(GpuSynchronization::kind, Collectors.counting())));
         Map<String, Long> calls = runtimeCalls(f);
         calls.remove("(driver)");
-        assertEquals(Map.ofEntries(Map.entry("cudaMalloc", 3L), Map.entry("cudaMemcpy", 3L),
-                Map.entry("cudaMemset", 1L), Map.entry("cudaLaunchKernel", 6L), Map.entry("cudaGetLastError", 1L),
-                Map.entry("cudaDeviceGetAttribute", 1L), Map.entry("cudaEventCreate", 2L),
-                Map.entry("cudaEventRecord", 10L), Map.entry("cudaEventSynchronize", 5L),
-                Map.entry("cudaEventElapsedTime", 5L), Map.entry("cudaEventDestroy", 2L), Map.entry("cudaFree", 3L)),
+        assertEquals(
+                Map.ofEntries(
+                        Map.entry("cudaMalloc", 3L),
+                        Map.entry("cudaMemcpy", 3L),
+                        Map.entry("cudaMemset", 1L),
+                        Map.entry("cudaLaunchKernel", 6L),
+                        Map.entry("cudaGetLastError", 1L),
+                        Map.entry("cudaDeviceGetAttribute", 1L),
+                        Map.entry("cudaEventCreate", 2L),
+                        Map.entry("cudaEventRecord", 10L),
+                        Map.entry("cudaEventSynchronize", 5L),
+                        Map.entry("cudaEventElapsedTime", 5L),
+                        Map.entry("cudaEventDestroy", 2L),
+                        Map.entry("cudaFree", 3L)),
                 calls);
         Map<String, Long> driver = f.count(GpuApiCall.class, GpuApiCall::function);
         assertEquals(6L, driver.get("cuLaunchKernel"));
@@ -186,10 +217,14 @@ class FixtureDecodeTest {
         assertEquals(1L, driver.get("cuMemcpyDtoH_v2"));
         assertEquals(3L, driver.get("cuMemAlloc_v2"));
         // all API calls on the main thread, the driver call nested in its runtime call
-        assertEquals(Set.of(f.pid()), f.all(GpuApiCall.class).stream().map(GpuApiCall::tid).collect(Collectors.toSet()));
+        assertEquals(
+                Set.of(f.pid()),
+                f.all(GpuApiCall.class).stream().map(GpuApiCall::tid).collect(Collectors.toSet()));
         for (GpuApiCall drv : f.all(GpuApiCall.class, c -> c.function().equals("cuLaunchKernel"))) {
-            GpuApiCall rt = f.all(GpuApiCall.class, c -> c.domain() == GpuDomain.CUDA_RUNTIME_API
-                    && c.correlationId() == drv.correlationId()).get(0);
+            GpuApiCall rt = f.all(
+                            GpuApiCall.class,
+                            c -> c.domain() == GpuDomain.CUDA_RUNTIME_API && c.correlationId() == drv.correlationId())
+                    .get(0);
             assertTrue(rt.beginNs() <= drv.beginNs() && drv.endNs() <= rt.endNs(), rt + " holds " + drv);
         }
     }
@@ -197,23 +232,41 @@ class FixtureDecodeTest {
     @Test
     void statsTablesOfVectorAdd() {
         Fixture f = load("vector-add");
-        org.rocprofsys.core.gpu.stats.GpuStatistics stats = new org.rocprofsys.core.gpu.stats.GpuStatistics(
-                "cuda_api_stats");
+        org.rocprofsys.core.gpu.stats.GpuStatistics stats =
+                new org.rocprofsys.core.gpu.stats.GpuStatistics("cuda_api_stats");
         f.events().forEach(stats::accept);
-        Map<String, List<org.rocprofsys.core.gpu.stats.StatsTable.Row>> t = stats.tables().stream().collect(
-                Collectors.toMap(org.rocprofsys.core.gpu.stats.StatsTable::name,
+        Map<String, List<org.rocprofsys.core.gpu.stats.StatsTable.Row>> t = stats.tables().stream()
+                .collect(Collectors.toMap(
+                        org.rocprofsys.core.gpu.stats.StatsTable::name,
                         org.rocprofsys.core.gpu.stats.StatsTable::rows));
-        assertEquals(List.of("spin(long long, int*)|5", "vector_add(float const*, float const*, float*, int)|1"),
-                t.get("kernel_stats").stream().map(r -> r.name() + "|" + r.calls()).toList());
-        assertEquals(List.of("MEMORY_COPY_HOST_TO_DEVICE|2", "MEMORY_COPY_DEVICE_TO_HOST|1"),
-                t.get("memory_copy_stats").stream().map(r -> r.name() + "|" + r.calls()).toList());
-        assertEquals(6, t.get("cuda_api_stats").stream().filter(r -> r.name().equals("cudaLaunchKernel"))
-                .findFirst().orElseThrow().calls());
-        assertEquals(Set.of("CUDA_RUNTIME_API", "CUDA_DRIVER_API", "KERNEL_DISPATCH", "MEMORY_COPY", "MEMORY_SET"),
-                t.get("domain_stats").stream().map(org.rocprofsys.core.gpu.stats.StatsTable.Row::name)
+        assertEquals(
+                List.of("spin(long long, int*)|5", "vector_add(float const*, float const*, float*, int)|1"),
+                t.get("kernel_stats").stream()
+                        .map(r -> r.name() + "|" + r.calls())
+                        .toList());
+        assertEquals(
+                List.of("MEMORY_COPY_HOST_TO_DEVICE|2", "MEMORY_COPY_DEVICE_TO_HOST|1"),
+                t.get("memory_copy_stats").stream()
+                        .map(r -> r.name() + "|" + r.calls())
+                        .toList());
+        assertEquals(
+                6,
+                t.get("cuda_api_stats").stream()
+                        .filter(r -> r.name().equals("cudaLaunchKernel"))
+                        .findFirst()
+                        .orElseThrow()
+                        .calls());
+        assertEquals(
+                Set.of("CUDA_RUNTIME_API", "CUDA_DRIVER_API", "KERNEL_DISPATCH", "MEMORY_COPY", "MEMORY_SET"),
+                t.get("domain_stats").stream()
+                        .map(org.rocprofsys.core.gpu.stats.StatsTable.Row::name)
                         .collect(Collectors.toSet()));
-        assertEquals(100.0, t.get("kernel_stats").stream().mapToDouble(
-                org.rocprofsys.core.gpu.stats.StatsTable.Row::percentage).sum(), 1e-9);
+        assertEquals(
+                100.0,
+                t.get("kernel_stats").stream()
+                        .mapToDouble(org.rocprofsys.core.gpu.stats.StatsTable.Row::percentage)
+                        .sum(),
+                1e-9);
     }
 
     @Test
@@ -221,15 +274,18 @@ class FixtureDecodeTest {
         Fixture f = load("vector-add");
         Matcher m = Pattern.compile("spin (\\d+) event_ms=([0-9.]+)").matcher(f.stdout());
         List<GpuKernel> spins = f.all(GpuKernel.class, k -> k.mangledName().equals("_Z4spinxPi")).stream()
-                .sorted(java.util.Comparator.comparingLong(GpuKernel::beginNs)).toList();
+                .sorted(java.util.Comparator.comparingLong(GpuKernel::beginNs))
+                .toList();
         int i = 0;
         while (m.find()) {
             double eventNs = Double.parseDouble(m.group(2)) * 1e6;
             GpuKernel k = spins.get(Integer.parseInt(m.group(1)));
             assertTrue(eventNs >= 1e6, "a >= 1 ms kernel");
             double error = Math.abs(k.durationNs() - eventNs) / eventNs;
-            assertTrue(error <= 0.02, "spin " + m.group(1) + ": kernel " + k.durationNs() + " ns, events " + eventNs
-                    + " ns (" + error * 100 + " %)");
+            assertTrue(
+                    error <= 0.02,
+                    "spin " + m.group(1) + ": kernel " + k.durationNs() + " ns, events " + eventNs + " ns ("
+                            + error * 100 + " %)");
             i++;
         }
         assertEquals(5, i);
@@ -244,15 +300,30 @@ class FixtureDecodeTest {
         assertEquals(4, perStream.size(), "one stream per cudaStream_t: " + perStream);
         assertTrue(perStream.values().stream().allMatch(n -> n == 3));
         long mib = 1L << 20;
-        assertEquals(Map.of(CopyKind.HOST_TO_DEVICE, List.of(12L, 12 * mib), CopyKind.DEVICE_TO_HOST,
-                List.of(12L, 12 * mib)), copies(f));
+        assertEquals(
+                Map.of(
+                        CopyKind.HOST_TO_DEVICE,
+                        List.of(12L, 12 * mib),
+                        CopyKind.DEVICE_TO_HOST,
+                        List.of(12L, 12 * mib)),
+                copies(f));
         // copies run on the same four streams as the kernels
-        assertEquals(perStream.keySet(), f.all(GpuMemoryCopy.class).stream().map(GpuMemoryCopy::stream)
-                .collect(Collectors.toSet()));
-        Map<String, Long> allocs = f.count(GpuMemoryAllocation.class, a -> a.memory() + (a.free() ? " free" : " alloc")
-                + " " + a.bytes());
-        assertEquals(Map.of("DEVICE alloc " + mib, 4L, "DEVICE free " + mib, 4L, "PINNED_HOST alloc " + mib, 4L,
-                "PINNED_HOST free " + mib, 4L), allocs);
+        assertEquals(
+                perStream.keySet(),
+                f.all(GpuMemoryCopy.class).stream().map(GpuMemoryCopy::stream).collect(Collectors.toSet()));
+        Map<String, Long> allocs =
+                f.count(GpuMemoryAllocation.class, a -> a.memory() + (a.free() ? " free" : " alloc") + " " + a.bytes());
+        assertEquals(
+                Map.of(
+                        "DEVICE alloc " + mib,
+                        4L,
+                        "DEVICE free " + mib,
+                        4L,
+                        "PINNED_HOST alloc " + mib,
+                        4L,
+                        "PINNED_HOST free " + mib,
+                        4L),
+                allocs);
         Map<String, Long> calls = runtimeCalls(f);
         assertEquals(24L, calls.get("cudaMemcpyAsync"));
         assertEquals(12L, calls.get("cudaLaunchKernel"));
@@ -261,25 +332,37 @@ class FixtureDecodeTest {
         assertEquals(4L, calls.get("cudaHostAlloc"));
         assertEquals(4L, calls.get("cudaFreeHost"));
         assertEquals(1L, calls.get("cudaDeviceSynchronize"));
-        assertEquals(Map.of(SyncKind.DEVICE, 1L), f.all(GpuSynchronization.class).stream()
-                .collect(Collectors.groupingBy(GpuSynchronization::kind, Collectors.counting())));
+        assertEquals(
+                Map.of(SyncKind.DEVICE, 1L),
+                f.all(GpuSynchronization.class).stream()
+                        .collect(Collectors.groupingBy(GpuSynchronization::kind, Collectors.counting())));
         // async copies on four streams overlap in time with work of other streams
         List<GpuKernel> ks = f.all(GpuKernel.class);
         List<GpuMemoryCopy> cs = f.all(GpuMemoryCopy.class);
-        boolean overlap = cs.stream().anyMatch(c -> ks.stream().anyMatch(k -> k.stream() != c.stream()
-                && k.beginNs() < c.endNs() && c.beginNs() < k.endNs()));
+        boolean overlap = cs.stream()
+                .anyMatch(c -> ks.stream()
+                        .anyMatch(k -> k.stream() != c.stream() && k.beginNs() < c.endNs() && c.beginNs() < k.endNs()));
         assertTrue(overlap, "a copy overlaps a kernel of another stream");
     }
 
     @Test
     void templatedKernelsAreDemangled() {
         Fixture f = load("templated");
-        assertEquals(Map.of("void demo::axpy<float, 4>(float, float const*, float*, int)", 2L,
-                "void demo::axpy<double, 8>(double, double const*, double*, int)", 1L,
-                "void demo::detail::fill<int>(int*, int, int)", 1L), kernels(f));
-        assertEquals(Set.of("_ZN4demo4axpyIfLi4EEEvT_PKS1_PS1_i", "_ZN4demo4axpyIdLi8EEEvT_PKS1_PS1_i",
-                "_ZN4demo6detail4fillIiEEvPT_iS2_"), f.all(GpuKernel.class).stream().map(GpuKernel::mangledName)
-                        .collect(Collectors.toSet()));
+        assertEquals(
+                Map.of(
+                        "void demo::axpy<float, 4>(float, float const*, float*, int)",
+                        2L,
+                        "void demo::axpy<double, 8>(double, double const*, double*, int)",
+                        1L,
+                        "void demo::detail::fill<int>(int*, int, int)",
+                        1L),
+                kernels(f));
+        assertEquals(
+                Set.of(
+                        "_ZN4demo4axpyIfLi4EEEvT_PKS1_PS1_i",
+                        "_ZN4demo4axpyIdLi8EEEvT_PKS1_PS1_i",
+                        "_ZN4demo6detail4fillIiEEvPT_iS2_"),
+                f.all(GpuKernel.class).stream().map(GpuKernel::mangledName).collect(Collectors.toSet()));
         GpuKernel d = f.all(GpuKernel.class, k -> k.name().contains("double")).get(0);
         assertEquals(new Dim3((1 << 16) / 8 / 64, 1, 1), d.grid());
         assertEquals(new Dim3(64, 1, 1), d.block());
@@ -289,22 +372,54 @@ class FixtureDecodeTest {
     void nvtxRangesNest() {
         Fixture f = load("nvtx");
         List<GpuMarker> markers = f.all(GpuMarker.class);
-        Map<String, Long> shape = markers.stream().collect(Collectors.groupingBy(
-                m -> m.domain() + "|" + m.message() + "|" + (m.range() ? "range" : "mark") + "|" + m.depth(),
-                TreeMap::new, Collectors.counting()));
-        assertEquals(Map.of("|outer|range|0", 1L, "|middle|range|1", 2L, "|inner|range|2", 2L,
-                "|begin-work|mark|1", 1L, "demo-domain|domain-range|range|0", 1L, "|async-range|range|-1", 1L), shape);
+        Map<String, Long> shape = markers.stream()
+                .collect(Collectors.groupingBy(
+                        m -> m.domain() + "|" + m.message() + "|" + (m.range() ? "range" : "mark") + "|" + m.depth(),
+                        TreeMap::new,
+                        Collectors.counting()));
+        assertEquals(
+                Map.of(
+                        "|outer|range|0",
+                        1L,
+                        "|middle|range|1",
+                        2L,
+                        "|inner|range|2",
+                        2L,
+                        "|begin-work|mark|1",
+                        1L,
+                        "demo-domain|domain-range|range|0",
+                        1L,
+                        "|async-range|range|-1",
+                        1L),
+                shape);
         assertTrue(markers.stream().noneMatch(GpuMarker::closedByProfiler));
         assertTrue(markers.stream().allMatch(m -> m.tid() == f.pid()), "all on the main thread");
-        GpuMarker outer = markers.stream().filter(m -> m.message().equals("outer")).findFirst().orElseThrow();
-        GpuMarker async = markers.stream().filter(m -> m.message().equals("async-range")).findFirst().orElseThrow();
-        for (GpuMarker inner : markers.stream().filter(m -> m.message().equals("inner")).toList()) {
-            GpuMarker middle = markers.stream().filter(m -> m.message().equals("middle")
-                    && m.beginNs() <= inner.beginNs() && inner.endNs() <= m.endNs()).findFirst().orElseThrow();
+        GpuMarker outer = markers.stream()
+                .filter(m -> m.message().equals("outer"))
+                .findFirst()
+                .orElseThrow();
+        GpuMarker async = markers.stream()
+                .filter(m -> m.message().equals("async-range"))
+                .findFirst()
+                .orElseThrow();
+        for (GpuMarker inner :
+                markers.stream().filter(m -> m.message().equals("inner")).toList()) {
+            GpuMarker middle = markers.stream()
+                    .filter(m -> m.message().equals("middle")
+                            && m.beginNs() <= inner.beginNs()
+                            && inner.endNs() <= m.endNs())
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(outer.beginNs() <= middle.beginNs() && middle.endNs() <= outer.endNs());
             // the kernel launched inside each inner range
-            assertEquals(1, f.all(GpuApiCall.class, c -> c.function().equals("cudaLaunchKernel")
-                    && inner.beginNs() <= c.beginNs() && c.endNs() <= inner.endNs()).size());
+            assertEquals(
+                    1,
+                    f.all(
+                                    GpuApiCall.class,
+                                    c -> c.function().equals("cudaLaunchKernel")
+                                            && inner.beginNs() <= c.beginNs()
+                                            && c.endNs() <= inner.endNs())
+                            .size());
         }
         assertTrue(markers.stream().allMatch(m -> async.beginNs() <= m.beginNs() && m.endNs() <= async.endNs()));
         assertEquals(Map.of("tick(int*)", 3L), kernels(f));
@@ -314,8 +429,9 @@ class FixtureDecodeTest {
     void twoThreadsLaunchOnTheirOwnThreadsAndStreams() {
         Fixture f = load("two-threads");
         assertEquals(Map.of("work_a(float*)", 50L, "work_b(float*)", 50L), kernels(f));
-        Map<String, Set<Long>> streams = f.all(GpuKernel.class).stream().collect(Collectors.groupingBy(GpuKernel::name,
-                Collectors.mapping(GpuKernel::stream, Collectors.toSet())));
+        Map<String, Set<Long>> streams = f.all(GpuKernel.class).stream()
+                .collect(Collectors.groupingBy(
+                        GpuKernel::name, Collectors.mapping(GpuKernel::stream, Collectors.toSet())));
         assertEquals(1, streams.get("work_a(float*)").size());
         assertEquals(1, streams.get("work_b(float*)").size());
         assertTrue(!streams.get("work_a(float*)").equals(streams.get("work_b(float*)")));
@@ -323,17 +439,22 @@ class FixtureDecodeTest {
         for (GpuApiCall c : f.all(GpuApiCall.class, c -> c.function().equals("cudaLaunchKernel"))) {
             launcher.put(c.correlationId(), c.tid());
         }
-        Map<String, Set<Integer>> threads = f.all(GpuKernel.class).stream().collect(Collectors.groupingBy(
-                GpuKernel::name, Collectors.mapping(k -> launcher.get(k.correlationId()), Collectors.toSet())));
+        Map<String, Set<Integer>> threads = f.all(GpuKernel.class).stream()
+                .collect(Collectors.groupingBy(
+                        GpuKernel::name, Collectors.mapping(k -> launcher.get(k.correlationId()), Collectors.toSet())));
         assertEquals(1, threads.get("work_a(float*)").size());
         assertEquals(1, threads.get("work_b(float*)").size());
         int a = threads.get("work_a(float*)").iterator().next();
         int b = threads.get("work_b(float*)").iterator().next();
         assertTrue(a != b && a != f.pid() && b != f.pid(), "launched from the two worker threads");
-        assertEquals(Map.of(a, 50L, b, 50L), f.all(GpuApiCall.class, c -> c.function().equals("cudaLaunchKernel"))
-                .stream().collect(Collectors.groupingBy(GpuApiCall::tid, Collectors.counting())));
-        assertEquals(Map.of(SyncKind.STREAM, 2L), f.all(GpuSynchronization.class).stream()
-                .collect(Collectors.groupingBy(GpuSynchronization::kind, Collectors.counting())));
+        assertEquals(
+                Map.of(a, 50L, b, 50L),
+                f.all(GpuApiCall.class, c -> c.function().equals("cudaLaunchKernel")).stream()
+                        .collect(Collectors.groupingBy(GpuApiCall::tid, Collectors.counting())));
+        assertEquals(
+                Map.of(SyncKind.STREAM, 2L),
+                f.all(GpuSynchronization.class).stream()
+                        .collect(Collectors.groupingBy(GpuSynchronization::kind, Collectors.counting())));
     }
 
     @Test
@@ -343,7 +464,12 @@ class FixtureDecodeTest {
         assertEquals(Map.of("empty()", 1001L), kernels(f));
         assertEquals(1001L, runtimeCalls(f).get("cudaLaunchKernel"));
         assertEquals(1001L, f.count(GpuApiCall.class, GpuApiCall::function).get("cuLaunchKernel"));
-        assertEquals(1, f.all(GpuKernel.class).stream().map(GpuKernel::stream).distinct().count());
+        assertEquals(
+                1,
+                f.all(GpuKernel.class).stream()
+                        .map(GpuKernel::stream)
+                        .distinct()
+                        .count());
     }
 
     @Test
@@ -382,13 +508,20 @@ class FixtureDecodeTest {
     void withoutCuptiTheProgramRunsWithOneNotice() {
         Fixture f = load("no-cupti");
         assertTrue(f.stdout().contains("templated ok") && f.stdout().contains("rc=0"), f.stdout());
-        List<String> notices = f.stderr().lines().filter(l -> l.startsWith("[rocprof-sys][cuda]")).toList();
+        List<String> notices = f.stderr()
+                .lines()
+                .filter(l -> l.startsWith("[rocprof-sys][cuda]"))
+                .toList();
         assertEquals(1, notices.size(), f.stderr());
-        assertTrue(notices.get(0).startsWith("[rocprof-sys][cuda] CUPTI (libcupti.so) was not found: CUDA activity is "
-                + "not traced; set CUDA_HOME or ROCPROFSYS_CUPTI_LIBRARY (tried "), notices.get(0));
+        assertTrue(
+                notices.get(0)
+                        .startsWith("[rocprof-sys][cuda] CUPTI (libcupti.so) was not found: CUDA activity is "
+                                + "not traced; set CUDA_HOME or ROCPROFSYS_CUPTI_LIBRARY (tried "),
+                notices.get(0));
         assertEquals(List.of(), f.events());
-        assertTrue(f.recordTypes().keySet().stream().noneMatch(CudaWireRecord::isCuda), "no CUDA record: "
-                + f.recordTypes());
+        assertTrue(
+                f.recordTypes().keySet().stream().noneMatch(CudaWireRecord::isCuda),
+                "no CUDA record: " + f.recordTypes());
         assertEquals(WireFormat.STATE_EXITED, f.state());
         assertEquals(0, f.exitCode());
     }
@@ -396,11 +529,15 @@ class FixtureDecodeTest {
     @Test
     void anotherSubscriberLeavesActivityTracingAndOneNotice() {
         Fixture f = load("cupti-subscriber");
-        assertTrue(f.stdout().contains("own cupti subscription: ok") && f.stdout().contains("rc=0"), f.stdout());
-        List<String> refusals = f.stderr().lines().filter(l -> l.contains("refused")).toList();
-        assertEquals(List.of("[rocprof-sys][cuda] CUPTI refused the callback subscription "
-                + "(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED), another CUDA profiling tool may be attached: "
-                + "CUDA API calls and NVTX ranges are not traced"), refusals);
+        assertTrue(
+                f.stdout().contains("own cupti subscription: ok") && f.stdout().contains("rc=0"), f.stdout());
+        List<String> refusals =
+                f.stderr().lines().filter(l -> l.contains("refused")).toList();
+        assertEquals(
+                List.of("[rocprof-sys][cuda] CUPTI refused the callback subscription "
+                        + "(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED), another CUDA profiling tool may be attached: "
+                        + "CUDA API calls and NVTX ranges are not traced"),
+                refusals);
         assertEquals(List.of(), f.all(GpuApiCall.class));
         assertEquals(Map.of("one(int*)", 1L), kernels(f));
     }

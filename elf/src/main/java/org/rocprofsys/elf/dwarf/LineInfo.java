@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.ffm.LibC;
 
@@ -136,8 +135,8 @@ public final class LineInfo implements AutoCloseable {
             }
             MemorySegment lineno = a.allocate(JAVA_INT);
             int rc = (int) Libdw.DWARF_LINENO.invokeExact(line, lineno);
-            String file = LibC.string((MemorySegment) Libdw.DWARF_LINESRC.invokeExact(line, MemorySegment.NULL,
-                    MemorySegment.NULL));
+            String file = LibC.string(
+                    (MemorySegment) Libdw.DWARF_LINESRC.invokeExact(line, MemorySegment.NULL, MemorySegment.NULL));
             int curLine = rc == 0 ? lineno.get(JAVA_INT, 0) : 0;
             String curFile = file;
 
@@ -180,8 +179,9 @@ public final class LineInfo implements AutoCloseable {
         }
     }
 
-    private static void walk(Arena a, MemorySegment cu, MemorySegment chain, int n, String curFile, int curLine,
-            List<Location> out) throws Throwable {
+    private static void walk(
+            Arena a, MemorySegment cu, MemorySegment chain, int n, String curFile, int curLine, List<Location> out)
+            throws Throwable {
         MemorySegment files = null;
         for (int i = 0; i < n; i++) {
             MemorySegment die = chain.asSlice(i * Libdw.DIE_SIZE, Libdw.DIE_SIZE);
@@ -240,8 +240,8 @@ public final class LineInfo implements AutoCloseable {
     }
 
     private static String fileName(Arena a, MemorySegment files, long idx) throws Throwable {
-        return LibC.string((MemorySegment) Libdw.DWARF_FILESRC.invokeExact(files, idx, MemorySegment.NULL,
-                MemorySegment.NULL));
+        return LibC.string(
+                (MemorySegment) Libdw.DWARF_FILESRC.invokeExact(files, idx, MemorySegment.NULL, MemorySegment.NULL));
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.rocprofsys.elf.dwarf;
 
-import org.rocprofsys.elf.testbin.SymBuild;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,8 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
+import org.rocprofsys.elf.testbin.SymBuild;
 
 class LineInfoTest {
 
@@ -77,8 +76,8 @@ class LineInfoTest {
 
     @Test
     void matchesAddr2lineC() throws Exception {
-        for (String[] v : new String[][] {{"symbols_c_pie", "-fPIE", "-pie"}, {"symbols_c_nopie", "-fno-pie",
-                "-no-pie"}}) {
+        for (String[] v :
+                new String[][] {{"symbols_c_pie", "-fPIE", "-pie"}, {"symbols_c_nopie", "-fno-pie", "-no-pie"}}) {
             Path exe = SymBuild.compile("symbols_c.c", v[0], "-O2", "-g", v[1], v[2]);
             compareAll(exe, List.of("add_one", "compute_sum", "outer_with_inline"), false);
         }
@@ -87,8 +86,13 @@ class LineInfoTest {
     @Test
     void matchesAddr2lineCpp() throws Exception {
         Path exe = SymBuild.compile("symbols_cpp.cpp", "symbols_cpp_pie", "-O2", "-g", "-fPIE", "-pie");
-        compareAll(exe, List.of("ns::Widget<int>::run(int)", "ns::Widget<double>::run(double)",
-                "ns::inner::compute(long, char const*)"), true);
+        compareAll(
+                exe,
+                List.of(
+                        "ns::Widget<int>::run(int)",
+                        "ns::Widget<double>::run(double)",
+                        "ns::inner::compute(long, char const*)"),
+                true);
     }
 
     @Test
@@ -115,7 +119,8 @@ class LineInfoTest {
                 if (f.size() == 2) {
                     assertEquals("inlined_helper", f.get(0).function());
                     assertTrue(f.get(0).line() == inline || f.get(0).line() == inline + 1, f.toString());
-                    assertEquals(new LineInfo.Location("outer_with_inline", f.get(0).file(), call), f.get(1));
+                    assertEquals(
+                            new LineInfo.Location("outer_with_inline", f.get(0).file(), call), f.get(1));
                     sawInline = true;
                 }
             }

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfSymbol;
 import org.rocprofsys.elf.testbin.TestBinaries;
@@ -37,7 +37,8 @@ class LineTableTest {
             }
             """;
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @ParameterizedTest
     @ValueSource(strings = {"-gdwarf-5", "-gdwarf-4", "-gz"})
@@ -45,8 +46,12 @@ class LineTableTest {
         Path bin = TestBinaries.compileC(dir, "lines", SRC, "-O0", "-g", flavour);
         ElfFile elf = ElfFile.open(bin);
         LineInfo t = LineInfo.open(bin).orElseThrow();
-        assertFalse(t.lookup(elf.symtab().stream().filter(s -> s.name().equals("main")).findFirst().orElseThrow()
-                .value()).isEmpty());
+        assertFalse(t.lookup(elf.symtab().stream()
+                        .filter(s -> s.name().equals("main"))
+                        .findFirst()
+                        .orElseThrow()
+                        .value())
+                .isEmpty());
         List<Long> probes = new ArrayList<>();
         for (ElfSymbol s : elf.symtab()) {
             if (s.definedFunction() && List.of("helper", "work", "main").contains(s.name())) {
@@ -56,15 +61,23 @@ class LineTableTest {
         }
         assertEquals(6, probes.size());
         for (long a : probes) {
-            String out = TestBinaries.run("addr2line", "-e", bin.toString(), "0x" + Long.toHexString(a)).trim();
+            String out = TestBinaries.run("addr2line", "-e", bin.toString(), "0x" + Long.toHexString(a))
+                    .trim();
             String fileLine = out.split(" ")[0];
             int colon = fileLine.lastIndexOf(':');
-            LineInfo.Location s = t.lookup(a).orElseThrow(() -> new AssertionError("no line for 0x" + Long.toHexString(a)));
+            LineInfo.Location s =
+                    t.lookup(a).orElseThrow(() -> new AssertionError("no line for 0x" + Long.toHexString(a)));
             assertEquals(Integer.parseInt(fileLine.substring(colon + 1)), s.line(), out);
-            assertEquals(Path.of(fileLine.substring(0, colon)).getFileName(), Path.of(s.file()).getFileName(), out);
+            assertEquals(
+                    Path.of(fileLine.substring(0, colon)).getFileName(),
+                    Path.of(s.file()).getFileName(),
+                    out);
             assertEquals("lines.c", s.fileName(), out);
         }
-        ElfSymbol work = elf.symtab().stream().filter(s -> s.name().equals("work")).findFirst().orElseThrow();
+        ElfSymbol work = elf.symtab().stream()
+                .filter(s -> s.name().equals("work"))
+                .findFirst()
+                .orElseThrow();
         assertEquals(8, t.lookup(work.value()).orElseThrow().line());
         t.close();
     }

@@ -18,8 +18,7 @@ import java.util.concurrent.TimeUnit;
  * sampler's tests through the test jar) and runs the binutils oracles (nm, addr2line, strip).
  */
 public final class SymBuild {
-    private SymBuild() {
-    }
+    private SymBuild() {}
 
     public static final Path OUT = Path.of("target/test-native/symbols").toAbsolutePath();
 
@@ -41,7 +40,8 @@ public final class SymBuild {
     public static Path compile(String source, String output, String... flags) throws IOException, InterruptedException {
         Files.createDirectories(OUT);
         Path exe = OUT.resolve(output);
-        String cc = source.endsWith(".cpp") ? System.getenv().getOrDefault("CXX", "g++")
+        String cc = source.endsWith(".cpp")
+                ? System.getenv().getOrDefault("CXX", "g++")
                 : System.getenv().getOrDefault("CC", "gcc");
         List<String> cmd = new ArrayList<>(List.of(cc));
         cmd.addAll(List.of(flags));
@@ -87,8 +87,7 @@ public final class SymBuild {
     }
 
     /** A defined symbol from {@code nm -S}. */
-    public record NmSym(String name, long value, long size, char type) {
-    }
+    public record NmSym(String name, long value, long size, char type) {}
 
     /** Defined function symbols with a size, by (mangled) name, from {@code nm -S [--dynamic]}. */
     public static Map<String, NmSym> nm(Path exe, boolean demangle) throws IOException, InterruptedException {
@@ -101,8 +100,13 @@ public final class SymBuild {
         for (String line : run(cmd).split("\n")) {
             String[] f = line.split(" ", 4);
             if (f.length == 4 && (f[2].equals("T") || f[2].equals("t") || f[2].equals("W"))) {
-                out.put(f[3], new NmSym(f[3], Long.parseUnsignedLong(f[0], 16), Long.parseUnsignedLong(f[1], 16),
-                        f[2].charAt(0)));
+                out.put(
+                        f[3],
+                        new NmSym(
+                                f[3],
+                                Long.parseUnsignedLong(f[0], 16),
+                                Long.parseUnsignedLong(f[1], 16),
+                                f[2].charAt(0)));
             }
         }
         return out;

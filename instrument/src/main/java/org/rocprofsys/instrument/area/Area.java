@@ -91,7 +91,8 @@ public final class Area {
             }
             AreaFormat.putInt(out, r.areaOff(), (int) value);
         }
-        AreaFormat.putInt(out, AreaFormat.H_FLAGS, AreaFormat.getInt(out, AreaFormat.H_FLAGS) | AreaFormat.FLAG_APPLIED);
+        AreaFormat.putInt(
+                out, AreaFormat.H_FLAGS, AreaFormat.getInt(out, AreaFormat.H_FLAGS) | AreaFormat.FLAG_APPLIED);
         AreaFormat.putLong(out, AreaFormat.H_AREA_VADDR, areaVaddr);
         return out;
     }

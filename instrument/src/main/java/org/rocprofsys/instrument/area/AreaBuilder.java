@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.instrument.plan.CodeFixup;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.PlannedFunction;
@@ -48,8 +47,12 @@ public final class AreaBuilder {
             PlannedFunction prev = byAddress.get(i - 1);
             PlannedFunction f = byAddress.get(i);
             if (f.function().address() < prev.function().address() + prev.patchLength()) {
-                throw new IllegalArgumentException(String.format("entry of %s at 0x%x lies in the patched bytes of %s at 0x%x",
-                        f.function().name(), f.function().address(), prev.function().name(), prev.function().address()));
+                throw new IllegalArgumentException(String.format(
+                        "entry of %s at 0x%x lies in the patched bytes of %s at 0x%x",
+                        f.function().name(),
+                        f.function().address(),
+                        prev.function().name(),
+                        prev.function().address()));
             }
         }
 
@@ -61,7 +64,8 @@ public final class AreaBuilder {
             byte[] label = f.label().getBytes(StandardCharsets.UTF_8);
             for (byte b : label) {
                 if (b == 0) {
-                    throw new IllegalArgumentException("label of " + f.function().name() + " contains NUL");
+                    throw new IllegalArgumentException(
+                            "label of " + f.function().name() + " contains NUL");
                 }
             }
             nameOff[i] = strtab.size();
@@ -92,7 +96,8 @@ public final class AreaBuilder {
         for (int i = 0; i < n; i++) {
             pos = AreaFormat.alignUp(pos, AreaFormat.CODE_ALIGN);
             trampOff[i] = pos;
-            pos = Math.addExact(pos, AreaFormat.TRAMP_HEAD_SIZE + emitted[i].code().length + AreaFormat.TRAMP_TAIL_SIZE);
+            pos = Math.addExact(
+                    pos, AreaFormat.TRAMP_HEAD_SIZE + emitted[i].code().length + AreaFormat.TRAMP_TAIL_SIZE);
         }
         int codeEnd = pos;
         int rxSize = AreaFormat.alignUp(Math.max(codeEnd, 1), AreaFormat.PAGE);
@@ -178,12 +183,27 @@ public final class AreaBuilder {
      * original function's frame, not the area. No register or flag changes.
      */
     static final byte[] PUSH_RETURN = {
-        0x48, (byte) 0x8D, 0x64, 0x24, (byte) 0xF8, // lea rsp, [rsp - 8]
-        0x50,                                       // push rax
-        0x48, (byte) 0x8D, 0x05, 0, 0, 0, 0,        // lea rax, [rip + f + patch_len]   (field at 9)
-        0x48, (byte) 0x89, 0x44, 0x24, 0x08,        // mov [rsp + 8], rax
-        0x58,                                       // pop rax
+        0x48,
+        (byte) 0x8D,
+        0x64,
+        0x24,
+        (byte) 0xF8, // lea rsp, [rsp - 8]
+        0x50, // push rax
+        0x48,
+        (byte) 0x8D,
+        0x05,
+        0,
+        0,
+        0,
+        0, // lea rax, [rip + f + patch_len]   (field at 9)
+        0x48,
+        (byte) 0x89,
+        0x44,
+        0x24,
+        0x08, // mov [rsp + 8], rax
+        0x58, // pop rax
     };
+
     static final int PUSH_RETURN_FIELD = 9;
 
     /**
@@ -230,7 +250,8 @@ public final class AreaBuilder {
         System.arraycopy(PUSH_RETURN, 0, out, callStart, PUSH_RETURN.length);
         System.arraycopy(jmp, 0, out, callStart + PUSH_RETURN.length, jmp.length);
         List<CodeFixup> outFixups = new ArrayList<>(fixups.subList(0, fixups.size() - 1));
-        outFixups.add(new CodeFixup(callStart + PUSH_RETURN_FIELD, -4, f.function().address() + f.patchLength()));
+        outFixups.add(
+                new CodeFixup(callStart + PUSH_RETURN_FIELD, -4, f.function().address() + f.patchLength()));
         outFixups.add(new CodeFixup(out.length - 4, last.addend(), last.targetVaddr()));
         return new Emitted(out, outFixups);
     }
@@ -258,7 +279,11 @@ public final class AreaBuilder {
             k--;
         }
         int lea = k - 9;
-        if (lea < 0 || code[k - 2] != 0x41 || code[k - 1] != 0x53 || code[lea] != 0x4C || (code[lea + 1] & 0xFF) != 0x8D
+        if (lea < 0
+                || code[k - 2] != 0x41
+                || code[k - 1] != 0x53
+                || code[lea] != 0x4C
+                || (code[lea + 1] & 0xFF) != 0x8D
                 || code[lea + 2] != 0x1D) {
             return null;
         }

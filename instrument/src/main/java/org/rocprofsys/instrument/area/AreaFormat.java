@@ -9,6 +9,7 @@ public final class AreaFormat {
 
     /** "RSYSINS1" read as a little-endian u64. */
     public static final long MAGIC = 0x31534e4953595352L;
+
     public static final int VERSION = 1;
     /** Header flag: relocations and entry patches already applied (rewrite mode). */
     public static final int FLAG_APPLIED = 1;
@@ -56,6 +57,7 @@ public final class AreaFormat {
 
     /** Trampolines and the stub start at multiples of this; gaps are filled with int3. */
     public static final int CODE_ALIGN = 16;
+
     public static final byte INT3 = (byte) 0xCC;
 
     /**
@@ -74,32 +76,65 @@ public final class AreaFormat {
     public static final int STUB_CTX_DISP = 32;
 
     private static final byte[] STUB_TEMPLATE = {
-        0x50,                                     // push rax
-        0x57,                                     // push rdi
-        0x56,                                     // push rsi
-        0x52,                                     // push rdx
-        0x51,                                     // push rcx
-        0x41, 0x50,                               // push r8
-        0x41, 0x51,                               // push r9
-        0x41, 0x52,                               // push r10
-        0x41, 0x53,                               // push r11
-        0x48, (byte) 0x8B, 0x05, 0, 0, 0, 0,      // mov rax, [rip + enter_fn]   (disp at 16)
-        0x48, (byte) 0x85, (byte) 0xC0,           // test rax, rax
-        0x74, 0x12,                               // jz 1f (+18)
-        (byte) 0x8B, 0x7C, 0x24, 0x50,            // mov edi, [rsp + 80]         (the pushed fid)
-        0x48, (byte) 0x8B, 0x35, 0, 0, 0, 0,      // mov rsi, [rip + ctx]        (disp at 32)
-        0x48, (byte) 0x8D, 0x54, 0x24, 0x58,      // lea rdx, [rsp + 88]         (f's return-address slot)
-        (byte) 0xFF, (byte) 0xD0,                 // call rax
-        0x41, 0x5B,                               // 1: pop r11
-        0x41, 0x5A,                               // pop r10
-        0x41, 0x59,                               // pop r9
-        0x41, 0x58,                               // pop r8
-        0x59,                                     // pop rcx
-        0x5A,                                     // pop rdx
-        0x5E,                                     // pop rsi
-        0x5F,                                     // pop rdi
-        0x58,                                     // pop rax
-        (byte) 0xC2, 0x08, 0x00,                  // ret 8 (drops the fid)
+        0x50, // push rax
+        0x57, // push rdi
+        0x56, // push rsi
+        0x52, // push rdx
+        0x51, // push rcx
+        0x41,
+        0x50, // push r8
+        0x41,
+        0x51, // push r9
+        0x41,
+        0x52, // push r10
+        0x41,
+        0x53, // push r11
+        0x48,
+        (byte) 0x8B,
+        0x05,
+        0,
+        0,
+        0,
+        0, // mov rax, [rip + enter_fn]   (disp at 16)
+        0x48,
+        (byte) 0x85,
+        (byte) 0xC0, // test rax, rax
+        0x74,
+        0x12, // jz 1f (+18)
+        (byte) 0x8B,
+        0x7C,
+        0x24,
+        0x50, // mov edi, [rsp + 80]         (the pushed fid)
+        0x48,
+        (byte) 0x8B,
+        0x35,
+        0,
+        0,
+        0,
+        0, // mov rsi, [rip + ctx]        (disp at 32)
+        0x48,
+        (byte) 0x8D,
+        0x54,
+        0x24,
+        0x58, // lea rdx, [rsp + 88]         (f's return-address slot)
+        (byte) 0xFF,
+        (byte) 0xD0, // call rax
+        0x41,
+        0x5B, // 1: pop r11
+        0x41,
+        0x5A, // pop r10
+        0x41,
+        0x59, // pop r9
+        0x41,
+        0x58, // pop r8
+        0x59, // pop rcx
+        0x5A, // pop rdx
+        0x5E, // pop rsi
+        0x5F, // pop rdi
+        0x58, // pop rax
+        (byte) 0xC2,
+        0x08,
+        0x00, // ret 8 (drops the fid)
     };
 
     /** Length of {@code area_entry_stub} in bytes. */

@@ -15,8 +15,17 @@ public final class AreaReader {
     private AreaReader() {}
 
     /** A decoded, validated area. */
-    public record Decoded(int version, int flags, int mode, int rxSize, int dataOff, int areaSize,
-            long areaVaddr, int stubOff, List<Area.Function> functions, List<Area.Reloc> relocs,
+    public record Decoded(
+            int version,
+            int flags,
+            int mode,
+            int rxSize,
+            int dataOff,
+            int areaSize,
+            long areaVaddr,
+            int stubOff,
+            List<Area.Function> functions,
+            List<Area.Reloc> relocs,
             Map<String, String> env) {
         public boolean applied() {
             return (flags & AreaFormat.FLAG_APPLIED) != 0;
@@ -68,14 +77,18 @@ public final class AreaReader {
         checkTable("relocs", relocsOff, (long) nrelocs * AreaFormat.RELOC_SIZE, 8, rxSize);
         checkTable("strtab", strtabOff, strtabSize, 1, rxSize);
         check(strtabSize == 0 || a[strtabOff + strtabSize - 1] == 0, "strtab not NUL-terminated");
-        check(disjoint(funcsOff, nfuncs * AreaFormat.FUNC_SIZE, relocsOff, nrelocs * AreaFormat.RELOC_SIZE)
-                && disjoint(funcsOff, nfuncs * AreaFormat.FUNC_SIZE, strtabOff, strtabSize)
-                && disjoint(relocsOff, nrelocs * AreaFormat.RELOC_SIZE, strtabOff, strtabSize)
-                && funcsOff >= AreaFormat.HEADER_SIZE && relocsOff >= AreaFormat.HEADER_SIZE
-                && strtabOff >= AreaFormat.HEADER_SIZE, "tables overlap each other or the header");
+        check(
+                disjoint(funcsOff, nfuncs * AreaFormat.FUNC_SIZE, relocsOff, nrelocs * AreaFormat.RELOC_SIZE)
+                        && disjoint(funcsOff, nfuncs * AreaFormat.FUNC_SIZE, strtabOff, strtabSize)
+                        && disjoint(relocsOff, nrelocs * AreaFormat.RELOC_SIZE, strtabOff, strtabSize)
+                        && funcsOff >= AreaFormat.HEADER_SIZE
+                        && relocsOff >= AreaFormat.HEADER_SIZE
+                        && strtabOff >= AreaFormat.HEADER_SIZE,
+                "tables overlap each other or the header");
 
         Map<String, String> env = new LinkedHashMap<>();
-        int tablesEnd = Math.max(funcsOff + nfuncs * AreaFormat.FUNC_SIZE,
+        int tablesEnd = Math.max(
+                funcsOff + nfuncs * AreaFormat.FUNC_SIZE,
                 Math.max(relocsOff + nrelocs * AreaFormat.RELOC_SIZE, strtabOff + strtabSize));
         if (envOff != 0) {
             checkTable("env", envOff, 2, 8, rxSize);
@@ -114,10 +127,18 @@ public final class AreaReader {
             }
             String label = new String(a, strtabOff + nameOff, ne - strtabOff - nameOff, StandardCharsets.UTF_8);
             check(patchLen >= 5, "function %d (%s): patch_len %d < 5", i, label, patchLen);
-            check(t >= tablesEnd && t >= 0 && t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.TRAMP_TAIL_SIZE <= rxSize,
-                    "function %d (%s): tramp_off 0x%x outside the code", i, label, t);
-            check((a[t] & 0xFF) == 0x68 && AreaFormat.getInt(a, t + 1) == i,
-                    "function %d (%s): trampoline does not start with push %d", i, label, i);
+            check(
+                    t >= tablesEnd && t >= 0 && t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.TRAMP_TAIL_SIZE <= rxSize,
+                    "function %d (%s): tramp_off 0x%x outside the code",
+                    i,
+                    label,
+                    t);
+            check(
+                    (a[t] & 0xFF) == 0x68 && AreaFormat.getInt(a, t + 1) == i,
+                    "function %d (%s): trampoline does not start with push %d",
+                    i,
+                    label,
+                    i);
             check((a[t + 5] & 0xFF) == 0xE8, "function %d (%s): no call after push", i, label);
             int target = t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.getInt(a, t + 6);
             if (stubOff < 0) {
@@ -127,10 +148,15 @@ public final class AreaReader {
             funcs.add(new Area.Function(funcVaddr, t, patchLen, label));
         }
         if (stubOff >= 0) {
-            check(stubOff >= tablesEnd && stubOff + AreaFormat.STUB_SIZE <= rxSize, "stub at 0x%x outside the code", stubOff);
+            check(
+                    stubOff >= tablesEnd && stubOff + AreaFormat.STUB_SIZE <= rxSize,
+                    "stub at 0x%x outside the code",
+                    stubOff);
             byte[] expected = AreaFormat.entryStub(stubOff, dataOff);
-            check(Arrays.equals(a, stubOff, stubOff + AreaFormat.STUB_SIZE, expected, 0, expected.length),
-                    "stub bytes at 0x%x differ from the contract", stubOff);
+            check(
+                    Arrays.equals(a, stubOff, stubOff + AreaFormat.STUB_SIZE, expected, 0, expected.length),
+                    "stub bytes at 0x%x differ from the contract",
+                    stubOff);
         }
 
         List<Area.Reloc> relocs = new ArrayList<>(nrelocs);
@@ -160,8 +186,12 @@ public final class AreaReader {
     }
 
     private static void checkTable(String what, int off, long size, int align, int limit) {
-        check(off >= 0 && off % align == 0 && off + size <= limit,
-                "%s table at 0x%x (+0x%x) misaligned or outside the RX part", what, off, size);
+        check(
+                off >= 0 && off % align == 0 && off + size <= limit,
+                "%s table at 0x%x (+0x%x) misaligned or outside the RX part",
+                what,
+                off,
+                size);
     }
 
     private static void check(boolean ok, String fmt, Object... args) {

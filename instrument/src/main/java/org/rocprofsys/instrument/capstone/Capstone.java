@@ -20,7 +20,6 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-
 import org.rocprofsys.ffm.LibraryLoad;
 import org.rocprofsys.ffm.OptionalLibrary;
 
@@ -34,6 +33,7 @@ import org.rocprofsys.ffm.OptionalLibrary;
 public final class Capstone implements AutoCloseable {
     /** The sonames tried, newest first; the runtime packages ship only these (no unversioned .so). */
     public static final List<String> SONAMES = List.of("libcapstone.so.5", "libcapstone.so.4");
+
     private static final int CHUNK = 1024;
 
     private final Arena arena;
@@ -52,9 +52,14 @@ public final class Capstone implements AutoCloseable {
         this.arena = arena;
         Linker linker = Linker.nativeLinker();
         MethodHandle csVersion = downcall(linker, lib, "cs_version", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        MethodHandle csOpen = downcall(linker, lib, "cs_open", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
-        MethodHandle csOption = downcall(linker, lib, "cs_option", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG));
-        csDisasm = downcall(linker, lib, "cs_disasm",
+        MethodHandle csOpen =
+                downcall(linker, lib, "cs_open", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+        MethodHandle csOption =
+                downcall(linker, lib, "cs_option", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG));
+        csDisasm = downcall(
+                linker,
+                lib,
+                "cs_disasm",
                 FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
         csFree = downcall(linker, lib, "cs_free", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
         csClose = downcall(linker, lib, "cs_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
@@ -88,15 +93,17 @@ public final class Capstone implements AutoCloseable {
     }
 
     private static MethodHandle downcall(Linker linker, SymbolLookup lib, String name, FunctionDescriptor fd) {
-        MemorySegment sym = lib.find(name)
-                .orElseThrow(() -> new CapstoneException("Capstone library lacks symbol " + name));
+        MemorySegment sym =
+                lib.find(name).orElseThrow(() -> new CapstoneException("Capstone library lacks symbol " + name));
         return linker.downcallHandle(sym, fd);
     }
 
     /** Opens a handle with the system's Capstone ({@link #SONAMES}, newest first). */
     public static Capstone openX86_64() {
-        return open(SONAMES, "could not load " + String.join(" or ", SONAMES)
-                + " (install the package libcapstone4 on Debian/Ubuntu, or libcapstone5)");
+        return open(
+                SONAMES,
+                "could not load " + String.join(" or ", SONAMES)
+                        + " (install the package libcapstone4 on Debian/Ubuntu, or libcapstone5)");
     }
 
     /** Opens a handle with the Capstone library at {@code library} (tests, unusual installs). */
@@ -158,8 +165,8 @@ public final class Capstone implements AutoCloseable {
             long off = 0;
             long size = code.byteSize();
             while (off < size) {
-                long n = (long) csDisasm.invokeExact(handle, nativeCode.asSlice(off), size - off, address + off,
-                        (long) CHUNK, insnPtr);
+                long n = (long) csDisasm.invokeExact(
+                        handle, nativeCode.asSlice(off), size - off, address + off, (long) CHUNK, insnPtr);
                 if (n <= 0) break;
                 MemorySegment arr = insnPtr.get(ADDRESS, 0).reinterpret(n * layout.insnSize());
                 try {
@@ -198,7 +205,10 @@ public final class Capstone implements AutoCloseable {
         String opStr = cString(raw, (int) layout.opStrOff(), CsLayout.OP_STR_LEN);
         long from = layout.groupsOff();
         long to = layout.x86Off() + CsLayout.X86_ENCODING + 8;
-        byte[] det = in.get(ADDRESS, layout.detailOff()).reinterpret(to).asSlice(from, to - from).toArray(JAVA_BYTE);
+        byte[] det = in.get(ADDRESS, layout.detailOff())
+                .reinterpret(to)
+                .asSlice(from, to - from)
+                .toArray(JAVA_BYTE);
         ByteBuffer db = ByteBuffer.wrap(det).order(ByteOrder.LITTLE_ENDIAN);
         int groupCount = Byte.toUnsignedInt(det[(int) (layout.groupsCountOff() - from)]);
         Set<Group> groups = EnumSet.noneOf(Group.class);
@@ -211,15 +221,17 @@ public final class Capstone implements AutoCloseable {
         int enc = x86 + (int) CsLayout.X86_ENCODING;
         Insn.RipOperand rip = null;
         Insn.RelativeBranch branch = null;
-        boolean branchLike = groups.contains(Group.JUMP) || groups.contains(Group.CALL)
-                || groups.contains(Group.BRANCH_RELATIVE) || mnemonic.equals("xbegin");
+        boolean branchLike = groups.contains(Group.JUMP)
+                || groups.contains(Group.CALL)
+                || groups.contains(Group.BRANCH_RELATIVE)
+                || mnemonic.equals("xbegin");
         for (int i = 0; i < Math.min(opCount, 8); i++) {
             int op = x86 + (int) (CsLayout.X86_OPERANDS + i * CsLayout.X86_OP_SIZE);
             int type = db.getInt(op + (int) CsLayout.OP_TYPE);
             if (type == CsLayout.X86_OP_MEM && db.getInt(op + (int) CsLayout.OP_MEM_BASE) == CsLayout.X86_REG_RIP) {
                 long disp = db.getLong(op + (int) CsLayout.OP_MEM_DISP);
-                int dispOffset = ripDisplacementOffset(bytes,
-                        Byte.toUnsignedInt(det[enc + (int) CsLayout.ENC_DISP_OFFSET]), (int) disp);
+                int dispOffset = ripDisplacementOffset(
+                        bytes, Byte.toUnsignedInt(det[enc + (int) CsLayout.ENC_DISP_OFFSET]), (int) disp);
                 // A RIP-relative displacement is always 32 bits; Capstone 4 reports disp_size 2 when a
                 // 0x66 prefix is present (movdqa), so the size is not taken from it.
                 rip = new Insn.RipOperand(dispOffset, dispOffset < 0 ? 0 : 4, address + size + disp);
@@ -284,8 +296,18 @@ public final class Capstone implements AutoCloseable {
 
     static boolean isPrefix(byte b) {
         int v = Byte.toUnsignedInt(b);
-        return v == 0xF0 || v == 0xF2 || v == 0xF3 || v == 0x2E || v == 0x36 || v == 0x3E || v == 0x26
-                || v == 0x64 || v == 0x65 || v == 0x66 || v == 0x67 || (v >= 0x40 && v <= 0x4F);
+        return v == 0xF0
+                || v == 0xF2
+                || v == 0xF3
+                || v == 0x2E
+                || v == 0x36
+                || v == 0x3E
+                || v == 0x26
+                || v == 0x64
+                || v == 0x65
+                || v == 0x66
+                || v == 0x67
+                || (v >= 0x40 && v <= 0x4F);
     }
 
     private static String cString(byte[] b, int off, int max) {
@@ -297,7 +319,9 @@ public final class Capstone implements AutoCloseable {
     private String strerror(int err) {
         try {
             MemorySegment p = (MemorySegment) csStrerror.invokeExact(err);
-            return p.equals(MemorySegment.NULL) ? "error " + err : p.reinterpret(256).getString(0);
+            return p.equals(MemorySegment.NULL)
+                    ? "error " + err
+                    : p.reinterpret(256).getString(0);
         } catch (Throwable t) {
             return "error " + err;
         }

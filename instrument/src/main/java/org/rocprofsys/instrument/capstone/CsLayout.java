@@ -8,8 +8,15 @@ package org.rocprofsys.instrument.capstone;
  * used here (CS_ARCH_X86 3, CS_MODE_64 8, CS_OPT_DETAIL 2, CS_OPT_ON 3, groups 1..7, X86_REG_RIP 41,
  * X86_OP_IMM 2, X86_OP_MEM 3) are the same in both; Capstone 6 renumbers them, so it is refused.
  */
-record CsLayout(int major, long insnSize, long mnemonicOff, long opStrOff, long detailOff,
-        long groupsOff, long groupsCountOff, long x86Off) {
+record CsLayout(
+        int major,
+        long insnSize,
+        long mnemonicOff,
+        long opStrOff,
+        long detailOff,
+        long groupsOff,
+        long groupsCountOff,
+        long x86Off) {
     // cs_insn, common
     static final long ID = 0;
     static final long ADDRESS = 8;

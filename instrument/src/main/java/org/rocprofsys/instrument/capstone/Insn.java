@@ -11,8 +11,16 @@ import java.util.Set;
  * @param rip      the RIP-relative memory operand, or null
  * @param branch   the relative branch/call target, or null (for jmp/jcc/call/loop/jrcxz/xbegin rel)
  */
-public record Insn(long address, int size, int id, String mnemonic, String opStr, byte[] bytes,
-        Set<Group> groups, RipOperand rip, RelativeBranch branch) {
+public record Insn(
+        long address,
+        int size,
+        int id,
+        String mnemonic,
+        String opStr,
+        byte[] bytes,
+        Set<Group> groups,
+        RipOperand rip,
+        RelativeBranch branch) {
 
     /**
      * A RIP-relative memory operand.

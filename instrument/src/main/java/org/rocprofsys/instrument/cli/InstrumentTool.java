@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.regex.PatternSyntaxException;
-
 import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.RawEntry;
 import org.rocprofsys.config.Settings;
@@ -30,11 +29,11 @@ import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.launch.ProgramPath;
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.ElfFormatException;
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.capstone.Capstone;
-import org.rocprofsys.elf.ElfFile;
-import org.rocprofsys.elf.ElfFormatException;
 import org.rocprofsys.instrument.plan.Exclusion;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.LabelFormat;
@@ -57,24 +56,28 @@ import org.rocprofsys.instrument.select.SelectionOptions;
  */
 public final class InstrumentTool {
     /** Reasons of functions the selection wanted but that cannot be patched safely ({@code -e} makes them errors). */
-    static final Set<String> PATCH_REFUSALS = Set.of("jump-to-entry", "too-short-for-patch", "branch-target-in-patch",
-            "symbol-in-patch", "unrelocatable-instruction", "return-in-patch", "indirect-jump-in-patch",
+    static final Set<String> PATCH_REFUSALS = Set.of(
+            "jump-to-entry",
+            "too-short-for-patch",
+            "branch-target-in-patch",
+            "symbol-in-patch",
+            "unrelocatable-instruction",
+            "return-in-patch",
+            "indirect-jump-in-patch",
             "displacement-out-of-range");
     /** System library folders: their libraries are never planned at run time (upstream's system-lib rule). */
-    private static final List<String> SYSTEM_DIRS = List.of("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/",
-            "/usr/libexec/");
+    private static final List<String> SYSTEM_DIRS =
+            List.of("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/");
 
     /** Libraries beside the program planned for a later dlopen, at most this many per folder. */
     private static final int MAX_DLOPEN_CANDIDATES = 64;
 
     /** How the command ends: an exit status, or a run of the target with a runtime plan. */
     public sealed interface Outcome {
-        record Exit(int status) implements Outcome {
-        }
+        record Exit(int status) implements Outcome {}
 
         /** Run {@code command} under rocprof-sys-run with {@code environment} added; delete {@code planFile} after. */
-        record Launch(List<String> command, Map<String, String> environment, Path planFile) implements Outcome {
-        }
+        record Launch(List<String> command, Map<String, String> environment, Path planFile) implements Outcome {}
     }
 
     private final Map<String, String> environment;
@@ -110,8 +113,7 @@ public final class InstrumentTool {
                 out.println(InstrumentCli.TOOL + " v" + Version.STRING.replaceFirst("^v", ""));
                 return new Outcome.Exit(0);
             }
-            default -> {
-            }
+            default -> {}
         }
         try {
             return instrument(req);
@@ -178,8 +180,8 @@ public final class InstrumentTool {
 
         PlannerOptions options;
         try {
-            options = new PlannerOptions(selection(req), LabelFormat.of(Set.copyOf(req.label())), req.modeNumber(),
-                    allFunctions);
+            options = new PlannerOptions(
+                    selection(req), LabelFormat.of(Set.copyOf(req.label())), req.modeNumber(), allFunctions);
         } catch (PatternSyntaxException e) {
             throw new ToolError("invalid regular expression '" + e.getPattern() + "': " + e.getDescription());
         } catch (IllegalArgumentException e) {
@@ -249,8 +251,8 @@ public final class InstrumentTool {
             } catch (IOException e) {
                 throw new ToolError("cannot write '" + output + "': " + e.getMessage());
             }
-            say("[rocprof-sys][exe] Wrote '" + output + "' (" + plan.instrumented().size()
-                    + " functions instrumented)");
+            say("[rocprof-sys][exe] Wrote '" + output + "' ("
+                    + plan.instrumented().size() + " functions instrumented)");
             return new Outcome.Exit(0);
         }
 
@@ -299,8 +301,10 @@ public final class InstrumentTool {
                 .internalFunctionInclude(req.internalFunctionInclude().toArray(String[]::new))
                 .internalModuleInclude(req.internalModuleInclude().toArray(String[]::new))
                 .instructionExclude(req.instructionExclude().toArray(String[]::new))
-                .allowOverlapping(req.allowOverlapping()).dynamicCallsites(req.dynamicCallsites())
-                .mainFunction(req.mainFunction()).coverage(req.modeNumber() == 2 || !req.coverage().equals("none"))
+                .allowOverlapping(req.allowOverlapping())
+                .dynamicCallsites(req.dynamicCallsites())
+                .mainFunction(req.mainFunction())
+                .coverage(req.modeNumber() == 2 || !req.coverage().equals("none"))
                 .defaultMinInstructions(SelectionOptions.defaultMinInstructions(environment));
         if (req.linkage() != null) {
             b.linkage(Set.copyOf(req.linkage()));
@@ -366,8 +370,8 @@ public final class InstrumentTool {
         for (String r : List.of(elf.runpath().orElse(""), elf.rpath().orElse(""))) {
             for (String d : r.split(":")) {
                 if (!d.isEmpty()) {
-                    runPaths.add(cwd.resolve(d.replace("${ORIGIN}", origin.toString())
-                            .replace("$ORIGIN", origin.toString())));
+                    runPaths.add(cwd.resolve(
+                            d.replace("${ORIGIN}", origin.toString()).replace("$ORIGIN", origin.toString())));
                 }
             }
         }
@@ -379,8 +383,13 @@ public final class InstrumentTool {
         }
         Set<Path> out = new LinkedHashSet<>();
         for (String needed : elf.needed()) {
-            searchPath.stream().map(d -> d.resolve(needed)).filter(Files::isRegularFile).findFirst()
-                    .flatMap(InstrumentTool::realPath).filter(InstrumentTool::userLibrary).ifPresent(out::add);
+            searchPath.stream()
+                    .map(d -> d.resolve(needed))
+                    .filter(Files::isRegularFile)
+                    .findFirst()
+                    .flatMap(InstrumentTool::realPath)
+                    .filter(InstrumentTool::userLibrary)
+                    .ifPresent(out::add);
         }
         // libraries the program may dlopen later: the user libraries beside it and in its
         // RUNPATH/RPATH folders (the agent applies a plan when its library is loaded)
@@ -391,9 +400,13 @@ public final class InstrumentTool {
                 continue;
             }
             try (var files = Files.list(dir)) {
-                files.filter(f -> f.getFileName().toString().matches("lib.*\\.so(\\.[0-9.]+)?")).sorted()
-                        .limit(MAX_DLOPEN_CANDIDATES).map(InstrumentTool::realPath).flatMap(Optional::stream)
-                        .filter(InstrumentTool::userLibrary).forEach(out::add);
+                files.filter(f -> f.getFileName().toString().matches("lib.*\\.so(\\.[0-9.]+)?"))
+                        .sorted()
+                        .limit(MAX_DLOPEN_CANDIDATES)
+                        .map(InstrumentTool::realPath)
+                        .flatMap(Optional::stream)
+                        .filter(InstrumentTool::userLibrary)
+                        .forEach(out::add);
             } catch (IOException e) {
                 // an unreadable folder offers no library
             }
@@ -422,21 +435,34 @@ public final class InstrumentTool {
     /** {@code <OUTPUT_PATH>/<OUTPUT_PREFIX>instrumentation} (OUTPUT_PATH replaced by --print-dir). */
     private Path listDirectory(InstrumentRequest req, Settings settings) {
         long self = ProcessHandle.current().pid();
-        LaunchContext ctx = new LaunchContext(req.command(), self, self, self, self,
-                ZonedDateTime.now(ZoneId.systemDefault()), environment,
-                key -> settings.registry().find(key).map(d -> settings.get(d.envName())), Optional.empty());
+        LaunchContext ctx = new LaunchContext(
+                req.command(),
+                self,
+                self,
+                self,
+                self,
+                ZonedDateTime.now(ZoneId.systemDefault()),
+                environment,
+                key -> settings.registry().find(key).map(d -> settings.get(d.envName())),
+                Optional.empty());
         String path = req.printDir() != null ? req.printDir() : settings.get("ROCPROFSYS_OUTPUT_PATH");
-        OutputSettings os = new OutputSettings(path, settings.get("ROCPROFSYS_OUTPUT_PREFIX"),
-                req.printDir() == null && settings.bool("ROCPROFSYS_TIME_OUTPUT"), settings.get("ROCPROFSYS_TIME_FORMAT"),
-                false, settings.get("ROCPROFSYS_PERFETTO_FILE"));
-        return new OutputPaths(os, ctx, cwd, OptionalInt.empty()).file("available", "txt", "instrumentation", false)
+        OutputSettings os = new OutputSettings(
+                path,
+                settings.get("ROCPROFSYS_OUTPUT_PREFIX"),
+                req.printDir() == null && settings.bool("ROCPROFSYS_TIME_OUTPUT"),
+                settings.get("ROCPROFSYS_TIME_FORMAT"),
+                false,
+                settings.get("ROCPROFSYS_PERFETTO_FILE"));
+        return new OutputPaths(os, ctx, cwd, OptionalInt.empty())
+                .file("available", "txt", "instrumentation", false)
                 .getParent();
     }
 
     private void writeLists(InstrumentRequest req, List<InstrumentPlan> plans, Path dir) throws IOException {
-        List<ListFiles.Format> formats = req.printFormats().stream().map(ListFiles.Format::of).toList();
-        List<FunctionList> lists = List.of(FunctionList.AVAILABLE, FunctionList.INSTRUMENTED, FunctionList.EXCLUDED,
-                FunctionList.OVERLAPPING);
+        List<ListFiles.Format> formats =
+                req.printFormats().stream().map(ListFiles.Format::of).toList();
+        List<FunctionList> lists = List.of(
+                FunctionList.AVAILABLE, FunctionList.INSTRUMENTED, FunctionList.EXCLUDED, FunctionList.OVERLAPPING);
         for (Path p : ListFiles.write(dir, plans, lists, formats)) {
             if (verbose >= 1) {
                 say("[rocprof-sys][exe] Outputting '" + p + "'...");
@@ -465,7 +491,8 @@ public final class InstrumentTool {
         Map<String, String> d = new LinkedHashMap<>();
         if (req.configFile() != null) {
             try {
-                ConfigFileContents c = ConfigFiles.read(cwd.resolve(req.configFile()), environment, k -> Optional.empty());
+                ConfigFileContents c =
+                        ConfigFiles.read(cwd.resolve(req.configFile()), environment, k -> Optional.empty());
                 for (RawEntry e : c.entries()) {
                     d.put(e.key().startsWith("ROCPROFSYS_") ? e.key() : "ROCPROFSYS_" + e.key(), e.value());
                 }
@@ -484,7 +511,10 @@ public final class InstrumentTool {
     /** -o FILE, or upstream's default name (inventory §1.4). */
     private Path outputPath(String given, Path target) {
         String base = target.getFileName().toString();
-        boolean inCwd = target.toAbsolutePath().normalize().getParent().equals(cwd.toAbsolutePath().normalize());
+        boolean inCwd = target.toAbsolutePath()
+                .normalize()
+                .getParent()
+                .equals(cwd.toAbsolutePath().normalize());
         if (given != null && !given.isEmpty()) {
             return cwd.resolve(given);
         }
@@ -499,7 +529,8 @@ public final class InstrumentTool {
 
     private int intEnv(String name, int fallback) {
         try {
-            return Integer.parseInt(environment.getOrDefault(name, Integer.toString(fallback)).trim());
+            return Integer.parseInt(
+                    environment.getOrDefault(name, Integer.toString(fallback)).trim());
         } catch (NumberFormatException e) {
             return fallback;
         }

@@ -14,5 +14,12 @@ package org.rocprofsys.instrument.plan;
  * @param visibility   "default", "hidden", "internal" or "protected" (STV_*; the first of
  *                     default, internal, hidden, protected over aliases)
  */
-public record FunctionInfo(String module, String name, String signature, long address, long size,
-        int instructions, String linkage, String visibility) {}
+public record FunctionInfo(
+        String module,
+        String name,
+        String signature,
+        long address,
+        long size,
+        int instructions,
+        String linkage,
+        String visibility) {}

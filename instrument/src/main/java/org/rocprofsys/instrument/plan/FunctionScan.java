@@ -20,8 +20,16 @@ import org.rocprofsys.instrument.capstone.Insn;
  * @param fallsThrough its last instruction does not transfer control (hand-written assembly that runs
  *                     on into the next function)
  */
-record FunctionScan(boolean decodable, int instructions, List<Insn> prologue, long[] callTargets,
-        long[] branchTargets, boolean jumpsToEntry, boolean hasLoops, boolean dynamicCallsites, List<String> basicBlocks,
+record FunctionScan(
+        boolean decodable,
+        int instructions,
+        List<Insn> prologue,
+        long[] callTargets,
+        long[] branchTargets,
+        boolean jumpsToEntry,
+        boolean hasLoops,
+        boolean dynamicCallsites,
+        List<String> basicBlocks,
         boolean fallsThrough) {
     static final int PROLOGUE_INSNS = 8;
 
@@ -44,8 +52,15 @@ record FunctionScan(boolean decodable, int instructions, List<Insn> prologue, lo
             }
         }
         long[] branchArray = branches.toArray();
-        return new FunctionScan(complete, insns.size(), List.copyOf(insns.subList(0, Math.min(PROLOGUE_INSNS, insns.size()))),
-                calls.toArray(), branchArray, toEntry, loops, dynamic,
+        return new FunctionScan(
+                complete,
+                insns.size(),
+                List.copyOf(insns.subList(0, Math.min(PROLOGUE_INSNS, insns.size()))),
+                calls.toArray(),
+                branchArray,
+                toEntry,
+                loops,
+                dynamic,
                 withBlocks ? basicBlocks(start, size, insns, branchArray) : List.of(),
                 complete && !endsControlFlow(insns.getLast()));
     }
@@ -53,7 +68,11 @@ record FunctionScan(boolean decodable, int instructions, List<Insn> prologue, lo
     /** ret, jmp, call (to a function that does not return, at a function's end), ud2, hlt, int3. */
     private static boolean endsControlFlow(Insn last) {
         String m = last.mnemonic();
-        return last.isReturn() || last.isCall() || m.endsWith("jmp") || m.startsWith("ud") || m.equals("hlt")
+        return last.isReturn()
+                || last.isCall()
+                || m.endsWith("jmp")
+                || m.startsWith("ud")
+                || m.equals("hlt")
                 || m.equals("int3");
     }
 
@@ -65,7 +84,10 @@ record FunctionScan(boolean decodable, int instructions, List<Insn> prologue, lo
         List<String> out = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         for (Insn i : insns) {
-            if (cur.length() > 0 && java.util.Arrays.binarySearch(targets, i.address()) >= 0 && i.address() >= start && i.address() < start + size) {
+            if (cur.length() > 0
+                    && java.util.Arrays.binarySearch(targets, i.address()) >= 0
+                    && i.address() >= start
+                    && i.address() < start + size) {
                 out.add(cur.toString());
                 cur.setLength(0);
             }

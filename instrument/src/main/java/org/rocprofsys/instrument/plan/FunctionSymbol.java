@@ -27,8 +27,14 @@ import org.rocprofsys.elf.SectionHeader;
  * @param ifuncResolver the symbol is STT_GNU_IFUNC: its address is the resolver that picks the
  *                      implementation at load time, not the function callers run
  */
-record FunctionSymbol(long address, long size, String mangled, List<String> aliases, String linkage,
-        String visibility, boolean ifuncResolver) {
+record FunctionSymbol(
+        long address,
+        long size,
+        String mangled,
+        List<String> aliases,
+        String linkage,
+        String visibility,
+        boolean ifuncResolver) {
 
     long end() {
         return address + size;
@@ -39,7 +45,8 @@ record FunctionSymbol(long address, long size, String mangled, List<String> alia
         Map<Long, Map<String, ElfSymbol>> byAddress = new TreeMap<>();
         for (ElfSymbol s : elf.symbols()) {
             if (!s.definedFunction() || s.name().isEmpty()) continue;
-            SectionHeader sec = s.shndx() < elf.sections().size() ? elf.sections().get(s.shndx()) : null;
+            SectionHeader sec =
+                    s.shndx() < elf.sections().size() ? elf.sections().get(s.shndx()) : null;
             if (sec != null && !sec.executable()) continue;
             Map<String, ElfSymbol> names = byAddress.computeIfAbsent(s.value(), k -> new LinkedHashMap<>());
             // the .symtab entry comes first and wins over its .dynsym copy
@@ -52,11 +59,15 @@ record FunctionSymbol(long address, long size, String mangled, List<String> alia
             syms.sort(PREFERENCE);
             ElfSymbol chosen = syms.getFirst();
             List<String> aliases = syms.stream().skip(1).map(ElfSymbol::name).toList();
-            int linkage = syms.stream().mapToInt(s -> linkageRank(s.bind())).min().orElse(0);
-            int visibility = syms.stream().mapToInt(s -> visibilityRank(s.visibility())).min().orElse(0);
+            int linkage =
+                    syms.stream().mapToInt(s -> linkageRank(s.bind())).min().orElse(0);
+            int visibility = syms.stream()
+                    .mapToInt(s -> visibilityRank(s.visibility()))
+                    .min()
+                    .orElse(0);
             boolean ifunc = syms.stream().anyMatch(s -> s.type() == ElfConstants.STT_GNU_IFUNC);
-            out.add(new FunctionSymbol(e.getKey(), size, chosen.name(), aliases, LINKAGE[linkage],
-                    VISIBILITY[visibility], ifunc));
+            out.add(new FunctionSymbol(
+                    e.getKey(), size, chosen.name(), aliases, LINKAGE[linkage], VISIBILITY[visibility], ifunc));
         }
         return out;
     }
@@ -101,8 +112,7 @@ record FunctionSymbol(long address, long size, String mangled, List<String> alia
         return i;
     }
 
-    private static final Comparator<ElfSymbol> PREFERENCE = Comparator
-            .comparing((ElfSymbol s) -> s.size() == 0)
+    private static final Comparator<ElfSymbol> PREFERENCE = Comparator.comparing((ElfSymbol s) -> s.size() == 0)
             .thenComparingInt(s -> bindPreference(s.bind()))
             .thenComparingInt(s -> leadingUnderscores(s.name()))
             .thenComparingInt(s -> s.name().length())

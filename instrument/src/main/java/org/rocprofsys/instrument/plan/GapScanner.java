@@ -1,11 +1,11 @@
 package org.rocprofsys.instrument.plan;
 
 import java.util.List;
-import org.rocprofsys.instrument.capstone.Capstone;
-import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.SectionHeader;
+import org.rocprofsys.instrument.capstone.Capstone;
+import org.rocprofsys.instrument.capstone.Insn;
 
 /**
  * Direct branch targets of executable code that no function symbol covers: local functions of a
@@ -53,7 +53,12 @@ final class GapScanner {
         }
         for (int i = 0; i < b.length; i++) {
             int v = b[i] & 0xff;
-            if (v == 0xEB || v == 0xE8 || v == 0xE9 || v == 0xC7 || (v >= 0x70 && v <= 0x7F) || (v >= 0xE0 && v <= 0xE3)) {
+            if (v == 0xEB
+                    || v == 0xE8
+                    || v == 0xE9
+                    || v == 0xC7
+                    || (v >= 0x70 && v <= 0x7F)
+                    || (v >= 0xE0 && v <= 0xE3)) {
                 return true;
             }
             if (v == 0x0F && i + 1 < b.length && (b[i + 1] & 0xF0) == 0x80) return true;

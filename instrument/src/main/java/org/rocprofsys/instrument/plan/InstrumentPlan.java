@@ -14,8 +14,13 @@ import java.util.List;
  * @param overlapping   functions whose address ranges overlap another's
  * @param mode          0 trace, 1 sampling, 2 coverage ({@code -M})
  */
-public record InstrumentPlan(Path module, boolean sharedObject, List<FunctionInfo> available,
-        List<PlannedFunction> instrumented, List<Exclusion> excluded, List<FunctionInfo> overlapping,
+public record InstrumentPlan(
+        Path module,
+        boolean sharedObject,
+        List<FunctionInfo> available,
+        List<PlannedFunction> instrumented,
+        List<Exclusion> excluded,
+        List<FunctionInfo> overlapping,
         int mode) {
     public InstrumentPlan {
         available = List.copyOf(available);

@@ -23,8 +23,8 @@ public record LabelFormat(boolean returnType, boolean args, boolean file, boolea
                 throw new IllegalArgumentException("unknown --label part '" + p + "' (choices: file line return args)");
             }
         }
-        return new LabelFormat(parts.contains("return"), parts.contains("args"), parts.contains("file"),
-                parts.contains("line"));
+        return new LabelFormat(
+                parts.contains("return"), parts.contains("args"), parts.contains("file"), parts.contains("line"));
     }
 
     /** Whether labels need the DWARF line table. */
@@ -37,7 +37,8 @@ public record LabelFormat(boolean returnType, boolean args, boolean file, boolea
         StringBuilder sb = new StringBuilder();
         if (returnType && !p.returnType().isEmpty()) sb.append(p.returnType()).append(' ');
         sb.append(p.name());
-        if (args && p.parameters() != null) sb.append('(').append(p.parameters()).append(')');
+        if (args && p.parameters() != null)
+            sb.append('(').append(p.parameters()).append(')');
         if (source.isPresent()) {
             LineInfo.Location s = source.get();
             if (file) {

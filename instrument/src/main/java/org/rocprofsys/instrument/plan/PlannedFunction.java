@@ -12,8 +12,8 @@ import java.util.List;
  *                       and are described by {@code fixups}; short branches became rel32 forms
  * @param fixups         the PC-relative fields of {@code relocatedCode}
  */
-public record PlannedFunction(FunctionInfo function, String label, int patchLength,
-        byte[] relocatedCode, List<CodeFixup> fixups) {
+public record PlannedFunction(
+        FunctionInfo function, String label, int patchLength, byte[] relocatedCode, List<CodeFixup> fixups) {
     public PlannedFunction {
         if (patchLength < 5) {
             throw new IllegalArgumentException("patch length " + patchLength + " < 5 for " + function.name());

@@ -8,14 +8,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.rocprofsys.instrument.capstone.Capstone;
-import org.rocprofsys.instrument.capstone.Insn;
+import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfFormatException;
 import org.rocprofsys.elf.dwarf.LineInfo;
+import org.rocprofsys.instrument.capstone.Capstone;
+import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.instrument.select.Decision;
-import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.instrument.select.FunctionFacts;
 import org.rocprofsys.instrument.select.FunctionSelector;
 import org.rocprofsys.instrument.select.SelectionMessage;
@@ -40,7 +40,8 @@ public final class Planner {
 
     public PlanResult plan(ElfFile elf, PlannerOptions options) throws ElfFormatException {
         if (elf.type() != ElfConstants.ET_EXEC && elf.type() != ElfConstants.ET_DYN) {
-            throw new ElfFormatException(elf.path() + ": not an executable or shared library (ELF type " + elf.type() + ")");
+            throw new ElfFormatException(
+                    elf.path() + ": not an executable or shared library (ELF type " + elf.type() + ")");
         }
         String module = elf.path().toString();
         List<FunctionSymbol> symbols = FunctionSymbol.collect(elf);
@@ -57,8 +58,8 @@ public final class Planner {
             FunctionScan scan = FunctionScan.of(s.address(), s.size(), decode(elf, s), withBlocks);
             String signature = demangler.demangle(s.mangled());
             String name = SignatureParts.parse(signature).name();
-            FunctionInfo info = new FunctionInfo(module, name, signature, s.address(), s.size(),
-                    scan.instructions(), s.linkage(), s.visibility());
+            FunctionInfo info = new FunctionInfo(
+                    module, name, signature, s.address(), s.size(), scan.instructions(), s.linkage(), s.visibility());
             Scanned sc = new Scanned(s, info, scan);
             scanned.add(sc);
             byAddress.put(s.address(), sc);
@@ -74,16 +75,23 @@ public final class Planner {
         Map<Long, List<String>> aliases = new HashMap<>();
         for (Scanned sc : scanned) {
             if (!sc.symbol().aliases().isEmpty()) {
-                aliases.put(sc.symbol().address(), sc.symbol().aliases().stream()
-                        .map(a -> SignatureParts.parse(demangler.demangle(a)).name()).toList());
+                aliases.put(
+                        sc.symbol().address(),
+                        sc.symbol().aliases().stream()
+                                .map(a -> SignatureParts.parse(demangler.demangle(a))
+                                        .name())
+                                .toList());
             }
         }
 
         // the line table names each function's source file (for module regexes) and labels' file:line
         var sel = options.selection();
-        boolean moduleRegexes = !sel.moduleExclude().isEmpty() || !sel.moduleInclude().isEmpty()
+        boolean moduleRegexes = !sel.moduleExclude().isEmpty()
+                || !sel.moduleInclude().isEmpty()
                 || !sel.moduleRestrict().isEmpty();
-        LineInfo lines = options.label().needsLines() || moduleRegexes ? LineInfo.open(elf.path()).orElse(null) : null;
+        LineInfo lines = options.label().needsLines() || moduleRegexes
+                ? LineInfo.open(elf.path()).orElse(null)
+                : null;
         try {
             return plan(elf, options, scanned, byAddress, plt, branchTargets, starts, overlappingAt, aliases, lines);
         } finally {
@@ -91,9 +99,17 @@ public final class Planner {
         }
     }
 
-    private PlanResult plan(ElfFile elf, PlannerOptions options, List<Scanned> scanned, Map<Long, Scanned> byAddress,
-            Map<Long, String> plt, Addresses branchTargets, Addresses starts, Set<Long> overlappingAt,
-            Map<Long, List<String>> aliases, LineInfo lines) {
+    private PlanResult plan(
+            ElfFile elf,
+            PlannerOptions options,
+            List<Scanned> scanned,
+            Map<Long, Scanned> byAddress,
+            Map<Long, String> plt,
+            Addresses branchTargets,
+            Addresses starts,
+            Set<Long> overlappingAt,
+            Map<Long, List<String>> aliases,
+            LineInfo lines) {
         String module = elf.path().toString();
         FunctionSelector selector = new FunctionSelector(options.selection());
         PrologueRelocator relocator = new PrologueRelocator(branchTargets, starts, elf.highestLoadEnd());
@@ -111,10 +127,19 @@ public final class Planner {
             // functions with nothing to decode appear in the lists only with --all-functions
             boolean listed = options.allFunctions() || sc.scan().decodable();
             if (listed) available.add(info);
-            FunctionFacts facts = new FunctionFacts(info, sc.scan().decodable(),
-                    calledNames(sc.scan(), byAddress, plt), sc.scan().hasLoops(), sc.scan().dynamicCallsites(),
-                    overlaps, sc.scan().basicBlocks(), lines == null ? ""
-                            : lines.lookup(info.address()).map(LineInfo.Location::fileName).orElse(""));
+            FunctionFacts facts = new FunctionFacts(
+                    info,
+                    sc.scan().decodable(),
+                    calledNames(sc.scan(), byAddress, plt),
+                    sc.scan().hasLoops(),
+                    sc.scan().dynamicCallsites(),
+                    overlaps,
+                    sc.scan().basicBlocks(),
+                    lines == null
+                            ? ""
+                            : lines.lookup(info.address())
+                                    .map(LineInfo.Location::fileName)
+                                    .orElse(""));
             Decision d = selector.decide(facts);
             messages.addAll(d.messages());
             if (!d.instrument()) {
@@ -130,12 +155,22 @@ public final class Planner {
                 continue;
             }
             messages.add(new SelectionMessage(1, "Instrumenting", "function", "no-constraint", info.name()));
-            instrumented.add(new PlannedFunction(info, options.label().label(info.signature(),
-                    lines == null ? Optional.empty() : lines.lookup(info.address())), r.patchLength(),
-                    r.code(), r.fixups()));
+            instrumented.add(new PlannedFunction(
+                    info,
+                    options.label()
+                            .label(info.signature(), lines == null ? Optional.empty() : lines.lookup(info.address())),
+                    r.patchLength(),
+                    r.code(),
+                    r.fixups()));
         }
-        InstrumentPlan plan = new InstrumentPlan(elf.path(), elf.type() == ElfConstants.ET_DYN, available, instrumented,
-                excluded, overlapping, options.mode());
+        InstrumentPlan plan = new InstrumentPlan(
+                elf.path(),
+                elf.type() == ElfConstants.ET_DYN,
+                available,
+                instrumented,
+                excluded,
+                overlapping,
+                options.mode());
         return new PlanResult(plan, aliases, messages);
     }
 
@@ -190,10 +225,12 @@ public final class Planner {
             Scanned callee = byAddress.get(t);
             if (callee != null) {
                 out.add(callee.info().name());
-                for (String a : callee.symbol().aliases()) out.add(SignatureParts.parse(demangler.demangle(a)).name());
+                for (String a : callee.symbol().aliases())
+                    out.add(SignatureParts.parse(demangler.demangle(a)).name());
             } else {
                 String imported = plt.get(t);
-                if (imported != null) out.add(SignatureParts.parse(demangler.demangle(imported)).name());
+                if (imported != null)
+                    out.add(SignatureParts.parse(demangler.demangle(imported)).name());
             }
         }
         return out;

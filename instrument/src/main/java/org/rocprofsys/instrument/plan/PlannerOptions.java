@@ -13,7 +13,8 @@ import org.rocprofsys.instrument.select.SelectionOptions;
  */
 public record PlannerOptions(SelectionOptions selection, LabelFormat label, int mode, boolean allFunctions) {
     public PlannerOptions {
-        if (mode < 0 || mode > 2) throw new IllegalArgumentException("mode " + mode + " (0 trace, 1 sampling, 2 coverage)");
+        if (mode < 0 || mode > 2)
+            throw new IllegalArgumentException("mode " + mode + " (0 trace, 1 sampling, 2 coverage)");
     }
 
     public static PlannerOptions of(SelectionOptions selection) {

@@ -3,13 +3,13 @@ package org.rocprofsys.instrument.plan;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.rocprofsys.instrument.capstone.Capstone;
-import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfFormatException;
 import org.rocprofsys.elf.ElfRelocation;
 import org.rocprofsys.elf.SectionHeader;
+import org.rocprofsys.instrument.capstone.Capstone;
+import org.rocprofsys.instrument.capstone.Insn;
 
 /**
  * Names of the PLT stubs of a module, so that a {@code call} into the PLT counts as a call of the
@@ -31,8 +31,10 @@ final class PltNames {
         Map<Long, String> stubs = new HashMap<>();
         if (slots.isEmpty()) return stubs;
         for (SectionHeader s : elf.sections()) {
-            if (!s.executable() || !(s.name().equals(".plt") || s.name().equals(".plt.sec")
-                    || s.name().equals(".plt.got"))) {
+            if (!s.executable()
+                    || !(s.name().equals(".plt")
+                            || s.name().equals(".plt.sec")
+                            || s.name().equals(".plt.got"))) {
                 continue;
             }
             if (s.size() == 0 || elf.vaddrToOffset(s.addr()) < 0) continue;

@@ -75,7 +75,10 @@ final class PrologueRelocator {
         for (Insn i : replaced) {
             boolean last = i.end() == entry + size;
             String m = i.mnemonic();
-            if (m.startsWith("loop") || m.equals("jrcxz") || m.equals("jecxz") || m.equals("jcxz")
+            if (m.startsWith("loop")
+                    || m.equals("jrcxz")
+                    || m.equals("jecxz")
+                    || m.equals("jcxz")
                     || m.equals("xbegin")) {
                 return Result.refused("unrelocatable-instruction");
             }
@@ -103,7 +106,9 @@ final class PrologueRelocator {
                 byte[] b = i.bytes().clone();
                 for (int k = 0; k < 4; k++) b[i.rip().dispOffset() + k] = 0;
                 code.writeBytes(b);
-                fixups.add(new CodeFixup(at + i.rip().dispOffset(), -(i.size() - i.rip().dispOffset()),
+                fixups.add(new CodeFixup(
+                        at + i.rip().dispOffset(),
+                        -(i.size() - i.rip().dispOffset()),
                         i.rip().target()));
             } else {
                 code.writeBytes(i.bytes());
@@ -146,8 +151,11 @@ final class PrologueRelocator {
         }
         byte[] b = i.bytes();
         int p = countPrefixes(b);
-        boolean ripMemory = i.rip() != null && i.rip().dispSize() == 4 && p + 6 == b.length
-                && (b[p] & 0xff) == 0xFF && (b[p + 1] & 0xff) == 0x15;
+        boolean ripMemory = i.rip() != null
+                && i.rip().dispSize() == 4
+                && p + 6 == b.length
+                && (b[p] & 0xff) == 0xFF
+                && (b[p + 1] & 0xff) == 0x15;
         if (!ripMemory) return "unrelocatable-instruction";
         if (!reachable(i.rip().target())) return "displacement-out-of-range";
         code.write(b, 0, p); // notrack/bnd prefixes stay
@@ -195,8 +203,7 @@ final class PrologueRelocator {
 
     private static boolean isLegacyPrefix(byte b) {
         int v = Byte.toUnsignedInt(b);
-        return v == 0xF2 || v == 0xF3 || v == 0x2E || v == 0x3E || v == 0x26 || v == 0x36 || v == 0x64
-                || v == 0x65 || v == 0x66 || v == 0x67;
+        return v == 0xF2 || v == 0xF3 || v == 0x2E || v == 0x3E || v == 0x26 || v == 0x36 || v == 0x64 || v == 0x65
+                || v == 0x66 || v == 0x67;
     }
-
 }

@@ -12,7 +12,10 @@ import org.rocprofsys.instrument.plan.PlannedFunction;
  * coverage (the patched ones).
  */
 public enum FunctionList {
-    AVAILABLE("available"), INSTRUMENTED("instrumented"), EXCLUDED("excluded"), OVERLAPPING("overlapping"),
+    AVAILABLE("available"),
+    INSTRUMENTED("instrumented"),
+    EXCLUDED("excluded"),
+    OVERLAPPING("overlapping"),
     COVERAGE("coverage");
 
     private final String stem;
@@ -35,11 +38,16 @@ public enum FunctionList {
     public List<FunctionInfo> rows(InstrumentPlan plan) {
         return switch (this) {
             case AVAILABLE -> plan.available();
-            case INSTRUMENTED -> plan.instrumented().stream().map(PlannedFunction::function).toList();
+            case INSTRUMENTED ->
+                plan.instrumented().stream().map(PlannedFunction::function).toList();
             case EXCLUDED -> plan.excluded().stream().map(Exclusion::function).toList();
             case OVERLAPPING -> plan.overlapping();
-            case COVERAGE -> plan.mode() == 2
-                    ? plan.instrumented().stream().map(PlannedFunction::function).toList() : List.of();
+            case COVERAGE ->
+                plan.mode() == 2
+                        ? plan.instrumented().stream()
+                                .map(PlannedFunction::function)
+                                .toList()
+                        : List.of();
         };
     }
 
@@ -47,7 +55,7 @@ public enum FunctionList {
         for (FunctionList l : values()) {
             if (l.stem.equals(stem)) return l;
         }
-        throw new IllegalArgumentException("unknown list '" + stem
-                + "' (available, instrumented, excluded, overlapping, coverage)");
+        throw new IllegalArgumentException(
+                "unknown list '" + stem + "' (available, instrumented, excluded, overlapping, coverage)");
     }
 }

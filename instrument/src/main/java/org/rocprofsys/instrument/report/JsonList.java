@@ -15,15 +15,23 @@ public final class JsonList {
 
     public static String render(FunctionList list, List<FunctionInfo> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append("{\n    \"rocprofsys\": {\n        \"").append(list.label()).append("\": {\n")
+        sb.append("{\n    \"rocprofsys\": {\n        \"")
+                .append(list.label())
+                .append("\": {\n")
                 .append("            \"module_functions\": [");
         for (int i = 0; i < rows.size(); i++) {
             FunctionInfo f = rows.get(i);
             String in = "                    ";
             sb.append(i == 0 ? "\n" : ",\n").append("                {\n");
-            sb.append(in).append("\"start_address\": ").append(str("0x" + Long.toHexString(f.address()))).append(",\n");
+            sb.append(in)
+                    .append("\"start_address\": ")
+                    .append(str("0x" + Long.toHexString(f.address())))
+                    .append(",\n");
             sb.append(in).append("\"address_range\": ").append(f.size()).append(",\n");
-            sb.append(in).append("\"num_instructions\": ").append(f.instructions()).append(",\n");
+            sb.append(in)
+                    .append("\"num_instructions\": ")
+                    .append(f.instructions())
+                    .append(",\n");
             sb.append(in).append("\"module\": ").append(str(f.module())).append(",\n");
             sb.append(in).append("\"function\": ").append(str(f.name())).append(",\n");
             sb.append(in).append("\"signature\": ").append(str(f.signature())).append(",\n");

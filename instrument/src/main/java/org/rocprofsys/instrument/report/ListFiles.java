@@ -20,7 +20,11 @@ public final class ListFiles {
     private ListFiles() {}
 
     /** The formats of {@code --print-format}. */
-    public enum Format { TXT, JSON, XML;
+    public enum Format {
+        TXT,
+        JSON,
+        XML;
+
         public String extension() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
@@ -36,8 +40,9 @@ public final class ListFiles {
     }
 
     /** Writes the given lists of {@code plans} (several modules go into one file) and returns the paths. */
-    public static List<Path> write(Path dir, Collection<InstrumentPlan> plans, Collection<FunctionList> lists,
-            Collection<Format> formats) throws IOException {
+    public static List<Path> write(
+            Path dir, Collection<InstrumentPlan> plans, Collection<FunctionList> lists, Collection<Format> formats)
+            throws IOException {
         Files.createDirectories(dir);
         List<Path> written = new ArrayList<>();
         for (FunctionList list : lists) {

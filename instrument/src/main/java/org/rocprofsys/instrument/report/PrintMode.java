@@ -17,7 +17,11 @@ import org.rocprofsys.instrument.plan.FunctionInfo;
  * The {@code +} variants print the full signature instead of the name.
  */
 public enum PrintMode {
-    FUNCTIONS("functions"), FUNCTIONS_PLUS("functions+"), MODULES("modules"), PAIR("pair"), PAIR_PLUS("pair+");
+    FUNCTIONS("functions"),
+    FUNCTIONS_PLUS("functions+"),
+    MODULES("modules"),
+    PAIR("pair"),
+    PAIR_PLUS("pair+");
 
     private final String word;
 
@@ -33,7 +37,8 @@ public enum PrintMode {
         for (PrintMode m : values()) {
             if (m.word.equals(s)) return m;
         }
-        throw new IllegalArgumentException("unknown print mode '" + s + "' (functions, modules, functions+, pair, pair+)");
+        throw new IllegalArgumentException(
+                "unknown print mode '" + s + "' (functions, modules, functions+, pair, pair+)");
     }
 
     public String format(FunctionList list, List<FunctionInfo> rows) {
@@ -42,23 +47,37 @@ public enum PrintMode {
         switch (this) {
             case FUNCTIONS, FUNCTIONS_PLUS -> {
                 Map<String, List<FunctionInfo>> byModule = new LinkedHashMap<>();
-                for (FunctionInfo f : rows) byModule.computeIfAbsent(f.module(), k -> new java.util.ArrayList<>()).add(f);
+                for (FunctionInfo f : rows)
+                    byModule.computeIfAbsent(f.module(), k -> new java.util.ArrayList<>())
+                            .add(f);
                 for (var e : byModule.entrySet()) {
                     sb.append(tag).append(' ').append(e.getKey()).append(":\n");
                     for (FunctionInfo f : e.getValue()) {
-                        sb.append(tag).append("    [").append(name(f)).append("][").append(f.instructions()).append("]\n");
+                        sb.append(tag)
+                                .append("    [")
+                                .append(name(f))
+                                .append("][")
+                                .append(f.instructions())
+                                .append("]\n");
                     }
                 }
             }
             case MODULES -> {
                 Set<String> modules = new LinkedHashSet<>();
                 for (FunctionInfo f : rows) modules.add(f.module());
-                for (String m : modules) sb.append(tag).append("    [").append(m).append("]\n");
+                for (String m : modules)
+                    sb.append(tag).append("    [").append(m).append("]\n");
             }
             case PAIR, PAIR_PLUS -> {
                 for (FunctionInfo f : rows) {
-                    sb.append(tag).append("    [").append(f.module()).append("] --> [").append(name(f)).append("][")
-                            .append(f.instructions()).append("]\n");
+                    sb.append(tag)
+                            .append("    [")
+                            .append(f.module())
+                            .append("] --> [")
+                            .append(name(f))
+                            .append("][")
+                            .append(f.instructions())
+                            .append("]\n");
                 }
             }
         }

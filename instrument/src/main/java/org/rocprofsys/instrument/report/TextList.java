@@ -28,19 +28,43 @@ public final class TextList {
         w1 = Math.min(w1, MAX_WIDTH);
         w2 = Math.min(w2, MAX_WIDTH);
         StringBuilder sb = new StringBuilder();
-        sb.append(right("StartAddress", 14)).append(' ').append(right("AddressRange", 14)).append(' ')
-                .append(right("#Instructions", 14)).append(' ').append(right("Ratio", 6)).append(' ')
-                .append(right("Linkage", 7)).append(' ').append(right("Visibility", 10)).append("  ")
-                .append(left("Module", w0 + 8)).append(' ').append(left("Function", w1 + 8)).append(' ')
-                .append(left("FunctionSignature", w2 + 8)).append('\n');
+        sb.append(right("StartAddress", 14))
+                .append(' ')
+                .append(right("AddressRange", 14))
+                .append(' ')
+                .append(right("#Instructions", 14))
+                .append(' ')
+                .append(right("Ratio", 6))
+                .append(' ')
+                .append(right("Linkage", 7))
+                .append(' ')
+                .append(right("Visibility", 10))
+                .append("  ")
+                .append(left("Module", w0 + 8))
+                .append(' ')
+                .append(left("Function", w1 + 8))
+                .append(' ')
+                .append(left("FunctionSignature", w2 + 8))
+                .append('\n');
         for (FunctionInfo f : rows) {
-            sb.append(right("0x" + Long.toHexString(f.address()), 14)).append(' ')
-                    .append(right(Long.toString(f.size()), 14)).append(' ')
-                    .append(right(Integer.toString(f.instructions()), 14)).append(' ')
-                    .append(right(ratio(f), 6)).append("  ")
-                    .append(right(f.linkage(), 7)).append(' ').append(right(f.visibility(), 10)).append(' ')
-                    .append(left(cut(f.module()), w0 + 8)).append(' ').append(left(cut(f.name()), w1 + 8)).append(' ')
-                    .append(left(cut(f.signature()), w2 + 8)).append('\n');
+            sb.append(right("0x" + Long.toHexString(f.address()), 14))
+                    .append(' ')
+                    .append(right(Long.toString(f.size()), 14))
+                    .append(' ')
+                    .append(right(Integer.toString(f.instructions()), 14))
+                    .append(' ')
+                    .append(right(ratio(f), 6))
+                    .append("  ")
+                    .append(right(f.linkage(), 7))
+                    .append(' ')
+                    .append(right(f.visibility(), 10))
+                    .append(' ')
+                    .append(left(cut(f.module()), w0 + 8))
+                    .append(' ')
+                    .append(left(cut(f.name()), w1 + 8))
+                    .append(' ')
+                    .append(left(cut(f.signature()), w2 + 8))
+                    .append('\n');
         }
         return sb.toString();
     }

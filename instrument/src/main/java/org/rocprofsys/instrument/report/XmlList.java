@@ -33,7 +33,13 @@ public final class XmlList {
     }
 
     private static void field(StringBuilder sb, String name, String value) {
-        sb.append("\t\t\t\t\t<").append(name).append('>').append(escape(value)).append("</").append(name).append(">\n");
+        sb.append("\t\t\t\t\t<")
+                .append(name)
+                .append('>')
+                .append(escape(value))
+                .append("</")
+                .append(name)
+                .append(">\n");
     }
 
     static String escape(String s) {

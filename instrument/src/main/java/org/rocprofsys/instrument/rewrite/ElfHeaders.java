@@ -15,7 +15,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfFormatException;
 import org.rocprofsys.elf.ProgramHeader;
@@ -51,8 +50,14 @@ final class ElfHeaders {
         }
 
         void write(ByteBuffer b) {
-            b.putInt(type).putInt(flags).putLong(offset).putLong(vaddr).putLong(paddr)
-                    .putLong(filesz).putLong(memsz).putLong(align);
+            b.putInt(type)
+                    .putInt(flags)
+                    .putLong(offset)
+                    .putLong(vaddr)
+                    .putLong(paddr)
+                    .putLong(filesz)
+                    .putLong(memsz)
+                    .putLong(align);
         }
     }
 
@@ -69,8 +74,17 @@ final class ElfHeaders {
         long addralign;
         long entsize;
 
-        Shdr(int name, int type, long flags, long addr, long offset, long size, int link, int info,
-                long addralign, long entsize) {
+        Shdr(
+                int name,
+                int type,
+                long flags,
+                long addr,
+                long offset,
+                long size,
+                int link,
+                int info,
+                long addralign,
+                long entsize) {
             this.name = name;
             this.type = type;
             this.flags = flags;
@@ -84,8 +98,16 @@ final class ElfHeaders {
         }
 
         void write(ByteBuffer b) {
-            b.putInt(name).putInt(type).putLong(flags).putLong(addr).putLong(offset).putLong(size)
-                    .putInt(link).putInt(info).putLong(addralign).putLong(entsize);
+            b.putInt(name)
+                    .putInt(type)
+                    .putLong(flags)
+                    .putLong(addr)
+                    .putLong(offset)
+                    .putLong(size)
+                    .putInt(link)
+                    .putInt(info)
+                    .putLong(addralign)
+                    .putLong(entsize);
         }
     }
 
@@ -97,12 +119,21 @@ final class ElfHeaders {
     final List<Shdr> shdrs;
     /** Index of the section-name string table, or 0. */
     final int shstrndx;
+
     final long fileSize;
     /** The input as the elf module reads it: notes, dynamic entries. */
     final ElfFile view;
 
-    private ElfHeaders(byte[] ehdr, int type, long phoff, long shoff, List<Phdr> phdrs, List<Shdr> shdrs,
-            int shstrndx, long fileSize, ElfFile view) {
+    private ElfHeaders(
+            byte[] ehdr,
+            int type,
+            long phoff,
+            long shoff,
+            List<Phdr> phdrs,
+            List<Shdr> shdrs,
+            int shstrndx,
+            long fileSize,
+            ElfFile view) {
         this.ehdr = ehdr;
         this.type = type;
         this.phoff = phoff;
@@ -156,7 +187,11 @@ final class ElfHeaders {
         int phnum = Short.toUnsignedInt(e.getShort(56));
         int shentsize = Short.toUnsignedInt(e.getShort(58));
         int shnum = Short.toUnsignedInt(e.getShort(60));
-        if (phentsize != PHDR_SIZE || phnum == 0 || phnum == 0xffff || phoff <= 0 || phoff + (long) phnum * PHDR_SIZE > size) {
+        if (phentsize != PHDR_SIZE
+                || phnum == 0
+                || phnum == 0xffff
+                || phoff <= 0
+                || phoff + (long) phnum * PHDR_SIZE > size) {
             throw new RewriteException(path + ": bad program header table");
         }
         if (shoff != 0) {
@@ -179,12 +214,22 @@ final class ElfHeaders {
         }
         List<Phdr> phdrs = new ArrayList<>(view.phnum());
         for (ProgramHeader h : view.programHeaders()) {
-            phdrs.add(new Phdr(h.type(), h.flags(), h.offset(), h.vaddr(), h.paddr(), h.filesz(), h.memsz(), h.align()));
+            phdrs.add(
+                    new Phdr(h.type(), h.flags(), h.offset(), h.vaddr(), h.paddr(), h.filesz(), h.memsz(), h.align()));
         }
         List<Shdr> shdrs = new ArrayList<>(view.shnum());
         for (SectionHeader h : view.sections()) {
-            shdrs.add(new Shdr(h.nameOffset(), h.type(), h.flags(), h.addr(), h.offset(), h.size(), h.link(), h.info(),
-                    h.addralign(), h.entsize()));
+            shdrs.add(new Shdr(
+                    h.nameOffset(),
+                    h.type(),
+                    h.flags(),
+                    h.addr(),
+                    h.offset(),
+                    h.size(),
+                    h.link(),
+                    h.info(),
+                    h.addralign(),
+                    h.entsize()));
         }
         int shstrndx = shdrs.isEmpty() || view.shstrndx() >= shdrs.size() ? SHN_UNDEF : view.shstrndx();
         return new ElfHeaders(ehdr, type, phoff, shoff, phdrs, shdrs, shstrndx, size, view);

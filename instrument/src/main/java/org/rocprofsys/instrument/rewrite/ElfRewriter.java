@@ -1,5 +1,8 @@
 package org.rocprofsys.instrument.rewrite;
 
+import static org.rocprofsys.instrument.rewrite.ElfHeaders.Phdr;
+import static org.rocprofsys.instrument.rewrite.ElfHeaders.Shdr;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -17,7 +20,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfNote;
@@ -25,9 +27,6 @@ import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.area.AreaFormat;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
-
-import static org.rocprofsys.instrument.rewrite.ElfHeaders.Phdr;
-import static org.rocprofsys.instrument.rewrite.ElfHeaders.Shdr;
 
 /**
  * Rewrite mode (docs/instrumentation.md, "Rewrite mode: the ELF file"): writes a copy of an
@@ -209,7 +208,9 @@ public final class ElfRewriter {
                 if (prSize < 0) {
                     break;
                 }
-                if (prType == ElfConstants.GNU_PROPERTY_X86_FEATURE_1_AND && prSize == 4 && q + 12 <= b.limit()
+                if (prType == ElfConstants.GNU_PROPERTY_X86_FEATURE_1_AND
+                        && prSize == 4
+                        && q + 12 <= b.limit()
                         && (b.getInt(q + 8) & ElfConstants.GNU_PROPERTY_X86_FEATURE_1_CET) != 0
                         && !words.contains(n.descOffset() + q + 8)) {
                     words.add(n.descOffset() + q + 8);
@@ -236,7 +237,9 @@ public final class ElfRewriter {
         }
         for (Shdr s : elf.shdrs) {
             boolean rela = s.type == 4; // SHT_RELA
-            if ((!rela && s.type != 9 /* SHT_REL */) || (s.flags & 2) == 0 || s.size <= 0
+            if ((!rela && s.type != 9 /* SHT_REL */)
+                    || (s.flags & 2) == 0
+                    || s.size <= 0
                     || s.offset + s.size > elf.fileSize) {
                 continue;
             }
@@ -266,12 +269,21 @@ public final class ElfRewriter {
 
     /** Whether a PT_NOTE holds a "RocProfSys" note: the file was rewritten already. */
     static boolean hasAreaNote(ElfFile elf) {
-        return elf.segmentNotes().stream().anyMatch(n -> n.type() == NOTE_TYPE && n.name().equals(NOTE_NAME));
+        return elf.segmentNotes().stream()
+                .anyMatch(n -> n.type() == NOTE_TYPE && n.name().equals(NOTE_NAME));
     }
 
     /** New copies of .strtab and .symtab: the old bytes (copied from the input) plus the added ones. */
-    record Symbols(long oldStrOff, long oldStrSize, long strOff, ByteBuffer strAdded, long oldSymOff, long oldSymSize,
-            long symOff, ByteBuffer symAdded, long end) {}
+    record Symbols(
+            long oldStrOff,
+            long oldStrSize,
+            long strOff,
+            ByteBuffer strAdded,
+            long oldSymOff,
+            long oldSymSize,
+            long symOff,
+            ByteBuffer symAdded,
+            long end) {}
 
     /**
      * Function symbols for the stub and each trampoline ({@code rocprofsys.entry_stub},
@@ -280,7 +292,8 @@ public final class ElfRewriter {
      * .strtab and .symtab go at {@code at}; their section headers in {@code shdrs} are updated.
      * Null (nothing added) for a file without .symtab, with SHT_SYMTAB_SHNDX, or with too many sections.
      */
-    static Symbols trampolineSymbols(ElfHeaders elf, List<Shdr> shdrs, int textIndex, Area area, long areaVaddr, long at) {
+    static Symbols trampolineSymbols(
+            ElfHeaders elf, List<Shdr> shdrs, int textIndex, Area area, long areaVaddr, long at) {
         int symIndex = -1;
         for (int i = 0; i < elf.shdrs.size(); i++) {
             Shdr x = elf.shdrs.get(i);
@@ -295,7 +308,10 @@ public final class ElfRewriter {
             return null;
         }
         Shdr sym = elf.shdrs.get(symIndex);
-        if (sym.entsize != 24 || sym.link <= 0 || sym.link >= elf.shdrs.size() || sym.offset + sym.size > elf.fileSize) {
+        if (sym.entsize != 24
+                || sym.link <= 0
+                || sym.link >= elf.shdrs.size()
+                || sym.offset + sym.size > elf.fileSize) {
             return null;
         }
         Shdr str = elf.shdrs.get(sym.link);
@@ -310,8 +326,12 @@ public final class ElfRewriter {
             long nameOff = str.size + names.size();
             names.writeBytes(name.getBytes(StandardCharsets.UTF_8));
             names.write(0);
-            syms.putInt((int) nameOff).put((byte) 0x12 /* GLOBAL FUNC */).put((byte) 2 /* HIDDEN */)
-                    .putShort((short) textIndex).putLong(valueSize[0]).putLong(valueSize[1]);
+            syms.putInt((int) nameOff)
+                    .put((byte) 0x12 /* GLOBAL FUNC */)
+                    .put((byte) 2 /* HIDDEN */)
+                    .putShort((short) textIndex)
+                    .putLong(valueSize[0])
+                    .putLong(valueSize[1]);
         };
         add.accept("rocprofsys.entry_stub", new long[] {areaVaddr + area.codeOff(), AreaFormat.STUB_SIZE});
         for (int i = 0; i < byTramp.size(); i++) {
@@ -331,19 +351,29 @@ public final class ElfRewriter {
         Shdr newSym = shdrs.get(symIndex);
         newSym.offset = symOff;
         newSym.size = sym.size + syms.capacity();
-        return new Symbols(str.offset, str.size, strOff, ByteBuffer.wrap(names.toByteArray()), sym.offset, sym.size,
-                symOff, syms.flip(), end);
+        return new Symbols(
+                str.offset,
+                str.size,
+                strOff,
+                ByteBuffer.wrap(names.toByteArray()),
+                sym.offset,
+                sym.size,
+                symOff,
+                syms.flip(),
+                end);
     }
 
     /** Lays out and writes the new parts into {@code ch}, a copy of the input. */
     private static Result place(Path input, ElfHeaders elf, FileChannel in, FileChannel ch, Area area, Path out)
             throws IOException {
-        List<Phdr> loads = elf.phdrs.stream().filter(p -> p.type == ElfConstants.PT_LOAD).toList();
+        List<Phdr> loads =
+                elf.phdrs.stream().filter(p -> p.type == ElfConstants.PT_LOAD).toList();
         if (loads.isEmpty()) {
             throw new RewriteException(input + ": no PT_LOAD segment");
         }
         if (hasAreaNote(elf.view)) {
-            throw new RewriteException(input + ": already instrumented (it has a RocProfSys note); rewrite the original");
+            throw new RewriteException(
+                    input + ": already instrumented (it has a RocProfSys note); rewrite the original");
         }
         Phdr first = loads.stream().min(Comparator.comparingLong(p -> p.vaddr)).orElseThrow();
         long maxEnd = 0;
@@ -413,8 +443,8 @@ public final class ElfRewriter {
             long start = f.funcVaddr();
             long end = start + f.patchLength();
             if (start < lastEnd) {
-                throw new RewriteException(String.format("%s: patch of %s at 0x%x overlaps the patch of %s",
-                        input, f.label(), start, lastLabel));
+                throw new RewriteException(String.format(
+                        "%s: patch of %s at 0x%x overlaps the patch of %s", input, f.label(), start, lastLabel));
             }
             lastEnd = end;
             lastLabel = f.label();
@@ -426,7 +456,8 @@ public final class ElfRewriter {
                 }
             }
             if (seg == null || (seg.flags & ElfConstants.PF_X) == 0) {
-                throw new RewriteException(String.format("%s: entry of %s at 0x%x is not in an executable segment of the file",
+                throw new RewriteException(String.format(
+                        "%s: entry of %s at 0x%x is not in an executable segment of the file",
                         input, f.label(), start));
             }
             patchOff[i] = start - seg.vaddr + seg.offset;
@@ -457,14 +488,35 @@ public final class ElfRewriter {
             }
             phdrs.add(c);
         }
-        Phdr rx = new Phdr(ElfConstants.PT_LOAD, ElfConstants.PF_R | ElfConstants.PF_X, o, v, v,
-                headRegion + area.rxSize(), headRegion + area.rxSize(), PAGE);
-        Phdr rw = new Phdr(ElfConstants.PT_LOAD, ElfConstants.PF_R | ElfConstants.PF_W, dataOff, dataVaddr, dataVaddr,
-                PAGE, PAGE, PAGE);
+        Phdr rx = new Phdr(
+                ElfConstants.PT_LOAD,
+                ElfConstants.PF_R | ElfConstants.PF_X,
+                o,
+                v,
+                v,
+                headRegion + area.rxSize(),
+                headRegion + area.rxSize(),
+                PAGE);
+        Phdr rw = new Phdr(
+                ElfConstants.PT_LOAD,
+                ElfConstants.PF_R | ElfConstants.PF_W,
+                dataOff,
+                dataVaddr,
+                dataVaddr,
+                PAGE,
+                PAGE,
+                PAGE);
         phdrs.add(lastLoad + 1, rx);
         phdrs.add(lastLoad + 2, rw);
-        phdrs.add(new Phdr(ElfConstants.PT_NOTE, ElfConstants.PF_R, o + noteRel, v + noteRel, v + noteRel,
-                NOTE_SIZE, NOTE_SIZE, 4));
+        phdrs.add(new Phdr(
+                ElfConstants.PT_NOTE,
+                ElfConstants.PF_R,
+                o + noteRel,
+                v + noteRel,
+                v + noteRel,
+                NOTE_SIZE,
+                NOTE_SIZE,
+                4));
 
         ByteBuffer head = ElfHeaders.le((int) headRegion);
         for (Phdr p : phdrs) {
@@ -487,7 +539,8 @@ public final class ElfRewriter {
         Symbols symbols = null;
         List<Shdr> shdrs = new ArrayList<>();
         for (Shdr x : elf.shdrs) {
-            Shdr c = new Shdr(x.name, x.type, x.flags, x.addr, x.offset, x.size, x.link, x.info, x.addralign, x.entsize);
+            Shdr c =
+                    new Shdr(x.name, x.type, x.flags, x.addr, x.offset, x.size, x.link, x.info, x.addralign, x.entsize);
             if (c.offset >= tailStart && (c.flags & 2 /* SHF_ALLOC */) == 0 && c.type != 8 /* SHT_NOBITS */) {
                 c.offset += shift;
             }
@@ -514,10 +567,21 @@ public final class ElfRewriter {
             Shdr ns = shdrs.get(elf.shstrndx);
             ns.offset = shstrtabOff;
             ns.size = s.remaining();
-            shdrs.add(new Shdr(nameIdx[0], 7 /* SHT_NOTE */, 2 /* A */, v + noteRel, o + noteRel, NOTE_SIZE, 0, 0, 4, 0));
-            shdrs.add(new Shdr(nameIdx[1], 1 /* SHT_PROGBITS */, 2 /* A */, areaVaddr, areaOff, area.codeOff(), 0, 0, 8, 0));
-            shdrs.add(new Shdr(nameIdx[2], 1, 6 /* AX */, areaVaddr + area.codeOff(), areaOff + area.codeOff(),
-                    area.codeEnd() - area.codeOff(), 0, 0, 16, 0));
+            shdrs.add(
+                    new Shdr(nameIdx[0], 7 /* SHT_NOTE */, 2 /* A */, v + noteRel, o + noteRel, NOTE_SIZE, 0, 0, 4, 0));
+            shdrs.add(new Shdr(
+                    nameIdx[1], 1 /* SHT_PROGBITS */, 2 /* A */, areaVaddr, areaOff, area.codeOff(), 0, 0, 8, 0));
+            shdrs.add(new Shdr(
+                    nameIdx[2],
+                    1,
+                    6 /* AX */,
+                    areaVaddr + area.codeOff(),
+                    areaOff + area.codeOff(),
+                    area.codeEnd() - area.codeOff(),
+                    0,
+                    0,
+                    16,
+                    0));
             shdrs.add(new Shdr(nameIdx[3], 1, 3 /* WA */, dataVaddr, dataOff, PAGE, 0, 0, 8, 0));
             symbols = trampolineSymbols(elf, shdrs, elf.shdrs.size() + 2, area, areaVaddr, newShoff);
             if (symbols != null) {

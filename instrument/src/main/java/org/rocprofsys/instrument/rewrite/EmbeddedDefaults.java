@@ -6,12 +6,11 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
 import org.rocprofsys.core.launch.ProgramPath;
-import org.rocprofsys.instrument.area.AreaFormat;
-import org.rocprofsys.instrument.area.AreaReader;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfNote;
+import org.rocprofsys.instrument.area.AreaFormat;
+import org.rocprofsys.instrument.area.AreaReader;
 
 /**
  * The environment defaults a rewritten binary carries ({@code rocprof-sys-instrument --env},
@@ -19,8 +18,7 @@ import org.rocprofsys.elf.ElfNote;
  * not set: through the binary's "RocProfSys" note to its instrumentation area's env block.
  */
 public final class EmbeddedDefaults {
-    private EmbeddedDefaults() {
-    }
+    private EmbeddedDefaults() {}
 
     /** The defaults of the program a command starts (PATH searched), or none. */
     public static Map<String, String> forCommand(String program, Map<String, String> env, Path cwd) {
@@ -36,10 +34,14 @@ public final class EmbeddedDefaults {
             ElfFile elf = ElfFile.open(file);
             for (ElfNote n : elf.segmentNotes()) {
                 // the "RocProfSys" note (type 1) holds the vaddr of the instrumentation area
-                if (n.name().equals(ElfRewriter.NOTE_NAME) && n.type() == ElfRewriter.NOTE_TYPE && n.desc().length >= 8) {
+                if (n.name().equals(ElfRewriter.NOTE_NAME)
+                        && n.type() == ElfRewriter.NOTE_TYPE
+                        && n.desc().length >= 8) {
                     long area = n.descData().getLong(0);
                     byte[] header = elf.bytesAt(area, AreaFormat.HEADER_SIZE);
-                    int rx = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getInt(AreaFormat.H_RX_SIZE);
+                    int rx = ByteBuffer.wrap(header)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .getInt(AreaFormat.H_RX_SIZE);
                     // the read+write data page need not be in the file: only the RX part is read
                     byte[] bytes = new byte[rx + AreaFormat.PAGE];
                     System.arraycopy(elf.bytesAt(area, rx), 0, bytes, 0, rx);

@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaReader;
 
@@ -29,6 +28,7 @@ public final class RuntimePlanWriter {
 
     /** "RSYSPLN1" read as a little-endian u64. */
     public static final long MAGIC = 0x314e4c5053595352L;
+
     public static final int VERSION = 1;
 
     /**
@@ -121,7 +121,8 @@ public final class RuntimePlanWriter {
         try {
             tmp = Files.createTempFile(out.getParent(), "." + out.getFileName() + ".", ".tmp");
         } catch (NoSuchFileException e) {
-            throw new RewriteException("cannot write " + file + ": directory " + out.getParent() + " does not exist", e);
+            throw new RewriteException(
+                    "cannot write " + file + ": directory " + out.getParent() + " does not exist", e);
         } catch (AccessDeniedException e) {
             throw new RewriteException("cannot write " + file + ": permission denied in " + out.getParent(), e);
         } catch (FileSystemException e) {

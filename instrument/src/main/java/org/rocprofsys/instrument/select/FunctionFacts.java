@@ -20,15 +20,28 @@ import org.rocprofsys.instrument.plan.FunctionInfo;
  *                          upstream's module of a function in a binary with debug information is its
  *                          compilation unit, so module regexes ({@code -ME "\.c$"}) also match this
  */
-public record FunctionFacts(FunctionInfo info, boolean decodable, Set<String> calledNames, boolean hasLoops,
-        boolean dynamicCallsites, boolean overlapping, List<String> basicBlocks, String sourceFile) {
+public record FunctionFacts(
+        FunctionInfo info,
+        boolean decodable,
+        Set<String> calledNames,
+        boolean hasLoops,
+        boolean dynamicCallsites,
+        boolean overlapping,
+        List<String> basicBlocks,
+        String sourceFile) {
     public FunctionFacts {
         calledNames = Set.copyOf(calledNames);
         basicBlocks = List.copyOf(basicBlocks);
     }
 
-    public FunctionFacts(FunctionInfo info, boolean decodable, Set<String> calledNames, boolean hasLoops,
-            boolean dynamicCallsites, boolean overlapping, List<String> basicBlocks) {
+    public FunctionFacts(
+            FunctionInfo info,
+            boolean decodable,
+            Set<String> calledNames,
+            boolean hasLoops,
+            boolean dynamicCallsites,
+            boolean overlapping,
+            List<String> basicBlocks) {
         this(info, decodable, calledNames, hasLoops, dynamicCallsites, overlapping, basicBlocks, "");
     }
 }

@@ -44,7 +44,12 @@ public final class FunctionSelector {
         // a C++ cold partition demangles to "f(int) [clone .cold]": its name alone is f's
         if (hit == null && !f.signature().equals(name)) hit = HardConstraints.coldPartition(f.signature());
         if (hit != null) {
-            return skip(log, hit.level(), hit.action(), hit.type(), hit.reason(),
+            return skip(
+                    log,
+                    hit.level(),
+                    hit.action(),
+                    hit.type(),
+                    hit.reason(),
                     hit.type().equals("module") ? moduleSubject : name);
         }
 
@@ -157,13 +162,15 @@ public final class FunctionSelector {
 
     /** The module path, else the source file, that one of {@code patterns} matches; null for none. */
     private static String matchingModule(List<java.util.regex.Pattern> patterns, FunctionFacts facts) {
-        if (HardConstraints.any(patterns, facts.info().module())) return facts.info().module();
-        if (!facts.sourceFile().isEmpty() && HardConstraints.any(patterns, facts.sourceFile())) return facts.sourceFile();
+        if (HardConstraints.any(patterns, facts.info().module()))
+            return facts.info().module();
+        if (!facts.sourceFile().isEmpty() && HardConstraints.any(patterns, facts.sourceFile()))
+            return facts.sourceFile();
         return null;
     }
 
-    private static Decision skip(List<SelectionMessage> log, int level, String action, String type, String reason,
-            String subject) {
+    private static Decision skip(
+            List<SelectionMessage> log, int level, String action, String type, String reason, String subject) {
         log.add(new SelectionMessage(level, action, type, reason, subject));
         return new Decision(false, reason, log);
     }

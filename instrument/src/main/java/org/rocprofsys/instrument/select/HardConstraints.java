@@ -28,12 +28,12 @@ final class HardConstraints {
      */
     private static final Pattern INTERNAL_LIBRARY = Pattern.compile(
             "^(ld-linux(-x86-64)?|ld64|libc|libc_malloc_debug|libdl|libpthread|librt|libm|libmvec|libresolv"
-            + "|libutil|libanl|libnsl|libcrypt|libgcc_s|libstdc\\+\\+|libatomic"
-            + "|libdyninstAPI_RT|libelf|libdw|libtbb[a-z_]*|libz|libzstd|libbz2|liblzma|libbfd|libdwarf|libcommon"
-            + "|libgotcha|libunwind[a-z_\\-0-9]*|libpapi|libpfm|librocm_smi64|libroctx64|libroctracer64"
-            + "|librocprofiler64|librocprofiler-register|librocprofiler-sdk(-roctx)?|libamd_smi|libamd_comgr"
-            + "|librocmtools|libcaliper|liblikwid|libprofiler|libtcmalloc[a-z_]*|libcapstone)"
-            + "(-[0-9.]+)?\\.so(\\.[0-9.]+)?$");
+                    + "|libutil|libanl|libnsl|libcrypt|libgcc_s|libstdc\\+\\+|libatomic"
+                    + "|libdyninstAPI_RT|libelf|libdw|libtbb[a-z_]*|libz|libzstd|libbz2|liblzma|libbfd|libdwarf|libcommon"
+                    + "|libgotcha|libunwind[a-z_\\-0-9]*|libpapi|libpfm|librocm_smi64|libroctx64|libroctracer64"
+                    + "|librocprofiler64|librocprofiler-register|librocprofiler-sdk(-roctx)?|libamd_smi|libamd_comgr"
+                    + "|librocmtools|libcaliper|liblikwid|libprofiler|libtcmalloc[a-z_]*|libcapstone)"
+                    + "(-[0-9.]+)?\\.so(\\.[0-9.]+)?$");
 
     // ---- is_module_constrained (matched on the module's file name) ---------------------------
     private static final Pattern EXT = Pattern.compile("\\.(s|S)$");
@@ -46,16 +46,16 @@ final class HardConstraints {
     private static final Pattern CORE_LIB = Pattern.compile("lib(elf)(-|\\.)");
 
     // ---- is_routine_constrained --------------------------------------------------------------
-    private static final Pattern EXCLUDE = Pattern.compile(
-            "(rocprofsys|rocprof-sys|tim::|MPI_Init|MPI_Finalize|dyninst|DYNINST|tm_clones)");
-    private static final Pattern EXCLUDE_CXX = Pattern.compile(
-            "(std::_Sp_counted_base|std::(use|has)_facet|std::locale|::sentry|^std::_|::_(M|S)_"
-            + "|::basic_string[a-zA-Z,<>: ]+::_M_create|::__|::_(Alloc|State)"
-            + "|std::(basic_|)(ifstream|ios|istream|ostream|stream))");
+    private static final Pattern EXCLUDE =
+            Pattern.compile("(rocprofsys|rocprof-sys|tim::|MPI_Init|MPI_Finalize|dyninst|DYNINST|tm_clones)");
+    private static final Pattern EXCLUDE_CXX =
+            Pattern.compile("(std::_Sp_counted_base|std::(use|has)_facet|std::locale|::sentry|^std::_|::_(M|S)_"
+                    + "|::basic_string[a-zA-Z,<>: ]+::_M_create|::__|::_(Alloc|State)"
+                    + "|std::(basic_|)(ifstream|ios|istream|ostream|stream))");
     private static final Pattern LEADING = Pattern.compile(
             "^(\\.|frame_dummy|transaction clone|virtual thunk|non-virtual thunk|\\(|targ|kmp_threadprivate_"
-            + "|Kokkos::Profiling::|_IO_|___|__(GI|cxa|libc|IO|rpc|run|call|pthread|dl|nl|nss|new|old|internal"
-            + "|argp|malloc|libio|printf)_)");
+                    + "|Kokkos::Profiling::|_IO_|___|__(GI|cxa|libc|IO|rpc|run|call|pthread|dl|nl|nss|new|old|internal"
+                    + "|argp|malloc|libio|printf)_)");
     private static final Pattern TRAILING = Pattern.compile("(_internal)$");
     /**
      * GCC's out-of-line cold partitions ({@code foo.cold}): reached by a jump from {@code foo}, never
@@ -71,41 +71,179 @@ final class HardConstraints {
      */
     private static final Pattern RETURN_HOOK_UNSAFE = Pattern.compile(
             "^(_?setjmp|__sigsetjmp|sigsetjmp|__libc_sigsetjmp|_?longjmp|__longjmp.*|siglongjmp|__libc_siglongjmp"
-            + "|vfork|__vfork|clone|clone3|__clone.*|getcontext|setcontext|swapcontext|makecontext|__start_context"
-            + "|__restore_rt|_Unwind_.*|__morestack.*|__gxx_personality_v0|__gcc_personality_v0)$");
+                    + "|vfork|__vfork|clone|clone3|__clone.*|getcontext|setcontext|swapcontext|makecontext|__start_context"
+                    + "|__restore_rt|_Unwind_.*|__morestack.*|__gxx_personality_v0|__gcc_personality_v0)$");
 
     private static final List<String> WHOLE_BASE = List.of(
-            "sem_init", "sem_destroy", "sem_open", "sem_close", "sem_post", "sem_wait", "sem_getvalue",
-            "sem_clockwait", "sem_timedwait", "sem_trywait", "sem_unlink", "fork", "do_futex_wait",
-            "dl_iterate_phdr", "dlinfo", "dlopen", "dlmopen", "dlvsym", "dlsym", "dlerror", "dladdr", "_dl_sym",
-            "_dl_vsym", "_dl_addr", "_dl_relocate_static_pie", "getenv", "setenv", "unsetenv", "printf",
-            "fprintf", "vprintf", "buffered_vfprintf", "vfprintf", "printf_positional", "puts", "fputs",
-            "vfputs", "fflush", "fwrite", "malloc", "malloc_stats", "malloc_trim", "mallopt", "calloc", "free",
-            "pvalloc", "valloc", "sysmalloc", "posix_memalign", "freehook", "mallochook", "memalignhook",
-            "mprobe", "reallochook", "mmap", "munmap", "fopen", "fclose", "fmemopen", "fmemclose", "backtrace",
-            "backtrace_symbols", "backtrace_symbols_fd", "sigaddset", "sigandset", "sigdelset", "sigemptyset",
-            "sigfillset", "sighold", "sigisemptyset", "sigismember", "sigorset", "sigrelse", "sigvec", "strtok",
-            "strstr", "sbrk", "strxfrm", "atexit", "ompt_start_tool", "nanosleep", "cfree", "tolower", "toupper",
-            "fileno", "fileno_unlocked", "exit", "quick_exit", "abort", "mbind", "migrate_pages", "move_pages",
-            "numa_migrate_pages", "numa_move_pages", "numa_alloc", "numa_alloc_local", "numa_alloc_interleaved",
-            "numa_alloc_onnode", "numa_realloc", "numa_free", "round_and_return", "_init", "_fini", "_start",
-            "__do_global_dtors_aux", "__libc_csu_init", "__libc_csu_fini", "__hip_module_ctor",
-            "__hip_module_dtor", "__hipRegisterManagedVar", "__hipRegisterFunction",
-            "__hipPushCallConfiguration", "__hipPopCallConfiguration", "hipApiName", "enlarge_userbuf",
+            "sem_init",
+            "sem_destroy",
+            "sem_open",
+            "sem_close",
+            "sem_post",
+            "sem_wait",
+            "sem_getvalue",
+            "sem_clockwait",
+            "sem_timedwait",
+            "sem_trywait",
+            "sem_unlink",
+            "fork",
+            "do_futex_wait",
+            "dl_iterate_phdr",
+            "dlinfo",
+            "dlopen",
+            "dlmopen",
+            "dlvsym",
+            "dlsym",
+            "dlerror",
+            "dladdr",
+            "_dl_sym",
+            "_dl_vsym",
+            "_dl_addr",
+            "_dl_relocate_static_pie",
+            "getenv",
+            "setenv",
+            "unsetenv",
+            "printf",
+            "fprintf",
+            "vprintf",
+            "buffered_vfprintf",
+            "vfprintf",
+            "printf_positional",
+            "puts",
+            "fputs",
+            "vfputs",
+            "fflush",
+            "fwrite",
+            "malloc",
+            "malloc_stats",
+            "malloc_trim",
+            "mallopt",
+            "calloc",
+            "free",
+            "pvalloc",
+            "valloc",
+            "sysmalloc",
+            "posix_memalign",
+            "freehook",
+            "mallochook",
+            "memalignhook",
+            "mprobe",
+            "reallochook",
+            "mmap",
+            "munmap",
+            "fopen",
+            "fclose",
+            "fmemopen",
+            "fmemclose",
+            "backtrace",
+            "backtrace_symbols",
+            "backtrace_symbols_fd",
+            "sigaddset",
+            "sigandset",
+            "sigdelset",
+            "sigemptyset",
+            "sigfillset",
+            "sighold",
+            "sigisemptyset",
+            "sigismember",
+            "sigorset",
+            "sigrelse",
+            "sigvec",
+            "strtok",
+            "strstr",
+            "sbrk",
+            "strxfrm",
+            "atexit",
+            "ompt_start_tool",
+            "nanosleep",
+            "cfree",
+            "tolower",
+            "toupper",
+            "fileno",
+            "fileno_unlocked",
+            "exit",
+            "quick_exit",
+            "abort",
+            "mbind",
+            "migrate_pages",
+            "move_pages",
+            "numa_migrate_pages",
+            "numa_move_pages",
+            "numa_alloc",
+            "numa_alloc_local",
+            "numa_alloc_interleaved",
+            "numa_alloc_onnode",
+            "numa_realloc",
+            "numa_free",
+            "round_and_return",
+            "_init",
+            "_fini",
+            "_start",
+            "__do_global_dtors_aux",
+            "__libc_csu_init",
+            "__libc_csu_fini",
+            "__hip_module_ctor",
+            "__hip_module_dtor",
+            "__hipRegisterManagedVar",
+            "__hipRegisterFunction",
+            "__hipPushCallConfiguration",
+            "__hipPopCallConfiguration",
+            "hipApiName",
+            "enlarge_userbuf",
             // functions which never terminate
-            "rocr::core::Signal::WaitAny", "rocr::core::Runtime::AsyncEventsLoop",
-            "rocr::core::BusyWaitSignal::WaitAcquire", "rocr::core::BusyWaitSignal::WaitRelaxed",
-            "rocr::HSA::hsa_signal_wait_scacquire", "rocr::os::ThreadTrampoline",
-            "rocr::image::ImageRuntime::CreateImageManager", "rocr::AMD::GpuAgent::GetInfo",
-            "rocr::HSA::hsa_agent_get_info", "event_base_loop", "bootstrapRoot", "bootstrapNetAccept",
-            "ncclCommInitRank", "ncclCommInitAll", "ncclCommDestroy", "ncclCommCount", "ncclCommCuDevice",
-            "ncclCommUserRank", "ncclReduce", "ncclBcast", "ncclBroadcast", "ncclAllReduce", "ncclReduceScatter",
-            "ncclAllGather", "ncclGroupStart", "ncclGroupEnd", "ncclSend", "ncclRecv", "ncclGather", "ncclScatter",
-            "ncclAllToAll", "ncclAllToAllv", "ncclSocketAccept", "vaBeginPicture", "vaCreateBuffer",
-            "vaCreateConfig", "vaCreateContext", "vaCreateSurfaces", "vaDestroySurfaces", "vaSyncSurface",
-            "vaDestroyBuffer", "vaDestroyConfig", "vaDestroyContext", "vaEndPicture", "vaExportSurfaceHandle",
-            "vaGetConfigAttributes", "vaInitialize", "vaQueryConfigEntrypoints", "vaQuerySurfaceAttributes",
-            "vaQuerySurfaceStatus", "vaRenderPicture", "vaTerminate", "vaDisplayIsValid");
+            "rocr::core::Signal::WaitAny",
+            "rocr::core::Runtime::AsyncEventsLoop",
+            "rocr::core::BusyWaitSignal::WaitAcquire",
+            "rocr::core::BusyWaitSignal::WaitRelaxed",
+            "rocr::HSA::hsa_signal_wait_scacquire",
+            "rocr::os::ThreadTrampoline",
+            "rocr::image::ImageRuntime::CreateImageManager",
+            "rocr::AMD::GpuAgent::GetInfo",
+            "rocr::HSA::hsa_agent_get_info",
+            "event_base_loop",
+            "bootstrapRoot",
+            "bootstrapNetAccept",
+            "ncclCommInitRank",
+            "ncclCommInitAll",
+            "ncclCommDestroy",
+            "ncclCommCount",
+            "ncclCommCuDevice",
+            "ncclCommUserRank",
+            "ncclReduce",
+            "ncclBcast",
+            "ncclBroadcast",
+            "ncclAllReduce",
+            "ncclReduceScatter",
+            "ncclAllGather",
+            "ncclGroupStart",
+            "ncclGroupEnd",
+            "ncclSend",
+            "ncclRecv",
+            "ncclGather",
+            "ncclScatter",
+            "ncclAllToAll",
+            "ncclAllToAllv",
+            "ncclSocketAccept",
+            "vaBeginPicture",
+            "vaCreateBuffer",
+            "vaCreateConfig",
+            "vaCreateContext",
+            "vaCreateSurfaces",
+            "vaDestroySurfaces",
+            "vaSyncSurface",
+            "vaDestroyBuffer",
+            "vaDestroyConfig",
+            "vaDestroyContext",
+            "vaEndPicture",
+            "vaExportSurfaceHandle",
+            "vaGetConfigAttributes",
+            "vaInitialize",
+            "vaQueryConfigEntrypoints",
+            "vaQuerySurfaceAttributes",
+            "vaQuerySurfaceStatus",
+            "vaRenderPicture",
+            "vaTerminate",
+            "vaDisplayIsValid");
     /** The whole-name list with upstream's "64", "_l" and "_r" variants. */
     static final Set<String> WHOLE;
 

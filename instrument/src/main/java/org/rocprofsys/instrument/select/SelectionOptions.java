@@ -35,20 +35,36 @@ import java.util.regex.Pattern;
  * @param mainFunction            {@code -m}: wrapped with init/fini, never instrumented as a function
  * @param coverage                {@code -M coverage}: the coverage rules (no linkage/visibility filter)
  */
-public record SelectionOptions(List<Pattern> functionInclude, List<Pattern> functionExclude,
-        List<Pattern> functionRestrict, List<Pattern> callerInclude, List<Pattern> moduleInclude,
-        List<Pattern> moduleExclude, List<Pattern> moduleRestrict, List<Pattern> internalFunctionInclude,
-        List<Pattern> internalModuleInclude, List<Pattern> instructionExclude, Set<String> linkage,
-        Set<String> visibility, long minInstructions, long minAddressRange, long minInstructionsLoop,
-        long minAddressRangeLoop, boolean allowOverlapping, boolean dynamicCallsites, String mainFunction,
+public record SelectionOptions(
+        List<Pattern> functionInclude,
+        List<Pattern> functionExclude,
+        List<Pattern> functionRestrict,
+        List<Pattern> callerInclude,
+        List<Pattern> moduleInclude,
+        List<Pattern> moduleExclude,
+        List<Pattern> moduleRestrict,
+        List<Pattern> internalFunctionInclude,
+        List<Pattern> internalModuleInclude,
+        List<Pattern> instructionExclude,
+        Set<String> linkage,
+        Set<String> visibility,
+        long minInstructions,
+        long minAddressRange,
+        long minInstructionsLoop,
+        long minAddressRangeLoop,
+        boolean allowOverlapping,
+        boolean dynamicCallsites,
+        String mainFunction,
         boolean coverage) {
 
     /** Upstream's ROCPROFSYS_DEFAULT_MIN_INSTRUCTIONS default. */
     public static final long DEFAULT_MIN_INSTRUCTIONS = 1024;
+
     public static final Set<String> DEFAULT_LINKAGE = Set.of("global", "local", "unique");
     public static final Set<String> DEFAULT_VISIBILITY = Set.of("default", "hidden", "internal", "protected");
     public static final Set<String> LINKAGE_CHOICES = Set.of("unknown", "global", "local", "weak", "unique");
-    public static final Set<String> VISIBILITY_CHOICES = Set.of("unknown", "default", "hidden", "internal", "protected");
+    public static final Set<String> VISIBILITY_CHOICES =
+            Set.of("unknown", "default", "hidden", "internal", "protected");
 
     public SelectionOptions {
         functionInclude = List.copyOf(functionInclude);
@@ -64,19 +80,40 @@ public record SelectionOptions(List<Pattern> functionInclude, List<Pattern> func
         linkage = Set.copyOf(linkage);
         visibility = Set.copyOf(visibility);
         for (String l : linkage) {
-            if (!LINKAGE_CHOICES.contains(l)) throw new IllegalArgumentException("unknown linkage '" + l + "' (choices: " + LINKAGE_CHOICES + ")");
+            if (!LINKAGE_CHOICES.contains(l))
+                throw new IllegalArgumentException("unknown linkage '" + l + "' (choices: " + LINKAGE_CHOICES + ")");
         }
         for (String v : visibility) {
-            if (!VISIBILITY_CHOICES.contains(v)) throw new IllegalArgumentException("unknown visibility '" + v + "' (choices: " + VISIBILITY_CHOICES + ")");
+            if (!VISIBILITY_CHOICES.contains(v))
+                throw new IllegalArgumentException(
+                        "unknown visibility '" + v + "' (choices: " + VISIBILITY_CHOICES + ")");
         }
     }
 
     /** No regexes, default filters and the default minimums (1024 instructions, 4096 bytes). */
     public static SelectionOptions defaults() {
         Minimums m = resolveMinimums(null, null, null, null, DEFAULT_MIN_INSTRUCTIONS);
-        return new SelectionOptions(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
-                List.of(), List.of(), List.of(), DEFAULT_LINKAGE, DEFAULT_VISIBILITY, m.instructions(),
-                m.addressRange(), m.instructionsLoop(), m.addressRangeLoop(), false, false, "main", false);
+        return new SelectionOptions(
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                DEFAULT_LINKAGE,
+                DEFAULT_VISIBILITY,
+                m.instructions(),
+                m.addressRange(),
+                m.instructionsLoop(),
+                m.addressRangeLoop(),
+                false,
+                false,
+                "main",
+                false);
     }
 
     /** The four minimums after upstream's heuristics. */
@@ -88,8 +125,12 @@ public record SelectionOptions(List<Pattern> functionInclude, List<Pattern> func
      * {@code -r}, the instruction count becomes 0; loop values follow the non-loop ones unless set.
      * Arguments are null where the option was not given.
      */
-    public static Minimums resolveMinimums(Long minInstructions, Long minAddressRange, Long minInstructionsLoop,
-            Long minAddressRangeLoop, long defaultMin) {
+    public static Minimums resolveMinimums(
+            Long minInstructions,
+            Long minAddressRange,
+            Long minInstructionsLoop,
+            Long minAddressRangeLoop,
+            long defaultMin) {
         long i;
         long r;
         if (minInstructions == null && minAddressRange == null) {
@@ -105,7 +146,10 @@ public record SelectionOptions(List<Pattern> functionInclude, List<Pattern> func
             i = minInstructions;
             r = minAddressRange;
         }
-        return new Minimums(i, r, minInstructionsLoop != null ? minInstructionsLoop : i,
+        return new Minimums(
+                i,
+                r,
+                minInstructionsLoop != null ? minInstructionsLoop : i,
                 minAddressRangeLoop != null ? minAddressRangeLoop : r);
     }
 
@@ -127,14 +171,27 @@ public record SelectionOptions(List<Pattern> functionInclude, List<Pattern> func
      * INSTRUCTION_EXCLUDE.
      */
     public SelectionOptions withEnvironment(Map<String, String> env) {
-        return new SelectionOptions(plus(functionInclude, env, "INCLUDE"), plus(functionExclude, env, "EXCLUDE"),
-                plus(functionRestrict, env, "RESTRICT"), plus(callerInclude, env, "CALLER_INCLUDE"),
-                plus(moduleInclude, env, "MODULE_INCLUDE"), plus(moduleExclude, env, "MODULE_EXCLUDE"),
-                plus(moduleRestrict, env, "MODULE_RESTRICT"), plus(internalFunctionInclude, env, "INTERNAL_INCLUDE"),
+        return new SelectionOptions(
+                plus(functionInclude, env, "INCLUDE"),
+                plus(functionExclude, env, "EXCLUDE"),
+                plus(functionRestrict, env, "RESTRICT"),
+                plus(callerInclude, env, "CALLER_INCLUDE"),
+                plus(moduleInclude, env, "MODULE_INCLUDE"),
+                plus(moduleExclude, env, "MODULE_EXCLUDE"),
+                plus(moduleRestrict, env, "MODULE_RESTRICT"),
+                plus(internalFunctionInclude, env, "INTERNAL_INCLUDE"),
                 plus(internalModuleInclude, env, "MODULE_INTERNAL_INCLUDE"),
-                plus(instructionExclude, env, "INSTRUCTION_EXCLUDE"), linkage, visibility, minInstructions,
-                minAddressRange, minInstructionsLoop, minAddressRangeLoop, allowOverlapping, dynamicCallsites,
-                mainFunction, coverage);
+                plus(instructionExclude, env, "INSTRUCTION_EXCLUDE"),
+                linkage,
+                visibility,
+                minInstructions,
+                minAddressRange,
+                minInstructionsLoop,
+                minAddressRangeLoop,
+                allowOverlapping,
+                dynamicCallsites,
+                mainFunction,
+                coverage);
     }
 
     private static List<Pattern> plus(List<Pattern> base, Map<String, String> env, String suffix) {
@@ -151,10 +208,27 @@ public record SelectionOptions(List<Pattern> functionInclude, List<Pattern> func
     }
 
     public SelectionOptions withMinimums(Minimums m) {
-        return new SelectionOptions(functionInclude, functionExclude, functionRestrict, callerInclude, moduleInclude,
-                moduleExclude, moduleRestrict, internalFunctionInclude, internalModuleInclude, instructionExclude,
-                linkage, visibility, m.instructions(), m.addressRange(), m.instructionsLoop(), m.addressRangeLoop(),
-                allowOverlapping, dynamicCallsites, mainFunction, coverage);
+        return new SelectionOptions(
+                functionInclude,
+                functionExclude,
+                functionRestrict,
+                callerInclude,
+                moduleInclude,
+                moduleExclude,
+                moduleRestrict,
+                internalFunctionInclude,
+                internalModuleInclude,
+                instructionExclude,
+                linkage,
+                visibility,
+                m.instructions(),
+                m.addressRange(),
+                m.instructionsLoop(),
+                m.addressRangeLoop(),
+                allowOverlapping,
+                dynamicCallsites,
+                mainFunction,
+                coverage);
     }
 
     public static Builder builder() {
@@ -189,36 +263,134 @@ public record SelectionOptions(List<Pattern> functionInclude, List<Pattern> func
             for (String r : regexes) to.add(Pattern.compile(r));
         }
 
-        public Builder functionInclude(String... r) { add(functionInclude, r); return this; }
-        public Builder functionExclude(String... r) { add(functionExclude, r); return this; }
-        public Builder functionRestrict(String... r) { add(functionRestrict, r); return this; }
-        public Builder callerInclude(String... r) { add(callerInclude, r); return this; }
-        public Builder moduleInclude(String... r) { add(moduleInclude, r); return this; }
-        public Builder moduleExclude(String... r) { add(moduleExclude, r); return this; }
-        public Builder moduleRestrict(String... r) { add(moduleRestrict, r); return this; }
-        public Builder internalFunctionInclude(String... r) { add(internalFunctionInclude, r); return this; }
-        public Builder internalModuleInclude(String... r) { add(internalModuleInclude, r); return this; }
-        public Builder instructionExclude(String... r) { add(instructionExclude, r); return this; }
-        public Builder linkage(Set<String> v) { linkage = v; return this; }
-        public Builder visibility(Set<String> v) { visibility = v; return this; }
-        public Builder minInstructions(long v) { minInstructions = v; return this; }
-        public Builder minAddressRange(long v) { minAddressRange = v; return this; }
-        public Builder minInstructionsLoop(long v) { minInstructionsLoop = v; return this; }
-        public Builder minAddressRangeLoop(long v) { minAddressRangeLoop = v; return this; }
+        public Builder functionInclude(String... r) {
+            add(functionInclude, r);
+            return this;
+        }
+
+        public Builder functionExclude(String... r) {
+            add(functionExclude, r);
+            return this;
+        }
+
+        public Builder functionRestrict(String... r) {
+            add(functionRestrict, r);
+            return this;
+        }
+
+        public Builder callerInclude(String... r) {
+            add(callerInclude, r);
+            return this;
+        }
+
+        public Builder moduleInclude(String... r) {
+            add(moduleInclude, r);
+            return this;
+        }
+
+        public Builder moduleExclude(String... r) {
+            add(moduleExclude, r);
+            return this;
+        }
+
+        public Builder moduleRestrict(String... r) {
+            add(moduleRestrict, r);
+            return this;
+        }
+
+        public Builder internalFunctionInclude(String... r) {
+            add(internalFunctionInclude, r);
+            return this;
+        }
+
+        public Builder internalModuleInclude(String... r) {
+            add(internalModuleInclude, r);
+            return this;
+        }
+
+        public Builder instructionExclude(String... r) {
+            add(instructionExclude, r);
+            return this;
+        }
+
+        public Builder linkage(Set<String> v) {
+            linkage = v;
+            return this;
+        }
+
+        public Builder visibility(Set<String> v) {
+            visibility = v;
+            return this;
+        }
+
+        public Builder minInstructions(long v) {
+            minInstructions = v;
+            return this;
+        }
+
+        public Builder minAddressRange(long v) {
+            minAddressRange = v;
+            return this;
+        }
+
+        public Builder minInstructionsLoop(long v) {
+            minInstructionsLoop = v;
+            return this;
+        }
+
+        public Builder minAddressRangeLoop(long v) {
+            minAddressRangeLoop = v;
+            return this;
+        }
         /** The default minimum ({@link #defaultMinInstructions(Map)}), used when neither -i nor -r is given. */
-        public Builder defaultMinInstructions(long v) { defaultMin = v; return this; }
-        public Builder allowOverlapping(boolean v) { allowOverlapping = v; return this; }
-        public Builder dynamicCallsites(boolean v) { dynamicCallsites = v; return this; }
-        public Builder mainFunction(String v) { mainFunction = v; return this; }
-        public Builder coverage(boolean v) { coverage = v; return this; }
+        public Builder defaultMinInstructions(long v) {
+            defaultMin = v;
+            return this;
+        }
+
+        public Builder allowOverlapping(boolean v) {
+            allowOverlapping = v;
+            return this;
+        }
+
+        public Builder dynamicCallsites(boolean v) {
+            dynamicCallsites = v;
+            return this;
+        }
+
+        public Builder mainFunction(String v) {
+            mainFunction = v;
+            return this;
+        }
+
+        public Builder coverage(boolean v) {
+            coverage = v;
+            return this;
+        }
 
         public SelectionOptions build() {
-            Minimums m = resolveMinimums(minInstructions, minAddressRange, minInstructionsLoop, minAddressRangeLoop,
-                    defaultMin);
-            return new SelectionOptions(functionInclude, functionExclude, functionRestrict, callerInclude,
-                    moduleInclude, moduleExclude, moduleRestrict, internalFunctionInclude, internalModuleInclude,
-                    instructionExclude, linkage, visibility, m.instructions(), m.addressRange(),
-                    m.instructionsLoop(), m.addressRangeLoop(), allowOverlapping, dynamicCallsites, mainFunction,
+            Minimums m = resolveMinimums(
+                    minInstructions, minAddressRange, minInstructionsLoop, minAddressRangeLoop, defaultMin);
+            return new SelectionOptions(
+                    functionInclude,
+                    functionExclude,
+                    functionRestrict,
+                    callerInclude,
+                    moduleInclude,
+                    moduleExclude,
+                    moduleRestrict,
+                    internalFunctionInclude,
+                    internalModuleInclude,
+                    instructionExclude,
+                    linkage,
+                    visibility,
+                    m.instructions(),
+                    m.addressRange(),
+                    m.instructionsLoop(),
+                    m.addressRangeLoop(),
+                    allowOverlapping,
+                    dynamicCallsites,
+                    mainFunction,
                     coverage);
         }
     }

@@ -12,7 +12,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.instrument.plan.CodeFixup;
@@ -37,7 +36,8 @@ class AreaBuilderTest {
 
     /** push rbp; mov rbp,rsp; sub rsp,0x10 / mov rax,[rip+X] / call X: one without fix-ups, two with. */
     static InstrumentPlan samplePlan() {
-        return plan(0,
+        return plan(
+                0,
                 fn("plain", 0x1139, 8, "554889e54883ec10"),
                 fn("riprel", 0x2000, 7, "488b0500000000", new CodeFixup(3, -4, 0x4010)),
                 fn("callfirst", 0x2100, 5, "e800000000", new CodeFixup(1, -4, 0x1234)),
@@ -62,10 +62,15 @@ class AreaBuilderTest {
         assertEquals(0, d.areaVaddr());
         assertEquals(env, d.env());
         assertEquals(area.functions(), d.functions());
-        assertEquals(List.of("plain_label", "riprel_label", "callfirst_label", "callgot_label"),
+        assertEquals(
+                List.of("plain_label", "riprel_label", "callfirst_label", "callgot_label"),
                 d.functions().stream().map(Area.Function::label).toList());
-        assertEquals(List.of(0x1139L, 0x2000L, 0x2100L, 0x2200L), d.functions().stream().map(Area.Function::funcVaddr).toList());
-        assertEquals(List.of(8, 7, 5, 7), d.functions().stream().map(Area.Function::patchLength).toList());
+        assertEquals(
+                List.of(0x1139L, 0x2000L, 0x2100L, 0x2200L),
+                d.functions().stream().map(Area.Function::funcVaddr).toList());
+        assertEquals(
+                List.of(8, 7, 5, 7),
+                d.functions().stream().map(Area.Function::patchLength).toList());
         // 4 jumps back + 1 fix-up at tramp + H + offset with addend and target kept + 2 per call
         // (the pushed return address and the jump to the callee)
         assertEquals(9, d.relocs().size());
@@ -100,30 +105,68 @@ class AreaBuilderTest {
 
         int stub = d.stubOff();
         List<String> stubText = Exec.objdumpBinary(bin, vma, stub, stub + AreaFormat.STUB_SIZE).stream()
-                .map(Exec.Insn::text).toList();
+                .map(Exec.Insn::text)
+                .toList();
         String data = "0x" + Long.toHexString(vma + area.dataOff());
         String ctx = "0x" + Long.toHexString(vma + area.dataOff() + 8);
         String pops = "0x" + Long.toHexString(vma + stub + 43);
-        assertEquals(List.of("push rax", "push rdi", "push rsi", "push rdx", "push rcx", "push r8", "push r9", "push r10", "push r11",
-                "mov rax,QWORD PTR [rip+X] # " + data,
-                "test rax,rax",
-                "je " + pops,
-                "mov edi,DWORD PTR [rsp+0x50]",
-                "mov rsi,QWORD PTR [rip+X] # " + ctx,
-                "lea rdx,[rsp+0x58]",
-                "call rax",
-                "pop r11", "pop r10", "pop r9", "pop r8", "pop rcx", "pop rdx", "pop rsi", "pop rdi", "pop rax",
-                "ret 0x8"), stubText.stream().map(s -> s.replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]")).toList());
+        assertEquals(
+                List.of(
+                        "push rax",
+                        "push rdi",
+                        "push rsi",
+                        "push rdx",
+                        "push rcx",
+                        "push r8",
+                        "push r9",
+                        "push r10",
+                        "push r11",
+                        "mov rax,QWORD PTR [rip+X] # " + data,
+                        "test rax,rax",
+                        "je " + pops,
+                        "mov edi,DWORD PTR [rsp+0x50]",
+                        "mov rsi,QWORD PTR [rip+X] # " + ctx,
+                        "lea rdx,[rsp+0x58]",
+                        "call rax",
+                        "pop r11",
+                        "pop r10",
+                        "pop r9",
+                        "pop r8",
+                        "pop rcx",
+                        "pop rdx",
+                        "pop rsi",
+                        "pop rdi",
+                        "pop rax",
+                        "ret 0x8"),
+                stubText.stream()
+                        .map(s -> s.replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]"))
+                        .toList());
 
         String stubAddr = "0x" + Long.toHexString(vma + stub);
         List<List<String>> expected = List.of(
                 List.of("push 0x0", "call " + stubAddr, "push rbp", "mov rbp,rsp", "sub rsp,0x10", "jmp 0x1141"),
                 List.of("push 0x1", "call " + stubAddr, "mov rax,QWORD PTR [rip+X] # 0x4010", "jmp 0x2007"),
-                List.of("push 0x2", "call " + stubAddr, "lea rsp,[rsp-0x8]", "push rax", "lea rax,[rip+X] # 0x2105",
-                        "mov QWORD PTR [rsp+0x8],rax", "pop rax", "jmp 0x1234", "jmp 0x2105"),
-                List.of("push 0x3", "call " + stubAddr, "push rbx", "lea rsp,[rsp-0x8]", "push rax",
-                        "lea rax,[rip+X] # 0x2207", "mov QWORD PTR [rsp+0x8],rax", "pop rax",
-                        "jmp QWORD PTR [rip+X] # 0x4020", "jmp 0x2207"));
+                List.of(
+                        "push 0x2",
+                        "call " + stubAddr,
+                        "lea rsp,[rsp-0x8]",
+                        "push rax",
+                        "lea rax,[rip+X] # 0x2105",
+                        "mov QWORD PTR [rsp+0x8],rax",
+                        "pop rax",
+                        "jmp 0x1234",
+                        "jmp 0x2105"),
+                List.of(
+                        "push 0x3",
+                        "call " + stubAddr,
+                        "push rbx",
+                        "lea rsp,[rsp-0x8]",
+                        "push rax",
+                        "lea rax,[rip+X] # 0x2207",
+                        "mov QWORD PTR [rsp+0x8],rax",
+                        "pop rax",
+                        "jmp QWORD PTR [rip+X] # 0x4020",
+                        "jmp 0x2207"));
         int[] codeLen = {8, 7, 19 + 5, 1 + 19 + 6};
         for (int i = 0; i < 4; i++) {
             Area.Function f = d.functions().get(i);
@@ -204,40 +247,76 @@ class AreaBuilderTest {
 
     @Test
     void badInputsAreRefused() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> AreaBuilder.build(plan(0, fn("f", 0x1000, 5, "e800000000", new CodeFixup(2, -4, 0))), Map.of()));
-        assertThrows(IllegalArgumentException.class,
-                () -> AreaBuilder.build(samplePlan(), Map.of("A=B", "c")));
+        assertThrows(IllegalArgumentException.class, () -> AreaBuilder.build(samplePlan(), Map.of("A=B", "c")));
         assertThrows(IllegalArgumentException.class, () -> AreaBuilder.build(samplePlan(), Map.of(), 3));
         // two entries whose patches overlap (aliases planned twice)
-        assertThrows(IllegalArgumentException.class, () -> AreaBuilder.build(
-                plan(0, fn("a", 0x1000, 8, "554889e54883ec10"), fn("b", 0x1004, 5, "4883ec1090")), Map.of()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AreaBuilder.build(
+                        plan(0, fn("a", 0x1000, 8, "554889e54883ec10"), fn("b", 0x1004, 5, "4883ec1090")), Map.of()));
     }
 
     @Test
     void emptyPlanGivesAValidArea() {
         Area area = AreaBuilder.build(plan(0), Map.of());
-        assertArrayEquals(new int[] {0, 0}, new int[] {area.functions().size(), area.relocs().size()});
+        assertArrayEquals(
+                new int[] {0, 0},
+                new int[] {area.functions().size(), area.relocs().size()});
         assertEquals(2 * AreaFormat.PAGE, area.size());
         AreaReader.read(area.bytes());
     }
+
     @Test
     void plannerCallEmulationThroughR11IsMadeRegisterFree() throws Exception {
         // push rbx; lea r11,[rip+ret]; push r11; jmp target   and   the notrack jmp [rip+x] form
-        Area area = AreaBuilder.build(plan(0,
-                fn("direct", 0x3000, 6, "534c8d1d000000004153e900000000",
-                        new CodeFixup(4, -4, 0x3006), new CodeFixup(11, -4, 0x1234)),
-                fn("indirect", 0x3100, 7, "534c8d1d0000000041533eff2500000000",
-                        new CodeFixup(4, -4, 0x3107), new CodeFixup(13, -4, 0x4020))), Map.of());
+        Area area = AreaBuilder.build(
+                plan(
+                        0,
+                        fn(
+                                "direct",
+                                0x3000,
+                                6,
+                                "534c8d1d000000004153e900000000",
+                                new CodeFixup(4, -4, 0x3006),
+                                new CodeFixup(11, -4, 0x1234)),
+                        fn(
+                                "indirect",
+                                0x3100,
+                                7,
+                                "534c8d1d0000000041533eff2500000000",
+                                new CodeFixup(4, -4, 0x3107),
+                                new CodeFixup(13, -4, 0x4020))),
+                Map.of());
         long vma = 0x10000;
         Path bin = tmp.resolve("r11.bin");
         Files.write(bin, area.applied(vma));
         AreaReader.Decoded d = AreaReader.read(area.applied(vma));
         List<List<String>> expected = List.of(
-                List.of("push 0x0", "call", "push rbx", "lea rsp,[rsp-0x8]", "push rax", "lea rax,[rip+X] # 0x3006",
-                        "mov QWORD PTR [rsp+0x8],rax", "pop rax", "jmp 0x1234", "jmp 0x3006"),
-                List.of("push 0x1", "call", "push rbx", "lea rsp,[rsp-0x8]", "push rax", "lea rax,[rip+X] # 0x3107",
-                        "mov QWORD PTR [rsp+0x8],rax", "pop rax", "notrack jmp QWORD PTR [rip+X] # 0x4020", "jmp 0x3107"));
+                List.of(
+                        "push 0x0",
+                        "call",
+                        "push rbx",
+                        "lea rsp,[rsp-0x8]",
+                        "push rax",
+                        "lea rax,[rip+X] # 0x3006",
+                        "mov QWORD PTR [rsp+0x8],rax",
+                        "pop rax",
+                        "jmp 0x1234",
+                        "jmp 0x3006"),
+                List.of(
+                        "push 0x1",
+                        "call",
+                        "push rbx",
+                        "lea rsp,[rsp-0x8]",
+                        "push rax",
+                        "lea rax,[rip+X] # 0x3107",
+                        "mov QWORD PTR [rsp+0x8],rax",
+                        "pop rax",
+                        "notrack jmp QWORD PTR [rip+X] # 0x4020",
+                        "jmp 0x3107"));
         for (int i = 0; i < 2; i++) {
             Area.Function f = d.functions().get(i);
             int end = i == 0 ? area.functions().get(1).trampOff() : area.codeEnd();
@@ -251,7 +330,11 @@ class AreaBuilderTest {
             }
             assertEquals(expected.get(i), text, "trampoline " + i);
         }
-        assertTrue(d.relocs().contains(new Area.Reloc(d.functions().get(0).trampOff() + H + 1 + 9, -4, 0x3006)), d.relocs().toString());
-        assertTrue(d.relocs().contains(new Area.Reloc(d.functions().get(0).trampOff() + H + 1 + 19 + 1, -4, 0x1234)), d.relocs().toString());
+        assertTrue(
+                d.relocs().contains(new Area.Reloc(d.functions().get(0).trampOff() + H + 1 + 9, -4, 0x3006)),
+                d.relocs().toString());
+        assertTrue(
+                d.relocs().contains(new Area.Reloc(d.functions().get(0).trampOff() + H + 1 + 19 + 1, -4, 0x1234)),
+                d.relocs().toString());
     }
 }

@@ -15,7 +15,8 @@ public final class Exec {
     /** Exit code and the two outputs of a finished process. */
     public record Result(int exitCode, String stdout, String stderr) {}
 
-    public static Result run(Path dir, Map<String, String> env, String... command) throws IOException, InterruptedException {
+    public static Result run(Path dir, Map<String, String> env, String... command)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command);
         if (dir != null) {
             pb.directory(dir.toFile());
@@ -41,7 +42,9 @@ public final class Exec {
             throw new IOException("timed out: " + String.join(" ", command));
         }
         t.join();
-        return new Result(p.exitValue(), new String(outBytes, StandardCharsets.UTF_8),
+        return new Result(
+                p.exitValue(),
+                new String(outBytes, StandardCharsets.UTF_8),
                 new String(errBytes[0], StandardCharsets.UTF_8));
     }
 
@@ -49,7 +52,8 @@ public final class Exec {
     public static String ok(Path dir, String... command) throws IOException, InterruptedException {
         Result r = run(dir, null, command);
         if (r.exitCode() != 0) {
-            throw new IOException(String.join(" ", command) + " exited " + r.exitCode() + ":\n" + r.stderr() + r.stdout());
+            throw new IOException(
+                    String.join(" ", command) + " exited " + r.exitCode() + ":\n" + r.stderr() + r.stdout());
         }
         return r.stdout();
     }
@@ -61,11 +65,21 @@ public final class Exec {
      * Disassembles raw x86-64 bytes at {@code vma} with {@code objdump -D -b binary -mi386:x86-64}
      * (Intel syntax), from {@code start} to {@code stop} (offsets in {@code file}).
      */
-    public static List<Insn> objdumpBinary(Path file, long vma, long start, long stop) throws IOException, InterruptedException {
-        String out = ok(null, "objdump", "-D", "-b", "binary", "-mi386:x86-64", "-M", "intel",
+    public static List<Insn> objdumpBinary(Path file, long vma, long start, long stop)
+            throws IOException, InterruptedException {
+        String out = ok(
+                null,
+                "objdump",
+                "-D",
+                "-b",
+                "binary",
+                "-mi386:x86-64",
+                "-M",
+                "intel",
                 "--adjust-vma=0x" + Long.toHexString(vma),
                 "--start-address=0x" + Long.toHexString(vma + start),
-                "--stop-address=0x" + Long.toHexString(vma + stop), file.toString());
+                "--stop-address=0x" + Long.toHexString(vma + stop),
+                file.toString());
         return parseObjdump(out);
     }
 

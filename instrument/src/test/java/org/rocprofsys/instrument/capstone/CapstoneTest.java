@@ -103,19 +103,30 @@ class CapstoneTest {
     void chunkedDecodingMatchesObjdump(@TempDir Path dir) throws Exception {
         // a function much longer than one decoding chunk
         StringBuilder src = new StringBuilder("volatile int sink;\nvoid big(void) {\n");
-        for (int i = 0; i < 1500; i++) src.append("  sink = sink * 3 + ").append(i).append(";\n");
+        for (int i = 0; i < 1500; i++)
+            src.append("  sink = sink * 3 + ").append(i).append(";\n");
         src.append("}\nint main(void) { big(); return sink; }\n");
         Path bin = TestBinaries.compileC(dir, "big", src.toString(), "-O0");
         ElfFile elf = ElfFile.open(bin);
-        ElfSymbol big = elf.symtab().stream().filter(s -> s.name().equals("big")).findFirst().orElseThrow();
+        ElfSymbol big = elf.symtab().stream()
+                .filter(s -> s.name().equals("big"))
+                .findFirst()
+                .orElseThrow();
         List<Insn> insns;
         try (Capstone cs = Capstone.openX86_64()) {
             insns = cs.disassemble(elf.segmentAt(big.value(), big.size()), big.value());
         }
-        String dump = TestBinaries.run("objdump", "-d", "-M", "intel", "--no-show-raw-insn",
+        String dump = TestBinaries.run(
+                "objdump",
+                "-d",
+                "-M",
+                "intel",
+                "--no-show-raw-insn",
                 "--start-address=0x" + Long.toHexString(big.value()),
-                "--stop-address=0x" + Long.toHexString(big.value() + big.size()), bin.toString());
-        Matcher m = Pattern.compile("^\\s+([0-9a-f]+):\\s+(\\S+)", Pattern.MULTILINE).matcher(dump);
+                "--stop-address=0x" + Long.toHexString(big.value() + big.size()),
+                bin.toString());
+        Matcher m = Pattern.compile("^\\s+([0-9a-f]+):\\s+(\\S+)", Pattern.MULTILINE)
+                .matcher(dump);
         List<Long> addrs = new ArrayList<>();
         List<String> mnems = new ArrayList<>();
         while (m.find()) {
@@ -133,8 +144,8 @@ class CapstoneTest {
 
     @Test
     void missingLibraryIsAClearError(@TempDir Path dir) {
-        CapstoneException e = assertThrows(CapstoneException.class,
-                () -> Capstone.openX86_64(dir.resolve("libcapstone.so.99")));
+        CapstoneException e =
+                assertThrows(CapstoneException.class, () -> Capstone.openX86_64(dir.resolve("libcapstone.so.99")));
         assertTrue(e.getMessage().contains("Capstone not found"), e.getMessage());
         assertTrue(String.join(" ", Capstone.SONAMES).contains("libcapstone.so.4"));
     }

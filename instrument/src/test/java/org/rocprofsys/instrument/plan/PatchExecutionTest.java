@@ -11,13 +11,13 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.elf.ElfFile;
-import org.rocprofsys.instrument.select.SelectionOptions;
 import org.rocprofsys.elf.testbin.TestBinaries;
+import org.rocprofsys.instrument.capstone.Capstone;
+import org.rocprofsys.instrument.select.SelectionOptions;
 
 /**
  * Runs planned patches for real: a small C harness maps an area near its own executable, lays out
@@ -162,7 +162,9 @@ class PatchExecutionTest {
             #endif
             """;
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static Capstone cs;
 
     @BeforeAll
@@ -176,8 +178,11 @@ class PatchExecutionTest {
     }
 
     static Map<String, String> results(String out) {
-        return out.lines().filter(l -> !l.startsWith("count ")).flatMap(l -> List.of(l.split(" ")).stream())
-                .map(kv -> kv.split("=")).collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
+        return out.lines()
+                .filter(l -> !l.startsWith("count "))
+                .flatMap(l -> List.of(l.split(" ")).stream())
+                .map(kv -> kv.split("="))
+                .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
     }
 
     @ParameterizedTest
@@ -192,23 +197,39 @@ class PatchExecutionTest {
             case "cet-O2" -> List.of("-O2", "-fPIE", "-pie", "-fcf-protection=full");
             default -> List.of("-O2", "-fPIE", "-pie");
         };
-        Path bin = TestBinaries.compile(dir, "exec-" + variant, src, variant.startsWith("cxx"),
-                flags.toArray(String[]::new));
+        Path bin = TestBinaries.compile(
+                dir, "exec-" + variant, src, variant.startsWith("cxx"), flags.toArray(String[]::new));
         ElfFile elf = ElfFile.open(bin);
-        PlanResult r = new Planner(cs).plan(elf, PlannerOptions.of(SelectionOptions.builder()
-                .functionRestrict("^(riploader|asm_jcc|asm_call|asm_jmp|vecload|inner|outer|sw|helper|asm_throwcall)$")
-                .build()));
-        Set<String> names = r.plan().instrumented().stream().map(p -> p.function().name()).collect(Collectors.toSet());
-        assertTrue(names.containsAll(Set.of("riploader", "asm_jcc", "asm_call", "asm_jmp", "vecload", "outer", "sw")),
+        PlanResult r = new Planner(cs)
+                .plan(
+                        elf,
+                        PlannerOptions.of(SelectionOptions.builder()
+                                .functionRestrict(
+                                        "^(riploader|asm_jcc|asm_call|asm_jmp|vecload|inner|outer|sw|helper|asm_throwcall)$")
+                                .build()));
+        Set<String> names =
+                r.plan().instrumented().stream().map(p -> p.function().name()).collect(Collectors.toSet());
+        assertTrue(
+                names.containsAll(Set.of("riploader", "asm_jcc", "asm_call", "asm_jmp", "vecload", "outer", "sw")),
                 names + " " + PlannerTest.reasons(r));
 
         StringBuilder plan = new StringBuilder();
         for (PlannedFunction p : r.plan().instrumented()) {
-            plan.append(Long.toHexString(p.function().address())).append(' ').append(p.patchLength()).append(' ')
-                    .append(p.relocatedCode().length).append(' ').append(HexFormat.of().formatHex(p.relocatedCode()))
-                    .append(' ').append(p.fixups().size());
+            plan.append(Long.toHexString(p.function().address()))
+                    .append(' ')
+                    .append(p.patchLength())
+                    .append(' ')
+                    .append(p.relocatedCode().length)
+                    .append(' ')
+                    .append(HexFormat.of().formatHex(p.relocatedCode()))
+                    .append(' ')
+                    .append(p.fixups().size());
             for (CodeFixup x : p.fixups()) {
-                plan.append(' ').append(x.offset()).append(' ').append(x.addend()).append(' ')
+                plan.append(' ')
+                        .append(x.offset())
+                        .append(' ')
+                        .append(x.addend())
+                        .append(' ')
                         .append(Long.toHexString(x.targetVaddr()));
             }
             plan.append('\n');
@@ -227,10 +248,13 @@ class PatchExecutionTest {
             assertTrue(names.contains("asm_throwcall"));
         }
 
-        Map<Long, Long> counts = patched.lines().filter(l -> l.startsWith("count ")).map(l -> l.substring(6).split("="))
+        Map<Long, Long> counts = patched.lines()
+                .filter(l -> l.startsWith("count "))
+                .map(l -> l.substring(6).split("="))
                 .collect(Collectors.toMap(kv -> Long.parseLong(kv[0], 16), kv -> Long.parseLong(kv[1])));
-        Map<String, Long> byName = r.plan().instrumented().stream().collect(Collectors.toMap(
-                p -> p.function().name(), p -> counts.get(p.function().address())));
+        Map<String, Long> byName = r.plan().instrumented().stream()
+                .collect(Collectors.toMap(
+                        p -> p.function().name(), p -> counts.get(p.function().address())));
         assertEquals(1, byName.get("riploader"));
         assertEquals(2, byName.get("asm_jcc"));
         assertEquals(1, byName.get("asm_call"));

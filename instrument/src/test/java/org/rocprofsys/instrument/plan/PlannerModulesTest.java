@@ -12,12 +12,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.testbin.TestBinaries;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
-import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.select.SelectionMessage;
 import org.rocprofsys.instrument.select.SelectionOptions;
-import org.rocprofsys.elf.testbin.TestBinaries;
 
 /** C++ names and linkage, shared libraries and the PLT, -O2 code, aliases and overlaps. */
 class PlannerModulesTest {
@@ -60,7 +60,9 @@ class PlannerModulesTest {
               ".size ov_a, 12\\n.size ov_b, 13\\n");
             """;
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static Path cxx;
     static Path lib;
     static Capstone cs;
@@ -83,20 +85,30 @@ class PlannerModulesTest {
 
     @Test
     void cxxNamesLinkageAndLabels() throws Exception {
-        PlanResult r = plan(cxx, PlannerOptions.of(SelectionOptions.builder().minInstructions(0).build()));
+        PlanResult r = plan(
+                cxx,
+                PlannerOptions.of(SelectionOptions.builder().minInstructions(0).build()));
         Map<String, String> why = reasons(r);
         Map<String, PlannedFunction> p = planned(r);
         // functions defined in a class body and template instances are weak (COMDAT): not in the default linkage
         assertEquals("linkage-constraint", why.get("ns::Widget::compute"), why.toString());
         assertEquals("linkage-constraint", why.get("twice<int>"));
         assertTrue(p.containsKey("thrower"), why.toString());
-        FunctionInfo tw = r.plan().available().stream().filter(f -> f.name().equals("twice<int>")).findFirst().orElseThrow();
+        FunctionInfo tw = r.plan().available().stream()
+                .filter(f -> f.name().equals("twice<int>"))
+                .findFirst()
+                .orElseThrow();
         assertEquals("int twice<int>(int)", tw.signature());
         assertEquals("weak", tw.linkage());
 
-        PlannerOptions withWeak = new PlannerOptions(SelectionOptions.builder().minInstructions(0)
-                .linkage(Set.of("global", "local", "weak", "unique")).build(),
-                LabelFormat.of(Set.of("args", "return")), 0, false);
+        PlannerOptions withWeak = new PlannerOptions(
+                SelectionOptions.builder()
+                        .minInstructions(0)
+                        .linkage(Set.of("global", "local", "weak", "unique"))
+                        .build(),
+                LabelFormat.of(Set.of("args", "return")),
+                0,
+                false);
         r = plan(cxx, withWeak);
         p = planned(r);
         assertNotNull(p.get("ns::Widget::compute"), reasons(r).toString());
@@ -107,67 +119,122 @@ class PlannerModulesTest {
         assertEquals("thrower(int)", p.get("thrower").label());
 
         Path withLines = TestBinaries.compile(dir, "cxxlines", CXX, true, "-O1", "-fno-inline", "-g");
-        r = plan(withLines, new PlannerOptions(SelectionOptions.builder().minInstructions(0).build(),
-                LabelFormat.of(Set.of("args", "file", "line")), 0, false));
+        r = plan(
+                withLines,
+                new PlannerOptions(
+                        SelectionOptions.builder().minInstructions(0).build(),
+                        LabelFormat.of(Set.of("args", "file", "line")),
+                        0,
+                        false));
         // thrower is defined on line 12 of the source; the file as the line program names it
         assertEquals("thrower(int) [cxxlines.cpp:12]", planned(r).get("thrower").label());
 
         // with debug information, module regexes also match the source file (upstream's modules are CUs)
-        r = plan(withLines, PlannerOptions.of(SelectionOptions.builder().minInstructions(0).moduleExclude("\\.cpp$").build()));
+        r = plan(
+                withLines,
+                PlannerOptions.of(SelectionOptions.builder()
+                        .minInstructions(0)
+                        .moduleExclude("\\.cpp$")
+                        .build()));
         assertEquals("module-exclude-regex", reasons(r).get("thrower"));
-        assertTrue(r.messages().stream().map(SelectionMessage::format).toList()
+        assertTrue(r.messages().stream()
+                .map(SelectionMessage::format)
+                .toList()
                 .contains("[module][Skipping] module-exclude-regex :: 'cxxlines.cpp'..."));
-        r = plan(cxx, PlannerOptions.of(SelectionOptions.builder().minInstructions(0).moduleExclude("\\.cpp$").build()));
+        r = plan(
+                cxx,
+                PlannerOptions.of(SelectionOptions.builder()
+                        .minInstructions(0)
+                        .moduleExclude("\\.cpp$")
+                        .build()));
         assertTrue(planned(r).containsKey("thrower"), "no line table, so only the ELF path is matched");
     }
 
     @Test
     void sharedLibraryPltCallsAliasesAndOverlaps() throws Exception {
-        PlanResult r = plan(lib, PlannerOptions.of(SelectionOptions.builder().minInstructions(10_000)
-                .callerInclude("^lib_inner$").build()));
+        PlanResult r = plan(
+                lib,
+                PlannerOptions.of(SelectionOptions.builder()
+                        .minInstructions(10_000)
+                        .callerInclude("^lib_inner$")
+                        .build()));
         assertTrue(r.plan().sharedObject());
         // lib_outer calls lib_inner through the PLT (a global of a shared library may be interposed)
         assertEquals(Set.of("lib_outer"), planned(r).keySet(), reasons(r).toString());
-        r = plan(lib, PlannerOptions.of(SelectionOptions.builder().minInstructions(10_000).callerInclude("^puts$").build()));
+        r = plan(
+                lib,
+                PlannerOptions.of(SelectionOptions.builder()
+                        .minInstructions(10_000)
+                        .callerInclude("^puts$")
+                        .build()));
         assertEquals(Set.of("lib_outer"), planned(r).keySet());
 
-        r = plan(lib, PlannerOptions.of(SelectionOptions.builder().minInstructions(0).build()));
+        r = plan(
+                lib,
+                PlannerOptions.of(SelectionOptions.builder().minInstructions(0).build()));
         Map<String, String> why = reasons(r);
         assertEquals("overlapping", why.get("ov_a"));
         assertEquals("overlapping", why.get("ov_b"));
-        assertEquals(Set.of("ov_a", "ov_b"), Set.copyOf(r.plan().overlapping().stream().map(FunctionInfo::name).toList()));
-        assertTrue(r.messages().stream().map(SelectionMessage::format).toList()
+        assertEquals(
+                Set.of("ov_a", "ov_b"),
+                Set.copyOf(
+                        r.plan().overlapping().stream().map(FunctionInfo::name).toList()));
+        assertTrue(r.messages().stream()
+                .map(SelectionMessage::format)
+                .toList()
                 .contains("[function][Skipping] overlapping :: 'ov_a'..."));
         // same-address symbols are one function; the name with fewer leading underscores wins
         assertTrue(planned(r).containsKey("al_one"));
         long al = planned(r).get("al_one").function().address();
         assertEquals(List.of("__al_two"), r.aliases().get(al));
-        assertEquals(1, r.plan().available().stream().filter(f -> f.address() == al).count());
+        assertEquals(
+                1, r.plan().available().stream().filter(f -> f.address() == al).count());
 
         // the IFUNC symbol's address is its resolver's
-        long ifn = r.plan().available().stream().filter(f -> f.name().equals("ifn") || f.name().equals("resolve_ifn"))
-                .findFirst().orElseThrow().address();
-        assertEquals("ifunc-resolver", r.plan().excluded().stream().filter(e -> e.function().address() == ifn)
-                .findFirst().orElseThrow().reason());
+        long ifn = r.plan().available().stream()
+                .filter(f -> f.name().equals("ifn") || f.name().equals("resolve_ifn"))
+                .findFirst()
+                .orElseThrow()
+                .address();
+        assertEquals(
+                "ifunc-resolver",
+                r.plan().excluded().stream()
+                        .filter(e -> e.function().address() == ifn)
+                        .findFirst()
+                        .orElseThrow()
+                        .reason());
 
-        r = plan(lib, PlannerOptions.of(SelectionOptions.builder().minInstructions(0).allowOverlapping(true).build()));
+        r = plan(
+                lib,
+                PlannerOptions.of(SelectionOptions.builder()
+                        .minInstructions(0)
+                        .allowOverlapping(true)
+                        .build()));
         assertTrue(planned(r).keySet().containsAll(Set.of("ov_a", "ov_b")));
     }
 
     @Test
     void optimizedSwitchEntryIsRelocated() throws Exception {
-        PlanResult r = plan(lib, PlannerOptions.of(SelectionOptions.builder().functionRestrict("^lib_switch$").build()));
+        PlanResult r = plan(
+                lib,
+                PlannerOptions.of(SelectionOptions.builder()
+                        .functionRestrict("^lib_switch$")
+                        .build()));
         PlannedFunction sw = planned(r).get("lib_switch");
         assertNotNull(sw, reasons(r).toString());
         long area = ElfFile.open(lib).highestLoadEnd() + 0x4000_0000L - 0x1000;
-        List<Insn> orig = cs.disassemble(ElfFile.open(lib).bytesAt(sw.function().address(), sw.patchLength()),
+        List<Insn> orig = cs.disassemble(
+                ElfFile.open(lib).bytesAt(sw.function().address(), sw.patchLength()),
                 sw.function().address());
         List<Insn> moved = PlannerTest.relocateAndDecode(cs, sw, area);
         assertEquals(orig.size(), moved.size());
         for (int i = 0; i < orig.size(); i++) {
             assertEquals(orig.get(i).mnemonic(), moved.get(i).mnemonic());
-            if (orig.get(i).branch() != null) assertEquals(orig.get(i).branch().target(), moved.get(i).branch().target());
-            if (orig.get(i).rip() != null) assertEquals(orig.get(i).rip().target(), moved.get(i).rip().target());
+            if (orig.get(i).branch() != null)
+                assertEquals(
+                        orig.get(i).branch().target(), moved.get(i).branch().target());
+            if (orig.get(i).rip() != null)
+                assertEquals(orig.get(i).rip().target(), moved.get(i).rip().target());
         }
     }
 }

@@ -15,12 +15,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.testbin.TestBinaries;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
-import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.select.SelectionMessage;
 import org.rocprofsys.instrument.select.SelectionOptions;
-import org.rocprofsys.elf.testbin.TestBinaries;
 
 class PlannerTest {
     /** C functions plus hand-written entries that exercise each patchability rule. */
@@ -69,7 +69,9 @@ class PlannerTest {
             }
             """;
 
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static Path pie;
     static Path nopie;
     static Capstone cs;
@@ -91,18 +93,20 @@ class PlannerTest {
     }
 
     static Map<String, PlannedFunction> planned(PlanResult r) {
-        return r.plan().instrumented().stream().collect(Collectors.toMap(p -> p.function().name(), p -> p));
+        return r.plan().instrumented().stream()
+                .collect(Collectors.toMap(p -> p.function().name(), p -> p));
     }
 
     static Map<String, String> reasons(PlanResult r) {
-        return r.plan().excluded().stream().collect(Collectors.toMap(e -> e.function().name(), Exclusion::reason,
-                (a, b) -> a));
+        return r.plan().excluded().stream()
+                .collect(Collectors.toMap(e -> e.function().name(), Exclusion::reason, (a, b) -> a));
     }
 
     @Test
     void patchabilityRulesAndReasons() throws Exception {
         for (Path bin : List.of(pie, nopie)) {
-            PlanResult r = plan(bin, SelectionOptions.builder().minInstructions(0).build());
+            PlanResult r =
+                    plan(bin, SelectionOptions.builder().minInstructions(0).build());
             Map<String, PlannedFunction> p = planned(r);
             Map<String, String> why = reasons(r);
             for (String ok : List.of("inner", "outer", "sw", "helper", "riploader", "asm_jcc", "asm_call", "asm_jmp")) {
@@ -120,14 +124,26 @@ class PlannerTest {
             assertEquals("critical-whole-match", why.get("_start"));
             // crt functions have st_size 0 here: nothing to decode, so they are listed only with --all-functions
             assertNull(why.get("register_tm_clones"));
-            assertTrue(r.messages().stream().anyMatch(m -> m.format().equals(
-                    "[function][Skipping] no-instrumentable-entry-point :: 'frame_dummy'...")));
-            PlanResult all = new Planner(cs).plan(ElfFile.open(bin), new PlannerOptions(
-                    SelectionOptions.builder().minInstructions(0).build(), LabelFormat.NAME_ONLY, 0, true));
+            assertTrue(r.messages().stream()
+                    .anyMatch(m -> m.format()
+                            .equals("[function][Skipping] no-instrumentable-entry-point :: 'frame_dummy'...")));
+            PlanResult all = new Planner(cs)
+                    .plan(
+                            ElfFile.open(bin),
+                            new PlannerOptions(
+                                    SelectionOptions.builder()
+                                            .minInstructions(0)
+                                            .build(),
+                                    LabelFormat.NAME_ONLY,
+                                    0,
+                                    true));
             assertEquals("no-instrumentable-entry-point", reasons(all).get("register_tm_clones"));
-            assertEquals(r.plan().available().size() + 6, all.plan().available().size(), "crt functions and _init/_fini");
+            assertEquals(
+                    r.plan().available().size() + 6, all.plan().available().size(), "crt functions and _init/_fini");
             // every function is listed once, either instrumented or excluded
-            assertEquals(r.plan().available().size(), r.plan().instrumented().size() + r.plan().excluded().size());
+            assertEquals(
+                    r.plan().available().size(),
+                    r.plan().instrumented().size() + r.plan().excluded().size());
             assertTrue(r.plan().overlapping().isEmpty());
             assertEquals(bin == pie, r.plan().sharedObject());
         }
@@ -153,9 +169,14 @@ class PlannerTest {
     }
 
     static long objdumpTarget(Path bin, long from, long to, String mnemonicRegex) throws Exception {
-        String dump = TestBinaries.run("objdump", "-d", "--start-address=0x" + Long.toHexString(from),
-                "--stop-address=0x" + Long.toHexString(to), bin.toString());
-        Matcher m = Pattern.compile("\\t(?:" + mnemonicRegex + ")\\s+.*?(?:# )?([0-9a-f]+) <").matcher(dump);
+        String dump = TestBinaries.run(
+                "objdump",
+                "-d",
+                "--start-address=0x" + Long.toHexString(from),
+                "--stop-address=0x" + Long.toHexString(to),
+                bin.toString());
+        Matcher m = Pattern.compile("\\t(?:" + mnemonicRegex + ")\\s+.*?(?:# )?([0-9a-f]+) <")
+                .matcher(dump);
         assertTrue(m.find(), dump);
         return Long.parseLong(m.group(1), 16);
     }
@@ -163,7 +184,8 @@ class PlannerTest {
     @Test
     void relocatedCodePointsWhereTheOriginalDid() throws Exception {
         for (Path bin : List.of(pie, nopie)) {
-            PlanResult r = plan(bin, SelectionOptions.builder().minInstructions(0).build());
+            PlanResult r =
+                    plan(bin, SelectionOptions.builder().minInstructions(0).build());
             Map<String, PlannedFunction> p = planned(r);
             long area = ElfFile.open(bin).highestLoadEnd() + 0x10_0000;
 
@@ -172,7 +194,8 @@ class PlannerTest {
             assertEquals(1, rip.fixups().size());
             assertEquals(-4, rip.fixups().getFirst().addend());
             List<Insn> ri = relocateAndDecode(rip, area);
-            long counter = objdumpTarget(bin, rip.function().address(), rip.function().address() + 6, "mov");
+            long counter =
+                    objdumpTarget(bin, rip.function().address(), rip.function().address() + 6, "mov");
             assertEquals(counter, ri.getFirst().rip().target());
             assertEquals("mov", ri.getFirst().mnemonic());
 
@@ -181,20 +204,30 @@ class PlannerTest {
             List<Insn> ji = relocateAndDecode(jcc, area);
             assertEquals("je", ji.get(1).mnemonic());
             assertEquals(6, ji.get(1).size(), "rel8 je became 0F 84 rel32");
-            long jeTarget = objdumpTarget(bin, jcc.function().address(), jcc.function().address() + 4, "je");
+            long jeTarget =
+                    objdumpTarget(bin, jcc.function().address(), jcc.function().address() + 4, "je");
             assertEquals(jeTarget, ji.get(1).branch().target());
             assertEquals("mov", ji.get(2).mnemonic());
 
             // call helper -> lea r11, [rip + asm_call+5]; push r11; jmp helper
             PlannedFunction call = p.get("asm_call");
             List<Insn> ci = relocateAndDecode(call, area);
-            long helper = r.plan().instrumented().stream().filter(f -> f.function().name().equals("helper"))
-                    .findFirst().orElseThrow().function().address();
-            assertEquals(List.of("lea", "push", "jmp"), ci.stream().map(Insn::mnemonic).toList());
+            long helper = r.plan().instrumented().stream()
+                    .filter(f -> f.function().name().equals("helper"))
+                    .findFirst()
+                    .orElseThrow()
+                    .function()
+                    .address();
+            assertEquals(
+                    List.of("lea", "push", "jmp"),
+                    ci.stream().map(Insn::mnemonic).toList());
             assertEquals(call.function().address() + 5, ci.get(0).rip().target());
             assertEquals("r11", ci.get(1).opStr());
             assertEquals(helper, ci.get(2).branch().target());
-            assertEquals(objdumpTarget(bin, call.function().address(), call.function().address() + 5, "call"), helper);
+            assertEquals(
+                    objdumpTarget(
+                            bin, call.function().address(), call.function().address() + 5, "call"),
+                    helper);
 
             PlannedFunction jmp = p.get("asm_jmp");
             List<Insn> mi = relocateAndDecode(jmp, area);
@@ -210,7 +243,10 @@ class PlannerTest {
 
     @Test
     void callerIncludeForcesOuter() throws Exception {
-        SelectionOptions o = SelectionOptions.builder().minInstructions(256).callerInclude("^inner").build();
+        SelectionOptions o = SelectionOptions.builder()
+                .minInstructions(256)
+                .callerInclude("^inner")
+                .build();
         assertEquals(0, o.minAddressRange(), "only -i given: the address range becomes 0");
         PlanResult r = plan(nopie, o);
         Map<String, PlannedFunction> p = planned(r);
@@ -226,20 +262,37 @@ class PlannerTest {
 
     @Test
     void userExcludeRestrictAndInstructionExclude() throws Exception {
-        PlanResult r = plan(nopie, SelectionOptions.builder().minInstructions(0).functionExclude("^asm_", "^sw$").build());
+        PlanResult r = plan(
+                nopie,
+                SelectionOptions.builder()
+                        .minInstructions(0)
+                        .functionExclude("^asm_", "^sw$")
+                        .build());
         Map<String, String> why = reasons(r);
         assertEquals("function-exclude-regex", why.get("asm_jcc"));
         assertEquals("function-exclude-regex", why.get("sw"));
         assertTrue(planned(r).containsKey("inner"));
 
-        r = plan(nopie, SelectionOptions.builder().functionRestrict("^(inner|sw)$").build());
+        r = plan(
+                nopie,
+                SelectionOptions.builder().functionRestrict("^(inner|sw)$").build());
         assertEquals(Set.of("inner", "sw"), planned(r).keySet());
         assertEquals("function-restrict-regex", reasons(r).get("outer"));
 
-        r = plan(nopie, SelectionOptions.builder().minInstructions(0).instructionExclude("imul").build());
+        r = plan(
+                nopie,
+                SelectionOptions.builder()
+                        .minInstructions(0)
+                        .instructionExclude("imul")
+                        .build());
         assertEquals("instruction-exclude-regex", reasons(r).get("inner"));
 
-        r = plan(nopie, SelectionOptions.builder().minInstructions(0).moduleExclude("prog-nopie$").build());
+        r = plan(
+                nopie,
+                SelectionOptions.builder()
+                        .minInstructions(0)
+                        .moduleExclude("prog-nopie$")
+                        .build());
         assertTrue(r.plan().instrumented().isEmpty());
         assertEquals("module-exclude-regex", reasons(r).get("inner"));
 

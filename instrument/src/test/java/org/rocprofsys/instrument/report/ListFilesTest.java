@@ -20,24 +20,38 @@ import org.rocprofsys.instrument.plan.PlannedFunction;
 import org.w3c.dom.Document;
 
 class ListFilesTest {
-    static final FunctionInfo OUTER = new FunctionInfo("/tmp/app", "outer", "outer", 0x1139, 42, 12, "global", "default");
-    static final FunctionInfo TPL = new FunctionInfo("/tmp/app", "twice<int>", "int twice<int>(int)", 0x1200, 20, 0,
-            "weak", "default");
-    static final FunctionInfo SMALL = new FunctionInfo("/tmp/libx.so", "small", "small", 0x1300, 0, 0, "local", "hidden");
+    static final FunctionInfo OUTER =
+            new FunctionInfo("/tmp/app", "outer", "outer", 0x1139, 42, 12, "global", "default");
+    static final FunctionInfo TPL =
+            new FunctionInfo("/tmp/app", "twice<int>", "int twice<int>(int)", 0x1200, 20, 0, "weak", "default");
+    static final FunctionInfo SMALL =
+            new FunctionInfo("/tmp/libx.so", "small", "small", 0x1300, 0, 0, "local", "hidden");
 
     static InstrumentPlan plan() {
-        PlannedFunction p = new PlannedFunction(OUTER, "outer", 8, new byte[] {0x55, 0x48, (byte) 0x89, (byte) 0xe5,
-                0x48, (byte) 0x83, (byte) 0xec, 0x10}, List.of());
-        return new InstrumentPlan(Path.of("/tmp/app"), true, List.of(OUTER, TPL, SMALL), List.of(p),
+        PlannedFunction p = new PlannedFunction(
+                OUTER,
+                "outer",
+                8,
+                new byte[] {0x55, 0x48, (byte) 0x89, (byte) 0xe5, 0x48, (byte) 0x83, (byte) 0xec, 0x10},
+                List.of());
+        return new InstrumentPlan(
+                Path.of("/tmp/app"),
+                true,
+                List.of(OUTER, TPL, SMALL),
+                List.of(p),
                 List.of(new Exclusion(TPL, "linkage-constraint"), new Exclusion(SMALL, "min-instructions")),
-                List.of(), 0);
+                List.of(),
+                0);
     }
 
     @Test
     void writesEveryListInEveryFormat(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("rocprofsys-out/instrumentation");
-        List<Path> files = ListFiles.write(out, List.of(plan()), EnumSet.range(FunctionList.AVAILABLE,
-                FunctionList.OVERLAPPING), EnumSet.allOf(ListFiles.Format.class));
+        List<Path> files = ListFiles.write(
+                out,
+                List.of(plan()),
+                EnumSet.range(FunctionList.AVAILABLE, FunctionList.OVERLAPPING),
+                EnumSet.allOf(ListFiles.Format.class));
         assertEquals(12, files.size());
         Set<String> names;
         try (var s = Files.list(out)) {
@@ -51,29 +65,45 @@ class ListFilesTest {
         String txt = Files.readString(out.resolve("available.txt"));
         String[] lines = txt.split("\n");
         assertEquals(4, lines.length);
-        assertTrue(lines[0].startsWith("  StartAddress   AddressRange  #Instructions  Ratio Linkage Visibility  Module"),
+        assertTrue(
+                lines[0].startsWith("  StartAddress   AddressRange  #Instructions  Ratio Linkage Visibility  Module"),
                 lines[0]);
         assertTrue(lines[0].contains("Function") && lines[0].contains("FunctionSignature"));
-        assertTrue(lines[1].startsWith("        0x1139             42             12   3.50   global    default /tmp/app"),
+        assertTrue(
+                lines[1].startsWith("        0x1139             42             12   3.50   global    default /tmp/app"),
                 lines[1]);
         assertTrue(lines[2].contains(" 0    inf     weak"), lines[2]);
         assertTrue(lines[2].contains("int twice<int>(int)"));
 
-        JsonNode json = new ObjectMapper().readTree(out.resolve("instrumented.json").toFile());
-        JsonNode funcs = json.path("rocprofsys").path("instrumented_module_functions").path("module_functions");
+        JsonNode json =
+                new ObjectMapper().readTree(out.resolve("instrumented.json").toFile());
+        JsonNode funcs =
+                json.path("rocprofsys").path("instrumented_module_functions").path("module_functions");
         assertEquals(1, funcs.size());
         assertEquals("0x1139", funcs.get(0).path("start_address").asText());
         assertEquals(42, funcs.get(0).path("address_range").asInt());
         assertEquals("outer", funcs.get(0).path("function").asText());
-        JsonNode empty = new ObjectMapper().readTree(out.resolve("overlapping.json").toFile());
-        assertEquals(0, empty.path("rocprofsys").path("overlapping_module_functions").path("module_functions").size());
-        assertTrue(empty.path("rocprofsys").path("overlapping_module_functions").path("module_functions").isArray());
+        JsonNode empty =
+                new ObjectMapper().readTree(out.resolve("overlapping.json").toFile());
+        assertEquals(
+                0,
+                empty.path("rocprofsys")
+                        .path("overlapping_module_functions")
+                        .path("module_functions")
+                        .size());
+        assertTrue(empty.path("rocprofsys")
+                .path("overlapping_module_functions")
+                .path("module_functions")
+                .isArray());
 
-        Document xml = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        Document xml = DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
                 .parse(out.resolve("excluded.xml").toFile());
         assertEquals("cereal", xml.getDocumentElement().getTagName());
         assertEquals(1, xml.getElementsByTagName("excluded_module_functions").getLength());
-        assertEquals("int twice<int>(int)", xml.getElementsByTagName("signature").item(0).getTextContent());
+        assertEquals(
+                "int twice<int>(int)",
+                xml.getElementsByTagName("signature").item(0).getTextContent());
         assertEquals(2, xml.getElementsByTagName("function").getLength());
     }
 
@@ -81,8 +111,14 @@ class ListFilesTest {
     void coverageListOnlyInCoverageMode() {
         InstrumentPlan trace = plan();
         assertTrue(FunctionList.COVERAGE.rows(trace).isEmpty());
-        InstrumentPlan coverage = new InstrumentPlan(trace.module(), true, trace.available(), trace.instrumented(),
-                trace.excluded(), trace.overlapping(), 2);
+        InstrumentPlan coverage = new InstrumentPlan(
+                trace.module(),
+                true,
+                trace.available(),
+                trace.instrumented(),
+                trace.excluded(),
+                trace.overlapping(),
+                2);
         assertEquals(List.of(OUTER), FunctionList.COVERAGE.rows(coverage));
         assertEquals("coverage_module_functions", FunctionList.of("coverage").label());
     }
@@ -106,14 +142,17 @@ class ListFilesTest {
                 [available] /tmp/libx.so:
                 [available]    [small][0]
                 """, PrintMode.of("functions").format(FunctionList.AVAILABLE, rows));
-        assertTrue(PrintMode.of("functions+").format(FunctionList.AVAILABLE, rows).contains("[int twice<int>(int)][0]"));
+        assertTrue(
+                PrintMode.of("functions+").format(FunctionList.AVAILABLE, rows).contains("[int twice<int>(int)][0]"));
         assertEquals("""
                 [excluded]    [/tmp/app]
                 [excluded]    [/tmp/libx.so]
                 """, PrintMode.of("modules").format(FunctionList.EXCLUDED, rows));
-        assertEquals("[instrumented]    [/tmp/app] --> [outer][12]\n",
+        assertEquals(
+                "[instrumented]    [/tmp/app] --> [outer][12]\n",
                 PrintMode.of("pair").format(FunctionList.INSTRUMENTED, List.of(OUTER)));
-        assertEquals("[instrumented]    [/tmp/app] --> [int twice<int>(int)][0]\n",
+        assertEquals(
+                "[instrumented]    [/tmp/app] --> [int twice<int>(int)][0]\n",
                 PrintMode.of("pair+").format(FunctionList.INSTRUMENTED, List.of(TPL)));
         assertThrows(IllegalArgumentException.class, () -> PrintMode.of("everything"));
     }

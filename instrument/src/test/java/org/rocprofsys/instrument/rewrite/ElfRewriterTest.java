@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.instrument.area.Area;
@@ -33,15 +32,30 @@ class ElfRewriterTest {
             List.of("fib", "sum_array", "scale", "many_args", "make_big", "shout", "cmp_long", "main"));
 
     /** Expected entries per function of prog.c run without arguments. */
-    static final Map<String, Long> PROG_COUNTS = Map.of("fib", 1973L + 177L, "sum_array", 1L, "scale", 1L,
-            "many_args", 1L, "make_big", 1L, "shout", 1L, "main", 1L);
+    static final Map<String, Long> PROG_COUNTS = Map.of(
+            "fib",
+            1973L + 177L,
+            "sum_array",
+            1L,
+            "scale",
+            1L,
+            "many_args",
+            1L,
+            "make_big",
+            1L,
+            "shout",
+            1L,
+            "main",
+            1L);
 
     private Exec.Result runProgram(Path exe, Map<String, String> env, String... args) throws Exception {
-        String[] cmd = Stream.concat(Stream.of(exe.toString()), Arrays.stream(args)).toArray(String[]::new);
+        String[] cmd =
+                Stream.concat(Stream.of(exe.toString()), Arrays.stream(args)).toArray(String[]::new);
         return Exec.run(tmp, env, cmd);
     }
 
-    private void assertSameRun(Path original, Path rewritten, Map<String, String> env, String... args) throws Exception {
+    private void assertSameRun(Path original, Path rewritten, Map<String, String> env, String... args)
+            throws Exception {
         Exec.Result a = runProgram(original, env, args);
         Exec.Result b = runProgram(rewritten, env, args);
         assertEquals(a.stdout(), b.stdout(), "stdout");
@@ -53,7 +67,8 @@ class ElfRewriterTest {
     /** readelf -lW shows the two new PT_LOADs and the note; -n the RocProfSys note; -a and objdump -d are clean. */
     private void assertToolsHappy(Path file, ElfRewriter.Result r) throws Exception {
         String phdrs = Exec.ok(null, "readelf", "-lW", file.toString());
-        String rx = String.format("LOAD 0x%06x 0x%016x", r.phdrOffset(), r.areaVaddr() - (r.areaOffset() - r.phdrOffset()));
+        String rx =
+                String.format("LOAD 0x%06x 0x%016x", r.phdrOffset(), r.areaVaddr() - (r.areaOffset() - r.phdrOffset()));
         assertTrue(phdrs.replaceAll(" +", " ").contains(rx), rx + " in\n" + phdrs);
         assertTrue(phdrs.contains("R E 0x1000"), phdrs);
         assertTrue(phdrs.contains("RW  0x1000"), phdrs);
@@ -71,7 +86,8 @@ class ElfRewriterTest {
         // the area in the file is valid and applied
         byte[] bytes = Files.readAllBytes(file);
         int size = (int) AreaReaderSize.of(bytes, r.areaOffset());
-        AreaReader.Decoded d = AreaReader.read(Arrays.copyOfRange(bytes, (int) r.areaOffset(), (int) r.areaOffset() + size));
+        AreaReader.Decoded d =
+                AreaReader.read(Arrays.copyOfRange(bytes, (int) r.areaOffset(), (int) r.areaOffset() + size));
         assertTrue(d.applied());
         assertEquals(r.areaVaddr(), d.areaVaddr());
     }
@@ -95,7 +111,8 @@ class ElfRewriterTest {
 
     private void rewriteAndRunProgram(String... ccArgs) throws Exception {
         TestPrograms.source(tmp, "prog.c");
-        String[] args = Stream.concat(Arrays.stream(ccArgs), Stream.of("-O0", "prog.c")).toArray(String[]::new);
+        String[] args =
+                Stream.concat(Arrays.stream(ccArgs), Stream.of("-O0", "prog.c")).toArray(String[]::new);
         Path exe = TestPrograms.cc(tmp, "prog", args);
         boolean pie = Arrays.asList(ccArgs).contains("-pie");
         InstrumentPlan plan = TestPrograms.plan(exe, pie, PROG_FUNCS);
@@ -143,11 +160,13 @@ class ElfRewriterTest {
         TestPrograms.source(tmp, "libmain.c");
         Path orig = Files.createDirectories(tmp.resolve("orig"));
         Path inst = Files.createDirectories(tmp.resolve("inst"));
-        Path lib = TestPrograms.cc(orig, "libt.so", "-O0", "-shared", "-fPIC", tmp.resolve("lib.c").toString());
-        Path exe = TestPrograms.cc(orig, "libmain", "-O0", tmp.resolve("libmain.c").toString(), "-L" + orig, "-lt");
+        Path lib = TestPrograms.cc(
+                orig, "libt.so", "-O0", "-shared", "-fPIC", tmp.resolve("lib.c").toString());
+        Path exe =
+                TestPrograms.cc(orig, "libmain", "-O0", tmp.resolve("libmain.c").toString(), "-L" + orig, "-lt");
 
-        InstrumentPlan libPlan = TestPrograms.plan(lib, true,
-                new LinkedHashSet<>(List.of("lib_fib", "lib_add", "lib_mix", "lib_greet")));
+        InstrumentPlan libPlan = TestPrograms.plan(
+                lib, true, new LinkedHashSet<>(List.of("lib_fib", "lib_add", "lib_mix", "lib_greet")));
         ElfRewriter.Result lr = ElfRewriter.rewrite(libPlan, Map.of(), inst.resolve("libt.so"));
         InstrumentPlan exePlan = TestPrograms.plan(exe, true, new LinkedHashSet<>(List.of("local_twice", "main")));
         ElfRewriter.Result er = ElfRewriter.rewrite(exePlan, Map.of(), inst.resolve("libmain"));
@@ -155,15 +174,26 @@ class ElfRewriterTest {
         assertToolsHappy(inst.resolve("libmain"), er);
 
         Exec.Result a = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", orig.toString()), exe.toString());
-        Exec.Result b = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", inst.toString()), inst.resolve("libmain").toString());
+        Exec.Result b = Exec.run(
+                tmp,
+                Map.of("LD_LIBRARY_PATH", inst.toString()),
+                inst.resolve("libmain").toString());
         assertFalse(a.stdout().isEmpty());
         assertEquals(a.stdout(), b.stdout());
         assertEquals(a.exitCode(), b.exitCode(), b.stderr());
 
         Path hook = TestPrograms.hook(tmp);
         Path counts = tmp.resolve("counts.txt");
-        Exec.Result h = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", inst.toString(), "LD_PRELOAD", hook.toString(),
-                "HOOK_OUT", counts.toString()), inst.resolve("libmain").toString());
+        Exec.Result h = Exec.run(
+                tmp,
+                Map.of(
+                        "LD_LIBRARY_PATH",
+                        inst.toString(),
+                        "LD_PRELOAD",
+                        hook.toString(),
+                        "HOOK_OUT",
+                        counts.toString()),
+                inst.resolve("libmain").toString());
         assertEquals(a.stdout(), h.stdout());
         assertEquals(a.exitCode(), h.exitCode(), h.stderr());
         Map<String, Long> c = hookCounts(counts);
@@ -183,13 +213,14 @@ class ElfRewriterTest {
         Files.writeString(text, "hello, not an ELF file\n".repeat(10));
         Area area = AreaBuilder.build(List.of(), Map.of(), 0);
         Path outDir = Files.createDirectories(tmp.resolve("out"));
-        RewriteException e = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(text, outDir.resolve("x"), area));
+        RewriteException e =
+                assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(text, outDir.resolve("x"), area));
         assertTrue(e.getMessage().contains("not an ELF file"), e.getMessage());
         try (var files = Files.list(outDir)) {
             assertEquals(List.of(), files.toList());
         }
-        RewriteException missing = assertThrows(RewriteException.class,
-                () -> ElfRewriter.rewrite(tmp.resolve("nope"), outDir.resolve("x"), area));
+        RewriteException missing = assertThrows(
+                RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("nope"), outDir.resolve("x"), area));
         assertTrue(missing.getMessage().contains("no such file"), missing.getMessage());
     }
 
@@ -200,17 +231,19 @@ class ElfRewriterTest {
         InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("fib"));
         Path notDir = tmp.resolve("file");
         Files.writeString(notDir, "x");
-        RewriteException e = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(plan, Map.of(), notDir.resolve("out")));
+        RewriteException e =
+                assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(plan, Map.of(), notDir.resolve("out")));
         assertTrue(e.getMessage().startsWith("cannot write " + notDir.resolve("out")), e.getMessage());
-        RewriteException e2 = assertThrows(RewriteException.class,
-                () -> ElfRewriter.rewrite(plan, Map.of(), tmp.resolve("no/such/dir/out")));
+        RewriteException e2 = assertThrows(
+                RewriteException.class, () -> ElfRewriter.rewrite(plan, Map.of(), tmp.resolve("no/such/dir/out")));
         assertTrue(e2.getMessage().contains("does not exist"), e2.getMessage());
         RewriteException same = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(plan, Map.of(), exe));
         assertTrue(same.getMessage().contains("replace the input"), same.getMessage());
         if (!"root".equals(System.getProperty("user.name"))) {
             Path ro = Files.createDirectories(tmp.resolve("ro"));
             Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("r-xr-xr-x"));
-            RewriteException e3 = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(plan, Map.of(), ro.resolve("out")));
+            RewriteException e3 =
+                    assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(plan, Map.of(), ro.resolve("out")));
             assertTrue(e3.getMessage().contains("permission denied"), e3.getMessage());
         }
     }
@@ -222,10 +255,15 @@ class ElfRewriterTest {
         InstrumentPlan good = TestPrograms.plan(exe, true, Set.of("fib"));
         var f = good.instrumented().getFirst();
         var bad = new org.rocprofsys.instrument.plan.PlannedFunction(
-                new org.rocprofsys.instrument.plan.FunctionInfo(exe.toString(), "nowhere", "nowhere", 0x10, 0, 1, "global", "default"),
-                "nowhere", f.patchLength(), f.relocatedCode(), List.of());
+                new org.rocprofsys.instrument.plan.FunctionInfo(
+                        exe.toString(), "nowhere", "nowhere", 0x10, 0, 1, "global", "default"),
+                "nowhere",
+                f.patchLength(),
+                f.relocatedCode(),
+                List.of());
         InstrumentPlan plan = new InstrumentPlan(exe, true, List.of(), List.of(bad), List.of(), List.of(), 0);
-        RewriteException e = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(plan, Map.of(), tmp.resolve("o")));
+        RewriteException e =
+                assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(plan, Map.of(), tmp.resolve("o")));
         assertTrue(e.getMessage().contains("not in an executable segment"), e.getMessage());
         assertFalse(Files.exists(tmp.resolve("o")));
         try (var files = Files.list(tmp)) {
@@ -244,16 +282,24 @@ class ElfRewriterTest {
         Area area = AreaBuilder.build(plan, env, 2);
         ElfRewriter.Result r = ElfRewriter.rewrite(exe, tmp.resolve("o"), area);
         byte[] bytes = Files.readAllBytes(tmp.resolve("o"));
-        AreaReader.Decoded d = AreaReader.read(Arrays.copyOfRange(bytes, (int) r.areaOffset(), (int) r.areaOffset() + area.size()));
+        AreaReader.Decoded d =
+                AreaReader.read(Arrays.copyOfRange(bytes, (int) r.areaOffset(), (int) r.areaOffset() + area.size()));
         assertEquals(env, d.env());
         assertEquals(2, d.mode());
-        assertEquals(List.of("fib", "main"), d.functions().stream().map(Area.Function::label).toList());
+        assertEquals(
+                List.of("fib", "main"),
+                d.functions().stream().map(Area.Function::label).toList());
     }
+
     @Test
     void staticExecutablesRunIdentically() throws Exception {
         TestPrograms.source(tmp, "prog.c");
         for (String[] flags : List.of(new String[] {"-static", "-fno-PIE"}, new String[] {"-static-pie", "-fPIE"})) {
-            Path exe = TestPrograms.cc(tmp, "sprog", Stream.concat(Arrays.stream(flags), Stream.of("-O0", "prog.c")).toArray(String[]::new));
+            Path exe = TestPrograms.cc(
+                    tmp,
+                    "sprog",
+                    Stream.concat(Arrays.stream(flags), Stream.of("-O0", "prog.c"))
+                            .toArray(String[]::new));
             InstrumentPlan plan = TestPrograms.plan(exe, flags[0].equals("-static-pie"), PROG_FUNCS);
             ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), tmp.resolve("sprog.inst"));
             assertSameRun(exe, tmp.resolve("sprog.inst"), null);
@@ -266,7 +312,11 @@ class ElfRewriterTest {
     void largeBssAndTlsProgramsAndLibraries() throws Exception {
         TestPrograms.source(tmp, "bss.c");
         for (String[] flags : List.of(new String[] {"-no-pie", "-fno-PIE"}, new String[] {"-pie", "-fPIE"})) {
-            Path exe = TestPrograms.cc(tmp, "bss", Stream.concat(Arrays.stream(flags), Stream.of("-O0", "bss.c")).toArray(String[]::new));
+            Path exe = TestPrograms.cc(
+                    tmp,
+                    "bss",
+                    Stream.concat(Arrays.stream(flags), Stream.of("-O0", "bss.c"))
+                            .toArray(String[]::new));
             InstrumentPlan plan = TestPrograms.plan(exe, flags[0].equals("-pie"), Set.of("work", "main"));
             Path out = tmp.resolve("bss.inst");
             ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
@@ -284,7 +334,9 @@ class ElfRewriterTest {
         assertTrue(r.areaVaddr() >= 16 << 20);
         assertToolsHappy(out, r);
         // and it loads and works: a program calling work() through dlopen-free linking
-        Files.writeString(tmp.resolve("usebss.c"), "#include <stdio.h>\nint work(int);\nint main(void){printf(\"%d\\n\", work(4));return 3;}\n");
+        Files.writeString(
+                tmp.resolve("usebss.c"),
+                "#include <stdio.h>\nint work(int);\nint main(void){printf(\"%d\\n\", work(4));return 3;}\n");
         Path orig = Files.createDirectories(tmp.resolve("o"));
         Path inst = Files.createDirectories(tmp.resolve("i"));
         Files.copy(lib, orig.resolve("libbss.so"));
@@ -297,8 +349,16 @@ class ElfRewriterTest {
         assertEquals(3, b.exitCode());
         Path hook = TestPrograms.hook(tmp);
         Path counts = tmp.resolve("counts.txt");
-        Exec.Result h = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", inst.toString(), "LD_PRELOAD", hook.toString(),
-                "HOOK_OUT", counts.toString()), use.toString());
+        Exec.Result h = Exec.run(
+                tmp,
+                Map.of(
+                        "LD_LIBRARY_PATH",
+                        inst.toString(),
+                        "LD_PRELOAD",
+                        hook.toString(),
+                        "HOOK_OUT",
+                        counts.toString()),
+                use.toString());
         assertEquals(a.stdout(), h.stdout(), h.stderr());
         assertEquals(1L, hookCounts(counts).get("libbss.so:work"));
     }
@@ -308,13 +368,20 @@ class ElfRewriterTest {
         int n = 3000;
         StringBuilder c = new StringBuilder("#include <stdio.h>\n");
         for (int i = 0; i < n; i++) {
-            c.append("int f").append(i).append("(int x) { int y = x * ").append(i % 97 + 1).append("; return y + ").append(i).append("; }\n");
+            c.append("int f")
+                    .append(i)
+                    .append("(int x) { int y = x * ")
+                    .append(i % 97 + 1)
+                    .append("; return y + ")
+                    .append(i)
+                    .append("; }\n");
         }
         c.append("typedef int (*fn)(int);\nstatic fn table[] = {");
         for (int i = 0; i < n; i++) {
             c.append("f").append(i).append(',');
         }
-        c.append("};\nint main(void) { long s = 0; for (int r = 0; r < 3; r++) for (unsigned i = 0; i < sizeof table / sizeof table[0]; i++) s += table[i](r + (int)i);\n")
+        c.append(
+                        "};\nint main(void) { long s = 0; for (int r = 0; r < 3; r++) for (unsigned i = 0; i < sizeof table / sizeof table[0]; i++) s += table[i](r + (int)i);\n")
                 .append("  printf(\"%ld\\n\", s); return (int)(s % 256); }\n");
         Files.writeString(tmp.resolve("many.c"), c);
         Path exe = TestPrograms.cc(tmp, "many", "-O0", "many.c");
@@ -331,7 +398,8 @@ class ElfRewriterTest {
         long t1 = System.nanoTime();
         ElfRewriter.Result r = ElfRewriter.rewrite(exe, out, area);
         long t2 = System.nanoTime();
-        System.out.printf("rewrite of %d functions: area %.1f ms, ELF %.1f ms (%.2f ms per 1000 functions in all)%n",
+        System.out.printf(
+                "rewrite of %d functions: area %.1f ms, ELF %.1f ms (%.2f ms per 1000 functions in all)%n",
                 n + 1, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t2 - t0) / 1e6 / ((n + 1) / 1000.0));
         assertEquals(n + 1, r.functions());
         assertTrue(area.rxSize() > 10 * 4096);
@@ -346,6 +414,7 @@ class ElfRewriterTest {
         }
         assertEquals(1L, m.get("main:main"));
     }
+
     @Test
     void debugInformationAndSymbolsSurvive() throws Exception {
         TestPrograms.source(tmp, "prog.c");
@@ -356,16 +425,32 @@ class ElfRewriterTest {
         assertSameRun(exe, out, null);
         assertToolsHappy(out, r);
         String nm = Exec.ok(null, "nm", out.toString());
-        assertEquals(Exec.ok(null, "nm", exe.toString()),
-                nm.lines().filter(l -> !l.contains(" rocprofsys.")).map(l -> l + "\n").reduce("", String::concat));
+        assertEquals(
+                Exec.ok(null, "nm", exe.toString()),
+                nm.lines()
+                        .filter(l -> !l.contains(" rocprofsys."))
+                        .map(l -> l + "\n")
+                        .reduce("", String::concat));
         // the stub and the trampolines have symbols, so tools name them
         assertTrue(nm.contains(" rocprofsys.entry_stub\n") && nm.contains(" rocprofsys.tramp.fib\n"), nm);
         String dis = Exec.ok(null, "objdump", "-d", "-j", ".rocprofsys.text", out.toString());
-        assertTrue(dis.contains("<rocprofsys.tramp.fib>:") && dis.contains("call") && dis.contains("<rocprofsys.entry_stub>"), dis);
-        assertEquals(Exec.ok(null, "readelf", "--debug-dump=info,line", exe.toString()).replace(exe.toString(), "F"),
-                Exec.ok(null, "readelf", "--debug-dump=info,line", out.toString()).replace(out.toString(), "F"));
-        String fib = "0x" + Long.toHexString(plan.instrumented().stream()
-                .filter(f -> f.function().name().equals("fib")).findFirst().orElseThrow().function().address());
+        assertTrue(
+                dis.contains("<rocprofsys.tramp.fib>:")
+                        && dis.contains("call")
+                        && dis.contains("<rocprofsys.entry_stub>"),
+                dis);
+        assertEquals(
+                Exec.ok(null, "readelf", "--debug-dump=info,line", exe.toString())
+                        .replace(exe.toString(), "F"),
+                Exec.ok(null, "readelf", "--debug-dump=info,line", out.toString())
+                        .replace(out.toString(), "F"));
+        String fib = "0x"
+                + Long.toHexString(plan.instrumented().stream()
+                        .filter(f -> f.function().name().equals("fib"))
+                        .findFirst()
+                        .orElseThrow()
+                        .function()
+                        .address());
         String line = Exec.ok(null, "addr2line", "-e", exe.toString(), fib);
         assertTrue(line.contains("prog.c:"), line);
         assertEquals(line, Exec.ok(null, "addr2line", "-e", out.toString(), fib));
@@ -383,6 +468,7 @@ class ElfRewriterTest {
         assertEquals(Math.max(ElfRewriter.alignUp(loadedEnd, page), ElfRewriter.alignUp(maxEnd, page)), r.phdrOffset());
         assertTrue(loadedEnd < Files.size(exe) - 4096, "debug information follows the loaded bytes");
     }
+
     @Test
     void cetFeatureBitsAreCleared() throws Exception {
         TestPrograms.source(tmp, "prog.c");
@@ -398,6 +484,7 @@ class ElfRewriterTest {
         assertTrue(after.contains("NT_GNU_PROPERTY_TYPE_0"), after);
         assertSameRun(exe, out, null);
     }
+
     @Test
     void rewrittenFilesAreNotRewrittenAgain() throws Exception {
         TestPrograms.source(tmp, "prog.c");
@@ -406,10 +493,12 @@ class ElfRewriterTest {
         Path once = tmp.resolve("once");
         ElfRewriter.rewrite(plan, Map.of(), once);
         InstrumentPlan again = TestPrograms.plan(once, true, Set.of("main"));
-        RewriteException e = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(again, Map.of(), tmp.resolve("twice")));
+        RewriteException e =
+                assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(again, Map.of(), tmp.resolve("twice")));
         assertTrue(e.getMessage().contains("already instrumented"), e.getMessage());
         assertFalse(Files.exists(tmp.resolve("twice")));
     }
+
     @Test
     void everyRegisterSurvivesAnInstrumentedCall() throws Exception {
         TestPrograms.source(tmp, "regs.c");
@@ -421,10 +510,12 @@ class ElfRewriterTest {
         assertEquals("registers preserved\n", bare.stdout());
         Path hook = TestPrograms.hook(tmp);
         Path counts = tmp.resolve("counts.txt");
-        Exec.Result hooked = Exec.run(tmp, Map.of("LD_PRELOAD", hook.toString(), "HOOK_OUT", counts.toString()), out.toString());
+        Exec.Result hooked =
+                Exec.run(tmp, Map.of("LD_PRELOAD", hook.toString(), "HOOK_OUT", counts.toString()), out.toString());
         assertEquals("registers preserved\n", hooked.stdout(), hooked.stderr());
         assertEquals(3L, hookCounts(counts).get("main:leaf"));
     }
+
     @Test
     void entriesUnderTextRelocationsAreRefused() throws Exception {
         Files.writeString(tmp.resolve("textrel.c"), """
@@ -435,18 +526,21 @@ class ElfRewriterTest {
                 """);
         Path lib = TestPrograms.cc(tmp, "libtr.so", "-O0", "-shared", "-fPIC", "-Wl,-z,notext", "textrel.c");
         InstrumentPlan bad = TestPrograms.plan(lib, true, Set.of("tr"));
-        RewriteException e = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(bad, Map.of(), tmp.resolve("o.so")));
+        RewriteException e =
+                assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(bad, Map.of(), tmp.resolve("o.so")));
         assertTrue(e.getMessage().contains("text relocation") && e.getMessage().contains("tr"), e.getMessage());
         assertFalse(Files.exists(tmp.resolve("o.so")));
         InstrumentPlan good = TestPrograms.plan(lib, true, Set.of("other"));
         ElfRewriter.rewrite(good, Map.of(), tmp.resolve("o.so"));
     }
+
     @Test
     void otherElfKindsAreRefusedClearly() throws Exception {
         Area area = AreaBuilder.build(List.of(), Map.of(), 0);
         TestPrograms.source(tmp, "lib.c");
         Exec.ok(tmp, "cc", "-c", "-o", tmp.resolve("lib.o").toString(), "lib.c");
-        RewriteException rel = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("lib.o"), tmp.resolve("x"), area));
+        RewriteException rel = assertThrows(
+                RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("lib.o"), tmp.resolve("x"), area));
         assertTrue(rel.getMessage().contains("not an executable or shared library"), rel.getMessage());
         byte[] elf32 = new byte[64];
         elf32[0] = 0x7f;
@@ -456,16 +550,19 @@ class ElfRewriterTest {
         elf32[4] = 1;
         elf32[5] = 1;
         Files.write(tmp.resolve("e32"), elf32);
-        RewriteException c32 = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("e32"), tmp.resolve("x"), area));
+        RewriteException c32 = assertThrows(
+                RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("e32"), tmp.resolve("x"), area));
         assertTrue(c32.getMessage().contains("not a 64-bit little-endian ELF file"), c32.getMessage());
         Files.write(tmp.resolve("short"), new byte[] {0x7f, 'E', 'L', 'F'});
-        RewriteException sh = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("short"), tmp.resolve("x"), area));
+        RewriteException sh = assertThrows(
+                RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("short"), tmp.resolve("x"), area));
         assertTrue(sh.getMessage().contains("not an ELF file"), sh.getMessage());
         // a truncated executable: program headers cut off
         TestPrograms.source(tmp, "prog.c");
         Path exe = TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
         Files.write(tmp.resolve("cut"), Arrays.copyOf(Files.readAllBytes(exe), 100));
-        RewriteException cut = assertThrows(RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("cut"), tmp.resolve("x"), area));
+        RewriteException cut = assertThrows(
+                RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("cut"), tmp.resolve("x"), area));
         assertTrue(cut.getMessage().contains("bad program header table"), cut.getMessage());
         assertFalse(Files.exists(tmp.resolve("x")));
         try (var files = Files.list(tmp)) {

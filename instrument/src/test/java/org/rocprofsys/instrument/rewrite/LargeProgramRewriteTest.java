@@ -8,16 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.area.Exec;
 import org.rocprofsys.instrument.capstone.Capstone;
-import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.LabelFormat;
 import org.rocprofsys.instrument.plan.PlannedFunction;
@@ -44,18 +43,25 @@ class LargeProgramRewriteTest {
         InstrumentPlan plan;
         long t0 = System.nanoTime();
         try (Capstone cs = Capstone.openX86_64()) {
-            SelectionOptions sel = SelectionOptions.builder().minInstructions(0).functionExclude("^Builtins_").build();
-            plan = new Planner(cs).plan(ElfFile.open(node), new PlannerOptions(sel, LabelFormat.NAME_ONLY, 0, false)).plan();
+            SelectionOptions sel = SelectionOptions.builder()
+                    .minInstructions(0)
+                    .functionExclude("^Builtins_")
+                    .build();
+            plan = new Planner(cs)
+                    .plan(ElfFile.open(node), new PlannerOptions(sel, LabelFormat.NAME_ONLY, 0, false))
+                    .plan();
         }
         List<PlannedFunction> fs = plan.instrumented().stream()
-                .filter(f -> !f.function().signature().contains(".cold")).toList();
+                .filter(f -> !f.function().signature().contains(".cold"))
+                .toList();
         long t1 = System.nanoTime();
         Area area = AreaBuilder.build(fs, Map.of(), 0);
         long t2 = System.nanoTime();
         Path out = tmp.resolve("node");
         ElfRewriter.Result r = ElfRewriter.rewrite(node, out, area);
         long t3 = System.nanoTime();
-        System.out.printf("node: %d functions planned in %.1f s; area %d KiB in %.0f ms; rewrite %.0f ms%n",
+        System.out.printf(
+                "node: %d functions planned in %.1f s; area %d KiB in %.0f ms; rewrite %.0f ms%n",
                 fs.size(), (t1 - t0) / 1e9, area.size() / 1024, (t2 - t1) / 1e6, (t3 - t2) / 1e6);
         assertTrue(r.functions() > 10_000, "functions: " + r.functions());
 

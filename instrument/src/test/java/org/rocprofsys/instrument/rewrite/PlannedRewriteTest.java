@@ -10,15 +10,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.instrument.area.Area;
+import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.area.AreaReader;
 import org.rocprofsys.instrument.area.Exec;
 import org.rocprofsys.instrument.capstone.Capstone;
-import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.LabelFormat;
 import org.rocprofsys.instrument.plan.PlannedFunction;
@@ -40,11 +38,15 @@ class PlannedRewriteTest {
         SelectionOptions sel = SelectionOptions.builder().minInstructions(0).build();
         InstrumentPlan p;
         try (Capstone cs = Capstone.openX86_64()) {
-            p = new Planner(cs).plan(ElfFile.open(bin), new PlannerOptions(sel, LabelFormat.NAME_ONLY, 0, false)).plan();
+            p = new Planner(cs)
+                    .plan(ElfFile.open(bin), new PlannerOptions(sel, LabelFormat.NAME_ONLY, 0, false))
+                    .plan();
         }
         List<PlannedFunction> kept = p.instrumented().stream()
-                .filter(f -> !f.function().signature().contains(".cold")).toList();
-        return new InstrumentPlan(p.module(), p.sharedObject(), p.available(), kept, p.excluded(), p.overlapping(), p.mode());
+                .filter(f -> !f.function().signature().contains(".cold"))
+                .toList();
+        return new InstrumentPlan(
+                p.module(), p.sharedObject(), p.available(), kept, p.excluded(), p.overlapping(), p.mode());
     }
 
     static Map<String, Long> counts(Path out) throws Exception {
@@ -52,7 +54,9 @@ class PlannedRewriteTest {
         for (String line : Files.readAllLines(out)) {
             int last = line.lastIndexOf(' ');
             int first = line.indexOf(' ');
-            String key = first == last ? line.substring(0, last) : line.substring(0, first) + ":" + line.substring(first + 1, last);
+            String key = first == last
+                    ? line.substring(0, last)
+                    : line.substring(0, first) + ":" + line.substring(first + 1, last);
             m.merge(key, Long.parseLong(line.substring(last + 1)), Long::sum);
         }
         return m;
@@ -64,7 +68,9 @@ class PlannedRewriteTest {
         Path out = tmp.resolve(exe.getFileName() + ".inst");
         ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
         byte[] bytes = Files.readAllBytes(out);
-        AreaReader.Decoded d = AreaReader.read(java.util.Arrays.copyOfRange(bytes, (int) r.areaOffset(),
+        AreaReader.Decoded d = AreaReader.read(java.util.Arrays.copyOfRange(
+                bytes,
+                (int) r.areaOffset(),
                 (int) r.areaOffset() + AreaBuilder.build(plan, Map.of()).size()));
         assertEquals(plan.instrumented().size(), d.functions().size());
         assertEquals("", Exec.run(null, null, "readelf", "-aW", out.toString()).stderr());
@@ -95,34 +101,45 @@ class PlannedRewriteTest {
     }
 
     private static boolean hasFixups(InstrumentPlan plan, String name) {
-        return plan.instrumented().stream().filter(f -> f.function().name().equals(name))
+        return plan.instrumented().stream()
+                .filter(f -> f.function().name().equals(name))
                 .anyMatch(f -> !f.fixups().isEmpty());
     }
 
     @Test
     void optimizedCProgramsRunIdentically() throws Exception {
         TestPrograms.source(tmp, "o2.c");
-        for (String[] flags : List.of(new String[] {"-fPIE", "-pie", "-fcf-protection=none"},
+        for (String[] flags : List.of(
+                new String[] {"-fPIE", "-pie", "-fcf-protection=none"},
                 new String[] {"-fno-PIE", "-no-pie", "-fcf-protection=none"},
                 new String[] {"-fPIE", "-pie", "-fcf-protection=full"})) {
-            List<String> cmd = new ArrayList<>(List.of("cc", "-O2", "-o", tmp.resolve("o2").toString()));
+            List<String> cmd =
+                    new ArrayList<>(List.of("cc", "-O2", "-o", tmp.resolve("o2").toString()));
             cmd.addAll(List.of(flags));
             cmd.add("o2.c");
             Exec.ok(tmp, cmd.toArray(String[]::new));
             Path exe = tmp.resolve("o2");
             InstrumentPlan plan = plan(exe);
-            List<String> names = plan.instrumented().stream().map(f -> f.function().name()).toList();
+            List<String> names =
+                    plan.instrumented().stream().map(f -> f.function().name()).toList();
             assertTrue(names.size() >= 8, String.join(" ", flags) + ": " + names + " / " + plan.excluded());
             // prologues that read globals RIP-relatively are relocated with fix-ups
-            assertTrue(hasFixups(plan, "get_counter") || hasFixups(plan, "bump") || hasFixups(plan, "name_of"),
-                    String.join(" ", flags) + ": no fix-ups in " + plan.instrumented().stream()
-                            .map(f -> f.function().name() + "/" + f.fixups().size()).toList());
+            assertTrue(
+                    hasFixups(plan, "get_counter") || hasFixups(plan, "bump") || hasFixups(plan, "name_of"),
+                    String.join(" ", flags) + ": no fix-ups in "
+                            + plan.instrumented().stream()
+                                    .map(f -> f.function().name() + "/"
+                                            + f.fixups().size())
+                                    .toList());
             Map<String, Long> c = rewriteAndCompare(exe, plan, null);
             Map<String, Long> c2 = rewriteAndCompare(exe, plan, null, "x", "y");
             Map<String, Long> expected = Map.of("jumper", 7L, "total_len", 1L, "avg", 1L, "fill", 1L);
             for (var e : expected.entrySet()) {
                 if (names.contains(e.getKey())) {
-                    assertEquals(e.getValue(), c.get("main:" + e.getKey()), String.join(" ", flags) + " " + e.getKey() + " " + c);
+                    assertEquals(
+                            e.getValue(),
+                            c.get("main:" + e.getKey()),
+                            String.join(" ", flags) + " " + e.getKey() + " " + c);
                 }
             }
             assertFalse(c2.isEmpty());
@@ -135,14 +152,20 @@ class PlannedRewriteTest {
         Exec.ok(tmp, "c++", "-O2", "-o", tmp.resolve("cxx").toString(), "cxx.cpp");
         Path exe = tmp.resolve("cxx");
         InstrumentPlan plan = plan(exe);
-        List<String> names = plan.instrumented().stream().map(f -> f.function().name()).toList();
+        List<String> names =
+                plan.instrumented().stream().map(f -> f.function().name()).toList();
         assertTrue(names.containsAll(List.of("thrower", "catcher")), names.toString());
         // catcher's relocated prologue ends with the call to thrower: the exception passes through it
-        PlannedFunction catcher = plan.instrumented().stream().filter(f -> f.function().name().equals("catcher"))
-                .findFirst().orElseThrow();
+        PlannedFunction catcher = plan.instrumented().stream()
+                .filter(f -> f.function().name().equals("catcher"))
+                .findFirst()
+                .orElseThrow();
         List<Exec.Insn> head = TestPrograms.disassemble(exe).get("_Z7catcheri");
-        assertTrue(head.stream().anyMatch(i -> i.address() < catcher.function().address() + catcher.patchLength()
-                && i.text().startsWith("call")), "catcher's patched bytes hold a call: " + head);
+        assertTrue(
+                head.stream()
+                        .anyMatch(i -> i.address() < catcher.function().address() + catcher.patchLength()
+                                && i.text().startsWith("call")),
+                "catcher's patched bytes hold a call: " + head);
         Map<String, Long> c = rewriteAndCompare(exe, plan, null);
         assertEquals(5L, c.get("main:catcher"), c.toString());
         assertTrue(c.get("main:thrower") >= 5, c.toString());
@@ -154,8 +177,19 @@ class PlannedRewriteTest {
         Path orig = Files.createDirectories(tmp.resolve("orig"));
         Path inst = Files.createDirectories(tmp.resolve("inst"));
         // o2.c as a library (main renamed), and a program calling it
-        Exec.ok(tmp, "cc", "-O2", "-shared", "-fPIC", "-Dmain=o2_main", "-o", orig.resolve("libo2.so").toString(), "o2.c");
-        Files.writeString(tmp.resolve("use.c"), "int o2_main(int, char **);\nint main(int c, char **v) { return o2_main(c, v); }\n");
+        Exec.ok(
+                tmp,
+                "cc",
+                "-O2",
+                "-shared",
+                "-fPIC",
+                "-Dmain=o2_main",
+                "-o",
+                orig.resolve("libo2.so").toString(),
+                "o2.c");
+        Files.writeString(
+                tmp.resolve("use.c"),
+                "int o2_main(int, char **);\nint main(int c, char **v) { return o2_main(c, v); }\n");
         Path use = TestPrograms.cc(tmp, "use", "-O2", "use.c", "-L" + orig, "-lo2");
         InstrumentPlan plan = plan(orig.resolve("libo2.so"));
         assertTrue(plan.instrumented().size() >= 8, plan.instrumented().toString());
@@ -168,8 +202,16 @@ class PlannedRewriteTest {
         assertEquals(a.exitCode(), b.exitCode(), b.stderr());
         Path hook = TestPrograms.hook(tmp);
         Path countsFile = tmp.resolve("counts.txt");
-        Exec.Result h = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", inst.toString(), "LD_PRELOAD", hook.toString(),
-                "HOOK_OUT", countsFile.toString()), use.toString());
+        Exec.Result h = Exec.run(
+                tmp,
+                Map.of(
+                        "LD_LIBRARY_PATH",
+                        inst.toString(),
+                        "LD_PRELOAD",
+                        hook.toString(),
+                        "HOOK_OUT",
+                        countsFile.toString()),
+                use.toString());
         assertEquals(a.stdout(), h.stdout());
         Map<String, Long> c = counts(countsFile);
         assertEquals(0L, c.get("bad_slot"), c.toString());
@@ -180,12 +222,14 @@ class PlannedRewriteTest {
             }
         }
     }
+
     @Test
     void registersSurvivePlannedEntriesThatStartWithACall() throws Exception {
         TestPrograms.source(tmp, "regs.c");
         Path exe = TestPrograms.cc(tmp, "regs", "-O0", "regs.c");
         InstrumentPlan plan = plan(exe);
-        List<String> names = plan.instrumented().stream().map(f -> f.function().name()).toList();
+        List<String> names =
+                plan.instrumented().stream().map(f -> f.function().name()).toList();
         assertTrue(names.containsAll(List.of("leaf", "via_call")), names.toString());
         Map<String, Long> c = rewriteAndCompare(exe, plan, null);
         assertEquals(3L, c.get("main:via_call"), c.toString());

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.instrument.area.AreaBuilder;
@@ -51,7 +50,8 @@ class RuntimePlanRunTest {
             Path exe = TestPrograms.cc(tmp, "prog", flags[0], flags[1], "-O0", "prog.c");
             InstrumentPlan plan = TestPrograms.plan(exe, flags[1].equals("-pie"), ElfRewriterTest.PROG_FUNCS);
             Path planFile = tmp.resolve("plan.bin");
-            RuntimePlanWriter.write(planFile, List.of(RuntimePlanWriter.Module.of(exe, AreaBuilder.build(plan, Map.of()))));
+            RuntimePlanWriter.write(
+                    planFile, List.of(RuntimePlanWriter.Module.of(exe, AreaBuilder.build(plan, Map.of()))));
             Exec.Result expected = Exec.run(tmp, null, exe.toString());
             Map<String, Long> c = runWithPlan(planFile, expected, Map.of(), exe.toString());
             for (var e : ElfRewriterTest.PROG_COUNTS.entrySet()) {

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.instrument.area.Area;
@@ -37,9 +36,9 @@ class RuntimePlanWriterTest {
         Area a1 = area("f", 0x1139);
         Area a2 = area("g", 0x2000);
         String p1 = "/usr/lib/libx.so.1"; // 18 bytes: padded to 24
-        String p2 = "/opt/app/bin/app1";  // 17 bytes: padded to 24
-        byte[] plan = RuntimePlanWriter.encode(List.of(new RuntimePlanWriter.Module(p1, a1.bytes()),
-                new RuntimePlanWriter.Module(p2, a2.bytes())));
+        String p2 = "/opt/app/bin/app1"; // 17 bytes: padded to 24
+        byte[] plan = RuntimePlanWriter.encode(
+                List.of(new RuntimePlanWriter.Module(p1, a1.bytes()), new RuntimePlanWriter.Module(p2, a2.bytes())));
         ByteBuffer b = ByteBuffer.wrap(plan).order(ByteOrder.LITTLE_ENDIAN);
         assertEquals("RSYSPLN1", new String(plan, 0, 8, StandardCharsets.US_ASCII));
         assertEquals(0x314e4c5053595352L, b.getLong(0));
@@ -59,7 +58,9 @@ class RuntimePlanWriterTest {
         assertEquals(0, plan.length % 8);
 
         List<RuntimePlanWriter.Module> back = RuntimePlanWriter.decode(plan);
-        assertEquals(List.of(p1, p2), back.stream().map(RuntimePlanWriter.Module::path).toList());
+        assertEquals(
+                List.of(p1, p2),
+                back.stream().map(RuntimePlanWriter.Module::path).toList());
         assertArrayEquals(a2.bytes(), back.get(1).area());
     }
 
@@ -83,10 +84,11 @@ class RuntimePlanWriterTest {
         try (var files = Files.list(tmp)) {
             assertFalse(files.anyMatch(p -> p.getFileName().toString().endsWith(".tmp")));
         }
-        RewriteException e = assertThrows(RewriteException.class,
-                () -> RuntimePlanWriter.write(tmp.resolve("no/dir/plan"), List.of()));
+        RewriteException e = assertThrows(
+                RewriteException.class, () -> RuntimePlanWriter.write(tmp.resolve("no/dir/plan"), List.of()));
         assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
-        assertThrows(RewriteException.class, () -> RuntimePlanWriter.Module.of(tmp.resolve("missing.so"), area("f", 1)));
+        assertThrows(
+                RewriteException.class, () -> RuntimePlanWriter.Module.of(tmp.resolve("missing.so"), area("f", 1)));
     }
 
     @Test

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.rocprofsys.instrument.area.Exec;
 import org.rocprofsys.instrument.plan.FunctionInfo;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
@@ -33,7 +32,8 @@ final class TestPrograms {
     }
 
     static Path cc(Path dir, String out, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("cc", CFLAGS, "-o", dir.resolve(out).toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of("cc", CFLAGS, "-o", dir.resolve(out).toString()));
         cmd.addAll(List.of(args));
         Exec.ok(dir, cmd.toArray(String[]::new));
         return dir.resolve(out);
@@ -67,13 +67,15 @@ final class TestPrograms {
         return funcs;
     }
 
-    private static final Pattern SAFE = Pattern.compile("^(push|mov|sub|lea|movsd|movss|movq|movd|movabs|endbr64|nop)( .*)?");
+    private static final Pattern SAFE =
+            Pattern.compile("^(push|mov|sub|lea|movsd|movss|movq|movd|movabs|endbr64|nop)( .*)?");
 
     /**
      * A plan patching {@code names}: for each, whole leading instructions (>= 5 bytes) that use
      * no RIP-relative operand and are no branch, copied as they are (no fix-ups).
      */
-    static InstrumentPlan plan(Path file, boolean sharedObject, Set<String> names) throws IOException, InterruptedException {
+    static InstrumentPlan plan(Path file, boolean sharedObject, Set<String> names)
+            throws IOException, InterruptedException {
         Map<String, List<Exec.Insn>> funcs = disassemble(file);
         List<PlannedFunction> planned = new ArrayList<>();
         for (String n : names) {
@@ -103,6 +105,14 @@ final class TestPrograms {
     /** Builds hook.c (the agent stand-in) as a shared library. */
     static Path hook(Path dir) throws IOException, InterruptedException {
         source(dir, "hook.c");
-        return cc(dir, "libhook.so", "-O1", "-fno-omit-frame-pointer", "-mgeneral-regs-only", "-shared", "-fPIC", "hook.c");
+        return cc(
+                dir,
+                "libhook.so",
+                "-O1",
+                "-fno-omit-frame-pointer",
+                "-mgeneral-regs-only",
+                "-shared",
+                "-fPIC",
+                "hook.c");
     }
 }

@@ -25,12 +25,16 @@ class SelectionOptionsTest {
         assertEquals(0, r.minInstructions());
         assertEquals(100, r.minAddressRange());
 
-        SelectionOptions loops = SelectionOptions.builder().minInstructions(64).minInstructionsLoop(8).build();
+        SelectionOptions loops = SelectionOptions.builder()
+                .minInstructions(64)
+                .minInstructionsLoop(8)
+                .build();
         assertEquals(8, loops.minInstructionsLoop());
         assertEquals(64, loops.minInstructions());
 
         SelectionOptions env = SelectionOptions.builder()
-                .defaultMinInstructions(SelectionOptions.defaultMinInstructions(Map.of("ROCPROFSYS_DEFAULT_MIN_INSTRUCTIONS", "64")))
+                .defaultMinInstructions(
+                        SelectionOptions.defaultMinInstructions(Map.of("ROCPROFSYS_DEFAULT_MIN_INSTRUCTIONS", "64")))
                 .build();
         assertEquals(64, env.minInstructions());
         assertEquals(256, env.minAddressRange());
@@ -38,9 +42,18 @@ class SelectionOptionsTest {
 
     @Test
     void environmentRegexesAreAdded() {
-        SelectionOptions o = SelectionOptions.builder().functionInclude("^a").build().withEnvironment(Map.of(
-                "ROCPROFSYS_REGEX_INCLUDE", "^b", "ROCPROFSYS_REGEX_CALLER_INCLUDE", "^inner",
-                "ROCPROFSYS_REGEX_MODULE_EXCLUDE", "\\.c$", "ROCPROFSYS_REGEX_INSTRUCTION_EXCLUDE", "vzeroupper"));
+        SelectionOptions o = SelectionOptions.builder()
+                .functionInclude("^a")
+                .build()
+                .withEnvironment(Map.of(
+                        "ROCPROFSYS_REGEX_INCLUDE",
+                        "^b",
+                        "ROCPROFSYS_REGEX_CALLER_INCLUDE",
+                        "^inner",
+                        "ROCPROFSYS_REGEX_MODULE_EXCLUDE",
+                        "\\.c$",
+                        "ROCPROFSYS_REGEX_INSTRUCTION_EXCLUDE",
+                        "vzeroupper"));
         assertEquals(2, o.functionInclude().size());
         assertEquals("^inner", o.callerInclude().getFirst().pattern());
         assertEquals(1, o.moduleExclude().size());
@@ -50,7 +63,10 @@ class SelectionOptionsTest {
 
     @Test
     void rejectsUnknownLinkage() {
-        assertThrows(IllegalArgumentException.class, () -> SelectionOptions.builder().linkage(Set.of("strong")).build());
-        assertEquals(Set.of("global", "local", "unique"), SelectionOptions.defaults().linkage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SelectionOptions.builder().linkage(Set.of("strong")).build());
+        assertEquals(
+                Set.of("global", "local", "unique"), SelectionOptions.defaults().linkage());
     }
 }

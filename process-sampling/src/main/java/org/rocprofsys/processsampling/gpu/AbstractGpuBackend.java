@@ -7,7 +7,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
 
@@ -101,8 +100,8 @@ abstract class AbstractGpuBackend implements GpuBackend {
     final void unsupported(int d, GpuMetric m, String why) {
         if (!off[d][m.ordinal()]) {
             off[d][m.ordinal()] = true;
-            log.println("[rocprof-sys] warning: " + describe(d) + ": " + m.label() + " " + why
-                    + "; skipping this metric");
+            log.println(
+                    "[rocprof-sys] warning: " + describe(d) + ": " + m.label() + " " + why + "; skipping this metric");
         }
     }
 
@@ -110,8 +109,8 @@ abstract class AbstractGpuBackend implements GpuBackend {
     final void unsupported(int d, GpuMetric m, int e, String engineName, String why) {
         if (wants(d, m, e)) {
             engineOff[d][m.ordinal()].set(e);
-            log.println("[rocprof-sys] warning: " + describe(d) + ": " + m.label() + " [" + (e < 10 ? "0" : "")
-                    + e + "] (" + engineName + ") " + why + "; skipping this series");
+            log.println("[rocprof-sys] warning: " + describe(d) + ": " + m.label() + " [" + (e < 10 ? "0" : "") + e
+                    + "] (" + engineName + ") " + why + "; skipping this series");
         }
     }
 

@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.rocprofsys.core.event.CounterSample;
 
 /**
@@ -37,16 +36,17 @@ final class AmdGpuSysfsBackend extends AbstractGpuBackend {
     private static final Pattern CARD = Pattern.compile("card(\\d+)");
     private static final Pattern TEMP_LABEL = Pattern.compile("temp(\\d+)_label");
     private static final GpuMetric[] FILE_METRICS = {
-        GpuMetric.BUSY_GFX, GpuMetric.BUSY_UMC, GpuMetric.TEMPERATURE, GpuMetric.POWER, GpuMetric.MEMORY_USAGE};
+        GpuMetric.BUSY_GFX, GpuMetric.BUSY_UMC, GpuMetric.TEMPERATURE, GpuMetric.POWER, GpuMetric.MEMORY_USAGE
+    };
 
     /** One amdgpu card found under the root. */
-    record Card(int card, Path device, String name) {
-    }
+    record Card(int card, Path device, String name) {}
 
     /** [device slot][FILE_METRICS position]: the open file, null where absent or not wanted. */
     private final FileChannel[][] files;
     /** What divides a file's integer into the track's unit: %, %, millidegrees, microwatts, bytes. */
     private static final double[] DIVISOR = {1, 1, 1000, 1e6, 1e6};
+
     private final ByteBuffer buf = ByteBuffer.allocateDirect(64);
     private boolean closed;
 
@@ -64,8 +64,12 @@ final class AmdGpuSysfsBackend extends AbstractGpuBackend {
                 dev.resolve("mem_info_vram_used"),
             };
             String[] missing = {
-                "gpu_busy_percent", "mem_busy_percent", "hwmon temp*_input", "hwmon power1_input/power1_average",
-                "mem_info_vram_used"};
+                "gpu_busy_percent",
+                "mem_busy_percent",
+                "hwmon temp*_input",
+                "hwmon power1_input/power1_average",
+                "mem_info_vram_used"
+            };
             for (int i = 0; i < FILE_METRICS.length; i++) {
                 GpuMetric m = FILE_METRICS[i];
                 if (!wants(d, m)) {
@@ -134,8 +138,8 @@ final class AmdGpuSysfsBackend extends AbstractGpuBackend {
      * @param firstIndex the number the user sees for the first card
      * @return null where no card is selected
      */
-    static AmdGpuSysfsBackend open(List<Card> cards, Set<GpuMetric> metrics, GpuDeviceSelection selection,
-            int firstIndex, PrintStream log) {
+    static AmdGpuSysfsBackend open(
+            List<Card> cards, Set<GpuMetric> metrics, GpuDeviceSelection selection, int firstIndex, PrintStream log) {
         List<GpuDevice> devices = new ArrayList<>();
         List<Card> chosen = new ArrayList<>();
         for (int i = 0; i < cards.size(); i++) {
@@ -156,7 +160,9 @@ final class AmdGpuSysfsBackend extends AbstractGpuBackend {
         }
         try (var s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().startsWith("hwmon"))
-                    .sorted(Comparator.comparing(p -> p.getFileName().toString())).findFirst().orElse(null);
+                    .sorted(Comparator.comparing(p -> p.getFileName().toString()))
+                    .findFirst()
+                    .orElse(null);
         } catch (IOException e) {
             return null;
         }

@@ -9,13 +9,16 @@ import java.util.Optional;
  * where the library is there but unusable).
  */
 final class AmdGpus {
-    private AmdGpus() {
-    }
+    private AmdGpus() {}
 
     /** A {@link GpuVendor}. */
     static GpuDetection detect(GpuOptions options, int firstIndex, PrintStream log) {
-        AmdSmiBackend.Opened smi = AmdSmiBackend.open(AmdSmiBackend.libraryCandidates(options.amdSmiLibrary()),
-                options.metrics(), options.devices(), firstIndex, log);
+        AmdSmiBackend.Opened smi = AmdSmiBackend.open(
+                AmdSmiBackend.libraryCandidates(options.amdSmiLibrary()),
+                options.metrics(),
+                options.devices(),
+                firstIndex,
+                log);
         if (smi.backend() != null || smi.gpus() > 0) {
             return new GpuDetection(smi.gpus(), Optional.ofNullable(smi.backend()));
         }
@@ -25,8 +28,10 @@ final class AmdGpus {
                 log.println("[rocprof-sys] AMD SMI is unusable (" + smi.failure()
                         + "); reading the amdgpu sysfs files instead");
             }
-            return new GpuDetection(cards.size(), Optional.ofNullable(AmdGpuSysfsBackend.open(cards,
-                    options.metrics(), options.devices(), firstIndex, log)));
+            return new GpuDetection(
+                    cards.size(),
+                    Optional.ofNullable(
+                            AmdGpuSysfsBackend.open(cards, options.metrics(), options.devices(), firstIndex, log)));
         }
         if (smi.libraryFound() && smi.failure() != null && !smi.failure().equals(AmdSmiBackend.NO_GPU)) {
             log.println("[rocprof-sys] AMD SMI is unusable (" + smi.failure() + ") and no amdgpu card is in "

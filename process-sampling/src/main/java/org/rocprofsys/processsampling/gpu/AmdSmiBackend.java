@@ -24,7 +24,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.ffm.LibraryLoad;
 import org.rocprofsys.ffm.OptionalLibrary;
@@ -54,21 +53,32 @@ final class AmdSmiBackend extends AbstractGpuBackend {
 
     /** amdsmi_engine_usage_t: uint32 gfx_activity, umc_activity, mm_activity, reserved[13]. */
     static final StructLayout ENGINE_USAGE = MemoryLayout.structLayout(
-            JAVA_INT.withName("gfx_activity"), JAVA_INT.withName("umc_activity"), JAVA_INT.withName("mm_activity"),
+            JAVA_INT.withName("gfx_activity"),
+            JAVA_INT.withName("umc_activity"),
+            JAVA_INT.withName("mm_activity"),
             sequenceLayout(13, JAVA_INT).withName("reserved"));
 
     /** amdsmi_power_info_t up to lib 24.x: uint32 current_socket_power, average_socket_power, ... */
     static final StructLayout POWER_INFO_V24 = MemoryLayout.structLayout(
-            JAVA_INT.withName("current_socket_power"), JAVA_INT.withName("average_socket_power"),
-            JAVA_INT.withName("gfx_voltage"), JAVA_INT.withName("soc_voltage"), JAVA_INT.withName("mem_voltage"),
-            JAVA_INT.withName("power_limit"), sequenceLayout(11, JAVA_INT).withName("reserved"));
+            JAVA_INT.withName("current_socket_power"),
+            JAVA_INT.withName("average_socket_power"),
+            JAVA_INT.withName("gfx_voltage"),
+            JAVA_INT.withName("soc_voltage"),
+            JAVA_INT.withName("mem_voltage"),
+            JAVA_INT.withName("power_limit"),
+            sequenceLayout(11, JAVA_INT).withName("reserved"));
 
     /** amdsmi_power_info_t from lib 25: uint64 socket_power first, then the two uint32 (UINT32_MAX = none). */
     static final StructLayout POWER_INFO_V25 = MemoryLayout.structLayout(
-            JAVA_LONG.withName("socket_power"), JAVA_INT.withName("current_socket_power"),
-            JAVA_INT.withName("average_socket_power"), JAVA_LONG.withName("gfx_voltage"),
-            JAVA_LONG.withName("soc_voltage"), JAVA_LONG.withName("mem_voltage"), JAVA_INT.withName("power_limit"),
-            paddingLayout(4), sequenceLayout(18, JAVA_LONG).withName("reserved"));
+            JAVA_LONG.withName("socket_power"),
+            JAVA_INT.withName("current_socket_power"),
+            JAVA_INT.withName("average_socket_power"),
+            JAVA_LONG.withName("gfx_voltage"),
+            JAVA_LONG.withName("soc_voltage"),
+            JAVA_LONG.withName("mem_voltage"),
+            JAVA_INT.withName("power_limit"),
+            paddingLayout(4),
+            sequenceLayout(18, JAVA_LONG).withName("reserved"));
 
     /**
      * The head of amdsmi_gpu_metrics_t up to {@code jpeg_activity}, identical in lib 24.7 and 26.5
@@ -76,7 +86,8 @@ final class AmdSmiBackend extends AbstractGpuBackend {
      * misaligned member, so a slip here fails at class load.
      */
     static final StructLayout GPU_METRICS_HEAD = MemoryLayout.structLayout(
-            JAVA_SHORT.withName("structure_size"), JAVA_BYTE.withName("format_revision"),
+            JAVA_SHORT.withName("structure_size"),
+            JAVA_BYTE.withName("format_revision"),
             JAVA_BYTE.withName("content_revision"),
             sequenceLayout(6, JAVA_SHORT).withName("temperature"), // edge hotspot mem vrgfx vrsoc vrmem
             sequenceLayout(3, JAVA_SHORT).withName("average_activity"), // gfx umc mm
@@ -112,6 +123,7 @@ final class AmdSmiBackend extends AbstractGpuBackend {
             sequenceLayout(4, JAVA_SHORT).withName("current_vclk0s"),
             sequenceLayout(4, JAVA_SHORT).withName("current_dclk0s"),
             sequenceLayout(32, JAVA_SHORT).withName("jpeg_activity"));
+
     static final long VCN_ACTIVITY = GPU_METRICS_HEAD.byteOffset(groupElement("vcn_activity"));
     static final int VCN_ENGINES = 4;
     static final long JPEG_ACTIVITY = GPU_METRICS_HEAD.byteOffset(groupElement("jpeg_activity"));
@@ -127,8 +139,7 @@ final class AmdSmiBackend extends AbstractGpuBackend {
      * @param libraryFound whether a library loaded
      * @param failure      why AMD SMI is unusable, or null
      */
-    record Opened(AmdSmiBackend backend, int gpus, boolean libraryFound, String failure) {
-    }
+    record Opened(AmdSmiBackend backend, int gpus, boolean libraryFound, String failure) {}
 
     private final Arena arena;
     private final MethodHandle shutDown;
@@ -147,34 +158,44 @@ final class AmdSmiBackend extends AbstractGpuBackend {
     private final MemorySegment metricsBuf;
     private boolean closed;
 
-    private AmdSmiBackend(Arena arena, SymbolLookup lib, int[] version, List<GpuDevice> devices,
-            MemorySegment[] handles, Set<GpuMetric> metrics, PrintStream log) {
+    private AmdSmiBackend(
+            Arena arena,
+            SymbolLookup lib,
+            int[] version,
+            List<GpuDevice> devices,
+            MemorySegment[] handles,
+            Set<GpuMetric> metrics,
+            PrintStream log) {
         super("amd-smi", devices, metrics, log);
         Linker l = Linker.nativeLinker();
         this.arena = arena;
         this.handles = handles;
         this.shutDown = l.downcallHandle(need(lib, "amdsmi_shut_down"), FunctionDescriptor.of(JAVA_INT));
-        this.statusString = l.downcallHandle(need(lib, "amdsmi_status_code_to_string"),
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-        this.activity = l.downcallHandle(need(lib, "amdsmi_get_gpu_activity"),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        this.temperature = l.downcallHandle(need(lib, "amdsmi_get_temp_metric"),
+        this.statusString = l.downcallHandle(
+                need(lib, "amdsmi_status_code_to_string"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+        this.activity = l.downcallHandle(
+                need(lib, "amdsmi_get_gpu_activity"), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        this.temperature = l.downcallHandle(
+                need(lib, "amdsmi_get_temp_metric"),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
         // lib 2.0 and 25.2 (never released officially) took a sensor index before the struct
         this.powerTakesSensor = (version[0] == 2 && version[1] == 0) || (version[0] == 25 && version[1] == 2);
         this.powerV25 = version[0] >= 25 || powerTakesSensor;
-        this.power = l.downcallHandle(need(lib, "amdsmi_get_power_info"), powerTakesSensor
-                ? FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS)
-                : FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        this.memoryUsage = l.downcallHandle(need(lib, "amdsmi_get_gpu_memory_usage"),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
-        this.gpuMetrics = l.downcallHandle(need(lib, "amdsmi_get_gpu_metrics_info"),
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        this.power = l.downcallHandle(
+                need(lib, "amdsmi_get_power_info"),
+                powerTakesSensor
+                        ? FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS)
+                        : FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        this.memoryUsage = l.downcallHandle(
+                need(lib, "amdsmi_get_gpu_memory_usage"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+        this.gpuMetrics = l.downcallHandle(
+                need(lib, "amdsmi_get_gpu_metrics_info"), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         this.usage = arena.allocate(ENGINE_USAGE);
         this.powerInfo = arena.allocate(1024, 8);
         this.value = arena.allocate(JAVA_LONG);
         this.metricsBuf = metrics.contains(GpuMetric.VCN_ACTIVITY) || metrics.contains(GpuMetric.JPEG_ACTIVITY)
-                ? arena.allocate(GPU_METRICS_BYTES, 8) : null;
+                ? arena.allocate(GPU_METRICS_BYTES, 8)
+                : null;
     }
 
     /** The library names tried in turn: the loader's path, then ROCm's usual places (for the default name). */
@@ -197,8 +218,12 @@ final class AmdSmiBackend extends AbstractGpuBackend {
      *
      * @param firstIndex the number the user sees for AMD SMI's first GPU
      */
-    static Opened open(List<String> libraries, Set<GpuMetric> metrics, GpuDeviceSelection selection,
-            int firstIndex, PrintStream log) {
+    static Opened open(
+            List<String> libraries,
+            Set<GpuMetric> metrics,
+            GpuDeviceSelection selection,
+            int firstIndex,
+            PrintStream log) {
         Arena arena = Arena.ofShared();
         if (!(OptionalLibrary.load("AMD SMI", libraries, arena) instanceof LibraryLoad.Loaded loaded)) {
             arena.close();
@@ -212,14 +237,15 @@ final class AmdSmiBackend extends AbstractGpuBackend {
         try {
             MethodHandle init = l.downcallHandle(need(lib, "amdsmi_init"), FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
             shutDown = l.downcallHandle(need(lib, "amdsmi_shut_down"), FunctionDescriptor.of(JAVA_INT));
-            MethodHandle libVersion = l.downcallHandle(need(lib, "amdsmi_get_lib_version"),
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS));
-            MethodHandle sockets = l.downcallHandle(need(lib, "amdsmi_get_socket_handles"),
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-            MethodHandle processors = l.downcallHandle(need(lib, "amdsmi_get_processor_handles"),
+            MethodHandle libVersion =
+                    l.downcallHandle(need(lib, "amdsmi_get_lib_version"), FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            MethodHandle sockets = l.downcallHandle(
+                    need(lib, "amdsmi_get_socket_handles"), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+            MethodHandle processors = l.downcallHandle(
+                    need(lib, "amdsmi_get_processor_handles"),
                     FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-            MethodHandle asicInfo = l.downcallHandle(need(lib, "amdsmi_get_gpu_asic_info"),
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+            MethodHandle asicInfo = l.downcallHandle(
+                    need(lib, "amdsmi_get_gpu_asic_info"), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
             int rc = (int) init.invokeExact(AMDSMI_INIT_AMD_GPUS);
             if (rc != AMDSMI_STATUS_SUCCESS) {
@@ -262,7 +288,8 @@ final class AmdSmiBackend extends AbstractGpuBackend {
                     MemorySegment h = procs.getAtIndex(ADDRESS, p);
                     asic.fill((byte) 0);
                     rc = (int) asicInfo.invokeExact(h, asic);
-                    String name = rc == AMDSMI_STATUS_SUCCESS ? asic.getString(0).strip() : "";
+                    String name =
+                            rc == AMDSMI_STATUS_SUCCESS ? asic.getString(0).strip() : "";
                     devices.add(new GpuDevice(index, name.isEmpty() ? "AMD GPU" : name, "amdsmi:" + ordinal));
                     handles.add(h);
                 }
@@ -278,8 +305,12 @@ final class AmdSmiBackend extends AbstractGpuBackend {
                 arena.close();
                 return new Opened(null, ordinal, true, null); // GPUs there, none selected
             }
-            return new Opened(new AmdSmiBackend(arena, lib, version, devices,
-                    handles.toArray(MemorySegment[]::new), metrics, log), ordinal, true, null);
+            return new Opened(
+                    new AmdSmiBackend(
+                            arena, lib, version, devices, handles.toArray(MemorySegment[]::new), metrics, log),
+                    ordinal,
+                    true,
+                    null);
         } catch (Throwable t) {
             if (initialised && shutDown != null) {
                 try {
@@ -359,7 +390,9 @@ final class AmdSmiBackend extends AbstractGpuBackend {
                 }
             }
             if (wants(d, GpuMetric.POWER)) {
-                int rc = powerTakesSensor ? (int) power.invokeExact(h, 0, powerInfo) : (int) power.invokeExact(h, powerInfo);
+                int rc = powerTakesSensor
+                        ? (int) power.invokeExact(h, 0, powerInfo)
+                        : (int) power.invokeExact(h, powerInfo);
                 if (rc == AMDSMI_STATUS_SUCCESS) {
                     long at = powerV25 ? 8 : 0;
                     long current = Integer.toUnsignedLong(powerInfo.get(JAVA_INT, at));
@@ -449,7 +482,8 @@ final class AmdSmiBackend extends AbstractGpuBackend {
         } catch (Throwable ignored) {
             // keep the number
         }
-        return rc == AMDSMI_STATUS_NOT_SUPPORTED ? "is not supported by this GPU (" + text + ")"
+        return rc == AMDSMI_STATUS_NOT_SUPPORTED
+                ? "is not supported by this GPU (" + text + ")"
                 : "cannot be read: " + text;
     }
 

@@ -2,7 +2,6 @@ package org.rocprofsys.processsampling.gpu;
 
 import java.util.List;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.CounterSample;
 
 /**

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-
 import org.rocprofsys.config.Settings;
 
 /**
@@ -16,12 +15,9 @@ import org.rocprofsys.config.Settings;
  */
 public final class GpuBackends {
     /** The GPU vendors, in numbering order: a new vendor is one line here. */
-    static final List<GpuVendor> VENDORS = List.of(
-            NvmlBackend::detect,
-            AmdGpus::detect);
+    static final List<GpuVendor> VENDORS = List.of(NvmlBackend::detect, AmdGpus::detect);
 
-    private GpuBackends() {
-    }
+    private GpuBackends() {}
 
     /**
      * The backends for the settings, possibly none. A missing library or driver is not an error.
@@ -40,7 +36,9 @@ public final class GpuBackends {
     /** Asks each vendor in turn, numbering its GPUs after those of the vendors before it. */
     static List<GpuBackend> detect(List<GpuVendor> vendors, GpuOptions options, PrintStream log) {
         List<GpuBackend> out = new ArrayList<>();
-        if (!options.enabled() || options.metrics().isEmpty() || options.devices().none()) {
+        if (!options.enabled()
+                || options.metrics().isEmpty()
+                || options.devices().none()) {
             return out;
         }
         int total = 0;

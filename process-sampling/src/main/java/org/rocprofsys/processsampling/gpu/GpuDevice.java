@@ -10,5 +10,4 @@ package org.rocprofsys.processsampling.gpu;
  * @param handle where the backend finds the device: "nvml:0", "amdsmi:1", or the sysfs device
  *               directory
  */
-public record GpuDevice(int index, String name, String handle) {
-}
+public record GpuDevice(int index, String name, String handle) {}

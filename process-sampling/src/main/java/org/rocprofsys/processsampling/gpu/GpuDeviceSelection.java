@@ -79,8 +79,8 @@ public record GpuDeviceSelection(boolean all, SortedSet<Integer> indices) {
                     out.add(i);
                 }
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("Invalid GPU specification: '" + part
-                        + "' in ROCPROFSYS_SAMPLING_GPUS: number out of range");
+                throw new IllegalArgumentException(
+                        "Invalid GPU specification: '" + part + "' in ROCPROFSYS_SAMPLING_GPUS: number out of range");
             }
         }
         return out.isEmpty() ? NONE : new GpuDeviceSelection(false, out);

@@ -3,7 +3,6 @@ package org.rocprofsys.processsampling.gpu;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
-
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterTrack;
 

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
-
 import org.rocprofsys.config.Settings;
 
 /**
@@ -18,8 +17,13 @@ import org.rocprofsys.config.Settings;
  * @param amdSmiLibrary the AMD SMI library to load first ("libamd_smi.so"; then $ROCM_PATH/lib and
  *                      /opt/rocm/lib are tried)
  */
-public record GpuOptions(boolean enabled, Set<GpuMetric> metrics, GpuDeviceSelection devices, Path sysfsRoot,
-        String nvmlLibrary, String amdSmiLibrary) {
+public record GpuOptions(
+        boolean enabled,
+        Set<GpuMetric> metrics,
+        GpuDeviceSelection devices,
+        Path sysfsRoot,
+        String nvmlLibrary,
+        String amdSmiLibrary) {
 
     public static final String AMD_SMI_LIBRARY = "libamd_smi.so";
 
@@ -30,8 +34,13 @@ public record GpuOptions(boolean enabled, Set<GpuMetric> metrics, GpuDeviceSelec
 
     /** Upstream's defaults: on, busy/temp/power/mem_usage, all GPUs, the real libraries and sysfs. */
     public static GpuOptions defaults() {
-        return new GpuOptions(true, GpuMetric.parse(GpuMetric.DEFAULT_SPEC), GpuDeviceSelection.ALL, Path.of("/"),
-                NvmlBackend.LIBRARY, AMD_SMI_LIBRARY);
+        return new GpuOptions(
+                true,
+                GpuMetric.parse(GpuMetric.DEFAULT_SPEC),
+                GpuDeviceSelection.ALL,
+                Path.of("/"),
+                NvmlBackend.LIBRARY,
+                AMD_SMI_LIBRARY);
     }
 
     /**
@@ -40,10 +49,13 @@ public record GpuOptions(boolean enabled, Set<GpuMetric> metrics, GpuDeviceSelec
      * @throws IllegalArgumentException for an unknown metric or a malformed GPU list
      */
     public static GpuOptions from(Settings settings) {
-        return new GpuOptions(settings.bool("ROCPROFSYS_USE_AMD_SMI"),
+        return new GpuOptions(
+                settings.bool("ROCPROFSYS_USE_AMD_SMI"),
                 GpuMetric.parse(settings.get("ROCPROFSYS_AMD_SMI_METRICS")),
-                GpuDeviceSelection.parse(settings.get("ROCPROFSYS_SAMPLING_GPUS")), Path.of("/"),
-                NvmlBackend.LIBRARY, AMD_SMI_LIBRARY);
+                GpuDeviceSelection.parse(settings.get("ROCPROFSYS_SAMPLING_GPUS")),
+                Path.of("/"),
+                NvmlBackend.LIBRARY,
+                AMD_SMI_LIBRARY);
     }
 
     public GpuOptions withSysfsRoot(Path root) {

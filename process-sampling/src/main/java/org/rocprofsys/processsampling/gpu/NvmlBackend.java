@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.ffm.LibraryLoad;
 import org.rocprofsys.ffm.OptionalLibrary;
@@ -45,19 +44,30 @@ final class NvmlBackend extends AbstractGpuBackend {
     static final int NAME_BUFFER = 96;
 
     /** nvmlUtilization_t: unsigned int gpu, memory (percent of the last sample period). */
-    static final StructLayout UTILIZATION = MemoryLayout.structLayout(
-            JAVA_INT.withName("gpu"), JAVA_INT.withName("memory"));
+    static final StructLayout UTILIZATION =
+            MemoryLayout.structLayout(JAVA_INT.withName("gpu"), JAVA_INT.withName("memory"));
     /** nvmlMemory_t: unsigned long long total, free, used (bytes). */
     static final StructLayout MEMORY = MemoryLayout.structLayout(
             JAVA_LONG.withName("total"), JAVA_LONG.withName("free"), JAVA_LONG.withName("used"));
+
     static final long UTIL_GPU = UTILIZATION.byteOffset(MemoryLayout.PathElement.groupElement("gpu"));
     static final long UTIL_MEMORY = UTILIZATION.byteOffset(MemoryLayout.PathElement.groupElement("memory"));
     static final long MEMORY_USED = MEMORY.byteOffset(MemoryLayout.PathElement.groupElement("used"));
 
     /** The downcalls; {@code jpgUtilization} is null where the driver predates it. */
-    record Api(MethodHandle init, MethodHandle shutdown, MethodHandle errorString, MethodHandle count,
-            MethodHandle handleByIndex, MethodHandle name, MethodHandle utilization, MethodHandle temperature,
-            MethodHandle power, MethodHandle memory, MethodHandle encoder, MethodHandle decoder,
+    record Api(
+            MethodHandle init,
+            MethodHandle shutdown,
+            MethodHandle errorString,
+            MethodHandle count,
+            MethodHandle handleByIndex,
+            MethodHandle name,
+            MethodHandle utilization,
+            MethodHandle temperature,
+            MethodHandle power,
+            MethodHandle memory,
+            MethodHandle encoder,
+            MethodHandle decoder,
             MethodHandle jpgUtilization) {
 
         /** @throws IllegalArgumentException where the library or a required symbol is missing */
@@ -76,18 +86,23 @@ final class NvmlBackend extends AbstractGpuBackend {
                     l.downcallHandle(need(lib, "nvmlShutdown"), noArgs),
                     l.downcallHandle(need(lib, "nvmlErrorString"), FunctionDescriptor.of(ADDRESS, JAVA_INT)),
                     l.downcallHandle(need(lib, "nvmlDeviceGetCount_v2"), ptr),
-                    l.downcallHandle(need(lib, "nvmlDeviceGetHandleByIndex_v2"),
+                    l.downcallHandle(
+                            need(lib, "nvmlDeviceGetHandleByIndex_v2"),
                             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS)),
-                    l.downcallHandle(need(lib, "nvmlDeviceGetName"),
+                    l.downcallHandle(
+                            need(lib, "nvmlDeviceGetName"),
                             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT)),
                     l.downcallHandle(need(lib, "nvmlDeviceGetUtilizationRates"), devPtr),
-                    l.downcallHandle(need(lib, "nvmlDeviceGetTemperature"),
+                    l.downcallHandle(
+                            need(lib, "nvmlDeviceGetTemperature"),
                             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS)),
                     l.downcallHandle(need(lib, "nvmlDeviceGetPowerUsage"), devPtr),
                     l.downcallHandle(need(lib, "nvmlDeviceGetMemoryInfo"), devPtr),
                     l.downcallHandle(need(lib, "nvmlDeviceGetEncoderUtilization"), devPtrPtr),
                     l.downcallHandle(need(lib, "nvmlDeviceGetDecoderUtilization"), devPtrPtr),
-                    lib.find("nvmlDeviceGetJpgUtilization").map(s -> l.downcallHandle(s, devPtrPtr)).orElse(null));
+                    lib.find("nvmlDeviceGetJpgUtilization")
+                            .map(s -> l.downcallHandle(s, devPtrPtr))
+                            .orElse(null));
         }
 
         private static MemorySegment need(SymbolLookup lib, String symbol) {
@@ -97,7 +112,8 @@ final class NvmlBackend extends AbstractGpuBackend {
         String error(int rc) {
             try {
                 MemorySegment s = (MemorySegment) errorString.invokeExact(rc);
-                return s.equals(MemorySegment.NULL) ? "NVML error " + rc
+                return s.equals(MemorySegment.NULL)
+                        ? "NVML error " + rc
                         : s.reinterpret(256).getString(0) + " (NVML error " + rc + ")";
             } catch (Throwable t) {
                 return "NVML error " + rc;
@@ -114,8 +130,13 @@ final class NvmlBackend extends AbstractGpuBackend {
     private final MemorySegment memory;
     private boolean closed;
 
-    private NvmlBackend(Arena arena, Api api, List<GpuDevice> devices, MemorySegment[] handles,
-            Set<GpuMetric> metrics, PrintStream log) {
+    private NvmlBackend(
+            Arena arena,
+            Api api,
+            List<GpuDevice> devices,
+            MemorySegment[] handles,
+            Set<GpuMetric> metrics,
+            PrintStream log) {
         super("nvml", devices, metrics, log);
         this.arena = arena;
         this.api = api;
@@ -127,7 +148,8 @@ final class NvmlBackend extends AbstractGpuBackend {
         for (int d = 0; d < devices.size(); d++) {
             unsupported(d, GpuMetric.BUSY_MM, "is not available through NVML (it has no multimedia-engine busy)");
             if (api.jpgUtilization() == null) {
-                unsupported(d, GpuMetric.JPEG_ACTIVITY, "is not available: this NVML has no nvmlDeviceGetJpgUtilization");
+                unsupported(
+                        d, GpuMetric.JPEG_ACTIVITY, "is not available: this NVML has no nvmlDeviceGetJpgUtilization");
             }
         }
     }
@@ -144,8 +166,8 @@ final class NvmlBackend extends AbstractGpuBackend {
      * @return the number of NVIDIA GPUs NVML reports (selected or not) and the backend; no backend
      *         where the library is missing, NVML cannot initialise, or no GPU is selected
      */
-    static GpuDetection open(String library, Set<GpuMetric> metrics, GpuDeviceSelection selection,
-            int firstIndex, PrintStream log) {
+    static GpuDetection open(
+            String library, Set<GpuMetric> metrics, GpuDeviceSelection selection, int firstIndex, PrintStream log) {
         Arena arena = Arena.ofShared();
         Api api;
         try {
@@ -183,8 +205,8 @@ final class NvmlBackend extends AbstractGpuBackend {
                 }
                 rc = (int) api.handleByIndex().invokeExact(i, handle);
                 if (rc != NVML_SUCCESS) {
-                    log.println("[rocprof-sys] warning: GPU " + index + ": NVML gives no handle ("
-                            + api.error(rc) + "); skipping this GPU");
+                    log.println("[rocprof-sys] warning: GPU " + index + ": NVML gives no handle (" + api.error(rc)
+                            + "); skipping this GPU");
                     continue;
                 }
                 MemorySegment h = handle.get(ADDRESS, 0);
@@ -199,8 +221,10 @@ final class NvmlBackend extends AbstractGpuBackend {
                 arena.close();
                 return new GpuDetection(n, Optional.empty());
             }
-            return new GpuDetection(n, Optional.of(new NvmlBackend(arena, api, devices,
-                    handles.toArray(MemorySegment[]::new), metrics, log)));
+            return new GpuDetection(
+                    n,
+                    Optional.of(
+                            new NvmlBackend(arena, api, devices, handles.toArray(MemorySegment[]::new), metrics, log)));
         } catch (Throwable t) {
             log.println("[rocprof-sys] warning: NVML failed while listing GPUs (" + t.getMessage()
                     + "); no NVIDIA GPU metrics");
@@ -292,7 +316,8 @@ final class NvmlBackend extends AbstractGpuBackend {
     }
 
     private String reason(int rc) {
-        return rc == NVML_ERROR_NOT_SUPPORTED ? "is not supported by this GPU (NVML_ERROR_NOT_SUPPORTED)"
+        return rc == NVML_ERROR_NOT_SUPPORTED
+                ? "is not supported by this GPU (NVML_ERROR_NOT_SUPPORTED)"
                 : "cannot be read: " + api.error(rc);
     }
 

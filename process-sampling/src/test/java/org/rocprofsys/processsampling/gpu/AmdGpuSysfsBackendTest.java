@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,19 +36,65 @@ class AmdGpuSysfsBackendTest {
     @BeforeEach
     void tree() throws Exception {
         fs = new FakeSysfs(dir.resolve("root"));
-        dev0 = fs.card(0, "0000:03:00.0", 2, Map.of(
-                "vendor", "0x1002", "device", "0x740f", "product_name", "AMD Instinct MI210",
-                "gpu_busy_percent", "37", "mem_busy_percent", "12", "mem_info_vram_used", "1073741824"),
-                Map.of("name", "amdgpu", "temp1_label", "edge", "temp1_input", "45000",
-                        "temp2_label", "junction", "temp2_input", "51000", "temp3_label", "mem",
-                        "temp3_input", "48000", "power1_average", "35000000"));
-        dev1 = fs.card(1, "0000:43:00.0", 5, Map.of(
-                "vendor", "0x1002", "device", "0x73bf", "gpu_busy_percent", "100",
-                "mem_info_vram_used", "524288000"),
-                Map.of("name", "amdgpu", "temp1_label", "edge", "temp1_input", "61000",
-                        "power1_input", "120000000", "power1_average", "99000000"));
-        fs.card(2, "0000:81:00.0", 7, Map.of("vendor", "0x10de", "device", "0x2330"),
-                Map.of("temp1_input", "30000"));
+        dev0 = fs.card(
+                0,
+                "0000:03:00.0",
+                2,
+                Map.of(
+                        "vendor",
+                        "0x1002",
+                        "device",
+                        "0x740f",
+                        "product_name",
+                        "AMD Instinct MI210",
+                        "gpu_busy_percent",
+                        "37",
+                        "mem_busy_percent",
+                        "12",
+                        "mem_info_vram_used",
+                        "1073741824"),
+                Map.of(
+                        "name",
+                        "amdgpu",
+                        "temp1_label",
+                        "edge",
+                        "temp1_input",
+                        "45000",
+                        "temp2_label",
+                        "junction",
+                        "temp2_input",
+                        "51000",
+                        "temp3_label",
+                        "mem",
+                        "temp3_input",
+                        "48000",
+                        "power1_average",
+                        "35000000"));
+        dev1 = fs.card(
+                1,
+                "0000:43:00.0",
+                5,
+                Map.of(
+                        "vendor",
+                        "0x1002",
+                        "device",
+                        "0x73bf",
+                        "gpu_busy_percent",
+                        "100",
+                        "mem_info_vram_used",
+                        "524288000"),
+                Map.of(
+                        "name",
+                        "amdgpu",
+                        "temp1_label",
+                        "edge",
+                        "temp1_input",
+                        "61000",
+                        "power1_input",
+                        "120000000",
+                        "power1_average",
+                        "99000000"));
+        fs.card(2, "0000:81:00.0", 7, Map.of("vendor", "0x10de", "device", "0x2330"), Map.of("temp1_input", "30000"));
     }
 
     private String logText() {
@@ -65,14 +110,16 @@ class AmdGpuSysfsBackendTest {
     }
 
     private static long lines(String text, String... all) {
-        return text.lines().filter(l -> {
-            for (String a : all) {
-                if (!l.contains(a)) {
-                    return false;
-                }
-            }
-            return true;
-        }).count();
+        return text.lines()
+                .filter(l -> {
+                    for (String a : all) {
+                        if (!l.contains(a)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                })
+                .count();
     }
 
     @Test
@@ -82,10 +129,11 @@ class AmdGpuSysfsBackendTest {
         assertEquals("AMD Instinct MI210", cards.get(0).name());
         assertEquals("AMD GPU 0x73bf", cards.get(1).name());
 
-        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(cards, GpuMetric.parse(GpuMetric.DEFAULT_SPEC),
-                GpuDeviceSelection.ALL, 0, log)) {
+        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(
+                cards, GpuMetric.parse(GpuMetric.DEFAULT_SPEC), GpuDeviceSelection.ALL, 0, log)) {
             assertEquals("amdgpu-sysfs", b.name());
-            assertEquals(List.of(0, 1), b.devices().stream().map(GpuDevice::index).toList());
+            assertEquals(
+                    List.of(0, 1), b.devices().stream().map(GpuDevice::index).toList());
 
             List<CounterSample> out = new ArrayList<>();
             b.sample(1_000, out::add);
@@ -105,8 +153,10 @@ class AmdGpuSysfsBackendTest {
                 assertEquals(1_000, s.timestampNs());
                 assertEquals(0, s.pid());
             }
-            CounterSample power = out.stream().filter(s -> s.track().name().equals("GPU Current Power [0] (S)"))
-                    .findFirst().orElseThrow();
+            CounterSample power = out.stream()
+                    .filter(s -> s.track().name().equals("GPU Current Power [0] (S)"))
+                    .findFirst()
+                    .orElseThrow();
             assertEquals("watts", power.track().unit());
             assertEquals(Category.AMD_SMI_POWER, power.track().category());
 
@@ -144,22 +194,37 @@ class AmdGpuSysfsBackendTest {
 
     @Test
     void selectionKeepsTheUsersNumbersAndOnlyTheChosenMetrics() throws Exception {
-        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(AmdGpuSysfsBackend.scan(fs.root()),
-                GpuMetric.parse("temp, mem_usage"), GpuDeviceSelection.parse("1"), 0, log)) {
-            assertEquals(List.of(new GpuDevice(1, "AMD GPU 0x73bf", dev1.toRealPath().toString())), b.devices());
+        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(
+                AmdGpuSysfsBackend.scan(fs.root()),
+                GpuMetric.parse("temp, mem_usage"),
+                GpuDeviceSelection.parse("1"),
+                0,
+                log)) {
+            assertEquals(
+                    List.of(new GpuDevice(1, "AMD GPU 0x73bf", dev1.toRealPath().toString())), b.devices());
             List<CounterSample> out = new ArrayList<>();
             b.sample(5, out::add);
             assertEquals(Map.of("GPU Temperature [1] (S)", 61.0, "GPU Memory Usage [1] (S)", 524.288), byTrack(out));
             assertEquals("", logText(), "no metric asked for is missing");
         }
-        assertEquals(null, AmdGpuSysfsBackend.open(AmdGpuSysfsBackend.scan(fs.root()), GpuMetric.parse("busy"),
-                GpuDeviceSelection.parse("4-6"), 0, log));
+        assertEquals(
+                null,
+                AmdGpuSysfsBackend.open(
+                        AmdGpuSysfsBackend.scan(fs.root()),
+                        GpuMetric.parse("busy"),
+                        GpuDeviceSelection.parse("4-6"),
+                        0,
+                        log));
     }
 
     @Test
     void aFileThatStopsReadingIsSkippedWithOneNoticeTheRestGoesOn() throws Exception {
-        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(AmdGpuSysfsBackend.scan(fs.root()),
-                GpuMetric.parse("busy temp"), GpuDeviceSelection.parse("0"), 0, log)) {
+        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(
+                AmdGpuSysfsBackend.scan(fs.root()),
+                GpuMetric.parse("busy temp"),
+                GpuDeviceSelection.parse("0"),
+                0,
+                log)) {
             List<CounterSample> out = new ArrayList<>();
             b.sample(1, out::add);
             assertEquals(3, out.size());
@@ -178,11 +243,12 @@ class AmdGpuSysfsBackendTest {
 
     @Test
     void numbersStartWhereTheNvidiaGpusEnd() throws Exception {
-        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(AmdGpuSysfsBackend.scan(fs.root()),
-                GpuMetric.parse("busy"), GpuDeviceSelection.parse("2,3"), 2, log)) {
+        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(
+                AmdGpuSysfsBackend.scan(fs.root()), GpuMetric.parse("busy"), GpuDeviceSelection.parse("2,3"), 2, log)) {
             List<CounterSample> out = new ArrayList<>();
             b.sample(1, out::add);
-            assertEquals(List.of("GPU GFX Busy [2] (S)", "GPU UMC Busy [2] (S)", "GPU GFX Busy [3] (S)"),
+            assertEquals(
+                    List.of("GPU GFX Busy [2] (S)", "GPU UMC Busy [2] (S)", "GPU GFX Busy [3] (S)"),
                     out.stream().map(s -> s.track().name()).toList());
         }
     }

@@ -46,12 +46,13 @@ final class FakeSysfs {
         Files.createSymbolicLink(drmNode.resolve("device"), Path.of("../../../" + pci));
         Path classDrm = root.resolve("sys/class/drm");
         Files.createDirectories(classDrm);
-        Files.createSymbolicLink(classDrm.resolve("card" + card),
-                Path.of("../../devices/pci0000:00/" + pci + "/drm/card" + card));
+        Files.createSymbolicLink(
+                classDrm.resolve("card" + card), Path.of("../../devices/pci0000:00/" + pci + "/drm/card" + card));
         // a connector node beside it, as a display GPU has
         Path connector = drmNode.resolve("card" + card + "-DP-1");
         Files.createDirectories(connector);
-        Files.createSymbolicLink(classDrm.resolve("card" + card + "-DP-1"),
+        Files.createSymbolicLink(
+                classDrm.resolve("card" + card + "-DP-1"),
                 Path.of("../../devices/pci0000:00/" + pci + "/drm/card" + card + "/card" + card + "-DP-1"));
         return dev;
     }

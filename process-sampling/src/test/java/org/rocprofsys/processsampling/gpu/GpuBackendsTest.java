@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
@@ -29,6 +28,7 @@ import org.rocprofsys.core.event.CounterSample;
 class GpuBackendsTest {
     /** Names no machine has. */
     static final String NO_NVML = "libnvidia-ml-absent-for-test.so.1";
+
     static final String NO_AMD_SMI = "libamd_smi-absent-for-test.so";
 
     @TempDir
@@ -43,16 +43,29 @@ class GpuBackendsTest {
 
     private FakeSysfs oneAmdCard() throws Exception {
         FakeSysfs fs = new FakeSysfs(dir.resolve("root"));
-        fs.card(0, "0000:03:00.0", 0, Map.of("vendor", "0x1002", "device", "0x740f",
-                "gpu_busy_percent", "5", "mem_busy_percent", "1", "mem_info_vram_used", "2000000"),
+        fs.card(
+                0,
+                "0000:03:00.0",
+                0,
+                Map.of(
+                        "vendor",
+                        "0x1002",
+                        "device",
+                        "0x740f",
+                        "gpu_busy_percent",
+                        "5",
+                        "mem_busy_percent",
+                        "1",
+                        "mem_info_vram_used",
+                        "2000000"),
                 Map.of("temp1_input", "40000", "power1_average", "20000000"));
         return fs;
     }
 
     @Test
     void noLibrariesAndNoCardsMeanNoBackendAndNoNoise() {
-        List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults().withSysfsRoot(dir)
-                .withLibraries(NO_NVML, NO_AMD_SMI), log);
+        List<GpuBackend> b =
+                GpuBackends.detect(GpuOptions.defaults().withSysfsRoot(dir).withLibraries(NO_NVML, NO_AMD_SMI), log);
         assertTrue(b.isEmpty());
         assertEquals("", logText());
     }
@@ -62,12 +75,20 @@ class GpuBackendsTest {
         // libc loads but is neither NVML nor AMD SMI: NVML is skipped silently; AMD SMI counts as
         // present-but-broken, so the sysfs fallback says so once
         FakeSysfs fs = oneAmdCard();
-        List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults().withSysfsRoot(fs.root())
-                .withLibraries("libc.so.6", "libc.so.6"), log);
+        List<GpuBackend> b = GpuBackends.detect(
+                GpuOptions.defaults().withSysfsRoot(fs.root()).withLibraries("libc.so.6", "libc.so.6"), log);
         try {
-            assertEquals(List.of("amdgpu-sysfs"), b.stream().map(GpuBackend::name).toList());
-            assertEquals(1, logText().lines().filter(l -> l.contains("AMD SMI is unusable")
-                    && l.contains("amdsmi_init") && l.contains("amdgpu sysfs")).count(), logText());
+            assertEquals(
+                    List.of("amdgpu-sysfs"), b.stream().map(GpuBackend::name).toList());
+            assertEquals(
+                    1,
+                    logText()
+                            .lines()
+                            .filter(l -> l.contains("AMD SMI is unusable")
+                                    && l.contains("amdsmi_init")
+                                    && l.contains("amdgpu sysfs"))
+                            .count(),
+                    logText());
             assertFalse(logText().contains("NVML"), logText());
         } finally {
             GpuBackends.closeAll(b);
@@ -77,8 +98,8 @@ class GpuBackendsTest {
     @Test
     void missingAmdSmiFallsBackToSysfsQuietly() throws Exception {
         FakeSysfs fs = oneAmdCard();
-        List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults().withSysfsRoot(fs.root())
-                .withLibraries(NO_NVML, NO_AMD_SMI), log);
+        List<GpuBackend> b = GpuBackends.detect(
+                GpuOptions.defaults().withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log);
         try {
             assertEquals(1, b.size());
             GpuBackend sysfs = b.get(0);
@@ -87,9 +108,19 @@ class GpuBackendsTest {
             sysfs.sample(10, out::add);
             Map<String, Double> v = new HashMap<>();
             out.forEach(s -> v.put(s.track().name(), s.value()));
-            assertEquals(Map.of("GPU GFX Busy [0] (S)", 5.0, "GPU UMC Busy [0] (S)", 1.0,
-                    "GPU Temperature [0] (S)", 40.0, "GPU Current Power [0] (S)", 20.0,
-                    "GPU Memory Usage [0] (S)", 2.0), v);
+            assertEquals(
+                    Map.of(
+                            "GPU GFX Busy [0] (S)",
+                            5.0,
+                            "GPU UMC Busy [0] (S)",
+                            1.0,
+                            "GPU Temperature [0] (S)",
+                            40.0,
+                            "GPU Current Power [0] (S)",
+                            20.0,
+                            "GPU Memory Usage [0] (S)",
+                            2.0),
+                    v);
             // the only notice: sysfs has no MM busy
             assertEquals(1, logText().lines().count(), logText());
             assertTrue(logText().contains("MM Busy"), logText());
@@ -103,36 +134,50 @@ class GpuBackendsTest {
         FakeSysfs fs = oneAmdCard();
         GpuOptions off = GpuOptions.from(load(Map.of("ROCPROFSYS_USE_AMD_SMI", "false")));
         assertFalse(off.enabled());
-        assertTrue(GpuBackends.detect(off.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log).isEmpty());
+        assertTrue(GpuBackends.detect(off.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log)
+                .isEmpty());
 
         GpuOptions none = GpuOptions.from(load(Map.of("ROCPROFSYS_AMD_SMI_METRICS", "none")));
-        assertTrue(GpuBackends.detect(none.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log).isEmpty());
+        assertTrue(GpuBackends.detect(none.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log)
+                .isEmpty());
         GpuOptions noGpus = GpuOptions.from(load(Map.of("ROCPROFSYS_SAMPLING_GPUS", "none")));
-        assertTrue(GpuBackends.detect(noGpus.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log).isEmpty());
+        assertTrue(GpuBackends.detect(noGpus.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log)
+                .isEmpty());
         assertEquals("", logText());
 
         GpuOptions d = GpuOptions.from(load(Map.of()));
         assertEquals(GpuOptions.defaults(), d);
 
-        GpuOptions some = GpuOptions.from(load(Map.of("ROCPROFSYS_SAMPLING_GPUS", "0,5",
-                "ROCPROFSYS_AMD_SMI_METRICS", "power")));
+        GpuOptions some =
+                GpuOptions.from(load(Map.of("ROCPROFSYS_SAMPLING_GPUS", "0,5", "ROCPROFSYS_AMD_SMI_METRICS", "power")));
         List<GpuBackend> b = GpuBackends.detect(some.withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI), log);
         try {
             assertEquals(1, b.size());
-            assertEquals(List.of(0), b.get(0).devices().stream().map(GpuDevice::index).toList());
+            assertEquals(
+                    List.of(0),
+                    b.get(0).devices().stream().map(GpuDevice::index).toList());
             List<CounterSample> out = new ArrayList<>();
             b.get(0).sample(1, out::add);
-            assertEquals(List.of("GPU Current Power [0] (S)"), out.stream().map(s -> s.track().name()).toList());
-            assertEquals(1, logText().lines().filter(l -> l.contains("[5]") && l.contains("1 GPU")).count(),
+            assertEquals(
+                    List.of("GPU Current Power [0] (S)"),
+                    out.stream().map(s -> s.track().name()).toList());
+            assertEquals(
+                    1,
+                    logText()
+                            .lines()
+                            .filter(l -> l.contains("[5]") && l.contains("1 GPU"))
+                            .count(),
                     logText());
         } finally {
             GpuBackends.closeAll(b);
         }
 
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> GpuOptions.from(load(Map.of("ROCPROFSYS_AMD_SMI_METRICS", "busy,bogus"))));
         assertTrue(e.getMessage().contains("unsupported amd-smi metric: bogus"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class,
+        e = assertThrows(
+                IllegalArgumentException.class,
                 () -> GpuOptions.from(load(Map.of("ROCPROFSYS_SAMPLING_GPUS", "gpu1"))));
         assertTrue(e.getMessage().contains("Invalid GPU specification: 'gpu1'"), e.getMessage());
     }
@@ -143,7 +188,10 @@ class GpuBackendsTest {
         // it started with a 0 and closes cleanly (twice)
         List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults(), log);
         try {
-            List<Integer> indices = b.stream().flatMap(g -> g.devices().stream()).map(GpuDevice::index).toList();
+            List<Integer> indices = b.stream()
+                    .flatMap(g -> g.devices().stream())
+                    .map(GpuDevice::index)
+                    .toList();
             assertEquals(indices.stream().distinct().sorted().toList(), indices, "numbered in vendor order");
             for (GpuBackend g : b) {
                 assertTrue(Set.of("nvml", "amd-smi", "amdgpu-sysfs").contains(g.name()), g.name());
@@ -156,7 +204,8 @@ class GpuBackendsTest {
                 }
                 List<CounterSample> stopped = new ArrayList<>();
                 g.stop(2, stopped::add);
-                assertEquals(sampled.stream().map(CounterSample::track).distinct().toList(),
+                assertEquals(
+                        sampled.stream().map(CounterSample::track).distinct().toList(),
                         stopped.stream().map(CounterSample::track).toList());
                 assertTrue(stopped.stream().allMatch(s -> s.timestampNs() == 2 && s.value() == 0), stopped.toString());
             }
@@ -191,11 +240,15 @@ class GpuBackendsTest {
 
         assertEquals(List.of("first@0", "absent@2", "unselected@2", "last@3"), asked);
         assertEquals(List.of("first", "last"), b.stream().map(GpuBackend::name).toList());
-        assertEquals(List.of(1), b.get(0).devices().stream().map(GpuDevice::index).toList());
-        assertEquals(List.of(3, 4), b.get(1).devices().stream().map(GpuDevice::index).toList());
+        assertEquals(
+                List.of(1), b.get(0).devices().stream().map(GpuDevice::index).toList());
+        assertEquals(
+                List.of(3, 4), b.get(1).devices().stream().map(GpuDevice::index).toList());
         // six GPUs in all (2 + 0 + 1 + 3): only 9 is absent
-        assertEquals(List.of("[rocprof-sys] warning: ROCPROFSYS_SAMPLING_GPUS names GPU(s) [9] but this machine has 6"
-                + " GPU(s); ignoring them"), logText().lines().toList());
+        assertEquals(
+                List.of("[rocprof-sys] warning: ROCPROFSYS_SAMPLING_GPUS names GPU(s) [9] but this machine has 6"
+                        + " GPU(s); ignoring them"),
+                logText().lines().toList());
 
         asked.clear();
         assertTrue(GpuBackends.detect(List.of(first, last), some.withDevices(GpuDeviceSelection.parse("none")), log)
@@ -215,12 +268,16 @@ class GpuBackendsTest {
         try {
             assertEquals(1, d.gpus());
             assertEquals("amdgpu-sysfs", d.backend().orElseThrow().name());
-            assertEquals(List.of(3), d.backend().orElseThrow().devices().stream().map(GpuDevice::index).toList());
+            assertEquals(
+                    List.of(3),
+                    d.backend().orElseThrow().devices().stream()
+                            .map(GpuDevice::index)
+                            .toList());
         } finally {
             d.backend().ifPresent(GpuBackend::close);
         }
-        assertEquals(GpuDetection.NONE, GpuBackends.VENDORS.get(1).detect(o.withSysfsRoot(dir.resolve("empty")), 0,
-                log));
+        assertEquals(
+                GpuDetection.NONE, GpuBackends.VENDORS.get(1).detect(o.withSysfsRoot(dir.resolve("empty")), 0, log));
     }
 
     private static List<GpuDevice> devices(GpuOptions o, int firstIndex, int n) {
@@ -236,16 +293,13 @@ class GpuBackendsTest {
     /** A backend that reads nothing. */
     private record FakeBackend(String name, List<GpuDevice> devices) implements GpuBackend {
         @Override
-        public void sample(long timestampNs, Consumer<CounterSample> out) {
-        }
+        public void sample(long timestampNs, Consumer<CounterSample> out) {}
 
         @Override
-        public void stop(long timestampNs, Consumer<CounterSample> out) {
-        }
+        public void stop(long timestampNs, Consumer<CounterSample> out) {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     @Test
@@ -273,9 +327,11 @@ class GpuBackendsTest {
         assertEquals(List.of(7, 1), toList(AmdSmiBackend.parseVersion("24.7.1.0")));
         assertEquals(List.of(26, 5), toList(AmdSmiBackend.parseVersion("26.5.0")));
         assertEquals(null, AmdSmiBackend.parseVersion("unknown"));
-        assertEquals(List.of("libamd_smi.so", "/opt/rocm/lib/libamd_smi.so"),
+        assertEquals(
+                List.of("libamd_smi.so", "/opt/rocm/lib/libamd_smi.so"),
                 AmdSmiBackend.libraryCandidates("libamd_smi.so").stream()
-                        .filter(s -> !s.contains(String.valueOf(System.getenv("ROCM_PATH")))).toList());
+                        .filter(s -> !s.contains(String.valueOf(System.getenv("ROCM_PATH"))))
+                        .toList());
         assertEquals(List.of("/x/libamd_smi.so"), AmdSmiBackend.libraryCandidates("/x/libamd_smi.so"));
     }
 

@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.rocprofsys.core.event.CounterSample;
 
 /**
@@ -16,21 +15,20 @@ import org.rocprofsys.core.event.CounterSample;
  * [seconds] [periodMs] [costCalls]}, e.g. {@code all all 2 100 20000}.
  */
 public final class GpuProbeMain {
-    private GpuProbeMain() {
-    }
+    private GpuProbeMain() {}
 
     public static void main(String[] args) throws Exception {
         String metrics = args.length > 0 ? args[0] : GpuMetric.DEFAULT_SPEC;
         String gpus = args.length > 1 ? args[1] : "all";
         double seconds = args.length > 2 ? Double.parseDouble(args[2]) : 2;
         long periodMs = args.length > 3 ? Long.parseLong(args[3]) : 100;
-        GpuOptions o = GpuOptions.defaults().withMetrics(GpuMetric.parse(metrics))
-                .withDevices(GpuDeviceSelection.parse(gpus));
+        GpuOptions o =
+                GpuOptions.defaults().withMetrics(GpuMetric.parse(metrics)).withDevices(GpuDeviceSelection.parse(gpus));
 
         long t0 = System.nanoTime();
         List<GpuBackend> backends = GpuBackends.detect(o, System.out);
-        System.out.printf(Locale.ROOT, "detect: %.1f ms, %d backend(s)%n", (System.nanoTime() - t0) / 1e6,
-                backends.size());
+        System.out.printf(
+                Locale.ROOT, "detect: %.1f ms, %d backend(s)%n", (System.nanoTime() - t0) / 1e6, backends.size());
         for (GpuBackend b : backends) {
             System.out.println("backend " + b.name() + ": " + b.devices());
         }
@@ -66,12 +64,17 @@ public final class GpuProbeMain {
                 long cpu0 = mx.getCurrentThreadCpuTime();
                 long w0 = System.nanoTime();
                 for (int i = 0; i < window; i++) {
-                    b.sample(i, s -> { });
+                    b.sample(i, s -> {});
                 }
                 long wall = System.nanoTime() - w0;
                 long cpu = mx.getCurrentThreadCpuTime() - cpu0;
-                line.append(String.format(Locale.ROOT, " [%d-%d] %.2f/%.2f", w * window, (w + 1) * window - 1,
-                        wall / 1e3 / window, cpu / 1e3 / window));
+                line.append(String.format(
+                        Locale.ROOT,
+                        " [%d-%d] %.2f/%.2f",
+                        w * window,
+                        (w + 1) * window - 1,
+                        wall / 1e3 / window,
+                        cpu / 1e3 / window));
             }
             System.out.println(b.name() + " sample() over " + b.devices().size()
                     + " device(s), us wall/CPU per call, by call window:" + line);
@@ -85,12 +88,21 @@ public final class GpuProbeMain {
         for (var e : max.entrySet()) {
             System.out.printf(Locale.ROOT, "max %-32s %10.3f %s%n", e.getKey(), e.getValue(), units.get(e.getKey()));
         }
-        System.out.printf(Locale.ROOT, "periodic sample() calls: %d, mean %.1f us each (first-call warm-up and"
-                + " printing included)%n", periodic, periodic == 0 ? 0 : callNs / 1e3 / periodic);
+        System.out.printf(
+                Locale.ROOT,
+                "periodic sample() calls: %d, mean %.1f us each (first-call warm-up and" + " printing included)%n",
+                periodic,
+                periodic == 0 ? 0 : callNs / 1e3 / periodic);
     }
 
     private static void print(CounterSample s) {
-        System.out.printf(Locale.ROOT, "%10.3f ms  %-32s %10.3f %s  [%s]%n", s.timestampNs() / 1e6, s.track().name(),
-                s.value(), s.track().unit(), s.track().category().label());
+        System.out.printf(
+                Locale.ROOT,
+                "%10.3f ms  %-32s %10.3f %s  [%s]%n",
+                s.timestampNs() / 1e6,
+                s.track().name(),
+                s.value(),
+                s.track().unit(),
+                s.track().category().label());
     }
 }

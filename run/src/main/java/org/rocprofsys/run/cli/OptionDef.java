@@ -2,7 +2,6 @@ package org.rocprofsys.run.cli;
 
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.config.SettingDefinition;
 
 /**

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingType;
 import org.rocprofsys.config.SettingsRegistry;
@@ -22,6 +21,7 @@ final class ParseContext {
     final RunArguments.Libraries libraries;
     /** Values of every option found, by option. */
     final Map<OptionDef, List<String>> found;
+
     final Map<String, OptionDef> byKey;
     final List<EnvUpdate> updates = new ArrayList<>();
     int verbose;
@@ -29,7 +29,10 @@ final class ParseContext {
     boolean monochrome;
     Optional<String> launcher = Optional.empty();
 
-    ParseContext(SettingsRegistry registry, RunArguments.Libraries libraries, Map<OptionDef, List<String>> found,
+    ParseContext(
+            SettingsRegistry registry,
+            RunArguments.Libraries libraries,
+            Map<OptionDef, List<String>> found,
             Map<String, OptionDef> byKey) {
         this.registry = registry;
         this.libraries = libraries;
@@ -70,9 +73,8 @@ final class ParseContext {
 
     /** Checks a value against the registry's type and choices, where the variable is a known setting. */
     String validated(OptionDef opt, String envName, String value) throws RunUsageException {
-        Optional<SettingDefinition> def = envName.startsWith(SettingDefinition.PREFIX)
-                ? registry.find(envName)
-                : Optional.empty();
+        Optional<SettingDefinition> def =
+                envName.startsWith(SettingDefinition.PREFIX) ? registry.find(envName) : Optional.empty();
         if (def.isEmpty()) {
             return value;
         }
@@ -80,14 +82,18 @@ final class ParseContext {
         try {
             d.type().normalize(value);
         } catch (IllegalArgumentException e) {
-            throw new RunUsageException(opt.label(), "invalid value '" + value + "' for " + opt.label() + " ("
-                    + d.envName() + " is " + d.type().displayName() + "): " + e.getMessage());
+            throw new RunUsageException(
+                    opt.label(),
+                    "invalid value '" + value + "' for " + opt.label() + " (" + d.envName() + " is "
+                            + d.type().displayName() + "): " + e.getMessage());
         }
         if (!d.choices().isEmpty() && !value.isBlank()) {
             for (String token : value.split("[ ,;]+")) {
                 if (!token.isEmpty() && !d.choices().contains(token)) {
-                    throw new RunUsageException(opt.label(), "invalid value '" + value + "' for " + opt.label() + ": '"
-                            + token + "' is not one of " + String.join(", ", d.choices()));
+                    throw new RunUsageException(
+                            opt.label(),
+                            "invalid value '" + value + "' for " + opt.label() + ": '" + token + "' is not one of "
+                                    + String.join(", ", d.choices()));
                 }
             }
         }
@@ -106,8 +112,8 @@ final class ParseContext {
         try {
             return SettingType.parseBool(v);
         } catch (IllegalArgumentException e) {
-            throw new RunUsageException(opt.label(), "invalid value '" + v + "' for " + opt.label() + ": "
-                    + e.getMessage());
+            throw new RunUsageException(
+                    opt.label(), "invalid value '" + v + "' for " + opt.label() + ": " + e.getMessage());
         }
     }
 
@@ -115,8 +121,9 @@ final class ParseContext {
     static String dbl(OptionDef opt, List<String> values) throws RunUsageException {
         String v = String.join(" ", values).strip();
         if (!DOUBLE.matcher(v).matches()) {
-            throw new RunUsageException(opt.label(), "invalid value '" + v + "' for " + opt.label()
-                    + ": a floating-point number is required");
+            throw new RunUsageException(
+                    opt.label(),
+                    "invalid value '" + v + "' for " + opt.label() + ": a floating-point number is required");
         }
         return formatDouble(Double.parseDouble(v));
     }
@@ -131,12 +138,13 @@ final class ParseContext {
             }
             n = Long.parseLong(v.startsWith("+") ? v.substring(1) : v);
         } catch (NumberFormatException e) {
-            throw new RunUsageException(opt.label(), "invalid value '" + v + "' for " + opt.label()
-                    + ": an integer is required");
+            throw new RunUsageException(
+                    opt.label(), "invalid value '" + v + "' for " + opt.label() + ": an integer is required");
         }
         if (n < min || n > max) {
-            throw new RunUsageException(opt.label(), "invalid value '" + v + "' for " + opt.label()
-                    + ": out of range [" + min + ", " + max + "]");
+            throw new RunUsageException(
+                    opt.label(),
+                    "invalid value '" + v + "' for " + opt.label() + ": out of range [" + min + ", " + max + "]");
         }
         return Long.toString(n);
     }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-
 import org.rocprofsys.config.SettingsRegistry;
 
 /**
@@ -54,8 +53,7 @@ public final class RunArguments {
         }
     }
 
-    private RunArguments() {
-    }
+    private RunArguments() {}
 
     /** {@link #parse(String[], Map, Libraries, SettingsRegistry)} with the default library names and registry. */
     public static RunInvocation parse(String[] argv, Map<String, String> inheritedEnv) throws RunUsageException {
@@ -80,11 +78,10 @@ public final class RunArguments {
      *                           argument list and an option list without a command ({@link
      *                           RunUsageException#usageOnly()})
      */
-    public static RunInvocation parse(String[] argv, Map<String, String> inheritedEnv, Libraries libraries,
-            SettingsRegistry registry) throws RunUsageException {
-        RunOptions table = registry == SettingsRegistry.standard()
-                ? RunOptions.standard()
-                : RunOptions.build(registry);
+    public static RunInvocation parse(
+            String[] argv, Map<String, String> inheritedEnv, Libraries libraries, SettingsRegistry registry)
+            throws RunUsageException {
+        RunOptions table = registry == SettingsRegistry.standard() ? RunOptions.standard() : RunOptions.build(registry);
         return parse(argv, inheritedEnv, libraries, table, registry);
     }
 
@@ -94,8 +91,13 @@ public final class RunArguments {
         return parse(argv, inheritedEnv, libraries, RunOptions.sample(), SettingsRegistry.standard());
     }
 
-    static RunInvocation parse(String[] argv, Map<String, String> inheritedEnv, Libraries libraries, RunOptions table,
-            SettingsRegistry registry) throws RunUsageException {
+    static RunInvocation parse(
+            String[] argv,
+            Map<String, String> inheritedEnv,
+            Libraries libraries,
+            RunOptions table,
+            SettingsRegistry registry)
+            throws RunUsageException {
         Objects.requireNonNull(argv, "argv");
         Objects.requireNonNull(inheritedEnv, "inheritedEnv");
         Objects.requireNonNull(libraries, "libraries");
@@ -112,8 +114,16 @@ public final class RunArguments {
             }
         }
         if (!parse && !args.get(0).startsWith("-")) {
-            return new RunInvocation(RunInvocation.Request.EXECUTE, args, List.of(), inheritedEnv, false, 0, false,
-                    java.util.Optional.empty(), List.of());
+            return new RunInvocation(
+                    RunInvocation.Request.EXECUTE,
+                    args,
+                    List.of(),
+                    inheritedEnv,
+                    false,
+                    0,
+                    false,
+                    java.util.Optional.empty(),
+                    List.of());
         }
 
         int dash = args.indexOf("--");
@@ -130,12 +140,28 @@ public final class RunArguments {
         }
 
         if (tk.found.containsKey(table.byKey.get("help"))) {
-            return new RunInvocation(RunInvocation.Request.HELP, List.of(), List.of(), inheritedEnv, false, 0, false,
-                    java.util.Optional.empty(), tk.ignored);
+            return new RunInvocation(
+                    RunInvocation.Request.HELP,
+                    List.of(),
+                    List.of(),
+                    inheritedEnv,
+                    false,
+                    0,
+                    false,
+                    java.util.Optional.empty(),
+                    tk.ignored);
         }
         if (tk.found.containsKey(table.byKey.get("version"))) {
-            return new RunInvocation(RunInvocation.Request.VERSION, List.of(), List.of(), inheritedEnv, false, 0,
-                    false, java.util.Optional.empty(), tk.ignored);
+            return new RunInvocation(
+                    RunInvocation.Request.VERSION,
+                    List.of(),
+                    List.of(),
+                    inheritedEnv,
+                    false,
+                    0,
+                    false,
+                    java.util.Optional.empty(),
+                    tk.ignored);
         }
 
         ParseContext ctx = new ParseContext(registry, libraries, tk.found, table.byKey);
@@ -155,22 +181,34 @@ public final class RunArguments {
         if (command.isEmpty()) {
             throw RunUsageException.usage();
         }
-        return new RunInvocation(RunInvocation.Request.EXECUTE, command, ctx.updates, inheritedEnv, ctx.fork,
-                ctx.verbose, ctx.monochrome, ctx.launcher, tk.ignored);
+        return new RunInvocation(
+                RunInvocation.Request.EXECUTE,
+                command,
+                ctx.updates,
+                inheritedEnv,
+                ctx.fork,
+                ctx.verbose,
+                ctx.monochrome,
+                ctx.launcher,
+                tk.ignored);
     }
 
     private static void checkCount(OptionDef o, int n) throws RunUsageException {
         if (o.count() >= 0 && n != o.count()) {
-            throw new RunUsageException(o.label(), o.label() + " requires exactly " + o.count() + " value"
-                    + (o.count() == 1 ? "" : "s") + ", got " + n);
+            throw new RunUsageException(
+                    o.label(),
+                    o.label() + " requires exactly " + o.count() + " value" + (o.count() == 1 ? "" : "s") + ", got "
+                            + n);
         }
         if (o.max() >= 0 && n > o.max()) {
-            throw new RunUsageException(o.label(), o.label() + " accepts at most " + o.max() + " value"
-                    + (o.max() == 1 ? "" : "s") + ", got " + n);
+            throw new RunUsageException(
+                    o.label(),
+                    o.label() + " accepts at most " + o.max() + " value" + (o.max() == 1 ? "" : "s") + ", got " + n);
         }
         if (o.min() >= 0 && n < o.min()) {
-            throw new RunUsageException(o.label(), o.label() + " requires at least " + o.min() + " value"
-                    + (o.min() == 1 ? "" : "s") + ", got " + n);
+            throw new RunUsageException(
+                    o.label(),
+                    o.label() + " requires at least " + o.min() + " value" + (o.min() == 1 ? "" : "s") + ", got " + n);
         }
     }
 
@@ -181,14 +219,18 @@ public final class RunArguments {
                 any |= ctx.exists(k);
             }
             if (!any) {
-                List<String> need = o.requires().stream().map(k -> ctx.byKey.get(k).label()).toList();
-                throw new RunUsageException(o.label(), o.label() + " requires " + (need.size() == 1 ? "" : "one of ")
-                        + String.join(" or ", need));
+                List<String> need =
+                        o.requires().stream().map(k -> ctx.byKey.get(k).label()).toList();
+                throw new RunUsageException(
+                        o.label(),
+                        o.label() + " requires " + (need.size() == 1 ? "" : "one of ") + String.join(" or ", need));
             }
         }
         for (String k : o.conflicts()) {
             if (ctx.exists(k)) {
-                throw new RunUsageException(o.label(), o.label() + " conflicts with " + ctx.byKey.get(k).label());
+                throw new RunUsageException(
+                        o.label(),
+                        o.label() + " conflicts with " + ctx.byKey.get(k).label());
             }
         }
     }
@@ -310,8 +352,8 @@ public final class RunArguments {
                     valid.append(" (").append(String.join("|", al)).append(')');
                 }
             }
-            throw new RunUsageException(o.label(), "invalid choice '" + v + "' for " + o.label() + "; valid choices: "
-                    + valid);
+            throw new RunUsageException(
+                    o.label(), "invalid choice '" + v + "' for " + o.label() + "; valid choices: " + valid);
         }
 
         /** Ends the open option (upstream end_argument: an exact count must be met by then). */
@@ -323,8 +365,9 @@ public final class RunArguments {
             current = null;
             int n = found.get(o).size();
             if (o.count() >= 0 && n < o.count()) {
-                throw new RunUsageException(o.label(), o.label() + " requires " + o.count() + " value"
-                        + (o.count() == 1 ? "" : "s") + ", got " + n);
+                throw new RunUsageException(
+                        o.label(),
+                        o.label() + " requires " + o.count() + " value" + (o.count() == 1 ? "" : "s") + ", got " + n);
             }
         }
 

@@ -1,8 +1,5 @@
 package org.rocprofsys.run.cli;
 
-import java.util.List;
-import java.util.Map;
-
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.config.Version;
 import org.rocprofsys.config.cli.ToolCli;
@@ -16,8 +13,7 @@ public final class RunHelp {
     static final String TOOL = "rocprof-sys-run";
     private static final String DESCRIPTION = "    Command line interface to rocprof-sys configuration.";
 
-    private RunHelp() {
-    }
+    private RunHelp() {}
 
     /** {@code Usage: rocprof-sys-run <OPTIONS> -- <COMMAND> <ARGS>}. */
     public static String usageLine() {
@@ -66,8 +62,12 @@ public final class RunHelp {
             String[] names = o.names().toArray(String[]::new);
             String desc = o.description();
             if (!o.requires().isEmpty()) {
-                desc += " (requires " + String.join(" or ",
-                        o.requires().stream().map(k -> table.byKey.get(k).label()).toList()) + ")";
+                desc += " (requires "
+                        + String.join(
+                                " or ",
+                                o.requires().stream()
+                                        .map(k -> table.byKey.get(k).label())
+                                        .toList()) + ")";
             }
             if (o.isFlag() && o.max() == 1 && o.count() < 0) {
                 cli.flag(o.group(), desc, names);
@@ -101,7 +101,9 @@ public final class RunHelp {
             String c = o.choices().get(i);
             sb.append(i == 0 ? "" : " | ").append(c);
             if (o.choiceAliases().containsKey(c)) {
-                sb.append(" (").append(String.join("|", o.choiceAliases().get(c))).append(')');
+                sb.append(" (")
+                        .append(String.join("|", o.choiceAliases().get(c)))
+                        .append(')');
             }
         }
         return sb.append(" ]").toString();

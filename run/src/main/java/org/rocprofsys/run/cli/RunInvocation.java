@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-
 import org.rocprofsys.config.SettingType;
 
 /**
@@ -60,16 +59,15 @@ public record RunInvocation(
     }
 
     /** An option the launcher accepts that has no effect in this build, with its value. */
-    public record UnsupportedOption(String option, String value) {
-    }
+    public record UnsupportedOption(String option, String value) {}
 
     /**
      * Variables that options set although nothing reads them, by the option that sets them:
      * upstream's {@code --process-wait} writes ROCPROFSYS_PROCESS_SAMPLING_DELAY, which no setting
      * reads there either.
      */
-    private static final Map<String, String> UNREAD_VARIABLES = Map.of(
-            "ROCPROFSYS_PROCESS_SAMPLING_DELAY", "--process-wait");
+    private static final Map<String, String> UNREAD_VARIABLES =
+            Map.of("ROCPROFSYS_PROCESS_SAMPLING_DELAY", "--process-wait");
 
     /** The options given whose values nothing acts on, for the one "not supported yet" warning each. */
     public List<UnsupportedOption> unsupportedOptions() {
@@ -102,8 +100,8 @@ public record RunInvocation(
     public RunInvocation withInitialUpdates(List<EnvUpdate> initial) {
         List<EnvUpdate> all = new ArrayList<>(initial);
         all.addAll(updates);
-        return new RunInvocation(request, command, all, inheritedEnvironment, fork, verbose, monochrome, launcher,
-                ignoredArguments);
+        return new RunInvocation(
+                request, command, all, inheritedEnvironment, fork, verbose, monochrome, launcher, ignoredArguments);
     }
 
     /**
@@ -113,8 +111,8 @@ public record RunInvocation(
     public RunInvocation withAdditionalUpdates(List<EnvUpdate> extra) {
         List<EnvUpdate> all = new ArrayList<>(updates);
         all.addAll(extra);
-        return new RunInvocation(request, command, all, inheritedEnvironment, fork, verbose, monochrome, launcher,
-                ignoredArguments);
+        return new RunInvocation(
+                request, command, all, inheritedEnvironment, fork, verbose, monochrome, launcher, ignoredArguments);
     }
 
     /**
@@ -220,8 +218,10 @@ public record RunInvocation(
             out.add(arg);
         }
         if (!injected) {
-            throw new RunUsageException("-l/--launcher", "rocprof-sys-run was unable to match \"" + launcher.get()
-                    + "\" to any arguments on the command line: \"" + String.join(" ", command) + "\"");
+            throw new RunUsageException(
+                    "-l/--launcher",
+                    "rocprof-sys-run was unable to match \"" + launcher.get()
+                            + "\" to any arguments on the command line: \"" + String.join(" ", command) + "\"");
         }
         return List.copyOf(out);
     }

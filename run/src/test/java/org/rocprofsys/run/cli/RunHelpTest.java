@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 /** {@code rocprof-sys-run --help} / {@code --version}. */
@@ -15,7 +14,8 @@ class RunHelpTest {
 
     @Test
     void startsWithTheTimemoryUsageLine() {
-        assertTrue(help.startsWith("[rocprof-sys-run] Usage: rocprof-sys-run [ --help (count: 0, dtype: bool)"),
+        assertTrue(
+                help.startsWith("[rocprof-sys-run] Usage: rocprof-sys-run [ --help (count: 0, dtype: bool)"),
                 help.substring(0, 120));
         assertTrue(help.contains("\nOptions:\n"));
         assertTrue(help.strip().endsWith("Usage: rocprof-sys-run <OPTIONS> -- <COMMAND> <ARGS>"));
@@ -23,11 +23,25 @@ class RunHelpTest {
 
     @Test
     void groupsComeInUpstreamOrder() {
-        List<String> headers = List.of("[DEBUG OPTIONS]", "[MODE OPTIONS]", "[GENERAL OPTIONS]", "[BACKEND OPTIONS]",
-                "[PARALLELISM OPTIONS]", "[TRACING OPTIONS]", "[PROFILE OPTIONS]",
-                "[HOST/DEVICE (PROCESS SAMPLING) OPTIONS]", "[GENERAL SAMPLING OPTIONS]", "[SAMPLING TIMER OPTIONS]",
-                "[ADVANCED SAMPLING OPTIONS]", "[HARDWARE COUNTER OPTIONS]", "[CATEGORY OPTIONS]", "[IO OPTIONS]",
-                "[PERFETTO OPTIONS]", "[TIMEMORY OPTIONS]", "[ROCM OPTIONS]", "[MISCELLANEOUS OPTIONS]",
+        List<String> headers = List.of(
+                "[DEBUG OPTIONS]",
+                "[MODE OPTIONS]",
+                "[GENERAL OPTIONS]",
+                "[BACKEND OPTIONS]",
+                "[PARALLELISM OPTIONS]",
+                "[TRACING OPTIONS]",
+                "[PROFILE OPTIONS]",
+                "[HOST/DEVICE (PROCESS SAMPLING) OPTIONS]",
+                "[GENERAL SAMPLING OPTIONS]",
+                "[SAMPLING TIMER OPTIONS]",
+                "[ADVANCED SAMPLING OPTIONS]",
+                "[HARDWARE COUNTER OPTIONS]",
+                "[CATEGORY OPTIONS]",
+                "[IO OPTIONS]",
+                "[PERFETTO OPTIONS]",
+                "[TIMEMORY OPTIONS]",
+                "[ROCM OPTIONS]",
+                "[MISCELLANEOUS OPTIONS]",
                 "[EXECUTION OPTIONS]");
         int at = -1;
         for (String h : headers) {
@@ -53,7 +67,9 @@ class RunHelpTest {
 
     @Test
     void helpAndVersionRequests() throws Exception {
-        assertEquals(RunInvocation.Request.HELP, RunArguments.parse(new String[] {"--help"}, Map.of()).request());
+        assertEquals(
+                RunInvocation.Request.HELP,
+                RunArguments.parse(new String[] {"--help"}, Map.of()).request());
         assertTrue(RunHelp.versionLine().startsWith("rocprof-sys-run v"), RunHelp.versionLine());
         assertEquals("Usage: rocprof-sys-run <OPTIONS> -- <COMMAND> <ARGS>", RunHelp.usageLine());
     }

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingsRegistry;
@@ -54,17 +53,38 @@ class RunOptionsTest {
 
     @Test
     void noGeneratedOptionForSettingsTheExplicitOptionsClaimedFirst() {
-        for (String name : List.of("--sampling-delay", "--trace-delay", "--trace-duration", "--perfetto-file",
-                "--perfetto-buffer-size-kb", "--perfetto-fill-policy", "--papi-events", "--sampling-tids",
-                "--sampling-freq", "--output-path", "--output-prefix", "--config-file", "--trace-period-clock-id",
-                "--sampling-cpus", "--sampling-gpus", "--sampling-cputime", "--sampling-realtime",
-                "--sampling-overflow", "--process-sampling-freq", "--process-sampling-duration", "--text-output",
-                "--flat-profile", "--verbose", "--debug", "--monochrome")) {
+        for (String name : List.of(
+                "--sampling-delay",
+                "--trace-delay",
+                "--trace-duration",
+                "--perfetto-file",
+                "--perfetto-buffer-size-kb",
+                "--perfetto-fill-policy",
+                "--papi-events",
+                "--sampling-tids",
+                "--sampling-freq",
+                "--output-path",
+                "--output-prefix",
+                "--config-file",
+                "--trace-period-clock-id",
+                "--sampling-cpus",
+                "--sampling-gpus",
+                "--sampling-cputime",
+                "--sampling-realtime",
+                "--sampling-overflow",
+                "--process-sampling-freq",
+                "--process-sampling-duration",
+                "--text-output",
+                "--flat-profile",
+                "--verbose",
+                "--debug",
+                "--monochrome")) {
             OptionDef o = option(name);
             assertTrue(o == null || o.setting() == null, name);
         }
-        assertThrows(RunUsageException.class, () -> RunArguments.parse(
-                new String[] {"--sampling-delay", "1", "--", "a"}, Map.of()));
+        assertThrows(
+                RunUsageException.class,
+                () -> RunArguments.parse(new String[] {"--sampling-delay", "1", "--", "a"}, Map.of()));
     }
 
     @Test
@@ -96,8 +116,10 @@ class RunOptionsTest {
         for (OptionDef o : table.options) {
             if (o.setting() != null) {
                 assertEquals(List.of("--" + o.setting().name().replace('_', '-')), o.names());
-                assertEquals(o.setting().type() == org.rocprofsys.config.SettingType.BOOL ? 1 : OptionDef.ANY,
-                        o.max(), o.label());
+                assertEquals(
+                        o.setting().type() == org.rocprofsys.config.SettingType.BOOL ? 1 : OptionDef.ANY,
+                        o.max(),
+                        o.label());
             }
         }
     }
@@ -111,19 +133,55 @@ class RunOptionsTest {
 
     @Test
     void explicitOptionsOfInventory() {
-        for (String name : List.of("--monochrome", "--debug", "--verbose", "--config", "--output", "--trace",
-                "--profile", "--flat-profile", "--sample", "--host", "--device", "--wait", "--duration", "--periods",
-                "--include", "--exclude", "--launcher", "--trace-file", "--trace-buffer-size", "--trace-fill-policy",
-                "--trace-wait", "--trace-duration", "--trace-periods", "--trace-clock-id", "--profile-format",
-                "--profile-diff", "--process-freq", "--process-wait", "--process-duration", "--cpus", "--gpus",
-                "--sampling-freq", "--tids", "--sampling-wait", "--sampling-duration", "--sample-cputime",
-                "--sample-realtime", "--sample-overflow", "--cpu-events", "--inlines", "--hsa-interrupt", "--fork")) {
+        for (String name : List.of(
+                "--monochrome",
+                "--debug",
+                "--verbose",
+                "--config",
+                "--output",
+                "--trace",
+                "--profile",
+                "--flat-profile",
+                "--sample",
+                "--host",
+                "--device",
+                "--wait",
+                "--duration",
+                "--periods",
+                "--include",
+                "--exclude",
+                "--launcher",
+                "--trace-file",
+                "--trace-buffer-size",
+                "--trace-fill-policy",
+                "--trace-wait",
+                "--trace-duration",
+                "--trace-periods",
+                "--trace-clock-id",
+                "--profile-format",
+                "--profile-diff",
+                "--process-freq",
+                "--process-wait",
+                "--process-duration",
+                "--cpus",
+                "--gpus",
+                "--sampling-freq",
+                "--tids",
+                "--sampling-wait",
+                "--sampling-duration",
+                "--sample-cputime",
+                "--sample-realtime",
+                "--sample-overflow",
+                "--cpu-events",
+                "--inlines",
+                "--hsa-interrupt",
+                "--fork")) {
             OptionDef o = option(name);
             assertNotNull(o, name);
             assertNull(o.setting(), name);
         }
-        for (String shortName : List.of("v", "c", "o", "T", "P", "F", "S", "H", "D", "w", "d", "I", "E", "l", "f", "t",
-                "C", "i", "h", "?")) {
+        for (String shortName : List.of(
+                "v", "c", "o", "T", "P", "F", "S", "H", "D", "w", "d", "I", "E", "l", "f", "t", "C", "i", "h", "?")) {
             assertNotNull(table.byKey.get(shortName), shortName);
         }
     }

@@ -7,22 +7,36 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 /** rocprof-sys-sample's own option table (inventory §1.3): what differs from rocprof-sys-run. */
 class SampleOptionsTest {
-    private static final RunArguments.Libraries LIBS = new RunArguments.Libraries("/p/lib/librocprof-sys-dl.so",
-            "/p/lib/librocprof-sys.so");
+    private static final RunArguments.Libraries LIBS =
+            new RunArguments.Libraries("/p/lib/librocprof-sys-dl.so", "/p/lib/librocprof-sys.so");
 
     private static Map<String, String> env(String... argv) throws RunUsageException {
-        return RunArguments.parseSample(argv, Map.of("OMP_TOOL_LIBRARIES", "libother.so"), LIBS).environment();
+        return RunArguments.parseSample(argv, Map.of("OMP_TOOL_LIBRARIES", "libother.so"), LIBS)
+                .environment();
     }
 
     @Test
     void frequencyTimersAndWindowsUseTheSampleSpellings() throws Exception {
-        Map<String, String> e = env("--freq", "500", "-w", "1", "--duration=2", "--cputime", "1000", "0.5", "0-1",
-                "--realtime", "50", "--", "app", "--freq", "3");
+        Map<String, String> e = env(
+                "--freq",
+                "500",
+                "-w",
+                "1",
+                "--duration=2",
+                "--cputime",
+                "1000",
+                "0.5",
+                "0-1",
+                "--realtime",
+                "50",
+                "--",
+                "app",
+                "--freq",
+                "3");
         assertEquals("500", e.get("ROCPROFSYS_SAMPLING_FREQ"));
         assertEquals("1", e.get("ROCPROFSYS_TRACE_DELAY"));
         assertEquals("1", e.get("ROCPROFSYS_SAMPLING_DELAY"));
@@ -39,8 +53,16 @@ class SampleOptionsTest {
 
     @Test
     void runOnlyOptionsAreUnknownHere() {
-        for (String opt : List.of("--sampling-freq=10", "-S", "--fork", "--launcher=x", "--sample-cputime",
-                "--sample-overflow", "--periods=1:2", "--use-pid=false", "--timemory-components=wall_clock")) {
+        for (String opt : List.of(
+                "--sampling-freq=10",
+                "-S",
+                "--fork",
+                "--launcher=x",
+                "--sample-cputime",
+                "--sample-overflow",
+                "--periods=1:2",
+                "--use-pid=false",
+                "--timemory-components=wall_clock")) {
             assertThrows(RunUsageException.class, () -> env(opt, "--", "ls"), opt);
         }
     }

@@ -32,8 +32,17 @@ import java.lang.foreign.SegmentAllocator;
  * @param clockid         the clock of the time fields when {@link #FLAG_USE_CLOCKID} is set
  * @param sampleMaxStack  cap on callchain entries (0: the system's kernel.perf_event_max_stack)
  */
-public record PerfEventAttr(int type, long config, long samplePeriodOrFreq, long sampleType, long flags,
-        int wakeupEvents, long sampleRegsUser, int sampleStackUser, int clockid, int sampleMaxStack) {
+public record PerfEventAttr(
+        int type,
+        long config,
+        long samplePeriodOrFreq,
+        long sampleType,
+        long flags,
+        int wakeupEvents,
+        long sampleRegsUser,
+        int sampleStackUser,
+        int clockid,
+        int sampleMaxStack) {
 
     /** PERF_ATTR_SIZE_VER7. */
     public static final int SIZE = 128;
@@ -98,8 +107,8 @@ public record PerfEventAttr(int type, long config, long samplePeriodOrFreq, long
     public static final long FLAG_CONTEXT_SWITCH = 1L << 26;
 
     /** The side-band records the sampler needs: MMAP2 (executable maps), COMM (+exec), FORK/EXIT, ids on all. */
-    public static final long FLAGS_SIDEBAND = FLAG_MMAP | FLAG_MMAP2 | FLAG_COMM | FLAG_COMM_EXEC | FLAG_TASK
-            | FLAG_SAMPLE_ID_ALL;
+    public static final long FLAGS_SIDEBAND =
+            FLAG_MMAP | FLAG_MMAP2 | FLAG_COMM | FLAG_COMM_EXEC | FLAG_TASK | FLAG_SAMPLE_ID_ALL;
 
     public static final int CLOCK_MONOTONIC = 1;
 
@@ -112,7 +121,8 @@ public record PerfEventAttr(int type, long config, long samplePeriodOrFreq, long
 
     public PerfEventAttr {
         if (sampleStackUser % 8 != 0 || sampleStackUser < 0) {
-            throw new IllegalArgumentException("sample_stack_user must be a non-negative multiple of 8: " + sampleStackUser);
+            throw new IllegalArgumentException(
+                    "sample_stack_user must be a non-negative multiple of 8: " + sampleStackUser);
         }
         if ((sampleType & SAMPLE_REGS_USER) == 0 && sampleRegsUser != 0) {
             throw new IllegalArgumentException("sample_regs_user given without PERF_SAMPLE_REGS_USER");
@@ -131,9 +141,17 @@ public record PerfEventAttr(int type, long config, long samplePeriodOrFreq, long
      * @param taskClock task-clock instead of cpu-clock
      */
     public static PerfEventAttr clockSampling(boolean taskClock, long freqHz) {
-        return new PerfEventAttr(TYPE_SOFTWARE, taskClock ? SW_TASK_CLOCK : SW_CPU_CLOCK, freqHz, SAMPLE_DEFAULT,
+        return new PerfEventAttr(
+                TYPE_SOFTWARE,
+                taskClock ? SW_TASK_CLOCK : SW_CPU_CLOCK,
+                freqHz,
+                SAMPLE_DEFAULT,
                 FLAG_DISABLED | FLAG_INHERIT | FLAG_FREQ | FLAG_EXCLUDE_HV | FLAGS_SIDEBAND | FLAG_USE_CLOCKID,
-                1, 0, 0, CLOCK_MONOTONIC, 0);
+                1,
+                0,
+                0,
+                CLOCK_MONOTONIC,
+                0);
     }
 
     /**
@@ -144,9 +162,17 @@ public record PerfEventAttr(int type, long config, long samplePeriodOrFreq, long
         if (period <= 0) {
             throw new IllegalArgumentException("overflow period must be above 0, not " + period);
         }
-        return new PerfEventAttr(type, config, period, SAMPLE_DEFAULT,
+        return new PerfEventAttr(
+                type,
+                config,
+                period,
+                SAMPLE_DEFAULT,
                 FLAG_DISABLED | FLAG_INHERIT | FLAG_EXCLUDE_HV | FLAGS_SIDEBAND | FLAG_USE_CLOCKID,
-                1, 0, 0, CLOCK_MONOTONIC, 0);
+                1,
+                0,
+                0,
+                CLOCK_MONOTONIC,
+                0);
     }
 
     public boolean has(long flag) {
@@ -158,13 +184,31 @@ public record PerfEventAttr(int type, long config, long samplePeriodOrFreq, long
     }
 
     public PerfEventAttr withFlags(long set) {
-        return new PerfEventAttr(type, config, samplePeriodOrFreq, sampleType, flags | set, wakeupEvents,
-                sampleRegsUser, sampleStackUser, clockid, sampleMaxStack);
+        return new PerfEventAttr(
+                type,
+                config,
+                samplePeriodOrFreq,
+                sampleType,
+                flags | set,
+                wakeupEvents,
+                sampleRegsUser,
+                sampleStackUser,
+                clockid,
+                sampleMaxStack);
     }
 
     public PerfEventAttr withoutFlags(long clear) {
-        return new PerfEventAttr(type, config, samplePeriodOrFreq, sampleType, flags & ~clear, wakeupEvents,
-                sampleRegsUser, sampleStackUser, clockid, sampleMaxStack);
+        return new PerfEventAttr(
+                type,
+                config,
+                samplePeriodOrFreq,
+                sampleType,
+                flags & ~clear,
+                wakeupEvents,
+                sampleRegsUser,
+                sampleStackUser,
+                clockid,
+                sampleMaxStack);
     }
 
     /** Disabled now, enabled by the kernel when the target calls execve (the launch flow). */
@@ -179,19 +223,45 @@ public record PerfEventAttr(int type, long config, long samplePeriodOrFreq, long
 
     /** Adds PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER (the input of DWARF unwinding). */
     public PerfEventAttr withUserStack(long regsMask, int stackBytes) {
-        return new PerfEventAttr(type, config, samplePeriodOrFreq,
-                sampleType | SAMPLE_REGS_USER | SAMPLE_STACK_USER, flags, wakeupEvents, regsMask,
-                stackBytes, clockid, sampleMaxStack);
+        return new PerfEventAttr(
+                type,
+                config,
+                samplePeriodOrFreq,
+                sampleType | SAMPLE_REGS_USER | SAMPLE_STACK_USER,
+                flags,
+                wakeupEvents,
+                regsMask,
+                stackBytes,
+                clockid,
+                sampleMaxStack);
     }
 
     public PerfEventAttr withSampleType(long newSampleType) {
-        return new PerfEventAttr(type, config, samplePeriodOrFreq, newSampleType, flags, wakeupEvents,
-                sampleRegsUser, sampleStackUser, clockid, sampleMaxStack);
+        return new PerfEventAttr(
+                type,
+                config,
+                samplePeriodOrFreq,
+                newSampleType,
+                flags,
+                wakeupEvents,
+                sampleRegsUser,
+                sampleStackUser,
+                clockid,
+                sampleMaxStack);
     }
 
     public PerfEventAttr withWakeupEvents(int n) {
-        return new PerfEventAttr(type, config, samplePeriodOrFreq, sampleType, flags, n, sampleRegsUser,
-                sampleStackUser, clockid, sampleMaxStack);
+        return new PerfEventAttr(
+                type,
+                config,
+                samplePeriodOrFreq,
+                sampleType,
+                flags,
+                n,
+                sampleRegsUser,
+                sampleStackUser,
+                clockid,
+                sampleMaxStack);
     }
 
     /** Number of registers a sample carries: the population count of the mask. */

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
-
 import org.rocprofsys.ffm.LibC;
 
 /**
@@ -30,13 +29,13 @@ public final class PerfEvents implements AutoCloseable {
     static final long PERF_FLAG_FD_CLOEXEC = 8;
     /** _IO('$', n). */
     static final long PERF_EVENT_IOC_ENABLE = 0x2400;
+
     static final long PERF_EVENT_IOC_DISABLE = 0x2401;
 
     private static final Path PARANOID = Path.of("/proc/sys/kernel/perf_event_paranoid");
 
     /** One CPU's event: its fd, its mapping and the reader of its ring. */
-    public record Ring(int cpu, int fd, MemorySegment mapping, PerfRingReader reader) {
-    }
+    public record Ring(int cpu, int fd, MemorySegment mapping, PerfRingReader reader) {}
 
     private final Arena arena;
     private final PerfEventAttr attr;
@@ -76,7 +75,8 @@ public final class PerfEvents implements AutoCloseable {
             throw new IllegalArgumentException("ring pages log2 out of range: " + ringPagesLog2);
         }
         if (LibC.SYS_PERF_EVENT_OPEN < 0) {
-            throw new PerfUnavailableException(PerfUnavailableException.Reason.NO_SYSCALL,
+            throw new PerfUnavailableException(
+                    PerfUnavailableException.Reason.NO_SYSCALL,
                     "perf_event_open: no syscall number known for architecture " + System.getProperty("os.arch"),
                     LibC.ENOSYS);
         }
@@ -97,8 +97,8 @@ public final class PerfEvents implements AutoCloseable {
                     LibC.close(fd);
                     throw mmapFailure(m.errno(), length);
                 }
-                MemorySegment mapping = MemorySegment.ofAddress(m.value())
-                        .reinterpret(length, arena, seg -> LibC.munmap(seg, length));
+                MemorySegment mapping =
+                        MemorySegment.ofAddress(m.value()).reinterpret(length, arena, seg -> LibC.munmap(seg, length));
                 rings.add(new Ring(cpu, fd, mapping, new PerfRingReader(mapping, attr, LibC.PAGE_SIZE)));
             }
             return new PerfEvents(arena, attr, rings);
@@ -120,13 +120,14 @@ public final class PerfEvents implements AutoCloseable {
      */
     public static void probe(PerfEventAttr attr) throws PerfException {
         if (LibC.SYS_PERF_EVENT_OPEN < 0) {
-            throw new PerfUnavailableException(PerfUnavailableException.Reason.NO_SYSCALL,
+            throw new PerfUnavailableException(
+                    PerfUnavailableException.Reason.NO_SYSCALL,
                     "perf_event_open: no syscall number known for architecture " + System.getProperty("os.arch"),
                     LibC.ENOSYS);
         }
         try (Arena arena = Arena.ofConfined()) {
-            LibC.Result r = LibC.perfEventOpen(attr.withFlags(PerfEventAttr.FLAG_DISABLED).toSegment(arena), 0, -1, -1,
-                    PERF_FLAG_FD_CLOEXEC);
+            LibC.Result r = LibC.perfEventOpen(
+                    attr.withFlags(PerfEventAttr.FLAG_DISABLED).toSegment(arena), 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
             if (r.value() < 0) {
                 throw openFailure(r.errno(), attr, 0, -1);
             }
@@ -222,7 +223,8 @@ public final class PerfEvents implements AutoCloseable {
     /** The CPUs of /sys/devices/system/cpu/online ("0-3,8,10-11"). */
     static List<Integer> onlineCpus() {
         try {
-            return parseCpuList(Files.readString(Path.of("/sys/devices/system/cpu/online")).trim());
+            return parseCpuList(
+                    Files.readString(Path.of("/sys/devices/system/cpu/online")).trim());
         } catch (IOException e) {
             List<Integer> all = new ArrayList<>();
             for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
@@ -265,29 +267,40 @@ public final class PerfEvents implements AutoCloseable {
         String what = "perf_event_open(" + eventName(attr) + ", pid " + pid + ", cpu " + cpu + ") failed: "
                 + LibC.errnoName(errno) + " (" + LibC.strerror(errno) + ")";
         return switch (errno) {
-            case LibC.EACCES, LibC.EPERM -> new PerfUnavailableException(PerfUnavailableException.Reason.PERMISSION,
-                    what + ". kernel.perf_event_paranoid is " + paranoid()
-                            + "; sampling another process needs perf_event_paranoid <= 2 for user-space samples"
-                            + (attr.has(PerfEventAttr.FLAG_EXCLUDE_KERNEL) ? "" : " and <= 1 for kernel samples")
-                            + " (or CAP_PERFMON / root). Fix: sudo sysctl -w kernel.perf_event_paranoid=1"
-                            + " (or run with CAP_PERFMON). In a container, the seccomp profile may also block"
-                            + " perf_event_open (docker: --security-opt seccomp=unconfined or --cap-add PERFMON).",
-                    errno);
-            case LibC.ENOENT, LibC.ENODEV, LibC.EOPNOTSUPP -> new PerfUnavailableException(
-                    PerfUnavailableException.Reason.NO_SUCH_EVENT,
-                    what + ". The " + eventName(attr) + " event does not exist here"
-                            + (attr.type() == PerfEventAttr.TYPE_HARDWARE
-                                    ? " (no hardware PMU: /sys/bus/event_source/devices has no cpu PMU, common in"
-                                            + " virtual machines); use a software event (cpu-clock, task-clock)"
-                                    : ""),
-                    errno);
-            case LibC.ENOSYS -> new PerfUnavailableException(PerfUnavailableException.Reason.NO_SYSCALL,
-                    what + ". This kernel was built without perf events (CONFIG_PERF_EVENTS).", errno);
+            case LibC.EACCES, LibC.EPERM ->
+                new PerfUnavailableException(
+                        PerfUnavailableException.Reason.PERMISSION,
+                        what + ". kernel.perf_event_paranoid is " + paranoid()
+                                + "; sampling another process needs perf_event_paranoid <= 2 for user-space samples"
+                                + (attr.has(PerfEventAttr.FLAG_EXCLUDE_KERNEL) ? "" : " and <= 1 for kernel samples")
+                                + " (or CAP_PERFMON / root). Fix: sudo sysctl -w kernel.perf_event_paranoid=1"
+                                + " (or run with CAP_PERFMON). In a container, the seccomp profile may also block"
+                                + " perf_event_open (docker: --security-opt seccomp=unconfined or --cap-add PERFMON).",
+                        errno);
+            case LibC.ENOENT, LibC.ENODEV, LibC.EOPNOTSUPP ->
+                new PerfUnavailableException(
+                        PerfUnavailableException.Reason.NO_SUCH_EVENT,
+                        what + ". The " + eventName(attr) + " event does not exist here"
+                                + (attr.type() == PerfEventAttr.TYPE_HARDWARE
+                                        ? " (no hardware PMU: /sys/bus/event_source/devices has no cpu PMU, common in"
+                                                + " virtual machines); use a software event (cpu-clock, task-clock)"
+                                        : ""),
+                        errno);
+            case LibC.ENOSYS ->
+                new PerfUnavailableException(
+                        PerfUnavailableException.Reason.NO_SYSCALL,
+                        what + ". This kernel was built without perf events (CONFIG_PERF_EVENTS).",
+                        errno);
             case LibC.ESRCH -> new PerfException(what + ". No such process: the target ended already?", errno);
-            case LibC.EMFILE -> new PerfException(what + ". Too many open files: one event per CPU is needed;"
-                    + " raise the limit (ulimit -n).", errno);
-            case LibC.EINVAL -> new PerfException(what + ". The kernel rejected the attributes (sample rate above"
-                    + " kernel.perf_event_max_sample_rate, or an attribute this kernel does not know).", errno);
+            case LibC.EMFILE ->
+                new PerfException(
+                        what + ". Too many open files: one event per CPU is needed;" + " raise the limit (ulimit -n).",
+                        errno);
+            case LibC.EINVAL ->
+                new PerfException(
+                        what + ". The kernel rejected the attributes (sample rate above"
+                                + " kernel.perf_event_max_sample_rate, or an attribute this kernel does not know).",
+                        errno);
             default -> new PerfException(what, errno);
         };
     }
@@ -296,8 +309,9 @@ public final class PerfEvents implements AutoCloseable {
         String what = "mmap of a perf ring (" + length / 1024 + " KiB) failed: " + LibC.errnoName(errno) + " ("
                 + LibC.strerror(errno) + ")";
         if (errno == LibC.EPERM || errno == LibC.EACCES) {
-            return new PerfException(what + ". The per-user locked-memory allowance for perf rings"
-                    + " (kernel.perf_event_mlock_kb, plus RLIMIT_MEMLOCK) is used up: use smaller rings or raise it.",
+            return new PerfException(
+                    what + ". The per-user locked-memory allowance for perf rings"
+                            + " (kernel.perf_event_mlock_kb, plus RLIMIT_MEMLOCK) is used up: use smaller rings or raise it.",
                     errno);
         }
         return new PerfException(what, errno);
@@ -314,8 +328,10 @@ public final class PerfEvents implements AutoCloseable {
             return "software event " + attr.config();
         }
         if (attr.type() == PerfEventAttr.TYPE_HARDWARE) {
-            return attr.config() == PerfEventAttr.HW_CPU_CYCLES ? "cycles"
-                    : attr.config() == PerfEventAttr.HW_INSTRUCTIONS ? "instructions"
+            return attr.config() == PerfEventAttr.HW_CPU_CYCLES
+                    ? "cycles"
+                    : attr.config() == PerfEventAttr.HW_INSTRUCTIONS
+                            ? "instructions"
                             : "hardware event " + attr.config();
         }
         return "event type " + attr.type() + " config " + attr.config();

@@ -11,6 +11,7 @@ public sealed interface PerfRecord {
 
     /** PERF_RECORD_MISC_CPUMODE values of {@link Sample#cpumode()}. */
     int CPUMODE_KERNEL = 1;
+
     int CPUMODE_USER = 2;
     int CPUMODE_HYPERVISOR = 3;
     int CPUMODE_GUEST_KERNEL = 4;
@@ -28,8 +29,20 @@ public sealed interface PerfRecord {
      * @param userStack       the copied user stack from the sampled SP upwards, trimmed to the dyn_size
      *                        the kernel could actually copy
      */
-    record Sample(long time, int pid, int tid, int cpu, long ip, long period, int cpumode, long[] kernelFrames,
-            long[] userFrames, long userRegsAbi, long[] userRegs, byte[] userStack) implements PerfRecord {
+    record Sample(
+            long time,
+            int pid,
+            int tid,
+            int cpu,
+            long ip,
+            long period,
+            int cpumode,
+            long[] kernelFrames,
+            long[] userFrames,
+            long userRegsAbi,
+            long[] userRegs,
+            byte[] userStack)
+            implements PerfRecord {
         public boolean userMode() {
             return cpumode == CPUMODE_USER || cpumode == CPUMODE_GUEST_USER;
         }
@@ -40,17 +53,31 @@ public sealed interface PerfRecord {
      * prot or flags). {@code buildId} is set when the kernel sent one instead of the inode
      * (attr.build_id), else empty. {@code data} marks a non-executable mapping (mmap_data).
      */
-    record Mmap(long time, int pid, int tid, long address, long length, long pageOffset, int major, int minor,
-            long inode, long inodeGeneration, byte[] buildId, int prot, int flags, String filename, boolean mmap2,
-            boolean data) implements PerfRecord {
+    record Mmap(
+            long time,
+            int pid,
+            int tid,
+            long address,
+            long length,
+            long pageOffset,
+            int major,
+            int minor,
+            long inode,
+            long inodeGeneration,
+            byte[] buildId,
+            int prot,
+            int flags,
+            String filename,
+            boolean mmap2,
+            boolean data)
+            implements PerfRecord {
         public long end() {
             return address + length;
         }
     }
 
     /** PERF_RECORD_COMM: a thread's name, {@code exec} when the change came from execve (comm_exec). */
-    record Comm(long time, int pid, int tid, String comm, boolean exec) implements PerfRecord {
-    }
+    record Comm(long time, int pid, int tid, String comm, boolean exec) implements PerfRecord {}
 
     /** PERF_RECORD_FORK: a new thread ({@code pid == ppid}) or process. */
     record Fork(long time, int pid, int ppid, int tid, int ptid) implements PerfRecord {
@@ -60,17 +87,14 @@ public sealed interface PerfRecord {
     }
 
     /** PERF_RECORD_EXIT: a thread ended; {@code tid == pid} for a process's main thread. */
-    record Exit(long time, int pid, int ppid, int tid, int ptid) implements PerfRecord {
-    }
+    record Exit(long time, int pid, int ppid, int tid, int ptid) implements PerfRecord {}
 
     /**
      * PERF_RECORD_LOST (the ring was full: {@code lost} records dropped, {@code id} the event's
      * id) or PERF_RECORD_LOST_SAMPLES ({@code id} -1: samples dropped before reaching the ring).
      */
-    record Lost(long time, long id, long lost) implements PerfRecord {
-    }
+    record Lost(long time, long id, long lost) implements PerfRecord {}
 
     /** PERF_RECORD_THROTTLE / UNTHROTTLE: the kernel limited the sample rate (perf_event_max_sample_rate). */
-    record Throttle(long time, long id, boolean throttled) implements PerfRecord {
-    }
+    record Throttle(long time, long id, boolean throttled) implements PerfRecord {}
 }

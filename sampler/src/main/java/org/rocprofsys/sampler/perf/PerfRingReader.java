@@ -98,8 +98,8 @@ public final class PerfRingReader {
             size = mapping.byteSize() - pageSize;
         }
         if (Long.bitCount(size) != 1 || off + size > mapping.byteSize()) {
-            throw new IllegalArgumentException("bad perf ring: data_offset " + off + ", data_size " + size
-                    + ", mapping " + mapping.byteSize());
+            throw new IllegalArgumentException(
+                    "bad perf ring: data_offset " + off + ", data_size " + size + ", mapping " + mapping.byteSize());
         }
         this.data = mapping.asSlice(off, size);
         this.dataSize = size;
@@ -110,8 +110,14 @@ public final class PerfRingReader {
 
     static int sampleIdSize(long sampleType) {
         int n = 0;
-        for (long bit : new long[] {PerfEventAttr.SAMPLE_TID, PerfEventAttr.SAMPLE_TIME, PerfEventAttr.SAMPLE_ID,
-                PerfEventAttr.SAMPLE_STREAM_ID, PerfEventAttr.SAMPLE_CPU, PerfEventAttr.SAMPLE_IDENTIFIER}) {
+        for (long bit : new long[] {
+            PerfEventAttr.SAMPLE_TID,
+            PerfEventAttr.SAMPLE_TIME,
+            PerfEventAttr.SAMPLE_ID,
+            PerfEventAttr.SAMPLE_STREAM_ID,
+            PerfEventAttr.SAMPLE_CPU,
+            PerfEventAttr.SAMPLE_IDENTIFIER
+        }) {
             if ((sampleType & bit) != 0) {
                 n += 8;
             }
@@ -220,7 +226,8 @@ public final class PerfRingReader {
                 int tid = rec.get(JAVA_INT_UNALIGNED, 16);
                 int ptid = rec.get(JAVA_INT_UNALIGNED, 20);
                 long time = rec.get(JAVA_LONG_UNALIGNED, 24);
-                yield type == RECORD_FORK ? new PerfRecord.Fork(time, pid, ppid, tid, ptid)
+                yield type == RECORD_FORK
+                        ? new PerfRecord.Fork(time, pid, ppid, tid, ptid)
                         : new PerfRecord.Exit(time, pid, ppid, tid, ptid);
             }
             case RECORD_LOST -> {
@@ -237,8 +244,8 @@ public final class PerfRingReader {
                 if (type == RECORD_THROTTLE) {
                     throttles++;
                 }
-                yield new PerfRecord.Throttle(rec.get(JAVA_LONG_UNALIGNED, 8), rec.get(JAVA_LONG_UNALIGNED, 16),
-                        type == RECORD_THROTTLE);
+                yield new PerfRecord.Throttle(
+                        rec.get(JAVA_LONG_UNALIGNED, 8), rec.get(JAVA_LONG_UNALIGNED, 16), type == RECORD_THROTTLE);
             }
             default -> null;
         };
@@ -330,8 +337,8 @@ public final class PerfRingReader {
                 p += size + 8;
             }
         }
-        return new PerfRecord.Sample(time, pid, tid, cpu, ip, period, misc & MISC_CPUMODE_MASK, kernel, user, abi,
-                regs, stack);
+        return new PerfRecord.Sample(
+                time, pid, tid, cpu, ip, period, misc & MISC_CPUMODE_MASK, kernel, user, abi, regs, stack);
     }
 
     /** Splits a raw callchain at its context markers into {kernel frames, user frames}. */
@@ -396,8 +403,23 @@ public final class PerfRingReader {
             nameAt = 72;
         }
         String name = cString(rec, nameAt, rec.byteSize() - sampleIdSize);
-        return new PerfRecord.Mmap(idTime(rec), pid, tid, addr, len, pgoff, maj, min, ino, inoGen, buildId, prot,
-                flags, name, mmap2, (misc & MISC_MMAP_DATA) != 0);
+        return new PerfRecord.Mmap(
+                idTime(rec),
+                pid,
+                tid,
+                addr,
+                len,
+                pgoff,
+                maj,
+                min,
+                ino,
+                inoGen,
+                buildId,
+                prot,
+                flags,
+                name,
+                mmap2,
+                (misc & MISC_MMAP_DATA) != 0);
     }
 
     /** The TIME field of the trailing sample_id (sample_id_all), or -1. */

@@ -16,7 +16,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.StackFrame;
@@ -57,6 +56,7 @@ final class AgentSampleResolver {
     private final Map<Integer, Long> mapsLoadedNs = new ConcurrentHashMap<>();
     /** (pid, tid) -> {time, thread CPU ns} of its previous sample; the worker's. */
     private final Map<Long, long[]> previous = new HashMap<>();
+
     private final BlockingQueue<Runnable> work = new LinkedBlockingQueue<>();
     private final AtomicLong pending = new AtomicLong();
     private final Queue<StackSample> resolved = new ConcurrentLinkedQueue<>();
@@ -65,6 +65,7 @@ final class AgentSampleResolver {
     private volatile Path sessionDirectory;
     /** pid -> exec generation of its latest image. */
     private final Map<Integer, Integer> generations = new ConcurrentHashMap<>();
+
     private volatile boolean stopped;
     private volatile long samples;
     private volatile long unwoundByCfi;
@@ -101,7 +102,10 @@ final class AgentSampleResolver {
     /** Resolves {@code a} on the worker; the result (if any frame is left) comes out of {@link #drainTo}. */
     void submit(AgentStackSample a) {
         if (worker == null) {
-            worker = Thread.ofPlatform().daemon().name("rocprof-sys-agent-samples").start(this::work);
+            worker = Thread.ofPlatform()
+                    .daemon()
+                    .name("rocprof-sys-agent-samples")
+                    .start(this::work);
         }
         pending.incrementAndGet();
         work.add(() -> {
@@ -114,7 +118,7 @@ final class AgentSampleResolver {
 
     /** Hands on the samples resolved so far, in submission order. */
     void drainTo(Consumer<? super StackSample> out) {
-        for (StackSample s; (s = resolved.poll()) != null;) {
+        for (StackSample s; (s = resolved.poll()) != null; ) {
             out.accept(s);
         }
     }
@@ -217,8 +221,7 @@ final class AgentSampleResolver {
         if (a.regs().length != WireFormat.SAMPLE_NREGS || a.stack().length == 0) {
             return walk;
         }
-        UnwindResult r = unwinder.unwind(RegisterSet.ofColumns(a.regs()), a.stack(), a.stackPointer(),
-                space(a.pid()));
+        UnwindResult r = unwinder.unwind(RegisterSet.ofColumns(a.regs()), a.stack(), a.stackPointer(), space(a.pid()));
         if (r.depth() >= walk.size()) {
             unwoundByCfi++;
             return r.pcs();
@@ -234,7 +237,8 @@ final class AgentSampleResolver {
     private void prewarm(List<ProcessMaps.Mapping> mappings) {
         Set<String> seen = new HashSet<>();
         List<ProcessMaps.Mapping> files = mappings.stream()
-                .filter(m -> m.executable() && m.path().startsWith("/") && seen.add(m.path())).toList();
+                .filter(m -> m.executable() && m.path().startsWith("/") && seen.add(m.path()))
+                .toList();
         if (files.isEmpty()) {
             return;
         }

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.ProcessStarted;
@@ -29,6 +28,7 @@ public final class AgentSampling implements BackgroundSource {
     private volatile boolean stopped;
     /** The target's pid: its main thread is announced at start, not at its THREAD_START. */
     private int rootPid = -1;
+
     private boolean mainThreadSeen;
 
     AgentSampling(AgentTimers timers, SampledThreads threads, AgentSampleResolver resolver, PrintStream log) {

@@ -24,7 +24,7 @@ public record AgentTimer(StackSample.Kind kind, int signal, double hz, long dela
 
     /** The agent's form (rocprofsys_wire.h): {@code kind:signal:periodNs:delayNs:threads}. */
     String agentSpec() {
-        return (kind == StackSample.Kind.CPU ? "cputime" : "realtime") + ":" + signal + ":" + periodNs() + ":"
-                + delayNs + ":" + threads.agentSpec();
+        return (kind == StackSample.Kind.CPU ? "cputime" : "realtime") + ":" + signal + ":" + periodNs() + ":" + delayNs
+                + ":" + threads.agentSpec();
     }
 }

@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.wire.WireFormat;
@@ -73,7 +72,9 @@ final class AgentTimers {
             return Map.of();
         }
         Map<String, String> env = new LinkedHashMap<>();
-        env.put(WireFormat.ENV_TIMERS, String.join(";", timers.stream().map(AgentTimer::agentSpec).toList()));
+        env.put(
+                WireFormat.ENV_TIMERS,
+                String.join(";", timers.stream().map(AgentTimer::agentSpec).toList()));
         if (durationNs > 0) {
             env.put(WireFormat.ENV_TIMER_DURATION_NS, Long.toString(durationNs));
         }
@@ -111,8 +112,8 @@ final class AgentTimers {
                 return;
             }
             if (!stopped.getAsBoolean()) {
-                log.println("[rocprof-sys] Sampling duration of " + d
-                        + " seconds has elapsed. Shutting down sampling...");
+                log.println(
+                        "[rocprof-sys] Sampling duration of " + d + " seconds has elapsed. Shutting down sampling...");
             }
         });
     }
@@ -136,11 +137,16 @@ final class AgentTimers {
         }
         for (AgentTimer timer : timers) {
             if (timer.threads().selects(sequence)) {
-                log.println(String.format(Locale.ROOT,
+                log.println(String.format(
+                        Locale.ROOT,
                         "[rocprof-sys][%d][SIG%d] Sampler for thread %d will be triggered %.1fx per second of "
                                 + "%s-time (every %.3f milliseconds)...",
-                        pid, timer.signal(), sequence, timer.hz(),
-                        timer.kind() == StackSample.Kind.CPU ? "CPU" : "wall", 1e3 / timer.hz()));
+                        pid,
+                        timer.signal(),
+                        sequence,
+                        timer.hz(),
+                        timer.kind() == StackSample.Kind.CPU ? "CPU" : "wall",
+                        1e3 / timer.hz()));
             }
         }
     }

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.config.SettingType;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.StackSample;
@@ -38,8 +37,7 @@ public final class CallStackSampling {
     /** Environment switch: OFF makes CPU-time sampling use the agent's timers even where perf works. */
     public static final String USE_PERF_ENV = "ROCPROFSYS_SAMPLING_USE_PERF";
 
-    private CallStackSampling() {
-    }
+    private CallStackSampling() {}
 
     /**
      * @param environment the target's environment (for {@value #USE_PERF_ENV})
@@ -58,9 +56,12 @@ public final class CallStackSampling {
             // SAMPLING_FREQ samples a second); it takes the place of the CPU-time sampler
             OverflowEvent e = OverflowEvent.parse(settings.get("ROCPROFSYS_SAMPLING_OVERFLOW_EVENT"));
             double every = settings.number("ROCPROFSYS_SAMPLING_OVERFLOW_FREQ");
-            overflowEvent = every > 0 ? e.attr(Math.round(every))
-                    : PerfEventAttr.overflowSampling(e.type(), e.config(),
-                            Math.max(1, Math.round(settings.number("ROCPROFSYS_SAMPLING_FREQ"))))
+            overflowEvent = every > 0
+                    ? e.attr(Math.round(every))
+                    : PerfEventAttr.overflowSampling(
+                                    e.type(),
+                                    e.config(),
+                                    Math.max(1, Math.round(settings.number("ROCPROFSYS_SAMPLING_FREQ"))))
                             .withFlags(PerfEventAttr.FLAG_FREQ);
             cputime = true;
         }
@@ -87,9 +88,16 @@ public final class CallStackSampling {
             }
             String refused = perfRefusal(environment, Math.max(1, Math.round(hz)));
             if (refused == null) {
-                sources.add(new PerfSamplingSource(new PerfSamplingSource.Config(Math.max(1, Math.round(hz)), delayNs,
-                        durationNs, keepInternal, verbose, overflowEvent,
-                        settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES")), log));
+                sources.add(new PerfSamplingSource(
+                        new PerfSamplingSource.Config(
+                                Math.max(1, Math.round(hz)),
+                                delayNs,
+                                durationNs,
+                                keepInternal,
+                                verbose,
+                                overflowEvent,
+                                settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES")),
+                        log));
             } else {
                 if (overflow) {
                     log.println("[rocprof-sys] warning: ROCPROFSYS_SAMPLING_OVERFLOW needs perf_event_open;"
@@ -97,8 +105,12 @@ public final class CallStackSampling {
                 }
                 log.println("[rocprof-sys] perf_event_open refused (" + refused
                         + "): falling back to the agent's timer sampler");
-                timers.add(new AgentTimer(StackSample.Kind.CPU,
-                        (int) settings.integer("ROCPROFSYS_SAMPLING_CPUTIME_SIGNAL"), hz, delayNs, cpuThreads));
+                timers.add(new AgentTimer(
+                        StackSample.Kind.CPU,
+                        (int) settings.integer("ROCPROFSYS_SAMPLING_CPUTIME_SIGNAL"),
+                        hz,
+                        delayNs,
+                        cpuThreads));
             }
         }
         if (realtime) {
@@ -108,8 +120,12 @@ public final class CallStackSampling {
                 throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
             }
             wallThreads = tids(settings, "ROCPROFSYS_SAMPLING_REALTIME_TIDS", allTids);
-            timers.add(new AgentTimer(StackSample.Kind.WALL,
-                    (int) settings.integer("ROCPROFSYS_SAMPLING_REALTIME_SIGNAL"), hz, delayNs, wallThreads));
+            timers.add(new AgentTimer(
+                    StackSample.Kind.WALL,
+                    (int) settings.integer("ROCPROFSYS_SAMPLING_REALTIME_SIGNAL"),
+                    hz,
+                    delayNs,
+                    wallThreads));
         }
         SampledThreads threads = new SampledThreads(cpuThreads, wallThreads);
         if (!timers.isEmpty() || !threads.isAll()) {
@@ -122,8 +138,15 @@ public final class CallStackSampling {
             } else if (sources.stream().anyMatch(x -> x instanceof PerfSamplingSource)) {
                 agentTimers = agentTimers.withoutDurationLines();
             }
-            sources.add(new AgentSampling(agentTimers, threads, new AgentSampleResolver(agentTimers,
-                    settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"), keepInternal, Path.of("/proc")), log));
+            sources.add(new AgentSampling(
+                    agentTimers,
+                    threads,
+                    new AgentSampleResolver(
+                            agentTimers,
+                            settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"),
+                            keepInternal,
+                            Path.of("/proc")),
+                    log));
         }
         return sources;
     }

@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.TraceEvent;
@@ -40,6 +39,7 @@ public final class PerfSamplingSource implements BackgroundSource {
      * target keeps the reader off the CPU); smaller where the locked-memory limit refuses it.
      */
     static final int RING_PAGES_LOG2 = 10;
+
     static final int MIN_RING_PAGES_LOG2 = 7;
     private static final int POLL_MS = 50;
 
@@ -48,8 +48,14 @@ public final class PerfSamplingSource implements BackgroundSource {
      * @param delayNs    samples before this long after the start are dropped
      * @param durationNs samples after delay + this are dropped (0: until the end)
      */
-    public record Config(long freqHz, long delayNs, long durationNs, boolean keepInternal, int verbose,
-            PerfEventAttr event, boolean inlines) {
+    public record Config(
+            long freqHz,
+            long delayNs,
+            long durationNs,
+            boolean keepInternal,
+            int verbose,
+            PerfEventAttr event,
+            boolean inlines) {
         public Config(long freqHz, long delayNs, long durationNs) {
             this(freqHz, delayNs, durationNs, false, 0, null, false);
         }
@@ -64,8 +70,11 @@ public final class PerfSamplingSource implements BackgroundSource {
             if (event != null && !event.has(PerfEventAttr.FLAG_FREQ)) {
                 return "every " + event.samplePeriodOrFreq() + " events of " + PerfEvents.eventName(event);
             }
-            return String.format(java.util.Locale.ROOT, "%.1fx per second of CPU-time (every %.3f milliseconds)",
-                    (double) freqHz, 1000.0 / freqHz);
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "%.1fx per second of CPU-time (every %.3f milliseconds)",
+                    (double) freqHz,
+                    1000.0 / freqHz);
         }
     }
 
@@ -79,8 +88,7 @@ public final class PerfSamplingSource implements BackgroundSource {
      * What sampling cost the collector (benchmarks): CPU time of the reader and unwinder threads,
      * and wall time spent unwinding and symbolizing, over {@code samples} samples.
      */
-    public record Stats(long samples, long readerCpuNs, long unwinderCpuNs, long unwindNs, long symbolizeNs) {
-    }
+    public record Stats(long samples, long readerCpuNs, long unwinderCpuNs, long unwindNs, long symbolizeNs) {}
 
     private volatile long readerCpuNs;
     private volatile long unwinderCpuNs;
@@ -96,10 +104,12 @@ public final class PerfSamplingSource implements BackgroundSource {
     private boolean durationOver;
     /** Off when the agent's timers print the duration lines, after their own trigger lines. */
     private boolean announcesDuration = true;
+
     private int rootPid;
     private final Map<Integer, Integer> threadsSeen = new HashMap<>();
     /** Samples waiting for their process's perf map, by pid (bounded: beyond it they go unnamed). */
     private final Map<Integer, List<Unresolved>> deferred = new HashMap<>();
+
     private long deferredCount;
     private static final long MAX_DEFERRED = 2_000_000;
     private PerfEvents events;
@@ -121,8 +131,10 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     /** The cpu-clock event this source opens by default (also the collector's perf probe). */
     static PerfEventAttr attr(long freqHz) {
-        return PerfEventAttr.clockSampling(false, freqHz).userOnly()
-                .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES).withWakeupEvents(16);
+        return PerfEventAttr.clockSampling(false, freqHz)
+                .userOnly()
+                .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES)
+                .withWakeupEvents(16);
     }
 
     /** Leaves upstream's two duration lines to the agent's timers, which print them after their trigger lines. */
@@ -132,8 +144,10 @@ public final class PerfSamplingSource implements BackgroundSource {
     }
 
     private PerfEventAttr attr() {
-        return config.base().userOnly()
-                .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES).withWakeupEvents(16);
+        return config.base()
+                .userOnly()
+                .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES)
+                .withWakeupEvents(16);
     }
 
     @Override
@@ -154,7 +168,7 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     /** The largest rings the locked-memory limit allows (mmap EPERM/ENOMEM: try half the size). */
     private PerfEvents openEvents(int pid, boolean onExec) throws PerfException {
-        for (int log2 = RING_PAGES_LOG2;; log2--) {
+        for (int log2 = RING_PAGES_LOG2; ; log2--) {
             try {
                 return onExec ? PerfEvents.openOnExec(pid, attr(), log2) : PerfEvents.open(pid, attr(), log2);
             } catch (PerfException e) {
@@ -196,8 +210,11 @@ public final class PerfSamplingSource implements BackgroundSource {
         rootPid = targetPid;
         announceThread(targetPid);
         if (announcesDuration && config.verbose() >= 1 && config.durationNs() > 0) {
-            log.printf(java.util.Locale.ROOT, "[rocprof-sys][%d] Sampling will be disabled after %f seconds...%n",
-                    targetPid, config.durationNs() / 1e9);
+            log.printf(
+                    java.util.Locale.ROOT,
+                    "[rocprof-sys][%d] Sampling will be disabled after %f seconds...%n",
+                    targetPid,
+                    config.durationNs() / 1e9);
         }
         thread = Thread.ofPlatform().daemon().name("rocprof-sys-sampler").start(this::read);
         processor = Thread.ofPlatform().daemon().name("rocprof-sys-unwinder").start(() -> process(out));
@@ -218,8 +235,12 @@ public final class PerfSamplingSource implements BackgroundSource {
                     // samples after the window are dropped anyway
                 }
                 if (announcesDuration && config.verbose() >= 1) {
-                    log.printf(java.util.Locale.ROOT, "[rocprof-sys][%d] Sampling duration of %f seconds has elapsed."
-                            + " Shutting down sampling...%n", rootPid, config.durationNs() / 1e9);
+                    log.printf(
+                            java.util.Locale.ROOT,
+                            "[rocprof-sys][%d] Sampling duration of %f seconds has elapsed."
+                                    + " Shutting down sampling...%n",
+                            rootPid,
+                            config.durationNs() / 1e9);
                 }
             }
             if (readBatch() == 0 && !stopping) {
@@ -243,13 +264,14 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     private void process(Consumer<TraceEvent> out) {
         try {
-            for (List<PerfRecord> b; !(b = batches.take()).isEmpty();) {
+            for (List<PerfRecord> b; !(b = batches.take()).isEmpty(); ) {
                 handle(b, out);
             }
             for (Integer pid : List.copyOf(deferred.keySet())) {
                 flushDeferred(pid, out);
             }
-            unwinderCpuNs = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            unwinderCpuNs =
+                    java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -272,8 +294,7 @@ public final class PerfSamplingSource implements BackgroundSource {
                         flushDeferred(e.pid(), out);
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
     }
@@ -319,8 +340,7 @@ public final class PerfSamplingSource implements BackgroundSource {
     }
 
     /** A sample whose JIT frames may be named later, when its process has written its perf map. */
-    private record Unresolved(long time, int pid, int tid, long period, List<Long> pcs) {
-    }
+    private record Unresolved(long time, int pid, int tid, long period, List<Long> pcs) {}
 
     /**
      * Symbolizes and hands on a sample; returns false (and emits nothing) when a frame lies in

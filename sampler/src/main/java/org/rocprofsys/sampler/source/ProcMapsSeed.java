@@ -3,7 +3,6 @@ package org.rocprofsys.sampler.source;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.rocprofsys.sampler.symbols.ProcessMaps;
 
 /**
@@ -14,8 +13,7 @@ import org.rocprofsys.sampler.symbols.ProcessMaps;
 final class ProcMapsSeed {
     private static final byte[] NO_BUILD_ID = new byte[0];
 
-    private ProcMapsSeed() {
-    }
+    private ProcMapsSeed() {}
 
     static void load(Path procRoot, int pid, ProcessMaps maps) {
         loadFile(procRoot.resolve(Integer.toString(pid)).resolve("maps"), pid, maps);
@@ -44,10 +42,18 @@ final class ProcMapsSeed {
         String[] range = f[0].split("-");
         String[] dev = f[3].split(":");
         String perms = f[1];
-        int prot = (perms.charAt(0) == 'r' ? 1 : 0) | (perms.charAt(1) == 'w' ? 2 : 0)
-                | (perms.charAt(2) == 'x' ? 4 : 0);
-        return new ProcessMaps.Mapping(Long.parseUnsignedLong(range[0], 16), Long.parseUnsignedLong(range[1], 16),
-                Long.parseUnsignedLong(f[2], 16), f[5], NO_BUILD_ID, Integer.parseInt(dev[0], 16),
-                Integer.parseInt(dev[1], 16), Long.parseLong(f[4]), prot, (prot & 4) != 0);
+        int prot =
+                (perms.charAt(0) == 'r' ? 1 : 0) | (perms.charAt(1) == 'w' ? 2 : 0) | (perms.charAt(2) == 'x' ? 4 : 0);
+        return new ProcessMaps.Mapping(
+                Long.parseUnsignedLong(range[0], 16),
+                Long.parseUnsignedLong(range[1], 16),
+                Long.parseUnsignedLong(f[2], 16),
+                f[5],
+                NO_BUILD_ID,
+                Integer.parseInt(dev[0], 16),
+                Integer.parseInt(dev[1], 16),
+                Long.parseLong(f[4]),
+                prot,
+                (prot & 4) != 0);
     }
 }

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 
@@ -27,6 +26,7 @@ final class SampledThreads {
     private final Map<Long, Integer> numbers = new HashMap<>();
     /** Samples of threads whose number is not known yet, by (pid, tid). */
     private final Map<Long, List<StackSample>> held = new HashMap<>();
+
     private long heldCount;
 
     /**

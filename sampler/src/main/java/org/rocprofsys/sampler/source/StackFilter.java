@@ -2,7 +2,6 @@ package org.rocprofsys.sampler.source;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.rocprofsys.core.event.StackFrame;
 
 /**
@@ -15,8 +14,7 @@ final class StackFilter {
     /** The file name of the in-process agent, whose frames are the profiler's own. */
     static final String AGENT_LIBRARY = "librocprof-sys.so";
 
-    private StackFilter() {
-    }
+    private StackFilter() {}
 
     /** {@code frames} (outermost first) from the outermost {@code main} on; unchanged without one. */
     static List<StackFrame> fromMain(List<StackFrame> frames) {

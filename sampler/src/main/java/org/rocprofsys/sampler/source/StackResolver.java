@@ -2,7 +2,6 @@ package org.rocprofsys.sampler.source;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.sampler.symbols.Frame;
 import org.rocprofsys.sampler.symbols.Symbolizer;
@@ -25,7 +24,8 @@ final class StackResolver {
 
     /** A symbolizer with what the samples show: line info always, inlined frames when asked. */
     static Symbolizer symbolizer(boolean inlines) {
-        return new Symbolizer(new Symbolizer.Options(true, inlines, Symbolizer.Options.defaults().perfMapDir()));
+        return new Symbolizer(new Symbolizer.Options(
+                true, inlines, Symbolizer.Options.defaults().perfMapDir()));
     }
 
     /**
@@ -36,7 +36,8 @@ final class StackResolver {
         List<StackFrame> frames = new ArrayList<>(pcs.size());
         for (int i = pcs.size() - 1; i >= 0; i--) {
             long pc = pcs.get(i);
-            List<Frame> at = inlines ? symbolizer.symbolizeInlined(pid, pc, i > 0)
+            List<Frame> at = inlines
+                    ? symbolizer.symbolizeInlined(pid, pc, i > 0)
                     : List.of(symbolizer.symbolize(pid, pc, i > 0));
             // innermost first: the out-of-line function, then the functions inlined into it, go outermost first
             for (int k = at.size() - 1; k >= 0; k--) {

@@ -40,8 +40,8 @@ public final class ThreadFilter {
                 }
                 ranges.add(new long[] {lo, hi});
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(setting + ": '" + part
-                        + "' is not a thread number or range (e.g. 0,2-4)");
+                throw new IllegalArgumentException(
+                        setting + ": '" + part + "' is not a thread number or range (e.g. 0,2-4)");
             }
         }
         return ranges.isEmpty() ? ALL : new ThreadFilter(List.copyOf(ranges));

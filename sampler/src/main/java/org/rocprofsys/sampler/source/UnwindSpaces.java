@@ -3,7 +3,6 @@ package org.rocprofsys.sampler.source;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.rocprofsys.sampler.symbols.ProcessMaps;
 import org.rocprofsys.sampler.unwind.AddressSpace;
 

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfSymbol;
 import org.rocprofsys.elf.ProgramHeader;
@@ -33,8 +32,7 @@ public final class ElfSymbols {
     }
 
     /** The result of {@link #lookup}: the symbol and the vaddr's offset into it. */
-    public record Hit(String name, long offset, long size, long start) {
-    }
+    public record Hit(String name, long offset, long size, long start) {}
 
     private final String path;
     private final int type;
@@ -45,7 +43,12 @@ public final class ElfSymbols {
     private final long[] ends;
     private final String[] names;
 
-    private ElfSymbols(String path, int type, byte[] buildId, boolean hasSymtab, List<ProgramHeader> segments,
+    private ElfSymbols(
+            String path,
+            int type,
+            byte[] buildId,
+            boolean hasSymtab,
+            List<ProgramHeader> segments,
             List<Symbol> symbols) {
         this.path = path;
         this.type = type;
@@ -90,7 +93,10 @@ public final class ElfSymbols {
         for (ElfSymbol s : elf.symbols()) {
             // absolute (SHN_ABS) functions count too, as perf counts them
             boolean function = s.type() == STT_FUNC || s.type() == STT_GNU_IFUNC;
-            if (function && s.shndx() != SHN_UNDEF && s.value() != 0 && !s.name().isEmpty()) {
+            if (function
+                    && s.shndx() != SHN_UNDEF
+                    && s.value() != 0
+                    && !s.name().isEmpty()) {
                 symbols.add(new Symbol(s.name(), s.value(), s.size()));
             }
         }

@@ -13,8 +13,8 @@ package org.rocprofsys.sampler.symbols;
  * @param line    source line from DWARF, or 0
  * @param inlined true for a frame of a function inlined at this pc (not the outermost)
  */
-public record Frame(String module, String symbol, long offset, long pc, long vaddr, String file, int line,
-        boolean inlined) {
+public record Frame(
+        String module, String symbol, long offset, long pc, long vaddr, String file, int line, boolean inlined) {
     public static final String UNKNOWN = "[unknown]";
 
     public boolean known() {

@@ -15,8 +15,7 @@ import java.util.List;
  * Python 3.12 ({@code -X perf}). Later lines win where entries overlap at the same start.
  */
 public final class PerfMap {
-    public record Entry(long start, long size, String name) {
-    }
+    public record Entry(long start, long size, String name) {}
 
     private final long[] starts;
     private final long[] sizes;

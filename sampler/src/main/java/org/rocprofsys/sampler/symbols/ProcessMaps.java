@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.rocprofsys.sampler.perf.PerfRecord;
 
 /**
@@ -19,22 +18,39 @@ public final class ProcessMaps {
      * One mapping. {@code path} as the kernel names it ({@code //anon}, {@code [vdso]},
      * {@code [heap]}, or a file); {@code buildId} empty unless the kernel sent one.
      */
-    public record Mapping(long start, long end, long pgoff, String path, byte[] buildId, int major, int minor,
-            long inode, int prot, boolean executable) {
+    public record Mapping(
+            long start,
+            long end,
+            long pgoff,
+            String path,
+            byte[] buildId,
+            int major,
+            int minor,
+            long inode,
+            int prot,
+            boolean executable) {
         public boolean contains(long pc) {
             return Long.compareUnsigned(pc, start) >= 0 && Long.compareUnsigned(pc, end) < 0;
         }
 
         /** A file-backed mapping ({@code /...}, not {@code //anon}, {@code /memfd:}, {@code /dev/zero}...). */
         public boolean isFile() {
-            return path.startsWith("/") && !path.startsWith("//anon") && !path.startsWith("/memfd:")
-                    && !path.startsWith("/dev/zero") && !path.startsWith("/SYSV") && !path.endsWith(" (deleted)");
+            return path.startsWith("/")
+                    && !path.startsWith("//anon")
+                    && !path.startsWith("/memfd:")
+                    && !path.startsWith("/dev/zero")
+                    && !path.startsWith("/SYSV")
+                    && !path.endsWith(" (deleted)");
         }
 
         /** Anonymous memory (where JIT code lives): {@code //anon}, {@code [anon:...]}, {@code /memfd:}, or no name. */
         public boolean isAnonymous() {
-            return path.isEmpty() || path.startsWith("//anon") || path.startsWith("[anon") || path.startsWith("/memfd:")
-                    || path.startsWith("[heap]") || path.startsWith("[stack");
+            return path.isEmpty()
+                    || path.startsWith("//anon")
+                    || path.startsWith("[anon")
+                    || path.startsWith("/memfd:")
+                    || path.startsWith("[heap]")
+                    || path.startsWith("[stack");
         }
 
         public boolean isVdso() {
@@ -62,14 +78,24 @@ public final class ProcessMaps {
                     exec(c.pid());
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
     }
 
     public void add(PerfRecord.Mmap m) {
-        add(m.pid(), new Mapping(m.address(), m.end(), m.pageOffset(), m.filename(), m.buildId(), m.major(), m.minor(),
-                m.inode(), m.prot(), !m.data()));
+        add(
+                m.pid(),
+                new Mapping(
+                        m.address(),
+                        m.end(),
+                        m.pageOffset(),
+                        m.filename(),
+                        m.buildId(),
+                        m.major(),
+                        m.minor(),
+                        m.inode(),
+                        m.prot(),
+                        !m.data()));
     }
 
     public synchronized void add(int pid, Mapping m) {

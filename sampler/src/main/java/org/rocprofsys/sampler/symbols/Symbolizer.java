@@ -13,10 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.elf.dwarf.LineInfo;
-
 import org.rocprofsys.sampler.perf.PerfRecord;
 
 /**
@@ -63,8 +61,8 @@ public final class Symbolizer implements AutoCloseable {
                         l = path == null ? Optional.empty() : LineInfo.open(path);
                         if (l.isEmpty() && elf.buildId().length > 1) {
                             String hex = elf.buildIdHex();
-                            Path debug = Path.of("/usr/lib/debug/.build-id", hex.substring(0, 2),
-                                    hex.substring(2) + ".debug");
+                            Path debug = Path.of(
+                                    "/usr/lib/debug/.build-id", hex.substring(0, 2), hex.substring(2) + ".debug");
                             if (Files.isReadable(debug)) {
                                 l = LineInfo.open(debug);
                             }
@@ -77,8 +75,7 @@ public final class Symbolizer implements AutoCloseable {
         }
     }
 
-    private record PerfMapState(PerfMap map, long mtime, long size, long checkedNs) {
-    }
+    private record PerfMapState(PerfMap map, long mtime, long size, long checkedNs) {}
 
     private final Options options;
     private final ProcessMaps maps = new ProcessMaps();
@@ -105,8 +102,7 @@ public final class Symbolizer implements AutoCloseable {
             case PerfRecord.Mmap m -> frames.remove(m.pid());
             case PerfRecord.Comm c -> frames.remove(c.pid());
             case PerfRecord.Fork f -> frames.remove(f.pid());
-            default -> {
-            }
+            default -> {}
         }
     }
 
@@ -116,6 +112,7 @@ public final class Symbolizer implements AutoCloseable {
      * mapping or a perf map may name them later); a process's entries go when its mappings change.
      */
     private final Map<Integer, Map<Long, Frame>> frames = new ConcurrentHashMap<>();
+
     private static final int MAX_CACHED_FRAMES = 1 << 16;
 
     /** The frame of a sampled pc (the leaf; use {@link #symbolize(int, long, boolean)} for return addresses). */
@@ -179,7 +176,14 @@ public final class Symbolizer implements AutoCloseable {
         ElfSymbols.Hit hit = elf.lookup(vq);
         Frame base = hit == null
                 ? new Frame(m.path(), Frame.UNKNOWN, 0, pc, vaddr, null, 0, false)
-                : new Frame(m.path(), Demangler.shared().demangle(hit.name()), vaddr - hit.start(), pc, vaddr, null, 0,
+                : new Frame(
+                        m.path(),
+                        Demangler.shared().demangle(hit.name()),
+                        vaddr - hit.start(),
+                        pc,
+                        vaddr,
+                        null,
+                        0,
                         false);
         if (!options.lineInfo() && !inlines) {
             return List.of(base);
@@ -207,7 +211,8 @@ public final class Symbolizer implements AutoCloseable {
     }
 
     private Optional<Module> module(ProcessMaps.Mapping m) {
-        String key = m.buildId().length > 0 ? "bid:" + HexFormat.of().formatHex(m.buildId())
+        String key = m.buildId().length > 0
+                ? "bid:" + HexFormat.of().formatHex(m.buildId())
                 : "file:" + m.path() + "|" + m.major() + ":" + m.minor() + "|" + m.inode();
         return modules.computeIfAbsent(key, k -> {
             Path p = Path.of(m.path());
@@ -241,7 +246,9 @@ public final class Symbolizer implements AutoCloseable {
                     String[] range = line.substring(0, line.indexOf(' ')).split("-");
                     long start = Long.parseUnsignedLong(range[0], 16);
                     long end = Long.parseUnsignedLong(range[1], 16);
-                    byte[] image = MemorySegment.ofAddress(start).reinterpret(end - start).toArray(JAVA_BYTE);
+                    byte[] image = MemorySegment.ofAddress(start)
+                            .reinterpret(end - start)
+                            .toArray(JAVA_BYTE);
                     return Optional.of(new Module(ElfSymbols.fromImage(VDSO, image), null));
                 }
             }
@@ -261,8 +268,15 @@ public final class Symbolizer implements AutoCloseable {
         if (e == null) {
             return null;
         }
-        return new Frame(PerfMap.pathFor(options.perfMapDir(), pid).toString(), e.name(), pc - e.start(), pc, pc,
-                null, 0, false);
+        return new Frame(
+                PerfMap.pathFor(options.perfMapDir(), pid).toString(),
+                e.name(),
+                pc - e.start(),
+                pc,
+                pc,
+                null,
+                0,
+                false);
     }
 
     /** The perf map of pid; with {@code recheck}, re-reads it when it changed (at most once a second). */

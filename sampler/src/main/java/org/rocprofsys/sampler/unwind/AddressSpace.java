@@ -28,8 +28,9 @@ public final class AddressSpace {
                 maps.put(old.start(), new Mapping(old.start(), m.start(), old.pageOffset(), old.path()));
             }
             if (Long.compareUnsigned(old.end(), m.end()) > 0) {
-                maps.put(m.end(), new Mapping(m.end(), old.end(), old.pageOffset() + (m.end() - old.start()),
-                        old.path()));
+                maps.put(
+                        m.end(),
+                        new Mapping(m.end(), old.end(), old.pageOffset() + (m.end() - old.start()), old.path()));
             }
             e = maps.lowerEntry(e.getKey());
         }

@@ -9,8 +9,7 @@ import java.util.Deque;
  * {@link UnwindRow} in effect there (DWARF 5 §6.4.2, with the GNU extensions gcc emits).
  */
 public final class CfaInterpreter {
-    private CfaInterpreter() {
-    }
+    private CfaInterpreter() {}
 
     private static final class State {
         CfaRule cfa = new CfaRule.RegisterOffset(X86Regs.RSP, 8);
@@ -38,11 +37,21 @@ public final class CfaInterpreter {
             throws CannotUnwindException {
         State state = new State();
         // The CIE's instructions have no location (advance_loc there would be odd; treat as unbounded).
-        execute(cie, new DwarfCursor(ByteBuffer.wrap(cie.instructions()), cie.instructionsAddr(), 0), state, null,
-                new long[] {pcBegin}, Long.MAX_VALUE);
+        execute(
+                cie,
+                new DwarfCursor(ByteBuffer.wrap(cie.instructions()), cie.instructionsAddr(), 0),
+                state,
+                null,
+                new long[] {pcBegin},
+                Long.MAX_VALUE);
         State initial = state.copy();
-        execute(cie, new DwarfCursor(ByteBuffer.wrap(fdeInstructions), fdeInstructionsAddr, 0), state, initial,
-                new long[] {pcBegin}, pc);
+        execute(
+                cie,
+                new DwarfCursor(ByteBuffer.wrap(fdeInstructions), fdeInstructionsAddr, 0),
+                state,
+                initial,
+                new long[] {pcBegin},
+                pc);
         return new UnwindRow(pc, state.cfa, state.regs, cie.returnColumn(), cie.signalFrame());
     }
 

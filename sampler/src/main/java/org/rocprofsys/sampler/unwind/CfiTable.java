@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ProgramHeader;
@@ -50,8 +49,15 @@ public final class CfiTable {
     private final long tableCount;
     private final int entrySize;
 
-    private CfiTable(String name, Frames ehFrame, Frames debugFrame, ByteBuffer hdr, long hdrAddr, int tableEnc,
-            int tableStart, long tableCount) {
+    private CfiTable(
+            String name,
+            Frames ehFrame,
+            Frames debugFrame,
+            ByteBuffer hdr,
+            long hdrAddr,
+            int tableEnc,
+            int tableStart,
+            long tableCount) {
         this.name = name;
         this.ehFrame = ehFrame;
         this.debugFrame = debugFrame;
@@ -61,8 +67,10 @@ public final class CfiTable {
         this.tableStart = tableStart;
         this.tableCount = tableCount;
         int fmt = tableEnc & 0x0f;
-        this.entrySize = fmt == DwarfCursor.PE_UDATA4 || fmt == DwarfCursor.PE_SDATA4 ? 8
-                : fmt == DwarfCursor.PE_UDATA8 || fmt == DwarfCursor.PE_SDATA8 ? 16
+        this.entrySize = fmt == DwarfCursor.PE_UDATA4 || fmt == DwarfCursor.PE_SDATA4
+                ? 8
+                : fmt == DwarfCursor.PE_UDATA8 || fmt == DwarfCursor.PE_SDATA8
+                        ? 16
                         : fmt == DwarfCursor.PE_UDATA2 || fmt == DwarfCursor.PE_SDATA2 ? 4 : 0;
     }
 
@@ -71,7 +79,8 @@ public final class CfiTable {
         ByteBuffer eh = contents(elf, ".eh_frame");
         long ehAddr = eh == null ? 0 : elf.section(".eh_frame").orElseThrow().addr();
         ByteBuffer hdr = contents(elf, ".eh_frame_hdr");
-        long hdrAddr = hdr == null ? 0 : elf.section(".eh_frame_hdr").orElseThrow().addr();
+        long hdrAddr =
+                hdr == null ? 0 : elf.section(".eh_frame_hdr").orElseThrow().addr();
         if (hdr == null) {
             for (ProgramHeader s : elf.programHeaders()) {
                 if (s.type() == ElfConstants.PT_GNU_EH_FRAME && s.filesz() > 0) {
@@ -115,9 +124,11 @@ public final class CfiTable {
         }
         ByteBuffer dbg = contents(elf, ".debug_frame");
         Frames ehFrames = eh == null ? null : new Frames(eh, ehAddr, true, elf);
-        Frames dbgFrames = dbg == null ? null : new Frames(dbg, elf.section(".debug_frame").orElseThrow().addr(), false, elf);
-        CfiTable t = new CfiTable(elf.path().toString(), ehFrames, dbgFrames, hdr, hdrAddr, tableEnc, tableStart,
-                count);
+        Frames dbgFrames = dbg == null
+                ? null
+                : new Frames(dbg, elf.section(".debug_frame").orElseThrow().addr(), false, elf);
+        CfiTable t =
+                new CfiTable(elf.path().toString(), ehFrames, dbgFrames, hdr, hdrAddr, tableEnc, tableStart, count);
         if (ehFrames != null && (t.entrySize == 0 || count == 0)) {
             buildIndex(ehFrames);
         }
@@ -136,7 +147,8 @@ public final class CfiTable {
     public static CfiTable of(byte[] section, long sectionAddr, boolean eh) {
         Frames f = new Frames(ByteBuffer.wrap(section), sectionAddr, eh, null);
         buildIndex(f);
-        return eh ? new CfiTable("<memory>", f, null, null, 0, DwarfCursor.PE_OMIT, 0, 0)
+        return eh
+                ? new CfiTable("<memory>", f, null, null, 0, DwarfCursor.PE_OMIT, 0, 0)
                 : new CfiTable("<memory>", null, f, null, 0, DwarfCursor.PE_OMIT, 0, 0);
     }
 
@@ -184,7 +196,8 @@ public final class CfiTable {
 
     private static final Object NO_ROW = new Object();
     private static final int MAX_CACHED_ROWS = 1 << 16;
-    private final java.util.concurrent.ConcurrentHashMap<Long, Object> rows = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<Long, Object> rows =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Every FDE (tests and diagnostics). */
     public List<Fde> allFdes() throws CannotUnwindException {
@@ -421,8 +434,7 @@ public final class CfiTable {
                     }
                     case 'R' -> fdeEnc = c.u8();
                     case 'S' -> signal = true;
-                    case 'B', 'G' -> {
-                    }
+                    case 'B', 'G' -> {}
                     default -> i = aug.length(); // unknown: the length lets us skip the rest
                 }
             }
@@ -433,8 +445,8 @@ public final class CfiTable {
         byte[] instr = new byte[(int) (end - c.pos())];
         int instrPos = c.pos();
         f.data.get(instrPos, instr);
-        Cie cie = new Cie(pos, version, aug, codeAlign, dataAlign, ra, fdeEnc, lsdaEnc, signal, z, instr,
-                f.addr + instrPos);
+        Cie cie = new Cie(
+                pos, version, aug, codeAlign, dataAlign, ra, fdeEnc, lsdaEnc, signal, z, instr, f.addr + instrPos);
         f.cies.put(pos, cie);
         return cie;
     }
@@ -443,8 +455,11 @@ public final class CfiTable {
     public String toString() {
         return "CfiTable[" + name + (usesHeaderTable() ? ", eh_frame_hdr " + tableCount + " entries" : "")
                 + (ehFrame != null && ehFrame.begins != null ? ", eh_frame " + ehFrame.begins.length + " FDEs" : "")
-                + (debugFrame != null ? ", debug_frame " + Arrays.stream(new long[] {debugFrame.begins.length})
-                        .sum() + " FDEs" : "")
+                + (debugFrame != null
+                        ? ", debug_frame "
+                                + Arrays.stream(new long[] {debugFrame.begins.length})
+                                        .sum() + " FDEs"
+                        : "")
                 + "]";
     }
 }

@@ -16,7 +16,16 @@ package org.rocprofsys.sampler.unwind;
  * @param instructions  the initial instructions
  * @param instructionsAddr the link-time address of the first instruction byte
  */
-public record Cie(long offset, int version, String augmentation, long codeAlign, long dataAlign, int returnColumn,
-        int fdeEncoding, int lsdaEncoding, boolean signalFrame, boolean hasAugmentationData, byte[] instructions,
-        long instructionsAddr) {
-}
+public record Cie(
+        long offset,
+        int version,
+        String augmentation,
+        long codeAlign,
+        long dataAlign,
+        int returnColumn,
+        int fdeEncoding,
+        int lsdaEncoding,
+        boolean signalFrame,
+        boolean hasAugmentationData,
+        byte[] instructions,
+        long instructionsAddr) {}

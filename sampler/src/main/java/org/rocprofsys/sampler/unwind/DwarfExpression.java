@@ -6,8 +6,7 @@ package org.rocprofsys.sampler.unwind;
  * (DW_OP_regN, pieces), TLS and calls are not supported and end the unwind of that frame.
  */
 public final class DwarfExpression {
-    private DwarfExpression() {
-    }
+    private DwarfExpression() {}
 
     /** Reads 8 bytes of the target's memory. */
     public interface Memory {
@@ -109,7 +108,22 @@ public final class DwarfExpression {
                     need(sp, 1);
                     st[sp - 1] += c.uleb();
                 }
-                case 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x21, 0x22, 0x24, 0x25, 0x26, 0x27, 0x29, 0x2a, 0x2b, 0x2c, 0x2d,
+                case 0x1a,
+                        0x1b,
+                        0x1c,
+                        0x1d,
+                        0x1e,
+                        0x21,
+                        0x22,
+                        0x24,
+                        0x25,
+                        0x26,
+                        0x27,
+                        0x29,
+                        0x2a,
+                        0x2b,
+                        0x2c,
+                        0x2d,
                         0x2e -> {
                     need(sp, 2);
                     long b = st[--sp];

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ProgramHeader;
 
@@ -55,7 +54,10 @@ public final class ModuleCache {
     }
 
     private static Optional<Module> load(String path) {
-        if (path == null || path.isEmpty() || path.startsWith("[") || path.startsWith("//")
+        if (path == null
+                || path.isEmpty()
+                || path.startsWith("[")
+                || path.startsWith("//")
                 || path.endsWith(" (deleted)")) {
             return Optional.empty();
         }

@@ -5,8 +5,7 @@ public final class RegisterSet {
     private final long[] values = new long[X86Regs.COLUMNS];
     private int valid;
 
-    public RegisterSet() {
-    }
+    public RegisterSet() {}
 
     /** ip, sp, bp alone (the frame-pointer minimum). */
     public static RegisterSet of(long ip, long sp, long bp) {

@@ -14,7 +14,9 @@ public record UnwindRow(long pc, CfaRule cfa, Rule[] registers, int returnColumn
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder("UnwindRow[pc=0x").append(Long.toHexString(pc)).append(", cfa=")
+        StringBuilder sb = new StringBuilder("UnwindRow[pc=0x")
+                .append(Long.toHexString(pc))
+                .append(", cfa=")
                 .append(cfa);
         for (int i = 0; i < registers.length; i++) {
             if (registers[i] != null) {
@@ -26,8 +28,12 @@ public record UnwindRow(long pc, CfaRule cfa, Rule[] registers, int returnColumn
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof UnwindRow r && r.pc == pc && r.cfa.equals(cfa) && Arrays.equals(r.registers, registers)
-                && r.returnColumn == returnColumn && r.signalFrame == signalFrame;
+        return o instanceof UnwindRow r
+                && r.pc == pc
+                && r.cfa.equals(cfa)
+                && Arrays.equals(r.registers, registers)
+                && r.returnColumn == returnColumn
+                && r.signalFrame == signalFrame;
     }
 
     @Override

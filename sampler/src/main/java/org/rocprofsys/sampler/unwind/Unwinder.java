@@ -14,8 +14,12 @@ import java.util.List;
 public final class Unwinder {
     public static final int DEFAULT_MAX_DEPTH = 256;
     /** Callee-saved registers of the SysV ABI: with no rule they keep their value in the caller. */
-    private static final int CALLEE_SAVED = (1 << X86Regs.RBX) | (1 << X86Regs.RBP) | (1 << X86Regs.R12)
-            | (1 << X86Regs.R13) | (1 << X86Regs.R14) | (1 << X86Regs.R15);
+    private static final int CALLEE_SAVED = (1 << X86Regs.RBX)
+            | (1 << X86Regs.RBP)
+            | (1 << X86Regs.R12)
+            | (1 << X86Regs.R13)
+            | (1 << X86Regs.R14)
+            | (1 << X86Regs.R15);
 
     private final ModuleCache modules;
     private final int maxDepth;
@@ -74,7 +78,8 @@ public final class Unwinder {
                 try {
                     next = step(row, cur, mem);
                 } catch (CannotUnwindException e) {
-                    UnwindResult.Stop why = e.getMessage().startsWith(Memory.OUTSIDE) ? UnwindResult.Stop.STACK_END
+                    UnwindResult.Stop why = e.getMessage().startsWith(Memory.OUTSIDE)
+                            ? UnwindResult.Stop.STACK_END
                             : UnwindResult.Stop.BAD_CFI;
                     return new UnwindResult(pcs, why, cfi, fp, hex(pc) + ": " + e.getMessage());
                 }
@@ -86,9 +91,14 @@ public final class Unwinder {
                 }
                 long bp = cur.getUnchecked(X86Regs.RBP);
                 if (Long.compareUnsigned(bp, cur.sp()) < 0 || !mem.contains(bp, 16)) {
-                    return new UnwindResult(pcs, mem.contains(bp, 0) || Long.compareUnsigned(bp, cur.sp()) < 0
-                            ? UnwindResult.Stop.NO_UNWIND_INFO : UnwindResult.Stop.STACK_END, cfi, fp, hex(pc)
-                            + ": no CFI and the frame pointer is not in the stack copy");
+                    return new UnwindResult(
+                            pcs,
+                            mem.contains(bp, 0) || Long.compareUnsigned(bp, cur.sp()) < 0
+                                    ? UnwindResult.Stop.NO_UNWIND_INFO
+                                    : UnwindResult.Stop.STACK_END,
+                            cfi,
+                            fp,
+                            hex(pc) + ": no CFI and the frame pointer is not in the stack copy");
                 }
                 next = new RegisterSet();
                 try {
@@ -144,8 +154,7 @@ public final class Unwinder {
                             next.set(col, cur.get(col));
                         }
                     }
-                    case Rule.Undefined u -> {
-                    }
+                    case Rule.Undefined u -> {}
                     case Rule.SameValue s -> {
                         if (cur.has(col)) {
                             next.set(col, cur.get(col));
@@ -154,8 +163,8 @@ public final class Unwinder {
                     case Rule.Offset o -> next.set(col, mem.read8(cfa + o.offset()));
                     case Rule.ValOffset o -> next.set(col, cfa + o.offset());
                     case Rule.Register r -> next.set(col, cur.get(r.register()));
-                    case Rule.Expression e -> next.set(col,
-                            mem.read8(DwarfExpression.evaluate(e.expression(), cfa, cur, mem)));
+                    case Rule.Expression e ->
+                        next.set(col, mem.read8(DwarfExpression.evaluate(e.expression(), cfa, cur, mem)));
                     case Rule.ValExpression e -> next.set(col, DwarfExpression.evaluate(e.expression(), cfa, cur, mem));
                 }
             } catch (CannotUnwindException e) {

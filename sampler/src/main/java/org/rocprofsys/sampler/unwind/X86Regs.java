@@ -5,8 +5,7 @@ package org.rocprofsys.sampler.unwind;
  * perf's PERF_SAMPLE_REGS_USER layout (arch/x86/include/uapi/asm/perf_regs.h).
  */
 public final class X86Regs {
-    private X86Regs() {
-    }
+    private X86Regs() {}
 
     public static final int RAX = 0;
     public static final int RDX = 1;
@@ -26,8 +25,10 @@ public final class X86Regs {
     /** Columns tracked: 0..16 (rules for vector registers are parsed and dropped). */
     public static final int COLUMNS = 17;
 
-    private static final String[] NAMES = {"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9",
-        "r10", "r11", "r12", "r13", "r14", "r15", "rip"};
+    private static final String[] NAMES = {
+        "rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+        "rip"
+    };
 
     /** perf_regs index -> DWARF column (-1: not a DWARF register here). */
     private static final int[] PERF_TO_DWARF = new int[24];

@@ -12,8 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 /** Compiles a test program of src/test/c/ with the system C compiler into target/test-native/. */
 final class NativeBuild {
-    private NativeBuild() {
-    }
+    private NativeBuild() {}
 
     static Path compile(String source, String... flags) throws IOException, InterruptedException {
         Path src = Path.of("src/test/c", source).toAbsolutePath();

@@ -12,27 +12,43 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
-
 import org.junit.jupiter.api.Test;
 
 class PerfEventAttrTest {
 
     /** The attr the C program fills through linux/perf_event.h's own field names. */
     static PerfEventAttr sameAsC() {
-        return new PerfEventAttr(PerfEventAttr.TYPE_SOFTWARE, PerfEventAttr.SW_TASK_CLOCK, 997,
-                PerfEventAttr.SAMPLE_DEFAULT,
-                PerfEventAttr.FLAG_DISABLED | PerfEventAttr.FLAG_INHERIT | PerfEventAttr.FLAG_EXCLUDE_KERNEL
-                        | PerfEventAttr.FLAG_EXCLUDE_HV | PerfEventAttr.FLAG_MMAP | PerfEventAttr.FLAG_COMM
-                        | PerfEventAttr.FLAG_FREQ | PerfEventAttr.FLAG_ENABLE_ON_EXEC | PerfEventAttr.FLAG_TASK
-                        | PerfEventAttr.FLAG_SAMPLE_ID_ALL | PerfEventAttr.FLAG_EXCLUDE_CALLCHAIN_KERNEL
-                        | PerfEventAttr.FLAG_MMAP2 | PerfEventAttr.FLAG_COMM_EXEC | PerfEventAttr.FLAG_USE_CLOCKID,
-                7, 0, 0, PerfEventAttr.CLOCK_MONOTONIC, 127)
+        return new PerfEventAttr(
+                        PerfEventAttr.TYPE_SOFTWARE,
+                        PerfEventAttr.SW_TASK_CLOCK,
+                        997,
+                        PerfEventAttr.SAMPLE_DEFAULT,
+                        PerfEventAttr.FLAG_DISABLED
+                                | PerfEventAttr.FLAG_INHERIT
+                                | PerfEventAttr.FLAG_EXCLUDE_KERNEL
+                                | PerfEventAttr.FLAG_EXCLUDE_HV
+                                | PerfEventAttr.FLAG_MMAP
+                                | PerfEventAttr.FLAG_COMM
+                                | PerfEventAttr.FLAG_FREQ
+                                | PerfEventAttr.FLAG_ENABLE_ON_EXEC
+                                | PerfEventAttr.FLAG_TASK
+                                | PerfEventAttr.FLAG_SAMPLE_ID_ALL
+                                | PerfEventAttr.FLAG_EXCLUDE_CALLCHAIN_KERNEL
+                                | PerfEventAttr.FLAG_MMAP2
+                                | PerfEventAttr.FLAG_COMM_EXEC
+                                | PerfEventAttr.FLAG_USE_CLOCKID,
+                        7,
+                        0,
+                        0,
+                        PerfEventAttr.CLOCK_MONOTONIC,
+                        127)
                 .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, 8192);
     }
 
     @Test
     void bytesMatchTheSystemHeader() throws Exception {
-        assumeTrue(Files.exists(Path.of("/usr/include/linux/perf_event.h")),
+        assumeTrue(
+                Files.exists(Path.of("/usr/include/linux/perf_event.h")),
                 "no linux/perf_event.h (linux-libc-dev) to compare the layout with");
         Path exe = NativeBuild.compile("attr_layout.c", "-O0");
         Process p = new ProcessBuilder(exe.toString()).redirectErrorStream(true).start();
@@ -49,7 +65,8 @@ class PerfEventAttrTest {
     @Test
     void knownOffsetsAndBits() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment s = PerfEventAttr.clockSampling(false, 1000).enableOnExec().toSegment(arena);
+            MemorySegment s =
+                    PerfEventAttr.clockSampling(false, 1000).enableOnExec().toSegment(arena);
             assertEquals(1, s.get(ValueLayout.JAVA_INT, 0));
             assertEquals(128, s.get(ValueLayout.JAVA_INT, 4));
             assertEquals(0L, s.get(ValueLayout.JAVA_LONG, 8));

@@ -18,11 +18,9 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import org.rocprofsys.ffm.LibC;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.rocprofsys.ffm.LibC;
 
 /**
  * The launch flow against a real program: a shell shim waits on stdin, the events are opened on
@@ -40,24 +38,27 @@ class PerfEventsTest {
     }
 
     /** What one profiled run produced. */
-    record Run(List<PerfRecord> records, long before, long after, int pid, int tid1, int tid2, long cpuNs,
-            long lost) {
+    record Run(List<PerfRecord> records, long before, long after, int pid, int tid1, int tid2, long cpuNs, long lost) {
         List<PerfRecord.Sample> samples() {
-            return records.stream().filter(r -> r instanceof PerfRecord.Sample).map(r -> (PerfRecord.Sample) r)
-                    .filter(s -> s.pid() == pid).toList();
+            return records.stream()
+                    .filter(r -> r instanceof PerfRecord.Sample)
+                    .map(r -> (PerfRecord.Sample) r)
+                    .filter(s -> s.pid() == pid)
+                    .toList();
         }
     }
 
     static Run profile(PerfEventAttr attr, int millis) throws IOException, InterruptedException {
-        Process shim = new ProcessBuilder("/bin/sh", "-c", "read _ && exec \"$0\" \"$@\"", burn.toString(),
-                Integer.toString(millis)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process shim = new ProcessBuilder(
+                        "/bin/sh", "-c", "read _ && exec \"$0\" \"$@\"", burn.toString(), Integer.toString(millis))
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         PerfEvents events;
         try {
             events = PerfEvents.openOnExec((int) shim.pid(), attr, 7);
         } catch (PerfUnavailableException e) {
             shim.destroyForcibly();
-            abort("perf_event_open is not usable on this machine, so the sampler cannot be tested: "
-                    + e.getMessage());
+            abort("perf_event_open is not usable on this machine, so the sampler cannot be tested: " + e.getMessage());
             throw e;
         }
         List<PerfRecord> records = new ArrayList<>();
@@ -79,10 +80,18 @@ class PerfEventsTest {
             String out = new String(shim.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(shim.waitFor(10, TimeUnit.SECONDS));
             assertEquals(0, shim.exitValue(), out);
-            Matcher m = Pattern.compile("pid=(\\d+) tid1=(\\d+) tid2=(\\d+) cpu_ns=(\\d+)").matcher(out);
+            Matcher m = Pattern.compile("pid=(\\d+) tid1=(\\d+) tid2=(\\d+) cpu_ns=(\\d+)")
+                    .matcher(out);
             assertTrue(m.find(), "program output: " + out);
-            return new Run(records, before, after, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                    Integer.parseInt(m.group(3)), Long.parseLong(m.group(4)), events.lostRecords());
+            return new Run(
+                    records,
+                    before,
+                    after,
+                    Integer.parseInt(m.group(1)),
+                    Integer.parseInt(m.group(2)),
+                    Integer.parseInt(m.group(3)),
+                    Long.parseLong(m.group(4)),
+                    events.lostRecords());
         }
     }
 
@@ -97,8 +106,13 @@ class PerfEventsTest {
             perTid.merge(s.tid(), 1, Integer::sum);
         }
         double expected = run.cpuNs() / 1e9 * FREQ;
-        System.out.printf("perf launch flow: %d samples (expected ~%.0f from %.3f s CPU), per tid %s, lost %d,"
-                + " %d records%n", samples.size(), expected, run.cpuNs() / 1e9, perTid, run.lost(),
+        System.out.printf(
+                "perf launch flow: %d samples (expected ~%.0f from %.3f s CPU), per tid %s, lost %d," + " %d records%n",
+                samples.size(),
+                expected,
+                run.cpuNs() / 1e9,
+                perTid,
+                run.lost(),
                 run.records().size());
         assertEquals(0, run.lost(), "no records lost with a 512 KiB ring drained every 20 ms");
         for (int tid : new int[] {run.pid(), run.tid1(), run.tid2()}) {
@@ -107,7 +121,8 @@ class PerfEventsTest {
             assertTrue(n >= expected / 3 * 0.2, "thread " + tid + " has " + n + " samples of ~" + expected / 3);
         }
         assertEquals(3, perTid.size(), "samples only from the 3 threads of the program: " + perTid);
-        assertTrue(samples.size() >= expected * 0.5 && samples.size() <= expected * 1.5,
+        assertTrue(
+                samples.size() >= expected * 0.5 && samples.size() <= expected * 1.5,
                 samples.size() + " samples, expected about " + expected);
 
         // Frame-pointer callchains: leaf <- middle <- outer <- main/worker.
@@ -131,23 +146,42 @@ class PerfEventsTest {
 
         // Side-band records.
         String exe = burn.toRealPath().toString();
-        assertTrue(run.records().stream().anyMatch(r -> r instanceof PerfRecord.Mmap m && m.mmap2()
-                && m.pid() == run.pid() && m.filename().equals(exe) && !m.data()),
+        assertTrue(
+                run.records().stream()
+                        .anyMatch(r -> r instanceof PerfRecord.Mmap m
+                                && m.mmap2()
+                                && m.pid() == run.pid()
+                                && m.filename().equals(exe)
+                                && !m.data()),
                 "an MMAP2 record maps " + exe);
-        assertTrue(run.records().stream().anyMatch(r -> r instanceof PerfRecord.Comm c && c.pid() == run.pid()
-                && c.exec() && c.comm().equals("burn")), "a COMM exec record names the program");
+        assertTrue(
+                run.records().stream()
+                        .anyMatch(r -> r instanceof PerfRecord.Comm c
+                                && c.pid() == run.pid()
+                                && c.exec()
+                                && c.comm().equals("burn")),
+                "a COMM exec record names the program");
         for (int tid : new int[] {run.tid1(), run.tid2()}) {
-            assertTrue(run.records().stream().anyMatch(r -> r instanceof PerfRecord.Fork f && f.isThread()
-                    && f.pid() == run.pid() && f.tid() == tid), "a FORK record for thread " + tid);
-            assertTrue(run.records().stream().anyMatch(r -> r instanceof PerfRecord.Exit e && e.tid() == tid),
+            assertTrue(
+                    run.records().stream()
+                            .anyMatch(r -> r instanceof PerfRecord.Fork f
+                                    && f.isThread()
+                                    && f.pid() == run.pid()
+                                    && f.tid() == tid),
+                    "a FORK record for thread " + tid);
+            assertTrue(
+                    run.records().stream().anyMatch(r -> r instanceof PerfRecord.Exit e && e.tid() == tid),
                     "an EXIT record for thread " + tid);
         }
-        assertTrue(run.records().stream().anyMatch(r -> r instanceof PerfRecord.Exit e && e.pid() == run.pid()
-                && e.tid() == run.pid()), "an EXIT record for the process");
+        assertTrue(
+                run.records().stream()
+                        .anyMatch(r -> r instanceof PerfRecord.Exit e && e.pid() == run.pid() && e.tid() == run.pid()),
+                "an EXIT record for the process");
 
         // CLOCK_MONOTONIC times, comparable with System.nanoTime().
         for (PerfRecord r : run.records()) {
-            assertTrue(r.time() >= run.before() && r.time() <= run.after(),
+            assertTrue(
+                    r.time() >= run.before() && r.time() <= run.after(),
                     r + " has time " + r.time() + " outside [" + run.before() + ", " + run.after() + "]");
         }
     }
@@ -155,8 +189,8 @@ class PerfEventsTest {
     @Test
     void userRegistersAndStackArriveForDwarfUnwinding() throws Exception {
         assumeTrue(System.getProperty("os.arch").equals("amd64"), "the register mask here is x86-64's");
-        long mask = (1L << PerfEventAttr.X86_REG_BP) | (1L << PerfEventAttr.X86_REG_SP)
-                | (1L << PerfEventAttr.X86_REG_IP);
+        long mask =
+                (1L << PerfEventAttr.X86_REG_BP) | (1L << PerfEventAttr.X86_REG_SP) | (1L << PerfEventAttr.X86_REG_IP);
         Run run = profile(PerfEventAttr.clockSampling(false, FREQ).withUserStack(mask, 8192), 300);
         int user = 0;
         int bpInStack = 0;
@@ -178,7 +212,8 @@ class PerfEventsTest {
                 bpInStack++;
             }
         }
-        System.out.printf("perf user stacks: %d user samples, mean stack copy %d bytes, BP inside the copy in %d%n",
+        System.out.printf(
+                "perf user stacks: %d user samples, mean stack copy %d bytes, BP inside the copy in %d%n",
                 user, user == 0 ? 0 : stackBytes / user, bpInStack);
         assertTrue(user >= 100, user + " user-mode samples");
         // -fno-omit-frame-pointer: the frame pointer points into the copied stack in nearly all samples
@@ -187,7 +222,8 @@ class PerfEventsTest {
 
     @Test
     void attachToARunningProcessThenEnable() throws Exception {
-        Process target = new ProcessBuilder(burn.toString(), "400").redirectError(ProcessBuilder.Redirect.INHERIT)
+        Process target = new ProcessBuilder(burn.toString(), "400")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         try (PerfEvents events = PerfEvents.open((int) target.pid(), PerfEventAttr.clockSampling(true, FREQ), 5)) {
             events.enable();
@@ -199,7 +235,8 @@ class PerfEventsTest {
             events.disable();
             events.drain(records::add);
             long fromTarget = records.stream()
-                    .filter(r -> r instanceof PerfRecord.Sample s && s.pid() == target.pid()).count();
+                    .filter(r -> r instanceof PerfRecord.Sample s && s.pid() == target.pid())
+                    .count();
             System.out.println("perf attach: " + fromTarget + " task-clock samples from the running process");
             // Threads that existed before the attach are not followed (inherit covers later ones only);
             // the main thread alone spins ~0.4 s, so at least that much is always seen.
@@ -224,17 +261,23 @@ class PerfEventsTest {
             assertEquals(LibC.ESRCH, e.errno(), e.getMessage());
             assertTrue(e.getMessage().contains("No such process"), e.getMessage());
         }
-        PerfEventAttr cycles = new PerfEventAttr(PerfEventAttr.TYPE_HARDWARE, PerfEventAttr.HW_CPU_CYCLES, FREQ,
-                PerfEventAttr.SAMPLE_DEFAULT, PerfEventAttr.FLAG_DISABLED | PerfEventAttr.FLAG_FREQ
-                        | PerfEventAttr.FLAG_EXCLUDE_KERNEL,
-                1, 0, 0, 0, 0);
+        PerfEventAttr cycles = new PerfEventAttr(
+                PerfEventAttr.TYPE_HARDWARE,
+                PerfEventAttr.HW_CPU_CYCLES,
+                FREQ,
+                PerfEventAttr.SAMPLE_DEFAULT,
+                PerfEventAttr.FLAG_DISABLED | PerfEventAttr.FLAG_FREQ | PerfEventAttr.FLAG_EXCLUDE_KERNEL,
+                1,
+                0,
+                0,
+                0,
+                0);
         int self = (int) ProcessHandle.current().pid();
         try (PerfEvents ignored = PerfEvents.open(self, cycles, 0)) {
             abort("this machine has a hardware PMU, so the missing-PMU message cannot be checked");
         } catch (PerfUnavailableException e) {
             assertEquals(PerfUnavailableException.Reason.NO_SUCH_EVENT, e.reason(), e.getMessage());
-            assertTrue(e.getMessage().contains("cycles") && e.getMessage().contains("software event"),
-                    e.getMessage());
+            assertTrue(e.getMessage().contains("cycles") && e.getMessage().contains("software event"), e.getMessage());
         }
     }
 

@@ -15,15 +15,14 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 /** Ring decoding on a hand-made mapping: metadata page + 1 KiB data area, records that wrap. */
 class PerfRingReaderTest {
     static final int PAGE = 4096;
     static final int DATA = 1024;
-    static final long REGS = (1L << PerfEventAttr.X86_REG_BP) | (1L << PerfEventAttr.X86_REG_SP)
-            | (1L << PerfEventAttr.X86_REG_IP);
+    static final long REGS =
+            (1L << PerfEventAttr.X86_REG_BP) | (1L << PerfEventAttr.X86_REG_SP) | (1L << PerfEventAttr.X86_REG_IP);
     static final PerfEventAttr ATTR = PerfEventAttr.clockSampling(false, 1000).withUserStack(REGS, 64);
 
     /** Little-endian record builder; {@link #bytes()} patches the header's size. */
@@ -128,10 +127,21 @@ class PerfRingReaderTest {
     @Test
     void decodesEveryTypeAndAWrappedSample() {
         Ring ring = new Ring(DATA - 128); // 128 bytes before the end of the data area
-        byte[] comm = new Rec(PerfRingReader.RECORD_COMM, PerfRingReader.MISC_COMM_EXEC).u32(100).u32(100)
-                .str("burn").id(100, 100, 5_000, 0).bytes();
-        long[] chain = {PerfRingReader.CONTEXT_KERNEL, 0xffffffff81000010L, 0xffffffff81000020L,
-                PerfRingReader.CONTEXT_USER, 0x401000, 0x401100, 0x401200};
+        byte[] comm = new Rec(PerfRingReader.RECORD_COMM, PerfRingReader.MISC_COMM_EXEC)
+                .u32(100)
+                .u32(100)
+                .str("burn")
+                .id(100, 100, 5_000, 0)
+                .bytes();
+        long[] chain = {
+            PerfRingReader.CONTEXT_KERNEL,
+            0xffffffff81000010L,
+            0xffffffff81000020L,
+            PerfRingReader.CONTEXT_USER,
+            0x401000,
+            0x401100,
+            0x401200
+        };
         byte[] stack = new byte[64];
         for (int i = 0; i < stack.length; i++) {
             stack[i] = (byte) i;
@@ -141,15 +151,46 @@ class PerfRingReaderTest {
         long smpAt = ring.write(smp);
         assertEquals(DATA - 128, commAt);
         assertTrue(smpAt % DATA + smp.length > DATA, "the sample must cross the end of the data area");
-        ring.write(new Rec(PerfRingReader.RECORD_MMAP2, 0).u32(100).u32(100).u64(0x400000).u64(0x2000)
-                .u64(0x1000).u32(8).u32(1).u64(4242).u64(7).u32(5).u32(2).str("/tmp/burn")
-                .id(100, 100, 5_500, 1).bytes());
-        ring.write(new Rec(PerfRingReader.RECORD_FORK, 0).u32(100).u32(100).u32(101).u32(100).u64(5_600)
-                .id(100, 101, 5_600, 1).bytes());
-        ring.write(new Rec(14 /* PERF_RECORD_SWITCH: not modelled */, 0).id(100, 101, 5_650, 1).bytes());
-        ring.write(new Rec(PerfRingReader.RECORD_LOST, 0).u64(9).u64(3).id(100, 100, 5_700, 0).bytes());
-        ring.write(new Rec(PerfRingReader.RECORD_LOST_SAMPLES, 0).u64(2).id(100, 100, 5_710, 0).bytes());
-        ring.write(new Rec(PerfRingReader.RECORD_THROTTLE, 0).u64(5_800).u64(9).u64(9).id(100, 100, 5_800, 0)
+        ring.write(new Rec(PerfRingReader.RECORD_MMAP2, 0)
+                .u32(100)
+                .u32(100)
+                .u64(0x400000)
+                .u64(0x2000)
+                .u64(0x1000)
+                .u32(8)
+                .u32(1)
+                .u64(4242)
+                .u64(7)
+                .u32(5)
+                .u32(2)
+                .str("/tmp/burn")
+                .id(100, 100, 5_500, 1)
+                .bytes());
+        ring.write(new Rec(PerfRingReader.RECORD_FORK, 0)
+                .u32(100)
+                .u32(100)
+                .u32(101)
+                .u32(100)
+                .u64(5_600)
+                .id(100, 101, 5_600, 1)
+                .bytes());
+        ring.write(new Rec(14 /* PERF_RECORD_SWITCH: not modelled */, 0)
+                .id(100, 101, 5_650, 1)
+                .bytes());
+        ring.write(new Rec(PerfRingReader.RECORD_LOST, 0)
+                .u64(9)
+                .u64(3)
+                .id(100, 100, 5_700, 0)
+                .bytes());
+        ring.write(new Rec(PerfRingReader.RECORD_LOST_SAMPLES, 0)
+                .u64(2)
+                .id(100, 100, 5_710, 0)
+                .bytes());
+        ring.write(new Rec(PerfRingReader.RECORD_THROTTLE, 0)
+                .u64(5_800)
+                .u64(9)
+                .u64(9)
+                .id(100, 100, 5_800, 0)
                 .bytes());
         ring.publish();
 
@@ -205,10 +246,23 @@ class PerfRingReaderTest {
 
         // A second batch continues from the released tail, again across the wrap point.
         long before = ring.head;
-        ring.write(new Rec(PerfRingReader.RECORD_EXIT, 0).u32(100).u32(1).u32(100).u32(1).u64(9_000)
-                .id(100, 100, 9_000, 0).bytes());
-        byte[] kernelSample = sample(9_100, 100, 100, 0xffffffff81000010L,
-                new long[] {PerfRingReader.CONTEXT_KERNEL, 0xffffffff81000010L}, new long[] {0, 0, 0}, stack, 64);
+        ring.write(new Rec(PerfRingReader.RECORD_EXIT, 0)
+                .u32(100)
+                .u32(1)
+                .u32(100)
+                .u32(1)
+                .u64(9_000)
+                .id(100, 100, 9_000, 0)
+                .bytes());
+        byte[] kernelSample = sample(
+                9_100,
+                100,
+                100,
+                0xffffffff81000010L,
+                new long[] {PerfRingReader.CONTEXT_KERNEL, 0xffffffff81000010L},
+                new long[] {0, 0, 0},
+                stack,
+                64);
         ring.write(kernelSample);
         ring.publish();
         got.clear();
@@ -227,8 +281,9 @@ class PerfRingReaderTest {
         long[][] split = PerfRingReader.splitCallchain(new long[] {0x10, 0x20}, PerfRecord.CPUMODE_USER);
         assertArrayEquals(new long[0], split[0]);
         assertArrayEquals(new long[] {0x10, 0x20}, split[1]);
-        split = PerfRingReader.splitCallchain(new long[] {0xffffffff81000000L, PerfRingReader.CONTEXT_GUEST, 0x5,
-                PerfRingReader.CONTEXT_USER, 0x30}, PerfRecord.CPUMODE_KERNEL);
+        split = PerfRingReader.splitCallchain(
+                new long[] {0xffffffff81000000L, PerfRingReader.CONTEXT_GUEST, 0x5, PerfRingReader.CONTEXT_USER, 0x30},
+                PerfRecord.CPUMODE_KERNEL);
         assertArrayEquals(new long[] {0xffffffff81000000L}, split[0]);
         assertArrayEquals(new long[] {0x30}, split[1]);
     }
@@ -236,7 +291,13 @@ class PerfRingReaderTest {
     @Test
     void corruptSizeResynchronizesInsteadOfLooping() {
         Ring ring = new Ring(0);
-        ring.write(new Rec(PerfRingReader.RECORD_FORK, 0).u32(1).u32(1).u32(2).u32(1).u64(1).id(1, 2, 1, 0)
+        ring.write(new Rec(PerfRingReader.RECORD_FORK, 0)
+                .u32(1)
+                .u32(1)
+                .u32(2)
+                .u32(1)
+                .u64(1)
+                .id(1, 2, 1, 0)
                 .bytes());
         byte[] bad = new byte[16];
         ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 9).putShort(6, (short) 4);

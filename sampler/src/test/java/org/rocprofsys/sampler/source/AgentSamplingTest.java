@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.event.AgentStackSample;
@@ -52,13 +51,18 @@ class AgentSamplingTest {
         Consumer<TraceEvent> stage = a.intercept(out::add);
         stage.accept(new ProcessStarted(1_000, PID, 1, "java", List.of("java"), 0, 0));
         stage.accept(new ThreadStarted(1_000, PID, PID, 0));
-        assertTrue(logBytes.toString(StandardCharsets.UTF_8).contains("[SIG34] Sampler for thread 0 will be triggered"
-                + " 100.0x per second of wall-time (every 10.000 milliseconds)..."), logBytes::toString);
+        assertTrue(
+                logBytes.toString(StandardCharsets.UTF_8)
+                        .contains("[SIG34] Sampler for thread 0 will be triggered"
+                                + " 100.0x per second of wall-time (every 10.000 milliseconds)..."),
+                logBytes::toString);
 
         // leaf: inside getpid (exact pc); caller: a return address just after the start of malloc
         long[] pcs = {address("getpid"), address("malloc") + 1};
-        stage.accept(new AgentStackSample(50_000_000, PID, PID, StackSample.Kind.WALL, 7_000_000, pcs, NO_REGS, NO_STACK));
-        stage.accept(new AgentStackSample(53_000_000, PID, PID, StackSample.Kind.WALL, 8_000_000, pcs, NO_REGS, NO_STACK));
+        stage.accept(
+                new AgentStackSample(50_000_000, PID, PID, StackSample.Kind.WALL, 7_000_000, pcs, NO_REGS, NO_STACK));
+        stage.accept(
+                new AgentStackSample(53_000_000, PID, PID, StackSample.Kind.WALL, 8_000_000, pcs, NO_REGS, NO_STACK));
         // resolved on the stage's worker; all of them handed on before the process's end
         stage.accept(new ProcessEnded(60_000_000, PID, ProcessEnd.EXITED, 0));
         assertEquals(5, out.size(), out::toString);
@@ -99,8 +103,11 @@ class AgentSamplingTest {
     @Test
     void perfSamplesAreKeptForTheSelectedThreadsOnly() {
         AgentTimers none = new AgentTimers(List.of(), 0, 0, log);
-        AgentSampling a = new AgentSampling(none, new SampledThreads(ThreadFilter.parse("T", "0"), ThreadFilter.all()),
-                resolver(none, Path.of("/proc")), log);
+        AgentSampling a = new AgentSampling(
+                none,
+                new SampledThreads(ThreadFilter.parse("T", "0"), ThreadFilter.all()),
+                resolver(none, Path.of("/proc")),
+                log);
         Consumer<TraceEvent> stage = a.intercept(out::add);
         stage.accept(new ThreadStarted(1, 42, 42, 0));
         stage.accept(new ThreadStarted(2, 42, 43, 1));
@@ -108,7 +115,9 @@ class AgentSamplingTest {
         stage.accept(new StackSample(3, 42, 42, frames, StackSample.Kind.CPU, 5));
         stage.accept(new StackSample(4, 42, 43, frames, StackSample.Kind.CPU, 5));
         stage.accept(new StackSample(5, 42, 44, frames, StackSample.Kind.CPU, 5)); // no thread number known
-        List<Integer> sampledTids = out.stream().filter(e -> e instanceof StackSample).map(e -> ((StackSample) e).tid())
+        List<Integer> sampledTids = out.stream()
+                .filter(e -> e instanceof StackSample)
+                .map(e -> ((StackSample) e).tid())
                 .toList();
         assertEquals(List.of(42), sampledTids);
         assertEquals("", logBytes.toString(StandardCharsets.UTF_8), "VERBOSE 0 prints nothing");
@@ -120,8 +129,11 @@ class AgentSamplingTest {
         // would drop a sample of any other thread
         AgentTimer wall = new AgentTimer(StackSample.Kind.WALL, 34, 100, 0, ThreadFilter.parse("T", "1"));
         AgentTimers timers = new AgentTimers(List.of(wall), 0, 0, log);
-        AgentSampling a = new AgentSampling(timers, new SampledThreads(ThreadFilter.all(), wall.threads()),
-                resolver(timers, Path.of("/proc")), log);
+        AgentSampling a = new AgentSampling(
+                timers,
+                new SampledThreads(ThreadFilter.all(), wall.threads()),
+                resolver(timers, Path.of("/proc")),
+                log);
         Consumer<TraceEvent> stage = a.intercept(out::add);
         stage.accept(new ProcessStarted(1_000, PID, 1, "java", List.of("java"), 0, 0));
         stage.accept(new ThreadStarted(1_000, PID, PID, 0));
@@ -130,7 +142,9 @@ class AgentSamplingTest {
         stage.accept(new AgentStackSample(2_000, PID, PID, StackSample.Kind.WALL, 5, pcs, NO_REGS, NO_STACK));
         stage.accept(new AgentStackSample(3_000, PID, PID + 1, StackSample.Kind.WALL, 5, pcs, NO_REGS, NO_STACK));
         stage.accept(new ProcessEnded(4_000, PID, ProcessEnd.EXITED, 0));
-        List<Integer> sampledTids = out.stream().filter(e -> e instanceof StackSample).map(e -> ((StackSample) e).tid())
+        List<Integer> sampledTids = out.stream()
+                .filter(e -> e instanceof StackSample)
+                .map(e -> ((StackSample) e).tid())
                 .toList();
         assertEquals(List.of(PID + 1), sampledTids);
     }

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
@@ -52,20 +51,45 @@ class CallStackSamplingTest {
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
         // SAMPLING_FREQ 300, SAMPLING_DELAY 0.5 s, SIGPROF, every thread
         assertEquals(Map.of("ROCPROFSYS_AGENT_TIMERS", "cputime:27:3333333:500000000:*"), a.targetEnvironment(dir));
-        assertEquals(1, logged().lines().filter(l -> l.equals("[rocprof-sys] perf_event_open refused"
-                + " (ROCPROFSYS_SAMPLING_USE_PERF=OFF): falling back to the agent's timer sampler")).count(), logged());
+        assertEquals(
+                1,
+                logged().lines()
+                        .filter(l -> l.equals("[rocprof-sys] perf_event_open refused"
+                                + " (ROCPROFSYS_SAMPLING_USE_PERF=OFF): falling back to the agent's timer sampler"))
+                        .count(),
+                logged());
     }
 
     @Test
     void perTimerSettingsWinWhenSet() throws Exception {
-        List<BackgroundSource> s = sources("ROCPROFSYS_SAMPLING_CPUTIME", "ON", "ROCPROFSYS_SAMPLING_REALTIME", "ON",
-                "ROCPROFSYS_SAMPLING_CPUTIME_FREQ", "1000", "ROCPROFSYS_SAMPLING_REALTIME_FREQ", "-1",
-                "ROCPROFSYS_SAMPLING_FREQ", "50", "ROCPROFSYS_SAMPLING_CPUTIME_DELAY", "0.25",
-                "ROCPROFSYS_SAMPLING_REALTIME_DELAY", "0", "ROCPROFSYS_SAMPLING_DELAY", "1",
-                "ROCPROFSYS_SAMPLING_TIDS", "0", "ROCPROFSYS_SAMPLING_REALTIME_TIDS", "1, 3-5",
-                "ROCPROFSYS_SAMPLING_DURATION", "2.5", "ROCPROFSYS_SAMPLING_REALTIME_SIGNAL", "40");
+        List<BackgroundSource> s = sources(
+                "ROCPROFSYS_SAMPLING_CPUTIME",
+                "ON",
+                "ROCPROFSYS_SAMPLING_REALTIME",
+                "ON",
+                "ROCPROFSYS_SAMPLING_CPUTIME_FREQ",
+                "1000",
+                "ROCPROFSYS_SAMPLING_REALTIME_FREQ",
+                "-1",
+                "ROCPROFSYS_SAMPLING_FREQ",
+                "50",
+                "ROCPROFSYS_SAMPLING_CPUTIME_DELAY",
+                "0.25",
+                "ROCPROFSYS_SAMPLING_REALTIME_DELAY",
+                "0",
+                "ROCPROFSYS_SAMPLING_DELAY",
+                "1",
+                "ROCPROFSYS_SAMPLING_TIDS",
+                "0",
+                "ROCPROFSYS_SAMPLING_REALTIME_TIDS",
+                "1, 3-5",
+                "ROCPROFSYS_SAMPLING_DURATION",
+                "2.5",
+                "ROCPROFSYS_SAMPLING_REALTIME_SIGNAL",
+                "40");
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
-        assertEquals("cputime:27:1000000:250000000:0;realtime:40:20000000:1000000000:1,3-5",
+        assertEquals(
+                "cputime:27:1000000:250000000:0;realtime:40:20000000:1000000000:1,3-5",
                 a.targetEnvironment(dir).get("ROCPROFSYS_AGENT_TIMERS"));
         assertEquals("2500000000", a.targetEnvironment(dir).get("ROCPROFSYS_AGENT_TIMER_DURATION_NS"));
         // 1050 Hz of samples: a quarter of a second of them does not fit in the default 1 MiB ring

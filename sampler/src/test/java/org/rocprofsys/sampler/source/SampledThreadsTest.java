@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;

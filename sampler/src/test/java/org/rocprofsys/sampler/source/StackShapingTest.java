@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.sampler.symbols.ProcessMaps;
@@ -17,7 +16,8 @@ class StackShapingTest {
 
     @Test
     void stacksStartAtMain() {
-        assertEquals(List.of(f("main"), f("work")),
+        assertEquals(
+                List.of(f("main"), f("work")),
                 StackFilter.fromMain(List.of(f("_start"), f("__libc_start_main"), f("main"), f("work"))));
         List<StackFrame> thread = List.of(f("start_thread"), f("worker"));
         assertEquals(thread, StackFilter.fromMain(thread));
@@ -30,12 +30,12 @@ class StackShapingTest {
     @Test
     void theAgentsFramesGoUnlessInternalFramesAreKept() {
         // a main that tail-called on (python's): the stack starts below the agent's main wrapper
-        List<StackFrame> py = List.of(f("_start"), f("__libc_start_main"), agent("rsys_main_wrapper"),
-                f("Py_BytesMain"), f("pymain_run"));
+        List<StackFrame> py = List.of(
+                f("_start"), f("__libc_start_main"), agent("rsys_main_wrapper"), f("Py_BytesMain"), f("pymain_run"));
         assertEquals(List.of(f("Py_BytesMain"), f("pymain_run")), StackFilter.trim(py, false));
         assertEquals(py, StackFilter.trim(py, true));
-        List<StackFrame> withMain = List.of(f("_start"), agent("rsys_main_wrapper"), f("main"), agent("hook"),
-                f("work"));
+        List<StackFrame> withMain =
+                List.of(f("_start"), agent("rsys_main_wrapper"), f("main"), agent("hook"), f("work"));
         assertEquals(List.of(f("main"), f("work")), StackFilter.trim(withMain, false));
         assertEquals(List.of(f("main"), agent("hook"), f("work")), StackFilter.trim(withMain, true));
     }
@@ -51,7 +51,10 @@ class StackShapingTest {
         assertEquals(0xfd, m.major());
         assertEquals(5, m.prot());
         assertTrue(m.executable());
-        assertEquals("[vdso]", ProcMapsSeed.parse("7ffd1000-7ffd3000 r-xp 00000000 00:00 0  [vdso]").path());
+        assertEquals(
+                "[vdso]",
+                ProcMapsSeed.parse("7ffd1000-7ffd3000 r-xp 00000000 00:00 0  [vdso]")
+                        .path());
         assertNull(ProcMapsSeed.parse("55d0c000-55d2d000 rw-p 00000000 00:00 0 [heap]"));
         assertNull(ProcMapsSeed.parse("7f00-7f10 rw-p 00000000 00:00 0"));
     }

@@ -1,9 +1,5 @@
 package org.rocprofsys.sampler.symbols;
 
-import org.rocprofsys.elf.ElfConstants;
-import org.rocprofsys.elf.ProgramHeader;
-import org.rocprofsys.elf.testbin.SymBuild;
-import org.rocprofsys.elf.Demangler;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,13 +17,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
+import org.rocprofsys.elf.Demangler;
+import org.rocprofsys.elf.ElfConstants;
+import org.rocprofsys.elf.ProgramHeader;
+import org.rocprofsys.elf.testbin.SymBuild;
 
 class ElfSymbolsTest {
 
-    private static final List<String> C_FUNCTIONS = List.of("add_one", "local_helper", "compute_sum",
-            "outer_with_inline", "main");
+    private static final List<String> C_FUNCTIONS =
+            List.of("add_one", "local_helper", "compute_sum", "outer_with_inline", "main");
 
     private static void checkAgainstNm(Path exe, int expectedType) throws Exception {
         ElfSymbols elf = ElfSymbols.load(exe);
@@ -59,12 +58,15 @@ class ElfSymbolsTest {
             }
         }
         // the build-id note matches readelf -n
-        Matcher m = Pattern.compile("Build ID: ([0-9a-f]+)").matcher(SymBuild.run(List.of("readelf", "-n", exe.toString())));
+        Matcher m = Pattern.compile("Build ID: ([0-9a-f]+)")
+                .matcher(SymBuild.run(List.of("readelf", "-n", exe.toString())));
         assertTrue(m.find(), "readelf shows a build id");
         assertEquals(m.group(1), elf.buildIdHex());
         assertArrayEquals(HexFormat.of().parseHex(m.group(1)), elf.buildId());
         // file offset -> vaddr through the executable PT_LOAD
-        ProgramHeader text = elf.segments().stream().filter(ProgramHeader::executable).findFirst()
+        ProgramHeader text = elf.segments().stream()
+                .filter(ProgramHeader::executable)
+                .findFirst()
                 .orElseThrow();
         SymBuild.NmSym add = nm.get("add_one");
         long fileOff = add.value() - text.vaddr() + text.offset();
@@ -73,8 +75,8 @@ class ElfSymbolsTest {
 
     @Test
     void cSymbolsPie() throws Exception {
-        checkAgainstNm(SymBuild.compile("symbols_c.c", "symbols_c_pie", "-O2", "-g", "-fPIE", "-pie"),
-                ElfConstants.ET_DYN);
+        checkAgainstNm(
+                SymBuild.compile("symbols_c.c", "symbols_c_pie", "-O2", "-g", "-fPIE", "-pie"), ElfConstants.ET_DYN);
     }
 
     @Test
@@ -88,12 +90,14 @@ class ElfSymbolsTest {
 
     @Test
     void cppDemangledNames() throws Exception {
-        for (String[] v : new String[][] {{"symbols_cpp_pie", "-fPIE", "-pie"}, {"symbols_cpp_nopie", "-fno-pie",
-                "-no-pie"}}) {
+        for (String[] v :
+                new String[][] {{"symbols_cpp_pie", "-fPIE", "-pie"}, {"symbols_cpp_nopie", "-fno-pie", "-no-pie"}}) {
             Path exe = SymBuild.compile("symbols_cpp.cpp", v[0], "-O2", "-g", v[1], v[2]);
             ElfSymbols elf = ElfSymbols.load(exe);
             Map<String, SymBuild.NmSym> demangled = SymBuild.nm(exe, true);
-            for (String want : List.of("ns::Widget<int>::run(int)", "ns::Widget<double>::run(double)",
+            for (String want : List.of(
+                    "ns::Widget<int>::run(int)",
+                    "ns::Widget<double>::run(double)",
                     "ns::inner::compute(long, char const*)")) {
                 SymBuild.NmSym s = demangled.get(want);
                 assertNotNull(s, want + " in nm -C of " + exe + ": " + demangled.keySet());
@@ -154,7 +158,8 @@ class ElfSymbolsTest {
         ElfSymbols elf = ElfSymbols.load(libc);
         assertEquals(ElfConstants.ET_DYN, elf.type());
         String out = SymBuild.run(List.of("nm", "-D", "-S", "--defined-only", libc.toString()));
-        Matcher m = Pattern.compile("(?m)^([0-9a-f]+) ([0-9a-f]+) [TiW] (qsort)(@@?[A-Z_0-9.]+)?$").matcher(out);
+        Matcher m = Pattern.compile("(?m)^([0-9a-f]+) ([0-9a-f]+) [TiW] (qsort)(@@?[A-Z_0-9.]+)?$")
+                .matcher(out);
         assertTrue(m.find(), "qsort in nm -D");
         long start = Long.parseUnsignedLong(m.group(1), 16);
         ElfSymbols.Hit hit = elf.lookup(start + 3);

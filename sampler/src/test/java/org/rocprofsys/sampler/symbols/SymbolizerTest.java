@@ -1,6 +1,5 @@
 package org.rocprofsys.sampler.symbols;
 
-import org.rocprofsys.elf.testbin.SymBuild;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,22 +12,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.elf.testbin.SymBuild;
 import org.rocprofsys.sampler.perf.PerfRecord;
 
 class SymbolizerTest {
     private static final int PID = 4242;
 
     private static PerfRecord.Mmap mmap(int pid, long start, long end, long pgoff, String path, boolean exec) {
-        return new PerfRecord.Mmap(-1, pid, pid, start, end - start, pgoff, 0, 0, 0, 0, new byte[0],
-                exec ? 5 : 1, 2, path, true, !exec);
+        return new PerfRecord.Mmap(
+                -1, pid, pid, start, end - start, pgoff, 0, 0, 0, 0, new byte[0], exec ? 5 : 1, 2, path, true, !exec);
     }
 
     /** Runs the program with "maps": its function addresses, and Mmap records made from its /proc/self/maps. */
-    private record Run(Map<String, Long> functions, List<PerfRecord.Mmap> maps) {
-    }
+    private record Run(Map<String, Long> functions, List<PerfRecord.Mmap> maps) {}
 
     private static Run run(Path exe, int pid) throws Exception {
         String out = SymBuild.run(List.of(exe.toString(), "maps"));
@@ -42,10 +40,22 @@ class SymbolizerTest {
                 String[] r = f[1].split("-");
                 String[] dev = f[4].split(":");
                 String path = f.length > 6 ? f[6] : "//anon";
-                maps.add(new PerfRecord.Mmap(-1, pid, pid, Long.parseUnsignedLong(r[0], 16),
+                maps.add(new PerfRecord.Mmap(
+                        -1,
+                        pid,
+                        pid,
+                        Long.parseUnsignedLong(r[0], 16),
                         Long.parseUnsignedLong(r[1], 16) - Long.parseUnsignedLong(r[0], 16),
-                        Long.parseUnsignedLong(f[3], 16), Integer.parseInt(dev[0], 16), Integer.parseInt(dev[1], 16),
-                        Long.parseLong(f[5]), 0, new byte[0], f[2].charAt(2) == 'x' ? 5 : 1, 2, path, true,
+                        Long.parseUnsignedLong(f[3], 16),
+                        Integer.parseInt(dev[0], 16),
+                        Integer.parseInt(dev[1], 16),
+                        Long.parseLong(f[5]),
+                        0,
+                        new byte[0],
+                        f[2].charAt(2) == 'x' ? 5 : 1,
+                        2,
+                        path,
+                        true,
                         f[2].charAt(2) != 'x'));
             }
         }
@@ -93,7 +103,9 @@ class SymbolizerTest {
                 if (fr.size() == 2) {
                     assertEquals("inlined_helper", fr.getFirst().symbol());
                     assertTrue(fr.getFirst().inlined());
-                    assertEquals(SymBuild.lineOf("symbols_c.c", "LINE-CALL-INLINE"), fr.getLast().line());
+                    assertEquals(
+                            SymBuild.lineOf("symbols_c.c", "LINE-CALL-INLINE"),
+                            fr.getLast().line());
                     inl = true;
                 }
             }
@@ -103,9 +115,12 @@ class SymbolizerTest {
             assertEquals(Frame.UNKNOWN, u.module());
             assertEquals(Frame.UNKNOWN, u.symbol());
             // the kernel
-            assertEquals(Symbolizer.KERNEL, s.symbolize(PID, 0xffffffff81000000L).module());
+            assertEquals(
+                    Symbolizer.KERNEL, s.symbolize(PID, 0xffffffff81000000L).module());
             // another pid knows nothing
-            assertEquals(Frame.UNKNOWN, s.symbolize(PID + 1, r.functions().get("main")).symbol());
+            assertEquals(
+                    Frame.UNKNOWN,
+                    s.symbolize(PID + 1, r.functions().get("main")).symbol());
         }
     }
 
@@ -121,7 +136,8 @@ class SymbolizerTest {
 
     @Test
     void perfMapForJitCode(@TempDir Path dir) throws Exception {
-        Files.writeString(PerfMap.pathFor(dir, PID),
+        Files.writeString(
+                PerfMap.pathFor(dir, PID),
                 "7f0000001000 40 LFoo;::bar (interpreted)\n"
                         + "0x7f0000001040 0x20 Interpreter\n"
                         + "garbage line\n"
@@ -160,16 +176,23 @@ class SymbolizerTest {
             }
         }
         assumeTrue(start > 0, "no vDSO");
-        byte[] image = java.lang.foreign.MemorySegment.ofAddress(start).reinterpret(end - start)
+        byte[] image = java.lang.foreign.MemorySegment.ofAddress(start)
+                .reinterpret(end - start)
                 .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
         ElfSymbols img = ElfSymbols.fromImage("[vdso]", image);
-        ElfSymbols.Symbol cg = img.symbols().stream().filter(x -> x.name().endsWith("clock_gettime")).findFirst()
+        ElfSymbols.Symbol cg = img.symbols().stream()
+                .filter(x -> x.name().endsWith("clock_gettime"))
+                .findFirst()
                 .orElseThrow();
         // a target whose vDSO sits elsewhere
         long base = 0x7ffff7fc1000L;
         try (Symbolizer s = new Symbolizer()) {
             s.accept(mmap(PID, base, base + (end - start), 0, "[vdso]", true));
-            long pc = base + (cg.start() - img.segments().getFirst().vaddr() + img.segments().getFirst().offset()) + 4;
+            long pc = base
+                    + (cg.start()
+                            - img.segments().getFirst().vaddr()
+                            + img.segments().getFirst().offset())
+                    + 4;
             Frame f = s.symbolize(PID, pc);
             assertEquals("[vdso]", f.module());
             assertTrue(f.symbol().endsWith("clock_gettime"), f.toString());

@@ -10,7 +10,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 /** The CFA program interpreter, the expression evaluator and CFI parsing on hand-built bytes. */
@@ -50,7 +49,8 @@ class CfaInterpreterTest {
     /** push %rbp; mov %rsp,%rbp; ... ; leave at +24: the classic frame-pointer prologue rows. */
     @Test
     void advanceLocSelectsTheRowOfEachPc() throws Exception {
-        byte[] fde = b(0x41, 0x0e, 0x10, 0x86, 0x02, // +1: cfa rsp+16, rbp at cfa-16
+        byte[] fde = b(
+                0x41, 0x0e, 0x10, 0x86, 0x02, // +1: cfa rsp+16, rbp at cfa-16
                 0x43, 0x0d, 0x06, // +4: cfa rbp+16
                 0x54, 0x0c, 0x07, 0x08); // +24: cfa rsp+8
         assertEquals(cfa(X86Regs.RSP, 8), row(fde, F).cfa());
@@ -67,19 +67,25 @@ class CfaInterpreterTest {
     @Test
     void advanceLoc1248WithCodeAlignmentAndSignedOffsets() throws Exception {
         Cie c = new Cie(0, 3, "", 4, -8, X86Regs.RIP, 0, 0xff, false, false, GCC_CIE, 0);
-        byte[] fde = b(0x02, 0x02, 0x0e, 0x20, // advance_loc1 2*4: cfa offset 32
+        byte[] fde = b(
+                0x02, 0x02, 0x0e, 0x20, // advance_loc1 2*4: cfa offset 32
                 0x03, 0x01, 0x00, 0x11, 0x03, 0x7e, // advance_loc2 1*4: rbx at cfa + (-2 * -8) = +16 (sf)
                 0x04, 0x01, 0x00, 0x00, 0x00, 0x13, 0x7c); // advance_loc4 1*4: def_cfa_offset_sf -4*-8 = 32
-        assertEquals(cfa(X86Regs.RSP, 8), CfaInterpreter.rowAt(c, F, fde, 0, F + 7).cfa());
-        assertEquals(cfa(X86Regs.RSP, 32), CfaInterpreter.rowAt(c, F, fde, 0, F + 8).cfa());
+        assertEquals(
+                cfa(X86Regs.RSP, 8), CfaInterpreter.rowAt(c, F, fde, 0, F + 7).cfa());
+        assertEquals(
+                cfa(X86Regs.RSP, 32), CfaInterpreter.rowAt(c, F, fde, 0, F + 8).cfa());
         assertNull(CfaInterpreter.rowAt(c, F, fde, 0, F + 11).rule(X86Regs.RBX));
-        assertEquals(new Rule.Offset(16), CfaInterpreter.rowAt(c, F, fde, 0, F + 12).rule(X86Regs.RBX));
-        assertEquals(cfa(X86Regs.RSP, 32), CfaInterpreter.rowAt(c, F, fde, 0, F + 16).cfa());
+        assertEquals(
+                new Rule.Offset(16), CfaInterpreter.rowAt(c, F, fde, 0, F + 12).rule(X86Regs.RBX));
+        assertEquals(
+                cfa(X86Regs.RSP, 32), CfaInterpreter.rowAt(c, F, fde, 0, F + 16).cfa());
     }
 
     @Test
     void rememberAndRestoreStateAroundAnEarlyReturn() throws Exception {
-        byte[] fde = b(0x41, 0x0e, 0x10, 0x83, 0x02, // +1: push rbx
+        byte[] fde = b(
+                0x41, 0x0e, 0x10, 0x83, 0x02, // +1: push rbx
                 0x45, 0x0a, // +6: remember
                 0x0e, 0x08, 0xc3, // pop rbx: cfa rsp+8, rbx restored to the CIE's (none)
                 0x41, 0x0b); // +7: restore_state
@@ -93,7 +99,8 @@ class CfaInterpreterTest {
 
     @Test
     void sameValueUndefinedRegisterValOffsetArgsSize() throws Exception {
-        byte[] fde = b(0x08, 0x03, // rbx same value
+        byte[] fde = b(
+                0x08, 0x03, // rbx same value
                 0x07, 0x10, // rip undefined
                 0x09, 0x0c, 0x00, // r12 in rax
                 0x14, 0x0d, 0x01, // r13 = cfa - 8
@@ -121,13 +128,16 @@ class CfaInterpreterTest {
         assertThrows(CannotUnwindException.class, () -> row(b(0x0b), F), "restore_state with no remember");
         assertThrows(CannotUnwindException.class, () -> row(b(0x3f), F), "unknown opcode");
         assertThrows(CannotUnwindException.class, () -> row(b(0x0c, 0x07), F), "truncated operand");
-        assertThrows(CannotUnwindException.class,
-                () -> CfaInterpreter.rowAt(cie(b(0xc6), false), F, new byte[0], 0, F), "restore in a CIE");
+        assertThrows(
+                CannotUnwindException.class,
+                () -> CfaInterpreter.rowAt(cie(b(0xc6), false), F, new byte[0], 0, F),
+                "restore in a CIE");
     }
 
     /** gcc's .plt FDE: CFA = rsp + 8 + ((rip & 15) >= 11 ? 8 : 0) (the push of the lazy-binding stub). */
-    static final byte[] PLT_FDE = b(0x0e, 0x10, 0x46, 0x0e, 0x18, 0x4a, 0x0f, 0x0b, 0x77, 0x08, 0x80, 0x00, 0x3f,
-            0x1a, 0x3b, 0x2a, 0x33, 0x24, 0x22);
+    static final byte[] PLT_FDE = b(
+            0x0e, 0x10, 0x46, 0x0e, 0x18, 0x4a, 0x0f, 0x0b, 0x77, 0x08, 0x80, 0x00, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24,
+            0x22);
 
     @Test
     void pltCfaExpression() throws Exception {
@@ -151,8 +161,10 @@ class CfaInterpreterTest {
         RegisterSet regs = RegisterSet.of(0x10, 0x100, 0x200);
         DwarfExpression.Memory mem = a -> a * 2;
         // lit5 const1s(-3) plus -> 2; dup mul -> 4; const2u 1000 swap minus -> 996
-        assertEquals(996, DwarfExpression.evaluate(b(0x35, 0x09, 0xfd, 0x22, 0x12, 0x1e, 0x0a, 0xe8, 0x03, 0x16, 0x1c),
-                null, regs, mem));
+        assertEquals(
+                996,
+                DwarfExpression.evaluate(
+                        b(0x35, 0x09, 0xfd, 0x22, 0x12, 0x1e, 0x0a, 0xe8, 0x03, 0x16, 0x1c), null, regs, mem));
         // bregx rbp(6) -16, deref -> (0x200-16)*2
         assertEquals((0x200 - 16) * 2, DwarfExpression.evaluate(b(0x92, 0x06, 0x70, 0x06), null, regs, mem));
         // initial value (the CFA) plus_uconst 8
@@ -164,14 +176,20 @@ class CfaInterpreterTest {
         assertEquals(1, DwarfExpression.evaluate(b(0x11, 0x7f, 0x30, 0x2d), null, regs, mem)); // -1 < 0
         assertEquals(-1L >>> 4, DwarfExpression.evaluate(b(0x11, 0x7f, 0x34, 0x25), null, regs, mem));
         assertEquals(-1, DwarfExpression.evaluate(b(0x11, 0x7f, 0x34, 0x26), null, regs, mem));
-        assertThrows(CannotUnwindException.class,
-                () -> DwarfExpression.evaluate(b(0x50), null, regs, mem), "DW_OP_reg0 is a location");
-        assertThrows(CannotUnwindException.class,
-                () -> DwarfExpression.evaluate(b(0x73, 0x00), null, regs, mem), "rbx is not known");
-        assertThrows(CannotUnwindException.class,
-                () -> DwarfExpression.evaluate(b(0x22), null, regs, mem), "underflow");
-        assertThrows(CannotUnwindException.class,
-                () -> DwarfExpression.evaluate(b(0x2f, 0xfd, 0xff), null, regs, mem), "an endless skip");
+        assertThrows(
+                CannotUnwindException.class,
+                () -> DwarfExpression.evaluate(b(0x50), null, regs, mem),
+                "DW_OP_reg0 is a location");
+        assertThrows(
+                CannotUnwindException.class,
+                () -> DwarfExpression.evaluate(b(0x73, 0x00), null, regs, mem),
+                "rbx is not known");
+        assertThrows(
+                CannotUnwindException.class, () -> DwarfExpression.evaluate(b(0x22), null, regs, mem), "underflow");
+        assertThrows(
+                CannotUnwindException.class,
+                () -> DwarfExpression.evaluate(b(0x2f, 0xfd, 0xff), null, regs, mem),
+                "an endless skip");
     }
 
     @Test
@@ -216,13 +234,13 @@ class CfaInterpreterTest {
         st.putLong(40, 0x1111);
         st.putLong(96, sp + 4096);
         st.putLong(104, 0x2222);
-        UnwindResult res = new Unwinder().unwind(RegisterSet.of(0x9999, sp, sp + 32), st.array(), sp,
-                new AddressSpace());
+        UnwindResult res =
+                new Unwinder().unwind(RegisterSet.of(0x9999, sp, sp + 32), st.array(), sp, new AddressSpace());
         assertEquals(List.of(0x9999L, 0x1111L, 0x2222L), res.pcs());
         assertEquals(UnwindResult.Stop.STACK_END, res.stop());
         assertEquals(2, res.framePointerFrames());
-        UnwindResult capped = new Unwinder(new ModuleCache(), 2).unwind(RegisterSet.of(0x9999, sp, sp + 32),
-                st.array(), sp, new AddressSpace());
+        UnwindResult capped = new Unwinder(new ModuleCache(), 2)
+                .unwind(RegisterSet.of(0x9999, sp, sp + 32), st.array(), sp, new AddressSpace());
         assertEquals(UnwindResult.Stop.DEPTH_LIMIT, capped.stop());
         assertEquals(2, capped.depth());
     }
@@ -263,8 +281,9 @@ class CfaInterpreterTest {
         Sec s = new Sec();
         // CIE: length, id 0, version 1, "zPLR", code 1, data -8 (0x78), ra 16, aug len 7:
         // P: enc 0x9b (indirect|pcrel|sdata4) + 4 bytes, L: 0x1b, R: 0x1b; instructions; pad
-        byte[] cieBody = b(0, 0, 0, 0, 1, 'z', 'P', 'L', 'R', 0, 1, 0x78, 16, 7, 0x9b, 0, 0, 0, 0, 0x1b, 0x1b,
-                0x0c, 0x07, 0x08, 0x90, 0x01, 0, 0);
+        byte[] cieBody = b(
+                0, 0, 0, 0, 1, 'z', 'P', 'L', 'R', 0, 1, 0x78, 16, 7, 0x9b, 0, 0, 0, 0, 0x1b, 0x1b, 0x0c, 0x07, 0x08,
+                0x90, 0x01, 0, 0);
         s.u32(cieBody.length);
         s.bytes(cieBody);
         long[] begins = {0x1100, 0x1000};

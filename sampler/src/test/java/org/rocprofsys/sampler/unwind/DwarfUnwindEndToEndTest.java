@@ -18,11 +18,9 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import org.rocprofsys.elf.ElfFile;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;
 import org.rocprofsys.sampler.perf.PerfRecord;
@@ -41,8 +39,7 @@ class DwarfUnwindEndToEndTest {
     static final int STACK_BYTES = 8192;
 
     /** A function's [start, end) in link-time addresses, from nm -S. */
-    record Sym(String name, long start, long end) {
-    }
+    record Sym(String name, long start, long end) {}
 
     static Path compile(String name, String... flags) throws IOException, InterruptedException {
         Path src = Path.of("src/test/c/unwind/deep.c").toAbsolutePath();
@@ -78,7 +75,8 @@ class DwarfUnwindEndToEndTest {
         }
         cmd.add(file.toString());
         List<Sym> out = new ArrayList<>();
-        Matcher m = Pattern.compile("(?m)^([0-9a-f]+) ([0-9a-f]+) [TtWwi] (\\S+)$").matcher(run(cmd));
+        Matcher m =
+                Pattern.compile("(?m)^([0-9a-f]+) ([0-9a-f]+) [TtWwi] (\\S+)$").matcher(run(cmd));
         while (m.find()) {
             long start = Long.parseUnsignedLong(m.group(1), 16);
             out.add(new Sym(m.group(3).replaceFirst("@.*", ""), start, start + Long.parseUnsignedLong(m.group(2), 16)));
@@ -96,8 +94,10 @@ class DwarfUnwindEndToEndTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"eh_frame, deep_eh, -O2 -fomit-frame-pointer",
-        "debug_frame, deep_dbg, -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables -g"})
+    @CsvSource({
+        "eh_frame, deep_eh, -O2 -fomit-frame-pointer",
+        "debug_frame, deep_dbg, -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables -g"
+    })
     void omitFramePointerProgramUnwindsToMainAndIntoLibc(String what, String exeName, String flags) throws Exception {
         assumeTrue(System.getProperty("os.arch").equals("amd64"), "x86-64 unwinding");
         Path exe = compile(exeName, flags.split(" "));
@@ -108,17 +108,23 @@ class DwarfUnwindEndToEndTest {
         ElfFile img = ElfFile.open(exe);
         if (what.equals("debug_frame")) {
             CfiTable t = CfiTable.load(img);
-            long leaf = exeSyms.stream().filter(s -> s.name().equals("hot_leaf")).findFirst().orElseThrow().start();
+            long leaf = exeSyms.stream()
+                    .filter(s -> s.name().equals("hot_leaf"))
+                    .findFirst()
+                    .orElseThrow()
+                    .start();
             assertTrue(t.hasDebugFrame(), "the program has .debug_frame");
             assertNotNull(t.find(leaf), "hot_leaf has an FDE (in .debug_frame)");
         }
 
         // Launch: a shim waits on stdin, the events are opened on it with enable_on_exec, then it execs.
-        PerfEventAttr attr = PerfEventAttr.clockSampling(false, 1000).userOnly()
+        PerfEventAttr attr = PerfEventAttr.clockSampling(false, 1000)
+                .userOnly()
                 .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES);
         PerfEvents.warmUp();
         Process shim = new ProcessBuilder("/bin/sh", "-c", "read _ && exec \"$0\" \"$@\"", exe.toString(), "1000")
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         List<PerfRecord> records = new ArrayList<>();
         try (PerfEvents events = PerfEvents.openOnExec((int) shim.pid(), attr, 8)) {
             try (OutputStream release = shim.getOutputStream()) {
@@ -213,7 +219,8 @@ class DwarfUnwindEndToEndTest {
             }
             inChain++;
             List<String> expected = CHAIN.subList(level, CHAIN.size());
-            boolean ok = names.size() >= expected.size() && names.subList(0, expected.size()).equals(expected);
+            boolean ok = names.size() >= expected.size()
+                    && names.subList(0, expected.size()).equals(expected);
             if (ok) {
                 toMain++;
                 List<String> rest = names.subList(expected.size(), names.size());
@@ -223,7 +230,8 @@ class DwarfUnwindEndToEndTest {
                 if (rest.contains("libc:__libc_start_main")) {
                     libcStartMain++;
                 }
-                if (res.stop() == UnwindResult.Stop.OUTERMOST && rest.get(rest.size() - 1).equals("_start")) {
+                if (res.stop() == UnwindResult.Stop.OUTERMOST
+                        && rest.get(rest.size() - 1).equals("_start")) {
                     outermost++;
                 }
             } else if (failures.size() < 5) {
@@ -231,11 +239,22 @@ class DwarfUnwindEndToEndTest {
             }
         }
         double pct = 100.0 * toMain / Math.max(1, inChain);
-        System.out.printf("unwind e2e (%s): %d user samples, %d in the chain; %d (%.1f %%) unwind to main, %d into"
-                + " libc, %d through __libc_start_main, %d end at _start (outermost); mean depth %.2f;"
-                + " stops %s; %.1f us per unwind (first pass, cold caches), %.1f us warm%n", what, user, inChain, toMain, pct,
-                intoLibc, libcStartMain, outermost, (double) depthSum / Math.max(1, user), stops,
-                unwindNs / 1e3 / Math.max(1, user), warmNs / 1e3 / Math.max(1, user));
+        System.out.printf(
+                "unwind e2e (%s): %d user samples, %d in the chain; %d (%.1f %%) unwind to main, %d into"
+                        + " libc, %d through __libc_start_main, %d end at _start (outermost); mean depth %.2f;"
+                        + " stops %s; %.1f us per unwind (first pass, cold caches), %.1f us warm%n",
+                what,
+                user,
+                inChain,
+                toMain,
+                pct,
+                intoLibc,
+                libcStartMain,
+                outermost,
+                (double) depthSum / Math.max(1, user),
+                stops,
+                unwindNs / 1e3 / Math.max(1, user),
+                warmNs / 1e3 / Math.max(1, user));
         failures.forEach(f -> System.out.println("  not unwound: " + f));
         assertTrue(inChain >= 300, inChain + " samples in the chain of " + user);
         assertTrue(toMain >= inChain * 0.8, String.format("%.1f %% unwound to main: %s", pct, failures));

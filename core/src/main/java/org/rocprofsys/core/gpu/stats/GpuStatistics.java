@@ -1,7 +1,6 @@
 package org.rocprofsys.core.gpu.stats;
 
 import java.util.List;
-
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.gpu.GpuEvent;
@@ -54,6 +53,8 @@ public final class GpuStatistics {
 
     /** The tables that have rows, in upstream's order. */
     public List<StatsTable> tables() {
-        return List.of(kernels, api, copies, domains).stream().filter(t -> !t.isEmpty()).toList();
+        return List.of(kernels, api, copies, domains).stream()
+                .filter(t -> !t.isEmpty())
+                .toList();
     }
 }

@@ -10,8 +10,7 @@ import java.util.Locale;
  * from 1, 4 decimals above 0.01, else 3-digit scientific. A quote inside a name is doubled.
  */
 public final class StatsCsv {
-    private StatsCsv() {
-    }
+    private StatsCsv() {}
 
     public static final String HEADER =
             "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"\n";
@@ -19,10 +18,23 @@ public final class StatsCsv {
     public static String render(StatsTable table) {
         StringBuilder b = new StringBuilder(HEADER);
         for (StatsTable.Row r : table.rows()) {
-            b.append('"').append(r.name().replace("\"", "\"\"")).append("\",").append(r.calls()).append(',')
-                    .append(r.totalNs()).append(',').append(real(r.averageNs())).append(',')
-                    .append(percentage(r.percentage())).append(',').append(r.minNs()).append(',').append(r.maxNs())
-                    .append(',').append(real(r.stddev())).append('\n');
+            b.append('"')
+                    .append(r.name().replace("\"", "\"\""))
+                    .append("\",")
+                    .append(r.calls())
+                    .append(',')
+                    .append(r.totalNs())
+                    .append(',')
+                    .append(real(r.averageNs()))
+                    .append(',')
+                    .append(percentage(r.percentage()))
+                    .append(',')
+                    .append(r.minNs())
+                    .append(',')
+                    .append(r.maxNs())
+                    .append(',')
+                    .append(real(r.stddev()))
+                    .append('\n');
         }
         return b.toString();
     }

@@ -13,16 +13,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public final class StatsJson {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private StatsJson() {
-    }
+    private StatsJson() {}
 
     public static String render(StatsTable table) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode rows = root.putArray(table.name());
         for (StatsTable.Row r : table.rows()) {
-            rows.addObject().put("Name", r.name()).put("Calls", r.calls()).put("TotalDurationNs", r.totalNs())
-                    .put("AverageNs", r.averageNs()).put("Percentage", r.percentage()).put("MinNs", r.minNs())
-                    .put("MaxNs", r.maxNs()).put("StdDev", r.stddev());
+            rows.addObject()
+                    .put("Name", r.name())
+                    .put("Calls", r.calls())
+                    .put("TotalDurationNs", r.totalNs())
+                    .put("AverageNs", r.averageNs())
+                    .put("Percentage", r.percentage())
+                    .put("MinNs", r.minNs())
+                    .put("MaxNs", r.maxNs())
+                    .put("StdDev", r.stddev());
         }
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";

@@ -2,10 +2,9 @@ package org.rocprofsys.core.gpu.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.List;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.gpu.CopyKind;
 import org.rocprofsys.core.gpu.Dim3;
@@ -42,10 +41,14 @@ class GpuStatisticsTest {
     @Test
     void tablesInUpstreamOrderWithRowsByTotalTime() {
         List<StatsTable> tables = sample().tables();
-        assertEquals(List.of("kernel_stats", "cuda_api_stats", "memory_copy_stats", "domain_stats"),
+        assertEquals(
+                List.of("kernel_stats", "cuda_api_stats", "memory_copy_stats", "domain_stats"),
                 tables.stream().map(StatsTable::name).toList());
-        assertEquals(List.of("big", "small"), tables.get(0).rows().stream().map(StatsTable.Row::name).toList());
-        assertEquals(List.of("MEMORY_COPY", "KERNEL_DISPATCH", "CUDA_RUNTIME_API", "CUDA_DRIVER_API", "MEMORY_SET"),
+        assertEquals(
+                List.of("big", "small"),
+                tables.get(0).rows().stream().map(StatsTable.Row::name).toList());
+        assertEquals(
+                List.of("MEMORY_COPY", "KERNEL_DISPATCH", "CUDA_RUNTIME_API", "CUDA_DRIVER_API", "MEMORY_SET"),
                 tables.get(3).rows().stream().map(StatsTable.Row::name).toList());
         StatsTable.Row dispatch = tables.get(3).rows().get(1);
         assertEquals(3, dispatch.calls());
@@ -73,13 +76,15 @@ class GpuStatisticsTest {
         assertEquals("5.00000000e-03", StatsCsv.real(0.005));
         StatsTable t = new StatsTable("kernel_stats");
         t.add("say \"hi\"", 5);
-        assertEquals("\"say \"\"hi\"\"\",1,5,5.000000,100.00,5,5,0.00000000e+00", StatsCsv.render(t).lines().toList()
-                .get(1));
+        assertEquals(
+                "\"say \"\"hi\"\"\",1,5,5.000000,100.00,5,5,0.00000000e+00",
+                StatsCsv.render(t).lines().toList().get(1));
     }
 
     @Test
     void jsonHasTheSameRows() throws Exception {
-        JsonNode root = new ObjectMapper().readTree(StatsJson.render(sample().tables().get(2)));
+        JsonNode root =
+                new ObjectMapper().readTree(StatsJson.render(sample().tables().get(2)));
         JsonNode rows = root.get("memory_copy_stats");
         assertEquals(2, rows.size());
         assertEquals("MEMORY_COPY_HOST_TO_DEVICE", rows.get(0).get("Name").asText());
