@@ -17,6 +17,7 @@ import java.util.SortedSet;
  * @param aliasOf      for a deprecated or legacy name: the setting that takes its value
  * @param legacy       a name only the Oct 2024 standalone release had: accepted, never listed
  * @param description  one-line description
+ * @param support      whether this build acts on the setting (the {@code honoured} flag)
  */
 public record SettingDefinition(
         String envName,
@@ -27,7 +28,8 @@ public record SettingDefinition(
         boolean hidden,
         Optional<String> aliasOf,
         boolean legacy,
-        String description) {
+        String description,
+        SettingSupport support) {
 
     public static final String PREFIX = "ROCPROFSYS_";
 

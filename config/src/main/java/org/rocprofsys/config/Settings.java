@@ -15,18 +15,21 @@ public final class Settings {
     private final List<String> warnings;
     private final Map<String, String> exportedEnvironment;
     private final List<Path> configFilesRead;
+    private final List<UnsupportedUse> unsupportedOptions;
 
     Settings(
             SettingsRegistry registry,
             Map<String, SettingValue> values,
             List<String> warnings,
             Map<String, String> exportedEnvironment,
-            List<Path> configFilesRead) {
+            List<Path> configFilesRead,
+            List<UnsupportedUse> unsupportedOptions) {
         this.registry = registry;
         this.values = Map.copyOf(values);
         this.warnings = List.copyOf(warnings);
         this.exportedEnvironment = Map.copyOf(exportedEnvironment);
         this.configFilesRead = List.copyOf(configFilesRead);
+        this.unsupportedOptions = List.copyOf(unsupportedOptions);
     }
 
     public SettingsRegistry registry() {
@@ -72,5 +75,16 @@ public final class Settings {
 
     public List<Path> configFilesRead() {
         return configFilesRead;
+    }
+
+    /**
+     * What this invocation asked for that this build does not act on: the command-line options the
+     * tool reported to the loader, then the settings with an unhonoured non-default value. Each tool
+     * prints these once (one warning each) and the run writes them to metadata.json.
+     */
+    public List<UnsupportedUse> unsupported() {
+        List<UnsupportedUse> all = new java.util.ArrayList<>(unsupportedOptions);
+        all.addAll(UnsupportedSettings.of(this));
+        return List.copyOf(all);
     }
 }

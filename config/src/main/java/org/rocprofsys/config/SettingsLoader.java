@@ -38,6 +38,7 @@ public final class SettingsLoader {
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, String> exported = new LinkedHashMap<>();
     private final List<Path> filesRead = new ArrayList<>();
+    private final List<UnsupportedUse> unsupportedOptions = new ArrayList<>();
 
     private record Alias(SettingDefinition target, String value, String origin) {}
 
@@ -50,6 +51,15 @@ public final class SettingsLoader {
     /** A value given on the command line; it beats every other source. */
     public SettingsLoader commandLine(String key, String value) {
         commandLine.add(new RawEntry(key, value, "command line"));
+        return this;
+    }
+
+    /**
+     * A command-line option of the tool that has no effect in this build (one with no setting
+     * behind it); it joins {@link Settings#unsupported()}.
+     */
+    public SettingsLoader unsupportedOption(String option, String value) {
+        unsupportedOptions.add(new UnsupportedUse(option, value, "command line"));
         return this;
     }
 
@@ -92,7 +102,7 @@ public final class SettingsLoader {
         }
         applyAliases();
         Defaults.applyCoupled(values);
-        return new Settings(registry, values, warnings, exported, filesRead);
+        return new Settings(registry, values, warnings, exported, filesRead, unsupportedOptions);
     }
 
     private List<RawEntry> environmentEntries() {

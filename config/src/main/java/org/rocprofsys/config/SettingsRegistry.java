@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -72,11 +73,17 @@ public final class SettingsRegistry {
             boolean hidden = false;
             boolean legacy = false;
             String alias = null;
+            SettingSupport support = new SettingSupport.NotYet();
             for (String flag : splitList(f[5])) {
                 if (flag.equals("hidden")) {
                     hidden = true;
                 } else if (flag.equals("legacy")) {
                     legacy = true;
+                } else if (flag.equals("honoured")) {
+                    support = new SettingSupport.Honoured();
+                } else if (flag.startsWith("honoured=")) {
+                    support = new SettingSupport.HonouredValues(
+                            Set.of(flag.substring("honoured=".length()).split("\\|")));
                 } else if (flag.startsWith("alias=")) {
                     alias = flag.substring("alias=".length());
                 } else {
@@ -92,7 +99,8 @@ public final class SettingsRegistry {
                     hidden,
                     Optional.ofNullable(alias),
                     legacy,
-                    f[6]);
+                    f[6],
+                    support);
             if (map.put(env, def) != null) {
                 throw new IllegalStateException(RESOURCE + ":" + lineNo + ": duplicate setting " + env);
             }

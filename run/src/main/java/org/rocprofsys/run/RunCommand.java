@@ -152,16 +152,26 @@ public final class RunCommand {
         }
         Settings settings;
         try {
-            settings = new SettingsLoader(SettingsRegistry.standard(), targetEnv, workingDirectory).load();
+            SettingsLoader loader = new SettingsLoader(SettingsRegistry.standard(), targetEnv, workingDirectory);
+            inv.unsupportedOptions().forEach(o -> loader.unsupportedOption(o.option(), o.value()));
+            settings = loader.load();
         } catch (ConfigException e) {
             err.println("[" + tool + "] error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
         }
         settings.warnings().forEach(w -> err.println("[" + tool + "] warning: " + w));
+        settings.unsupported().forEach(u -> err.println("[" + tool + "] warning: " + u.message()));
         if (inv.effectiveVerbosity() >= 1) {
             err.println("[" + tool + "] Executing '" + String.join(" ", command) + "'...");
         }
         if (inv.launcher().isPresent()) {
+            return passThrough(command, targetEnv);
+        }
+        if (!settings.bool("ROCPROFSYS_ENABLED")) {
+            // upstream's library does nothing when disabled: no agent, no session, no output files
+            if (inv.effectiveVerbosity() >= 1) {
+                err.println("[" + tool + "] ROCPROFSYS_ENABLED is off: running the command unprofiled");
+            }
             return passThrough(command, targetEnv);
         }
         Path agent = lib.resolve("librocprof-sys.so");

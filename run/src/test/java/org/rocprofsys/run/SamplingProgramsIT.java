@@ -271,7 +271,9 @@ class SamplingProgramsIT {
 
     @Test
     void samplingDurationMessages() throws Exception {
-        // upstream's openmp-*-sampling-duration expectations, for the CPU-time sampler
+        // upstream's openmp-{cg,lu}-sampling-duration: CPU-time 1000 Hz and wall-time 500 Hz, delay 0.1,
+        // duration 0.25; its whole expected output, in order: both trigger lines, the two duration
+        // lines, then the three sampling files
         var r = sample(
                 "duration",
                 "-v",
@@ -280,24 +282,30 @@ class SamplingProgramsIT {
                 "--cputime",
                 "1000",
                 "0.1",
+                "--realtime",
+                "500",
+                "0.1",
                 "-d",
                 "0.25",
                 "--",
                 examples.resolve("hot-functions").toString(),
                 "60");
         assertEquals(0, r.exitCode(), r::toString);
+        String all = r.stdout() + r.stderr();
         assertTrue(
-                r.stderr()
-                                .matches("(?s).*Sampler for thread 0 will be triggered 1000\\.0x per second of CPU-time"
-                                        + ".*Sampling will be disabled after 0\\.250000 seconds.*Sampling duration of 0\\.250000 seconds has"
-                                        + " elapsed\\. Shutting down sampling.*sampling_percent\\.(json|txt).*sampling_cpu_clock.*"
-                                        + "sampling_wall_clock.*")
-                        || r.stderr()
-                                .matches(
-                                        "(?s).*Sampler for thread 0 will be triggered 1000\\.0x"
-                                                + " per second of CPU-time.*Sampling will be disabled after 0\\.250000 seconds.*Sampling duration of"
-                                                + " 0\\.250000 seconds has elapsed\\. Shutting down sampling.*sampling_wall_clock.*"),
+                Pattern.compile(
+                                "Sampler for thread 0 will be triggered 1000\\.0x per second of CPU-time"
+                                        + ".*Sampler for thread 0 will be triggered 500\\.0x per second of wall-time"
+                                        + ".*Sampling will be disabled after 0\\.250000 seconds"
+                                        + ".*Sampling duration of 0\\.250000 seconds has elapsed\\. Shutting down sampling"
+                                        + ".*/sampling_percent\\.(json|txt).*sampling_cpu_clock.*sampling_wall_clock",
+                                Pattern.DOTALL)
+                        .matcher(r.stderr())
+                        .find(),
                 r::toString);
+        for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
+            assertTrue(Files.isRegularFile(cwd.resolve("out/duration/" + f + ".json")), f + "\n" + all);
+        }
     }
 
     @Test

@@ -25,6 +25,7 @@ import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.RunOutputs;
 import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.pipeline.CategoryFilter;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
 import org.rocprofsys.core.pipeline.SessionDirectory;
@@ -125,7 +126,8 @@ public final class Session {
             ZonedDateTime launched = ZonedDateTime.now(ZoneId.systemDefault());
             RunOutputs outputs = RunOutputs.open(
                     formats, new OutputContext(settings, paths, pid, exe, realtimeOffset, log, System.out));
-            Pipeline pipeline = new Pipeline(windows, initiallyEnabled(), sources, outputs.writers());
+            Pipeline pipeline = new Pipeline(
+                    windows, initiallyEnabled(), CategoryFilter.dropped(settings), sources, outputs.writers());
             Collector collector = new Collector(dir, pipeline.head(), log);
             collector.setRootPid(pid);
             for (BackgroundSource source : sources) {

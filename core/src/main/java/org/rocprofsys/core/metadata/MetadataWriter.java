@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingValue;
 import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.UnsupportedUse;
 import org.rocprofsys.config.Version;
 import org.rocprofsys.config.file.ConfigEntry;
 import org.rocprofsys.config.file.JsonConfigReader;
@@ -50,6 +51,7 @@ public final class MetadataWriter {
             writeInfo(g, commandLine, launch, drops);
             g.writeFieldName("settings");
             JsonConfigWriter.writeSettings(g, settingsEntries(settings), true);
+            writeUnsupported(g, settings.unsupported());
             g.writeObjectFieldStart("output");
             for (Map.Entry<String, Map<String, List<Path>>> kind : outputs.entrySet()) {
                 g.writeArrayFieldStart(kind.getKey());
@@ -84,6 +86,20 @@ public final class MetadataWriter {
             g.writeEndObject();
             g.writeEndObject();
         }
+    }
+
+    /** What the run asked for that this build does not act on: the same list the run warned about. */
+    private static void writeUnsupported(JsonGenerator g, List<UnsupportedUse> unsupported) throws IOException {
+        g.writeArrayFieldStart("not_supported");
+        for (UnsupportedUse u : unsupported) {
+            g.writeStartObject();
+            g.writeStringField("key", u.name());
+            g.writeStringField("value", u.value());
+            g.writeStringField("origin", u.origin());
+            g.writeStringField("message", u.message());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
     }
 
     private static List<ConfigEntry> settingsEntries(Settings settings) {

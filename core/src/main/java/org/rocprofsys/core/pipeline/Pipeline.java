@@ -1,15 +1,17 @@
 package org.rocprofsys.core.pipeline;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
+import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.TraceEvent;
 
 /**
  * The stages between the sources and the outputs, on the collector thread: each background
  * source's intercept stage (in the order the sources are given), the collection filter (trace
- * windows and the program's start/stop), the normaliser (lifetimes, forced region ends), and the
- * fan-out to every output.
+ * windows and the program's start/stop), the category filter (ENABLE/DISABLE_CATEGORIES), the
+ * normaliser (lifetimes, forced region ends), and the fan-out to every output.
  */
 public final class Pipeline {
     private final EventNormaliser normaliser;
@@ -23,8 +25,21 @@ public final class Pipeline {
             boolean initiallyEnabled,
             List<BackgroundSource> sources,
             List<? extends EventSink> outputs) {
+        this(windows, initiallyEnabled, Set.of(), sources, outputs);
+    }
+
+    /**
+     * @param droppedCategories events of these categories reach no output ({@link CategoryFilter#dropped})
+     */
+    public Pipeline(
+            TraceWindows windows,
+            boolean initiallyEnabled,
+            Set<Category> droppedCategories,
+            List<BackgroundSource> sources,
+            List<? extends EventSink> outputs) {
         this.normaliser = new EventNormaliser(new EventFanOut(outputs));
-        Consumer<TraceEvent> first = new CollectionFilter(windows, initiallyEnabled, normaliser);
+        Consumer<TraceEvent> first =
+                new CollectionFilter(windows, initiallyEnabled, CategoryFilter.of(droppedCategories, normaliser));
         for (BackgroundSource source : sources.reversed()) {
             first = source.intercept(first);
         }

@@ -138,9 +138,10 @@ public final class SamplingProfileSink implements OutputWriter {
     @Override
     public void finish(RunSummary summary) throws IOException {
         foldPercentages();
-        wall.finish(summary);
-        cpu.finish(summary);
+        // upstream's order of the "Outputting" lines: percent, cpu clock, wall clock
         percent.finish(summary);
+        cpu.finish(summary);
+        wall.finish(summary);
     }
 
     /** The files were announced as they were written, as timemory does. */

@@ -19,6 +19,12 @@ import org.rocprofsys.core.event.TraceEvent;
 /**
  * Upstream's validate-timemory-json.py checks (ported in {@link TimemoryJsonValidator}) and the
  * ctest regexes of inventory §9.3, run against the writer's output for upstream-like runs.
+ *
+ * <p>Every event here is of a kind the collector really produces: regions, threads and processes. Upstream's lock tests (parallel-overhead-locks: {@code pthread_mutex_lock} regions
+ * from TRACE_THREAD_LOCKS) and its Python tests (python-source: regions from the Python hooks)
+ * need features not built yet (those settings warn "not supported yet", docs/settings-support.md),
+ * so their regexes are not claimed here; the same layouts (flat, collapsed threads, console
+ * output, trip counts of a recursion) are checked with user regions of the same shape.
  */
 class ValidateTimemoryJsonTest {
     @TempDir
@@ -29,7 +35,10 @@ class ValidateTimemoryJsonTest {
     /**
      * A user-api-like run: the main region, initialization, thread_creation with 4
      * pthread_create calls each starting a worker (start_thread > run(10) x 1000 > fib), then
-     * thread_wait with 4 pthread_join, then run > fib > fib.
+     * thread_wait with 4 pthread_join, then run > fib > fib. The labels are those of upstream's
+     * user-api validation; its pthread_create/start_thread/pthread_join regions come from upstream's
+     * pthread wrappers, which this agent does not record as regions, so this checks the writer's
+     * layout of that tree, not a run of the user-api program.
      */
     static List<List<SinkEvent>> userApiThreads() {
         Events main = new Events(PID)
@@ -176,28 +185,27 @@ class ValidateTimemoryJsonTest {
     }
 
     @Test
-    void parallelOverheadLocksRegexes() throws Exception {
-        // rocprof-sys-pthread-tests.cmake: "wall_clock .*\|_pthread_create .* 4 .*" then, per thread,
-        // "\|_pthread_mutex_lock .* 1000" and "\|_pthread_mutex_unlock .* 1000"
+    void fourThreadsOfUserRegionsOnTheConsole() throws Exception {
+        // the shape of rocprof-sys-pthread-tests.cmake's regexes, with user regions in place of the
+        // lock functions: "wall_clock .*\|_pthread_create .* 4 .*" then, per thread, each region 1000 times
         Run r = Run.of(dir, coutOptions(false, false), byTime(locks()), 10_000 * MS, PID);
         String out = r.stdout;
         Pattern p = Pattern.compile(
                 "wall_clock .*\\|_pthread_create .* 4 .*"
-                        + ("\\|_pthread_mutex_lock .* 1000 .*\\|_pthread_mutex_unlock .* 1000 .*").repeat(4),
+                        + ("\\|_lock_step .* 1000 .*\\|_unlock_step .* 1000 .*").repeat(4),
                 Pattern.DOTALL);
         assertTrue(p.matcher(out).find(), out);
     }
 
     @Test
-    void flatCollapsedLocksRegex() throws Exception {
-        // parallel-overhead-locks-timemory (_flat environment: FLAT, COLLAPSE, COUT):
-        // "start_thread (.*) 4 (.*) pthread_mutex_lock (.*) 4000 (.*) pthread_mutex_unlock (.*) 4000"
+    void flatCollapsedUserRegionsRegex() throws Exception {
+        // the shape of parallel-overhead-locks-timemory's _flat regex (FLAT, COLLAPSE, COUT), user regions:
+        // "start_thread (.*) 4 (.*) lock_step (.*) 4000 (.*) unlock_step (.*) 4000"
         Run r = Run.of(dir, coutOptions(true, true), byTime(locks()), 10_000 * MS, PID);
         String out = r.stdout;
         assertTrue(
                 Pattern.compile(
-                                "start_thread (.*) 4 (.*) pthread_mutex_lock (.*) 4000 (.*) "
-                                        + "pthread_mutex_unlock (.*) 4000",
+                                "start_thread (.*) 4 (.*) lock_step (.*) 4000 (.*) " + "unlock_step (.*) 4000",
                                 Pattern.DOTALL)
                         .matcher(out)
                         .find(),
@@ -205,7 +213,7 @@ class ValidateTimemoryJsonTest {
         TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
                 r.file("wall_clock-777.json"),
                 "wall_clock",
-                List.of("app", "pthread_create", "start_thread", "pthread_mutex_lock", "pthread_mutex_unlock"),
+                List.of("app", "pthread_create", "start_thread", "lock_step", "unlock_step"),
                 List.of(1, 4, 4, 4000, 4000),
                 List.of(0, 0, 0, 0, 0));
         assertTrue(res.ok(), res.message());
@@ -218,7 +226,7 @@ class ValidateTimemoryJsonTest {
         List<String> labels = new ArrayList<>(List.of("app", "pthread_create"));
         List<Integer> counts = new ArrayList<>(List.of(1, 4));
         for (int k = 0; k < 4; k++) {
-            labels.addAll(List.of("start_thread", "pthread_mutex_lock", "pthread_mutex_unlock"));
+            labels.addAll(List.of("start_thread", "lock_step", "unlock_step"));
             counts.addAll(List.of(1, 1000, 1000));
         }
         List<Integer> depths = new ArrayList<>();
@@ -228,7 +236,7 @@ class ValidateTimemoryJsonTest {
         assertTrue(res.ok(), res.message());
         String txt = r.text("wall_clock-777.txt");
         assertTrue(txt.contains("| |1>>> start_thread "), txt);
-        assertTrue(txt.contains("| |4>>> pthread_mutex_unlock "), txt);
+        assertTrue(txt.contains("| |4>>> unlock_step "), txt);
     }
 
     @Test
@@ -237,11 +245,11 @@ class ValidateTimemoryJsonTest {
         TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
                 r.file("wall_clock-777.json"),
                 "wall_clock",
-                List.of("app", "pthread_create", "start_thread", "pthread_mutex_lock", "pthread_mutex_unlock"),
+                List.of("app", "pthread_create", "start_thread", "lock_step", "unlock_step"),
                 List.of(1, 4, 4, 4000, 4000),
                 List.of(0, 1, 2, 3, 3));
         assertTrue(res.ok(), res.message());
-        assertTrue(r.stdout.contains("| >>>     |_pthread_mutex_lock "), r.stdout);
+        assertTrue(r.stdout.contains("| >>>     |_lock_step "), r.stdout);
         assertEquals(
                 5,
                 r.json("wall_clock-777.json")
@@ -278,9 +286,10 @@ class ValidateTimemoryJsonTest {
     }
 
     @Test
-    void pythonSourceLikeTripCountValidates() throws Exception {
-        // validate python-source: main_loop > run > fib x5 recursion; inefficient > _sum
-        Events ev = new Events(PID).process(0, "python3").thread(0, PID, 0);
+    void recursionTripCountsValidate() throws Exception {
+        // the call shape of upstream's python-source check (main_loop > run > fib recursion; inefficient >
+        // _sum), as user regions of a native program: the Python hooks are not built yet
+        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0);
         long[] t = {0};
         for (int i = 0; i < 5; i++) {
             ev.begin(t[0]++, PID, "main_loop");
@@ -315,7 +324,7 @@ class ValidateTimemoryJsonTest {
         ev.end(t[0]++, PID);
     }
 
-    /** parallel-overhead-locks: 4 threads, each 1000 x (lock, unlock). */
+    /** Four threads, each 1000 x (lock_step, unlock_step) user regions: parallel-overhead-locks' shape. */
     static List<List<SinkEvent>> locks() {
         Events main = new Events(PID).process(0, "app").thread(0, PID, 0).begin(0, PID, "app");
         List<List<SinkEvent>> out = new ArrayList<>();
@@ -327,8 +336,8 @@ class ValidateTimemoryJsonTest {
             Events w = new Events(PID).thread(t0 + 1, tid, k).begin(t0 + 2, tid, "start_thread");
             long t = 100 * MS + k;
             for (int i = 0; i < 1000; i++) {
-                w.region(t, t + 1000, tid, "pthread_mutex_lock");
-                w.region(t + 2000, t + 3000, tid, "pthread_mutex_unlock");
+                w.region(t, t + 1000, tid, "lock_step");
+                w.region(t + 2000, t + 3000, tid, "unlock_step");
                 t += 10_000;
             }
             w.end(t, tid).threadEnd(t + 1, tid, false);

@@ -2,6 +2,7 @@ package org.rocprofsys.instrument.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.rocprofsys.config.UnsupportedUse;
 import org.rocprofsys.config.cli.ToolCli;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -293,6 +294,17 @@ public final class InstrumentCli {
                 prints.put(o.longestName().substring("--print-".length()), pr.matchedOptionValue(o.longestName(), ""));
             }
         }
+        String coverageKind = pr.matchedOptionValue(coverage.longestName(), "none");
+        if (!List.of("none", "function", "basic_block").contains(coverageKind)) {
+            throw new InstrumentUsageException(
+                    "invalid value '" + coverageKind + "' for --coverage: choose none," + " function or basic_block");
+        }
+        if ((modeName.equals("coverage") || !coverageKind.equals("none")) && !bool(pr, simulate)) {
+            throw new InstrumentUsageException(
+                    "code coverage (" + (modeName.equals("coverage") ? "-M coverage" : "--coverage " + coverageKind)
+                            + ") is not supported yet: an instrumented binary would record"
+                            + " no coverage. --simulate --print-coverage lists the functions coverage would instrument");
+        }
         String out = null;
         if (pr.hasMatchedOption(output)) {
             out = pr.matchedOptionValue(output.longestName(), "");
@@ -335,9 +347,44 @@ public final class InstrumentCli {
                 optionalLong(pr, minAddressRange),
                 optionalLong(pr, minInstructionsLoop),
                 optionalLong(pr, minAddressRangeLoop),
-                pr.matchedOptionValue(coverage.longestName(), "none"),
+                coverageKind,
                 bool(pr, dynamicCallsites),
-                bool(pr, allowOverlapping));
+                bool(pr, allowOverlapping),
+                unsupported(pr));
+    }
+
+    /**
+     * The options given that this build accepts for compatibility but does not act on (Dyninst's,
+     * the library and runtime options of upstream's instrumenter), one warning each.
+     */
+    private List<UnsupportedUse> unsupported(ParseResult pr) {
+        List<UnsupportedUse> out = new ArrayList<>();
+        for (OptionSpec o : List.of(
+                log,
+                prefer,
+                library,
+                load,
+                loadInstr,
+                initFunctions,
+                finiFunctions,
+                internalLibraryDeps,
+                internalLibraryAppend,
+                internalLibraryRemove,
+                mpi,
+                loops,
+                traps,
+                loopTraps,
+                parseAllModules,
+                batchSize,
+                dyninstRt,
+                dyninstOptions)) {
+            if (!pr.hasMatchedOption(o)) {
+                continue;
+            }
+            String value = String.join(" ", pr.matchedOption(o.longestName()).stringValues());
+            out.add(new UnsupportedUse(String.join("/", o.names()), value, "command line"));
+        }
+        return out;
     }
 
     private static boolean bool(ParseResult pr, OptionSpec o) {

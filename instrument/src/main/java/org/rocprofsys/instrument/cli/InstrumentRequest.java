@@ -2,8 +2,12 @@ package org.rocprofsys.instrument.cli;
 
 import java.util.List;
 import java.util.Map;
+import org.rocprofsys.config.UnsupportedUse;
 
-/** A parsed rocprof-sys-instrument command line (inventory §1.4); null means "not given". */
+/**
+ * A parsed rocprof-sys-instrument command line (inventory §1.4); null means "not given".
+ * {@code unsupported}: the options given that have no effect in this build, for one warning each.
+ */
 public record InstrumentRequest(
         Action action,
         List<String> command,
@@ -44,7 +48,8 @@ public record InstrumentRequest(
         Long minAddressRangeLoop,
         String coverage,
         boolean dynamicCallsites,
-        boolean allowOverlapping) {
+        boolean allowOverlapping,
+        List<UnsupportedUse> unsupported) {
 
     public enum Action {
         HELP,
@@ -65,7 +70,7 @@ public record InstrumentRequest(
                 a, List.of(), 0, false, null, null, false, List.of(), null, Map.of(), false, null, null, "trace", false,
                 "main", false, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
                 List.of(), List.of(), null, null, List.of(), null, List.of(), false, null, null, null, null, "none",
-                false, false);
+                false, false, List.of());
     }
 
     /** Binary rewrite ({@code -o}). */

@@ -152,6 +152,7 @@ public final class InstrumentTool {
             throw new ToolError(e.getMessage());
         }
         settings.warnings().forEach(w -> err.println("[" + InstrumentCli.TOOL + "] warning: " + w));
+        req.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
         Path target = resolveTarget(req.command().getFirst());
         ElfFile elf = open(target);
 
@@ -163,6 +164,10 @@ public final class InstrumentTool {
             say("[rocprof-sys][exe] Switching to binary rewrite mode and assuming '--simulate --all-functions'");
             simulate = true;
             allFunctions = true;
+        }
+        if (simulate || rewrite) {
+            // a runtime instrumentation runs the command through rocprof-sys-run, which warns about these
+            settings.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
         }
 
         Path listDir = listDirectory(req, settings);

@@ -58,6 +58,29 @@ public record RunInvocation(
         ignoredArguments = List.copyOf(ignoredArguments);
     }
 
+    /** An option the launcher accepts that has no effect in this build, with its value. */
+    public record UnsupportedOption(String option, String value) {}
+
+    /**
+     * Variables that options set although nothing reads them, by the option that sets them:
+     * upstream's {@code --process-wait} writes ROCPROFSYS_PROCESS_SAMPLING_DELAY, which no setting
+     * reads there either.
+     */
+    private static final Map<String, String> UNREAD_VARIABLES =
+            Map.of("ROCPROFSYS_PROCESS_SAMPLING_DELAY", "--process-wait");
+
+    /** The options given whose values nothing acts on, for the one "not supported yet" warning each. */
+    public List<UnsupportedOption> unsupportedOptions() {
+        List<UnsupportedOption> out = new ArrayList<>();
+        for (EnvUpdate u : updates) {
+            String option = UNREAD_VARIABLES.get(u.name());
+            if (option != null && u.mode() != EnvUpdate.Mode.REMOVE) {
+                out.add(new UnsupportedOption(option, u.value()));
+            }
+        }
+        return out;
+    }
+
     /** The inherited environment with {@link #updates()} applied (see {@link EnvUpdate.Mode}). */
     public Map<String, String> applyTo(Map<String, String> inherited) {
         return EnvUpdate.applyAll(inherited, updates);

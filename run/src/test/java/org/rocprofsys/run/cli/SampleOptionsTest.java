@@ -76,14 +76,13 @@ class SampleOptionsTest {
     }
 
     @Test
-    void includeAppendsTheToolLibraryWhereRunPrependsIt() throws Exception {
-        assertEquals(
-                "libother.so:/p/lib/librocprof-sys-dl.so",
-                env("-I", "ompt", "--", "ls").get("OMP_TOOL_LIBRARIES"));
-        Map<String, String> run = RunArguments.parse(
-                        new String[] {"-I", "ompt", "--", "ls"}, Map.of("OMP_TOOL_LIBRARIES", "libother.so"), LIBS)
-                .environment();
-        assertEquals("/p/lib/librocprof-sys-dl.so:libother.so", run.get("OMP_TOOL_LIBRARIES"));
+    void includeRefusesToolLibrariesNotBuiltAsRunDoes() throws Exception {
+        // upstream appends the OMPT tool library here where run prepends it; while that library is not
+        // built both refuse -I ompt instead of pointing OMP_TOOL_LIBRARIES at it
+        RunUsageException e = assertThrows(RunUsageException.class, () -> env("-I", "ompt", "--", "ls"));
+        assertTrue(e.getMessage().contains("ompt is not supported yet"), e.getMessage());
+        assertEquals("libother.so", env("-I", "all", "--", "ls").get("OMP_TOOL_LIBRARIES"));
+        assertEquals("true", env("-I", "all", "--", "ls").get("ROCPROFSYS_USE_OMPT"));
     }
 
     @Test

@@ -26,6 +26,10 @@ public final class AgentSampling implements BackgroundSource {
     private final AgentSampleResolver resolver;
     private final PrintStream log;
     private volatile boolean stopped;
+    /** The target's pid: its main thread is announced at start, not at its THREAD_START. */
+    private int rootPid = -1;
+
+    private boolean mainThreadSeen;
 
     AgentSampling(AgentTimers timers, SampledThreads threads, AgentSampleResolver resolver, PrintStream log) {
         this.timers = timers;
@@ -42,6 +46,8 @@ public final class AgentSampling implements BackgroundSource {
 
     @Override
     public void start(int targetPid, Consumer<TraceEvent> out) {
+        rootPid = targetPid;
+        timers.announceMainThread(targetPid);
         timers.announceDuration(() -> stopped);
     }
 
@@ -68,7 +74,11 @@ public final class AgentSampling implements BackgroundSource {
                     downstream.accept(e);
                 }
                 case ThreadStarted t -> {
-                    timers.announce(t);
+                    if (t.pid() == rootPid && t.sequence() == 0 && !mainThreadSeen) {
+                        mainThreadSeen = true; // announced at start
+                    } else {
+                        timers.announce(t);
+                    }
                     downstream.accept(e);
                     threads.started(t, downstream);
                 }

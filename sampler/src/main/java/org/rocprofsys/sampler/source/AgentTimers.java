@@ -120,18 +120,30 @@ final class AgentTimers {
 
     /** Upstream's line per sampled thread and timer (VERBOSE >= 1). */
     void announce(ThreadStarted t) {
+        announce(t.pid(), t.sequence());
+    }
+
+    /**
+     * The lines of the target's main thread (number 0), which exists from the launch: upstream
+     * prints them when its samplers start, before the duration lines.
+     */
+    void announceMainThread(int pid) {
+        announce(pid, 0);
+    }
+
+    private void announce(int pid, int sequence) {
         if (verbose < 1) {
             return;
         }
         for (AgentTimer timer : timers) {
-            if (timer.threads().selects(t.sequence())) {
+            if (timer.threads().selects(sequence)) {
                 log.println(String.format(
                         Locale.ROOT,
                         "[rocprof-sys][%d][SIG%d] Sampler for thread %d will be triggered %.1fx per second of "
                                 + "%s-time (every %.3f milliseconds)...",
-                        t.pid(),
+                        pid,
                         timer.signal(),
-                        t.sequence(),
+                        sequence,
                         timer.hz(),
                         timer.kind() == StackSample.Kind.CPU ? "CPU" : "wall",
                         1e3 / timer.hz()));

@@ -131,7 +131,11 @@ public final class CallStackSampling {
         if (!timers.isEmpty() || !threads.isAll()) {
             AgentTimers agentTimers = new AgentTimers(timers, durationNs, verbose, log)
                     .withRingKb(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB"));
-            if (sources.stream().anyMatch(x -> x instanceof PerfSamplingSource)) {
+            // one pair of duration lines, after every trigger line (upstream's order): the timers print
+            // them when they sample, which is after perf's CPU-time line
+            if (!timers.isEmpty()) {
+                sources.replaceAll(x -> x instanceof PerfSamplingSource p ? p.withoutDurationLines() : x);
+            } else if (sources.stream().anyMatch(x -> x instanceof PerfSamplingSource)) {
                 agentTimers = agentTimers.withoutDurationLines();
             }
             sources.add(new AgentSampling(

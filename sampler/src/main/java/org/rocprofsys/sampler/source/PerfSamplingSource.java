@@ -102,6 +102,9 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     private volatile boolean stopping;
     private boolean durationOver;
+    /** Off when the agent's timers print the duration lines, after their own trigger lines. */
+    private boolean announcesDuration = true;
+
     private int rootPid;
     private final Map<Integer, Integer> threadsSeen = new HashMap<>();
     /** Samples waiting for their process's perf map, by pid (bounded: beyond it they go unnamed). */
@@ -132,6 +135,12 @@ public final class PerfSamplingSource implements BackgroundSource {
                 .userOnly()
                 .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES)
                 .withWakeupEvents(16);
+    }
+
+    /** Leaves upstream's two duration lines to the agent's timers, which print them after their trigger lines. */
+    PerfSamplingSource withoutDurationLines() {
+        announcesDuration = false;
+        return this;
     }
 
     private PerfEventAttr attr() {
@@ -200,7 +209,7 @@ public final class PerfSamplingSource implements BackgroundSource {
         windowEndNs = config.durationNs() > 0 ? windowStartNs + config.durationNs() : Long.MAX_VALUE;
         rootPid = targetPid;
         announceThread(targetPid);
-        if (config.verbose() >= 1 && config.durationNs() > 0) {
+        if (announcesDuration && config.verbose() >= 1 && config.durationNs() > 0) {
             log.printf(
                     java.util.Locale.ROOT,
                     "[rocprof-sys][%d] Sampling will be disabled after %f seconds...%n",
@@ -225,7 +234,7 @@ public final class PerfSamplingSource implements BackgroundSource {
                 } catch (PerfException e) {
                     // samples after the window are dropped anyway
                 }
-                if (config.verbose() >= 1) {
+                if (announcesDuration && config.verbose() >= 1) {
                     log.printf(
                             java.util.Locale.ROOT,
                             "[rocprof-sys][%d] Sampling duration of %f seconds has elapsed."
