@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
+import org.rocprofsys.config.proc.ProcFs;
 
 /** Where the built pieces are, and how to run a program under the profiler. */
 record Env(Path root, Path dist, Path nativeDir, boolean quick) {
@@ -120,27 +121,21 @@ record Env(Path root, Path dist, Path nativeDir, boolean quick) {
     /** The 1, 5 and 15 minute load averages (other work on a small machine skews every figure). */
     static String loadAverage() {
         try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            String[] f = ProcFs.system().read("loadavg").orElseThrow().trim().split("\\s+");
             return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return "?";
         }
     }
 
     /** A line describing the machine, for the report. */
     String machine() {
-        String cpu = "?";
-        try {
-            for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (l.startsWith("model name")) {
-                    cpu = l.substring(l.indexOf(':') + 1).trim();
-                    break;
-                }
-            }
-        } catch (IOException e) {
-            // keep "?"
-        }
-        long memKb = ProcStatus.kb(Path.of("/proc/meminfo"), "MemTotal");
+        String cpu =
+                ProcFs.system().cpuInfo().flatMap(c -> c.first("model name")).orElse("?");
+        long memKb = ProcFs.system()
+                .memInfo()
+                .map(m -> m.number("MemTotal").orElse(-1))
+                .orElse(-1L);
         String kernel = System.getProperty("os.version");
         return String.format(
                 Locale.ROOT,

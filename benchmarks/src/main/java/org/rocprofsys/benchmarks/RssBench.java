@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.rocprofsys.config.proc.ProcFs;
 
 /**
  * Benchmark 5: the collector's resident memory over a long run. {@code region_stream} writes 50 M
@@ -46,8 +47,8 @@ final class RssBench {
                             e,
                             out,
                             pid -> {
-                                long rss = ProcStatus.kb(pid, "VmRSS");
-                                long hwm = ProcStatus.kb(pid, "VmHWM");
+                                long rss = statusKb(pid, "VmRSS");
+                                long hwm = statusKb(pid, "VmHWM");
                                 if (rss > 0) {
                                     sampled[0]++;
                                     sampled[1] = Math.max(sampled[1], rss);
@@ -120,5 +121,10 @@ final class RssBench {
         } finally {
             Main.deleteTree(out);
         }
+    }
+
+    /** A {@code /proc/<pid>/status} value in kB, -1 when the process or the key is missing. */
+    private static long statusKb(long pid, String key) {
+        return ProcFs.system().status(pid).map(s -> s.number(key).orElse(-1)).orElse(-1L);
     }
 }

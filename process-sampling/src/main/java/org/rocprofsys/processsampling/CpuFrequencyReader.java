@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
+import org.rocprofsys.config.proc.CpuInfo;
+import org.rocprofsys.config.proc.ProcFs;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
@@ -70,23 +73,18 @@ final class CpuFrequencyReader implements MetricReader {
 
     private Map<Integer, Double> cpuinfoMhz() {
         Map<Integer, Double> mhz = new HashMap<>();
-        try {
-            int processor = -1;
-            for (String line : Files.readAllLines(root.resolve("proc/cpuinfo"))) {
-                int colon = line.indexOf(':');
-                if (colon < 0) {
-                    continue;
-                }
-                String key = line.substring(0, colon).strip();
-                String value = line.substring(colon + 1).strip();
-                if (key.equals("processor")) {
-                    processor = Integer.parseInt(value);
-                } else if (key.equals("cpu MHz") && processor >= 0) {
-                    mhz.put(processor, Double.parseDouble(value));
+        for (CpuInfo.Processor p : new ProcFs(root.resolve("proc"))
+                .cpuInfo()
+                .map(CpuInfo::processors)
+                .orElse(List.of())) {
+            Optional<String> value = p.get("cpu MHz");
+            if (p.number() >= 0 && value.isPresent()) {
+                try {
+                    mhz.put(p.number(), Double.parseDouble(value.get()));
+                } catch (NumberFormatException e) {
+                    // no frequency to report for this CPU
                 }
             }
-        } catch (IOException | NumberFormatException e) {
-            // no frequency to report
         }
         return mhz;
     }

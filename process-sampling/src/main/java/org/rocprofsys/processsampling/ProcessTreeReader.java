@@ -1,14 +1,18 @@
 package org.rocprofsys.processsampling;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.rocprofsys.config.proc.NetDev;
+import org.rocprofsys.config.proc.ProcFile;
+import org.rocprofsys.config.proc.ProcFs;
+import org.rocprofsys.config.proc.ProcStat;
+import org.rocprofsys.config.proc.Statm;
+import org.rocprofsys.config.proc.StatusFields;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
@@ -29,7 +33,7 @@ final class ProcessTreeReader implements MetricReader {
     private static final double MB = 1024.0 * 1024.0;
     static final long SLOW_REFRESH_NS = 100_000_000L;
 
-    private final Path proc;
+    private final ProcFs proc;
     private final int rootPid;
     private final CounterTrack memory;
     private final CounterTrack virtual;
@@ -86,7 +90,7 @@ final class ProcessTreeReader implements MetricReader {
     }
 
     ProcessTreeReader(Path root, int rootPid) {
-        this.proc = root.resolve("proc");
+        this.proc = new ProcFs(root.resolve("proc"));
         this.rootPid = rootPid;
         memory = new CounterTrack("CPU Memory Usage (S)", "MB", Category.PROCESS_PAGE, rootPid);
         virtual = new CounterTrack("CPU Virtual Memory Usage (S)", "MB", Category.PROCESS_VIRT, rootPid);
@@ -160,99 +164,48 @@ final class ProcessTreeReader implements MetricReader {
         ArrayDeque<Integer> todo = new ArrayDeque<>(List.of(rootPid));
         while (!todo.isEmpty()) {
             int pid = todo.pop();
-            Path task = proc.resolve(Integer.toString(pid)).resolve("task");
-            if (!Files.isDirectory(task) || !pids.add(pid)) {
+            if (pids.contains(pid)) {
                 continue;
             }
-            try (DirectoryStream<Path> threads = Files.newDirectoryStream(task)) {
-                for (Path thread : threads) {
-                    for (String child : read(thread.resolve("children")).split("\\s+")) {
-                        if (!child.isEmpty()) {
-                            todo.push(Integer.parseInt(child));
-                        }
-                    }
-                }
-            } catch (IOException | NumberFormatException e) {
-                // the process ended while we looked; keep what we have
+            Optional<List<Integer>> children = proc.children(pid);
+            if (children.isEmpty()) {
+                continue;
             }
+            pids.add(pid);
+            children.get().forEach(todo::push);
         }
         return pids;
     }
 
     private void add(Totals t, int pid) {
-        Files4 files = open.computeIfAbsent(pid, p -> Files4.of(proc.resolve(Integer.toString(p))));
-        String[] statm = files.statm().read().split("\\s+");
-        if (statm.length > 1) {
-            t.rssPages += parse(statm[1]);
-        }
-        for (String line : files.status().read().split("\n")) {
-            if (line.startsWith("VmSize:")) {
-                t.vmKb += parse(line.replaceAll("[^0-9]", ""));
-            } else if (line.startsWith("VmHWM:")) {
-                t.hwmKb += parse(line.replaceAll("[^0-9]", ""));
-            } else if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
-                t.contextSwitches += parse(line.replaceAll("[^0-9]", ""));
-            }
-        }
-        String stat = files.stat().read();
-        int close = stat.lastIndexOf(')');
-        if (close > 0) {
-            // fields after "(comm)": state is field 3; minflt 10, majflt 12, utime 14, stime 15
-            String[] f = stat.substring(close + 2).split(" ");
-            if (f.length > 12) {
-                t.pageFaults += parse(f[7]) + parse(f[9]);
-                t.utimeTicks += parse(f[11]);
-                t.stimeTicks += parse(f[12]);
-            }
-        }
+        Files4 files = open.computeIfAbsent(pid, p -> Files4.of(proc.dir(p)));
+        t.rssPages += Statm.parse(files.statm().read()).residentPages();
+        StatusFields status = StatusFields.parse(files.status().read());
+        t.vmKb += status.numberOrZero("VmSize");
+        t.hwmKb += status.numberOrZero("VmHWM");
+        t.contextSwitches +=
+                status.numberOrZero("voluntary_ctxt_switches") + status.numberOrZero("nonvoluntary_ctxt_switches");
+        ProcStat.parse(files.stat().read()).ifPresent(stat -> {
+            t.pageFaults += stat.minorFaults() + stat.majorFaults();
+            t.utimeTicks += stat.userTicks();
+            t.stimeTicks += stat.systemTicks();
+        });
         String io = files.io().read();
         if (!io.isEmpty()) {
-            for (String line : io.split("\n")) {
-                if (line.startsWith("read_bytes:")) {
-                    t.readBytes = Math.max(t.readBytes, 0) + parse(line.replaceAll("[^0-9]", ""));
-                } else if (line.startsWith("write_bytes:")) {
-                    t.writeBytes = Math.max(t.writeBytes, 0) + parse(line.replaceAll("[^0-9]", ""));
-                }
-            }
+            StatusFields bytes = StatusFields.parse(io);
+            bytes.number("read_bytes").ifPresent(n -> t.readBytes = Math.max(t.readBytes, 0) + n);
+            bytes.number("write_bytes").ifPresent(n -> t.writeBytes = Math.max(t.writeBytes, 0) + n);
         }
     }
 
     /** Bytes through the target's network namespace, loopback excluded. */
     private void network() {
-        String dev = read(proc.resolve(Integer.toString(rootPid)).resolve("net/dev"));
+        String dev = proc.read(rootPid, "net/dev").orElse("");
         if (dev.isEmpty()) {
             return;
         }
-        long rx = 0;
-        long tx = 0;
-        for (String line : dev.split("\n")) {
-            int colon = line.indexOf(':');
-            if (colon < 0 || line.substring(0, colon).strip().equals("lo")) {
-                continue;
-            }
-            String[] f = line.substring(colon + 1).strip().split("\\s+");
-            if (f.length >= 9) {
-                rx += parse(f[0]);
-                tx += parse(f[8]);
-            }
-        }
-        this.rx = rx;
-        this.tx = tx;
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
-    private static long parse(String s) {
-        try {
-            return s.isEmpty() ? 0 : Long.parseLong(s.strip());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+        NetDev totals = NetDev.parse(dev);
+        this.rx = totals.receiveBytes();
+        this.tx = totals.transmitBytes();
     }
 }

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,6 +17,8 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.config.Version;
+import org.rocprofsys.config.atomicfile.AtomicFile;
+import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.cli.ToolCli;
 import org.rocprofsys.config.file.ConfigFileFormat;
 import org.rocprofsys.config.output.LaunchContext;
@@ -186,7 +189,12 @@ public final class AvailCommand {
                 print(ps, options, settings, context);
             }
             try {
-                AtomicFiles.write(workingDirectory.resolve(options.outputFile()), buffer.toByteArray());
+                Path target = workingDirectory.resolve(options.outputFile());
+                Files.createDirectories(target.toAbsolutePath().getParent());
+                AtomicFile.write(target, buffer.toByteArray());
+            } catch (FileWriteException e) {
+                err.println("[" + TOOL + "] error: " + e.getMessage());
+                return 1;
             } catch (IOException e) {
                 err.println("[" + TOOL + "] error: cannot write " + options.outputFile() + ": " + e.getMessage());
                 return 1;

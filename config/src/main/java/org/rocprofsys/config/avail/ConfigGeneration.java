@@ -19,6 +19,8 @@ import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingValue;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.Version;
+import org.rocprofsys.config.atomicfile.AtomicFile;
+import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.file.ConfigEntry;
 import org.rocprofsys.config.file.ConfigFileFormat;
 import org.rocprofsys.config.file.JsonConfigWriter;
@@ -96,7 +98,10 @@ final class ConfigGeneration {
             out.println("[" + AvailCommand.TOOL + "] Outputting "
                     + kinds.get(e.getKey()).label() + " configuration file '" + e.getKey() + "'...");
             try {
-                AtomicFiles.write(e.getKey(), e.getValue().getBytes(StandardCharsets.UTF_8));
+                Files.createDirectories(e.getKey().toAbsolutePath().getParent());
+                AtomicFile.writeString(e.getKey(), e.getValue());
+            } catch (FileWriteException ex) {
+                throw new ConfigException(ex.getMessage());
             } catch (IOException ex) {
                 throw new ConfigException("cannot write '" + e.getKey() + "': " + ex.getMessage());
             }

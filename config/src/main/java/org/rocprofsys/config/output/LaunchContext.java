@@ -1,12 +1,13 @@
 package org.rocprofsys.config.output;
 
-import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import org.rocprofsys.config.proc.ProcFs;
+import org.rocprofsys.config.proc.ProcStat;
 
 /**
  * The facts that {@code %key%} placeholders expand to, for one profiled process.
@@ -48,16 +49,26 @@ public record LaunchContext(
     public static LaunchContext current(
             List<String> argv, Map<String, String> env, Function<String, Optional<String>> settings) {
         ProcessHandle self = ProcessHandle.current();
-        ProcFs.Ids ids = ProcFs.readStat(Path.of("/proc/self/stat"))
+        ProcStat ids = ProcFs.system()
+                .selfStat()
                 .filter(i -> i.pid() == self.pid())
-                .orElseGet(() -> new ProcFs.Ids(
-                        self.pid(), self.parent().map(ProcessHandle::pid).orElse(0L), self.pid(), self.pid()));
+                .orElseGet(() -> new ProcStat(
+                        self.pid(),
+                        "",
+                        'R',
+                        self.parent().map(ProcessHandle::pid).orElse(0L),
+                        self.pid(),
+                        self.pid(),
+                        0,
+                        0,
+                        0,
+                        0));
         return new LaunchContext(
                 argv,
                 ids.pid(),
                 ids.ppid(),
-                ids.pgid(),
-                ids.sid(),
+                ids.pgrp(),
+                ids.session(),
                 ZonedDateTime.now(),
                 env,
                 settings,

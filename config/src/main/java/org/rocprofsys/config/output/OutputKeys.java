@@ -8,6 +8,7 @@ import java.util.function.LongToIntFunction;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.rocprofsys.config.proc.ProcFs;
 
 /**
  * The {@code %key%} placeholders of output paths, config file names and causal scopes (timemory
@@ -39,7 +40,7 @@ public final class OutputKeys {
 
     /** Keys whose {@code %psize%} counts the children of ppid in /proc. */
     public OutputKeys() {
-        this(ProcFs::countChildren);
+        this(ProcFs.system()::countChildren);
     }
 
     /** @param siblingCounter number of processes whose parent is the given pid */

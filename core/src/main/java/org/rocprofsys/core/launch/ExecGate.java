@@ -1,12 +1,13 @@
 package org.rocprofsys.core.launch;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.rocprofsys.config.proc.ProcFs;
+import org.rocprofsys.config.proc.ProcStat;
 import org.rocprofsys.ffm.LibC;
 
 /**
@@ -56,21 +57,17 @@ final class ExecGate {
 
     /** Waits until the shim has stopped itself; fails if it ended or took too long. */
     static void awaitStopped(Process p) throws SessionException, InterruptedException {
-        Path stat = Path.of("/proc", Long.toString(p.pid()), "stat");
         long deadline = System.nanoTime() + STOP_TIMEOUT_NS;
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
                 throw new SessionException(
                         "the launch shim ended before the command started (exit " + p.exitValue() + ")");
             }
-            try {
-                String s = Files.readString(stat);
-                char state = s.charAt(s.lastIndexOf(')') + 2);
-                if (state == 'T' || state == 't') {
-                    return;
-                }
-            } catch (IOException e) {
-                // raced with the process ending: isAlive() decides on the next round
+            // unreadable: raced with the process ending, isAlive() decides on the next round
+            char state =
+                    ProcFs.system().read(p.pid(), "stat").map(ProcStat::state).orElse('?');
+            if (state == 'T' || state == 't') {
+                return;
             }
             Thread.sleep(0, 200_000);
         }

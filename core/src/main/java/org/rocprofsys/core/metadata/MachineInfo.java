@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.rocprofsys.config.proc.CpuInfo;
+import org.rocprofsys.config.proc.ProcFs;
 
 /** CPU facts for metadata.json, from /proc/cpuinfo and the sysfs cache directory. */
 record MachineInfo(String cpuModel, String cpuVendor, double cpuMhz, String cpuFeatures, int physicalCores) {
@@ -16,26 +18,16 @@ record MachineInfo(String cpuModel, String cpuVendor, double cpuMhz, String cpuF
         String flags = "";
         Set<String> cores = new HashSet<>();
         String physicalId = "0";
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                int colon = line.indexOf(':');
-                if (colon < 0) {
-                    continue;
-                }
-                String key = line.substring(0, colon).strip();
-                String value = line.substring(colon + 1).strip();
-                switch (key) {
-                    case "model name" -> model = value;
-                    case "vendor_id" -> vendor = value;
-                    case "cpu MHz" -> mhz = parse(value);
-                    case "flags" -> flags = value;
-                    case "physical id" -> physicalId = value;
-                    case "core id" -> cores.add(physicalId + ":" + value);
-                    default -> {}
-                }
-            }
-        } catch (IOException e) {
-            // not Linux-like: leave the fields empty
+        // without a /proc/cpuinfo (not Linux-like) the fields stay empty
+        for (CpuInfo.Processor p :
+                ProcFs.system().cpuInfo().map(CpuInfo::processors).orElse(List.of())) {
+            model = p.get("model name").orElse(model);
+            vendor = p.get("vendor_id").orElse(vendor);
+            mhz = p.get("cpu MHz").map(MachineInfo::parse).orElse(mhz);
+            flags = p.get("flags").orElse(flags);
+            physicalId = p.get("physical id").orElse(physicalId);
+            String socket = physicalId;
+            p.get("core id").ifPresent(core -> cores.add(socket + ":" + core));
         }
         return new MachineInfo(model, vendor, mhz, flags, Math.max(cores.size(), 1));
     }

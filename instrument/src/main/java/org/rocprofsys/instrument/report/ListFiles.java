@@ -1,14 +1,12 @@
 package org.rocprofsys.instrument.report;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 
 /**
@@ -54,24 +52,10 @@ public final class ListFiles {
                     case XML -> XmlList.render(list, rows);
                 };
                 Path target = dir.resolve(list.stem() + "." + f.extension());
-                writeAtomically(target, text);
+                AtomicFile.writeString(target, text);
                 written.add(target);
             }
         }
         return written;
-    }
-
-    static void writeAtomically(Path target, String text) throws IOException {
-        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
-        try {
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
     }
 }

@@ -7,12 +7,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
@@ -20,6 +16,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.rocprofsys.config.atomicfile.AtomicFile;
+import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfNote;
@@ -113,58 +111,24 @@ public final class ElfRewriter {
         if (Files.isDirectory(out)) {
             throw new RewriteException(output + ": is a directory");
         }
-        Path dir = out.getParent();
-        Path tmp;
         try {
-            tmp = Files.createTempFile(dir, "." + out.getFileName() + ".", ".tmp");
-        } catch (NoSuchFileException e) {
-            throw new RewriteException("cannot write " + output + ": directory " + dir + " does not exist", e);
-        } catch (AccessDeniedException e) {
-            throw new RewriteException("cannot write " + output + ": permission denied in " + dir, e);
-        } catch (FileSystemException e) {
-            throw new RewriteException("cannot write " + output + ": " + reason(e), e);
-        }
-        boolean done = false;
-        try {
-            Result r;
-            try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ);
-                    FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                ElfHeaders elf = ElfHeaders.read(input, in);
-                r = place(input, elf, in, ch, area, out);
-            }
-            copyPermissions(input, tmp);
-            try {
-                moveIntoPlace(tmp, out);
-            } catch (FileSystemException e) {
-                throw new RewriteException("cannot write " + output + ": " + reason(e), e);
-            }
-            done = true;
-            return r;
+            return AtomicFile.write(output, tmp -> {
+                Result r;
+                try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ);
+                        FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                    ElfHeaders elf = ElfHeaders.read(input, in);
+                    r = place(input, elf, in, ch, area, out);
+                }
+                copyPermissions(input, tmp);
+                return r;
+            });
+        } catch (FileWriteException e) {
+            throw new RewriteException(e.getMessage(), e);
         } catch (RewriteException e) {
             throw e;
         } catch (IOException e) {
-            throw new RewriteException("cannot rewrite " + input + " into " + output + ": " + reason(e), e);
-        } finally {
-            if (!done) {
-                Files.deleteIfExists(tmp);
-            }
+            throw new RewriteException("cannot rewrite " + input + " into " + output + ": " + AtomicFile.reason(e), e);
         }
-    }
-
-    /** Renames {@code tmp} to {@code out}, atomically where the file system can. */
-    static void moveIntoPlace(Path tmp, Path out) throws IOException {
-        try {
-            Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    private static String reason(IOException e) {
-        if (e instanceof FileSystemException fse && fse.getReason() != null) {
-            return fse.getReason();
-        }
-        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     private static void copyPermissions(Path from, Path to) throws IOException {

@@ -4,13 +4,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.rocprofsys.config.atomicfile.AtomicFile;
+import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaReader;
 
@@ -116,29 +115,10 @@ public final class RuntimePlanWriter {
     /** Writes the plan to {@code file} (a temporary file next to it, renamed when complete). */
     public static void write(Path file, List<Module> modules) throws IOException {
         byte[] bytes = encode(modules);
-        Path out = file.toAbsolutePath();
-        Path tmp;
         try {
-            tmp = Files.createTempFile(out.getParent(), "." + out.getFileName() + ".", ".tmp");
-        } catch (NoSuchFileException e) {
-            throw new RewriteException(
-                    "cannot write " + file + ": directory " + out.getParent() + " does not exist", e);
-        } catch (AccessDeniedException e) {
-            throw new RewriteException("cannot write " + file + ": permission denied in " + out.getParent(), e);
-        } catch (FileSystemException e) {
-            throw new RewriteException("cannot write " + file + ": " + e.getReason(), e);
-        }
-        boolean done = false;
-        try {
-            Files.write(tmp, bytes);
-            ElfRewriter.moveIntoPlace(tmp, out);
-            done = true;
-        } catch (IOException e) {
-            throw new RewriteException("cannot write " + file + ": " + e.getMessage(), e);
-        } finally {
-            if (!done) {
-                Files.deleteIfExists(tmp);
-            }
+            AtomicFile.write(file, bytes);
+        } catch (FileWriteException e) {
+            throw new RewriteException(e.getMessage(), e);
         }
     }
 

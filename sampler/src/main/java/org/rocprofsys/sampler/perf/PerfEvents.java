@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
+import org.rocprofsys.config.proc.ProcFs;
 import org.rocprofsys.ffm.LibC;
 
 /**
@@ -32,7 +33,7 @@ public final class PerfEvents implements AutoCloseable {
 
     static final long PERF_EVENT_IOC_DISABLE = 0x2401;
 
-    private static final Path PARANOID = Path.of("/proc/sys/kernel/perf_event_paranoid");
+    private static final String PARANOID = "kernel/perf_event_paranoid";
 
     /** One CPU's event: its fd, its mapping and the reader of its ring. */
     public record Ring(int cpu, int fd, MemorySegment mapping, PerfRingReader reader) {}
@@ -256,11 +257,7 @@ public final class PerfEvents implements AutoCloseable {
 
     /** perf_event_paranoid's value as text, or "unknown". */
     static String paranoid() {
-        try {
-            return Files.readString(PARANOID).trim();
-        } catch (IOException e) {
-            return "unknown (" + PARANOID + " unreadable)";
-        }
+        return ProcFs.system().sysctl(PARANOID).orElse("unknown (/proc/sys/" + PARANOID + " unreadable)");
     }
 
     static PerfException openFailure(int errno, PerfEventAttr attr, int pid, int cpu) {

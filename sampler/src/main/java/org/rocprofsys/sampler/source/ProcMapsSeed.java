@@ -1,8 +1,9 @@
 package org.rocprofsys.sampler.source;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.rocprofsys.config.proc.MapsEntry;
+import org.rocprofsys.config.proc.ProcFs;
 import org.rocprofsys.sampler.symbols.ProcessMaps;
 
 /**
@@ -16,44 +17,43 @@ final class ProcMapsSeed {
     private ProcMapsSeed() {}
 
     static void load(Path procRoot, int pid, ProcessMaps maps) {
-        loadFile(procRoot.resolve(Integer.toString(pid)).resolve("maps"), pid, maps);
+        add(new ProcFs(procRoot).maps(pid), pid, maps);
     }
 
     /** A file in the format of /proc/pid/maps (the agent's copy, {@code <pid>.<generation>.maps}). */
     static void loadFile(Path file, int pid, ProcessMaps maps) {
-        try {
-            for (String line : Files.readAllLines(file)) {
-                ProcessMaps.Mapping m = parse(line);
-                if (m != null) {
-                    maps.add(pid, m);
-                }
+        // gone already, or unreadable: the MMAP2 records that follow are all there is
+        add(ProcFs.readFile(file).map(MapsEntry::parseAll).orElse(List.of()), pid, maps);
+    }
+
+    private static void add(List<MapsEntry> entries, int pid, ProcessMaps maps) {
+        for (MapsEntry e : entries) {
+            ProcessMaps.Mapping m = mapping(e);
+            if (m != null) {
+                maps.add(pid, m);
             }
-        } catch (IOException | RuntimeException e) {
-            // gone already, or unreadable: the MMAP2 records that follow are all there is
         }
     }
 
-    /** {@code start-end perms offset major:minor inode [path]}; anonymous mappings are skipped. */
+    /** One maps line as a mapping; null for anonymous mappings and lines not in the format. */
     static ProcessMaps.Mapping parse(String line) {
-        String[] f = line.trim().split("\\s+", 6);
-        if (f.length < 6 || f[5].isEmpty() || (!f[5].startsWith("/") && !f[5].equals("[vdso]"))) {
+        return MapsEntry.parse(line).map(ProcMapsSeed::mapping).orElse(null);
+    }
+
+    private static ProcessMaps.Mapping mapping(MapsEntry e) {
+        if (e.path().isEmpty() || (!e.path().startsWith("/") && !e.path().equals("[vdso]"))) {
             return null;
         }
-        String[] range = f[0].split("-");
-        String[] dev = f[3].split(":");
-        String perms = f[1];
-        int prot =
-                (perms.charAt(0) == 'r' ? 1 : 0) | (perms.charAt(1) == 'w' ? 2 : 0) | (perms.charAt(2) == 'x' ? 4 : 0);
         return new ProcessMaps.Mapping(
-                Long.parseUnsignedLong(range[0], 16),
-                Long.parseUnsignedLong(range[1], 16),
-                Long.parseUnsignedLong(f[2], 16),
-                f[5],
+                e.start(),
+                e.end(),
+                e.offset(),
+                e.path(),
                 NO_BUILD_ID,
-                Integer.parseInt(dev[0], 16),
-                Integer.parseInt(dev[1], 16),
-                Long.parseLong(f[4]),
-                prot,
-                (prot & 4) != 0);
+                e.devMajor(),
+                e.devMinor(),
+                e.inode(),
+                e.prot(),
+                e.executable());
     }
 }

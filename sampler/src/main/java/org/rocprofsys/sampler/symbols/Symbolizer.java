@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.rocprofsys.config.proc.MapsEntry;
+import org.rocprofsys.config.proc.ProcFs;
 import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.elf.dwarf.LineInfo;
 import org.rocprofsys.sampler.perf.PerfRecord;
@@ -241,13 +243,10 @@ public final class Symbolizer implements AutoCloseable {
 
     private static Optional<Module> loadVdso() {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
-                if (line.endsWith("[vdso]")) {
-                    String[] range = line.substring(0, line.indexOf(' ')).split("-");
-                    long start = Long.parseUnsignedLong(range[0], 16);
-                    long end = Long.parseUnsignedLong(range[1], 16);
-                    byte[] image = MemorySegment.ofAddress(start)
-                            .reinterpret(end - start)
+            for (MapsEntry m : ProcFs.system().selfMaps()) {
+                if (m.path().equals("[vdso]")) {
+                    byte[] image = MemorySegment.ofAddress(m.start())
+                            .reinterpret(m.end() - m.start())
                             .toArray(JAVA_BYTE);
                     return Optional.of(new Module(ElfSymbols.fromImage(VDSO, image), null));
                 }

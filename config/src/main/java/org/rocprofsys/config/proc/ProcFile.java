@@ -1,4 +1,4 @@
-package org.rocprofsys.processsampling;
+package org.rocprofsys.config.proc;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,17 +11,17 @@ import java.nio.file.StandardOpenOption;
  * A /proc or /sys file kept open and re-read from offset 0 on every tick: the kernel regenerates
  * the text on each read from the start, and skipping open/close halves the cost of a sample.
  */
-final class ProcFile implements AutoCloseable {
+public final class ProcFile implements AutoCloseable {
     private final Path path;
     private FileChannel channel;
     private ByteBuffer buffer = ByteBuffer.allocate(4096);
 
-    ProcFile(Path path) {
+    public ProcFile(Path path) {
         this.path = path;
     }
 
     /** The file's current text, or "" when it cannot be read (the process is gone, no permission). */
-    String read() {
+    public String read() {
         try {
             if (channel == null) {
                 channel = FileChannel.open(path, StandardOpenOption.READ);

@@ -1,0 +1,16 @@
+/** Settings, their files and command lines, output naming, /proc readers and the atomic-file helper. */
+module org.rocprofsys.config {
+    requires transitive info.picocli;
+    requires com.fasterxml.jackson.databind;
+    requires java.xml;
+
+    exports org.rocprofsys.config;
+    exports org.rocprofsys.config.atomicfile;
+    exports org.rocprofsys.config.avail;
+    exports org.rocprofsys.config.cli;
+    exports org.rocprofsys.config.file;
+    exports org.rocprofsys.config.output;
+    exports org.rocprofsys.config.proc;
+
+    uses org.rocprofsys.config.avail.AvailCatalog;
+}

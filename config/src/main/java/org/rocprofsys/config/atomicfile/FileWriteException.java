@@ -1,0 +1,19 @@
+package org.rocprofsys.config.atomicfile;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** A file could not be written; the message is {@code cannot write <file>: <reason>}. */
+public final class FileWriteException extends IOException {
+    private final transient Path file;
+
+    public FileWriteException(Path file, String reason, Throwable cause) {
+        super("cannot write " + file + ": " + reason, cause);
+        this.file = file;
+    }
+
+    /** The file that was to be written, as the caller named it. */
+    public Path file() {
+        return file;
+    }
+}

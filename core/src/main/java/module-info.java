@@ -1,0 +1,23 @@
+/** The event model, the pipeline and launch, the wire from the agent, and the output writers. */
+module org.rocprofsys.core {
+    requires transitive org.rocprofsys.config;
+    requires org.rocprofsys.ffm;
+    requires com.google.protobuf;
+    requires com.fasterxml.jackson.databind;
+    requires jdk.unsupported;
+
+    exports org.rocprofsys.core.event;
+    exports org.rocprofsys.core.gpu;
+    exports org.rocprofsys.core.launch;
+    exports org.rocprofsys.core.output;
+    exports org.rocprofsys.core.perfetto;
+    exports org.rocprofsys.core.pipeline;
+    exports org.rocprofsys.core.timemory;
+    exports org.rocprofsys.core.wire;
+    // the GPU statistics: used by the CUDA backend's tests only
+    exports org.rocprofsys.core.gpu.stats to
+            org.rocprofsys.cuda;
+
+    provides org.rocprofsys.config.avail.AvailCatalog with
+            org.rocprofsys.core.timemory.TimemoryCatalog;
+}

@@ -1,0 +1,8 @@
+/** Background process sampling: the target's memory, CPU time, I/O, CPU frequency and GPU metrics. */
+module org.rocprofsys.processsampling {
+    requires org.rocprofsys.config;
+    requires org.rocprofsys.core;
+    requires org.rocprofsys.ffm;
+
+    exports org.rocprofsys.processsampling;
+}
