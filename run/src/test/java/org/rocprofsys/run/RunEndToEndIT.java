@@ -562,7 +562,14 @@ class RunEndToEndIT {
         pb.environment().putAll(env(test));
         Process p = pb.start();
         Path proto = output(test, "perfetto-trace.proto");
-        Thread.sleep(3000); // JVM start-up plus outer_a .. outer_c (490 ms each) at least
+        // the target's outer_a .. outer_c (490 ms each) must have run: wait for the target to exist
+        // (the collector's start-up takes seconds on a loaded machine), then for those three
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (p.descendants().noneMatch(h -> h.info().command().orElse("").endsWith("trace-time-window"))) {
+            assertTrue(System.nanoTime() < deadline && p.isAlive(), "the target started");
+            Thread.sleep(20);
+        }
+        Thread.sleep(2500);
         new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start().waitFor();
         assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "rocprof-sys-run ended");
         String text = Files.readString(log);
