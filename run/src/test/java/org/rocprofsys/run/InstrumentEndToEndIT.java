@@ -16,7 +16,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
 
 /**
@@ -206,16 +208,10 @@ class InstrumentEndToEndIT extends DistributionTest {
 
     /** Builds one C/C++ variant into cwd. */
     private Path build(String source, String name, String... flags) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(source.endsWith(".cpp") ? "g++" : "gcc"));
-        cmd.addAll(List.of(flags));
-        cmd.addAll(List.of(
-                "-pthread",
-                "-o",
-                cwd.resolve(name).toString(),
-                REPO.resolve("examples").resolve(source).toString()));
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
-        assertEquals(0, p.waitFor(), cmd::toString);
-        return cwd.resolve(name);
+        List<String> all = new ArrayList<>(List.of(flags));
+        all.add("-pthread");
+        return NativeCompiler.build(
+                REPO.resolve("examples").resolve(source), cwd.resolve(name), all.toArray(String[]::new));
     }
 
     @Test
@@ -357,12 +353,7 @@ class InstrumentEndToEndIT extends DistributionTest {
 
         Path stripped = cwd.resolve("stripped");
         Files.copy(examples().resolve("rewrite-caller"), stripped);
-        assertEquals(
-                0,
-                new ProcessBuilder("strip", stripped.toString())
-                        .inheritIO()
-                        .start()
-                        .waitFor());
+        assertEquals(0, Command.of("strip", stripped.toString()).run().exitCode());
         r = instrument(env("bad"), "-o", "stripped.inst", "-i", "1", "--", stripped.toString());
         assertNotEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("no function is selected"), r::toString);

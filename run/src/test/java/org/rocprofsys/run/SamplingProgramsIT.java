@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
 
@@ -216,14 +217,13 @@ class SamplingProgramsIT extends DistributionTest {
     void aJvmWithAPerfMapShowsJavaFrames() throws Exception {
         Path jdk = Path.of(System.getProperty("java.home"));
         Path classes = cwd.resolve("classes");
-        Process javac = new ProcessBuilder(
+        ProcessResult javac = Command.of(
                         jdk.resolve("bin/javac").toString(),
                         "-d",
                         classes.toString(),
                         REPO.resolve("examples/java/HotLoop.java").toString())
-                .inheritIO()
-                .start();
-        assertEquals(0, javac.waitFor());
+                .run();
+        assertEquals(0, javac.exitCode(), javac::toString);
         Map<String, String> env = environment("jvm", "ROCPROFSYS_USE_PID", "ON");
         var r = toolOrSkip(
                 "rocprof-sys-sample",

@@ -176,10 +176,7 @@ class ElfRewriterTest {
         assertToolsHappy(inst.resolve("libt.so"), lr);
         assertToolsHappy(inst.resolve("libmain"), er);
 
-        ProcessResult a = Command.of(exe.toString())
-                .in(tmp)
-                .env(Map.of("LD_LIBRARY_PATH", orig.toString()))
-                .run();
+        ProcessResult a = TestPrograms.runWith(tmp, exe, orig);
         ProcessResult b = Command.of(inst.resolve("libmain").toString())
                 .in(tmp)
                 .env(Map.of("LD_LIBRARY_PATH", inst.toString()))
@@ -348,14 +345,8 @@ class ElfRewriterTest {
         Files.copy(lib, orig.resolve("libbss.so"));
         Files.copy(out, inst.resolve("libbss.so"));
         Path use = TestPrograms.cc(tmp, "usebss", "usebss.c", "-L" + orig, "-lbss");
-        ProcessResult a = Command.of(use.toString())
-                .in(tmp)
-                .env(Map.of("LD_LIBRARY_PATH", orig.toString()))
-                .run();
-        ProcessResult b = Command.of(use.toString())
-                .in(tmp)
-                .env(Map.of("LD_LIBRARY_PATH", inst.toString()))
-                .run();
+        ProcessResult a = TestPrograms.runWith(tmp, use, orig);
+        ProcessResult b = TestPrograms.runWith(tmp, use, inst);
         assertEquals("13\n", a.stdout());
         assertEquals(a.stdout(), b.stdout(), b.stderr());
         assertEquals(3, b.exitCode());

@@ -196,14 +196,8 @@ class PlannedRewriteTest {
         assertTrue(plan.instrumented().size() >= 8, plan.instrumented().toString());
         ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), inst.resolve("libo2.so"));
         assertTrue(r.functions() >= 8);
-        ProcessResult a = Command.of(use.toString())
-                .in(tmp)
-                .env(Map.of("LD_LIBRARY_PATH", orig.toString()))
-                .run();
-        ProcessResult b = Command.of(use.toString())
-                .in(tmp)
-                .env(Map.of("LD_LIBRARY_PATH", inst.toString()))
-                .run();
+        ProcessResult a = TestPrograms.runWith(tmp, use, orig);
+        ProcessResult b = TestPrograms.runWith(tmp, use, inst);
         assertFalse(a.stdout().isEmpty());
         assertEquals(a.stdout(), b.stdout());
         assertEquals(a.exitCode(), b.exitCode(), b.stderr());

@@ -16,6 +16,7 @@ import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.PlannedFunction;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ProcessResult;
 import org.rocprofsys.testkit.ResourceFiles;
 
 /** Compiles the C test programs and hand-plans functions whose first instructions are position-independent. */
@@ -34,6 +35,14 @@ final class TestPrograms {
                 new ArrayList<>(List.of(CFLAGS, "-o", dir.resolve(out).toString()));
         all.addAll(List.of(args));
         return NativeCompiler.c().compile(dir.resolve(out), all);
+    }
+
+    /** Runs {@code program} in {@code dir} with its libraries from {@code libraries}. */
+    static ProcessResult runWith(Path dir, Path program, Path libraries) throws IOException, InterruptedException {
+        return Command.of(program.toString())
+                .in(dir)
+                .env("LD_LIBRARY_PATH", libraries.toString())
+                .run();
     }
 
     private static final Pattern FUNC = Pattern.compile("^([0-9a-f]+) <([^>]+)>:$");
