@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.testbin.TestBinaries;
+import org.rocprofsys.testkit.Command;
 
 /** What the reader adds over headers and symbols: contents, notes, build-id, debuglink, in-memory images. */
 class ElfContentsTest {
@@ -41,7 +42,7 @@ class ElfContentsTest {
 
     @Test
     void buildIdMatchesReadelf() throws Exception {
-        String notes = TestBinaries.run("readelf", "-n", plain.toString());
+        String notes = Command.of("readelf", "-n", plain.toString()).ok();
         Matcher m = Pattern.compile("Build ID: ([0-9a-f]+)").matcher(notes);
         assertTrue(m.find(), notes);
         ElfFile elf = ElfFile.open(plain);
@@ -64,7 +65,8 @@ class ElfContentsTest {
         SectionHeader info = gz.section(".debug_info").orElseThrow();
         assertTrue((info.flags() & ElfConstants.SHF_COMPRESSED) != 0, "-gz compresses .debug_info");
         Path copy = dir.resolve("gz.plain");
-        TestBinaries.run("objcopy", "--decompress-debug-sections", compressed.toString(), copy.toString());
+        Command.of("objcopy", "--decompress-debug-sections", compressed.toString(), copy.toString())
+                .ok();
         ElfFile inflated = ElfFile.open(copy);
         for (String name : List.of(".debug_info", ".debug_line", ".debug_abbrev")) {
             ByteBuffer want = inflated.sectionContents(name).orElseThrow();
@@ -78,10 +80,11 @@ class ElfContentsTest {
     @Test
     void debugLinkNamesTheDebugFileAndItsCrc() throws Exception {
         Path debug = dir.resolve("plain.debug");
-        TestBinaries.run("objcopy", "--only-keep-debug", plain.toString(), debug.toString());
+        Command.of("objcopy", "--only-keep-debug", plain.toString(), debug.toString())
+                .ok();
         Path stripped = dir.resolve("plain.stripped");
-        TestBinaries.run(
-                "objcopy", "--strip-debug", "--add-gnu-debuglink=" + debug, plain.toString(), stripped.toString());
+        Command.of("objcopy", "--strip-debug", "--add-gnu-debuglink=" + debug, plain.toString(), stripped.toString())
+                .ok();
         DebugLink link = ElfFile.open(stripped).debugLink().orElseThrow();
         assertEquals("plain.debug", link.file());
         CRC32 crc = new CRC32();

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.testbin.TestBinaries;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.NativeCompiler;
 
 class ElfFileTest {
     private static final String PROG = """
@@ -52,7 +54,7 @@ class ElfFileTest {
         ElfFile n = ElfFile.open(nopie);
         assertEquals(ElfConstants.ET_EXEC, n.type());
         assertFalse(n.positionIndependent());
-        String hdr = TestBinaries.run("readelf", "-h", "-W", nopie.toString());
+        String hdr = Command.of("readelf", "-h", "-W", nopie.toString()).ok();
         Matcher m = Pattern.compile("Entry point address:\\s+0x([0-9a-f]+)").matcher(hdr);
         assertTrue(m.find());
         assertEquals(Long.parseLong(m.group(1), 16), n.entry());
@@ -68,7 +70,7 @@ class ElfFileTest {
     @Test
     void programHeadersMatchReadelf() throws Exception {
         ElfFile p = ElfFile.open(pie);
-        String out = TestBinaries.run("readelf", "-l", "-W", pie.toString());
+        String out = Command.of("readelf", "-l", "-W", pie.toString()).ok();
         Pattern load = Pattern.compile(
                 "^\\s+LOAD\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+0x([0-9a-f]+)\\s+(\\S+(?: \\S)*)\\s+0x([0-9a-f]+)",
                 Pattern.MULTILINE);
@@ -95,7 +97,7 @@ class ElfFileTest {
             assertTrue(f.section(".symtab").isPresent());
             Map<String, Long> nm = new HashMap<>();
             for (String line :
-                    TestBinaries.run("nm", "--defined-only", bin.toString()).split("\n")) {
+                    Command.of("nm", "--defined-only", bin.toString()).ok().split("\n")) {
                 String[] parts = line.trim().split("\\s+");
                 if (parts.length == 3 && (parts[1].equals("T") || parts[1].equals("t"))) {
                     nm.put(parts[2], Long.parseLong(parts[0], 16));
@@ -131,14 +133,7 @@ class ElfFileTest {
         assertEquals(ElfConstants.STB_LOCAL, hidden.bind());
         // an object file still has the visibility
         Path obj = dir.resolve("libt.o");
-        TestBinaries.run(
-                "cc",
-                "-O2",
-                "-fPIC",
-                "-c",
-                "-o",
-                obj.toString(),
-                dir.resolve("libt.so.c").toString());
+        NativeCompiler.c().compile(dir.resolve("libt.so.c"), obj, "-O2", "-fPIC", "-c");
         ElfFile o = ElfFile.open(obj);
         assertEquals(ElfConstants.ET_REL, o.type());
         ElfSymbol oh = o.symtab().stream()
@@ -154,12 +149,13 @@ class ElfFileTest {
 
         // bytes at the symbol equal what objdump shows for its first instruction
         byte[] b = l.bytesAt(fn.value(), (int) fn.size());
-        String dump = TestBinaries.run(
-                "objdump",
-                "-d",
-                "--start-address=0x" + Long.toHexString(fn.value()),
-                "--stop-address=0x" + Long.toHexString(fn.value() + fn.size()),
-                lib.toString());
+        String dump = Command.of(
+                        "objdump",
+                        "-d",
+                        "--start-address=0x" + Long.toHexString(fn.value()),
+                        "--stop-address=0x" + Long.toHexString(fn.value() + fn.size()),
+                        lib.toString())
+                .ok();
         Matcher m = Pattern.compile(
                         "^\\s*" + Long.toHexString(fn.value()) + ":\\s+((?:[0-9a-f]{2} )+)", Pattern.MULTILINE)
                 .matcher(dump);

@@ -11,21 +11,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * The rocprof-sys-avail tests of upstream's ctest suite (inventory §9.3), with their upstream
  * arguments and regexes, run on the assembled distribution. Adaptations are named where they are.
  */
-class AvailUpstreamIT {
-    @TempDir
-    Path cwd;
-
-    private DistTool.Result avail(Map<String, String> env, String... args) throws Exception {
-        return DistTool.tool("rocprof-sys-avail", cwd, env, args);
+class AvailUpstreamIT extends DistributionTest {
+    private ProcessResult avail(Map<String, String> env, String... args) throws Exception {
+        return tool("rocprof-sys-avail", cwd, env, args);
     }
 
-    private DistTool.Result avail(String... args) throws Exception {
+    private ProcessResult avail(String... args) throws Exception {
         return avail(Map.of(), args);
     }
 

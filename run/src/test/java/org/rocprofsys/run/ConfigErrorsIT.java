@@ -7,18 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * Upstream's rocprofiler-systems-invalid-config and -missing-config (inventory §9.3, both
  * WILL_FAIL), made stricter: the exit must be the configuration error's, with a message naming the
  * problem, and nothing may be written.
  */
-class ConfigErrorsIT {
-    @TempDir
-    Path cwd;
-
-    private void assertConfigError(DistTool.Result r, String... fragments) throws Exception {
+class ConfigErrorsIT extends DistributionTest {
+    private void assertConfigError(ProcessResult r, String... fragments) throws Exception {
         assertEquals(1, r.exitCode(), r::toString);
         for (String f : fragments) {
             assertTrue(r.stderr().contains(f), "expected '" + f + "' in\n" + r);
@@ -39,10 +37,10 @@ class ConfigErrorsIT {
         Map<String, String> env = Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString());
         for (String tool : new String[] {"rocprof-sys-run", "rocprof-sys-instrument", "rocprof-sys-sample"}) {
             assertConfigError(
-                    DistTool.tool(tool, cwd, env, "--", "true"),
+                    tool(tool, cwd, env, "--", "true"),
                     "[" + tool + "] error: " + cfg + ":2: Unknown setting 'FOOBAR' (value = 'ON')");
         }
-        assertConfigError(DistTool.tool("rocprof-sys-avail", cwd, env), "Unknown setting 'FOOBAR'");
+        assertConfigError(tool("rocprof-sys-avail", cwd, env), "Unknown setting 'FOOBAR'");
     }
 
     @Test
@@ -50,9 +48,9 @@ class ConfigErrorsIT {
         Map<String, String> env = Map.of(
                 "ROCPROFSYS_CONFIG_FILE", cwd.resolve("does-not-exist.cfg").toString());
         assertConfigError(
-                DistTool.tool("rocprof-sys-run", cwd, env, "--", "true"),
+                tool("rocprof-sys-run", cwd, env, "--", "true"),
                 "Error reading configuration file: " + cwd.resolve("does-not-exist.cfg") + " does not exist");
-        assertConfigError(DistTool.tool("rocprof-sys-instrument", cwd, env, "--", "true"), "does-not-exist.cfg");
+        assertConfigError(tool("rocprof-sys-instrument", cwd, env, "--", "true"), "does-not-exist.cfg");
     }
 
     @Test
@@ -60,14 +58,14 @@ class ConfigErrorsIT {
         Path cfg = cwd.resolve("typo.cfg");
         Files.writeString(cfg, "ROCPROFSYS_SAMPLING_FREQ = often\n");
         assertConfigError(
-                DistTool.tool("rocprof-sys-run", cwd, Map.of(), "-c", cfg.toString(), "--", "true"),
+                tool("rocprof-sys-run", cwd, Map.of(), "-c", cfg.toString(), "--", "true"),
                 "invalid value 'often' for ROCPROFSYS_SAMPLING_FREQ (double): a floating-point number is required");
     }
 
     @Test
     void badValueInEnvironmentNamesSettingAndAllowedValues() throws Exception {
         assertConfigError(
-                DistTool.tool("rocprof-sys-run", cwd, Map.of("ROCPROFSYS_MODE", "fastest"), "--", "true"),
+                tool("rocprof-sys-run", cwd, Map.of("ROCPROFSYS_MODE", "fastest"), "--", "true"),
                 "environment: invalid value 'fastest' for ROCPROFSYS_MODE: 'fastest' is not one of trace, sampling,"
                         + " causal, coverage");
     }
@@ -75,7 +73,7 @@ class ConfigErrorsIT {
     @Test
     void pendingToolsSayNotImplementedAndFail() throws Exception {
         for (String tool : new String[] {"rocprof-sys-python"}) {
-            var r = DistTool.tool(tool, cwd, Map.of(), "--", "true");
+            var r = tool(tool, cwd, Map.of(), "--", "true");
             assertEquals(2, r.exitCode(), r::toString);
             assertTrue(r.stderr().contains("[" + tool + "] not implemented yet"), r::toString);
         }

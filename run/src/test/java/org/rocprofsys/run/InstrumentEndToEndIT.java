@@ -15,9 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * rocprof-sys-instrument on real programs, as upstream's instrument tests (inventory §9.3) and the
@@ -26,32 +28,21 @@ import org.junit.jupiter.api.io.TempDir;
  * (exceptions, recursion, threads, a shared library; -O0 and -O2, PIE and non-PIE) that print what
  * the originals print and whose profiles show exact call counts, and bad input.
  */
-class InstrumentEndToEndIT {
-    @TempDir
-    static Path examples;
-
-    @TempDir
-    Path cwd;
-
-    @BeforeAll
-    static void buildExamples() throws Exception {
-        DistTool.buildExamples(examples);
-    }
-
+class InstrumentEndToEndIT extends DistributionTest {
     private Map<String, String> env(String name, String... extra) {
-        return DistTool.testEnvironment(cwd.resolve("out"), name, extra);
+        return environment(name, extra);
     }
 
-    private DistTool.Result instrument(Map<String, String> env, String... args) throws Exception {
-        return DistTool.tool("rocprof-sys-instrument", cwd, env, args);
+    private ProcessResult instrument(Map<String, String> env, String... args) throws Exception {
+        return tool("rocprof-sys-instrument", cwd, env, args);
     }
 
-    private DistTool.Result run(Map<String, String> env, String... args) throws Exception {
-        return DistTool.tool("rocprof-sys-run", cwd, env, args);
+    private ProcessResult run(Map<String, String> env, String... args) throws Exception {
+        return tool("rocprof-sys-run", cwd, env, args);
     }
 
-    private static DistTool.Result plain(Path program, Path cwd, String... args) throws Exception {
-        return DistTool.run(program, cwd, Map.of(), args);
+    private static ProcessResult plain(Path program, Path cwd, String... args) throws Exception {
+        return launch(program, cwd, Map.of(), args);
     }
 
     /** label (without the tree prefix) -> summed laps over wall_clock.json's graph. */
@@ -114,7 +105,7 @@ class InstrumentEndToEndIT {
                 "-v",
                 "2",
                 "--",
-                examples.resolve("libdemo.so").toString());
+                examples().resolve("libdemo.so").toString());
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(
                 r.stderr()
@@ -140,7 +131,7 @@ class InstrumentEndToEndIT {
 
     @Test
     void rewriteCaller() throws Exception {
-        Path exe = examples.resolve("rewrite-caller");
+        Path exe = examples().resolve("rewrite-caller");
         var base = plain(exe, cwd, "17");
         assertTrue(base.stdout().contains("number of calls made = 17"), base::toString);
         var rw = instrument(
@@ -173,7 +164,7 @@ class InstrumentEndToEndIT {
 
     @Test
     void parallelOverheadRewriteAndRuntime() throws Exception {
-        Path exe = examples.resolve("parallel-overhead");
+        Path exe = examples().resolve("parallel-overhead");
         var base = plain(exe, cwd, "12", "4", "10");
         long fibCalls = 4L * 10 * (2 * 233 - 1); // fib(12) makes 2*fib(13)-1 calls; 4 threads x 10
         // rewrite
@@ -217,16 +208,10 @@ class InstrumentEndToEndIT {
 
     /** Builds one C/C++ variant into cwd. */
     private Path build(String source, String name, String... flags) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(source.endsWith(".cpp") ? "g++" : "gcc"));
-        cmd.addAll(List.of(flags));
-        cmd.addAll(List.of(
-                "-pthread",
-                "-o",
-                cwd.resolve(name).toString(),
-                DistTool.REPO.resolve("examples").resolve(source).toString()));
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
-        assertEquals(0, p.waitFor(), cmd::toString);
-        return cwd.resolve(name);
+        List<String> all = new ArrayList<>(List.of(flags));
+        all.add("-pthread");
+        return NativeCompiler.build(
+                REPO.resolve("examples").resolve(source), cwd.resolve(name), all.toArray(String[]::new));
     }
 
     @Test
@@ -283,8 +268,8 @@ class InstrumentEndToEndIT {
     @Test
     void aSharedLibraryRewrittenAndAtRunTime() throws Exception {
         Path dir = Files.createDirectories(cwd.resolve("libcase"));
-        Files.copy(examples.resolve("uses-lib"), dir.resolve("uses-lib"));
-        var base = plain(examples.resolve("uses-lib"), cwd, "12");
+        Files.copy(examples().resolve("uses-lib"), dir.resolve("uses-lib"));
+        var base = plain(examples().resolve("uses-lib"), cwd, "12");
         var rw = instrument(
                 env("lib-rewrite"),
                 "-o",
@@ -292,7 +277,7 @@ class InstrumentEndToEndIT {
                 "-i",
                 "1",
                 "--",
-                examples.resolve("libdemo.so").toString());
+                examples().resolve("libdemo.so").toString());
         assertEquals(0, rw.exitCode(), rw::toString);
         assertEquals(base.stdout(), plain(dir.resolve("uses-lib"), cwd, "12").stdout());
         var r = run(
@@ -307,7 +292,7 @@ class InstrumentEndToEndIT {
                 "-i",
                 "1",
                 "--",
-                examples.resolve("uses-lib").toString(),
+                examples().resolve("uses-lib").toString(),
                 "12");
         assertEquals(base.stdout(), rt.stdout(), rt::toString);
         assertEquals(12L, counts(cwd.resolve("out/lib-runtime/wall_clock.json")).get("lib_work"));
@@ -317,7 +302,7 @@ class InstrumentEndToEndIT {
                 "-i",
                 "1",
                 "--",
-                examples.resolve("dlopen-lib").toString(),
+                examples().resolve("dlopen-lib").toString(),
                 "7");
         assertEquals(0, dl.exitCode(), dl::toString);
         assertTrue(dl.stdout().contains("lib_work called 7 times"), dl::toString);
@@ -326,7 +311,7 @@ class InstrumentEndToEndIT {
 
     @Test
     void envDefaultsAreEmbeddedAndTheUsersEnvironmentWins() throws Exception {
-        Path exe = examples.resolve("rewrite-caller");
+        Path exe = examples().resolve("rewrite-caller");
         var rw = instrument(
                 Map.of(),
                 "-o",
@@ -357,7 +342,7 @@ class InstrumentEndToEndIT {
         assertTrue(r.stderr().contains("not an ELF file"), r::toString);
         assertFalse(Files.exists(cwd.resolve("x.inst")));
 
-        byte[] elf = Files.readAllBytes(examples.resolve("rewrite-caller"));
+        byte[] elf = Files.readAllBytes(examples().resolve("rewrite-caller"));
         elf[18] = (byte) 183; // e_machine: AArch64
         elf[19] = 0;
         Path arm = Files.write(cwd.resolve("arm-prog"), elf);
@@ -367,13 +352,8 @@ class InstrumentEndToEndIT {
         assertFalse(Files.exists(cwd.resolve("arm.inst")));
 
         Path stripped = cwd.resolve("stripped");
-        Files.copy(examples.resolve("rewrite-caller"), stripped);
-        assertEquals(
-                0,
-                new ProcessBuilder("strip", stripped.toString())
-                        .inheritIO()
-                        .start()
-                        .waitFor());
+        Files.copy(examples().resolve("rewrite-caller"), stripped);
+        assertEquals(0, Command.of("strip", stripped.toString()).run().exitCode());
         r = instrument(env("bad"), "-o", "stripped.inst", "-i", "1", "--", stripped.toString());
         assertNotEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("no function is selected"), r::toString);
@@ -387,7 +367,7 @@ class InstrumentEndToEndIT {
                 "-i",
                 "1",
                 "--",
-                examples.resolve("rewrite-caller").toString());
+                examples().resolve("rewrite-caller").toString());
         assertNotEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("error"), r::toString);
         try (Stream<Path> s = Files.list(cwd)) {

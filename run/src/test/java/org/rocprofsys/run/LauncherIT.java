@@ -8,31 +8,32 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.testkit.DistributionTest;
 
 /** The launchers: relocatable install tree, any working directory, symlinks, JDK discovery. */
-class LauncherIT {
+class LauncherIT extends DistributionTest {
     @TempDir
     Path tmp;
 
     @Test
     void distributionHasTheInstallLayout() {
         for (String d : new String[] {"bin", "lib", "libexec/rocprofiler-systems", "share/doc/rocprof-sys"}) {
-            assertTrue(Files.isDirectory(DistTool.DIST.resolve(d)), d);
+            assertTrue(Files.isDirectory(DIST.resolve(d)), d);
         }
         for (String t : new String[] {"avail", "run", "sample", "instrument", "python"}) {
-            assertTrue(Files.isExecutable(DistTool.DIST.resolve("bin/rocprof-sys-" + t)), t);
+            assertTrue(Files.isExecutable(DIST.resolve("bin/rocprof-sys-" + t)), t);
         }
-        assertTrue(Files.isRegularFile(DistTool.DIST.resolve("lib/rocprof-sys-config.jar")));
-        assertTrue(Files.isRegularFile(DistTool.DIST.resolve("lib/librocprof-sys.so")));
-        assertTrue(Files.isRegularFile(DistTool.DIST.resolve("lib/librocprof-sys-user.so")));
-        assertTrue(Files.isRegularFile(DistTool.DIST.resolve("include/rocprofiler-systems/user.h")));
+        assertTrue(Files.isRegularFile(DIST.resolve("lib/rocprof-sys-config.jar")));
+        assertTrue(Files.isRegularFile(DIST.resolve("lib/librocprof-sys.so")));
+        assertTrue(Files.isRegularFile(DIST.resolve("lib/librocprof-sys-user.so")));
+        assertTrue(Files.isRegularFile(DIST.resolve("include/rocprofiler-systems/user.h")));
     }
 
     @Test
     void distBinaryRunsThroughASymlinkFromAnotherDirectory() throws Exception {
         Path link = tmp.resolve("my-avail");
-        Files.createSymbolicLink(link, DistTool.DIST.resolve("bin/rocprof-sys-avail"));
-        var r = DistTool.run(link, tmp, Map.of(), "--version");
+        Files.createSymbolicLink(link, DIST.resolve("bin/rocprof-sys-avail"));
+        var r = launch(link, tmp, Map.of(), "--version");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().startsWith("rocprof-sys-avail "), r::toString);
     }
@@ -40,12 +41,12 @@ class LauncherIT {
     @Test
     void installTreeIsRelocatable() throws Exception {
         Path copy = tmp.resolve("prefix");
-        try (var walk = Files.walk(DistTool.DIST)) {
+        try (var walk = Files.walk(DIST)) {
             for (Path p : walk.toList()) {
                 if (p.getFileName().toString().endsWith(".jsa")) {
                     continue;
                 }
-                Path target = copy.resolve(DistTool.DIST.relativize(p).toString());
+                Path target = copy.resolve(DIST.relativize(p).toString());
                 if (Files.isDirectory(p)) {
                     Files.createDirectories(target);
                 } else {
@@ -53,7 +54,7 @@ class LauncherIT {
                 }
             }
         }
-        var r = DistTool.run(copy.resolve("bin/rocprof-sys-avail"), tmp, Map.of(), "-r", "USE_PID", "--brief");
+        var r = launch(copy.resolve("bin/rocprof-sys-avail"), tmp, Map.of(), "-r", "USE_PID", "--brief");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("ROCPROFSYS_USE_PID"), r::toString);
     }
@@ -61,8 +62,8 @@ class LauncherIT {
     @Test
     void repositoryLauncherRunsFromAnyDirectoryAndThroughSymlinks() throws Exception {
         Path link = tmp.resolve("rocprof-sys-avail");
-        Files.createSymbolicLink(link, DistTool.REPO.resolve("bin/rocprof-sys-avail"));
-        var r = DistTool.run(link, tmp, Map.of(), "--version");
+        Files.createSymbolicLink(link, REPO.resolve("bin/rocprof-sys-avail"));
+        var r = launch(link, tmp, Map.of(), "--version");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().startsWith("rocprof-sys-avail "), r::toString);
     }
@@ -70,8 +71,7 @@ class LauncherIT {
     @Test
     void olderJdkInJavaHomeIsSkipped() throws Exception {
         // a JDK < 25 in JAVA_HOME (Debian's default 17) is passed over for a newer one
-        var r = DistTool.tool(
-                "rocprof-sys-avail", tmp, Map.of("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64"), "--version");
+        var r = tool("rocprof-sys-avail", tmp, Map.of("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64"), "--version");
         assertEquals(0, r.exitCode(), r::toString);
     }
 }

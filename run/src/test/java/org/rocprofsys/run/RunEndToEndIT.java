@@ -14,43 +14,37 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * rocprof-sys-run on the example programs (examples/, built here with the system compiler),
  * asserting on the files written, as upstream's ctest suite does.
  */
-class RunEndToEndIT {
-    @TempDir
-    static Path examples;
-
-    @TempDir
-    Path cwd;
-
-    @BeforeAll
-    static void buildExamples() throws Exception {
-        DistTool.buildExamples(examples);
+class RunEndToEndIT extends DistributionTest {
+    @Override
+    protected Path outputRoot() {
+        return cwd.resolve("rocprof-sys-tests-output");
     }
 
     private Map<String, String> env(String name, String... extra) {
-        return DistTool.testEnvironment(cwd.resolve("rocprof-sys-tests-output"), name, extra);
+        return environment(name, extra);
     }
 
     private Path output(String name, String file) {
-        return cwd.resolve("rocprof-sys-tests-output").resolve(name).resolve(file);
+        return outputRoot().resolve(name).resolve(file);
     }
 
-    private DistTool.Result run(Map<String, String> env, String... command) throws Exception {
+    private ProcessResult run(Map<String, String> env, String... command) throws Exception {
         List<String> args = new ArrayList<>(List.of("--"));
         args.addAll(List.of(command));
-        return DistTool.tool("rocprof-sys-run", cwd, env, args.toArray(String[]::new));
+        return tool("rocprof-sys-run", cwd, env, args.toArray(String[]::new));
     }
 
-    private String example(String name) {
-        return examples.resolve(name).toString();
+    private static String example(String name) throws IOException, InterruptedException {
+        return examples().resolve(name).toString();
     }
 
     /** Slices of one thread track (by thread name) as "depth:name" in begin order. */
@@ -339,17 +333,17 @@ class RunEndToEndIT {
 
     @Test
     void userApiIsInertWithoutTheProfiler() throws Exception {
-        var r = DistTool.run(examples.resolve("user-api"), cwd, Map.of(), "10", "2", "10");
+        var r = launch(examples().resolve("user-api"), cwd, Map.of(), "10", "2", "10");
         assertEquals(0, r.exitCode(), r::toString);
         assertFalse(r.stdout().contains("Pushing custom region"), r::toString);
     }
 
     @Test
     void runHelpAsUpstream() throws Exception {
-        var r = DistTool.tool("rocprof-sys-run", cwd, Map.of(), "--help");
+        var r = tool("rocprof-sys-run", cwd, Map.of(), "--help");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().startsWith("[rocprof-sys-run] Usage: rocprof-sys-run"), r::toString);
-        var none = DistTool.tool("rocprof-sys-run", cwd, Map.of());
+        var none = tool("rocprof-sys-run", cwd, Map.of());
         assertEquals(1, none.exitCode(), none::toString);
         assertTrue(none.stderr().contains("Usage: rocprof-sys-run <OPTIONS> -- <COMMAND> <ARGS>"), none::toString);
     }
@@ -359,7 +353,7 @@ class RunEndToEndIT {
         // upstream's rocprofiler-systems-run-args list, with this machine's paths and `sleep 1`
         Path cfg = Files.writeString(cwd.resolve("empty.cfg"), "");
         Files.createDirectories(cwd.resolve("tmpdir"));
-        var r = DistTool.tool(
+        var r = tool(
                 "rocprof-sys-run",
                 cwd,
                 Map.of(),
@@ -488,7 +482,7 @@ class RunEndToEndIT {
 
     @Test
     void hostSamplingShowsFrequencyMemoryAndContextSwitches() throws Exception {
-        var r = DistTool.tool(
+        var r = tool(
                 "rocprof-sys-run",
                 cwd,
                 env("host-sampling"),
@@ -550,11 +544,7 @@ class RunEndToEndIT {
         String test = "signal-" + name.toLowerCase(java.util.Locale.ROOT);
         Path log = cwd.resolve(test + ".log");
         ProcessBuilder pb = new ProcessBuilder(
-                        DistTool.DIST.resolve("bin/rocprof-sys-run").toString(),
-                        "--",
-                        example("trace-time-window"),
-                        "20",
-                        "490")
+                        DIST.resolve("bin/rocprof-sys-run").toString(), "--", example("trace-time-window"), "20", "490")
                 .directory(cwd.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
@@ -579,14 +569,14 @@ class RunEndToEndIT {
         assertTrue(main.contains("1:outer_a") && main.contains("1:outer_c"), main::toString);
     }
 
-    private static int rootPidFromLog(DistTool.Result r) {
+    private static int rootPidFromLog(ProcessResult r) {
         var m = java.util.regex.Pattern.compile("\\[rocprof-sys\\]\\[(\\d+)\\]\\[perfetto\\]")
                 .matcher(r.stderr());
         assertTrue(m.find(), r::toString);
         return Integer.parseInt(m.group(1));
     }
 
-    private static void assertNoSessionLeftovers(DistTool.Result r) throws IOException {
+    private static void assertNoSessionLeftovers(ProcessResult r) throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
             List<String> left = s.map(p -> p.getFileName().toString())
                     .filter(n -> n.startsWith("rocprofsys-"))

@@ -13,33 +13,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * rocprof-sys-sample on real programs: perf cpu-clock sampling, DWARF unwinding of optimized code
  * without frame pointers, and the sampled profiles. Skipped where perf_event_open is refused.
  */
-class SampleEndToEndIT {
-    @TempDir
-    static Path examples;
-
-    @TempDir
-    Path cwd;
-
-    @BeforeAll
-    static void buildExamples() throws Exception {
-        DistTool.buildExamples(examples);
-    }
-
+class SampleEndToEndIT extends DistributionTest {
     private Map<String, String> env(String name) {
-        return DistTool.testEnvironment(cwd.resolve("out"), name);
+        return environment(name);
     }
 
-    private DistTool.Result sample(String name, String... args) throws Exception {
-        var r = DistTool.tool("rocprof-sys-sample", cwd, env(name), args);
+    private ProcessResult sample(String name, String... args) throws Exception {
+        var r = tool("rocprof-sys-sample", cwd, env(name), args);
         if (r.stderr().contains("call-stack sampling is off")) {
             abort("perf_event_open is refused here: "
                     + r.stderr()
@@ -62,7 +51,7 @@ class SampleEndToEndIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("hot-functions").toString(),
+                examples().resolve("hot-functions").toString(),
                 "60");
         assertEquals(0, r.exitCode(), r::toString);
         Path json = cwd.resolve("out/hot/sampling_wall_clock.json");

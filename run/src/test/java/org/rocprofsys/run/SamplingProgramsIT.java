@@ -15,10 +15,11 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * Call-stack sampling of the kinds of programs users profile (issue acceptance): threads, fork
@@ -26,20 +27,10 @@ import org.rocprofsys.core.perfetto.DecodedTrace;
  * (the sampling-duration messages, the overflow test with a software event, no temporary files).
  * Skipped where perf_event_open is refused.
  */
-class SamplingProgramsIT {
-    @TempDir
-    static Path examples;
-
-    @TempDir
-    Path cwd;
-
-    @BeforeAll
-    static void buildExamples() throws Exception {
-        DistTool.buildExamples(examples);
-    }
-
-    private DistTool.Result tool(String tool, Map<String, String> env, String... args) throws Exception {
-        var r = DistTool.tool(tool, cwd, env, args);
+class SamplingProgramsIT extends DistributionTest {
+    /** Runs the tool; the test is skipped where call-stack sampling is refused. */
+    private ProcessResult toolOrSkip(String tool, Map<String, String> env, String... args) throws Exception {
+        var r = tool(tool, cwd, env, args);
         if (r.stderr().contains("call-stack sampling is off")) {
             abort("perf_event_open is refused here: "
                     + r.stderr()
@@ -51,8 +42,8 @@ class SamplingProgramsIT {
         return r;
     }
 
-    private DistTool.Result sample(String name, String... args) throws Exception {
-        return tool("rocprof-sys-sample", DistTool.testEnvironment(cwd.resolve("out"), name), args);
+    private ProcessResult sample(String name, String... args) throws Exception {
+        return toolOrSkip("rocprof-sys-sample", environment(name), args);
     }
 
     /** (thread prefix "N>>>" , label, depth) of every entry of a sampled profile's ranks[0].graph. */
@@ -91,7 +82,7 @@ class SamplingProgramsIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("threads-hot").toString(),
+                examples().resolve("threads-hot").toString(),
                 "150");
         assertEquals(0, r.exitCode(), r::toString);
         List<String[]> g = entries(cwd.resolve("out/threads/sampling_wall_clock.json"), "sampling_wall_clock");
@@ -126,7 +117,7 @@ class SamplingProgramsIT {
                 "0",
                 "2",
                 "--",
-                examples.resolve("threads-hot").toString(),
+                examples().resolve("threads-hot").toString(),
                 "100");
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
@@ -141,8 +132,8 @@ class SamplingProgramsIT {
 
     @Test
     void forkedChildrenAreSampledInTheirOwnProfiles() throws Exception {
-        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "fork", "ROCPROFSYS_USE_PID", "ON");
-        var r = tool(
+        Map<String, String> env = environment("fork", "ROCPROFSYS_USE_PID", "ON");
+        var r = toolOrSkip(
                 "rocprof-sys-sample",
                 env,
                 "-P",
@@ -151,7 +142,7 @@ class SamplingProgramsIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("fork-hot").toString(),
+                examples().resolve("fork-hot").toString(),
                 "120");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("child 0 done") && r.stdout().contains("child 1 done"), r::toString);
@@ -182,7 +173,7 @@ class SamplingProgramsIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("cxx-hot").toString(),
+                examples().resolve("cxx-hot").toString(),
                 "60");
         assertEquals(0, r.exitCode(), r::toString);
         List<String[]> g = entries(cwd.resolve("out/cxx/sampling_wall_clock.json"), "sampling_wall_clock");
@@ -199,9 +190,8 @@ class SamplingProgramsIT {
                 .findFirst()
                 .orElse(null);
         assumeTrue(python != null, "no python3");
-        Map<String, String> env =
-                DistTool.testEnvironment(cwd.resolve("out"), "py", "ROCPROFSYS_SAMPLING_KEEP_INTERNAL", "OFF");
-        var r = tool(
+        Map<String, String> env = environment("py", "ROCPROFSYS_SAMPLING_KEEP_INTERNAL", "OFF");
+        var r = toolOrSkip(
                 "rocprof-sys-sample",
                 env,
                 "-P",
@@ -211,7 +201,7 @@ class SamplingProgramsIT {
                 "0",
                 "--",
                 python.toString(),
-                DistTool.REPO.resolve("examples/sampling-script.py").toString(),
+                REPO.resolve("examples/sampling-script.py").toString(),
                 "6");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("fib total"), r::toString);
@@ -227,16 +217,15 @@ class SamplingProgramsIT {
     void aJvmWithAPerfMapShowsJavaFrames() throws Exception {
         Path jdk = Path.of(System.getProperty("java.home"));
         Path classes = cwd.resolve("classes");
-        Process javac = new ProcessBuilder(
+        ProcessResult javac = Command.of(
                         jdk.resolve("bin/javac").toString(),
                         "-d",
                         classes.toString(),
-                        DistTool.REPO.resolve("examples/java/HotLoop.java").toString())
-                .inheritIO()
-                .start();
-        assertEquals(0, javac.waitFor());
-        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), "jvm", "ROCPROFSYS_USE_PID", "ON");
-        var r = tool(
+                        REPO.resolve("examples/java/HotLoop.java").toString())
+                .run();
+        assertEquals(0, javac.exitCode(), javac::toString);
+        Map<String, String> env = environment("jvm", "ROCPROFSYS_USE_PID", "ON");
+        var r = toolOrSkip(
                 "rocprof-sys-sample",
                 env,
                 "-P",
@@ -288,7 +277,7 @@ class SamplingProgramsIT {
                 "-d",
                 "0.25",
                 "--",
-                examples.resolve("hot-functions").toString(),
+                examples().resolve("hot-functions").toString(),
                 "60");
         assertEquals(0, r.exitCode(), r::toString);
         String all = r.stdout() + r.stderr();
@@ -311,8 +300,7 @@ class SamplingProgramsIT {
     @Test
     void overflowSamplingWithASoftwareEvent() throws Exception {
         // upstream's overflow test: SAMPLING_OVERFLOW with PERF_COUNT_SW_CPU_CLOCK
-        Map<String, String> env = DistTool.testEnvironment(
-                cwd.resolve("out"),
+        Map<String, String> env = environment(
                 "overflow",
                 "ROCPROFSYS_SAMPLING_OVERFLOW",
                 "ON",
@@ -322,22 +310,21 @@ class SamplingProgramsIT {
                 "200000",
                 "ROCPROFSYS_SAMPLING_DELAY",
                 "0");
-        var r = tool(
+        var r = toolOrSkip(
                 "rocprof-sys-run",
                 env,
                 "-S",
                 "-P",
                 "--",
-                examples.resolve("hot-functions").toString(),
+                examples().resolve("hot-functions").toString(),
                 "20");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue((r.stdout() + r.stderr()).contains("sampling_wall_clock.txt"), r::toString);
         List<String[]> g = entries(cwd.resolve("out/overflow/sampling_wall_clock.json"), "sampling_wall_clock");
         assertTrue(has(g, "0", "heavy"), show(g));
-        var bad = tool(
+        var bad = toolOrSkip(
                 "rocprof-sys-run",
-                DistTool.testEnvironment(
-                        cwd.resolve("out"),
+                environment(
                         "overflow-bad",
                         "ROCPROFSYS_SAMPLING_OVERFLOW",
                         "ON",
@@ -353,14 +340,9 @@ class SamplingProgramsIT {
     @Test
     void noTemporaryFiles() throws Exception {
         Path tmp = Files.createDirectories(cwd.resolve("tmp"));
-        Map<String, String> env = DistTool.testEnvironment(
-                cwd.resolve("out"),
-                "notmp",
-                "ROCPROFSYS_USE_TEMPORARY_FILES",
-                "OFF",
-                "ROCPROFSYS_TMPDIR",
-                tmp.toString());
-        var r = tool(
+        Map<String, String> env =
+                environment("notmp", "ROCPROFSYS_USE_TEMPORARY_FILES", "OFF", "ROCPROFSYS_TMPDIR", tmp.toString());
+        var r = toolOrSkip(
                 "rocprof-sys-sample",
                 env,
                 "-P",
@@ -369,7 +351,7 @@ class SamplingProgramsIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("hot-functions").toString(),
+                examples().resolve("hot-functions").toString(),
                 "10");
         assertEquals(0, r.exitCode(), r::toString);
         for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {

@@ -17,31 +17,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * The agent's timer sampler end to end: wall-clock (realtime) samples of a thread that sleeps most
  * of the time, CPU-time sampling through the agent when perf is not to be used (the fallback), and
  * the thread filters.
  */
-class TimerSamplingEndToEndIT {
-    @TempDir
-    static Path examples;
-
-    @TempDir
-    Path cwd;
-
-    @BeforeAll
-    static void buildExamples() throws Exception {
-        DistTool.buildExamples(examples);
-    }
-
-    private DistTool.Result sample(String name, List<String> extraEnv, String... args) throws Exception {
-        Map<String, String> env = DistTool.testEnvironment(cwd.resolve("out"), name, extraEnv.toArray(String[]::new));
-        return DistTool.tool("rocprof-sys-sample", cwd, env, args);
+class TimerSamplingEndToEndIT extends DistributionTest {
+    private ProcessResult sample(String name, List<String> extraEnv, String... args) throws Exception {
+        Map<String, String> env = environment(name, extraEnv.toArray(String[]::new));
+        return tool("rocprof-sys-sample", cwd, env, args);
     }
 
     private static long count(String text, String needle) {
@@ -62,7 +51,7 @@ class TimerSamplingEndToEndIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("sleepy").toString(),
+                examples().resolve("sleepy").toString(),
                 "20");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(
@@ -121,7 +110,7 @@ class TimerSamplingEndToEndIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("hot-functions").toString(),
+                examples().resolve("hot-functions").toString(),
                 "30");
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(
@@ -161,7 +150,7 @@ class TimerSamplingEndToEndIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("sigprof-app").toString(),
+                examples().resolve("sigprof-app").toString(),
                 "30");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("app handler calls=5+1"), r::toString);
@@ -192,7 +181,7 @@ class TimerSamplingEndToEndIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("regions").toString(),
+                examples().resolve("regions").toString(),
                 "300000");
         assertEquals(0, r.exitCode(), r::toString);
         assertFalse(r.stderr().contains("corrupt"), r::toString);
@@ -224,7 +213,7 @@ class TimerSamplingEndToEndIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("fork").toString(),
+                examples().resolve("fork").toString(),
                 "2");
         assertEquals(0, r.exitCode(), r::toString);
         List<Path> profiles;
@@ -263,7 +252,7 @@ class TimerSamplingEndToEndIT {
                 "-w",
                 "0",
                 "--",
-                examples.resolve("sleepy").toString(),
+                examples().resolve("sleepy").toString(),
                 "10",
                 "threads");
         assertEquals(0, r.exitCode(), r::toString);

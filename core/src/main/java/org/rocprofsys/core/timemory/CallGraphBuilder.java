@@ -178,9 +178,9 @@ final class CallGraphBuilder {
             firstBegin(p, t, ts);
         }
         t.begun = true;
-        ProfileNode parent = options.flat() ? t.head : t.current();
+        ProfileNode parent = options.profile().flat() ? t.head : t.current();
         ProfileNode node;
-        if (options.timeline()) {
+        if (options.profile().timeline()) {
             node = parent.newChild(b.name(), t.timelineCounter++, n);
             nodes++;
         } else {
@@ -195,7 +195,7 @@ final class CallGraphBuilder {
         if (t.lastTs < ts) {
             t.lastTs = ts;
         }
-        if (main && !options.flat()) {
+        if (main && !options.profile().flat()) {
             p.history.add(ts, node);
         }
     }
@@ -216,7 +216,7 @@ final class CallGraphBuilder {
         if (t.lastTs < ts) {
             t.lastTs = ts;
         }
-        if (main && !options.flat()) {
+        if (main && !options.profile().flat()) {
             p.history.add(ts, t.open());
         }
     }
@@ -224,7 +224,7 @@ final class CallGraphBuilder {
     /** A worker's first region: resolve its bookmark now if the main thread is past that time. */
     private void firstBegin(ProcessState p, ThreadState t, long ts) {
         t.firstBeginNs = ts;
-        if (options.flat() || threadsAtRoot) {
+        if (options.profile().flat() || threadsAtRoot) {
             return; // flat inserts never move the main thread's current position off the graph head
         }
         ThreadState main = p.main;

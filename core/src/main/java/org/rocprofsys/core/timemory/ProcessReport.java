@@ -123,7 +123,7 @@ final class ProcessReport {
             }
             for (ThreadState w : p.workersInMergeOrder(seq)) {
                 GraphNode target = root;
-                if (!options.flat() && w.bookmark != null) {
+                if (!options.profile().flat() && w.bookmark != null) {
                     ProfileNode b = w.bookmark;
                     target = find(root, hash(b.name, b.depth, b.timelineId), b.depth);
                     if (target == null) {
@@ -133,7 +133,7 @@ final class ProcessReport {
                 attach(target, w);
             }
             List<Row> rows = flatten(root);
-            if (options.collapseThreads()) {
+            if (options.profile().collapseThreads()) {
                 rows = collapse(rows);
             }
             computeSelf(rows);
@@ -144,7 +144,7 @@ final class ProcessReport {
         private void attach(GraphNode target, ThreadState t) {
             int tid = seq.get(t);
             List<ProfileNode> top = t.head.children();
-            if (options.flat()) {
+            if (options.profile().flat()) {
                 // timemory's insert_flat puts the thread's first entry under the head and every
                 // later one under that first entry, all with depth 1
                 GraphNode first = null;
@@ -172,7 +172,7 @@ final class ProcessReport {
             while (!stack.isEmpty()) {
                 Item it = stack.remove(stack.size() - 1);
                 int depth = it.parent.depth + 1;
-                if (depth - 1 >= options.maxDepth()) {
+                if (depth - 1 >= options.profile().maxDepth()) {
                     continue;
                 }
                 ProfileNode p = it.e;
@@ -188,8 +188,8 @@ final class ProcessReport {
         /** The entry hash: {@code get_hash_id(id, depth)}, once more with the timeline counter. */
         private long hash(String name, int depth, long timelineId) {
             long id = nameHash.computeIfAbsent(name, StdHash::of);
-            long h = StdHash.combine(id, options.flat() ? 1 : depth);
-            if (options.timeline()) {
+            long h = StdHash.combine(id, options.profile().flat() ? 1 : depth);
+            if (options.profile().timeline()) {
                 h = StdHash.combine(h, timelineId);
             }
             return h;
@@ -229,7 +229,7 @@ final class ProcessReport {
                 g.rolling = rolling;
                 int depth = g.depth - 1;
                 StringBuilder prefix = new StringBuilder();
-                if (options.collapseThreads()) {
+                if (options.profile().collapseThreads()) {
                     prefix.append(">>> ");
                 } else {
                     String t = Integer.toString(g.tid);
@@ -248,7 +248,7 @@ final class ProcessReport {
                         g.hash,
                         rolling,
                         g.tid,
-                        options.collapseThreads() ? g.measure.copy() : g.measure));
+                        options.profile().collapseThreads() ? g.measure.copy() : g.measure));
                 for (int i = g.children.size() - 1; i >= 0; i--) {
                     stack.add(g.children.get(i));
                 }

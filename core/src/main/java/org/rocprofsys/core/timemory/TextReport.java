@@ -23,7 +23,8 @@ final class TextReport {
         TimemoryOptions o = report.options();
         TimemoryOptions.Format f = o.format(c);
         int ci = report.componentIndex(c);
-        TextTable t = new TextTable(f.width(), o.maxWidth(), o.separatorFrequency(), TextTable.upper(c.description()));
+        TextTable t = new TextTable(
+                f.width(), o.table().maxWidth(), o.table().separatorFrequency(), TextTable.upper(c.description()));
         t.column("LABEL", true);
         t.column("COUNT", false);
         t.column("DEPTH", false);

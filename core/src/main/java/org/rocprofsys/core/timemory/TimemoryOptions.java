@@ -8,89 +8,89 @@ import java.util.Set;
 import org.rocprofsys.config.Settings;
 
 /**
- * The settings the timemory profile writer follows (inventory §2.3), as plain values.
+ * The settings the timemory profile writer follows (inventory §2.3), as plain values grouped by
+ * concern: what is measured, how the call graph is shaped, which files are written, how the table
+ * is laid out, and how timing and memory values are shown.
  *
- * @param components        ROCPROFSYS_TIMEMORY_COMPONENTS, parsed (order kept, duplicates dropped)
- * @param flat              FLAT_PROFILE: every entry at depth 0, one per name and thread
- * @param timeline          TIMELINE_PROFILE: every call a separate entry
- * @param collapseThreads   COLLAPSE_THREADS: merge identical call paths of different threads
- * @param maxDepth          MAX_DEPTH: entries at depth >= this are not recorded (not in flat mode)
- * @param fileOutput        FILE_OUTPUT: gates text, JSON and tree files
- * @param textOutput        TEXT_OUTPUT: {@code <component>.txt}
- * @param jsonOutput        JSON_OUTPUT: the flat {@code ranks[].graph} part of {@code <component>.json}
- * @param treeOutput        TREE_OUTPUT: the hierarchical {@code graph} part of {@code <component>.json}
- * @param coutOutput        COUT_OUTPUT: the text table also on standard output
- * @param precision         PRECISION (-1: the component's own, 3)
- * @param width             WIDTH (-1: the component's own, 8): minimum column width
- * @param scientific        SCIENTIFIC
- * @param maxWidth          MAX_WIDTH: longer text cells are cut to MAX_WIDTH-3 characters plus "..."
- * @param separatorFrequency SEPARATOR_FREQ: a separator line every N rows (0: none)
- * @param timingPrecision   TIMING_PRECISION (wall_clock, cpu_clock)
- * @param timingWidth       TIMING_WIDTH
- * @param timingUnits       TIMING_UNITS (sec, msec, usec, nsec, ...)
- * @param timingScientific  TIMING_SCIENTIFIC
- * @param memoryPrecision   MEMORY_PRECISION (peak_rss, page_rss)
- * @param memoryWidth       MEMORY_WIDTH
- * @param memoryUnits       MEMORY_UNITS (B, KB, MB, GB, KiB, MiB, ...)
- * @param memoryScientific  MEMORY_SCIENTIFIC
+ * @param components ROCPROFSYS_TIMEMORY_COMPONENTS, parsed (order kept, duplicates dropped)
+ * @param profile    the shape of the call graph
+ * @param outputs    which outputs are written
+ * @param table      the layout of every component's values and of the text table
+ * @param timing     how timing components (wall_clock, cpu_clock) are shown
+ * @param memory     how memory components (peak_rss, page_rss) are shown
  */
 public record TimemoryOptions(
         List<Component> components,
-        boolean flat,
-        boolean timeline,
-        boolean collapseThreads,
-        int maxDepth,
-        boolean fileOutput,
-        boolean textOutput,
-        boolean jsonOutput,
-        boolean treeOutput,
-        boolean coutOutput,
-        int precision,
-        int width,
-        boolean scientific,
-        int maxWidth,
-        long separatorFrequency,
-        int timingPrecision,
-        int timingWidth,
-        String timingUnits,
-        boolean timingScientific,
-        int memoryPrecision,
-        int memoryWidth,
-        String memoryUnits,
-        boolean memoryScientific) {
+        Profile profile,
+        Outputs outputs,
+        Table table,
+        UnitFormat timing,
+        UnitFormat memory) {
 
     public TimemoryOptions {
         components = List.copyOf(components);
-        Objects.requireNonNull(timingUnits, "timingUnits");
-        Objects.requireNonNull(memoryUnits, "memoryUnits");
+        Objects.requireNonNull(profile, "profile");
+        Objects.requireNonNull(outputs, "outputs");
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(timing, "timing");
+        Objects.requireNonNull(memory, "memory");
+    }
+
+    /**
+     * The shape of the call graph.
+     *
+     * @param flat            FLAT_PROFILE: every entry at depth 0, one per name and thread
+     * @param timeline        TIMELINE_PROFILE: every call a separate entry
+     * @param collapseThreads COLLAPSE_THREADS: merge identical call paths of different threads
+     * @param maxDepth        MAX_DEPTH: entries at depth >= this are not recorded (not in flat mode)
+     */
+    public record Profile(boolean flat, boolean timeline, boolean collapseThreads, int maxDepth) {}
+
+    /**
+     * Which outputs are written.
+     *
+     * @param file FILE_OUTPUT: gates text, JSON and tree files
+     * @param text TEXT_OUTPUT: {@code <component>.txt}
+     * @param json JSON_OUTPUT: the flat {@code ranks[].graph} part of {@code <component>.json}
+     * @param tree TREE_OUTPUT: the hierarchical {@code graph} part of {@code <component>.json}
+     * @param cout COUT_OUTPUT: the text table also on standard output
+     */
+    public record Outputs(boolean file, boolean text, boolean json, boolean tree, boolean cout) {}
+
+    /**
+     * The layout every component starts from.
+     *
+     * @param precision          PRECISION (-1: the component's own, 3)
+     * @param width              WIDTH (-1: the component's own, 8): minimum column width
+     * @param scientific         SCIENTIFIC
+     * @param maxWidth           MAX_WIDTH: longer text cells are cut to MAX_WIDTH-3 characters plus "..."
+     * @param separatorFrequency SEPARATOR_FREQ: a separator line every N rows (0: none)
+     */
+    public record Table(int precision, int width, boolean scientific, int maxWidth, long separatorFrequency) {}
+
+    /**
+     * How the values of one category (timing or memory) are shown; -1 keeps the {@link Table}'s.
+     *
+     * @param precision  TIMING_PRECISION / MEMORY_PRECISION
+     * @param width      TIMING_WIDTH / MEMORY_WIDTH
+     * @param units      TIMING_UNITS (sec, msec, ...) / MEMORY_UNITS (B, KB, MB, KiB, ...)
+     * @param scientific TIMING_SCIENTIFIC / MEMORY_SCIENTIFIC
+     */
+    public record UnitFormat(int precision, int width, String units, boolean scientific) {
+        public UnitFormat {
+            Objects.requireNonNull(units, "units");
+        }
     }
 
     /** rocprof-sys's defaults: wall_clock only, tree profile, text + JSON + tree files, sec/MB. */
     public static TimemoryOptions defaults() {
         return new TimemoryOptions(
                 List.of(Component.WALL_CLOCK),
-                false,
-                false,
-                false,
-                65535,
-                true,
-                true,
-                true,
-                true,
-                false,
-                -1,
-                -1,
-                false,
-                120,
-                0,
-                6,
-                -1,
-                "sec",
-                false,
-                -1,
-                -1,
-                "MB",
-                false);
+                new Profile(false, false, false, 65535),
+                new Outputs(true, true, true, true, false),
+                new Table(-1, -1, false, 120, 0),
+                new UnitFormat(6, -1, "sec", false),
+                new UnitFormat(-1, -1, "MB", false));
     }
 
     /**
@@ -102,28 +102,34 @@ public record TimemoryOptions(
     public static TimemoryOptions from(Settings s) {
         return new TimemoryOptions(
                 Component.parse(s.get("ROCPROFSYS_TIMEMORY_COMPONENTS")),
-                s.bool("ROCPROFSYS_FLAT_PROFILE"),
-                s.bool("ROCPROFSYS_TIMELINE_PROFILE"),
-                s.bool("ROCPROFSYS_COLLAPSE_THREADS"),
-                (int) s.integer("ROCPROFSYS_MAX_DEPTH"),
-                s.bool("ROCPROFSYS_FILE_OUTPUT"),
-                s.bool("ROCPROFSYS_TEXT_OUTPUT"),
-                s.bool("ROCPROFSYS_JSON_OUTPUT"),
-                s.bool("ROCPROFSYS_TREE_OUTPUT"),
-                s.bool("ROCPROFSYS_COUT_OUTPUT"),
-                (int) s.integer("ROCPROFSYS_PRECISION"),
-                (int) s.integer("ROCPROFSYS_WIDTH"),
-                s.bool("ROCPROFSYS_SCIENTIFIC"),
-                (int) s.integer("ROCPROFSYS_MAX_WIDTH"),
-                s.integer("ROCPROFSYS_SEPARATOR_FREQ"),
-                (int) s.integer("ROCPROFSYS_TIMING_PRECISION"),
-                (int) s.integer("ROCPROFSYS_TIMING_WIDTH"),
-                s.get("ROCPROFSYS_TIMING_UNITS"),
-                s.bool("ROCPROFSYS_TIMING_SCIENTIFIC"),
-                (int) s.integer("ROCPROFSYS_MEMORY_PRECISION"),
-                (int) s.integer("ROCPROFSYS_MEMORY_WIDTH"),
-                s.get("ROCPROFSYS_MEMORY_UNITS"),
-                s.bool("ROCPROFSYS_MEMORY_SCIENTIFIC"));
+                new Profile(
+                        s.bool("ROCPROFSYS_FLAT_PROFILE"),
+                        s.bool("ROCPROFSYS_TIMELINE_PROFILE"),
+                        s.bool("ROCPROFSYS_COLLAPSE_THREADS"),
+                        (int) s.integer("ROCPROFSYS_MAX_DEPTH")),
+                new Outputs(
+                        s.bool("ROCPROFSYS_FILE_OUTPUT"),
+                        s.bool("ROCPROFSYS_TEXT_OUTPUT"),
+                        s.bool("ROCPROFSYS_JSON_OUTPUT"),
+                        s.bool("ROCPROFSYS_TREE_OUTPUT"),
+                        s.bool("ROCPROFSYS_COUT_OUTPUT")),
+                new Table(
+                        (int) s.integer("ROCPROFSYS_PRECISION"),
+                        (int) s.integer("ROCPROFSYS_WIDTH"),
+                        s.bool("ROCPROFSYS_SCIENTIFIC"),
+                        (int) s.integer("ROCPROFSYS_MAX_WIDTH"),
+                        s.integer("ROCPROFSYS_SEPARATOR_FREQ")),
+                unitFormat(s, "TIMING"),
+                unitFormat(s, "MEMORY"));
+    }
+
+    private static UnitFormat unitFormat(Settings s, String category) {
+        String p = "ROCPROFSYS_" + category + "_";
+        return new UnitFormat(
+                (int) s.integer(p + "PRECISION"),
+                (int) s.integer(p + "WIDTH"),
+                s.get(p + "UNITS"),
+                s.bool(p + "SCIENTIFIC"));
     }
 
     /**
@@ -136,30 +142,8 @@ public record TimemoryOptions(
 
     /** These options with FLAT_PROFILE set to {@code f} (the flat sampled percentages). */
     public TimemoryOptions withFlat(boolean f) {
-        return new TimemoryOptions(
-                components,
-                f,
-                timeline,
-                collapseThreads,
-                maxDepth,
-                fileOutput,
-                textOutput,
-                jsonOutput,
-                treeOutput,
-                coutOutput,
-                precision,
-                width,
-                scientific,
-                maxWidth,
-                separatorFrequency,
-                timingPrecision,
-                timingWidth,
-                timingUnits,
-                timingScientific,
-                memoryPrecision,
-                memoryWidth,
-                memoryUnits,
-                memoryScientific);
+        Profile p = new Profile(f, profile.timeline(), profile.collapseThreads(), profile.maxDepth());
+        return new TimemoryOptions(components, p, outputs, table, timing, memory);
     }
 
     /**
@@ -170,71 +154,36 @@ public record TimemoryOptions(
 
     /** These options with the percent unit for timing components (sampling_percent). */
     TimemoryOptions withPercentUnit() {
-        return new TimemoryOptions(
-                components,
-                flat,
-                timeline,
-                collapseThreads,
-                maxDepth,
-                fileOutput,
-                textOutput,
-                jsonOutput,
-                treeOutput,
-                coutOutput,
-                precision,
-                width,
-                scientific,
-                maxWidth,
-                separatorFrequency,
-                timingPrecision,
-                timingWidth,
-                PERCENT,
-                timingScientific,
-                memoryPrecision,
-                memoryWidth,
-                memoryUnits,
-                memoryScientific);
+        UnitFormat t = new UnitFormat(timing.precision(), timing.width(), PERCENT, timing.scientific());
+        return new TimemoryOptions(components, profile, outputs, table, t, memory);
+    }
+
+    /** These options with another call-graph shape. */
+    public TimemoryOptions withProfile(Profile p) {
+        return new TimemoryOptions(components, p, outputs, table, timing, memory);
+    }
+
+    /** These options with other outputs. */
+    public TimemoryOptions withOutputs(Outputs o) {
+        return new TimemoryOptions(components, profile, o, table, timing, memory);
     }
 
     /** These options with other components (tests, or callers that pick them otherwise). */
     public TimemoryOptions withComponents(List<Component> c) {
-        return new TimemoryOptions(
-                c,
-                flat,
-                timeline,
-                collapseThreads,
-                maxDepth,
-                fileOutput,
-                textOutput,
-                jsonOutput,
-                treeOutput,
-                coutOutput,
-                precision,
-                width,
-                scientific,
-                maxWidth,
-                separatorFrequency,
-                timingPrecision,
-                timingWidth,
-                timingUnits,
-                timingScientific,
-                memoryPrecision,
-                memoryWidth,
-                memoryUnits,
-                memoryScientific);
+        return new TimemoryOptions(c, profile, outputs, table, timing, memory);
     }
 
     /** Whether any file at all is written (upstream: text, or JSON with the flat or tree layout). */
     boolean writesText() {
-        return fileOutput && textOutput;
+        return outputs.file() && outputs.text();
     }
 
     boolean writesRanks() {
-        return fileOutput && jsonOutput;
+        return outputs.file() && outputs.json();
     }
 
     boolean writesTree() {
-        return fileOutput && treeOutput;
+        return outputs.file() && outputs.tree();
     }
 
     /**
@@ -246,49 +195,31 @@ public record TimemoryOptions(
      * @param unit       raw units per display unit (ns per sec, bytes per MB; 1 for counts)
      * @param unitRepr   the display unit ("sec", "MB"; "" for counts)
      */
-    record Format(int precision, int width, boolean scientific, long unit, String unitRepr) {}
+    record Format(int precision, int width, boolean scientific, long unit, String unitRepr) {
+        /** This format with a category's own precision, width and notation where set, in {@code u}. */
+        private Format overriddenBy(UnitFormat f, Unit u) {
+            return new Format(
+                    f.precision() >= 0 ? f.precision() : precision,
+                    f.width() >= 0 ? f.width() : width,
+                    scientific || f.scientific(),
+                    u.value,
+                    u.repr);
+        }
+    }
 
     /** timemory {@code base_format} and {@code base_units} for {@code c} under these settings. */
     Format format(Component c) {
-        int p = 3;
-        int w = 8;
-        if (precision >= 0) {
-            p = precision;
-        }
-        if (width >= 0) {
-            w = width;
-        }
-        boolean sci = scientific;
-        long unit = 1;
-        String repr = "";
-        switch (c.category()) {
-            case TIMING -> {
-                if (timingPrecision >= 0) {
-                    p = timingPrecision;
-                }
-                if (timingWidth >= 0) {
-                    w = timingWidth;
-                }
-                sci |= timingScientific;
-                Unit u = timingUnit(timingUnits);
-                unit = u.value;
-                repr = u.repr;
-            }
-            case MEMORY -> {
-                if (memoryPrecision >= 0) {
-                    p = memoryPrecision;
-                }
-                if (memoryWidth >= 0) {
-                    w = memoryWidth;
-                }
-                sci |= memoryScientific;
-                Unit u = memoryUnit(memoryUnits);
-                unit = u.value;
-                repr = u.repr;
-            }
-            case COUNT -> {}
-        }
-        return new Format(p, w, sci, unit, repr);
+        Format base = new Format(
+                table.precision() >= 0 ? table.precision() : 3,
+                table.width() >= 0 ? table.width() : 8,
+                table.scientific(),
+                1,
+                "");
+        return switch (c.category()) {
+            case TIMING -> base.overriddenBy(timing, timingUnit(timing.units()));
+            case MEMORY -> base.overriddenBy(memory, memoryUnit(memory.units()));
+            case COUNT -> base;
+        };
     }
 
     private record Unit(String repr, long value) {}

@@ -180,7 +180,7 @@ public final class TimemorySink implements OutputWriter {
             text = TextReport.render(report, c, labelOverride != null ? labelOverride : c.label());
             emit(report.pid, rootPid, c, "txt", text);
         }
-        if (options.coutOutput()) {
+        if (options.outputs().cout()) {
             if (text == null) {
                 text = TextReport.render(report, c, labelOverride != null ? labelOverride : c.label());
             }

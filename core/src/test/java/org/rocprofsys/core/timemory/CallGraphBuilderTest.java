@@ -23,9 +23,9 @@ class CallGraphBuilderTest {
 
     private static TimemoryOptions opts(
             boolean flat, boolean timeline, boolean collapse, int maxDepth, List<Component> comps) {
-        return new TimemoryOptions(
-                comps, flat, timeline, collapse, maxDepth, true, true, true, true, false, -1, -1, false, 120, 0, 6, -1,
-                "sec", false, -1, -1, "MB", false);
+        return TimemoryOptions.defaults()
+                .withComponents(comps)
+                .withProfile(new TimemoryOptions.Profile(flat, timeline, collapse, maxDepth));
     }
 
     private static JsonNode graph(Run r, String comp, int pid) throws Exception {

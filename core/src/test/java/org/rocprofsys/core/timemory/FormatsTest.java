@@ -118,8 +118,10 @@ class FormatsTest {
                 "yes"));
         TimemoryOptions o = TimemoryOptions.from(s);
         assertEquals(List.of(Component.WALL_CLOCK, Component.PEAK_RSS, Component.TRIP_COUNT), o.components());
-        assertTrue(o.flat() && o.collapseThreads() && o.coutOutput());
-        assertEquals(5, o.maxDepth());
+        assertTrue(o.profile().flat()
+                && o.profile().collapseThreads()
+                && o.outputs().cout());
+        assertEquals(5, o.profile().maxDepth());
         assertEquals(new TimemoryOptions.Format(3, 8, false, 1_000_000, "msec"), o.format(Component.WALL_CLOCK));
         assertEquals(new TimemoryOptions.Format(3, 8, false, 1024, "KiB"), o.format(Component.PEAK_RSS));
         assertEquals(new TimemoryOptions.Format(3, 8, false, 1, ""), o.format(Component.TRIP_COUNT));

@@ -121,30 +121,8 @@ class TimemorySinkTest {
 
     @Test
     void coutPrintsTheTableBetweenBlankLinesAndNeverTheRootHash() throws Exception {
-        TimemoryOptions o = new TimemoryOptions(
-                List.of(Component.WALL_CLOCK),
-                false,
-                false,
-                false,
-                65535,
-                true,
-                true,
-                true,
-                true,
-                true,
-                -1,
-                -1,
-                false,
-                120,
-                0,
-                6,
-                -1,
-                "sec",
-                false,
-                -1,
-                -1,
-                "MB",
-                false);
+        TimemoryOptions o =
+                TimemoryOptions.defaults().withOutputs(new TimemoryOptions.Outputs(true, true, true, true, true));
         Run r = Run.of(dir, o, twoThreads().list, 2000 * MS, PID);
         assertEquals("\n" + GOLDEN_WALL_CLOCK + "\n", r.stdout);
         assertFalse(r.stdout.contains("unknown-hash="));
@@ -321,30 +299,8 @@ class TimemorySinkTest {
 
     @Test
     void jsonOnlyTreeOrOnlyRanks() throws Exception {
-        TimemoryOptions o = new TimemoryOptions(
-                List.of(Component.WALL_CLOCK),
-                false,
-                false,
-                false,
-                65535,
-                true,
-                false,
-                false,
-                true,
-                false,
-                -1,
-                -1,
-                false,
-                120,
-                0,
-                6,
-                -1,
-                "sec",
-                false,
-                -1,
-                -1,
-                "MB",
-                false);
+        TimemoryOptions o =
+                TimemoryOptions.defaults().withOutputs(new TimemoryOptions.Outputs(true, false, false, true, false));
         Run r = Run.of(dir, o, twoThreads().list, 2000 * MS, PID);
         JsonNode wc = r.json("wall_clock-4242.json").get("timemory").get("wall_clock");
         assertFalse(wc.has("ranks"));
@@ -363,60 +319,16 @@ class TimemorySinkTest {
                         .asInt());
 
         Path d2 = dir.resolve("b");
-        TimemoryOptions o2 = new TimemoryOptions(
-                List.of(Component.WALL_CLOCK),
-                false,
-                false,
-                false,
-                65535,
-                true,
-                true,
-                true,
-                false,
-                false,
-                -1,
-                -1,
-                false,
-                120,
-                0,
-                6,
-                -1,
-                "sec",
-                false,
-                -1,
-                -1,
-                "MB",
-                false);
+        TimemoryOptions o2 =
+                TimemoryOptions.defaults().withOutputs(new TimemoryOptions.Outputs(true, true, true, false, false));
         Run r2 = Run.of(d2, o2, twoThreads().list, 2000 * MS, PID);
         JsonNode wc2 = r2.json("wall_clock-4242.json").get("timemory").get("wall_clock");
         assertTrue(wc2.has("ranks"));
         assertFalse(wc2.has("graph"));
 
         Path d3 = dir.resolve("c");
-        TimemoryOptions o3 = new TimemoryOptions(
-                List.of(Component.WALL_CLOCK),
-                false,
-                false,
-                false,
-                65535,
-                false,
-                true,
-                true,
-                true,
-                false,
-                -1,
-                -1,
-                false,
-                120,
-                0,
-                6,
-                -1,
-                "sec",
-                false,
-                -1,
-                -1,
-                "MB",
-                false);
+        TimemoryOptions o3 =
+                TimemoryOptions.defaults().withOutputs(new TimemoryOptions.Outputs(false, true, true, true, false));
         Run r3 = Run.of(d3, o3, twoThreads().list, 2000 * MS, PID);
         assertFalse(Files.exists(d3.resolve("out")));
         assertEquals("", r3.log);

@@ -351,29 +351,9 @@ class ValidateTimemoryJsonTest {
     }
 
     private static TimemoryOptions coutOptions(boolean flat, boolean collapse) {
-        return new TimemoryOptions(
-                List.of(Component.WALL_CLOCK, Component.TRIP_COUNT),
-                flat,
-                false,
-                collapse,
-                65535,
-                true,
-                true,
-                true,
-                true,
-                true,
-                -1,
-                -1,
-                false,
-                120,
-                0,
-                6,
-                -1,
-                "sec",
-                false,
-                -1,
-                -1,
-                "MB",
-                false);
+        return TimemoryOptions.defaults()
+                .withComponents(List.of(Component.WALL_CLOCK, Component.TRIP_COUNT))
+                .withProfile(new TimemoryOptions.Profile(flat, false, collapse, 65535))
+                .withOutputs(new TimemoryOptions.Outputs(true, true, true, true, true));
     }
 }

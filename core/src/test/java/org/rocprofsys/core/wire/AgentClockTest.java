@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.rocprofsys.testkit.Make;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * The collector's own calibration pairs: the real librocprof-sys.so, built here, loaded into this
@@ -29,12 +30,8 @@ class AgentClockTest {
         Path src = Path.of(System.getProperty("user.dir"))
                 .resolve("../agent/src/main/c")
                 .normalize();
-        Process make = new ProcessBuilder("make", "-s", "-C", src.toString(), "OUT=" + build, "all")
-                .redirectErrorStream(true)
-                .start();
-        String log = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(make.waitFor(120, TimeUnit.SECONDS), "make timed out");
-        assertEquals(0, make.exitValue(), "make failed:\n" + log);
+        ProcessResult make = Make.run(src, "OUT=" + build, "all");
+        assertEquals(0, make.exitCode(), "make failed:\n" + make.all());
         library = build.resolve("librocprof-sys.so");
     }
 

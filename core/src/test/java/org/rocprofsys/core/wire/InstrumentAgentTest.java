@@ -29,6 +29,8 @@ import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.testkit.Make;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * The agent's binary instrumentation, end to end without the Java planner: test programs built
@@ -58,12 +60,8 @@ class InstrumentAgentTest {
         Path src = Path.of(System.getProperty("user.dir"))
                 .resolve("../agent/src/main/c")
                 .normalize();
-        Process make = new ProcessBuilder("make", "-s", "-C", src.toString(), "OUT=" + build, "instr-tests")
-                .redirectErrorStream(true)
-                .start();
-        String log = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(make.waitFor(300, TimeUnit.SECONDS), "make instr-tests timed out");
-        assertEquals(0, make.exitValue(), "make instr-tests failed:\n" + log);
+        ProcessResult make = Make.run(src, "OUT=" + build, "instr-tests");
+        assertEquals(0, make.exitCode(), "make instr-tests failed:\n" + make.all());
         agent = build.resolve("librocprof-sys.so");
         rewriteTest = build.resolve("instr_rewrite_test");
         runtimeTest = build.resolve("instr_runtime_test");

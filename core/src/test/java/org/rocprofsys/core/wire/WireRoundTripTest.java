@@ -41,6 +41,8 @@ import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.testkit.Make;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * Wire round trip, Java side. Builds agent/src/test/c/wire_roundtrip.c (the agent's real writer
@@ -66,12 +68,8 @@ class WireRoundTripTest {
         Path src = Path.of(System.getProperty("user.dir"))
                 .resolve("../agent/src/main/c")
                 .normalize();
-        Process make = new ProcessBuilder("make", "-s", "-C", src.toString(), "OUT=" + build, "test-writer")
-                .redirectErrorStream(true)
-                .start();
-        String log = new String(make.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(make.waitFor(120, TimeUnit.SECONDS), "make test-writer timed out");
-        assertEquals(0, make.exitValue(), "make test-writer failed:\n" + log);
+        ProcessResult make = Make.run(src, "OUT=" + build, "test-writer");
+        assertEquals(0, make.exitCode(), "make test-writer failed:\n" + make.all());
         writer = build.resolve("wire_roundtrip");
         assertTrue(Files.isExecutable(writer), writer + " was not built");
     }

@@ -2,16 +2,15 @@ package org.rocprofsys.cuda.decode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.testkit.Make;
+import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * The CUDA examples build with the toolkit's nvcc wherever it is installed (CI has it, without a
@@ -32,30 +31,16 @@ class CudaExamplesBuildTest {
     @TempDir
     Path out;
 
-    private static Optional<Path> nvcc() {
-        for (String dir : new String[] {System.getenv("CUDA_HOME"), "/usr/local/cuda"}) {
-            if (dir != null && Files.isExecutable(Path.of(dir, "bin/nvcc"))) {
-                return Optional.of(Path.of(dir, "bin/nvcc"));
-            }
-        }
-        return Optional.empty();
-    }
-
     @Test
     void everyExampleCompiles() throws Exception {
-        Optional<Path> nvcc = nvcc();
-        assumeTrue(nvcc.isPresent(), "no nvcc under CUDA_HOME or /usr/local/cuda");
+        NativeCompiler nvcc = NativeCompiler.cuda();
         Path examples = Path.of(System.getProperty("user.dir"))
                 .resolve("../examples/cuda")
                 .normalize();
         int jobs = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-        Process p = new ProcessBuilder(
-                        "make", "-s", "-j" + jobs, "-C", examples.toString(), "OUT=" + out, "NVCC=" + nvcc.get())
-                .redirectErrorStream(true)
-                .start();
-        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(600, TimeUnit.SECONDS), "nvcc timed out");
-        assertEquals(0, p.exitValue(), log);
+        ProcessResult make = Make.run(examples, "-j" + jobs, "OUT=" + out, "NVCC=" + nvcc.program());
+        String log = make.all();
+        assertEquals(0, make.exitCode(), log);
         for (String program : PROGRAMS) {
             assertTrue(Files.isExecutable(out.resolve(program)), program + " was not built:\n" + log);
         }

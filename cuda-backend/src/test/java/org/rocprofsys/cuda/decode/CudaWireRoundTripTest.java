@@ -15,13 +15,16 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.wire.RingFile;
 import org.rocprofsys.core.wire.WireFormat;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.Make;
+import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * GPU record round trip, Java side: src/test/c/gpu_wire_writer.c writes every CUDA record type
@@ -45,35 +48,31 @@ class CudaWireRoundTripTest {
     static void buildWriter() throws Exception {
         Path root = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
         Path agentSrc = root.resolve("agent/src/main/c");
-        run(List.of("make", "-s", "-C", agentSrc.toString(), "OUT=" + build, "all"), Map.of());
+        Make.build(agentSrc, "OUT=" + build, "all");
         agent = build.resolve("librocprof-sys.so");
         writer = build.resolve("gpu_wire_writer");
-        run(
-                List.of(
-                        "cc",
-                        "-std=c11",
-                        "-Wall",
-                        "-Wextra",
-                        "-Werror",
-                        "-D_GNU_SOURCE",
-                        "-I" + agentSrc,
-                        "-pthread",
-                        "-o",
-                        writer.toString(),
-                        root.resolve("cuda-backend/src/test/c/gpu_wire_writer.c")
-                                .toString(),
-                        "-ldl"),
-                Map.of());
+        NativeCompiler.c()
+                .compile(
+                        writer,
+                        List.of(
+                                "-std=c11",
+                                "-Wall",
+                                "-Wextra",
+                                "-Werror",
+                                "-D_GNU_SOURCE",
+                                "-I" + agentSrc,
+                                "-pthread",
+                                "-o",
+                                writer.toString(),
+                                root.resolve("cuda-backend/src/test/c/gpu_wire_writer.c")
+                                        .toString(),
+                                "-ldl"));
     }
 
     private static String run(List<String> cmd, Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().putAll(env);
-        Process p = pb.redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), cmd + " timed out");
-        assertEquals(0, p.exitValue(), cmd + ":\n" + out);
-        return out;
+        ProcessResult r = Command.of(cmd).env(env).run();
+        assertEquals(0, r.exitCode(), cmd + ":\n" + r.all());
+        return r.stdout();
     }
 
     @Test

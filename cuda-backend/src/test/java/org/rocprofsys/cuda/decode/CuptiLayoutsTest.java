@@ -8,16 +8,17 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.PaddingLayout;
 import java.lang.foreign.StructLayout;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * The decoder's CUPTI layouts against the real headers: src/test/c/cupti_layouts.c, compiled
@@ -34,11 +35,13 @@ class CuptiLayoutsTest {
         assumeTrue(include.isPresent(), "no CUPTI headers (cupti.h) under CUDA_HOME or /usr/local/cuda*");
         Path src = Path.of(System.getProperty("user.dir"), "src/test/c/cupti_layouts.c");
         Path exe = build.resolve("cupti_layouts");
-        String log =
-                run("cc", "-std=c11", "-Wall", "-Werror", "-I" + include.get(), "-o", exe.toString(), src.toString());
+        NativeCompiler.c().compile(src, exe, "-std=c11", "-Wall", "-Werror", "-I" + include.get());
+        ProcessResult layouts = Command.of(exe.toString()).run();
+        assertEquals(0, layouts.exitCode(), layouts::toString);
+        String log = layouts.all();
         Map<String, long[]> c = new LinkedHashMap<>();
         Map<String, Long> sizes = new LinkedHashMap<>();
-        for (String line : run(exe.toString()).lines().toList()) {
+        for (String line : layouts.stdout().lines().toList()) {
             String[] w = line.split(" ");
             if (w[1].equals("size")) {
                 sizes.put(w[0], Long.parseLong(w[2]));
@@ -75,13 +78,5 @@ class CuptiLayoutsTest {
             assertEquals(cFields, javaFields, e.getKey() + ": every field checked");
         }
         assertEquals(c.size(), checked);
-    }
-
-    private static String run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", cmd) + " timed out");
-        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ":\n" + out);
-        return out;
     }
 }

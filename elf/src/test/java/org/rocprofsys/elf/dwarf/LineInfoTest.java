@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.elf.testbin.SymBuild;
+import org.rocprofsys.testkit.Command;
 
 class LineInfoTest {
 
@@ -21,7 +22,9 @@ class LineInfoTest {
     private static Map<Long, List<LineInfo.Location>> addr2line(Path exe, List<Long> addrs) throws Exception {
         StringBuilder in = new StringBuilder();
         addrs.forEach(a -> in.append("0x").append(Long.toHexString(a)).append('\n'));
-        String out = SymBuild.run(List.of("addr2line", "-a", "-f", "-i", "-C", "-e", exe.toString()), in.toString());
+        String out = Command.of("addr2line", "-a", "-f", "-i", "-C", "-e", exe.toString())
+                .stdin(in.toString())
+                .ok();
         Map<Long, List<LineInfo.Location>> res = new LinkedHashMap<>();
         List<LineInfo.Location> cur = null;
         String[] lines = out.split("\n");
@@ -135,7 +138,7 @@ class LineInfoTest {
         Path dbg = SymBuild.compile("symbols_c.c", "symbols_c_pie", "-O2", "-g", "-fPIE", "-pie");
         Path stripped = dbg.resolveSibling("symbols_c_pie_stripped");
         Files.copy(dbg, stripped, StandardCopyOption.REPLACE_EXISTING);
-        SymBuild.run(List.of("strip", "-g", stripped.toString()));
+        Command.of("strip", "-g", stripped.toString()).ok();
         assertFalse(LineInfo.open(stripped).isPresent(), "strip -g: no line info");
         assertFalse(LineInfo.open(Path.of("/nonexistent")).isPresent());
     }

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfSymbol;
 import org.rocprofsys.elf.testbin.TestBinaries;
+import org.rocprofsys.testkit.Command;
 
 /** The line reader as rocprof-sys-instrument's labels use it: one position per function entry. */
 class LineTableTest {
@@ -61,7 +62,8 @@ class LineTableTest {
         }
         assertEquals(6, probes.size());
         for (long a : probes) {
-            String out = TestBinaries.run("addr2line", "-e", bin.toString(), "0x" + Long.toHexString(a))
+            String out = Command.of("addr2line", "-e", bin.toString(), "0x" + Long.toHexString(a))
+                    .ok()
                     .trim();
             String fileLine = out.split(" ")[0];
             int colon = fileLine.lastIndexOf(':');

@@ -104,8 +104,8 @@ class AreaBuilderTest {
         Files.write(bin, applied);
 
         int stub = d.stubOff();
-        List<String> stubText = Exec.objdumpBinary(bin, vma, stub, stub + AreaFormat.STUB_SIZE).stream()
-                .map(Exec.Insn::text)
+        List<String> stubText = Objdump.objdumpBinary(bin, vma, stub, stub + AreaFormat.STUB_SIZE).stream()
+                .map(Objdump.Insn::text)
                 .toList();
         String data = "0x" + Long.toHexString(vma + area.dataOff());
         String ctx = "0x" + Long.toHexString(vma + area.dataOff() + 8);
@@ -172,7 +172,7 @@ class AreaBuilderTest {
             Area.Function f = d.functions().get(i);
             int len = H + codeLen[i] + 5;
             List<String> text = new ArrayList<>();
-            for (Exec.Insn insn : Exec.objdumpBinary(bin, vma, f.trampOff(), f.trampOff() + len)) {
+            for (Objdump.Insn insn : Objdump.objdumpBinary(bin, vma, f.trampOff(), f.trampOff() + len)) {
                 text.add(insn.text().replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]"));
             }
             List<String> want = expected.get(i);
@@ -321,7 +321,7 @@ class AreaBuilderTest {
             Area.Function f = d.functions().get(i);
             int end = i == 0 ? area.functions().get(1).trampOff() : area.codeEnd();
             List<String> text = new ArrayList<>();
-            for (Exec.Insn insn : Exec.objdumpBinary(bin, vma, f.trampOff(), end)) {
+            for (Objdump.Insn insn : Objdump.objdumpBinary(bin, vma, f.trampOff(), end)) {
                 String t = insn.text().replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]");
                 if (t.equals("int3")) {
                     continue;

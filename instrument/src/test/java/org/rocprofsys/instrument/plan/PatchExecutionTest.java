@@ -18,6 +18,7 @@ import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.testbin.TestBinaries;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.select.SelectionOptions;
+import org.rocprofsys.testkit.Command;
 
 /**
  * Runs planned patches for real: a small C harness maps an area near its own executable, lays out
@@ -237,8 +238,9 @@ class PatchExecutionTest {
         Path planFile = dir.resolve("plan-" + variant + ".txt");
         Files.writeString(planFile, plan.toString());
 
-        String plain = TestBinaries.run(bin.toString());
-        String patched = TestBinaries.run(bin.toString(), planFile.toString(), Long.toHexString(elf.highestLoadEnd()));
+        String plain = Command.of(bin.toString()).ok();
+        String patched = Command.of(bin.toString(), planFile.toString(), Long.toHexString(elf.highestLoadEnd()))
+                .ok();
         assertEquals(results(plain), results(patched));
         assertEquals("3", results(plain).get("riploader"));
         assertEquals("2", results(plain).get("vec"));

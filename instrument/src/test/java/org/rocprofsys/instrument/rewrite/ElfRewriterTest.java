@@ -21,8 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.area.AreaReader;
-import org.rocprofsys.instrument.area.Exec;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ProcessResult;
 
 class ElfRewriterTest {
     @TempDir
@@ -48,16 +50,16 @@ class ElfRewriterTest {
             "main",
             1L);
 
-    private Exec.Result runProgram(Path exe, Map<String, String> env, String... args) throws Exception {
+    private ProcessResult runProgram(Path exe, Map<String, String> env, String... args) throws Exception {
         String[] cmd =
                 Stream.concat(Stream.of(exe.toString()), Arrays.stream(args)).toArray(String[]::new);
-        return Exec.run(tmp, env, cmd);
+        return Command.of(cmd).in(tmp).env(env).run();
     }
 
     private void assertSameRun(Path original, Path rewritten, Map<String, String> env, String... args)
             throws Exception {
-        Exec.Result a = runProgram(original, env, args);
-        Exec.Result b = runProgram(rewritten, env, args);
+        ProcessResult a = runProgram(original, env, args);
+        ProcessResult b = runProgram(rewritten, env, args);
         assertEquals(a.stdout(), b.stdout(), "stdout");
         assertEquals(a.exitCode(), b.exitCode(), "exit code; stderr: " + b.stderr());
         assertEquals(a.stderr(), b.stderr(), "stderr");
@@ -66,21 +68,21 @@ class ElfRewriterTest {
 
     /** readelf -lW shows the two new PT_LOADs and the note; -n the RocProfSys note; -a and objdump -d are clean. */
     private void assertToolsHappy(Path file, ElfRewriter.Result r) throws Exception {
-        String phdrs = Exec.ok(null, "readelf", "-lW", file.toString());
+        String phdrs = Command.of("readelf", "-lW", file.toString()).ok();
         String rx =
                 String.format("LOAD 0x%06x 0x%016x", r.phdrOffset(), r.areaVaddr() - (r.areaOffset() - r.phdrOffset()));
         assertTrue(phdrs.replaceAll(" +", " ").contains(rx), rx + " in\n" + phdrs);
         assertTrue(phdrs.contains("R E 0x1000"), phdrs);
         assertTrue(phdrs.contains("RW  0x1000"), phdrs);
-        String notes = Exec.ok(null, "readelf", "-nW", file.toString());
+        String notes = Command.of("readelf", "-nW", file.toString()).ok();
         assertTrue(notes.contains("RocProfSys"), notes);
         String desc = String.format("%016x", Long.reverseBytes(r.areaVaddr())).replaceAll("(..)(?!$)", "$1 ");
         assertTrue(notes.contains("RocProfSys") && notes.contains("description data: " + desc), desc + " in " + notes);
-        Exec.Result all = Exec.run(null, null, "readelf", "-aW", file.toString());
+        ProcessResult all = Command.of("readelf", "-aW", file.toString()).run();
         assertEquals(0, all.exitCode());
         assertEquals("", all.stderr(), "readelf -a warnings");
         assertTrue(all.stdout().contains(".rocprofsys.text"), all.stdout());
-        Exec.Result dis = Exec.run(null, null, "objdump", "-d", file.toString());
+        ProcessResult dis = Command.of("objdump", "-d", file.toString()).run();
         assertEquals(0, dis.exitCode());
         assertEquals("", dis.stderr(), "objdump -d warnings");
         // the area in the file is valid and applied
@@ -123,11 +125,12 @@ class ElfRewriterTest {
         assertTrue(Files.isExecutable(out));
         assertEquals(Files.getPosixFilePermissions(exe), Files.getPosixFilePermissions(out));
 
-        assertSameRun(exe, out, null);
-        assertSameRun(exe, out, null, "an-argument");
+        assertSameRun(exe, out, Map.of());
+        assertSameRun(exe, out, Map.of(), "an-argument");
         assertToolsHappy(out, r);
         // every patched entry is a jmp into .rocprofsys.text
-        String dis = Exec.ok(null, "objdump", "-d", "-M", "intel", "--disassemble=fib", out.toString());
+        String dis = Command.of("objdump", "-d", "-M", "intel", "--disassemble=fib", out.toString())
+                .ok();
         assertTrue(dis.matches("(?s).*<fib>:\\s+[0-9a-f]+:\\s+e9 [0-9a-f ]+\\s+jmp\\s+[0-9a-f]+ <.*"), dis);
 
         // with an agent stand-in filling enter_fn: every entry counted, slots and alignment right
@@ -173,27 +176,27 @@ class ElfRewriterTest {
         assertToolsHappy(inst.resolve("libt.so"), lr);
         assertToolsHappy(inst.resolve("libmain"), er);
 
-        Exec.Result a = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", orig.toString()), exe.toString());
-        Exec.Result b = Exec.run(
-                tmp,
-                Map.of("LD_LIBRARY_PATH", inst.toString()),
-                inst.resolve("libmain").toString());
+        ProcessResult a = TestPrograms.runWith(tmp, exe, orig);
+        ProcessResult b = Command.of(inst.resolve("libmain").toString())
+                .in(tmp)
+                .env(Map.of("LD_LIBRARY_PATH", inst.toString()))
+                .run();
         assertFalse(a.stdout().isEmpty());
         assertEquals(a.stdout(), b.stdout());
         assertEquals(a.exitCode(), b.exitCode(), b.stderr());
 
         Path hook = TestPrograms.hook(tmp);
         Path counts = tmp.resolve("counts.txt");
-        Exec.Result h = Exec.run(
-                tmp,
-                Map.of(
+        ProcessResult h = Command.of(inst.resolve("libmain").toString())
+                .in(tmp)
+                .env(Map.of(
                         "LD_LIBRARY_PATH",
                         inst.toString(),
                         "LD_PRELOAD",
                         hook.toString(),
                         "HOOK_OUT",
-                        counts.toString()),
-                inst.resolve("libmain").toString());
+                        counts.toString()))
+                .run();
         assertEquals(a.stdout(), h.stdout());
         assertEquals(a.exitCode(), h.exitCode(), h.stderr());
         Map<String, Long> c = hookCounts(counts);
@@ -302,8 +305,8 @@ class ElfRewriterTest {
                             .toArray(String[]::new));
             InstrumentPlan plan = TestPrograms.plan(exe, flags[0].equals("-static-pie"), PROG_FUNCS);
             ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), tmp.resolve("sprog.inst"));
-            assertSameRun(exe, tmp.resolve("sprog.inst"), null);
-            assertSameRun(exe, tmp.resolve("sprog.inst"), null, "x");
+            assertSameRun(exe, tmp.resolve("sprog.inst"), Map.of());
+            assertSameRun(exe, tmp.resolve("sprog.inst"), Map.of(), "x");
             assertToolsHappy(tmp.resolve("sprog.inst"), r);
         }
     }
@@ -322,7 +325,7 @@ class ElfRewriterTest {
             ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
             // a program keeps e_phoff's vaddr = file offset + (first PT_LOAD's vaddr - offset): padded past .bss
             assertTrue(r.phdrOffset() >= 16 << 20, "phdr at " + r.phdrOffset());
-            assertSameRun(exe, out, null);
+            assertSameRun(exe, out, Map.of());
             assertToolsHappy(out, r);
         }
         Path lib = TestPrograms.cc(tmp, "libbss.so", "-DLIB", "-O0", "-shared", "-fPIC", "bss.c");
@@ -342,23 +345,23 @@ class ElfRewriterTest {
         Files.copy(lib, orig.resolve("libbss.so"));
         Files.copy(out, inst.resolve("libbss.so"));
         Path use = TestPrograms.cc(tmp, "usebss", "usebss.c", "-L" + orig, "-lbss");
-        Exec.Result a = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", orig.toString()), use.toString());
-        Exec.Result b = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", inst.toString()), use.toString());
+        ProcessResult a = TestPrograms.runWith(tmp, use, orig);
+        ProcessResult b = TestPrograms.runWith(tmp, use, inst);
         assertEquals("13\n", a.stdout());
         assertEquals(a.stdout(), b.stdout(), b.stderr());
         assertEquals(3, b.exitCode());
         Path hook = TestPrograms.hook(tmp);
         Path counts = tmp.resolve("counts.txt");
-        Exec.Result h = Exec.run(
-                tmp,
-                Map.of(
+        ProcessResult h = Command.of(use.toString())
+                .in(tmp)
+                .env(Map.of(
                         "LD_LIBRARY_PATH",
                         inst.toString(),
                         "LD_PRELOAD",
                         hook.toString(),
                         "HOOK_OUT",
-                        counts.toString()),
-                use.toString());
+                        counts.toString()))
+                .run();
         assertEquals(a.stdout(), h.stdout(), h.stderr());
         assertEquals(1L, hookCounts(counts).get("libbss.so:work"));
     }
@@ -403,7 +406,7 @@ class ElfRewriterTest {
                 n + 1, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t2 - t0) / 1e6 / ((n + 1) / 1000.0));
         assertEquals(n + 1, r.functions());
         assertTrue(area.rxSize() > 10 * 4096);
-        assertSameRun(exe, out, null);
+        assertSameRun(exe, out, Map.of());
         assertToolsHappy(out, r);
         Path hook = TestPrograms.hook(tmp);
         Path counts = tmp.resolve("counts.txt");
@@ -422,27 +425,30 @@ class ElfRewriterTest {
         InstrumentPlan plan = TestPrograms.plan(exe, true, PROG_FUNCS);
         Path out = tmp.resolve("gprog.inst");
         ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
-        assertSameRun(exe, out, null);
+        assertSameRun(exe, out, Map.of());
         assertToolsHappy(out, r);
-        String nm = Exec.ok(null, "nm", out.toString());
+        String nm = Command.of("nm", out.toString()).ok();
         assertEquals(
-                Exec.ok(null, "nm", exe.toString()),
+                Command.of("nm", exe.toString()).ok(),
                 nm.lines()
                         .filter(l -> !l.contains(" rocprofsys."))
                         .map(l -> l + "\n")
                         .reduce("", String::concat));
         // the stub and the trampolines have symbols, so tools name them
         assertTrue(nm.contains(" rocprofsys.entry_stub\n") && nm.contains(" rocprofsys.tramp.fib\n"), nm);
-        String dis = Exec.ok(null, "objdump", "-d", "-j", ".rocprofsys.text", out.toString());
+        String dis = Command.of("objdump", "-d", "-j", ".rocprofsys.text", out.toString())
+                .ok();
         assertTrue(
                 dis.contains("<rocprofsys.tramp.fib>:")
                         && dis.contains("call")
                         && dis.contains("<rocprofsys.entry_stub>"),
                 dis);
         assertEquals(
-                Exec.ok(null, "readelf", "--debug-dump=info,line", exe.toString())
+                Command.of("readelf", "--debug-dump=info,line", exe.toString())
+                        .ok()
                         .replace(exe.toString(), "F"),
-                Exec.ok(null, "readelf", "--debug-dump=info,line", out.toString())
+                Command.of("readelf", "--debug-dump=info,line", out.toString())
+                        .ok()
                         .replace(out.toString(), "F"));
         String fib = "0x"
                 + Long.toHexString(plan.instrumented().stream()
@@ -451,13 +457,13 @@ class ElfRewriterTest {
                         .orElseThrow()
                         .function()
                         .address());
-        String line = Exec.ok(null, "addr2line", "-e", exe.toString(), fib);
+        String line = Command.of("addr2line", "-e", exe.toString(), fib).ok();
         assertTrue(line.contains("prog.c:"), line);
-        assertEquals(line, Exec.ok(null, "addr2line", "-e", out.toString(), fib));
+        assertEquals(line, Command.of("addr2line", "-e", out.toString(), fib).ok());
         // the new parts sit right above the loaded bytes and segments, not behind the debug information
         long loadedEnd = 0;
         long maxEnd = 0;
-        for (String l : Exec.ok(null, "readelf", "-lW", exe.toString()).split("\n")) {
+        for (String l : Command.of("readelf", "-lW", exe.toString()).ok().split("\n")) {
             String[] f = l.trim().split("\\s+");
             if (f.length > 5 && f[0].equals("LOAD")) {
                 loadedEnd = Math.max(loadedEnd, Long.decode(f[1]) + Long.decode(f[4]));
@@ -474,15 +480,15 @@ class ElfRewriterTest {
         TestPrograms.source(tmp, "prog.c");
         // the crt objects here carry no CET marking; the linker is told to set the bits anyway
         Path exe = TestPrograms.cc(tmp, "cet", "-O0", "-Wl,-z,ibt", "-Wl,-z,shstk", "prog.c");
-        String before = Exec.ok(null, "readelf", "-n", exe.toString());
+        String before = Command.of("readelf", "-n", exe.toString()).ok();
         assertTrue(before.contains("x86 feature: IBT, SHSTK"), before);
         InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("fib"));
         Path out = tmp.resolve("cet.inst");
         ElfRewriter.rewrite(plan, Map.of(), out);
-        String after = Exec.ok(null, "readelf", "-n", out.toString());
+        String after = Command.of("readelf", "-n", out.toString()).ok();
         assertFalse(after.contains("IBT") || after.contains("SHSTK"), after);
         assertTrue(after.contains("NT_GNU_PROPERTY_TYPE_0"), after);
-        assertSameRun(exe, out, null);
+        assertSameRun(exe, out, Map.of());
     }
 
     @Test
@@ -506,12 +512,14 @@ class ElfRewriterTest {
         InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("leaf"));
         Path out = tmp.resolve("regs.inst");
         ElfRewriter.rewrite(plan, Map.of(), out);
-        Exec.Result bare = Exec.run(tmp, null, out.toString());
+        ProcessResult bare = Command.of(out.toString()).in(tmp).run();
         assertEquals("registers preserved\n", bare.stdout());
         Path hook = TestPrograms.hook(tmp);
         Path counts = tmp.resolve("counts.txt");
-        Exec.Result hooked =
-                Exec.run(tmp, Map.of("LD_PRELOAD", hook.toString(), "HOOK_OUT", counts.toString()), out.toString());
+        ProcessResult hooked = Command.of(out.toString())
+                .in(tmp)
+                .env(Map.of("LD_PRELOAD", hook.toString(), "HOOK_OUT", counts.toString()))
+                .run();
         assertEquals("registers preserved\n", hooked.stdout(), hooked.stderr());
         assertEquals(3L, hookCounts(counts).get("main:leaf"));
     }
@@ -538,7 +546,10 @@ class ElfRewriterTest {
     void otherElfKindsAreRefusedClearly() throws Exception {
         Area area = AreaBuilder.build(List.of(), Map.of(), 0);
         TestPrograms.source(tmp, "lib.c");
-        Exec.ok(tmp, "cc", "-c", "-o", tmp.resolve("lib.o").toString(), "lib.c");
+        NativeCompiler.c()
+                .compile(
+                        tmp.resolve("lib.o"),
+                        List.of("-c", "-o", tmp.resolve("lib.o").toString(), "lib.c"));
         RewriteException rel = assertThrows(
                 RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("lib.o"), tmp.resolve("x"), area));
         assertTrue(rel.getMessage().contains("not an executable or shared library"), rel.getMessage());

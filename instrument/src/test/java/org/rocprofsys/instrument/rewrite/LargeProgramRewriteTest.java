@@ -15,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
-import org.rocprofsys.instrument.area.Exec;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.LabelFormat;
@@ -23,6 +22,8 @@ import org.rocprofsys.instrument.plan.PlannedFunction;
 import org.rocprofsys.instrument.plan.Planner;
 import org.rocprofsys.instrument.plan.PlannerOptions;
 import org.rocprofsys.instrument.select.SelectionOptions;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * A large real program, planned whole and rewritten: Debian's {@code /usr/bin/node} (99 MB,
@@ -75,8 +76,8 @@ class LargeProgramRewriteTest {
                 Promise.resolve(5).then(v => console.log("promise", v));
                 console.log(s, m.size, t, JSON.stringify({a: [1, 2, 3]}), [3, 1, 2].sort(), (1.5).toFixed(3));
                 """);
-        Exec.Result a = Exec.run(tmp, null, node.toString(), "t.js");
-        Exec.Result b = Exec.run(tmp, null, out.toString(), "t.js");
+        ProcessResult a = Command.of(node.toString(), "t.js").in(tmp).run();
+        ProcessResult b = Command.of(out.toString(), "t.js").in(tmp).run();
         assertFalse(a.stdout().isEmpty());
         assertEquals(a.stdout(), b.stdout());
         assertEquals(a.exitCode(), b.exitCode(), b.stderr());

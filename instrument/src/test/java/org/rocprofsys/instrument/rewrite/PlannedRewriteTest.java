@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.area.AreaReader;
-import org.rocprofsys.instrument.area.Exec;
+import org.rocprofsys.instrument.area.Objdump;
 import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.LabelFormat;
@@ -23,6 +23,9 @@ import org.rocprofsys.instrument.plan.PlannedFunction;
 import org.rocprofsys.instrument.plan.Planner;
 import org.rocprofsys.instrument.plan.PlannerOptions;
 import org.rocprofsys.instrument.select.SelectionOptions;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ProcessResult;
 
 /** The planner's plans (Capstone-relocated prologues with fix-ups), rewritten and run. */
 class PlannedRewriteTest {
@@ -73,25 +76,28 @@ class PlannedRewriteTest {
                 (int) r.areaOffset(),
                 (int) r.areaOffset() + AreaBuilder.build(plan, Map.of()).size()));
         assertEquals(plan.instrumented().size(), d.functions().size());
-        assertEquals("", Exec.run(null, null, "readelf", "-aW", out.toString()).stderr());
-        assertEquals("", Exec.run(null, null, "objdump", "-d", out.toString()).stderr());
+        assertEquals("", Command.of("readelf", "-aW", out.toString()).run().stderr());
+        assertEquals("", Command.of("objdump", "-d", out.toString()).run().stderr());
 
         List<String> a = new ArrayList<>(List.of(exe.toString()));
         a.addAll(List.of(args));
         List<String> b = new ArrayList<>(List.of(out.toString()));
         b.addAll(List.of(args));
-        Exec.Result before = Exec.run(tmp, env, a.toArray(String[]::new));
-        Exec.Result after = Exec.run(tmp, env, b.toArray(String[]::new));
+        ProcessResult before =
+                Command.of(a.toArray(String[]::new)).in(tmp).env(env).run();
+        ProcessResult after =
+                Command.of(b.toArray(String[]::new)).in(tmp).env(env).run();
         assertFalse(before.stdout().isEmpty());
         assertEquals(before.stdout(), after.stdout());
         assertEquals(before.exitCode(), after.exitCode(), after.stderr());
 
         Path hook = TestPrograms.hook(tmp);
         Path countsFile = tmp.resolve("counts-" + exe.getFileName() + ".txt");
-        Map<String, String> henv = new HashMap<>(env == null ? Map.of() : env);
+        Map<String, String> henv = new HashMap<>(env);
         henv.put("LD_PRELOAD", hook.toString());
         henv.put("HOOK_OUT", countsFile.toString());
-        Exec.Result hooked = Exec.run(tmp, henv, b.toArray(String[]::new));
+        ProcessResult hooked =
+                Command.of(b.toArray(String[]::new)).in(tmp).env(henv).run();
         assertEquals(before.stdout(), hooked.stdout());
         assertEquals(before.exitCode(), hooked.exitCode(), hooked.stderr());
         Map<String, Long> c = counts(countsFile);
@@ -113,11 +119,11 @@ class PlannedRewriteTest {
                 new String[] {"-fPIE", "-pie", "-fcf-protection=none"},
                 new String[] {"-fno-PIE", "-no-pie", "-fcf-protection=none"},
                 new String[] {"-fPIE", "-pie", "-fcf-protection=full"})) {
-            List<String> cmd =
-                    new ArrayList<>(List.of("cc", "-O2", "-o", tmp.resolve("o2").toString()));
-            cmd.addAll(List.of(flags));
-            cmd.add("o2.c");
-            Exec.ok(tmp, cmd.toArray(String[]::new));
+            List<String> args =
+                    new ArrayList<>(List.of("-O2", "-o", tmp.resolve("o2").toString()));
+            args.addAll(List.of(flags));
+            args.add("o2.c");
+            NativeCompiler.c().compile(tmp.resolve("o2"), args);
             Path exe = tmp.resolve("o2");
             InstrumentPlan plan = plan(exe);
             List<String> names =
@@ -131,8 +137,8 @@ class PlannedRewriteTest {
                                     .map(f -> f.function().name() + "/"
                                             + f.fixups().size())
                                     .toList());
-            Map<String, Long> c = rewriteAndCompare(exe, plan, null);
-            Map<String, Long> c2 = rewriteAndCompare(exe, plan, null, "x", "y");
+            Map<String, Long> c = rewriteAndCompare(exe, plan, Map.of());
+            Map<String, Long> c2 = rewriteAndCompare(exe, plan, Map.of(), "x", "y");
             Map<String, Long> expected = Map.of("jumper", 7L, "total_len", 1L, "avg", 1L, "fill", 1L);
             for (var e : expected.entrySet()) {
                 if (names.contains(e.getKey())) {
@@ -149,7 +155,10 @@ class PlannedRewriteTest {
     @Test
     void cxxProgramWithExceptionsRunsIdentically() throws Exception {
         TestPrograms.source(tmp, "cxx.cpp");
-        Exec.ok(tmp, "c++", "-O2", "-o", tmp.resolve("cxx").toString(), "cxx.cpp");
+        NativeCompiler.cxx()
+                .compile(
+                        tmp.resolve("cxx"),
+                        List.of("-O2", "-o", tmp.resolve("cxx").toString(), "cxx.cpp"));
         Path exe = tmp.resolve("cxx");
         InstrumentPlan plan = plan(exe);
         List<String> names =
@@ -160,13 +169,13 @@ class PlannedRewriteTest {
                 .filter(f -> f.function().name().equals("catcher"))
                 .findFirst()
                 .orElseThrow();
-        List<Exec.Insn> head = TestPrograms.disassemble(exe).get("_Z7catcheri");
+        List<Objdump.Insn> head = TestPrograms.disassemble(exe).get("_Z7catcheri");
         assertTrue(
                 head.stream()
                         .anyMatch(i -> i.address() < catcher.function().address() + catcher.patchLength()
                                 && i.text().startsWith("call")),
                 "catcher's patched bytes hold a call: " + head);
-        Map<String, Long> c = rewriteAndCompare(exe, plan, null);
+        Map<String, Long> c = rewriteAndCompare(exe, plan, Map.of());
         assertEquals(5L, c.get("main:catcher"), c.toString());
         assertTrue(c.get("main:thrower") >= 5, c.toString());
     }
@@ -177,16 +186,8 @@ class PlannedRewriteTest {
         Path orig = Files.createDirectories(tmp.resolve("orig"));
         Path inst = Files.createDirectories(tmp.resolve("inst"));
         // o2.c as a library (main renamed), and a program calling it
-        Exec.ok(
-                tmp,
-                "cc",
-                "-O2",
-                "-shared",
-                "-fPIC",
-                "-Dmain=o2_main",
-                "-o",
-                orig.resolve("libo2.so").toString(),
-                "o2.c");
+        NativeCompiler.c()
+                .compile(tmp.resolve("o2.c"), orig.resolve("libo2.so"), "-O2", "-shared", "-fPIC", "-Dmain=o2_main");
         Files.writeString(
                 tmp.resolve("use.c"),
                 "int o2_main(int, char **);\nint main(int c, char **v) { return o2_main(c, v); }\n");
@@ -195,23 +196,23 @@ class PlannedRewriteTest {
         assertTrue(plan.instrumented().size() >= 8, plan.instrumented().toString());
         ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), inst.resolve("libo2.so"));
         assertTrue(r.functions() >= 8);
-        Exec.Result a = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", orig.toString()), use.toString());
-        Exec.Result b = Exec.run(tmp, Map.of("LD_LIBRARY_PATH", inst.toString()), use.toString());
+        ProcessResult a = TestPrograms.runWith(tmp, use, orig);
+        ProcessResult b = TestPrograms.runWith(tmp, use, inst);
         assertFalse(a.stdout().isEmpty());
         assertEquals(a.stdout(), b.stdout());
         assertEquals(a.exitCode(), b.exitCode(), b.stderr());
         Path hook = TestPrograms.hook(tmp);
         Path countsFile = tmp.resolve("counts.txt");
-        Exec.Result h = Exec.run(
-                tmp,
-                Map.of(
+        ProcessResult h = Command.of(use.toString())
+                .in(tmp)
+                .env(Map.of(
                         "LD_LIBRARY_PATH",
                         inst.toString(),
                         "LD_PRELOAD",
                         hook.toString(),
                         "HOOK_OUT",
-                        countsFile.toString()),
-                use.toString());
+                        countsFile.toString()))
+                .run();
         assertEquals(a.stdout(), h.stdout());
         Map<String, Long> c = counts(countsFile);
         assertEquals(0L, c.get("bad_slot"), c.toString());
@@ -231,10 +232,11 @@ class PlannedRewriteTest {
         List<String> names =
                 plan.instrumented().stream().map(f -> f.function().name()).toList();
         assertTrue(names.containsAll(List.of("leaf", "via_call")), names.toString());
-        Map<String, Long> c = rewriteAndCompare(exe, plan, null);
+        Map<String, Long> c = rewriteAndCompare(exe, plan, Map.of());
         assertEquals(3L, c.get("main:via_call"), c.toString());
         assertEquals(3L, c.get("main:leaf"), c.toString());
-        Exec.Result r = Exec.run(tmp, null, tmp.resolve("regs.inst").toString());
+        ProcessResult r =
+                Command.of(tmp.resolve("regs.inst").toString()).in(tmp).run();
         assertEquals("registers preserved\n", r.stdout());
     }
 }

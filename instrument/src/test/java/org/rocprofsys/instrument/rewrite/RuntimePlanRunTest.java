@@ -13,8 +13,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.instrument.area.AreaBuilder;
-import org.rocprofsys.instrument.area.Exec;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * Runtime mode end to end without the agent: the plan file written by {@link RuntimePlanWriter},
@@ -25,15 +27,15 @@ class RuntimePlanRunTest {
     @TempDir
     Path tmp;
 
-    private Map<String, Long> runWithPlan(Path plan, Exec.Result expected, Map<String, String> extraEnv, String... cmd)
-            throws Exception {
+    private Map<String, Long> runWithPlan(
+            Path plan, ProcessResult expected, Map<String, String> extraEnv, String... cmd) throws Exception {
         Path hook = TestPrograms.hook(tmp);
         Path counts = tmp.resolve("counts.txt");
         Map<String, String> env = new HashMap<>(extraEnv);
         env.put("LD_PRELOAD", hook.toString());
         env.put("HOOK_OUT", counts.toString());
         env.put("ROCPROFSYS_INSTRUMENT_PLAN", plan.toString());
-        Exec.Result r = Exec.run(tmp, env, cmd);
+        ProcessResult r = Command.of(cmd).in(tmp).env(env).run();
         assertFalse(expected.stdout().isEmpty());
         assertEquals(expected.stdout(), r.stdout(), r.stderr());
         assertEquals(expected.exitCode(), r.exitCode(), r.stderr());
@@ -52,7 +54,7 @@ class RuntimePlanRunTest {
             Path planFile = tmp.resolve("plan.bin");
             RuntimePlanWriter.write(
                     planFile, List.of(RuntimePlanWriter.Module.of(exe, AreaBuilder.build(plan, Map.of()))));
-            Exec.Result expected = Exec.run(tmp, null, exe.toString());
+            ProcessResult expected = Command.of(exe.toString()).in(tmp).run();
             Map<String, Long> c = runWithPlan(planFile, expected, Map.of(), exe.toString());
             for (var e : ElfRewriterTest.PROG_COUNTS.entrySet()) {
                 assertEquals(e.getValue(), c.get("main:" + e.getKey()), e.getKey() + " in " + c);
@@ -65,7 +67,8 @@ class RuntimePlanRunTest {
         TestPrograms.source(tmp, "o2.c");
         TestPrograms.source(tmp, "cxx.cpp");
         Path lib = tmp.resolve("libo2.so");
-        Exec.ok(tmp, "cc", "-O2", "-shared", "-fPIC", "-Dmain=o2_main", "-o", lib.toString(), "o2.c");
+        NativeCompiler.c()
+                .compile(lib, List.of("-O2", "-shared", "-fPIC", "-Dmain=o2_main", "-o", lib.toString(), "o2.c"));
         Files.writeString(tmp.resolve("use.c"), """
                 #include <stdio.h>
                 int o2_main(int, char **);
@@ -81,15 +84,20 @@ class RuntimePlanRunTest {
         }
         Path planFile = tmp.resolve("plan.bin");
         RuntimePlanWriter.write(planFile, mods);
-        Map<String, Long> c = runWithPlan(planFile, Exec.run(tmp, null, use.toString()), Map.of(), use.toString());
+        Map<String, Long> c =
+                runWithPlan(planFile, Command.of(use.toString()).in(tmp).run(), Map.of(), use.toString());
         assertEquals(1L, c.get("main:twice"), c.toString());
         assertEquals(7L, c.get("libo2.so:jumper"), c.toString());
 
-        Exec.ok(tmp, "c++", "-O2", "-o", tmp.resolve("cxx").toString(), "cxx.cpp");
+        NativeCompiler.cxx()
+                .compile(
+                        tmp.resolve("cxx"),
+                        List.of("-O2", "-o", tmp.resolve("cxx").toString(), "cxx.cpp"));
         Path cxx = tmp.resolve("cxx");
         InstrumentPlan p = PlannedRewriteTest.plan(cxx);
         RuntimePlanWriter.write(planFile, List.of(RuntimePlanWriter.Module.of(cxx, AreaBuilder.build(p, Map.of()))));
-        Map<String, Long> cc = runWithPlan(planFile, Exec.run(tmp, null, cxx.toString()), Map.of(), cxx.toString());
+        Map<String, Long> cc =
+                runWithPlan(planFile, Command.of(cxx.toString()).in(tmp).run(), Map.of(), cxx.toString());
         assertEquals(5L, cc.get("main:catcher"), cc.toString());
         assertTrue(cc.get("main:thrower") >= 5, cc.toString());
     }

@@ -1,8 +1,6 @@
 package org.rocprofsys.instrument.rewrite;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -12,10 +10,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.rocprofsys.instrument.area.Exec;
+import org.rocprofsys.instrument.area.Objdump;
 import org.rocprofsys.instrument.plan.FunctionInfo;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.PlannedFunction;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.testkit.ResourceFiles;
 
 /** Compiles the C test programs and hand-plans functions whose first instructions are position-independent. */
 final class TestPrograms {
@@ -24,28 +26,33 @@ final class TestPrograms {
     static final String CFLAGS = "-fcf-protection=none";
 
     static Path source(Path dir, String name) throws IOException {
-        Path p = dir.resolve(name);
-        try (InputStream in = TestPrograms.class.getResourceAsStream("/rewrite/" + name)) {
-            Files.copy(in, p, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-        return p;
+        return ResourceFiles.copy(TestPrograms.class, "/rewrite/" + name, dir.resolve(name));
     }
 
+    /** {@code cc CFLAGS -o dir/out args} in {@code dir}, where {@code args} name their sources. */
     static Path cc(Path dir, String out, String... args) throws IOException, InterruptedException {
-        List<String> cmd =
-                new ArrayList<>(List.of("cc", CFLAGS, "-o", dir.resolve(out).toString()));
-        cmd.addAll(List.of(args));
-        Exec.ok(dir, cmd.toArray(String[]::new));
-        return dir.resolve(out);
+        List<String> all =
+                new ArrayList<>(List.of(CFLAGS, "-o", dir.resolve(out).toString()));
+        all.addAll(List.of(args));
+        return NativeCompiler.c().compile(dir.resolve(out), all);
+    }
+
+    /** Runs {@code program} in {@code dir} with its libraries from {@code libraries}. */
+    static ProcessResult runWith(Path dir, Path program, Path libraries) throws IOException, InterruptedException {
+        return Command.of(program.toString())
+                .in(dir)
+                .env("LD_LIBRARY_PATH", libraries.toString())
+                .run();
     }
 
     private static final Pattern FUNC = Pattern.compile("^([0-9a-f]+) <([^>]+)>:$");
 
     /** Instructions (objdump -d, Intel syntax) of each function symbol, in address order. */
-    static Map<String, List<Exec.Insn>> disassemble(Path file) throws IOException, InterruptedException {
-        String out = Exec.ok(null, "objdump", "-d", "-M", "intel", "-j", ".text", file.toString());
-        Map<String, List<Exec.Insn>> funcs = new LinkedHashMap<>();
-        List<Exec.Insn> cur = null;
+    static Map<String, List<Objdump.Insn>> disassemble(Path file) throws IOException, InterruptedException {
+        String out = Command.of("objdump", "-d", "-M", "intel", "-j", ".text", file.toString())
+                .ok();
+        Map<String, List<Objdump.Insn>> funcs = new LinkedHashMap<>();
+        List<Objdump.Insn> cur = null;
         StringBuilder block = new StringBuilder();
         String name = null;
         for (String line : (out + "\n\n").split("\n", -1)) {
@@ -56,7 +63,7 @@ final class TestPrograms {
                 continue;
             }
             if (line.isBlank() && name != null) {
-                funcs.put(name, Exec.parseObjdump(block.toString()));
+                funcs.put(name, Objdump.parseObjdump(block.toString()));
                 name = null;
                 continue;
             }
@@ -76,15 +83,15 @@ final class TestPrograms {
      */
     static InstrumentPlan plan(Path file, boolean sharedObject, Set<String> names)
             throws IOException, InterruptedException {
-        Map<String, List<Exec.Insn>> funcs = disassemble(file);
+        Map<String, List<Objdump.Insn>> funcs = disassemble(file);
         List<PlannedFunction> planned = new ArrayList<>();
         for (String n : names) {
-            List<Exec.Insn> insns = funcs.get(n);
+            List<Objdump.Insn> insns = funcs.get(n);
             if (insns == null) {
                 throw new IllegalStateException("no function " + n + " in " + file + ": " + funcs.keySet());
             }
             StringBuilder hex = new StringBuilder();
-            for (Exec.Insn i : insns) {
+            for (Objdump.Insn i : insns) {
                 if (!SAFE.matcher(i.text()).matches() || i.text().contains("rip")) {
                     throw new IllegalStateException(n + ": prologue instruction not position-independent: " + i.text());
                 }

@@ -22,6 +22,7 @@ import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ProgramHeader;
 import org.rocprofsys.elf.testbin.SymBuild;
+import org.rocprofsys.testkit.Command;
 
 class ElfSymbolsTest {
 
@@ -59,7 +60,7 @@ class ElfSymbolsTest {
         }
         // the build-id note matches readelf -n
         Matcher m = Pattern.compile("Build ID: ([0-9a-f]+)")
-                .matcher(SymBuild.run(List.of("readelf", "-n", exe.toString())));
+                .matcher(Command.of("readelf", "-n", exe.toString()).ok());
         assertTrue(m.find(), "readelf shows a build id");
         assertEquals(m.group(1), elf.buildIdHex());
         assertArrayEquals(HexFormat.of().parseHex(m.group(1)), elf.buildId());
@@ -127,7 +128,7 @@ class ElfSymbolsTest {
         Path exe = SymBuild.compile("symbols_c.c", "symbols_c_rdynamic", "-O2", "-g", "-fPIE", "-pie", "-rdynamic");
         Path stripped = exe.resolveSibling("symbols_c_stripped");
         Files.copy(exe, stripped, StandardCopyOption.REPLACE_EXISTING);
-        SymBuild.run(List.of("strip", stripped.toString()));
+        Command.of("strip", stripped.toString()).ok();
         Map<String, SymBuild.NmSym> nm = SymBuild.nm(exe, false);
 
         ElfSymbols full = ElfSymbols.load(exe);
@@ -157,7 +158,8 @@ class ElfSymbolsTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(libc));
         ElfSymbols elf = ElfSymbols.load(libc);
         assertEquals(ElfConstants.ET_DYN, elf.type());
-        String out = SymBuild.run(List.of("nm", "-D", "-S", "--defined-only", libc.toString()));
+        String out =
+                Command.of("nm", "-D", "-S", "--defined-only", libc.toString()).ok();
         Matcher m = Pattern.compile("(?m)^([0-9a-f]+) ([0-9a-f]+) [TiW] (qsort)(@@?[A-Z_0-9.]+)?$")
                 .matcher(out);
         assertTrue(m.find(), "qsort in nm -D");

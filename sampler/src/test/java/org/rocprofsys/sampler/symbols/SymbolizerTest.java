@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.testbin.SymBuild;
 import org.rocprofsys.sampler.perf.PerfRecord;
+import org.rocprofsys.testkit.Command;
 
 class SymbolizerTest {
     private static final int PID = 4242;
@@ -29,7 +30,7 @@ class SymbolizerTest {
     private record Run(Map<String, Long> functions, List<PerfRecord.Mmap> maps) {}
 
     private static Run run(Path exe, int pid) throws Exception {
-        String out = SymBuild.run(List.of(exe.toString(), "maps"));
+        String out = Command.of(exe.toString(), "maps").run().all();
         Map<String, Long> fns = new HashMap<>();
         List<PerfRecord.Mmap> maps = new java.util.ArrayList<>();
         for (String line : out.split("\n")) {

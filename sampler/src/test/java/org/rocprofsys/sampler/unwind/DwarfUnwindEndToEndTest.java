@@ -25,6 +25,9 @@ import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;
 import org.rocprofsys.sampler.perf.PerfRecord;
 import org.rocprofsys.sampler.perf.PerfUnavailableException;
+import org.rocprofsys.testkit.CannotStartException;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.NativeCompiler;
 
 /**
  * A program built -O2 -fomit-frame-pointer (so frame pointers do not hold) runs its hot leaf 6
@@ -43,28 +46,18 @@ class DwarfUnwindEndToEndTest {
 
     static Path compile(String name, String... flags) throws IOException, InterruptedException {
         Path src = Path.of("src/test/c/unwind/deep.c").toAbsolutePath();
-        Path outDir = Path.of("target/test-native/unwind").toAbsolutePath();
-        Files.createDirectories(outDir);
-        Path exe = outDir.resolve(name);
-        List<String> cmd = new ArrayList<>(List.of(System.getenv().getOrDefault("CC", "gcc")));
-        cmd.addAll(List.of(flags));
-        cmd.addAll(List.of("-o", exe.toString(), src.toString()));
-        String log = run(cmd);
-        assertTrue(Files.isExecutable(exe), log);
+        Path exe = Path.of("target/test-native/unwind").toAbsolutePath().resolve(name);
+        NativeCompiler.c().compile(src, exe, flags);
+        assertTrue(Files.isExecutable(exe), exe + " was not built");
         return exe.toRealPath();
     }
 
     static String run(List<String> cmd) throws IOException, InterruptedException {
-        Process p;
         try {
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            abort("cannot run " + cmd.get(0) + ": " + e.getMessage());
-            throw e;
+            return Command.of(cmd).ok();
+        } catch (CannotStartException e) {
+            return abort(e.getMessage());
         }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, String.join(" ", cmd) + "\n" + out);
-        return out;
     }
 
     /** Sized function symbols of {@code nm -S} (with -D: the dynamic symbols). */
