@@ -16,7 +16,9 @@ import org.rocprofsys.core.launch.Session;
 import org.rocprofsys.core.launch.SessionException;
 import org.rocprofsys.core.launch.TargetOutcome;
 import org.rocprofsys.core.output.OutputFormat;
+import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
+import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.core.timemory.SamplingProfileFormat;
 import org.rocprofsys.core.timemory.TimemoryFormat;
 import org.rocprofsys.processsampling.ProcessSampling;
@@ -43,7 +45,8 @@ public final class RunCommand {
     static final List<OutputFormat> OUTPUT_FORMATS = List.of(
             new PerfettoFormat(),
             new TimemoryFormat(),
-            new SamplingProfileFormat());
+            new SamplingProfileFormat(),
+            new GpuStatsFormat());
 
     /**
      * The background sources, one line each, in the order the session starts them (the first one's
@@ -51,7 +54,14 @@ public final class RunCommand {
      */
     static final List<SourceProvider> SOURCES = List.of(
             (settings, targetEnvironment, log) -> ProcessSampling.sources(settings, log),
-            CallStackSampling::sources);
+            CallStackSampling::sources,
+            (settings, targetEnvironment, log) -> CudaTracing.sources(settings, distributionLib()
+                    .resolve("librocprof-sys-cuda.so"), log));
+
+    /** The distribution's lib/ (the launcher script passes the install prefix). */
+    private static Path distributionLib() {
+        return Path.of(System.getProperty("rocprofsys.prefix", ".")).resolve("lib");
+    }
 
     private final Path prefix;
     private final Map<String, String> environment;

@@ -8,5 +8,5 @@ package org.rocprofsys.core.event;
  */
 public sealed interface SinkEvent extends TraceEvent
         permits ProcessStarted, ProcessEnded, ThreadStarted, ThreadEnded, RegionBegin, RegionEnd, Mark, Fork,
-        RecordsDropped, CounterSample, StackSample {
+        RecordsDropped, CounterSample, StackSample, GpuActivity {
 }

@@ -122,7 +122,8 @@ public final class Session {
             RunOutputs outputs = RunOutputs.open(formats,
                     new OutputContext(settings, paths, pid, exe, realtimeOffset, log, System.out));
             Pipeline pipeline = new Pipeline(windows, initiallyEnabled(), sources, outputs.writers());
-            Collector collector = new Collector(dir, pipeline.head(), log);
+            Collector collector = new Collector(dir, pipeline.head(), log,
+                    sources.stream().flatMap(s -> s.backendRecords().stream()).toList());
             collector.setRootPid(pid);
             for (BackgroundSource source : sources) {
                 source.start(pid, collector::offer);
