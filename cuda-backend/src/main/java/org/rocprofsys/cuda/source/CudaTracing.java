@@ -39,7 +39,7 @@ public final class CudaTracing implements BackgroundSource {
 
     CudaTracing(Path library, Set<GpuDomain> domains) {
         this.library = library;
-        this.domains = Set.copyOf(domains);
+        this.domains = domains.isEmpty() ? java.util.EnumSet.noneOf(GpuDomain.class) : java.util.EnumSet.copyOf(domains);
     }
 
     /**

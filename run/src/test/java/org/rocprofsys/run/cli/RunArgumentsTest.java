@@ -128,6 +128,7 @@ class RunArgumentsTest {
         expected.put("ROCPROFSYS_USE_OMPT", "true");
         expected.put("ROCPROFSYS_USE_ROCM", "true");
         expected.put("ROCPROFSYS_USE_RCCLP", "true");
+        expected.put("ROCPROFSYS_USE_CUDA", "true"); // this project's CUDA backend is one of -I all's
         // [quirk] actions run in alphabetical order of option names: -I/--include after -E/--exclude
         expected.put("ROCPROFSYS_TRACE_THREAD_LOCKS", "true");
         expected.put("ROCPROFSYS_TRACE_THREAD_RW_LOCKS", "true");
@@ -308,7 +309,7 @@ class RunArgumentsTest {
         String[][] cases = {
             {"--trace-wait", "abc"}, {"-w", "soon"}, {"-v", "x"}, {"-T", "maybe"}, {"--trace-buffer-size", "1.5"},
             {"--trace-fill-policy", "fill"}, {"--trace-clock-id", "3"}, {"--hsa-interrupt", "2"}, {"-S", "walltime"},
-            {"-I", "cuda"}, {"-t", "main"}, {"--sample-cputime", "fast"}, {"--sample-realtime", "10", "later"},
+            {"-I", "opencl"}, {"-t", "main"}, {"--sample-cputime", "fast"}, {"--sample-realtime", "10", "later"},
             {"--process-freq", "1,5"}, {"-l", "("},
         };
         for (String[] c : cases) {
