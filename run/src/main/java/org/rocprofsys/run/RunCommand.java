@@ -6,21 +6,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.launch.Session;
 import org.rocprofsys.core.launch.SessionException;
 import org.rocprofsys.core.launch.TargetOutcome;
 import org.rocprofsys.core.output.OutputFormat;
-import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
-import org.rocprofsys.cuda.source.CudaTracing;
+import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.timemory.SamplingProfileFormat;
 import org.rocprofsys.core.timemory.TimemoryFormat;
+import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
@@ -42,11 +41,8 @@ public final class RunCommand {
      * Every output a run can write, one line per format (each writes when the settings enable
      * it), in the order they are finished and metadata.json lists their files.
      */
-    static final List<OutputFormat> OUTPUT_FORMATS = List.of(
-            new PerfettoFormat(),
-            new TimemoryFormat(),
-            new SamplingProfileFormat(),
-            new GpuStatsFormat());
+    static final List<OutputFormat> OUTPUT_FORMATS =
+            List.of(new PerfettoFormat(), new TimemoryFormat(), new SamplingProfileFormat(), new GpuStatsFormat());
 
     /**
      * The background sources, one line each, in the order the session starts them (the first one's
@@ -55,8 +51,8 @@ public final class RunCommand {
     static final List<SourceProvider> SOURCES = List.of(
             (settings, targetEnvironment, log) -> ProcessSampling.sources(settings, log),
             CallStackSampling::sources,
-            (settings, targetEnvironment, log) -> CudaTracing.sources(settings, distributionLib()
-                    .resolve("librocprof-sys-cuda.so"), log));
+            (settings, targetEnvironment, log) ->
+                    CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log));
 
     /** The distribution's lib/ (the launcher script passes the install prefix). */
     private static Path distributionLib() {
@@ -75,7 +71,12 @@ public final class RunCommand {
         this(TOOL, prefix, environment, workingDirectory, out, err);
     }
 
-    RunCommand(String tool, Path prefix, Map<String, String> environment, Path workingDirectory, PrintStream out,
+    RunCommand(
+            String tool,
+            Path prefix,
+            Map<String, String> environment,
+            Path workingDirectory,
+            PrintStream out,
             PrintStream err) {
         this.tool = tool;
         this.prefix = prefix;
@@ -87,8 +88,8 @@ public final class RunCommand {
 
     public static void main(String[] args) throws InterruptedException {
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
-        int rc = new RunCommand(prefix, System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err)
-                .run(args);
+        int rc =
+                new RunCommand(prefix, System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err).run(args);
         System.out.flush();
         System.err.flush();
         System.exit(rc);
@@ -102,8 +103,8 @@ public final class RunCommand {
         if (command.isEmpty()) {
             return env;
         }
-        Map<String, String> defaults = org.rocprofsys.instrument.rewrite.EmbeddedDefaults.forCommand(command.getFirst(),
-                env, workingDirectory);
+        Map<String, String> defaults = org.rocprofsys.instrument.rewrite.EmbeddedDefaults.forCommand(
+                command.getFirst(), env, workingDirectory);
         if (defaults.isEmpty()) {
             return env;
         }
@@ -121,7 +122,8 @@ public final class RunCommand {
         RunInvocation inv;
         try {
             RunArguments.Libraries libraries = new RunArguments.Libraries(
-                    lib.resolve("librocprof-sys-dl.so").toString(), lib.resolve("librocprof-sys.so").toString());
+                    lib.resolve("librocprof-sys-dl.so").toString(),
+                    lib.resolve("librocprof-sys.so").toString());
             inv = sampleTool()
                     ? RunArguments.parseSample(args, environment, libraries)
                     : RunArguments.parse(args, environment, libraries);
@@ -138,14 +140,16 @@ public final class RunCommand {
                 out.println(RunHelp.versionLine(tool));
                 return 0;
             }
-            default -> {
-            }
+            default -> {}
         }
-        inv = inv.withInitialUpdates(List.of(new EnvUpdate("ROCPROFSYS_SCRIPT_PATH",
-                prefix.resolve("libexec/rocprofiler-systems").toString(), EnvUpdate.Mode.REPLACE)));
+        inv = inv.withInitialUpdates(List.of(new EnvUpdate(
+                "ROCPROFSYS_SCRIPT_PATH",
+                prefix.resolve("libexec/rocprofiler-systems").toString(),
+                EnvUpdate.Mode.REPLACE)));
         List<String> command;
         try {
-            command = inv.commandWithLauncher(prefix.resolve("bin").resolve(tool).toString());
+            command =
+                    inv.commandWithLauncher(prefix.resolve("bin").resolve(tool).toString());
         } catch (RunUsageException e) {
             err.println("[" + tool + "] error: " + e.getMessage());
             return e.exitCode();
@@ -183,8 +187,12 @@ public final class RunCommand {
             return USAGE_OR_CONFIG_ERROR;
         }
         try {
-            Session session = new Session(settings, new Session.Launch(command, targetEnv, workingDirectory, agent), err,
-                    sources, OUTPUT_FORMATS);
+            Session session = new Session(
+                    settings,
+                    new Session.Launch(command, targetEnv, workingDirectory, agent),
+                    err,
+                    sources,
+                    OUTPUT_FORMATS);
             TargetOutcome outcome = session.run();
             err.println("[" + tool + "] '" + String.join(" ", command) + "' " + outcome.describe());
             return outcome.exitCode();
@@ -199,7 +207,8 @@ public final class RunCommand {
 
     /** {@code --launcher}: the outer launcher (mpirun, srun) runs unprofiled; the inner rocprof-sys-run profiles. */
     private int passThrough(List<String> command, Map<String, String> env) throws InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(workingDirectory.toFile()).inheritIO();
+        ProcessBuilder pb =
+                new ProcessBuilder(command).directory(workingDirectory.toFile()).inheritIO();
         pb.environment().clear();
         pb.environment().putAll(env);
         try {

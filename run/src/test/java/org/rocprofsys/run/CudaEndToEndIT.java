@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,10 +18,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,27 +45,39 @@ class CudaEndToEndIT {
             return;
         }
         Path nvcc = Path.of(System.getenv().getOrDefault("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc");
-        assumeTrue(Files.isExecutable(nvcc), "no nvcc at " + nvcc + " to build examples/cuda, and no"
-                + " ROCPROFSYS_CUDA_EXAMPLES");
+        assumeTrue(
+                Files.isExecutable(nvcc),
+                "no nvcc at " + nvcc + " to build examples/cuda, and no" + " ROCPROFSYS_CUDA_EXAMPLES");
         examples = work.resolve("cuda-examples");
-        Process make = new ProcessBuilder("make", "-s", "-C", DistTool.REPO.resolve("examples/cuda").toString(),
-                "OUT=" + examples, "NVCC=" + nvcc).inheritIO().start();
+        Process make = new ProcessBuilder(
+                        "make",
+                        "-s",
+                        "-C",
+                        DistTool.REPO.resolve("examples/cuda").toString(),
+                        "OUT=" + examples,
+                        "NVCC=" + nvcc)
+                .inheritIO()
+                .start();
         assertEquals(0, make.waitFor(), "building examples/cuda");
     }
 
     private record Profiled(DistTool.Result result, DecodedTrace trace, Path dir) {
         Map<String, Long> count(String category) {
-            return trace.slices.stream().filter(s -> category.equals(s.category))
+            return trace.slices.stream()
+                    .filter(s -> category.equals(s.category))
                     .collect(Collectors.groupingBy(s -> s.name, TreeMap::new, Collectors.counting()));
         }
 
         List<Slice> of(String category) {
-            return trace.slices.stream().filter(s -> category.equals(s.category)).toList();
+            return trace.slices.stream()
+                    .filter(s -> category.equals(s.category))
+                    .toList();
         }
 
         long streamTracks() {
             return trace.tracks.values().stream()
-                    .filter(t -> t.descriptor().getName().startsWith("CUDA Activity Stream ")).count();
+                    .filter(t -> t.descriptor().getName().startsWith("CUDA Activity Stream "))
+                    .count();
         }
 
         String file(String name) throws IOException {
@@ -82,9 +92,16 @@ class CudaEndToEndIT {
         argv.add("--");
         argv.add(examples.resolve(program).toString());
         argv.addAll(List.of(args));
-        DistTool.Result r = DistTool.tool("rocprof-sys-run", work, DistTool.testEnvironment(out, name,
-                "ROCPROFSYS_CUDA_DOMAINS", "cuda_runtime_api,cuda_driver_api,kernel_dispatch,memory_copy,memory_set,"
-                        + "synchronization,memory_allocation,nvtx"), argv.toArray(String[]::new));
+        DistTool.Result r = DistTool.tool(
+                "rocprof-sys-run",
+                work,
+                DistTool.testEnvironment(
+                        out,
+                        name,
+                        "ROCPROFSYS_CUDA_DOMAINS",
+                        "cuda_runtime_api,cuda_driver_api,kernel_dispatch,memory_copy,memory_set,"
+                                + "synchronization,memory_allocation,nvtx"),
+                argv.toArray(String[]::new));
         Path dir = out.resolve(name);
         Path trace = dir.resolve("perfetto-trace.proto");
         return new Profiled(r, Files.exists(trace) ? DecodedTrace.read(trace) : null, dir);
@@ -95,8 +112,10 @@ class CudaEndToEndIT {
         Map<Long, Slice> starts = new HashMap<>();
         p.of("cuda_runtime_api").forEach(s -> s.flowIds.forEach(id -> starts.putIfAbsent(id, s)));
         for (Slice d : p.trace.slices) {
-            if (d.category == null || !(d.category.equals("cuda_kernel_dispatch") || d.category.equals("cuda_memory_copy")
-                    || d.category.equals("cuda_memory_set"))) {
+            if (d.category == null
+                    || !(d.category.equals("cuda_kernel_dispatch")
+                            || d.category.equals("cuda_memory_copy")
+                            || d.category.equals("cuda_memory_set"))) {
                 continue;
             }
             Slice call = starts.get(d.terminatingFlowIds.getFirst());
@@ -109,7 +128,8 @@ class CudaEndToEndIT {
     void vectorAdd() throws Exception {
         Profiled p = profile("vector-add", List.of(), "vector-add");
         assertEquals(0, p.result().exitCode(), p.result().toString());
-        assertEquals(Map.of("spin(long long, int*)", 5L, "vector_add(float const*, float const*, float*, int)", 1L),
+        assertEquals(
+                Map.of("spin(long long, int*)", 5L, "vector_add(float const*, float const*, float*, int)", 1L),
                 p.count("cuda_kernel_dispatch"));
         Map<String, List<Long>> copies = new TreeMap<>();
         for (Slice s : p.of("cuda_memory_copy")) {
@@ -117,17 +137,25 @@ class CudaEndToEndIT {
             copies.put(s.name, List.of(v.get(0) + 1, v.get(1) + (Long) s.args.get("bytes")));
         }
         long bytes = 4L << 20;
-        assertEquals(Map.of("MEMORY_COPY_HOST_TO_DEVICE", List.of(2L, 2 * bytes), "MEMORY_COPY_DEVICE_TO_HOST",
-                List.of(1L, bytes)), copies);
+        assertEquals(
+                Map.of(
+                        "MEMORY_COPY_HOST_TO_DEVICE",
+                        List.of(2L, 2 * bytes),
+                        "MEMORY_COPY_DEVICE_TO_HOST",
+                        List.of(1L, bytes)),
+                copies);
         assertEquals(6L, p.count("cuda_runtime_api").get("cudaLaunchKernel"));
         assertEquals(3L, p.count("cuda_runtime_api").get("cudaMemcpy"));
         assertEquals(6L, p.count("cuda_driver_api").get("cuLaunchKernel"));
         assertEquals(1, p.streamTracks());
         flowsJoinLaunches(p);
         // each >= 1 ms spin kernel lasts what cudaEventElapsedTime measured, within 2 %
-        List<Slice> spins = p.of("cuda_kernel_dispatch").stream().filter(s -> s.name.startsWith("spin"))
-                .sorted(java.util.Comparator.comparingLong(s -> s.beginNs)).toList();
-        Matcher m = Pattern.compile("spin (\\d+) event_ms=([0-9.]+)").matcher(p.result().stdout());
+        List<Slice> spins = p.of("cuda_kernel_dispatch").stream()
+                .filter(s -> s.name.startsWith("spin"))
+                .sorted(java.util.Comparator.comparingLong(s -> s.beginNs))
+                .toList();
+        Matcher m = Pattern.compile("spin (\\d+) event_ms=([0-9.]+)")
+                .matcher(p.result().stdout());
         int n = 0;
         while (m.find()) {
             double eventNs = Double.parseDouble(m.group(2)) * 1e6;
@@ -141,7 +169,8 @@ class CudaEndToEndIT {
         assertTrue(p.file("memory_copy_stats.json").contains("MEMORY_COPY_HOST_TO_DEVICE"));
         assertTrue(p.file("cuda_api_stats.csv").contains("\"cudaLaunchKernel\",6,"));
         assertTrue(p.file("domain_stats.csv").contains("\"KERNEL_DISPATCH\",6,"));
-        JsonNode meta = new ObjectMapper().readTree(p.dir().resolve("metadata.json").toFile());
+        JsonNode meta =
+                new ObjectMapper().readTree(p.dir().resolve("metadata.json").toFile());
         JsonNode gpu = meta.findValue("gpu");
         assertNotNull(gpu, "metadata.json has the GPUs");
         assertTrue(gpu.get("devices").size() >= 1);
@@ -159,15 +188,22 @@ class CudaEndToEndIT {
         flowsJoinLaunches(streams);
 
         Profiled nvtx = profile("nvtx", List.of(), "nvtx");
-        assertEquals(Map.of("outer", 1L, "middle", 2L, "inner", 2L, "begin-work", 1L, "domain-range", 1L,
-                "async-range", 1L), nvtx.count("cuda_nvtx"));
+        assertEquals(
+                Map.of("outer", 1L, "middle", 2L, "inner", 2L, "begin-work", 1L, "domain-range", 1L, "async-range", 1L),
+                nvtx.count("cuda_nvtx"));
         assertEquals(Map.of("tick(int*)", 3L), nvtx.count("cuda_kernel_dispatch"));
 
         Profiled threads = profile("two-threads", List.of(), "two-threads");
         assertEquals(Map.of("work_a(float*)", 50L, "work_b(float*)", 50L), threads.count("cuda_kernel_dispatch"));
         assertEquals(2, threads.streamTracks());
-        assertEquals(2, threads.of("cuda_runtime_api").stream().filter(s -> s.name.equals("cudaLaunchKernel"))
-                .map(s -> s.trackUuid).distinct().count(), "launches on two thread tracks");
+        assertEquals(
+                2,
+                threads.of("cuda_runtime_api").stream()
+                        .filter(s -> s.name.equals("cudaLaunchKernel"))
+                        .map(s -> s.trackUuid)
+                        .distinct()
+                        .count(),
+                "launches on two thread tracks");
         flowsJoinLaunches(threads);
     }
 
@@ -189,8 +225,13 @@ class CudaEndToEndIT {
 
     @Test
     void aProgramWithoutCudaLoadsNoCupti() throws Exception {
-        DistTool.Result r = DistTool.tool("rocprof-sys-run", work, DistTool.testEnvironment(work.resolve("out"), "maps"),
-                "--", "cat", "/proc/self/maps");
+        DistTool.Result r = DistTool.tool(
+                "rocprof-sys-run",
+                work,
+                DistTool.testEnvironment(work.resolve("out"), "maps"),
+                "--",
+                "cat",
+                "/proc/self/maps");
         assertEquals(0, r.exitCode(), r.toString());
         assertTrue(r.stdout().contains("librocprof-sys.so"), "the agent is there");
         assertFalse(r.stdout().contains("cupti") || r.stdout().contains("librocprof-sys-cuda"), r.stdout());

@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
@@ -62,21 +61,39 @@ class SourceProviderTest {
         assertEquals(List.of(), SourceProvider.all(RunCommand.SOURCES, off, Map.of(), log));
 
         // -H (process tree, no GPUs) and agent realtime samples: one source of each, in list order
-        Settings both = load(Map.of("ROCPROFSYS_USE_AMD_SMI", "false", "ROCPROFSYS_USE_CUDA", "false",
-                "ROCPROFSYS_CPU_FREQ_ENABLED", "true",
-                "ROCPROFSYS_USE_SAMPLING", "true", "ROCPROFSYS_SAMPLING_REALTIME", "true",
-                "ROCPROFSYS_SAMPLING_CPUTIME", "false"));
+        Settings both = load(Map.of(
+                "ROCPROFSYS_USE_AMD_SMI",
+                "false",
+                "ROCPROFSYS_USE_CUDA",
+                "false",
+                "ROCPROFSYS_CPU_FREQ_ENABLED",
+                "true",
+                "ROCPROFSYS_USE_SAMPLING",
+                "true",
+                "ROCPROFSYS_SAMPLING_REALTIME",
+                "true",
+                "ROCPROFSYS_SAMPLING_CPUTIME",
+                "false"));
         List<BackgroundSource> s = SourceProvider.all(RunCommand.SOURCES, both, Map.of(), log);
-        assertEquals(List.of("ProcessSampler", "AgentSampling"), s.stream().map(x -> x.getClass().getSimpleName())
-                .toList());
+        assertEquals(
+                List.of("ProcessSampler", "AgentSampling"),
+                s.stream().map(x -> x.getClass().getSimpleName()).toList());
         assertEquals("", logBytes.toString(StandardCharsets.UTF_8));
 
         // a provider's refusal of its settings reaches the caller (a usage error there)
-        Settings bad = load(Map.of("ROCPROFSYS_USE_AMD_SMI", "false", "ROCPROFSYS_USE_SAMPLING", "true",
-                "ROCPROFSYS_SAMPLING_REALTIME", "true", "ROCPROFSYS_SAMPLING_CPUTIME", "false",
-                "ROCPROFSYS_SAMPLING_TIDS", "main"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SourceProvider.all(RunCommand.SOURCES, bad, Map.of(), log));
+        Settings bad = load(Map.of(
+                "ROCPROFSYS_USE_AMD_SMI",
+                "false",
+                "ROCPROFSYS_USE_SAMPLING",
+                "true",
+                "ROCPROFSYS_SAMPLING_REALTIME",
+                "true",
+                "ROCPROFSYS_SAMPLING_CPUTIME",
+                "false",
+                "ROCPROFSYS_SAMPLING_TIDS",
+                "main"));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> SourceProvider.all(RunCommand.SOURCES, bad, Map.of(), log));
         assertTrue(e.getMessage().contains("ROCPROFSYS_SAMPLING_TIDS"), e.getMessage());
     }
 
@@ -89,11 +106,9 @@ class SourceProviderTest {
     /** A source that does nothing; identity is what the test compares. */
     private static final class Named implements BackgroundSource {
         @Override
-        public void start(int targetPid, Consumer<TraceEvent> out) {
-        }
+        public void start(int targetPid, Consumer<TraceEvent> out) {}
 
         @Override
-        public void stop(long timestampNs) {
-        }
+        public void stop(long timestampNs) {}
     }
 }

@@ -1,7 +1,6 @@
 package org.rocprofsys.core.event;
 
 import java.util.Objects;
-
 import org.rocprofsys.core.gpu.GpuEvent;
 
 /**

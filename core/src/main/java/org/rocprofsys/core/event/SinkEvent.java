@@ -7,6 +7,15 @@ package org.rocprofsys.core.event;
  * events ({@link TraceControl}, {@link AgentStackSample}) are not part of it.
  */
 public sealed interface SinkEvent extends TraceEvent
-        permits ProcessStarted, ProcessEnded, ThreadStarted, ThreadEnded, RegionBegin, RegionEnd, Mark, Fork,
-        RecordsDropped, CounterSample, StackSample, GpuActivity {
-}
+        permits ProcessStarted,
+                ProcessEnded,
+                ThreadStarted,
+                ThreadEnded,
+                RegionBegin,
+                RegionEnd,
+                Mark,
+                Fork,
+                RecordsDropped,
+                CounterSample,
+                StackSample,
+                GpuActivity {}

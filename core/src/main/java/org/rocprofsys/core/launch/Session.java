@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.rocprofsys.config.SettingType;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.output.LaunchContext;
@@ -52,9 +51,8 @@ public final class Session {
      * @param workingDirectory where it runs and relative outputs go
      * @param agentLibrary the librocprof-sys.so to preload
      */
-    public record Launch(List<String> command, Map<String, String> environment, Path workingDirectory,
-            Path agentLibrary) {
-    }
+    public record Launch(
+            List<String> command, Map<String, String> environment, Path workingDirectory, Path agentLibrary) {}
 
     private final Settings settings;
     private final Launch launch;
@@ -67,7 +65,11 @@ public final class Session {
      *                see the events
      * @param formats the outputs the run may write; those the settings enable are opened
      */
-    public Session(Settings settings, Launch launch, PrintStream log, List<BackgroundSource> sources,
+    public Session(
+            Settings settings,
+            Launch launch,
+            PrintStream log,
+            List<BackgroundSource> sources,
             List<OutputFormat> formats) {
         this.settings = settings;
         this.launch = launch;
@@ -85,7 +87,8 @@ public final class Session {
         } catch (IllegalArgumentException e) {
             throw new SessionException(e.getMessage());
         }
-        Optional<String> badComponents = TimemoryOptions.validateComponents(settings.get("ROCPROFSYS_TIMEMORY_COMPONENTS"));
+        Optional<String> badComponents =
+                TimemoryOptions.validateComponents(settings.get("ROCPROFSYS_TIMEMORY_COMPONENTS"));
         if (badComponents.isPresent()) {
             throw new SessionException("ROCPROFSYS_TIMEMORY_COMPONENTS: " + badComponents.get());
         }
@@ -96,7 +99,8 @@ public final class Session {
                 ExecGate.checkExecutable(launch.command().getFirst(), env, launch.workingDirectory());
             }
             ProcessBuilder pb = new ProcessBuilder(gated ? ExecGate.command(launch.command()) : launch.command())
-                    .directory(launch.workingDirectory().toFile()).inheritIO();
+                    .directory(launch.workingDirectory().toFile())
+                    .inheritIO();
             pb.environment().clear();
             pb.environment().putAll(gated ? ExecGate.environment(env) : env);
             Process target;
@@ -119,10 +123,13 @@ public final class Session {
             String exe = Path.of(launch.command().getFirst()).getFileName().toString();
             OutputPaths paths = outputPaths(pid, env);
             ZonedDateTime launched = ZonedDateTime.now(ZoneId.systemDefault());
-            RunOutputs outputs = RunOutputs.open(formats,
-                    new OutputContext(settings, paths, pid, exe, realtimeOffset, log, System.out));
+            RunOutputs outputs = RunOutputs.open(
+                    formats, new OutputContext(settings, paths, pid, exe, realtimeOffset, log, System.out));
             Pipeline pipeline = new Pipeline(windows, initiallyEnabled(), sources, outputs.writers());
-            Collector collector = new Collector(dir, pipeline.head(), log,
+            Collector collector = new Collector(
+                    dir,
+                    pipeline.head(),
+                    log,
                     sources.stream().flatMap(s -> s.backendRecords().stream()).toList());
             collector.setRootPid(pid);
             for (BackgroundSource source : sources) {
@@ -130,21 +137,24 @@ public final class Session {
             }
             SignalForwarding signals = SignalForwarding.install(target);
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread collecting = Thread.ofPlatform().name("rocprof-sys-collector").start(() -> {
-                try {
-                    collector.run(DESCENDANT_GRACE_NS);
-                } catch (Throwable t) {
-                    failure.set(t);
-                }
-            });
+            Thread collecting = Thread.ofPlatform()
+                    .name("rocprof-sys-collector")
+                    .start(() -> {
+                        try {
+                            collector.run(DESCENDANT_GRACE_NS);
+                        } catch (Throwable t) {
+                            failure.set(t);
+                        }
+                    });
             int status = target.waitFor();
             long ended = System.nanoTime();
             for (BackgroundSource source : sources) {
                 source.stop(ended);
             }
-            collector.targetReaped(status > 128
-                    ? new Collector.RootEnd(ProcessEnd.KILLED_BY_SIGNAL, status - 128, ended)
-                    : new Collector.RootEnd(ProcessEnd.EXITED, status, ended));
+            collector.targetReaped(
+                    status > 128
+                            ? new Collector.RootEnd(ProcessEnd.KILLED_BY_SIGNAL, status - 128, ended)
+                            : new Collector.RootEnd(ProcessEnd.EXITED, status, ended));
             collecting.join();
             signals.uninstall();
             if (failure.get() != null) {
@@ -165,7 +175,8 @@ public final class Session {
             return new TargetOutcome(ProcessEnd.EXITED, rootEnd.status());
         }
         // without the agent's word, Java's 128+N convention is the only hint of a signal
-        return waitStatus > 128 ? new TargetOutcome(ProcessEnd.KILLED_BY_SIGNAL, waitStatus - 128)
+        return waitStatus > 128
+                ? new TargetOutcome(ProcessEnd.KILLED_BY_SIGNAL, waitStatus - 128)
                 : new TargetOutcome(ProcessEnd.EXITED, waitStatus);
     }
 
@@ -221,12 +232,22 @@ public final class Session {
 
     private OutputPaths outputPaths(int pid, Map<String, String> env) {
         long self = ProcessHandle.current().pid();
-        LaunchContext ctx = new LaunchContext(launch.command(), pid, self, self, self,
-                ZonedDateTime.now(ZoneId.systemDefault()), env,
-                key -> settings.registry().find(key).map(d -> settings.get(d.envName())), Optional.empty());
-        OutputSettings os = new OutputSettings(settings.get("ROCPROFSYS_OUTPUT_PATH"),
-                settings.get("ROCPROFSYS_OUTPUT_PREFIX"), settings.bool("ROCPROFSYS_TIME_OUTPUT"),
-                settings.get("ROCPROFSYS_TIME_FORMAT"), settings.bool("ROCPROFSYS_USE_PID"),
+        LaunchContext ctx = new LaunchContext(
+                launch.command(),
+                pid,
+                self,
+                self,
+                self,
+                ZonedDateTime.now(ZoneId.systemDefault()),
+                env,
+                key -> settings.registry().find(key).map(d -> settings.get(d.envName())),
+                Optional.empty());
+        OutputSettings os = new OutputSettings(
+                settings.get("ROCPROFSYS_OUTPUT_PATH"),
+                settings.get("ROCPROFSYS_OUTPUT_PREFIX"),
+                settings.bool("ROCPROFSYS_TIME_OUTPUT"),
+                settings.get("ROCPROFSYS_TIME_FORMAT"),
+                settings.bool("ROCPROFSYS_USE_PID"),
                 settings.get("ROCPROFSYS_PERFETTO_FILE"));
         return new OutputPaths(os, ctx, launch.workingDirectory(), OptionalInt.empty());
     }

@@ -1,5 +1,6 @@
 package org.rocprofsys.core.metadata;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -10,10 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingValue;
 import org.rocprofsys.config.Settings;
@@ -27,26 +24,40 @@ import org.rocprofsys.config.file.JsonConfigWriter;
  * config file uses, so the file reads back as a config), the files written, and the environment.
  */
 public final class MetadataWriter {
-    private MetadataWriter() {
-    }
+    private MetadataWriter() {}
 
     /**
      * @param outputs files written, by kind ({@code json}, {@code text}, {@code protobuf}) then by
      *                key ({@code wall_clock}, {@code perfetto}, ...)
      */
-    public static void write(Path file, Settings settings, List<String> commandLine, ZonedDateTime launch,
-            Map<String, Map<String, List<Path>>> outputs, Map<String, String> environment, Map<String, Long> drops)
+    public static void write(
+            Path file,
+            Settings settings,
+            List<String> commandLine,
+            ZonedDateTime launch,
+            Map<String, Map<String, List<Path>>> outputs,
+            Map<String, String> environment,
+            Map<String, Long> drops)
             throws IOException {
         write(file, settings, commandLine, launch, outputs, environment, drops, Map.of());
     }
 
     /** @param facts the outputs' own entries ({@code gpu}: devices and kernel counts), after {@code output} */
-    public static void write(Path file, Settings settings, List<String> commandLine, ZonedDateTime launch,
-            Map<String, Map<String, List<Path>>> outputs, Map<String, String> environment, Map<String, Long> drops,
-            Map<String, com.fasterxml.jackson.databind.JsonNode> facts) throws IOException {
+    public static void write(
+            Path file,
+            Settings settings,
+            List<String> commandLine,
+            ZonedDateTime launch,
+            Map<String, Map<String, List<Path>>> outputs,
+            Map<String, String> environment,
+            Map<String, Long> drops,
+            Map<String, com.fasterxml.jackson.databind.JsonNode> facts)
+            throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (OutputStream os = Files.newOutputStream(file);
-                JsonGenerator g = new com.fasterxml.jackson.databind.ObjectMapper().getFactory().createGenerator(os)) {
+                JsonGenerator g = new com.fasterxml.jackson.databind.ObjectMapper()
+                        .getFactory()
+                        .createGenerator(os)) {
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeObjectFieldStart(JsonConfigReader.ROOT);
@@ -76,8 +87,10 @@ public final class MetadataWriter {
             }
             g.writeArrayFieldStart("environment");
             for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
-                if (e.getKey().startsWith("ROCPROFSYS_") || e.getKey().equals("LD_PRELOAD")
-                        || e.getKey().startsWith("OMP_") || e.getKey().startsWith("HIP_")
+                if (e.getKey().startsWith("ROCPROFSYS_")
+                        || e.getKey().equals("LD_PRELOAD")
+                        || e.getKey().startsWith("OMP_")
+                        || e.getKey().startsWith("HIP_")
                         || e.getKey().startsWith("CUDA_")) {
                     g.writeStartObject();
                     g.writeStringField("key", e.getKey());
@@ -105,8 +118,9 @@ public final class MetadataWriter {
         return entries;
     }
 
-    private static void writeInfo(JsonGenerator g, List<String> commandLine, ZonedDateTime launch,
-            Map<String, Long> drops) throws IOException {
+    private static void writeInfo(
+            JsonGenerator g, List<String> commandLine, ZonedDateTime launch, Map<String, Long> drops)
+            throws IOException {
         MachineInfo m = MachineInfo.read();
         g.writeObjectFieldStart("info");
         g.writeStringField("CPU_MODEL", m.cpuModel());

@@ -2,7 +2,6 @@ package org.rocprofsys.core.output;
 
 import java.io.IOException;
 import java.util.List;
-
 import org.rocprofsys.core.event.EventSink;
 
 /** The writer an {@link OutputFormat} opened for one run: a sink that reports what it wrote. */

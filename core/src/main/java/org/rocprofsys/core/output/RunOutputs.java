@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.metadata.MetadataWriter;
 
@@ -48,7 +47,8 @@ public final class RunOutputs {
         for (OutputWriter w : writers) {
             for (WrittenFile f : w.report()) {
                 written.computeIfAbsent(f.kind(), k -> new LinkedHashMap<>())
-                        .computeIfAbsent(f.key(), k -> new ArrayList<>()).add(f.path());
+                        .computeIfAbsent(f.key(), k -> new ArrayList<>())
+                        .add(f.path());
             }
         }
         Map<String, com.fasterxml.jackson.databind.JsonNode> facts = new LinkedHashMap<>();
@@ -56,8 +56,8 @@ public final class RunOutputs {
             facts.putAll(w.metadata());
         }
         Path metadata = context.paths().file("metadata", "json");
-        MetadataWriter.write(metadata, context.settings(), commandLine, launch, written, env,
-                summary.droppedRecords(), facts);
+        MetadataWriter.write(
+                metadata, context.settings(), commandLine, launch, written, env, summary.droppedRecords(), facts);
         context.log().println("[rocprof-sys][" + context.rootPid() + "][metadata]> Outputting '" + metadata + "'...");
     }
 }

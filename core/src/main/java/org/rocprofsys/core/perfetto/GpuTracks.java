@@ -17,8 +17,7 @@ final class GpuTracks {
     static final String MEMORY_UNIT = "MB";
     static final double BYTES_PER_UNIT = 1024.0 * 1024.0;
 
-    private GpuTracks() {
-    }
+    private GpuTracks() {}
 
     static String streamTrackName(int device, long stream) {
         return "CUDA Activity Stream " + stream + " [" + device + "]";

@@ -25,11 +25,11 @@ import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuDevice;
 import org.rocprofsys.core.gpu.GpuEvent;
@@ -48,11 +48,11 @@ import org.rocprofsys.core.perfetto.proto.EventName;
 import org.rocprofsys.core.perfetto.proto.InternedData;
 import org.rocprofsys.core.perfetto.proto.ProcessDescriptor;
 import org.rocprofsys.core.perfetto.proto.ThreadDescriptor;
+import org.rocprofsys.core.perfetto.proto.TracePacket;
+import org.rocprofsys.core.perfetto.proto.TracePacketDefaults;
 import org.rocprofsys.core.perfetto.proto.TrackDescriptor;
 import org.rocprofsys.core.perfetto.proto.TrackEvent;
 import org.rocprofsys.core.perfetto.proto.TrackEventDefaults;
-import org.rocprofsys.core.perfetto.proto.TracePacket;
-import org.rocprofsys.core.perfetto.proto.TracePacketDefaults;
 
 /**
  * Writes the event stream as a Perfetto protobuf trace ({@code perfetto-trace.proto}), streaming:
@@ -107,7 +107,11 @@ public final class PerfettoSink implements EventSink {
      *                         precision, a larger unit rounds timestamps down to multiples of it
      *                         and makes traces smaller
      */
-    public record Options(boolean annotations, long realtimeOffsetNs, long boottimeOffsetNs, String executable,
+    public record Options(
+            boolean annotations,
+            long realtimeOffsetNs,
+            long boottimeOffsetNs,
+            String executable,
             long timestampUnitNs) {
         public Options {
             Objects.requireNonNull(executable, "executable");
@@ -137,7 +141,7 @@ public final class PerfettoSink implements EventSink {
     private static final int CLOCK_REALTIME = ClockSnapshot.Clock.BuiltinClocks.REALTIME_VALUE;
     private static final int CLOCK_MONOTONIC = ClockSnapshot.Clock.BuiltinClocks.MONOTONIC_VALUE;
     private static final int CLOCK_BOOTTIME = ClockSnapshot.Clock.BuiltinClocks.BOOTTIME_VALUE;
-    private static final Consumer<TrackEvent.Builder> NO_FLOW = ev -> { };
+    private static final Consumer<TrackEvent.Builder> NO_FLOW = ev -> {};
 
     private final Options options;
     private final OutputStream file;
@@ -146,6 +150,7 @@ public final class PerfettoSink implements EventSink {
     private final Map<Long, ThreadTrack> threads = new HashMap<>();
     /** The tracks of sampled call stacks, by thread; and each thread's number from its ThreadStarted. */
     private final Map<Long, ThreadTrack> sampledThreads = new HashMap<>();
+
     private final Map<Long, Integer> threadSequences = new HashMap<>();
     /**
      * The tracks of processes that ended: the sampler's events of a process can reach the sink
@@ -154,11 +159,13 @@ public final class PerfettoSink implements EventSink {
     private final Map<Integer, ProcessTrack> endedProcesses = new HashMap<>();
     /** Counter tracks by name, with their uuid; their samples go on the global sequence. */
     private final Map<String, Long> counters = new HashMap<>();
+
     private final SliceEncoder slices = new SliceEncoder();
     /** GPU activity tracks by {@link GpuTracks#streamKey}. */
     private final Map<String, ThreadTrack> gpuStreams = new HashMap<>();
     /** Bytes allocated on each device of each process, by {@link GpuTracks#deviceKey}. */
     private final Map<Long, Long> gpuAllocated = new HashMap<>();
+
     private long nextUuid = 1;
     private int nextSequenceId = GLOBAL_SEQUENCE_ID + 1;
     private boolean started;
@@ -202,8 +209,13 @@ public final class PerfettoSink implements EventSink {
             case ThreadEnded t -> threadEnded(t);
             case RegionBegin b -> regionBegin(b, flow);
             case RegionEnd e -> regionEnd(e);
-            case Mark m -> instant(thread(m.pid(), m.tid(), m.timestampNs()), m.timestampNs(),
-                    label(m.category()), m.name(), flow);
+            case Mark m ->
+                instant(
+                        thread(m.pid(), m.tid(), m.timestampNs()),
+                        m.timestampNs(),
+                        label(m.category()),
+                        m.name(),
+                        flow);
             case Fork f -> fork(f);
             case RecordsDropped r -> recordsDropped(r);
             case CounterSample c -> counter(c);
@@ -240,7 +252,8 @@ public final class PerfettoSink implements EventSink {
         }
         ProcessTrack proc = new ProcessTrack(nextUuid++, exe);
         processes.put(p.pid(), proc);
-        ProcessDescriptor.Builder pd = ProcessDescriptor.newBuilder().setPid(p.pid()).setProcessName(exe);
+        ProcessDescriptor.Builder pd =
+                ProcessDescriptor.newBuilder().setPid(p.pid()).setProcessName(exe);
         if (p.commandLine() != null) {
             pd.addAllCmdline(p.commandLine());
         }
@@ -332,7 +345,11 @@ public final class PerfettoSink implements EventSink {
     private void emitSlice(ThreadTrack t, long timestampNs) throws IOException {
         long delta = t.advance(timestampNs);
         InternedData.Builder interned = t.takeInterned();
-        slices.writePacket(out, delta >= 0 ? delta : timestampNs, delta >= 0 ? 0 : CLOCK_MONOTONIC, t.sequenceId,
+        slices.writePacket(
+                out,
+                delta >= 0 ? delta : timestampNs,
+                delta >= 0 ? 0 : CLOCK_MONOTONIC,
+                t.sequenceId,
                 interned == null ? null : interned.build().toByteArray());
     }
 
@@ -410,16 +427,25 @@ public final class PerfettoSink implements EventSink {
         if (uuid == null) {
             uuid = nextUuid++;
             counters.put(track.name(), uuid);
-            TrackDescriptor.Builder td = TrackDescriptor.newBuilder().setUuid(uuid).setName(track.name())
+            TrackDescriptor.Builder td = TrackDescriptor.newBuilder()
+                    .setUuid(uuid)
+                    .setName(track.name())
                     .setCounter(CounterDescriptor.newBuilder().setUnitName(track.unit()));
             if (track.pid() != 0) {
                 td.setParentUuid(process(track.pid(), c.timestampNs()).uuid);
             }
-            write(TracePacket.newBuilder().setTimestamp(c.timestampNs()).setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
-                    .setTrackDescriptor(td).build());
+            write(TracePacket.newBuilder()
+                    .setTimestamp(c.timestampNs())
+                    .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
+                    .setTrackDescriptor(td)
+                    .build());
         }
-        write(TracePacket.newBuilder().setTimestamp(c.timestampNs()).setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
-                .setTrackEvent(TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_COUNTER).setTrackUuid(uuid)
+        write(TracePacket.newBuilder()
+                .setTimestamp(c.timestampNs())
+                .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
+                .setTrackEvent(TrackEvent.newBuilder()
+                        .setType(TrackEvent.Type.TYPE_COUNTER)
+                        .setTrackUuid(uuid)
                         .setDoubleCounterValue(c.value()))
                 .build());
     }
@@ -483,8 +509,10 @@ public final class PerfettoSink implements EventSink {
         ThreadTrack t = gpuStream(k.pid(), k.device(), k.stream(), k.beginNs());
         TrackEvent.Builder begin = gpuSliceBegin(t, GpuTracks.KERNEL_CATEGORY, k.name(), k.beginNs(), k.endNs());
         gpuDeviceAnnotations(t, begin, k.correlationId(), k.stream(), k.device());
-        begin.addDebugAnnotations(annotation(t, "grid_size").setStringValue(k.grid().toString()))
-                .addDebugAnnotations(annotation(t, "workgroup_size").setStringValue(k.block().toString()))
+        begin.addDebugAnnotations(
+                        annotation(t, "grid_size").setStringValue(k.grid().toString()))
+                .addDebugAnnotations(
+                        annotation(t, "workgroup_size").setStringValue(k.block().toString()))
                 .addDebugAnnotations(annotation(t, "group_segment_size")
                         .setUintValue((long) k.staticSharedBytes() + k.dynamicSharedBytes()))
                 .addDebugAnnotations(annotation(t, "static_shared_memory").setUintValue(k.staticSharedBytes()))
@@ -495,8 +523,8 @@ public final class PerfettoSink implements EventSink {
 
     private void gpuCopy(GpuMemoryCopy c) throws IOException {
         ThreadTrack t = gpuStream(c.pid(), c.device(), c.stream(), c.beginNs());
-        TrackEvent.Builder begin = gpuSliceBegin(t, GpuTracks.COPY_CATEGORY, c.kind().operationName(), c.beginNs(),
-                c.endNs());
+        TrackEvent.Builder begin =
+                gpuSliceBegin(t, GpuTracks.COPY_CATEGORY, c.kind().operationName(), c.beginNs(), c.endNs());
         gpuDeviceAnnotations(t, begin, c.correlationId(), c.stream(), c.device());
         begin.addDebugAnnotations(annotation(t, "bytes").setUintValue(c.bytes()))
                 .addDebugAnnotations(annotation(t, "src_agent").setIntValue(c.srcDevice()))
@@ -506,8 +534,8 @@ public final class PerfettoSink implements EventSink {
 
     private void gpuMemset(GpuMemorySet s) throws IOException {
         ThreadTrack t = gpuStream(s.pid(), s.device(), s.stream(), s.beginNs());
-        TrackEvent.Builder begin = gpuSliceBegin(t, GpuTracks.MEMSET_CATEGORY, GpuTracks.MEMSET_NAME, s.beginNs(),
-                s.endNs());
+        TrackEvent.Builder begin =
+                gpuSliceBegin(t, GpuTracks.MEMSET_CATEGORY, GpuTracks.MEMSET_NAME, s.beginNs(), s.endNs());
         gpuDeviceAnnotations(t, begin, s.correlationId(), s.stream(), s.device());
         begin.addDebugAnnotations(annotation(t, "bytes").setUintValue(s.bytes()))
                 .addDebugAnnotations(annotation(t, "value").setUintValue(s.value()));
@@ -519,8 +547,14 @@ public final class PerfettoSink implements EventSink {
         long key = GpuTracks.deviceKey(a.pid(), a.device());
         long bytes = Math.max(0, gpuAllocated.getOrDefault(key, 0L) + (a.free() ? -a.bytes() : a.bytes()));
         gpuAllocated.put(key, bytes);
-        counter(new CounterSample(a.timestampNs(), new CounterTrack(GpuTracks.memoryTrackName(a.device()),
-                GpuTracks.MEMORY_UNIT, Category.CUDA_MEMORY_ALLOCATION, a.pid()), bytes / GpuTracks.BYTES_PER_UNIT));
+        counter(new CounterSample(
+                a.timestampNs(),
+                new CounterTrack(
+                        GpuTracks.memoryTrackName(a.device()),
+                        GpuTracks.MEMORY_UNIT,
+                        Category.CUDA_MEMORY_ALLOCATION,
+                        a.pid()),
+                bytes / GpuTracks.BYTES_PER_UNIT));
     }
 
     private TrackEvent.Builder gpuSliceBegin(ThreadTrack t, String category, String name, long beginNs, long endNs) {
@@ -535,16 +569,17 @@ public final class PerfettoSink implements EventSink {
         return ev;
     }
 
-    private static void gpuDeviceAnnotations(ThreadTrack t, TrackEvent.Builder ev, long correlationId, long stream,
-            int device) {
+    private static void gpuDeviceAnnotations(
+            ThreadTrack t, TrackEvent.Builder ev, long correlationId, long stream, int device) {
         ev.addDebugAnnotations(annotation(t, "corr_id").setUintValue(correlationId))
                 .addDebugAnnotations(annotation(t, "stream_id").setUintValue(stream))
                 .addDebugAnnotations(annotation(t, "device").setIntValue(device));
     }
 
     /** Device work ends the flow its launching API call started. */
-    private void gpuDeviceSlice(ThreadTrack t, TrackEvent.Builder begin, int pid, long correlationId, long beginNs,
-            long endNs) throws IOException {
+    private void gpuDeviceSlice(
+            ThreadTrack t, TrackEvent.Builder begin, int pid, long correlationId, long beginNs, long endNs)
+            throws IOException {
         if (correlationId != 0) {
             begin.addTerminatingFlowIds(GpuTracks.flowId(pid, correlationId));
         }
@@ -620,7 +655,8 @@ public final class PerfettoSink implements EventSink {
         write(TracePacket.newBuilder()
                 .setTimestamp(timestampNs)
                 .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
-                .setTrackDescriptor(TrackDescriptor.newBuilder().setUuid(proc.uuid).setProcess(pd))
+                .setTrackDescriptor(
+                        TrackDescriptor.newBuilder().setUuid(proc.uuid).setProcess(pd))
                 .build());
     }
 
@@ -765,8 +801,7 @@ public final class PerfettoSink implements EventSink {
         return ((long) pid << 32) | (tid & 0xffffffffL);
     }
 
-    private record ProcessTrack(long uuid, String executable) {
-    }
+    private record ProcessTrack(long uuid, String executable) {}
 
     /** One thread: its track, its packet sequence and the sequence's incremental state. */
     private static final class ThreadTrack {
@@ -778,6 +813,7 @@ public final class PerfettoSink implements EventSink {
         long lastUnits;
         /** Slices open on the track. */
         int depth;
+
         private final Map<String, Long> names = new HashMap<>();
         private final Map<String, Long> categories = new HashMap<>();
         private final Map<String, Long> annotationNames = new HashMap<>();
@@ -824,10 +860,10 @@ public final class PerfettoSink implements EventSink {
         }
 
         // constants, so the per-event lookups allocate nothing
-        private static final Announce EVENT_NAME = (d, iid, n) -> d.addEventNames(
-                EventName.newBuilder().setIid(iid).setName(n));
-        private static final Announce EVENT_CATEGORY = (d, iid, n) -> d.addEventCategories(
-                EventCategory.newBuilder().setIid(iid).setName(n));
+        private static final Announce EVENT_NAME = (d, iid, n) ->
+                d.addEventNames(EventName.newBuilder().setIid(iid).setName(n));
+        private static final Announce EVENT_CATEGORY = (d, iid, n) ->
+                d.addEventCategories(EventCategory.newBuilder().setIid(iid).setName(n));
         private static final Announce ANNOTATION_NAME = (d, iid, n) -> d.addDebugAnnotationNames(
                 DebugAnnotationName.newBuilder().setIid(iid).setName(n));
 

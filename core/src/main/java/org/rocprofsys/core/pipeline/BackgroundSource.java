@@ -3,7 +3,6 @@ package org.rocprofsys.core.pipeline;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.TraceEvent;
 
 /**
@@ -26,8 +25,7 @@ public interface BackgroundSource {
      * attaches here (e.g. perf events with enable_on_exec) is live from the command's first
      * instruction. {@link #start} follows once the process runs.
      */
-    default void attachBeforeExec(int pid) {
-    }
+    default void attachBeforeExec(int pid) {}
 
     void start(int targetPid, Consumer<TraceEvent> out);
 

@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.ProcessStarted;
@@ -40,10 +39,12 @@ public final class Collector {
     private final Map<Path, Image> images = new LinkedHashMap<>();
     /** Files not to read again: broken ones, and images already ended. */
     private final Set<Path> done = new HashSet<>();
+
     private final Map<String, Long> drops = new LinkedHashMap<>();
     private long lastLivenessCheck;
     /** Listing the directory costs tens of µs: while rings are busy it is done at most this often. */
     private static final long DISCOVERY_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(2);
+
     private long lastDiscovery;
     private int lastPassRecords;
     private long recordsRead;
@@ -51,13 +52,13 @@ public final class Collector {
     /** Events of background sources (samplers), handed over from their threads. */
     private final java.util.concurrent.ConcurrentLinkedQueue<TraceEvent> external =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
+
     private volatile RootEnd rootEnd;
     private int rootPid = -1;
     private ProcessEnded targetEnd;
 
     /** How the launched target ended, as its parent saw it. */
-    public record RootEnd(ProcessEnd how, int status, long timestampNs) {
-    }
+    public record RootEnd(ProcessEnd how, int status, long timestampNs) {}
 
     private static final class Image {
         final RingFile file;
@@ -81,7 +82,10 @@ public final class Collector {
     }
 
     /** @param backends the GPU backends whose ring records each image's drains hand over */
-    public Collector(SessionDirectory directory, Consumer<TraceEvent> out, PrintStream log,
+    public Collector(
+            SessionDirectory directory,
+            Consumer<TraceEvent> out,
+            PrintStream log,
             List<BackendRecords.Factory> backends) {
         this.directory = directory;
         this.out = out;
@@ -90,7 +94,8 @@ public final class Collector {
     }
 
     private BackendRecords backendRecords(int pid) {
-        List<BackendRecords> opened = backends.stream().map(f -> f.open(pid, out)).toList();
+        List<BackendRecords> opened =
+                backends.stream().map(f -> f.open(pid, out)).toList();
         if (opened.isEmpty()) {
             return BackendRecords.NONE;
         }
@@ -207,7 +212,10 @@ public final class Collector {
             if (exited) {
                 RootEnd end = image.pid == rootPid ? rootEnd : null;
                 int code = image.file.exitCode();
-                endImage(image, ProcessEnd.EXITED, code >= 0 || end == null ? code : end.status(),
+                endImage(
+                        image,
+                        ProcessEnd.EXITED,
+                        code >= 0 || end == null ? code : end.status(),
                         image.file.exitTimeNs());
             } else if (image.pid == rootPid) {
                 RootEnd end = rootEnd;
@@ -258,8 +266,14 @@ public final class Collector {
                 }
             }
             images.put(p, image);
-            out.accept(new ProcessStarted(file.initTimeNs(), file.pid(), file.ppid(), file.executable(),
-                    file.commandLine(), file.forkedFrom(), file.execGeneration()));
+            out.accept(new ProcessStarted(
+                    file.initTimeNs(),
+                    file.pid(),
+                    file.ppid(),
+                    file.executable(),
+                    file.commandLine(),
+                    file.forkedFrom(),
+                    file.execGeneration()));
         }
     }
 

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterSample;
@@ -51,6 +50,7 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
     private final Consumer<? super SinkEvent> downstream;
     /** Open regions per thread (their categories, innermost first), by {@link #key}. */
     private final Map<Long, ArrayDeque<Category>> threads = new HashMap<>();
+
     private final Set<Long> ended = new HashSet<>();
 
     public EventNormaliser(Consumer<? super SinkEvent> downstream) {
@@ -145,8 +145,8 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
 
     private void close(long key, ArrayDeque<Category> open, long timestampNs) {
         while (!open.isEmpty()) {
-            downstream.accept(new RegionEnd(timestampNs, pid(key), tid(key), open.pop(), List.of(),
-                    RegionMetrics.NONE, true));
+            downstream.accept(
+                    new RegionEnd(timestampNs, pid(key), tid(key), open.pop(), List.of(), RegionMetrics.NONE, true));
         }
     }
 

@@ -2,7 +2,6 @@ package org.rocprofsys.core.wire;
 
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.TraceEvent;
 
 /**
@@ -43,7 +42,6 @@ public interface BackendRecords {
         }
 
         @Override
-        public void finish(long endNs) {
-        }
+        public void finish(long endNs) {}
     };
 }

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-
 import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
@@ -60,8 +59,8 @@ public final class RingDrain {
      *                  rings (FUNC_DEF records fill it, FUNC_ENTER records name their regions by it)
      * @param backend   the image's GPU backend records (decoded by the backend, not here)
      */
-    public RingDrain(int pid, RingFile.Ring ring, Consumer<TraceEvent> out, FunctionNames functions,
-            BackendRecords backend) {
+    public RingDrain(
+            int pid, RingFile.Ring ring, Consumer<TraceEvent> out, FunctionNames functions, BackendRecords backend) {
         this.pid = pid;
         this.ring = ring;
         this.out = out;
@@ -125,11 +124,22 @@ public final class RingDrain {
         }
         List<Annotation> annotations = List.copyOf(pendingAnnotations);
         TraceEvent e = switch (pendingRegion) {
-            case RegionBegin b -> annotations.isEmpty() ? b
-                    : new RegionBegin(b.timestampNs(), b.pid(), b.tid(), b.name(), b.category(), annotations, b.metrics());
-            case RegionEnd en -> annotations.isEmpty() ? en
-                    : new RegionEnd(en.timestampNs(), en.pid(), en.tid(), en.category(), annotations, en.metrics(),
-                            en.forced());
+            case RegionBegin b ->
+                annotations.isEmpty()
+                        ? b
+                        : new RegionBegin(
+                                b.timestampNs(), b.pid(), b.tid(), b.name(), b.category(), annotations, b.metrics());
+            case RegionEnd en ->
+                annotations.isEmpty()
+                        ? en
+                        : new RegionEnd(
+                                en.timestampNs(),
+                                en.pid(),
+                                en.tid(),
+                                en.category(),
+                                annotations,
+                                en.metrics(),
+                                en.forced());
             default -> pendingRegion;
         };
         pendingRegion = null;
@@ -159,28 +169,30 @@ public final class RingDrain {
         long time = Math.max(clock.toMonotonicNs(r.get(JAVA_LONG, 8)), lastTime);
         lastTime = time;
         switch (type) {
-            case WireFormat.REC_THREAD_START -> out.accept(new ThreadStarted(time, pid, r.get(JAVA_INT, 16),
-                    r.get(JAVA_INT, 20)));
+            case WireFormat.REC_THREAD_START ->
+                out.accept(new ThreadStarted(time, pid, r.get(JAVA_INT, 16), r.get(JAVA_INT, 20)));
             case WireFormat.REC_THREAD_END -> out.accept(new ThreadEnded(time, pid, tid, false));
             case WireFormat.REC_REGION_BEGIN -> {
                 int flags = (aux >>> 8) & 0xff;
                 long offset = 16 + 8L * Integer.bitCount(flags);
-                pendingRegion = new RegionBegin(time, pid, tid, string(r, offset), Category.fromCode(aux & 0xff),
-                        List.of(), metrics(r, flags));
+                pendingRegion = new RegionBegin(
+                        time, pid, tid, string(r, offset), Category.fromCode(aux & 0xff), List.of(), metrics(r, flags));
             }
             case WireFormat.REC_REGION_END -> {
                 int flags = (aux >>> 8) & 0xff;
-                pendingRegion = new RegionEnd(time, pid, tid, Category.fromCode(aux & 0xff), List.of(),
-                        metrics(r, flags), false);
+                pendingRegion = new RegionEnd(
+                        time, pid, tid, Category.fromCode(aux & 0xff), List.of(), metrics(r, flags), false);
             }
-            case WireFormat.REC_FUNC_ENTER -> out.accept(new RegionBegin(time, pid, tid, functions.name(aux),
-                    Category.HOST, List.of(), RegionMetrics.NONE));
-            case WireFormat.REC_FUNC_EXIT -> out.accept(new RegionEnd(time, pid, tid, Category.HOST, List.of(),
-                    RegionMetrics.NONE, false));
-            case WireFormat.REC_MARK -> out.accept(new Mark(time, pid, tid, string(r, 16), Category.fromCode(aux & 0xff)));
+            case WireFormat.REC_FUNC_ENTER ->
+                out.accept(new RegionBegin(
+                        time, pid, tid, functions.name(aux), Category.HOST, List.of(), RegionMetrics.NONE));
+            case WireFormat.REC_FUNC_EXIT ->
+                out.accept(new RegionEnd(time, pid, tid, Category.HOST, List.of(), RegionMetrics.NONE, false));
+            case WireFormat.REC_MARK ->
+                out.accept(new Mark(time, pid, tid, string(r, 16), Category.fromCode(aux & 0xff)));
             case WireFormat.REC_FORK -> out.accept(new Fork(time, pid, tid, r.get(JAVA_INT, 16)));
-            case WireFormat.REC_TRACE_CONTROL -> out.accept(new TraceControl(time, pid, tid, (aux & 1) != 0,
-                    (aux & 2) != 0));
+            case WireFormat.REC_TRACE_CONTROL ->
+                out.accept(new TraceControl(time, pid, tid, (aux & 1) != 0, (aux & 2) != 0));
             case WireFormat.REC_STACK_SAMPLE -> out.accept(stackSample(r, aux, time));
             default -> throw new WireException("pid " + pid + " tid " + tid + ": unknown record type " + type);
         }
@@ -194,10 +206,11 @@ public final class RingDrain {
         long regsAt = 32;
         long pcsAt = regsAt + 8L * nregs;
         long stackAt = pcsAt + 8L * npcs;
-        if (npcs > WireFormat.SAMPLE_MAX_PCS || (nregs != 0 && nregs != WireFormat.SAMPLE_NREGS)
+        if (npcs > WireFormat.SAMPLE_MAX_PCS
+                || (nregs != 0 && nregs != WireFormat.SAMPLE_NREGS)
                 || stackAt + stackSize > r.byteSize()) {
-            throw new WireException("pid " + pid + " tid " + tid + ": corrupt stack sample (" + npcs + " pcs, "
-                    + nregs + " registers, " + stackSize + " stack bytes in " + r.byteSize() + ")");
+            throw new WireException("pid " + pid + " tid " + tid + ": corrupt stack sample (" + npcs + " pcs, " + nregs
+                    + " registers, " + stackSize + " stack bytes in " + r.byteSize() + ")");
         }
         long[] regs = r.asSlice(regsAt, 8L * nregs).toArray(JAVA_LONG);
         long[] pcs = r.asSlice(pcsAt, 8L * npcs).toArray(JAVA_LONG);

@@ -101,6 +101,7 @@ public final class DecodedTrace {
     int sliceEnds;
     /** Sums of the resolved BEGIN and END timestamps, to check huge traces without keeping them. */
     long beginTimestampSum;
+
     long endTimestampSum;
     private final boolean retain;
     private final Map<Integer, Sequence> sequences = new HashMap<>();
@@ -147,7 +148,8 @@ public final class DecodedTrace {
 
     Track threadTrack(int tid) {
         List<Track> found = tracks.values().stream()
-                .filter(t -> t.isThread() && t.descriptor.getThread().getTid() == tid).toList();
+                .filter(t -> t.isThread() && t.descriptor.getThread().getTid() == tid)
+                .toList();
         if (found.size() != 1) {
             throw new AssertionError(found.size() + " thread tracks for tid " + tid);
         }
@@ -278,9 +280,11 @@ public final class DecodedTrace {
 
     private void trackEvent(Sequence seq, long ts, TrackEvent ev) {
         trackEvents++;
-        long track = ev.hasTrackUuid() ? ev.getTrackUuid()
+        long track = ev.hasTrackUuid()
+                ? ev.getTrackUuid()
                 : seq.defaults != null && seq.defaults.hasTrackEventDefaults()
-                        ? seq.defaults.getTrackEventDefaults().getTrackUuid() : 0;
+                        ? seq.defaults.getTrackEventDefaults().getTrackUuid()
+                        : 0;
         Deque<Slice> stack = open.computeIfAbsent(track, k -> new ArrayDeque<>());
         switch (ev.getType()) {
             case TYPE_SLICE_BEGIN, TYPE_INSTANT -> {

@@ -9,7 +9,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.rocprofsys.core.wire.WireFormat;
 
 /**
@@ -18,23 +17,19 @@ import org.rocprofsys.core.wire.WireFormat;
  */
 public sealed interface CudaWireRecord {
     /** The name of API function {@code cbid} of callback domain {@code domain}. */
-    record ApiName(int domain, int cbid, String name) implements CudaWireRecord {
-    }
+    record ApiName(int domain, int cbid, String name) implements CudaWireRecord {}
 
     /** One API call, CLOCK_MONOTONIC ns. */
-    record ApiCall(int domain, int cbid, long beginNs, long endNs, long correlationId) implements CudaWireRecord {
-    }
+    record ApiCall(int domain, int cbid, long beginNs, long endNs, long correlationId) implements CudaWireRecord {}
 
     /**
      * A CUPTI activity record of {@code kind}: its raw bytes (a copy) and the strings its pointer
      * fields pointed to, in declaration order.
      */
-    record Activity(int kind, MemorySegment raw, List<String> strings) implements CudaWireRecord {
-    }
+    record Activity(int kind, MemorySegment raw, List<String> strings) implements CudaWireRecord {}
 
     /** An NVTX call ({@code cbid}, CUPTI_CBID_NVTX_*) at {@code timeNs}. */
-    record Nvtx(int cbid, long timeNs, long id, long domainHandle, String message) implements CudaWireRecord {
-    }
+    record Nvtx(int cbid, long timeNs, long id, long domainHandle, String message) implements CudaWireRecord {}
 
     /** True for the record types of the CUDA backend. */
     public static boolean isCuda(int type) {
@@ -62,7 +57,11 @@ public sealed interface CudaWireRecord {
             }
             case WireFormat.REC_CUDA_API -> {
                 need(r, 32, "CUDA_API");
-                yield new ApiCall(aux, r.get(JAVA_INT, 24), r.get(JAVA_LONG, 8), r.get(JAVA_LONG, 16),
+                yield new ApiCall(
+                        aux,
+                        r.get(JAVA_INT, 24),
+                        r.get(JAVA_LONG, 8),
+                        r.get(JAVA_LONG, 16),
                         Integer.toUnsignedLong(r.get(JAVA_INT, 28)));
             }
             case WireFormat.REC_CUDA_ACTIVITY -> activity(r, aux);
@@ -106,7 +105,8 @@ public sealed interface CudaWireRecord {
     }
 
     private static String string(MemorySegment r, long at) {
-        return at >= r.byteSize() ? "" : new String(r.asSlice(at, length(r, at)).toArray(JAVA_BYTE),
-                StandardCharsets.UTF_8);
+        return at >= r.byteSize()
+                ? ""
+                : new String(r.asSlice(at, length(r, at)).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
     }
 }

@@ -5,7 +5,6 @@ import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.rocprofsys.core.gpu.GpuDomain;
 
 /**
@@ -17,8 +16,7 @@ import org.rocprofsys.core.gpu.GpuDomain;
 public final class CudaDomains {
     public static final String SETTING = "ROCPROFSYS_CUDA_DOMAINS";
 
-    private CudaDomains() {
-    }
+    private CudaDomains() {}
 
     /**
      * The domains of a comma (or space, semicolon) separated list; empty for an empty list.

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.TraceEvent;
@@ -39,7 +38,8 @@ public final class CudaTracing implements BackgroundSource {
 
     CudaTracing(Path library, Set<GpuDomain> domains) {
         this.library = library;
-        this.domains = domains.isEmpty() ? java.util.EnumSet.noneOf(GpuDomain.class) : java.util.EnumSet.copyOf(domains);
+        this.domains =
+                domains.isEmpty() ? java.util.EnumSet.noneOf(GpuDomain.class) : java.util.EnumSet.copyOf(domains);
     }
 
     /**
@@ -108,6 +108,5 @@ public final class CudaTracing implements BackgroundSource {
     }
 
     @Override
-    public void stop(long timestampNs) {
-    }
+    public void stop(long timestampNs) {}
 }

@@ -13,7 +13,6 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
@@ -47,7 +46,8 @@ class CudaTracingTest {
         Map<String, String> env = sources.getFirst().targetEnvironment(dir);
         assertEquals(library().toString(), env.get("CUDA_INJECTION64_PATH"));
         assertEquals(library().toString(), env.get("NVTX_INJECTION64_PATH"));
-        assertEquals("cuda_runtime_api,kernel_dispatch,memory_copy,memory_set,memory_allocation,nvtx",
+        assertEquals(
+                "cuda_runtime_api,kernel_dispatch,memory_copy,memory_set,memory_allocation,nvtx",
                 env.get("ROCPROFSYS_AGENT_CUDA_DOMAINS"));
         assertTrue(sources.getFirst().backendRecords().isPresent());
     }
@@ -60,16 +60,20 @@ class CudaTracingTest {
 
     @Test
     void withoutNvtxTheNvtxInjectionIsNotSet() throws Exception {
-        Map<String, String> env = CudaTracing.sources(settings("ROCPROFSYS_CUDA_DOMAINS", "kernel_dispatch cuda_driver_api"),
-                library(), System.err).getFirst().targetEnvironment(dir);
+        Map<String, String> env = CudaTracing.sources(
+                        settings("ROCPROFSYS_CUDA_DOMAINS", "kernel_dispatch cuda_driver_api"), library(), System.err)
+                .getFirst()
+                .targetEnvironment(dir);
         assertEquals("cuda_driver_api,kernel_dispatch", env.get("ROCPROFSYS_AGENT_CUDA_DOMAINS"));
         assertTrue(!env.containsKey("NVTX_INJECTION64_PATH"));
     }
 
     @Test
     void anUnknownDomainIsRefusedInUpstreamsWords() throws Exception {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CudaTracing.sources(
-                settings("ROCPROFSYS_CUDA_DOMAINS", "kernel_dispatch,bogus"), library(), System.err));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> CudaTracing.sources(
+                        settings("ROCPROFSYS_CUDA_DOMAINS", "kernel_dispatch,bogus"), library(), System.err));
         assertEquals("unsupported ROCPROFSYS_CUDA_DOMAINS value: bogus", e.getMessage());
         assertEquals(EnumSet.of(GpuDomain.NVTX, GpuDomain.MEMORY_COPY), CudaDomains.parse("nvtx;MEMORY_COPY"));
     }
@@ -77,9 +81,12 @@ class CudaTracingTest {
     @Test
     void aMissingLibraryIsOneNoticeAndNoSource() throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        assertEquals(List.of(), CudaTracing.sources(settings(), dir.resolve("absent.so"),
-                new PrintStream(log, true, StandardCharsets.UTF_8)));
-        assertEquals("[rocprof-sys][cuda] " + dir.resolve("absent.so") + " is missing: CUDA is not traced\n",
+        assertEquals(
+                List.of(),
+                CudaTracing.sources(
+                        settings(), dir.resolve("absent.so"), new PrintStream(log, true, StandardCharsets.UTF_8)));
+        assertEquals(
+                "[rocprof-sys][cuda] " + dir.resolve("absent.so") + " is missing: CUDA is not traced\n",
                 log.toString(StandardCharsets.UTF_8));
     }
 }

@@ -1,5 +1,7 @@
 package org.rocprofsys.cuda.source;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,10 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.zip.GZIPInputStream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
@@ -49,8 +47,9 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
     static FixtureRun of(String fixture, Path dir) throws Exception {
         Path out = dir.resolve("out");
         Files.createDirectories(out);
-        Settings settings = new SettingsLoader(SettingsRegistry.standard(),
-                Map.of("HOME", dir.toString(), "ROCPROFSYS_TRACE", "true"), dir).load();
+        Settings settings = new SettingsLoader(
+                        SettingsRegistry.standard(), Map.of("HOME", dir.toString(), "ROCPROFSYS_TRACE", "true"), dir)
+                .load();
         ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
         try (SessionDirectory session = SessionDirectory.create(dir)) {
@@ -64,7 +63,8 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
             }
             Files.move(ring, session.path().resolve(pid + ".0.ring"));
             OutputPaths paths = paths(dir, pid);
-            RunOutputs outputs = RunOutputs.open(List.of(new PerfettoFormat(), new GpuStatsFormat()),
+            RunOutputs outputs = RunOutputs.open(
+                    List.of(new PerfettoFormat(), new GpuStatsFormat()),
                     new OutputContext(settings, paths, pid, fixture, 0, log, log));
             Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
             Collector collector = new Collector(session, pipeline.head(), log, List.of(CudaTracing::records));
@@ -74,9 +74,12 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
             collector.run(1_000_000_000L);
             RunSummary summary = new RunSummary(System.nanoTime(), 0, pid, fixture, collector.drops());
             pipeline.finish(summary.endNs());
-            outputs.finish(summary, List.of(fixture), ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
-                    Map.of());
-            return new FixtureRun(pid, DecodedTrace.read(paths.perfettoFile()), paths.directory(),
+            outputs.finish(
+                    summary, List.of(fixture), ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC), Map.of());
+            return new FixtureRun(
+                    pid,
+                    DecodedTrace.read(paths.perfettoFile()),
+                    paths.directory(),
                     new ObjectMapper().readTree(paths.file("metadata", "json").toFile()),
                     logBytes.toString(StandardCharsets.UTF_8));
         }
@@ -86,8 +89,9 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
     String statsFile(String table, String extension) {
         try (var files = Files.list(outputDir)) {
             Path p = files.filter(f -> f.getFileName().toString().startsWith(table + "-")
-                    && f.getFileName().toString().endsWith("." + extension)).findFirst().orElseThrow(
-                            () -> new AssertionError("no " + table + "." + extension + " in " + outputDir));
+                            && f.getFileName().toString().endsWith("." + extension))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + table + "." + extension + " in " + outputDir));
             return Files.readString(p);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -95,11 +99,18 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
     }
 
     private static OutputPaths paths(Path dir, int pid) {
-        LaunchContext ctx = new LaunchContext(List.of("./app"), pid, 1, pid, pid,
-                ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC), Map.of(), k -> Optional.empty(),
+        LaunchContext ctx = new LaunchContext(
+                List.of("./app"),
+                pid,
+                1,
+                pid,
+                pid,
+                ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
+                Map.of(),
+                k -> Optional.empty(),
                 Optional.empty());
-        OutputSettings os = new OutputSettings(dir.resolve("out").toString(), "", false, "%F_%H.%M", true,
-                "perfetto-trace.proto");
+        OutputSettings os =
+                new OutputSettings(dir.resolve("out").toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
         return new OutputPaths(os, ctx, dir, OptionalInt.empty());
     }
 

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingType;
 import org.rocprofsys.config.SettingsRegistry;
@@ -52,7 +51,8 @@ final class RunOptions {
     static final Set<String> CAUSAL_EXCEPTIONS = Set.of("ROCPROFSYS_USE_CAUSAL");
 
     /** Categories that never name an extended group (upstream's regex in add_extended_arguments). */
-    private static final Pattern NOT_A_GROUP = Pattern.compile("rocprofsys|timemory|^(native|custom|advanced|analysis)$");
+    private static final Pattern NOT_A_GROUP =
+            Pattern.compile("rocprofsys|timemory|^(native|custom|advanced|analysis)$");
 
     private static final String CPUTIME_DESC = "Sample based on a CPU-clock timer (default). Accepts zero or more"
             + " arguments: (1) interrupts per second, e.g. 100 == sample every 10 milliseconds of CPU-time;"
@@ -120,56 +120,90 @@ final class RunOptions {
         processedGroups.add("causal");
 
         startGroup("debug", "");
-        explicit(flag("Disable colorized output", "--monochrome"), (c, o, v) -> {
-            boolean mono = ParseContext.bool(o, v);
-            c.monochrome = mono;
-            c.set(o, "ROCPROFSYS_MONOCHROME", mono ? "1" : "0");
-            c.set(o, "MONOCHROME", mono ? "1" : "0");
-        }, "monochrome");
-        explicit(flag("Debug output", "--debug"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_DEBUG", Boolean.toString(ParseContext.bool(o, v))), "debug");
-        explicit(valued("integral", 1, OptionDef.ANY, OptionDef.ANY, "Verbose output", "-v", "--verbose"),
+        explicit(
+                flag("Disable colorized output", "--monochrome"),
+                (c, o, v) -> {
+                    boolean mono = ParseContext.bool(o, v);
+                    c.monochrome = mono;
+                    c.set(o, "ROCPROFSYS_MONOCHROME", mono ? "1" : "0");
+                    c.set(o, "MONOCHROME", mono ? "1" : "0");
+                },
+                "monochrome");
+        explicit(
+                flag("Debug output", "--debug"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_DEBUG", Boolean.toString(ParseContext.bool(o, v))),
+                "debug");
+        explicit(
+                valued("integral", 1, OptionDef.ANY, OptionDef.ANY, "Verbose output", "-v", "--verbose"),
                 (c, o, v) -> {
                     String n = ParseContext.integer(o, v, Integer.MIN_VALUE, Integer.MAX_VALUE);
                     c.verbose = Integer.parseInt(n);
                     c.set(o, "ROCPROFSYS_VERBOSE", n);
-                }, "verbose");
+                },
+                "verbose");
         autoGroup("debugging", false);
         autoGroup("mode", true);
 
         startGroup("general", "These are options which are ubiquitously applied");
-        explicit(valued("filepath", OptionDef.ANY, 1, OptionDef.ANY, "Configuration file", "-c", "--config"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_CONFIG_FILE", String.join(":", v)), "config", "config_file");
-        explicit(valued("path [prefix]", OptionDef.ANY, 1, 2,
-                "Output path. Accepts 1-2 parameters corresponding to the output path and the output prefix",
-                "-o", "--output"), (c, o, v) -> {
+        explicit(
+                valued("filepath", OptionDef.ANY, 1, OptionDef.ANY, "Configuration file", "-c", "--config"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_CONFIG_FILE", String.join(":", v)),
+                "config",
+                "config_file");
+        explicit(
+                valued(
+                        "path [prefix]",
+                        OptionDef.ANY,
+                        1,
+                        2,
+                        "Output path. Accepts 1-2 parameters corresponding to the output path and the output prefix",
+                        "-o",
+                        "--output"),
+                (c, o, v) -> {
                     c.set(o, "ROCPROFSYS_OUTPUT_PATH", v.get(0));
                     if (v.size() > 1) {
                         c.set(o, "ROCPROFSYS_OUTPUT_PREFIX", v.get(1));
                     }
-                }, "output", "output_path", "output_prefix");
-        explicit(flag("Generate a detailed trace (perfetto output)", "-T", "--trace"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE", Boolean.toString(ParseContext.bool(o, v))), "trace");
-        explicit(flag("Generate a call-stack-based profile (conflicts with --flat-profile)", "-P", "--profile")
-                .conflicts("flat-profile"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_PROFILE", Boolean.toString(ParseContext.bool(o, v))), "profile");
-        explicit(flag("Generate a flat profile (conflicts with --profile)", "-F", "--flat-profile")
-                .conflicts("profile"), (c, o, v) -> {
+                },
+                "output",
+                "output_path",
+                "output_prefix");
+        explicit(
+                flag("Generate a detailed trace (perfetto output)", "-T", "--trace"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE", Boolean.toString(ParseContext.bool(o, v))),
+                "trace");
+        explicit(
+                flag("Generate a call-stack-based profile (conflicts with --flat-profile)", "-P", "--profile")
+                        .conflicts("flat-profile"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_PROFILE", Boolean.toString(ParseContext.bool(o, v))),
+                "profile");
+        explicit(
+                flag("Generate a flat profile (conflicts with --profile)", "-F", "--flat-profile")
+                        .conflicts("profile"),
+                (c, o, v) -> {
                     String b = Boolean.toString(ParseContext.bool(o, v));
                     c.set(o, "ROCPROFSYS_PROFILE", b);
                     c.set(o, "ROCPROFSYS_FLAT_PROFILE", b);
-                }, "flat_profile");
+                },
+                "flat_profile");
         // [quirk, kept] upstream marks "cpu_freq" (not "sampling") as processed here
-        explicit(valued("timer-type", OptionDef.ANY, 0, 2, "Enable statistical sampling of call-stack", "-S",
-                "--sample").choices("cputime", "realtime"), (c, o, v) -> {
+        explicit(
+                valued("timer-type", OptionDef.ANY, 0, 2, "Enable statistical sampling of call-stack", "-S", "--sample")
+                        .choices("cputime", "realtime"),
+                (c, o, v) -> {
                     c.set(o, "ROCPROFSYS_USE_SAMPLING", "true");
                     if (!v.isEmpty()) {
                         c.weak(o, "ROCPROFSYS_SAMPLING_CPUTIME", Boolean.toString(v.contains("cputime")));
                         c.weak(o, "ROCPROFSYS_SAMPLING_REALTIME", Boolean.toString(v.contains("realtime")));
                     }
-                }, "cpu_freq");
-        explicit(flag("Enable sampling host-based metrics for the process. E.g. CPU frequency, memory usage, etc.",
-                "-H", "--host"), (c, o, v) -> {
+                },
+                "cpu_freq");
+        explicit(
+                flag(
+                        "Enable sampling host-based metrics for the process. E.g. CPU frequency, memory usage, etc.",
+                        "-H",
+                        "--host"),
+                (c, o, v) -> {
                     boolean h = c.flag("host");
                     boolean d = c.flag("device");
                     c.set(o, "ROCPROFSYS_USE_PROCESS_SAMPLING", Boolean.toString(h || d));
@@ -177,9 +211,15 @@ final class RunOptions {
                     if (h) {
                         c.set(o, "ROCPROFSYS_USE_AMD_SMI", Boolean.toString(d));
                     }
-                }, "host", "cpu_freq");
-        explicit(flag("Enable sampling device-based metrics for the process. E.g. GPU temperature, memory usage, etc.",
-                "-D", "--device"), (c, o, v) -> {
+                },
+                "host",
+                "cpu_freq");
+        explicit(
+                flag(
+                        "Enable sampling device-based metrics for the process. E.g. GPU temperature, memory usage, etc.",
+                        "-D",
+                        "--device"),
+                (c, o, v) -> {
                     boolean h = c.flag("host");
                     boolean d = c.flag("device");
                     c.set(o, "ROCPROFSYS_USE_PROCESS_SAMPLING", Boolean.toString(h || d));
@@ -187,176 +227,404 @@ final class RunOptions {
                     if (d) {
                         c.set(o, "ROCPROFSYS_CPU_FREQ_ENABLED", Boolean.toString(h));
                     }
-                }, "device", "amd_smi");
-        explicit(valued("seconds", 1, OptionDef.ANY, OptionDef.ANY, "This option is a combination of '--trace-wait'"
-                + " and '--sampling-wait'. See the descriptions for those two options.", "-w", "--wait"),
+                },
+                "device",
+                "amd_smi");
+        explicit(
+                valued(
+                        "seconds",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "This option is a combination of '--trace-wait'"
+                                + " and '--sampling-wait'. See the descriptions for those two options.",
+                        "-w",
+                        "--wait"),
                 (c, o, v) -> {
                     String s = ParseContext.dbl(o, v);
                     c.weak(o, "ROCPROFSYS_TRACE_DELAY", s);
                     c.weak(o, "ROCPROFSYS_SAMPLING_DELAY", s);
                     c.weak(o, "ROCPROFSYS_CAUSAL_DELAY", s);
-                }, "wait");
-        explicit(valued("seconds", 1, OptionDef.ANY, OptionDef.ANY, "This option is a combination of"
-                + " '--trace-duration' and '--sampling-duration'. See the descriptions for those two options.",
-                "-d", "--duration"), (c, o, v) -> {
+                },
+                "wait");
+        explicit(
+                valued(
+                        "seconds",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "This option is a combination of"
+                                + " '--trace-duration' and '--sampling-duration'. See the descriptions for those two options.",
+                        "-d",
+                        "--duration"),
+                (c, o, v) -> {
                     String s = ParseContext.dbl(o, v);
                     c.weak(o, "ROCPROFSYS_TRACE_DURATION", s);
                     c.weak(o, "ROCPROFSYS_SAMPLING_DURATION", s);
                     c.weak(o, "ROCPROFSYS_CAUSAL_DURATION", s);
-                }, "duration");
-        explicit(valued("period-spec(s)", OptionDef.ANY, 1, OptionDef.ANY, "Similar to specifying delay and/or"
-                + " duration except in the form <DELAY>:<DURATION>, <DELAY>:<DURATION>:<REPEAT>, and/or"
-                + " <DELAY>:<DURATION>:<REPEAT>:<CLOCK_ID>", "--periods"),
-                (c, o, v) -> c.weak(o, "ROCPROFSYS_TRACE_PERIODS", String.join(" ", v)), "periods");
+                },
+                "duration");
+        explicit(
+                valued(
+                        "period-spec(s)",
+                        OptionDef.ANY,
+                        1,
+                        OptionDef.ANY,
+                        "Similar to specifying delay and/or"
+                                + " duration except in the form <DELAY>:<DURATION>, <DELAY>:<DURATION>:<REPEAT>, and/or"
+                                + " <DELAY>:<DURATION>:<REPEAT>:<CLOCK_ID>",
+                        "--periods"),
+                (c, o, v) -> c.weak(o, "ROCPROFSYS_TRACE_PERIODS", String.join(" ", v)),
+                "periods");
 
         startGroup("backend", "These options control region information captured w/o sampling or instrumentation");
         String[] backendChoices = backendChoices();
-        explicit(valued("[backend...]", OptionDef.ANY, 1, backendChoices.length, "Include data from these backends",
-                "-I", "--include").choices(backendChoices), (c, o, v) -> include(c, o, v, false), "include");
-        explicit(valued("[backend...]", OptionDef.ANY, 1, backendChoices.length, "Exclude data from these backends",
-                "-E", "--exclude").choices(backendChoices), RunOptions::exclude, "exclude");
+        explicit(
+                valued(
+                                "[backend...]",
+                                OptionDef.ANY,
+                                1,
+                                backendChoices.length,
+                                "Include data from these backends",
+                                "-I",
+                                "--include")
+                        .choices(backendChoices),
+                (c, o, v) -> include(c, o, v, false),
+                "include");
+        explicit(
+                valued(
+                                "[backend...]",
+                                OptionDef.ANY,
+                                1,
+                                backendChoices.length,
+                                "Exclude data from these backends",
+                                "-E",
+                                "--exclude")
+                        .choices(backendChoices),
+                RunOptions::exclude,
+                "exclude");
         autoGroup("backend", false);
         autoGroup("parallelism", true);
         // upstream adds it after the PARALLELISM group has ended; it is listed in that group here
-        explicit(valued("target-exe", 1, OptionDef.ANY, OptionDef.ANY, LAUNCHER_DESC, "-l", "--launcher"),
+        explicit(
+                valued("target-exe", 1, OptionDef.ANY, OptionDef.ANY, LAUNCHER_DESC, "-l", "--launcher"),
                 (c, o, v) -> {
                     String regex = String.join(" ", v);
                     try {
                         Pattern.compile(regex);
                     } catch (java.util.regex.PatternSyntaxException e) {
-                        throw new RunUsageException(o.label(), "invalid regex '" + regex + "' for " + o.label()
-                                + ": " + e.getDescription());
+                        throw new RunUsageException(
+                                o.label(),
+                                "invalid regex '" + regex + "' for " + o.label() + ": " + e.getDescription());
                     }
                     c.launcher = java.util.Optional.of(regex);
-                }, "launcher");
+                },
+                "launcher");
 
         startGroup("tracing", "Specific options controlling tracing (i.e. deterministic measurements of every event)");
-        explicit(valued("filepath", 1, OptionDef.ANY, OptionDef.ANY, "Specify the trace output filename. Relative"
-                + " filepath will be with respect to output path and output prefix.", "--trace-file"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_PERFETTO_FILE", String.join(" ", v)), "trace_file", "perfetto_file");
-        explicit(valued("KB", 1, OptionDef.ANY, OptionDef.ANY, "Size limit for the trace output (in KB)",
-                "--trace-buffer-size"), (c, o, v) -> c.set(o, "ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB",
+        explicit(
+                valued(
+                        "filepath",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "Specify the trace output filename. Relative"
+                                + " filepath will be with respect to output path and output prefix.",
+                        "--trace-file"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_PERFETTO_FILE", String.join(" ", v)),
+                "trace_file",
+                "perfetto_file");
+        explicit(
+                valued(
+                        "KB",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "Size limit for the trace output (in KB)",
+                        "--trace-buffer-size"),
+                (c, o, v) -> c.set(
+                        o,
+                        "ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB",
                         ParseContext.integer(o, v, Long.MIN_VALUE, Long.MAX_VALUE)),
-                "trace_buffer_size", "perfetto_buffer_size_kb");
-        explicit(valued("policy", 1, OptionDef.ANY, OptionDef.ANY, "Policy for new data when the buffer size limit is"
-                + " reached: 'discard' (new data is ignored) or 'ring_buffer' (new data overwrites oldest data)",
-                "--trace-fill-policy").choices("discard", "ring_buffer"),
+                "trace_buffer_size",
+                "perfetto_buffer_size_kb");
+        explicit(
+                valued(
+                                "policy",
+                                1,
+                                OptionDef.ANY,
+                                OptionDef.ANY,
+                                "Policy for new data when the buffer size limit is"
+                                        + " reached: 'discard' (new data is ignored) or 'ring_buffer' (new data overwrites oldest data)",
+                                "--trace-fill-policy")
+                        .choices("discard", "ring_buffer"),
                 (c, o, v) -> c.set(o, "ROCPROFSYS_PERFETTO_FILL_POLICY", String.join(" ", v)),
-                "trace_fill_policy", "perfetto_fill_policy");
-        explicit(valued("seconds", 1, OptionDef.ANY, OptionDef.ANY, "Set the wait time (in seconds) before collecting"
-                + " trace and/or profiling data. By default, the duration is in seconds of realtime but that can be"
-                + " changed via --trace-clock-id.", "--trace-wait"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE_DELAY", ParseContext.dbl(o, v)), "trace_delay");
-        explicit(valued("seconds", 1, OptionDef.ANY, OptionDef.ANY, "Set the duration of the trace and/or profile data"
-                + " collection (in seconds). By default, the duration is in seconds of realtime but that can be"
-                + " changed via --trace-clock-id.", "--trace-duration"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE_DURATION", ParseContext.dbl(o, v)), "trace_duration");
+                "trace_fill_policy",
+                "perfetto_fill_policy");
+        explicit(
+                valued(
+                        "seconds",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "Set the wait time (in seconds) before collecting"
+                                + " trace and/or profiling data. By default, the duration is in seconds of realtime but that can be"
+                                + " changed via --trace-clock-id.",
+                        "--trace-wait"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE_DELAY", ParseContext.dbl(o, v)),
+                "trace_delay");
+        explicit(
+                valued(
+                        "seconds",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "Set the duration of the trace and/or profile data"
+                                + " collection (in seconds). By default, the duration is in seconds of realtime but that can be"
+                                + " changed via --trace-clock-id.",
+                        "--trace-duration"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE_DURATION", ParseContext.dbl(o, v)),
+                "trace_duration");
         // [quirk, kept] joined with ',' (the library splits TRACE_PERIODS only on space/';'/tab/newline)
-        explicit(valued("period-spec(s)", OptionDef.ANY, 1, OptionDef.ANY, "More powerful version of specifying"
-                + " trace delay and/or duration. Format is one or more groups of: <DELAY>:<DURATION>,"
-                + " <DELAY>:<DURATION>:<REPEAT>, and/or <DELAY>:<DURATION>:<REPEAT>:<CLOCK_ID>.", "--trace-periods"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE_PERIODS", String.join(",", v)), "trace_periods");
-        explicit(valued("clock-id", 1, OptionDef.ANY, OptionDef.ANY, "Set the default clock ID for trace"
-                + " delay/duration. Note: \"cputime\" is the *process* CPU time and might need to be scaled by the"
-                + " number of threads, i.e. 4 seconds of CPU-time for an application with 4 fully active threads"
-                + " equate to ~1 second of realtime.", "--trace-clock-id")
-                .choices("0", "1", "2", "4", "5", "6", "7").aliases(clockAliases()),
+        explicit(
+                valued(
+                        "period-spec(s)",
+                        OptionDef.ANY,
+                        1,
+                        OptionDef.ANY,
+                        "More powerful version of specifying"
+                                + " trace delay and/or duration. Format is one or more groups of: <DELAY>:<DURATION>,"
+                                + " <DELAY>:<DURATION>:<REPEAT>, and/or <DELAY>:<DURATION>:<REPEAT>:<CLOCK_ID>.",
+                        "--trace-periods"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE_PERIODS", String.join(",", v)),
+                "trace_periods");
+        explicit(
+                valued(
+                                "clock-id",
+                                1,
+                                OptionDef.ANY,
+                                OptionDef.ANY,
+                                "Set the default clock ID for trace"
+                                        + " delay/duration. Note: \"cputime\" is the *process* CPU time and might need to be scaled by the"
+                                        + " number of threads, i.e. 4 seconds of CPU-time for an application with 4 fully active threads"
+                                        + " equate to ~1 second of realtime.",
+                                "--trace-clock-id")
+                        .choices("0", "1", "2", "4", "5", "6", "7")
+                        .aliases(clockAliases()),
                 (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE_PERIOD_CLOCK_ID", ParseContext.dbl(o, v)),
-                "trace_clock_id", "trace_period_clock_id");
+                "trace_clock_id",
+                "trace_period_clock_id");
 
-        startGroup("profile", "Specific options controlling profiling (i.e. deterministic measurements which are"
-                + " aggregated into a summary)");
-        explicit(valued("string", OptionDef.ANY, 1, 3, "Data formats for profiling results", "--profile-format")
-                .choices("text", "json", "console").requires("profile", "flat-profile"), (c, o, v) -> {
+        startGroup(
+                "profile",
+                "Specific options controlling profiling (i.e. deterministic measurements which are"
+                        + " aggregated into a summary)");
+        explicit(
+                valued("string", OptionDef.ANY, 1, 3, "Data formats for profiling results", "--profile-format")
+                        .choices("text", "json", "console")
+                        .requires("profile", "flat-profile"),
+                (c, o, v) -> {
                     c.set(o, "ROCPROFSYS_PROFILE", "true");
                     c.set(o, "ROCPROFSYS_TEXT_OUTPUT", Boolean.toString(v.contains("text")));
                     c.set(o, "ROCPROFSYS_JSON_OUTPUT", Boolean.toString(v.contains("json")));
                     c.set(o, "ROCPROFSYS_COUT_OUTPUT", Boolean.toString(v.contains("console")));
-                }, "profile_format", "text_output", "json_output", "cout_output");
-        explicit(valued("path [prefix]", OptionDef.ANY, 1, 2, "Generate a diff output b/t the profile collected and an"
-                + " existing profile from another run. Accepts 1-2 parameters corresponding to the input path and"
-                + " the input prefix", "--profile-diff"), (c, o, v) -> {
+                },
+                "profile_format",
+                "text_output",
+                "json_output",
+                "cout_output");
+        explicit(
+                valued(
+                        "path [prefix]",
+                        OptionDef.ANY,
+                        1,
+                        2,
+                        "Generate a diff output b/t the profile collected and an"
+                                + " existing profile from another run. Accepts 1-2 parameters corresponding to the input path and"
+                                + " the input prefix",
+                        "--profile-diff"),
+                (c, o, v) -> {
                     c.set(o, "ROCPROFSYS_DIFF_OUTPUT", "true");
                     c.set(o, "ROCPROFSYS_INPUT_PATH", v.get(0));
                     if (v.size() > 1) {
                         c.set(o, "ROCPROFSYS_INPUT_PREFIX", v.get(1));
                     }
-                }, "profile_diff", "diff_output", "input_path", "input_prefix");
+                },
+                "profile_diff",
+                "diff_output",
+                "input_path",
+                "input_prefix");
 
-        startGroup("host/device (process sampling)", "Process sampling is background measurements for resources"
-                + " available to the entire process. These samples are not tied to specific lines/regions of code");
-        explicit(valued("floating-point", 1, OptionDef.ANY, OptionDef.ANY, "Set the default host/device sampling"
-                + " frequency (number of interrupts per second)", "--process-freq"),
+        startGroup(
+                "host/device (process sampling)",
+                "Process sampling is background measurements for resources"
+                        + " available to the entire process. These samples are not tied to specific lines/regions of code");
+        explicit(
+                valued(
+                        "floating-point",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "Set the default host/device sampling" + " frequency (number of interrupts per second)",
+                        "--process-freq"),
                 (c, o, v) -> c.set(o, "ROCPROFSYS_PROCESS_SAMPLING_FREQ", ParseContext.dbl(o, v)),
-                "process_freq", "process_sampling_freq");
+                "process_freq",
+                "process_sampling_freq");
         // [quirk, kept] no setting reads ROCPROFSYS_PROCESS_SAMPLING_DELAY: the option has no effect
-        explicit(valued("seconds", 1, OptionDef.ANY, OptionDef.ANY, "Set the default wait time (i.e. delay) before"
-                + " taking first host/device sample (in seconds of realtime)", "--process-wait"),
+        explicit(
+                valued(
+                        "seconds",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "Set the default wait time (i.e. delay) before"
+                                + " taking first host/device sample (in seconds of realtime)",
+                        "--process-wait"),
                 (c, o, v) -> c.set(o, "ROCPROFSYS_PROCESS_SAMPLING_DELAY", ParseContext.dbl(o, v)),
-                "process_wait", "process_sampling_delay");
+                "process_wait",
+                "process_sampling_delay");
         // deviation: upstream writes ROCPROFSYS_SAMPLING_PROCESS_DURATION, which nothing reads
-        explicit(valued("seconds", 1, OptionDef.ANY, OptionDef.ANY, "Set the duration of the host/device sampling"
-                + " (in seconds of realtime)", "--process-duration"),
+        explicit(
+                valued(
+                        "seconds",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "Set the duration of the host/device sampling" + " (in seconds of realtime)",
+                        "--process-duration"),
                 (c, o, v) -> c.set(o, "ROCPROFSYS_PROCESS_SAMPLING_DURATION", ParseContext.dbl(o, v)),
-                "process_duration", "process_sampling_duration");
-        explicit(valued("int and/or range", OptionDef.ANY, OptionDef.ANY, OptionDef.ANY, "CPU IDs for frequency"
-                + " sampling. Supports integers and/or ranges", "--cpus").requires("host"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_CPUS", String.join(",", v)), "cpus", "sampling_cpus");
-        explicit(valued("int and/or range", OptionDef.ANY, OptionDef.ANY, OptionDef.ANY, "GPU IDs for SMI queries."
-                + " Supports integers and/or ranges", "--gpus").requires("device"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_GPUS", String.join(",", v)), "gpus", "sampling_gpus");
+                "process_duration",
+                "process_sampling_duration");
+        explicit(
+                valued(
+                                "int and/or range",
+                                OptionDef.ANY,
+                                OptionDef.ANY,
+                                OptionDef.ANY,
+                                "CPU IDs for frequency" + " sampling. Supports integers and/or ranges",
+                                "--cpus")
+                        .requires("host"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_CPUS", String.join(",", v)),
+                "cpus",
+                "sampling_cpus");
+        explicit(
+                valued(
+                                "int and/or range",
+                                OptionDef.ANY,
+                                OptionDef.ANY,
+                                OptionDef.ANY,
+                                "GPU IDs for SMI queries." + " Supports integers and/or ranges",
+                                "--gpus")
+                        .requires("device"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_GPUS", String.join(",", v)),
+                "gpus",
+                "sampling_gpus");
 
         startGroup("general sampling", "General options for timer-based sampling per-thread");
-        explicit(valued("floating-point", 1, OptionDef.ANY, OptionDef.ANY, "Set the default sampling frequency"
-                + " (number of interrupts per second)", "-f", "--sampling-freq"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_FREQ", ParseContext.dbl(o, v)), "sampling_freq");
-        explicit(valued("int and/or range", OptionDef.ANY, 1, OptionDef.ANY, "Specify the default thread IDs for"
-                + " sampling, where 0 (zero) is the main thread and each thread created by the target application is"
-                + " assigned an atomically incrementing value.", "-t", "--tids"), (c, o, v) -> {
+        explicit(
+                valued(
+                        "floating-point",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "Set the default sampling frequency" + " (number of interrupts per second)",
+                        "-f",
+                        "--sampling-freq"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_FREQ", ParseContext.dbl(o, v)),
+                "sampling_freq");
+        explicit(
+                valued(
+                        "int and/or range",
+                        OptionDef.ANY,
+                        1,
+                        OptionDef.ANY,
+                        "Specify the default thread IDs for"
+                                + " sampling, where 0 (zero) is the main thread and each thread created by the target application is"
+                                + " assigned an atomically incrementing value.",
+                        "-t",
+                        "--tids"),
+                (c, o, v) -> {
                     for (String value : v) {
                         for (String token : value.split("[ ,]+")) {
                             if (!token.isEmpty() && !token.matches("\\d+(-\\d+)?")) {
-                                throw new RunUsageException(o.label(), "invalid value '" + value + "' for "
-                                        + o.label() + ": thread IDs are integers or ranges (e.g. 0 2-4)");
+                                throw new RunUsageException(
+                                        o.label(),
+                                        "invalid value '" + value + "' for " + o.label()
+                                                + ": thread IDs are integers or ranges (e.g. 0 2-4)");
                             }
                         }
                     }
                     c.set(o, "ROCPROFSYS_SAMPLING_TIDS", String.join(", ", v));
-                }, "tids", "sampling_tids");
-        explicit(valued("seconds", 1, OptionDef.ANY, OptionDef.ANY, "Set the default wait time (i.e. delay) before"
-                + " taking first sample (in seconds). This delay time is based on the clock of the sampler, i.e., a"
-                + " delay of 1 second for CPU-clock sampler may not equal 1 second of realtime", "--sampling-wait"),
+                },
+                "tids",
+                "sampling_tids");
+        explicit(
+                valued(
+                        "seconds",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "Set the default wait time (i.e. delay) before"
+                                + " taking first sample (in seconds). This delay time is based on the clock of the sampler, i.e., a"
+                                + " delay of 1 second for CPU-clock sampler may not equal 1 second of realtime",
+                        "--sampling-wait"),
                 (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_DELAY", ParseContext.dbl(o, v)),
-                "sampling_wait", "sampling_delay");
-        explicit(valued("seconds", 1, OptionDef.ANY, OptionDef.ANY, "Set the duration of the sampling (in seconds of"
-                + " realtime). I.e., it is possible (currently) to set a CPU-clock time delay that exceeds the"
-                + " real-time duration... resulting in zero samples being taken", "--sampling-duration"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_DURATION", ParseContext.dbl(o, v)), "sampling_duration");
+                "sampling_wait",
+                "sampling_delay");
+        explicit(
+                valued(
+                        "seconds",
+                        1,
+                        OptionDef.ANY,
+                        OptionDef.ANY,
+                        "Set the duration of the sampling (in seconds of"
+                                + " realtime). I.e., it is possible (currently) to set a CPU-clock time delay that exceeds the"
+                                + " real-time duration... resulting in zero samples being taken",
+                        "--sampling-duration"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_DURATION", ParseContext.dbl(o, v)),
+                "sampling_duration");
 
         startGroup("sampling timer", "These options determine the heuristic for deciding when to take a sample");
-        explicit(valued("[freq] [delay] [tids...]", OptionDef.ANY, 0, OptionDef.ANY, CPUTIME_DESC, "--sample-cputime"),
-                (c, o, v) -> timer(c, o, v, "CPUTIME", "FREQ", "DELAY"), "sampling_cputime");
-        explicit(valued("[freq] [delay] [tids...]", OptionDef.ANY, 0, OptionDef.ANY, REALTIME_DESC,
-                "--sample-realtime"), (c, o, v) -> timer(c, o, v, "REALTIME", "FREQ", "DELAY"), "sampling_realtime");
-        explicit(valued("[event] [freq] [tids...]", OptionDef.ANY, 0, OptionDef.ANY, OVERFLOW_DESC,
-                "--sample-overflow"), (c, o, v) -> {
+        explicit(
+                valued("[freq] [delay] [tids...]", OptionDef.ANY, 0, OptionDef.ANY, CPUTIME_DESC, "--sample-cputime"),
+                (c, o, v) -> timer(c, o, v, "CPUTIME", "FREQ", "DELAY"),
+                "sampling_cputime");
+        explicit(
+                valued("[freq] [delay] [tids...]", OptionDef.ANY, 0, OptionDef.ANY, REALTIME_DESC, "--sample-realtime"),
+                (c, o, v) -> timer(c, o, v, "REALTIME", "FREQ", "DELAY"),
+                "sampling_realtime");
+        explicit(
+                valued("[event] [freq] [tids...]", OptionDef.ANY, 0, OptionDef.ANY, OVERFLOW_DESC, "--sample-overflow"),
+                (c, o, v) -> {
                     if (!v.isEmpty() && c.exists("sampling-overflow-event")) {
                         String event = String.join(" ", c.values("sampling-overflow-event"));
                         if (!v.get(0).equals(event)) {
-                            throw new RunUsageException(o.label(), "'--sample-overflow " + v.get(0)
-                                    + " ...' conflicts with '--sampling-overflow-event " + event + "' option");
+                            throw new RunUsageException(
+                                    o.label(),
+                                    "'--sample-overflow " + v.get(0)
+                                            + " ...' conflicts with '--sampling-overflow-event " + event + "' option");
                         }
                     }
                     timer(c, o, v, "OVERFLOW", "EVENT", "FREQ");
-                }, "sampling_overflow");
+                },
+                "sampling_overflow");
 
         startGroup("advanced sampling", "These options determine the heuristic for deciding when to take a sample");
         autoGroup("sampling", false);
 
         startGroup("hardware counter", "See also: rocprof-sys-avail -H");
-        explicit(valued("[EVENT ...]", OptionDef.ANY, 1, OptionDef.ANY, "Set the CPU hardware counter events to"
-                + " record (ref: `rocprof-sys-avail -H -c CPU`)", "-C", "--cpu-events"),
-                (c, o, v) -> c.set(o, "ROCPROFSYS_PAPI_EVENTS", String.join(",", v)), "cpu_events", "papi_events");
+        explicit(
+                valued(
+                        "[EVENT ...]",
+                        OptionDef.ANY,
+                        1,
+                        OptionDef.ANY,
+                        "Set the CPU hardware counter events to" + " record (ref: `rocprof-sys-avail -H -c CPU`)",
+                        "-C",
+                        "--cpu-events"),
+                (c, o, v) -> c.set(o, "ROCPROFSYS_PAPI_EVENTS", String.join(",", v)),
+                "cpu_events",
+                "papi_events");
 
         autoGroup("category", true);
         autoGroup("io", true);
@@ -365,18 +633,23 @@ final class RunOptions {
         autoGroup("rocm", true);
 
         startGroup("miscellaneous", "");
-        explicit(flag("Include inline info in output when available", "-i", "--inlines"),
+        explicit(
+                flag("Include inline info in output when available", "-i", "--inlines"),
                 (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_INCLUDE_INLINES", Boolean.toString(ParseContext.bool(o, v))),
-                "inlines", "sampling_include_inlines");
-        explicit(valued("int", 1, OptionDef.ANY, OptionDef.ANY, HSA_INTERRUPT_DESC, "--hsa-interrupt")
-                .choices("0", "1"), (c, o, v) -> c.set(o, "HSA_ENABLE_INTERRUPT",
-                        ParseContext.integer(o, v, Integer.MIN_VALUE, Integer.MAX_VALUE)),
+                "inlines",
+                "sampling_include_inlines");
+        explicit(
+                valued("int", 1, OptionDef.ANY, OptionDef.ANY, HSA_INTERRUPT_DESC, "--hsa-interrupt")
+                        .choices("0", "1"),
+                (c, o, v) -> c.set(
+                        o, "HSA_ENABLE_INTERRUPT", ParseContext.integer(o, v, Integer.MIN_VALUE, Integer.MAX_VALUE)),
                 "hsa_interrupt");
 
         extendedGroups();
 
         startGroup("execution", "");
-        explicit(valued("boolean", OptionDef.ANY, 0, 1, "Execute via fork + execvpe instead of execvpe", "--fork"),
+        explicit(
+                valued("boolean", OptionDef.ANY, 0, 1, "Execute via fork + execvpe instead of execvpe", "--fork"),
                 (c, o, v) -> c.fork = ParseContext.bool(o, v));
     }
 
@@ -419,8 +692,7 @@ final class RunOptions {
     }
 
     /** -I: switch the backends on; the tool libraries go in front of OMP/Kokkos lists (run) or after them (sample). */
-    private static void include(ParseContext c, OptionDef o, List<String> v, boolean append)
-            throws RunUsageException {
+    private static void include(ParseContext c, OptionDef o, List<String> v, boolean append) throws RunUsageException {
         boolean all = v.contains("all");
         for (Map.Entry<String, String> b : BACKENDS.entrySet()) {
             if (all || v.contains(b.getKey())) {
@@ -429,7 +701,11 @@ final class RunOptions {
         }
         if (all || v.contains("ompt")) {
             String lib = c.libraries.dlLibrary();
-            c.add(o, append ? EnvUpdate.append("OMP_TOOL_LIBRARIES", lib) : EnvUpdate.prepend("OMP_TOOL_LIBRARIES", lib));
+            c.add(
+                    o,
+                    append
+                            ? EnvUpdate.append("OMP_TOOL_LIBRARIES", lib)
+                            : EnvUpdate.prepend("OMP_TOOL_LIBRARIES", lib));
         }
         if (all || v.contains("kokkosp")) {
             String lib = c.libraries.mainLibrary();
@@ -455,11 +731,37 @@ final class RunOptions {
     // ---------------------------------------------------------------- rocprof-sys-sample's table
 
     /** Options rocprof-sys-sample takes from run unchanged (inventory §1.3), by long name. */
-    private static final Set<String> SAMPLE_SHARED = Set.of("monochrome", "debug", "verbose", "output", "trace",
-            "profile", "flat-profile", "host", "device", "trace-file", "trace-buffer-size", "trace-fill-policy",
-            "trace-wait", "trace-duration", "trace-periods", "trace-clock-id", "profile-format", "profile-diff",
-            "process-freq", "process-wait", "process-duration", "cpus", "gpus", "sampling-wait", "sampling-duration",
-            "tids", "exclude", "cpu-events", "inlines", "hsa-interrupt");
+    private static final Set<String> SAMPLE_SHARED = Set.of(
+            "monochrome",
+            "debug",
+            "verbose",
+            "output",
+            "trace",
+            "profile",
+            "flat-profile",
+            "host",
+            "device",
+            "trace-file",
+            "trace-buffer-size",
+            "trace-fill-policy",
+            "trace-wait",
+            "trace-duration",
+            "trace-periods",
+            "trace-clock-id",
+            "profile-format",
+            "profile-diff",
+            "process-freq",
+            "process-wait",
+            "process-duration",
+            "cpus",
+            "gpus",
+            "sampling-wait",
+            "sampling-duration",
+            "tids",
+            "exclude",
+            "cpu-events",
+            "inlines",
+            "hsa-interrupt");
 
     private static final class SampleTable {
         static final RunOptions TABLE = sampleOf(standard());
@@ -487,17 +789,33 @@ final class RunOptions {
             }
             String key = o.keys().getLast();
             OptionDef s = switch (key) {
-                case "config" -> new OptionDef(o.names(), o.group(), o.dtype(), OptionDef.ANY, 0, OptionDef.ANY,
-                        o.choices(), o.choiceAliases(), o.requires(), o.conflicts(), o.description(), null,
-                        (c, self, v) -> {
-                            if (!v.isEmpty()) {
-                                o.action().run(c, self, v);
-                            }
-                        });
+                case "config" ->
+                    new OptionDef(
+                            o.names(),
+                            o.group(),
+                            o.dtype(),
+                            OptionDef.ANY,
+                            0,
+                            OptionDef.ANY,
+                            o.choices(),
+                            o.choiceAliases(),
+                            o.requires(),
+                            o.conflicts(),
+                            o.description(),
+                            null,
+                            (c, self, v) -> {
+                                if (!v.isEmpty()) {
+                                    o.action().run(c, self, v);
+                                }
+                            });
                 case "wait", "duration" -> {
                     String what = key.equals("wait") ? "DELAY" : "DURATION";
-                    yield renamed(o, o.names(), "Set the " + (key.equals("wait") ? "wait time (delay)" : "duration")
-                            + " of tracing and sampling (in seconds)", (c, self, v) -> {
+                    yield renamed(
+                            o,
+                            o.names(),
+                            "Set the " + (key.equals("wait") ? "wait time (delay)" : "duration")
+                                    + " of tracing and sampling (in seconds)",
+                            (c, self, v) -> {
                                 String sec = ParseContext.dbl(self, v);
                                 c.set(self, "ROCPROFSYS_TRACE_" + what, sec);
                                 c.set(self, "ROCPROFSYS_SAMPLING_" + what, sec);
@@ -518,16 +836,32 @@ final class RunOptions {
     }
 
     private static OptionDef renamed(OptionDef o, List<String> names, String description, OptionDef.Action action) {
-        return new OptionDef(names, o.group(), o.dtype(), o.count(), o.min(), o.max(), o.choices(), o.choiceAliases(),
-                o.requires(), o.conflicts(), description, null, action);
+        return new OptionDef(
+                names,
+                o.group(),
+                o.dtype(),
+                o.count(),
+                o.min(),
+                o.max(),
+                o.choices(),
+                o.choiceAliases(),
+                o.requires(),
+                o.conflicts(),
+                description,
+                null,
+                action);
     }
 
     // ---------------------------------------------------------------- generated options
 
     private boolean candidate(SettingDefinition d) {
-        return d.inCategory("rocprofsys") && !d.deprecated() && !d.hidden() && !d.legacy()
+        return d.inCategory("rocprofsys")
+                && !d.deprecated()
+                && !d.hidden()
+                && !d.legacy()
                 && !processedSettings.contains(d.envName())
-                && !processedEnvirons.contains(d.name()) && !processedEnvirons.contains(d.envName())
+                && !processedEnvirons.contains(d.name())
+                && !processedEnvirons.contains(d.envName())
                 && (!d.inCategory("causal") || CAUSAL_EXCEPTIONS.contains(d.envName()));
     }
 
@@ -549,9 +883,20 @@ final class RunOptions {
         for (SettingDefinition d : settings) {
             processedSettings.add(d.envName());
             boolean isBool = d.type() == SettingType.BOOL;
-            OptionDef o = new OptionDef(List.of("--" + d.name().replace('_', '-')), group, d.type().displayName(),
-                    OptionDef.ANY, OptionDef.ANY, isBool ? 1 : OptionDef.ANY, List.of(), Map.of(), List.of(),
-                    List.of(), d.description(), d, RunOptions::settingAction);
+            OptionDef o = new OptionDef(
+                    List.of("--" + d.name().replace('_', '-')),
+                    group,
+                    d.type().displayName(),
+                    OptionDef.ANY,
+                    OptionDef.ANY,
+                    isBool ? 1 : OptionDef.ANY,
+                    List.of(),
+                    Map.of(),
+                    List.of(),
+                    List.of(),
+                    d.description(),
+                    d,
+                    RunOptions::settingAction);
             add(o);
         }
     }
@@ -561,8 +906,9 @@ final class RunOptions {
         String value = String.join(" ", v);
         if (value.isEmpty()) {
             if (o.setting().type() != SettingType.BOOL) {
-                throw new RunUsageException(o.label(), o.label() + " requires a value ("
-                        + o.setting().type().displayName() + ")");
+                throw new RunUsageException(
+                        o.label(),
+                        o.label() + " requires a value (" + o.setting().type().displayName() + ")");
             }
             value = "true";
         }
@@ -633,16 +979,40 @@ final class RunOptions {
     }
 
     private void special(String... keys) {
-        OptionDef o = new OptionDef(List.of(keys), null, "bool", 0, OptionDef.ANY, OptionDef.ANY, List.of(), Map.of(),
-                List.of(), List.of(), "", null, (c, self, v) -> { });
+        OptionDef o = new OptionDef(
+                List.of(keys),
+                null,
+                "bool",
+                0,
+                OptionDef.ANY,
+                OptionDef.ANY,
+                List.of(),
+                Map.of(),
+                List.of(),
+                List.of(),
+                "",
+                null,
+                (c, self, v) -> {});
         for (String k : keys) {
             byKey.put(k, o);
         }
     }
 
     private void explicit(Spec s, OptionDef.Action action, String... processed) {
-        add(new OptionDef(List.of(s.names), group, s.dtype, s.count, s.min, s.max, s.choices, s.aliases, s.requires,
-                s.conflicts, s.description, null, action));
+        add(new OptionDef(
+                List.of(s.names),
+                group,
+                s.dtype,
+                s.count,
+                s.min,
+                s.max,
+                s.choices,
+                s.aliases,
+                s.requires,
+                s.conflicts,
+                s.description,
+                null,
+                action));
         processedEnvirons.addAll(List.of(processed));
     }
 

@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.junit.jupiter.api.Test;
 
 /** rocprof-sys-run command lines: structure, every option family, and the errors. */
@@ -22,28 +21,96 @@ class RunArgumentsTest {
      * ({@code source/bin/tests/CMakeLists.txt}), with its CMake/CTest placeholders filled in.
      */
     static final List<String> UPSTREAM_RUN_ARGS = List.of(
-            "--monochrome", "--debug=false", "-v", "1",
-            "-c", "/work/rocprof-sys-tests-config/empty.cfg",
-            "-o", "rocprof-sys-tests-output", "rocprofiler-systems-run-args-output/",
-            "-TPHD", "-S", "cputime", "realtime",
-            "--trace-wait=1.0e-12", "--trace-duration=5.0", "--wait=1.0", "--duration=3.0",
-            "--trace-file=perfetto-run-args-trace.proto", "--trace-buffer-size=100",
+            "--monochrome",
+            "--debug=false",
+            "-v",
+            "1",
+            "-c",
+            "/work/rocprof-sys-tests-config/empty.cfg",
+            "-o",
+            "rocprof-sys-tests-output",
+            "rocprofiler-systems-run-args-output/",
+            "-TPHD",
+            "-S",
+            "cputime",
+            "realtime",
+            "--trace-wait=1.0e-12",
+            "--trace-duration=5.0",
+            "--wait=1.0",
+            "--duration=3.0",
+            "--trace-file=perfetto-run-args-trace.proto",
+            "--trace-buffer-size=100",
             "--trace-fill-policy=ring_buffer",
-            "--profile-format", "console", "json", "text",
-            "--process-freq", "1000", "--process-wait", "0.0", "--process-duration", "10",
-            "--cpus", "0-4", "--gpus", "0",
-            "-f", "1000", "--sampling-wait", "1.0", "--sampling-duration", "10", "-t", "0-3",
-            "--sample-cputime", "1000", "1.0", "0-3",
-            "--sample-realtime", "10", "0.5", "0-3",
-            "-I", "all", "-E", "mutex-locks", "rw-locks", "spin-locks",
-            "-C", "perf::INSTRUCTIONS", "--inlines", "--hsa-interrupt", "0",
-            "--use-causal=false", "--use-kokkosp", "--num-threads-hint=4", "--sampling-allocator-size=32",
-            "--ci", "--dl-verbose=3", "--perfetto-annotations=off", "--kokkosp-kernel-logger",
-            "--kokkosp-name-length-max=1024", "--kokkosp-prefix=\"[kokkos]\"",
-            "--tmpdir", "/build/rocprof-sys-tests-config/tmpdir", "--perfetto-backend", "inprocess",
-            "--use-pid", "false", "--time-output", "off", "--thread-pool-size", "0",
-            "--timemory-components", "wall_clock", "cpu_clock", "peak_rss", "page_rss",
-            "--fork", "--", "/build/bin/testing/sleeper", "5");
+            "--profile-format",
+            "console",
+            "json",
+            "text",
+            "--process-freq",
+            "1000",
+            "--process-wait",
+            "0.0",
+            "--process-duration",
+            "10",
+            "--cpus",
+            "0-4",
+            "--gpus",
+            "0",
+            "-f",
+            "1000",
+            "--sampling-wait",
+            "1.0",
+            "--sampling-duration",
+            "10",
+            "-t",
+            "0-3",
+            "--sample-cputime",
+            "1000",
+            "1.0",
+            "0-3",
+            "--sample-realtime",
+            "10",
+            "0.5",
+            "0-3",
+            "-I",
+            "all",
+            "-E",
+            "mutex-locks",
+            "rw-locks",
+            "spin-locks",
+            "-C",
+            "perf::INSTRUCTIONS",
+            "--inlines",
+            "--hsa-interrupt",
+            "0",
+            "--use-causal=false",
+            "--use-kokkosp",
+            "--num-threads-hint=4",
+            "--sampling-allocator-size=32",
+            "--ci",
+            "--dl-verbose=3",
+            "--perfetto-annotations=off",
+            "--kokkosp-kernel-logger",
+            "--kokkosp-name-length-max=1024",
+            "--kokkosp-prefix=\"[kokkos]\"",
+            "--tmpdir",
+            "/build/rocprof-sys-tests-config/tmpdir",
+            "--perfetto-backend",
+            "inprocess",
+            "--use-pid",
+            "false",
+            "--time-output",
+            "off",
+            "--thread-pool-size",
+            "0",
+            "--timemory-components",
+            "wall_clock",
+            "cpu_clock",
+            "peak_rss",
+            "page_rss",
+            "--fork",
+            "--",
+            "/build/bin/testing/sleeper",
+            "5");
 
     static RunInvocation parse(Map<String, String> env, String... argv) throws RunUsageException {
         return RunArguments.parse(argv, env);
@@ -243,8 +310,8 @@ class RunArgumentsTest {
 
     @Test
     void optionEffectsFollowTheAlphabeticalOrderOfNames() throws Exception {
-        for (String[] argv : List.of(withCommand("--trace-wait", "1", "-w", "2"),
-                withCommand("-w", "2", "--trace-wait", "1"))) {
+        for (String[] argv :
+                List.of(withCommand("--trace-wait", "1", "-w", "2"), withCommand("-w", "2", "--trace-wait", "1"))) {
             Map<String, String> env = env(argv);
             assertEquals("1", env.get("ROCPROFSYS_TRACE_DELAY"));
             assertEquals("2", env.get("ROCPROFSYS_SAMPLING_DELAY"));
@@ -262,14 +329,16 @@ class RunArgumentsTest {
         assertTrue(e.getMessage().contains("conflicts"), e.getMessage());
         assertTrue(e.option().orElseThrow().contains("profile"), e.getMessage());
         assertTrue(error(withCommand("-PF")).getMessage().contains("conflicts"));
-        assertTrue(error(withCommand("--flat-profile", "--profile")).getMessage().contains("conflicts"));
+        assertTrue(
+                error(withCommand("--flat-profile", "--profile")).getMessage().contains("conflicts"));
     }
 
     @Test
     void profileFormatRequiresAProfile() throws Exception {
         RunUsageException e = error(withCommand("--profile-format", "json"));
         assertEquals("--profile-format", e.option().orElseThrow());
-        assertTrue(e.getMessage().contains("-P/--profile") && e.getMessage().contains("-F/--flat-profile"),
+        assertTrue(
+                e.getMessage().contains("-P/--profile") && e.getMessage().contains("-F/--flat-profile"),
                 e.getMessage());
         Map<String, String> env = env(withCommand("-F", "--profile-format", "json"));
         assertEquals("true", env.get("ROCPROFSYS_PROFILE"));
@@ -307,10 +376,21 @@ class RunArgumentsTest {
     @Test
     void badValuesAreNamed() {
         String[][] cases = {
-            {"--trace-wait", "abc"}, {"-w", "soon"}, {"-v", "x"}, {"-T", "maybe"}, {"--trace-buffer-size", "1.5"},
-            {"--trace-fill-policy", "fill"}, {"--trace-clock-id", "3"}, {"--hsa-interrupt", "2"}, {"-S", "walltime"},
-            {"-I", "opencl"}, {"-t", "main"}, {"--sample-cputime", "fast"}, {"--sample-realtime", "10", "later"},
-            {"--process-freq", "1,5"}, {"-l", "("},
+            {"--trace-wait", "abc"},
+            {"-w", "soon"},
+            {"-v", "x"},
+            {"-T", "maybe"},
+            {"--trace-buffer-size", "1.5"},
+            {"--trace-fill-policy", "fill"},
+            {"--trace-clock-id", "3"},
+            {"--hsa-interrupt", "2"},
+            {"-S", "walltime"},
+            {"-I", "opencl"},
+            {"-t", "main"},
+            {"--sample-cputime", "fast"},
+            {"--sample-realtime", "10", "later"},
+            {"--process-freq", "1,5"},
+            {"-l", "("},
         };
         for (String[] c : cases) {
             RunUsageException e = assertThrows(RunUsageException.class, () -> parse(withCommand(c)), c[0]);
@@ -329,8 +409,7 @@ class RunArgumentsTest {
         for (String[] c : cases) {
             RunUsageException e = assertThrows(RunUsageException.class, () -> parse(withCommand(c)), c[0]);
             assertEquals(c[0], e.option().orElseThrow());
-            assertTrue(e.getMessage().contains("ROCPROFSYS_") || e.getMessage().contains("not one of"),
-                    e.getMessage());
+            assertTrue(e.getMessage().contains("ROCPROFSYS_") || e.getMessage().contains("not one of"), e.getMessage());
         }
     }
 
@@ -374,14 +453,18 @@ class RunArgumentsTest {
     void sampleOption() throws Exception {
         assertEquals(Map.of("ROCPROFSYS_USE_SAMPLING", "true"), env(withCommand("-S")));
         RunInvocation inv = parse(withCommand("-S", "realtime"));
-        assertEquals(List.of(EnvUpdate.replace("ROCPROFSYS_USE_SAMPLING", "true"),
-                EnvUpdate.weak("ROCPROFSYS_SAMPLING_CPUTIME", "false"),
-                EnvUpdate.weak("ROCPROFSYS_SAMPLING_REALTIME", "true")), inv.updates());
+        assertEquals(
+                List.of(
+                        EnvUpdate.replace("ROCPROFSYS_USE_SAMPLING", "true"),
+                        EnvUpdate.weak("ROCPROFSYS_SAMPLING_CPUTIME", "false"),
+                        EnvUpdate.weak("ROCPROFSYS_SAMPLING_REALTIME", "true")),
+                inv.updates());
         // WEAK: an inherited value is replaced ...
         Map<String, String> inherited = Map.of("ROCPROFSYS_SAMPLING_CPUTIME", "true");
         assertEquals("false", inv.applyTo(inherited).get("ROCPROFSYS_SAMPLING_CPUTIME"));
         // ... but not one another option changed (--sample-cputime runs after -S)
-        assertEquals("true", env(withCommand("-S", "realtime", "--sample-cputime")).get("ROCPROFSYS_SAMPLING_CPUTIME"));
+        assertEquals(
+                "true", env(withCommand("-S", "realtime", "--sample-cputime")).get("ROCPROFSYS_SAMPLING_CPUTIME"));
     }
 
     @Test
@@ -428,13 +511,16 @@ class RunArgumentsTest {
         assertEquals("librocprof-sys-dl.so", env.get("OMP_TOOL_LIBRARIES"));
         assertEquals("librocprof-sys.so", env.get("KOKKOS_TOOLS_LIBS"));
         // PREPEND in front of an inherited list, and not twice
-        assertEquals("librocprof-sys-dl.so:/opt/libarcher.so",
+        assertEquals(
+                "librocprof-sys-dl.so:/opt/libarcher.so",
                 inv.applyTo(Map.of("OMP_TOOL_LIBRARIES", "/opt/libarcher.so")).get("OMP_TOOL_LIBRARIES"));
-        assertEquals("/x/librocprof-sys-dl.so",
-                inv.applyTo(Map.of("OMP_TOOL_LIBRARIES", "/x/librocprof-sys-dl.so")).get("OMP_TOOL_LIBRARIES"));
+        assertEquals(
+                "/x/librocprof-sys-dl.so",
+                inv.applyTo(Map.of("OMP_TOOL_LIBRARIES", "/x/librocprof-sys-dl.so"))
+                        .get("OMP_TOOL_LIBRARIES"));
 
-        RunInvocation custom = RunArguments.parse(withCommand("-I", "ompt"), Map.of(),
-                new RunArguments.Libraries("/p/lib/dl.so", "/p/lib/main.so"));
+        RunInvocation custom = RunArguments.parse(
+                withCommand("-I", "ompt"), Map.of(), new RunArguments.Libraries("/p/lib/dl.so", "/p/lib/main.so"));
         assertEquals("/p/lib/dl.so", custom.environment().get("OMP_TOOL_LIBRARIES"));
 
         Map<String, String> all = env(withCommand("-I", "all"));
@@ -451,19 +537,27 @@ class RunArgumentsTest {
         }
         assertNull(all.get("OMP_TOOL_LIBRARIES"));
         RunInvocation inv = parse(withCommand("-E", "ompt", "kokkosp"));
-        assertEquals(List.of(EnvUpdate.replace("ROCPROFSYS_USE_KOKKOSP", "false"),
-                EnvUpdate.replace("ROCPROFSYS_USE_OMPT", "false"), EnvUpdate.remove("OMP_TOOL_LIBRARIES"),
-                EnvUpdate.remove("KOKKOS_TOOLS_LIBS")), inv.updates());
+        assertEquals(
+                List.of(
+                        EnvUpdate.replace("ROCPROFSYS_USE_KOKKOSP", "false"),
+                        EnvUpdate.replace("ROCPROFSYS_USE_OMPT", "false"),
+                        EnvUpdate.remove("OMP_TOOL_LIBRARIES"),
+                        EnvUpdate.remove("KOKKOS_TOOLS_LIBS")),
+                inv.updates());
         // removing only undoes changes: an inherited value stays
-        assertEquals("/opt/tool.so", inv.applyTo(Map.of("OMP_TOOL_LIBRARIES", "/opt/tool.so")).get("OMP_TOOL_LIBRARIES"));
-        assertEquals("false", env(withCommand("-E", "mutex-locks", "rw-locks")).get("ROCPROFSYS_TRACE_THREAD_RW_LOCKS"));
+        assertEquals(
+                "/opt/tool.so",
+                inv.applyTo(Map.of("OMP_TOOL_LIBRARIES", "/opt/tool.so")).get("OMP_TOOL_LIBRARIES"));
+        assertEquals(
+                "false", env(withCommand("-E", "mutex-locks", "rw-locks")).get("ROCPROFSYS_TRACE_THREAD_RW_LOCKS"));
     }
 
     @Test
     void launcher() throws Exception {
         RunInvocation inv = parse("--launcher", "sle+p", "--", "mpirun", "-n", "2", "sleep", "10");
         assertEquals("sle+p", inv.launcher().orElseThrow());
-        assertEquals(List.of("mpirun", "-n", "2", "/bin/rocprof-sys-run", "--", "sleep", "10"),
+        assertEquals(
+                List.of("mpirun", "-n", "2", "/bin/rocprof-sys-run", "--", "sleep", "10"),
                 inv.commandWithLauncher("/bin/rocprof-sys-run"));
         RunInvocation miss = parse("-l", "foo", "--", "mpirun", "sleep");
         RunUsageException e = assertThrows(RunUsageException.class, () -> miss.commandWithLauncher("/x"));
@@ -473,9 +567,20 @@ class RunArgumentsTest {
 
     @Test
     void tracingOptions() throws Exception {
-        Map<String, String> env = env(withCommand("--trace-file", "t.proto", "--trace-buffer-size", "2048",
-                "--trace-fill-policy", "discard", "--trace-wait", "0.25", "--trace-duration", "1e6",
-                "--trace-periods", "1:2", "3:4:5"));
+        Map<String, String> env = env(withCommand(
+                "--trace-file",
+                "t.proto",
+                "--trace-buffer-size",
+                "2048",
+                "--trace-fill-policy",
+                "discard",
+                "--trace-wait",
+                "0.25",
+                "--trace-duration",
+                "1e6",
+                "--trace-periods",
+                "1:2",
+                "3:4:5"));
         assertEquals("t.proto", env.get("ROCPROFSYS_PERFETTO_FILE"));
         assertEquals("2048", env.get("ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB"));
         assertEquals("discard", env.get("ROCPROFSYS_PERFETTO_FILL_POLICY"));
@@ -487,12 +592,21 @@ class RunArgumentsTest {
 
     @Test
     void traceClockIdAcceptsNumbersAndAliases() throws Exception {
-        String[][] cases = {{"0", "0"}, {"realtime", "0"}, {"CLOCK_MONOTONIC", "1"}, {"cputime", "2"},
-            {"CLOCK_PROCESS_CPUTIME_ID", "2"}, {"monotonic_raw", "4"}, {"realtime_coarse", "5"},
-            {"monotonic_coarse", "6"}, {"boottime", "7"}, {"7", "7"}};
+        String[][] cases = {
+            {"0", "0"},
+            {"realtime", "0"},
+            {"CLOCK_MONOTONIC", "1"},
+            {"cputime", "2"},
+            {"CLOCK_PROCESS_CPUTIME_ID", "2"},
+            {"monotonic_raw", "4"},
+            {"realtime_coarse", "5"},
+            {"monotonic_coarse", "6"},
+            {"boottime", "7"},
+            {"7", "7"}
+        };
         for (String[] c : cases) {
-            assertEquals(c[1], env(withCommand("--trace-clock-id", c[0])).get("ROCPROFSYS_TRACE_PERIOD_CLOCK_ID"),
-                    c[0]);
+            assertEquals(
+                    c[1], env(withCommand("--trace-clock-id", c[0])).get("ROCPROFSYS_TRACE_PERIOD_CLOCK_ID"), c[0]);
         }
     }
 
@@ -506,8 +620,8 @@ class RunArgumentsTest {
 
     @Test
     void processSamplingOptions() throws Exception {
-        Map<String, String> env = env(withCommand("--process-freq", "50.5", "--process-wait", "2",
-                "--process-duration", "3"));
+        Map<String, String> env =
+                env(withCommand("--process-freq", "50.5", "--process-wait", "2", "--process-duration", "3"));
         assertEquals("50.5", env.get("ROCPROFSYS_PROCESS_SAMPLING_FREQ"));
         // [quirk, kept] a variable no setting reads
         assertEquals("2", env.get("ROCPROFSYS_PROCESS_SAMPLING_DELAY"));
@@ -518,8 +632,8 @@ class RunArgumentsTest {
 
     @Test
     void generalSamplingOptions() throws Exception {
-        Map<String, String> env = env(withCommand("-f", "100", "-t", "0", "2-4", "--sampling-wait", "1.5",
-                "--sampling-duration", "20"));
+        Map<String, String> env =
+                env(withCommand("-f", "100", "-t", "0", "2-4", "--sampling-wait", "1.5", "--sampling-duration", "20"));
         assertEquals("100", env.get("ROCPROFSYS_SAMPLING_FREQ"));
         assertEquals("0, 2-4", env.get("ROCPROFSYS_SAMPLING_TIDS"));
         assertEquals("1.5", env.get("ROCPROFSYS_SAMPLING_DELAY"));
@@ -564,10 +678,26 @@ class RunArgumentsTest {
 
     @Test
     void generatedOptions() throws Exception {
-        Map<String, String> env = env(withCommand("--use-pid", "--thread-pool-size", "4", "--timemory-components",
-                "wall_clock", "peak_rss", "--perfetto-annotations=off", "--tmpdir", "/scratch",
-                "--perfetto-backend", "system", "--time-output", "no", "--sampling-include-inlines", "false",
-                "--use-amd-smi=false", "--rocm-domains", "hip_runtime_api", "kernel_dispatch"));
+        Map<String, String> env = env(withCommand(
+                "--use-pid",
+                "--thread-pool-size",
+                "4",
+                "--timemory-components",
+                "wall_clock",
+                "peak_rss",
+                "--perfetto-annotations=off",
+                "--tmpdir",
+                "/scratch",
+                "--perfetto-backend",
+                "system",
+                "--time-output",
+                "no",
+                "--sampling-include-inlines",
+                "false",
+                "--use-amd-smi=false",
+                "--rocm-domains",
+                "hip_runtime_api",
+                "kernel_dispatch"));
         assertEquals("true", env.get("ROCPROFSYS_USE_PID"));
         assertEquals("4", env.get("ROCPROFSYS_THREAD_POOL_SIZE"));
         assertEquals("wall_clock peak_rss", env.get("ROCPROFSYS_TIMEMORY_COMPONENTS"));
@@ -579,15 +709,29 @@ class RunArgumentsTest {
         assertEquals("false", env.get("ROCPROFSYS_USE_AMD_SMI"));
         assertEquals("hip_runtime_api kernel_dispatch", env.get("ROCPROFSYS_ROCM_DOMAINS"));
         // a generated option runs after the explicit one whose name sorts first
-        assertEquals("false", env(withCommand("-i", "--sampling-include-inlines", "false"))
-                .get("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"));
+        assertEquals(
+                "false",
+                env(withCommand("-i", "--sampling-include-inlines", "false"))
+                        .get("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"));
     }
 
     @Test
     void doublesArePrintedLikeCxxStreams() {
-        String[][] cases = {{"1", "1"}, {"1.0", "1"}, {"0.5", "0.5"}, {"1.0e-12", "1e-12"}, {"1000", "1000"},
-            {"1e6", "1e+06"}, {"123456789", "1.23457e+08"}, {"0.0001", "0.0001"}, {"0.00001", "1e-05"},
-            {"999999.5", "1e+06"}, {"-2.5", "-2.5"}, {"3.14159265", "3.14159"}, {"100000", "100000"}};
+        String[][] cases = {
+            {"1", "1"},
+            {"1.0", "1"},
+            {"0.5", "0.5"},
+            {"1.0e-12", "1e-12"},
+            {"1000", "1000"},
+            {"1e6", "1e+06"},
+            {"123456789", "1.23457e+08"},
+            {"0.0001", "0.0001"},
+            {"0.00001", "1e-05"},
+            {"999999.5", "1e+06"},
+            {"-2.5", "-2.5"},
+            {"3.14159265", "3.14159"},
+            {"100000", "100000"}
+        };
         for (String[] c : cases) {
             assertEquals(c[1], ParseContext.formatDouble(Double.parseDouble(c[0])), c[0]);
         }

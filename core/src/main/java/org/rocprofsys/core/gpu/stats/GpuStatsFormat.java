@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.GpuActivity;
@@ -49,6 +48,7 @@ public final class GpuStatsFormat implements OutputFormat {
         private final GpuStatistics statistics = new GpuStatistics("cuda_api_stats");
         /** Devices by UUID (every process reports the devices it uses). */
         private final Map<String, GpuDevice> devices = new TreeMap<>();
+
         private final Map<String, Long> kernels = new TreeMap<>();
         private final List<WrittenFile> written = new ArrayList<>();
         private boolean any;
@@ -65,8 +65,7 @@ public final class GpuStatsFormat implements OutputFormat {
                 switch (g.event()) {
                     case GpuDevice d -> devices.putIfAbsent(d.uuid() + "/" + d.index(), d);
                     case GpuKernel k -> kernels.merge(k.name(), 1L, Long::sum);
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
         }
@@ -86,7 +85,8 @@ public final class GpuStatsFormat implements OutputFormat {
         private void write(Path file, String text, String kind, String key) throws IOException {
             OutputPaths.createParentDirectories(file);
             Files.writeString(file, text, StandardCharsets.UTF_8);
-            context.log().println("[rocprof-sys][" + context.rootPid() + "][" + key + "]> Outputting '" + file + "'...");
+            context.log()
+                    .println("[rocprof-sys][" + context.rootPid() + "][" + key + "]> Outputting '" + file + "'...");
             written.add(new WrittenFile(kind, key, file));
         }
 
@@ -104,9 +104,14 @@ public final class GpuStatsFormat implements OutputFormat {
             ObjectNode gpu = json.objectNode();
             var list = gpu.putArray("devices");
             for (GpuDevice d : devices.values()) {
-                list.addObject().put("index", d.index()).put("vendor", d.vendor()).put("name", d.name())
-                        .put("uuid", d.uuid()).put("multiprocessors", d.multiprocessors())
-                        .put("memory_bytes", d.memoryBytes()).put("compute_capability", d.computeCapability());
+                list.addObject()
+                        .put("index", d.index())
+                        .put("vendor", d.vendor())
+                        .put("name", d.name())
+                        .put("uuid", d.uuid())
+                        .put("multiprocessors", d.multiprocessors())
+                        .put("memory_bytes", d.memoryBytes())
+                        .put("compute_capability", d.computeCapability());
             }
             ObjectNode counts = gpu.putObject("kernel_rows");
             kernels.forEach(counts::put);
