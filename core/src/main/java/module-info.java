@@ -14,9 +14,8 @@ module org.rocprofsys.core {
     exports org.rocprofsys.core.pipeline;
     exports org.rocprofsys.core.timemory;
     exports org.rocprofsys.core.wire;
-    // the GPU statistics: used by the CUDA backend's tests only
-    exports org.rocprofsys.core.gpu.stats to
-            org.rocprofsys.cuda;
+    // the GPU statistics format: listed by the launcher
+    exports org.rocprofsys.core.gpu.stats;
 
     provides org.rocprofsys.config.avail.AvailCatalog with
             org.rocprofsys.core.timemory.TimemoryCatalog;

@@ -72,7 +72,14 @@ typedef enum ROCPROFSYS_CATEGORIES
     ROCPROFSYS_CATEGORY_VAAPI,                     /* 51 */
     ROCPROFSYS_CATEGORY_TIMER_SAMPLING,            /* 52 */
     ROCPROFSYS_CATEGORY_OVERFLOW_SAMPLING,         /* 53 */
-    ROCPROFSYS_CATEGORY_LAST                       /* 54: keep last */
+    ROCPROFSYS_CATEGORY_CUDA_RUNTIME_API,          /* 54 */
+    ROCPROFSYS_CATEGORY_CUDA_DRIVER_API,           /* 55 */
+    ROCPROFSYS_CATEGORY_CUDA_KERNEL_DISPATCH,      /* 56 */
+    ROCPROFSYS_CATEGORY_CUDA_MEMORY_COPY,          /* 57 */
+    ROCPROFSYS_CATEGORY_CUDA_MEMORY_SET,           /* 58 */
+    ROCPROFSYS_CATEGORY_CUDA_MEMORY_ALLOCATION,    /* 59 */
+    ROCPROFSYS_CATEGORY_CUDA_NVTX,                 /* 60 */
+    ROCPROFSYS_CATEGORY_LAST                       /* 61: keep last */
 } rocprofsys_category_t;
 
 /*

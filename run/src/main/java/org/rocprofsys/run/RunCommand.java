@@ -10,6 +10,7 @@ import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.launch.Session;
 import org.rocprofsys.core.launch.SessionException;
 import org.rocprofsys.core.launch.TargetOutcome;
@@ -18,6 +19,7 @@ import org.rocprofsys.core.perfetto.PerfettoFormat;
 import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.timemory.SamplingProfileFormat;
 import org.rocprofsys.core.timemory.TimemoryFormat;
+import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
@@ -40,14 +42,22 @@ public final class RunCommand {
      * it), in the order they are finished and metadata.json lists their files.
      */
     static final List<OutputFormat> OUTPUT_FORMATS =
-            List.of(new PerfettoFormat(), new TimemoryFormat(), new SamplingProfileFormat());
+            List.of(new PerfettoFormat(), new TimemoryFormat(), new SamplingProfileFormat(), new GpuStatsFormat());
 
     /**
      * The background sources, one line each, in the order the session starts them (the first one's
      * intercept stage sees the collected events first).
      */
     static final List<SourceProvider> SOURCES = List.of(
-            (settings, targetEnvironment, log) -> ProcessSampling.sources(settings, log), CallStackSampling::sources);
+            (settings, targetEnvironment, log) -> ProcessSampling.sources(settings, log),
+            CallStackSampling::sources,
+            (settings, targetEnvironment, log) ->
+                    CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log));
+
+    /** The distribution's lib/ (the launcher script passes the install prefix). */
+    private static Path distributionLib() {
+        return Path.of(System.getProperty("rocprofsys.prefix", ".")).resolve("lib");
+    }
 
     private final Path prefix;
     private final Map<String, String> environment;

@@ -12,37 +12,31 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * Issue 11 item 5 end to end: settings that are honoured show their effect in the outputs, and
  * settings that are not give one warning on stderr and are listed in metadata.json.
  */
-class SettingsSupportIT {
-    @TempDir
-    static Path examples;
-
-    @TempDir
-    Path cwd;
+class SettingsSupportIT extends DistributionTest {
+    private static Path examples;
 
     @BeforeAll
     static void buildExamples() throws Exception {
-        DistTool.buildExamples(examples);
+        examples = examples();
     }
 
     private Path out(String name) {
         return cwd.resolve("out").resolve(name);
     }
 
-    private DistTool.Result run(String name, List<String> options, String... extra) throws Exception {
+    private ProcessResult run(String name, List<String> options, String... extra) throws Exception {
         List<String> args = new ArrayList<>(options);
         args.addAll(List.of("--", examples.resolve("regions").toString(), "50"));
-        return DistTool.tool(
-                "rocprof-sys-run",
-                cwd,
-                DistTool.testEnvironment(cwd.resolve("out"), name, extra),
-                args.toArray(String[]::new));
+        return tool(
+                "rocprof-sys-run", cwd, testEnvironment(cwd.resolve("out"), name, extra), args.toArray(String[]::new));
     }
 
     private static List<String> sliceNames(Path proto) throws Exception {

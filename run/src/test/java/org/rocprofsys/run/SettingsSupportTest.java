@@ -33,6 +33,10 @@ import org.rocprofsys.config.SettingsRegistry;
  * honoured must have code that reads it outside the option tables.
  */
 class SettingsSupportTest {
+    private static final Path REPO = Path.of(System.getProperty("rocprofsys.repo", ".."))
+            .toAbsolutePath()
+            .normalize();
+
     private static final SettingsRegistry REGISTRY = SettingsRegistry.standard();
     /** Files that only map options or write configs: naming a setting there is not honouring it. */
     private static final List<String> NOT_READERS = List.of(
@@ -50,7 +54,7 @@ class SettingsSupportTest {
 
     @BeforeAll
     static void readMainSources() throws IOException {
-        Path repo = DistTool.REPO;
+        Path repo = REPO;
         StringBuilder sb = new StringBuilder();
         try (Stream<Path> files = Files.walk(repo)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")
@@ -252,7 +256,7 @@ class SettingsSupportTest {
     private static java.util.Set<String> documented(String heading) throws IOException {
         java.util.Set<String> out = new java.util.TreeSet<>();
         boolean in = false;
-        for (String line : Files.readAllLines(DistTool.REPO.resolve("docs/settings-support.md"))) {
+        for (String line : Files.readAllLines(REPO.resolve("docs/settings-support.md"))) {
             if (line.startsWith("## ")) {
                 in = line.equals("## " + heading);
             } else if (in && line.startsWith("| `ROCPROFSYS_")) {

@@ -57,12 +57,14 @@ class SourceProviderTest {
     @Test
     void theRunsListIsProcessSamplingThenCallStackSampling() throws Exception {
         // nothing asked for: no source
-        Settings off = load(Map.of("ROCPROFSYS_USE_AMD_SMI", "false"));
+        Settings off = load(Map.of("ROCPROFSYS_USE_AMD_SMI", "false", "ROCPROFSYS_USE_CUDA", "false"));
         assertEquals(List.of(), SourceProvider.all(RunCommand.SOURCES, off, Map.of(), log));
 
         // -H (process tree, no GPUs) and agent realtime samples: one source of each, in list order
         Settings both = load(Map.of(
                 "ROCPROFSYS_USE_AMD_SMI",
+                "false",
+                "ROCPROFSYS_USE_CUDA",
                 "false",
                 "ROCPROFSYS_CPU_FREQ_ENABLED",
                 "true",

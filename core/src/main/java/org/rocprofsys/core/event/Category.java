@@ -59,7 +59,15 @@ public enum Category {
     NUMA(50, "numa"),
     VAAPI(51, "vaapi"),
     TIMER_SAMPLING(52, "timer_sampling"),
-    OVERFLOW_SAMPLING(53, "overflow_sampling");
+    OVERFLOW_SAMPLING(53, "overflow_sampling"),
+    // CUDA (issue 12): not upstream's; upstream's ROCm layout with CUDA's words
+    CUDA_RUNTIME_API(54, "cuda_runtime_api"),
+    CUDA_DRIVER_API(55, "cuda_driver_api"),
+    CUDA_KERNEL_DISPATCH(56, "cuda_kernel_dispatch"),
+    CUDA_MEMORY_COPY(57, "cuda_memory_copy"),
+    CUDA_MEMORY_SET(58, "cuda_memory_set"),
+    CUDA_MEMORY_ALLOCATION(59, "cuda_memory_allocation"),
+    CUDA_NVTX(60, "cuda_nvtx");
 
     private static final Category[] BY_CODE = values();
 

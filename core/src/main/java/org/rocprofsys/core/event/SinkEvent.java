@@ -17,4 +17,5 @@ public sealed interface SinkEvent extends TraceEvent
                 Fork,
                 RecordsDropped,
                 CounterSample,
-                StackSample {}
+                StackSample,
+                GpuActivity {}

@@ -128,7 +128,11 @@ public final class Session {
                     formats, new OutputContext(settings, paths, pid, exe, realtimeOffset, log, System.out));
             Pipeline pipeline = new Pipeline(
                     windows, initiallyEnabled(), CategoryFilter.dropped(settings), sources, outputs.writers());
-            Collector collector = new Collector(dir, pipeline.head(), log);
+            Collector collector = new Collector(
+                    dir,
+                    pipeline.head(),
+                    log,
+                    sources.stream().flatMap(s -> s.backendRecords().stream()).toList());
             collector.setRootPid(pid);
             for (BackgroundSource source : sources) {
                 source.start(pid, collector::offer);

@@ -1,6 +1,5 @@
 package org.rocprofsys.core.metadata;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -41,9 +40,25 @@ public final class MetadataWriter {
             Map<String, String> environment,
             Map<String, Long> drops)
             throws IOException {
+        write(file, settings, commandLine, launch, outputs, environment, drops, Map.of());
+    }
+
+    /** @param facts the outputs' own entries ({@code gpu}: devices and kernel counts), after {@code output} */
+    public static void write(
+            Path file,
+            Settings settings,
+            List<String> commandLine,
+            ZonedDateTime launch,
+            Map<String, Map<String, List<Path>>> outputs,
+            Map<String, String> environment,
+            Map<String, Long> drops,
+            Map<String, com.fasterxml.jackson.databind.JsonNode> facts)
+            throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (OutputStream os = Files.newOutputStream(file);
-                JsonGenerator g = new JsonFactory().createGenerator(os)) {
+                JsonGenerator g = new com.fasterxml.jackson.databind.ObjectMapper()
+                        .getFactory()
+                        .createGenerator(os)) {
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeObjectFieldStart(JsonConfigReader.ROOT);
@@ -68,6 +83,10 @@ public final class MetadataWriter {
                 g.writeEndArray();
             }
             g.writeEndObject();
+            for (Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> f : facts.entrySet()) {
+                g.writeFieldName(f.getKey());
+                g.writeTree(f.getValue());
+            }
             g.writeArrayFieldStart("environment");
             for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
                 if (e.getKey().startsWith("ROCPROFSYS_")

@@ -12,4 +12,12 @@ public interface OutputWriter extends EventSink {
      * metadata.json lists them.
      */
     List<WrittenFile> report() throws IOException;
+
+    /**
+     * Facts of this output for metadata.json, each written under its name in the file's
+     * {@code metadata} object (e.g. the GPUs seen); asked after {@link #report}.
+     */
+    default java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> metadata() {
+        return java.util.Map.of();
+    }
 }

@@ -51,8 +51,13 @@ public final class RunOutputs {
                         .add(f.path());
             }
         }
+        Map<String, com.fasterxml.jackson.databind.JsonNode> facts = new LinkedHashMap<>();
+        for (OutputWriter w : writers) {
+            facts.putAll(w.metadata());
+        }
         Path metadata = context.paths().file("metadata", "json");
-        MetadataWriter.write(metadata, context.settings(), commandLine, launch, written, env, summary.droppedRecords());
+        MetadataWriter.write(
+                metadata, context.settings(), commandLine, launch, written, env, summary.droppedRecords(), facts);
         context.log().println("[rocprof-sys][" + context.rootPid() + "][metadata]> Outputting '" + metadata + "'...");
     }
 }

@@ -17,6 +17,7 @@ import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.Fork;
+import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.Mark;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.ProcessStarted;
@@ -29,6 +30,15 @@ import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.gpu.GpuApiCall;
+import org.rocprofsys.core.gpu.GpuDevice;
+import org.rocprofsys.core.gpu.GpuEvent;
+import org.rocprofsys.core.gpu.GpuKernel;
+import org.rocprofsys.core.gpu.GpuMarker;
+import org.rocprofsys.core.gpu.GpuMemoryAllocation;
+import org.rocprofsys.core.gpu.GpuMemoryCopy;
+import org.rocprofsys.core.gpu.GpuMemorySet;
+import org.rocprofsys.core.gpu.GpuSynchronization;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
 import org.rocprofsys.core.perfetto.proto.CounterDescriptor;
 import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
@@ -151,6 +161,11 @@ public final class PerfettoSink implements EventSink {
     private final Map<String, Long> counters = new HashMap<>();
 
     private final SliceEncoder slices = new SliceEncoder();
+    /** GPU activity tracks by {@link GpuTracks#streamKey}. */
+    private final Map<String, ThreadTrack> gpuStreams = new HashMap<>();
+    /** Bytes allocated on each device of each process, by {@link GpuTracks#deviceKey}. */
+    private final Map<Long, Long> gpuAllocated = new HashMap<>();
+
     private long nextUuid = 1;
     private int nextSequenceId = GLOBAL_SEQUENCE_ID + 1;
     private boolean started;
@@ -205,6 +220,7 @@ public final class PerfettoSink implements EventSink {
             case RecordsDropped r -> recordsDropped(r);
             case CounterSample c -> counter(c);
             case StackSample s -> stackSample(s);
+            case GpuActivity g -> gpu(g.event());
         }
     }
 
@@ -228,6 +244,7 @@ public final class PerfettoSink implements EventSink {
     private void processStarted(ProcessStarted p) throws IOException {
         if (endedProcesses.remove(p.pid()) != null) { // a new image of the pid (exec)
             sampledThreads.keySet().removeIf(k -> (int) (k >>> 32) == p.pid());
+            gpuStreams.keySet().removeIf(k -> k.startsWith(p.pid() + "/"));
         }
         String exe = basename(p.executable());
         if (exe.isEmpty()) {
@@ -431,6 +448,173 @@ public final class PerfettoSink implements EventSink {
                         .setTrackUuid(uuid)
                         .setDoubleCounterValue(c.value()))
                 .build());
+    }
+
+    // ---- GPU activity (docs/gpu.md "Tracks") -------------------------------------------------
+
+    private void gpu(GpuEvent event) throws IOException {
+        switch (event) {
+            case GpuApiCall c -> gpuApiCall(c);
+            case GpuMarker m -> gpuMarker(m);
+            case GpuKernel k -> gpuKernel(k);
+            case GpuMemoryCopy c -> gpuCopy(c);
+            case GpuMemorySet s -> gpuMemset(s);
+            case GpuMemoryAllocation a -> gpuAllocation(a);
+            case GpuDevice d -> {
+                // listed in metadata.json, no track of its own
+            }
+            case GpuSynchronization s -> {
+                // the waiting host call is on its thread already (cudaDeviceSynchronize & co.)
+            }
+        }
+    }
+
+    /** On the calling thread: one slice, with a flow to the device work it launched. */
+    private void gpuApiCall(GpuApiCall c) throws IOException {
+        ThreadTrack t = thread(c.pid(), c.tid(), c.beginNs());
+        TrackEvent.Builder begin = gpuSliceBegin(t, c.domain().settingName(), c.function(), c.beginNs(), c.endNs());
+        begin.addDebugAnnotations(annotation(t, "corr_id").setUintValue(c.correlationId()));
+        for (org.rocprofsys.core.gpu.GpuArgument a : c.arguments()) {
+            begin.addDebugAnnotations(annotation(t, a.name()).setStringValue(a.value()));
+        }
+        if (c.correlationId() != 0 && GpuTracks.launchesDeviceWork(c.function())) {
+            begin.addFlowIds(GpuTracks.flowId(c.pid(), c.correlationId()));
+        }
+        gpuSlice(t, begin, c.beginNs(), c.endNs());
+    }
+
+    /** NVTX ranges on the thread that opened them; marks as instants. */
+    private void gpuMarker(GpuMarker m) throws IOException {
+        ThreadTrack t = thread(m.pid(), m.tid(), m.beginNs());
+        String name = Objects.requireNonNullElse(m.message(), "");
+        if (!m.range()) {
+            instant(t, m.beginNs(), GpuTracks.NVTX_CATEGORY, name, ev -> {
+                if (!m.domain().isEmpty()) {
+                    ev.addDebugAnnotations(annotation(t, "domain").setStringValue(m.domain()));
+                }
+            });
+            return;
+        }
+        TrackEvent.Builder begin = gpuSliceBegin(t, GpuTracks.NVTX_CATEGORY, name, m.beginNs(), m.endNs());
+        if (!m.domain().isEmpty()) {
+            begin.addDebugAnnotations(annotation(t, "domain").setStringValue(m.domain()));
+        }
+        if (m.closedByProfiler()) {
+            begin.addDebugAnnotations(annotation(t, CLOSED_BY_PROFILER).setBoolValue(true));
+        }
+        gpuSlice(t, begin, m.beginNs(), m.endNs());
+    }
+
+    private void gpuKernel(GpuKernel k) throws IOException {
+        ThreadTrack t = gpuStream(k.pid(), k.device(), k.stream(), k.beginNs());
+        TrackEvent.Builder begin = gpuSliceBegin(t, GpuTracks.KERNEL_CATEGORY, k.name(), k.beginNs(), k.endNs());
+        gpuDeviceAnnotations(t, begin, k.correlationId(), k.stream(), k.device());
+        begin.addDebugAnnotations(
+                        annotation(t, "grid_size").setStringValue(k.grid().toString()))
+                .addDebugAnnotations(
+                        annotation(t, "workgroup_size").setStringValue(k.block().toString()))
+                .addDebugAnnotations(annotation(t, "group_segment_size")
+                        .setUintValue((long) k.staticSharedBytes() + k.dynamicSharedBytes()))
+                .addDebugAnnotations(annotation(t, "static_shared_memory").setUintValue(k.staticSharedBytes()))
+                .addDebugAnnotations(annotation(t, "dynamic_shared_memory").setUintValue(k.dynamicSharedBytes()))
+                .addDebugAnnotations(annotation(t, "registers_per_thread").setUintValue(k.registersPerThread()));
+        gpuDeviceSlice(t, begin, k.pid(), k.correlationId(), k.beginNs(), k.endNs());
+    }
+
+    private void gpuCopy(GpuMemoryCopy c) throws IOException {
+        ThreadTrack t = gpuStream(c.pid(), c.device(), c.stream(), c.beginNs());
+        TrackEvent.Builder begin =
+                gpuSliceBegin(t, GpuTracks.COPY_CATEGORY, c.kind().operationName(), c.beginNs(), c.endNs());
+        gpuDeviceAnnotations(t, begin, c.correlationId(), c.stream(), c.device());
+        begin.addDebugAnnotations(annotation(t, "bytes").setUintValue(c.bytes()))
+                .addDebugAnnotations(annotation(t, "src_agent").setIntValue(c.srcDevice()))
+                .addDebugAnnotations(annotation(t, "dst_agent").setIntValue(c.dstDevice()));
+        gpuDeviceSlice(t, begin, c.pid(), c.correlationId(), c.beginNs(), c.endNs());
+    }
+
+    private void gpuMemset(GpuMemorySet s) throws IOException {
+        ThreadTrack t = gpuStream(s.pid(), s.device(), s.stream(), s.beginNs());
+        TrackEvent.Builder begin =
+                gpuSliceBegin(t, GpuTracks.MEMSET_CATEGORY, GpuTracks.MEMSET_NAME, s.beginNs(), s.endNs());
+        gpuDeviceAnnotations(t, begin, s.correlationId(), s.stream(), s.device());
+        begin.addDebugAnnotations(annotation(t, "bytes").setUintValue(s.bytes()))
+                .addDebugAnnotations(annotation(t, "value").setUintValue(s.value()));
+        gpuDeviceSlice(t, begin, s.pid(), s.correlationId(), s.beginNs(), s.endNs());
+    }
+
+    /** The bytes allocated on the device, after this allocation or free, as a counter. */
+    private void gpuAllocation(GpuMemoryAllocation a) throws IOException {
+        long key = GpuTracks.deviceKey(a.pid(), a.device());
+        long bytes = Math.max(0, gpuAllocated.getOrDefault(key, 0L) + (a.free() ? -a.bytes() : a.bytes()));
+        gpuAllocated.put(key, bytes);
+        counter(new CounterSample(
+                a.timestampNs(),
+                new CounterTrack(
+                        GpuTracks.memoryTrackName(a.device()),
+                        GpuTracks.MEMORY_UNIT,
+                        Category.CUDA_MEMORY_ALLOCATION,
+                        a.pid()),
+                bytes / GpuTracks.BYTES_PER_UNIT));
+    }
+
+    private TrackEvent.Builder gpuSliceBegin(ThreadTrack t, String category, String name, long beginNs, long endNs) {
+        TrackEvent.Builder ev = TrackEvent.newBuilder()
+                .setType(TrackEvent.Type.TYPE_SLICE_BEGIN)
+                .addCategoryIids(t.categoryIid(category))
+                .setNameIid(t.nameIid(Objects.requireNonNullElse(name, "")));
+        if (options.annotations()) {
+            ev.addDebugAnnotations(annotation(t, "begin_ns").setUintValue(realtime(beginNs)))
+                    .addDebugAnnotations(annotation(t, "end_ns").setUintValue(realtime(endNs)));
+        }
+        return ev;
+    }
+
+    private static void gpuDeviceAnnotations(
+            ThreadTrack t, TrackEvent.Builder ev, long correlationId, long stream, int device) {
+        ev.addDebugAnnotations(annotation(t, "corr_id").setUintValue(correlationId))
+                .addDebugAnnotations(annotation(t, "stream_id").setUintValue(stream))
+                .addDebugAnnotations(annotation(t, "device").setIntValue(device));
+    }
+
+    /** Device work ends the flow its launching API call started. */
+    private void gpuDeviceSlice(
+            ThreadTrack t, TrackEvent.Builder begin, int pid, long correlationId, long beginNs, long endNs)
+            throws IOException {
+        if (correlationId != 0) {
+            begin.addTerminatingFlowIds(GpuTracks.flowId(pid, correlationId));
+        }
+        gpuSlice(t, begin, beginNs, endNs);
+    }
+
+    /**
+     * A complete slice, written at once: GPU events arrive complete and out of time order, so the
+     * track's depth (which balances the pipeline's region events) is left alone, and an event
+     * earlier than the track's last one is stamped with an absolute time ({@link #emit}).
+     */
+    private void gpuSlice(ThreadTrack t, TrackEvent.Builder begin, long beginNs, long endNs) throws IOException {
+        emit(t, beginNs, begin);
+        emit(t, Math.max(beginNs, endNs), TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_SLICE_END));
+    }
+
+    /** The track of one stream of one device of a process ({@link GpuTracks#streamTrackName}). */
+    private ThreadTrack gpuStream(int pid, int device, long stream, long timestampNs) throws IOException {
+        String key = GpuTracks.streamKey(pid, device, stream);
+        ThreadTrack t = gpuStreams.get(key);
+        if (t != null) {
+            return t;
+        }
+        ProcessTrack proc = endedProcesses.containsKey(pid) ? endedProcesses.get(pid) : process(pid, timestampNs);
+        t = openSequence(pid, timestampNs);
+        gpuStreams.put(key, t);
+        write(TracePacket.newBuilder()
+                .setTimestamp(0)
+                .setTrustedPacketSequenceId(t.sequenceId)
+                .setTrackDescriptor(TrackDescriptor.newBuilder()
+                        .setUuid(t.uuid)
+                        .setParentUuid(proc.uuid)
+                        .setName(GpuTracks.streamTrackName(device, stream)))
+                .build());
+        return t;
     }
 
     // ---- tracks and sequences ----------------------------------------------------------------

@@ -46,6 +46,14 @@ public interface BackgroundSource {
         return downstream;
     }
 
+    /**
+     * The ring records this source's target-side library writes into the agent's rings (a GPU
+     * backend's), decoded by the source on the collector thread; empty for sources that write none.
+     */
+    default java.util.Optional<org.rocprofsys.core.wire.BackendRecords.Factory> backendRecords() {
+        return java.util.Optional.empty();
+    }
+
     /** Stops and emits the source's final events (upstream ends each counter series with a 0). */
     void stop(long timestampNs);
 }

@@ -17,6 +17,7 @@ import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.wire.BackendRecords;
 import org.rocprofsys.core.wire.FunctionNames;
 import org.rocprofsys.core.wire.RingDrain;
 import org.rocprofsys.core.wire.RingFile;
@@ -64,18 +65,64 @@ public final class Collector {
         final int pid;
         final List<RingDrain> drains = new ArrayList<>();
         final FunctionNames functions;
+        final BackendRecords backend;
 
-        Image(RingFile file) {
+        Image(RingFile file, BackendRecords backend) {
             this.file = file;
             this.pid = file.pid();
             this.functions = new FunctionNames(file);
+            this.backend = backend;
         }
     }
 
+    private final List<BackendRecords.Factory> backends;
+
     public Collector(SessionDirectory directory, Consumer<TraceEvent> out, PrintStream log) {
+        this(directory, out, log, List.of());
+    }
+
+    /** @param backends the GPU backends whose ring records each image's drains hand over */
+    public Collector(
+            SessionDirectory directory,
+            Consumer<TraceEvent> out,
+            PrintStream log,
+            List<BackendRecords.Factory> backends) {
         this.directory = directory;
         this.out = out;
         this.log = log;
+        this.backends = List.copyOf(backends);
+    }
+
+    private BackendRecords backendRecords(int pid) {
+        List<BackendRecords> opened =
+                backends.stream().map(f -> f.open(pid, out)).toList();
+        if (opened.isEmpty()) {
+            return BackendRecords.NONE;
+        }
+        if (opened.size() == 1) {
+            return opened.getFirst();
+        }
+        return new BackendRecords() {
+            @Override
+            public boolean owns(int type) {
+                return opened.stream().anyMatch(b -> b.owns(type));
+            }
+
+            @Override
+            public void accept(int tid, java.lang.foreign.MemorySegment record) throws WireException {
+                for (BackendRecords b : opened) {
+                    if (b.owns(record.get(java.lang.foreign.ValueLayout.JAVA_SHORT, 0))) {
+                        b.accept(tid, record);
+                        return;
+                    }
+                }
+            }
+
+            @Override
+            public void finish(long endNs) {
+                opened.forEach(b -> b.finish(endNs));
+            }
+        };
     }
 
     public void setRootPid(int pid) {
@@ -211,7 +258,7 @@ public final class Collector {
             if (file == null) {
                 continue; // header not yet published
             }
-            Image image = new Image(file);
+            Image image = new Image(file, backendRecords(file.pid()));
             for (Image older : List.copyOf(images.values())) {
                 if (older.pid == image.pid && older.file.execGeneration() < file.execGeneration()) {
                     drainAll(older);
@@ -233,7 +280,7 @@ public final class Collector {
     private int drainAll(Image image) throws WireException {
         List<RingFile.Ring> rings = image.file.rings();
         for (int i = image.drains.size(); i < rings.size(); i++) {
-            image.drains.add(new RingDrain(image.pid, rings.get(i), out, image.functions));
+            image.drains.add(new RingDrain(image.pid, rings.get(i), out, image.functions, image.backend));
         }
         int n = 0;
         for (RingDrain d : image.drains) {
@@ -248,6 +295,7 @@ public final class Collector {
             d.flushPending();
             end = Math.max(end, d.lastTime());
         }
+        image.backend.finish(end); // before the threads end: open marker ranges close on their tracks
         for (int i = 0; i < image.drains.size(); i++) {
             RingDrain d = image.drains.get(i);
             RingFile.Ring ring = image.file.rings().get(i);

@@ -12,6 +12,7 @@ import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.Fork;
+import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.Mark;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.ProcessStarted;
@@ -98,6 +99,7 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
             }
             case CounterSample c -> downstream.accept(c);
             case StackSample s -> downstream.accept(s);
+            case GpuActivity g -> downstream.accept(g);
         }
     }
 

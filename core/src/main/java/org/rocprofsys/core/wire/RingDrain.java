@@ -44,22 +44,30 @@ public final class RingDrain {
     private long lastTime;
     private long records;
     private final FunctionNames functions;
+    private final BackendRecords backend;
 
     public RingDrain(int pid, RingFile.Ring ring, Consumer<TraceEvent> out) {
         this(pid, ring, out, new FunctionNames(null));
     }
 
+    public RingDrain(int pid, RingFile.Ring ring, Consumer<TraceEvent> out, FunctionNames functions) {
+        this(pid, ring, out, functions, BackendRecords.NONE);
+    }
+
     /**
      * @param functions the image's instrumented-function names, shared by the drains of all its
      *                  rings (FUNC_DEF records fill it, FUNC_ENTER records name their regions by it)
+     * @param backend   the image's GPU backend records (decoded by the backend, not here)
      */
-    public RingDrain(int pid, RingFile.Ring ring, Consumer<TraceEvent> out, FunctionNames functions) {
+    public RingDrain(
+            int pid, RingFile.Ring ring, Consumer<TraceEvent> out, FunctionNames functions, BackendRecords backend) {
         this.pid = pid;
         this.ring = ring;
         this.out = out;
         this.tid = ring.tid();
         this.tail = ring.tail();
         this.functions = functions;
+        this.backend = backend;
     }
 
     public int tid() {
@@ -144,6 +152,13 @@ public final class RingDrain {
             if (pendingRegion != null) {
                 pendingAnnotations.add(annotation(r, aux));
             }
+            return;
+        }
+        if (backend.owns(type)) {
+            // GPU records carry CLOCK_MONOTONIC times of their own (GPU activity arrives late and
+            // out of order), so they neither move nor follow the ring's clock
+            flushPending();
+            backend.accept(tid, r);
             return;
         }
         if (type == WireFormat.REC_FUNC_DEF) {

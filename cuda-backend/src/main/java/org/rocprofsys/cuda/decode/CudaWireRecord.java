@@ -32,7 +32,7 @@ public sealed interface CudaWireRecord {
     record Nvtx(int cbid, long timeNs, long id, long domainHandle, String message) implements CudaWireRecord {}
 
     /** True for the record types of the CUDA backend. */
-    static boolean isCuda(int type) {
+    public static boolean isCuda(int type) {
         return type >= WireFormat.REC_CUDA_API_NAME && type <= WireFormat.REC_CUDA_NVTX;
     }
 

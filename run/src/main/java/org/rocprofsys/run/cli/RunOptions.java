@@ -35,6 +35,7 @@ final class RunOptions {
         m.put("rocm", "ROCPROFSYS_USE_ROCM");
         m.put("rcclp", "ROCPROFSYS_USE_RCCLP");
         m.put("amd-smi", "ROCPROFSYS_USE_AMD_SMI");
+        m.put("cuda", "ROCPROFSYS_USE_CUDA");
         m.put("mutex-locks", "ROCPROFSYS_TRACE_THREAD_LOCKS");
         m.put("rw-locks", "ROCPROFSYS_TRACE_THREAD_RW_LOCKS");
         m.put("spin-locks", "ROCPROFSYS_TRACE_THREAD_SPIN_LOCKS");

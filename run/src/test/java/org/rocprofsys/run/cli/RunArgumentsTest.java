@@ -195,6 +195,7 @@ class RunArgumentsTest {
         expected.put("ROCPROFSYS_USE_OMPT", "true");
         expected.put("ROCPROFSYS_USE_ROCM", "true");
         expected.put("ROCPROFSYS_USE_RCCLP", "true");
+        expected.put("ROCPROFSYS_USE_CUDA", "true"); // this project's CUDA backend is one of -I all's
         // [quirk] actions run in alphabetical order of option names: -I/--include after -E/--exclude
         expected.put("ROCPROFSYS_TRACE_THREAD_LOCKS", "true");
         expected.put("ROCPROFSYS_TRACE_THREAD_RW_LOCKS", "true");
@@ -383,7 +384,7 @@ class RunArgumentsTest {
             {"--trace-clock-id", "3"},
             {"--hsa-interrupt", "2"},
             {"-S", "walltime"},
-            {"-I", "cuda"},
+            {"-I", "opencl"},
             {"-t", "main"},
             {"--sample-cputime", "fast"},
             {"--sample-realtime", "10", "later"},

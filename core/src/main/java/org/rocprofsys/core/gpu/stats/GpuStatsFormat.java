@@ -1,0 +1,121 @@
+package org.rocprofsys.core.gpu.stats;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.output.OutputPaths;
+import org.rocprofsys.core.event.GpuActivity;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.gpu.GpuDevice;
+import org.rocprofsys.core.gpu.GpuKernel;
+import org.rocprofsys.core.output.OutputContext;
+import org.rocprofsys.core.output.OutputFormat;
+import org.rocprofsys.core.output.OutputWriter;
+import org.rocprofsys.core.output.WrittenFile;
+
+/**
+ * The GPU summaries as rocprofv3 {@code --stats} writes them ({@code kernel_stats},
+ * {@code cuda_api_stats}, {@code memory_copy_stats}, {@code domain_stats}, each as CSV and JSON)
+ * when GPU tracing is on and the run saw GPU work; and, for metadata.json, the GPUs the processes
+ * used and how many times each kernel ran.
+ */
+public final class GpuStatsFormat implements OutputFormat {
+    /** The settings that turn a GPU tracing backend on. */
+    private static final List<String> GPU_TRACING = List.of("ROCPROFSYS_USE_CUDA");
+
+    @Override
+    public boolean enabled(Settings settings) {
+        return GPU_TRACING.stream().anyMatch(s -> settings.registry().find(s).isPresent() && settings.bool(s));
+    }
+
+    @Override
+    public OutputWriter open(OutputContext context) {
+        return new Writer(context);
+    }
+
+    private static final class Writer implements OutputWriter {
+        private final OutputContext context;
+        private final GpuStatistics statistics = new GpuStatistics("cuda_api_stats");
+        /** Devices by UUID (every process reports the devices it uses). */
+        private final Map<String, GpuDevice> devices = new TreeMap<>();
+
+        private final Map<String, Long> kernels = new TreeMap<>();
+        private final List<WrittenFile> written = new ArrayList<>();
+        private boolean any;
+
+        Writer(OutputContext context) {
+            this.context = context;
+        }
+
+        @Override
+        public void accept(SinkEvent event) {
+            if (event instanceof GpuActivity g) {
+                any = true;
+                statistics.accept(g.event());
+                switch (g.event()) {
+                    case GpuDevice d -> devices.putIfAbsent(d.uuid() + "/" + d.index(), d);
+                    case GpuKernel k -> kernels.merge(k.name(), 1L, Long::sum);
+                    default -> {}
+                }
+            }
+        }
+
+        @Override
+        public void finish(RunSummary summary) throws IOException {
+            if (!any) {
+                return;
+            }
+            OutputPaths paths = context.paths();
+            for (StatsTable table : statistics.tables()) {
+                write(paths.file(table.name(), "csv"), StatsCsv.render(table), "text", table.name());
+                write(paths.file(table.name(), "json"), StatsJson.render(table), "json", table.name());
+            }
+        }
+
+        private void write(Path file, String text, String kind, String key) throws IOException {
+            OutputPaths.createParentDirectories(file);
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+            context.log()
+                    .println("[rocprof-sys][" + context.rootPid() + "][" + key + "]> Outputting '" + file + "'...");
+            written.add(new WrittenFile(kind, key, file));
+        }
+
+        @Override
+        public List<WrittenFile> report() {
+            return List.copyOf(written);
+        }
+
+        @Override
+        public Map<String, JsonNode> metadata() {
+            if (!any) {
+                return Map.of();
+            }
+            JsonNodeFactory json = JsonNodeFactory.instance;
+            ObjectNode gpu = json.objectNode();
+            var list = gpu.putArray("devices");
+            for (GpuDevice d : devices.values()) {
+                list.addObject()
+                        .put("index", d.index())
+                        .put("vendor", d.vendor())
+                        .put("name", d.name())
+                        .put("uuid", d.uuid())
+                        .put("multiprocessors", d.multiprocessors())
+                        .put("memory_bytes", d.memoryBytes())
+                        .put("compute_capability", d.computeCapability());
+            }
+            ObjectNode counts = gpu.putObject("kernel_rows");
+            kernels.forEach(counts::put);
+            return Map.of("gpu", gpu);
+        }
+    }
+}

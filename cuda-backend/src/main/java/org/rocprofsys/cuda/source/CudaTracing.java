@@ -1,0 +1,112 @@
+package org.rocprofsys.cuda.source;
+
+import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.core.event.GpuActivity;
+import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.gpu.GpuDomain;
+import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.wire.BackendRecords;
+import org.rocprofsys.core.wire.WireException;
+import org.rocprofsys.cuda.decode.CudaDecoder;
+import org.rocprofsys.cuda.decode.CudaWireRecord;
+import org.rocprofsys.elf.Demangler;
+
+/**
+ * CUDA tracing as a source of the run: names the injection library in the target's environment
+ * ({@code CUDA_INJECTION64_PATH}, which the CUDA driver loads inside {@code cuInit}, and
+ * {@code NVTX_INJECTION64_PATH}, which the NVTX stubs load at the first NVTX call; programs that
+ * use neither load nothing), and decodes the records the library writes into the agent's rings
+ * with {@link CudaDecoder}. It runs nothing beside the target.
+ */
+public final class CudaTracing implements BackgroundSource {
+    public static final String USE_SETTING = "ROCPROFSYS_USE_CUDA";
+    /** What the injection library reads (cuda-backend/src/main/c/rsys_cuda.c). */
+    static final String AGENT_DOMAINS = "ROCPROFSYS_AGENT_CUDA_DOMAINS";
+
+    private final Path library;
+    private final Set<GpuDomain> domains;
+
+    CudaTracing(Path library, Set<GpuDomain> domains) {
+        this.library = library;
+        this.domains =
+                domains.isEmpty() ? java.util.EnumSet.noneOf(GpuDomain.class) : java.util.EnumSet.copyOf(domains);
+    }
+
+    /**
+     * The CUDA source a run's settings ask for: none when {@code ROCPROFSYS_USE_CUDA} is off, when
+     * no domain is asked for, or when the distribution has no injection library (one notice).
+     *
+     * @param library the distribution's {@code lib/librocprof-sys-cuda.so}
+     * @throws IllegalArgumentException for an unknown {@code ROCPROFSYS_CUDA_DOMAINS} value
+     */
+    public static List<BackgroundSource> sources(Settings settings, Path library, PrintStream log) {
+        Set<GpuDomain> domains = CudaDomains.parse(settings.get(CudaDomains.SETTING));
+        if (!settings.bool(USE_SETTING) || domains.isEmpty()) {
+            return List.of();
+        }
+        if (!Files.isRegularFile(library)) {
+            log.println("[rocprof-sys][cuda] " + library + " is missing: CUDA is not traced");
+            return List.of();
+        }
+        return List.of(new CudaTracing(library, domains));
+    }
+
+    @Override
+    public Map<String, String> targetEnvironment(Path sessionDirectory) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("CUDA_INJECTION64_PATH", library.toString());
+        if (domains.contains(GpuDomain.NVTX)) {
+            env.put("NVTX_INJECTION64_PATH", library.toString());
+        }
+        env.put(AGENT_DOMAINS, CudaDomains.agentList(domains));
+        return env;
+    }
+
+    @Override
+    public Optional<BackendRecords.Factory> backendRecords() {
+        return Optional.of(CudaTracing::records);
+    }
+
+    /** The decoder of one process image's CUDA records, its events handed on as {@link GpuActivity}. */
+    public static BackendRecords records(int pid, Consumer<TraceEvent> out) {
+        CudaDecoder decoder = new CudaDecoder(pid, Demangler.shared()::demangle, e -> out.accept(new GpuActivity(e)));
+        return new BackendRecords() {
+            @Override
+            public boolean owns(int type) {
+                return CudaWireRecord.isCuda(type);
+            }
+
+            @Override
+            public void accept(int tid, MemorySegment record) throws WireException {
+                try {
+                    decoder.accept(tid, record);
+                } catch (IllegalArgumentException e) {
+                    throw new WireException("pid " + pid + " tid " + tid + ": " + e.getMessage());
+                }
+            }
+
+            @Override
+            public void finish(long endNs) {
+                decoder.finish(endNs);
+            }
+        };
+    }
+
+    @Override
+    public void start(int targetPid, Consumer<TraceEvent> out) {
+        // nothing runs beside the target: the records come through the agent's rings
+    }
+
+    @Override
+    public void stop(long timestampNs) {}
+}

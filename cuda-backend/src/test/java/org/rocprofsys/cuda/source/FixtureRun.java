@@ -1,0 +1,124 @@
+package org.rocprofsys.cuda.source;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.zip.GZIPInputStream;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.SettingsLoader;
+import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.config.output.LaunchContext;
+import org.rocprofsys.config.output.OutputPaths;
+import org.rocprofsys.config.output.OutputSettings;
+import org.rocprofsys.core.event.ProcessEnd;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
+import org.rocprofsys.core.output.OutputContext;
+import org.rocprofsys.core.output.RunOutputs;
+import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.core.perfetto.PerfettoFormat;
+import org.rocprofsys.core.pipeline.Collector;
+import org.rocprofsys.core.pipeline.Pipeline;
+import org.rocprofsys.core.pipeline.SessionDirectory;
+import org.rocprofsys.core.pipeline.TraceWindows;
+import org.rocprofsys.core.wire.RingFile;
+
+/**
+ * A ring file recorded on the GPU device (cuda-backend's fixtures) run through the collector's real
+ * path: the {@link Collector} drains it with {@link CudaTracing}'s record decoder, the
+ * {@link Pipeline} normalises, and the run's Perfetto and GPU stats outputs write their files, as a
+ * profiled run of the program would have.
+ */
+record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata, String log) {
+
+    static FixtureRun of(String fixture, Path dir) throws Exception {
+        Path out = dir.resolve("out");
+        Files.createDirectories(out);
+        Settings settings = new SettingsLoader(
+                        SettingsRegistry.standard(), Map.of("HOME", dir.toString(), "ROCPROFSYS_TRACE", "true"), dir)
+                .load();
+        ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+        PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
+        try (SessionDirectory session = SessionDirectory.create(dir)) {
+            int pid;
+            Path ring = session.path().resolve("ring.tmp");
+            try (InputStream in = new GZIPInputStream(resource(fixture + ".ring.gz"))) {
+                Files.copy(in, ring);
+            }
+            try (RingFile f = RingFile.open(ring)) {
+                pid = f.pid();
+            }
+            Files.move(ring, session.path().resolve(pid + ".0.ring"));
+            OutputPaths paths = paths(dir, pid);
+            RunOutputs outputs = RunOutputs.open(
+                    List.of(new PerfettoFormat(), new GpuStatsFormat()),
+                    new OutputContext(settings, paths, pid, fixture, 0, log, log));
+            Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
+            Collector collector = new Collector(session, pipeline.head(), log, List.of(CudaTracing::records));
+            collector.setRootPid(pid);
+            // a file its agent did not mark exited (a crash) ends where its rings end
+            collector.targetReaped(new Collector.RootEnd(ProcessEnd.KILLED_BY_SIGNAL, 11, 0));
+            collector.run(1_000_000_000L);
+            RunSummary summary = new RunSummary(System.nanoTime(), 0, pid, fixture, collector.drops());
+            pipeline.finish(summary.endNs());
+            outputs.finish(
+                    summary, List.of(fixture), ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC), Map.of());
+            return new FixtureRun(
+                    pid,
+                    DecodedTrace.read(paths.perfettoFile()),
+                    paths.directory(),
+                    new ObjectMapper().readTree(paths.file("metadata", "json").toFile()),
+                    logBytes.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** A stats file of the run ({@code kernel_stats}, ...; {@code csv} or {@code json}). */
+    String statsFile(String table, String extension) {
+        try (var files = Files.list(outputDir)) {
+            Path p = files.filter(f -> f.getFileName().toString().startsWith(table + "-")
+                            && f.getFileName().toString().endsWith("." + extension))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + table + "." + extension + " in " + outputDir));
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static OutputPaths paths(Path dir, int pid) {
+        LaunchContext ctx = new LaunchContext(
+                List.of("./app"),
+                pid,
+                1,
+                pid,
+                pid,
+                ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
+                Map.of(),
+                k -> Optional.empty(),
+                Optional.empty());
+        OutputSettings os =
+                new OutputSettings(dir.resolve("out").toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
+        return new OutputPaths(os, ctx, dir, OptionalInt.empty());
+    }
+
+    private static InputStream resource(String name) {
+        InputStream in = FixtureRun.class.getResourceAsStream("/org/rocprofsys/cuda/fixtures/" + name);
+        if (in == null) {
+            throw new IllegalArgumentException("no fixture " + name);
+        }
+        return in;
+    }
+}
