@@ -119,17 +119,17 @@ public record TimemoryOptions(
                         s.bool("ROCPROFSYS_SCIENTIFIC"),
                         (int) s.integer("ROCPROFSYS_MAX_WIDTH"),
                         s.integer("ROCPROFSYS_SEPARATOR_FREQ")),
-                unitFormat(s, "TIMING"),
-                unitFormat(s, "MEMORY"));
-    }
-
-    private static UnitFormat unitFormat(Settings s, String category) {
-        String p = "ROCPROFSYS_" + category + "_";
-        return new UnitFormat(
-                (int) s.integer(p + "PRECISION"),
-                (int) s.integer(p + "WIDTH"),
-                s.get(p + "UNITS"),
-                s.bool(p + "SCIENTIFIC"));
+                // the names spelled out: settings are found by their full names (docs/settings-support.md)
+                new UnitFormat(
+                        (int) s.integer("ROCPROFSYS_TIMING_PRECISION"),
+                        (int) s.integer("ROCPROFSYS_TIMING_WIDTH"),
+                        s.get("ROCPROFSYS_TIMING_UNITS"),
+                        s.bool("ROCPROFSYS_TIMING_SCIENTIFIC")),
+                new UnitFormat(
+                        (int) s.integer("ROCPROFSYS_MEMORY_PRECISION"),
+                        (int) s.integer("ROCPROFSYS_MEMORY_WIDTH"),
+                        s.get("ROCPROFSYS_MEMORY_UNITS"),
+                        s.bool("ROCPROFSYS_MEMORY_SCIENTIFIC")));
     }
 
     /**
