@@ -74,10 +74,18 @@ RSYS_EXPORT int rocprofsys_gpu_record(uint32_t type, uint32_t aux,
     if (t->data == NULL && !rsys_attach(t)) {
         return 0;
     }
+    size_t lens[16];
+    if (nparts > sizeof lens / sizeof lens[0]) {
+        rsys_count_drops(t, 1);
+        return 0;
+    }
     /* sizes first: binary parts whole, strings cut (in order) to what is left */
     size_t used = 8u;
+    uint32_t strings = 0;
     for (uint32_t i = 0; i < nparts; i++) {
-        if (!(parts[i].flags & RSYS_GPU_PART_STRING)) {
+        if (parts[i].flags & RSYS_GPU_PART_STRING) {
+            strings++;
+        } else {
             used += parts[i].size;
         }
     }
@@ -85,19 +93,12 @@ RSYS_EXPORT int rocprofsys_gpu_record(uint32_t type, uint32_t aux,
         rsys_count_drops(t, 1);
         return 0;
     }
-    size_t lens[16];
-    if (nparts > sizeof lens / sizeof lens[0]) {
-        return 0;
-    }
     size_t room = RSYS_MAX_RECORD_SIZE - used;
     for (uint32_t i = 0; i < nparts; i++) {
         if (parts[i].flags & RSYS_GPU_PART_STRING) {
             const char *s = parts[i].data != NULL ? (const char *)parts[i].data : "";
-            size_t strings_after = 0;
-            for (uint32_t j = i + 1; j < nparts; j++) {
-                strings_after += (parts[j].flags & RSYS_GPU_PART_STRING) ? 1u : 0u;
-            }
-            size_t len = rsys_cut_utf8(s, strlen(s), room - 1 - strings_after);
+            strings--; /* the ones after this: each keeps room for its terminator */
+            size_t len = rsys_cut_utf8(s, strlen(s), room - 1 - strings);
             lens[i] = len;
             used += len + 1;
             room -= len + 1;
