@@ -27,6 +27,8 @@ import org.rocprofsys.run.cli.RunHelp;
 import org.rocprofsys.run.cli.RunInvocation;
 import org.rocprofsys.run.cli.RunUsageException;
 import org.rocprofsys.sampler.source.CallStackSampling;
+import org.rocprofsys.unifiedmemory.kfd.KfdEvents;
+import org.rocprofsys.unifiedmemory.report.UnifiedMemoryFormat;
 
 /**
  * {@code rocprof-sys-run [options] -- <command>}: turns the options into the target's environment
@@ -41,8 +43,12 @@ public final class RunCommand {
      * Every output a run can write, one line per format (each writes when the settings enable
      * it), in the order they are finished and metadata.json lists their files.
      */
-    static final List<OutputFormat> OUTPUT_FORMATS =
-            List.of(new PerfettoFormat(), new TimemoryFormat(), new SamplingProfileFormat(), new GpuStatsFormat());
+    static final List<OutputFormat> OUTPUT_FORMATS = List.of(
+            new PerfettoFormat(),
+            new TimemoryFormat(),
+            new SamplingProfileFormat(),
+            new GpuStatsFormat(),
+            new UnifiedMemoryFormat());
 
     /**
      * The background sources, one line each, in the order the session starts them (the first one's
@@ -52,7 +58,9 @@ public final class RunCommand {
             (settings, targetEnvironment, log) -> ProcessSampling.sources(settings, log),
             CallStackSampling::sources,
             (settings, targetEnvironment, log) ->
-                    CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log));
+                    CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log),
+            (settings, targetEnvironment, log) ->
+                    settings.bool(UnifiedMemoryFormat.ENABLE) ? List.of(new KfdEvents(log)) : List.of());
 
     /** The distribution's lib/ (the launcher script passes the install prefix). */
     private static Path distributionLib() {

@@ -13,7 +13,9 @@ public sealed interface GpuEvent
                 GpuMemorySet,
                 GpuSynchronization,
                 GpuMemoryAllocation,
-                GpuMarker {
+                GpuMarker,
+                GpuPageMigration,
+                GpuPageFault {
     int pid();
 
     long timestampNs();
