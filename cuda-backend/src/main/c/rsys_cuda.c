@@ -60,6 +60,8 @@ enum {
     DOM_ALLOC = 1 << 6,
     DOM_NVTX = 1 << 7,
     DOM_ALL = (1 << 8) - 1,
+    /* not in DOM_ALL: only ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING asks for it */
+    DOM_UNIFIED_MEMORY = 1 << 8,
 };
 
 static const struct {
@@ -70,6 +72,7 @@ static const struct {
     {"kernel_dispatch", DOM_KERNEL},   {"memory_copy", DOM_MEMCPY},
     {"memory_set", DOM_MEMSET},        {"synchronization", DOM_SYNC},
     {"memory_allocation", DOM_ALLOC},  {"nvtx", DOM_NVTX},
+    {"unified_memory", DOM_UNIFIED_MEMORY},
 };
 
 #define BUFFER_SIZE (4u << 20)
@@ -86,6 +89,7 @@ static __typeof__(&cuptiEnableDomain) p_enable_domain;
 static __typeof__(&cuptiGetResultString) p_result_string;
 static __typeof__(&cuptiGetCallbackName) p_callback_name;
 static __typeof__(&cuptiActivityEnable) p_activity_enable;
+static __typeof__(&cuptiActivityConfigureUnifiedMemoryCounter) p_configure_unified_memory;
 static __typeof__(&cuptiActivityRegisterCallbacks) p_register_callbacks;
 static __typeof__(&cuptiActivityRegisterTimestampCallback) p_register_timestamp;
 static __typeof__(&cuptiActivityGetNextRecord) p_next_record;
@@ -246,6 +250,7 @@ static int resolve_cupti(void)
     RESOLVE(p_enable_domain, cuptiEnableDomain);
     RESOLVE(p_callback_name, cuptiGetCallbackName);
     RESOLVE(p_activity_enable, cuptiActivityEnable);
+    RESOLVE(p_configure_unified_memory, cuptiActivityConfigureUnifiedMemoryCounter);
     RESOLVE(p_register_callbacks, cuptiActivityRegisterCallbacks);
     RESOLVE(p_register_timestamp, cuptiActivityRegisterTimestampCallback);
     RESOLVE(p_next_record, cuptiActivityGetNextRecord);
@@ -541,6 +546,38 @@ static void enable_kind(CUpti_ActivityKind kind, const char *what)
     }
 }
 
+/* Migrations each way and the CPU and GPU page faults, for every device of the process (the
+ * sample's single-device scope on drivers that refuse that). */
+static void enable_unified_memory(void)
+{
+    static const CUpti_ActivityUnifiedMemoryCounterKind kinds[] = {
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT,
+    };
+    enum { N = sizeof kinds / sizeof kinds[0] };
+    CUpti_ActivityUnifiedMemoryCounterConfig config[N];
+    CUptiResult rc = CUPTI_ERROR_UNKNOWN;
+    const CUpti_ActivityUnifiedMemoryCounterScope scopes[] = {
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_ALL_DEVICES,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE,
+    };
+    for (size_t s = 0; s < 2 && rc != CUPTI_SUCCESS; s++) {
+        for (int i = 0; i < N; i++) {
+            config[i] = (CUpti_ActivityUnifiedMemoryCounterConfig){scopes[s], kinds[i], 0, 1};
+        }
+        rc = p_configure_unified_memory(config, N);
+    }
+    if (rc != CUPTI_SUCCESS) {
+        notice("CUPTI refused unified-memory counters (%s): no migrations or page faults are traced",
+               result_text(rc));
+        return;
+    }
+    enable_kind(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "unified-memory counters");
+}
+
 static void setup(void)
 {
     *(void **)&agent_record = dlsym(RTLD_DEFAULT, "rocprofsys_gpu_record");
@@ -604,6 +641,9 @@ static void setup(void)
     }
     if (domains & DOM_ALLOC) {
         enable_kind(CUPTI_ACTIVITY_KIND_MEMORY2, "memory allocations");
+    }
+    if (domains & DOM_UNIFIED_MEMORY) {
+        enable_unified_memory();
     }
     agent_set_flush(final_flush);
     if (flush_ms > 0) {

@@ -105,6 +105,8 @@ class FixtureDecodeTest {
                 case GpuMarker m -> new long[] {m.beginNs(), m.endNs()};
                 case GpuMemoryAllocation a -> new long[] {a.timestampNs(), a.timestampNs()};
                 case GpuDevice dev -> new long[] {f.initNs(), f.initNs()};
+                case org.rocprofsys.core.gpu.GpuPageMigration m -> new long[] {m.beginNs(), m.endNs()};
+                case org.rocprofsys.core.gpu.GpuPageFault pf -> new long[] {pf.beginNs(), pf.endNs()};
             };
             assertTrue(
                     times[0] >= f.initNs() && times[1] <= end && times[0] <= times[1],
