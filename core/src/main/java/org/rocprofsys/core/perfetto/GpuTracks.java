@@ -33,7 +33,8 @@ final class GpuTracks {
 
     /** Seed 000's counter track of a device's unified-memory page faults. */
     static String pageFaultTrackName(int device) {
-        return "Unified Memory Page Faults [Device " + device + "]";
+        // CPU faults CUPTI reports name no device
+        return "Unified Memory Page Faults [" + (device < 0 ? "Host" : "Device " + device) + "]";
     }
 
     /** Seed 000's counter track of a device's migration throughput. */
