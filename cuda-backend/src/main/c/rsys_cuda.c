@@ -86,6 +86,7 @@ static void (*agent_set_flush)(void (*)(void));
 static void *cupti;
 static __typeof__(&cuptiSubscribe) p_subscribe;
 static __typeof__(&cuptiEnableDomain) p_enable_domain;
+static __typeof__(&cuptiEnableCallback) p_enable_callback;
 static __typeof__(&cuptiGetResultString) p_result_string;
 static __typeof__(&cuptiGetCallbackName) p_callback_name;
 static __typeof__(&cuptiActivityEnable) p_activity_enable;
@@ -248,6 +249,7 @@ static int resolve_cupti(void)
     RESOLVE(p_result_string, cuptiGetResultString);
     RESOLVE(p_subscribe, cuptiSubscribe);
     RESOLVE(p_enable_domain, cuptiEnableDomain);
+    RESOLVE(p_enable_callback, cuptiEnableCallback);
     RESOLVE(p_callback_name, cuptiGetCallbackName);
     RESOLVE(p_activity_enable, cuptiActivityEnable);
     RESOLVE(p_configure_unified_memory, cuptiActivityConfigureUnifiedMemoryCounter);
@@ -384,6 +386,11 @@ static void on_nvtx(uint32_t cbid, const CUpti_NvtxData *d)
     agent_record(RSYS_REC_CUDA_NVTX, cbid, parts, 2);
 }
 
+/* Set while the unified-memory counters wait for the driver: CUPTI configures them only after
+ * cuInit, and the injection library runs inside cuInit, so the first context creation does it. */
+static int um_pending;
+static void enable_unified_memory(void);
+
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
                                  const void *data)
 {
@@ -392,6 +399,11 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain dom, CUpti
     case CUPTI_CB_DOMAIN_RUNTIME_API:
     case CUPTI_CB_DOMAIN_DRIVER_API: on_api((uint32_t)dom, cbid, data); break;
     case CUPTI_CB_DOMAIN_NVTX: on_nvtx(cbid, data); break;
+    case CUPTI_CB_DOMAIN_RESOURCE:
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && __atomic_exchange_n(&um_pending, 0, __ATOMIC_ACQ_REL)) {
+            enable_unified_memory();
+        }
+        break;
     default: break;
     }
 }
@@ -602,6 +614,7 @@ static void setup(void)
     }
     CUpti_SubscriberHandle subscriber;
     rc = p_subscribe(&subscriber, on_callback, NULL);
+    int subscribed = rc == CUPTI_SUCCESS;
     if (rc != CUPTI_SUCCESS) {
         notice("CUPTI refused the callback subscription (%s), another CUDA profiling tool may be "
                "attached: CUDA API calls and NVTX ranges are not traced",
@@ -642,8 +655,16 @@ static void setup(void)
     if (domains & DOM_ALLOC) {
         enable_kind(CUPTI_ACTIVITY_KIND_MEMORY2, "memory allocations");
     }
-    if (domains & DOM_UNIFIED_MEMORY) {
-        enable_unified_memory();
+    if ((domains & DOM_UNIFIED_MEMORY) && subscribed) {
+        um_pending = 1;
+        rc = p_enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+        if (rc != CUPTI_SUCCESS) {
+            um_pending = 0;
+            notice("CUPTI refused the context callback (%s): no migrations or page faults are traced",
+                   result_text(rc));
+        }
+    } else if (domains & DOM_UNIFIED_MEMORY) {
+        notice("without a CUPTI callback subscription no migrations or page faults are traced");
     }
     agent_set_flush(final_flush);
     if (flush_ms > 0) {

@@ -68,14 +68,15 @@ public final class UnifiedMemoryFormat implements OutputFormat {
             }
         }
 
+        /** Next to the other outputs (OUTPUT_PATH, OUTPUT_PREFIX), or in UNIFIED_MEMORY_OUTPUT_PATH. */
         private Path file(int pid, String extension) {
             OutputPaths paths = context.paths();
-            String suffix = pid == context.rootPid() ? paths.suffix() : "-" + pid;
+            boolean root = pid == context.rootPid();
             String folder = context.settings().get(OUTPUT_PATH);
             if (folder == null || folder.isBlank()) {
-                folder = paths.directory().toString();
+                return root ? paths.file(NAME, extension) : paths.file(NAME + "-" + pid, extension, "", false);
             }
-            return paths.fileIn(folder, NAME, extension, suffix);
+            return paths.fileIn(folder, NAME, extension, root ? paths.suffix() : "-" + pid);
         }
 
         private void write(Path file, String text, String kind) throws IOException {
