@@ -79,9 +79,11 @@ public final class CallStackSampling {
         List<AgentTimer> timers = new ArrayList<>();
         ThreadFilter cpuThreads = ThreadFilter.all();
         ThreadFilter wallThreads = ThreadFilter.all();
+        long firstStartNs = Long.MAX_VALUE;
         if (cputime) {
             double hz = positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_FREQ"), freq);
             long delayNs = seconds(positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_DELAY"), delay));
+            firstStartNs = Math.min(firstStartNs, delayNs);
             cpuThreads = tids(settings, "ROCPROFSYS_SAMPLING_CPUTIME_TIDS", allTids);
             if (!(hz > 0)) {
                 throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
@@ -116,6 +118,7 @@ public final class CallStackSampling {
         if (realtime) {
             double hz = positiveOr(settings.number("ROCPROFSYS_SAMPLING_REALTIME_FREQ"), freq);
             long delayNs = seconds(positiveOr(settings.number("ROCPROFSYS_SAMPLING_REALTIME_DELAY"), delay));
+            firstStartNs = Math.min(firstStartNs, delayNs);
             if (!(hz > 0)) {
                 throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
             }
@@ -147,6 +150,9 @@ public final class CallStackSampling {
                             keepInternal,
                             Path.of("/proc")),
                     log));
+        }
+        if (firstStartNs > 0 && firstStartNs != Long.MAX_VALUE) {
+            sources.add(new SamplingDelayNotice(firstStartNs, log));
         }
         return sources;
     }
