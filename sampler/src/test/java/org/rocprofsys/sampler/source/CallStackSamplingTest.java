@@ -127,6 +127,18 @@ class CallStackSamplingTest {
     }
 
     @Test
+    void aFrequencyAboveTheKernelsPerfLimitIsRefusedNamingTheLimit() {
+        var e = assertThrows(
+                IllegalArgumentException.class,
+                () -> CallStackSampling.checkPerfRate(1_000_000_000, java.util.OptionalLong.of(100_000)));
+        assertTrue(e.getMessage().contains("1000000000 Hz"), e.getMessage());
+        assertTrue(e.getMessage().contains("/proc/sys/kernel/perf_event_max_sample_rate"), e.getMessage());
+        assertFalse(e.getMessage().contains("paranoid"), e.getMessage());
+        CallStackSampling.checkPerfRate(100_000, java.util.OptionalLong.of(100_000));
+        CallStackSampling.checkPerfRate(1_000_000_000, java.util.OptionalLong.empty());
+    }
+
+    @Test
     void noSamplingNoSources() throws Exception {
         assertTrue(sources("ROCPROFSYS_USE_SAMPLING", "OFF").isEmpty());
     }
