@@ -93,7 +93,11 @@ public final class CallStackSampling {
                 throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
             }
             if (!perfForcedOff(environment) && (overflowEvent == null || !(overflowEvery(settings) > 0))) {
-                checkPerfRate(Math.max(1, Math.round(hz)), maxSampleRate(ProcFs.system()));
+                long rate = Math.max(1, Math.round(hz));
+                long allowed = perfRate(rate, maxSampleRate(ProcFs.system()), log);
+                if (allowed != rate) {
+                    hz = allowed;
+                }
             }
             String refused = perfRefusal(environment, Math.max(1, Math.round(hz)));
             if (refused == null) {
@@ -180,15 +184,18 @@ public final class CallStackSampling {
     }
 
     /**
-     * perf refuses a frequency above kernel.perf_event_max_sample_rate (EINVAL, which says nothing);
-     * say so, rather than fall back to another sampler for a reason the user cannot see.
+     * perf refuses a frequency above kernel.perf_event_max_sample_rate (EINVAL, which says nothing):
+     * such a frequency is lowered to the limit, with one warning that names the limit.
      */
-    static void checkPerfRate(long hz, OptionalLong max) {
-        if (max.isPresent() && hz > max.getAsLong()) {
-            throw new IllegalArgumentException("the sampling frequency of " + hz + " Hz is above the kernel's limit of "
-                    + max.getAsLong() + " samples per second (/proc/sys/" + MAX_SAMPLE_RATE + "); use a frequency <= "
-                    + max.getAsLong() + " or raise the limit (sudo sysctl -w kernel.perf_event_max_sample_rate=N)");
+    static long perfRate(long hz, OptionalLong max, PrintStream log) {
+        if (max.isEmpty() || hz <= max.getAsLong()) {
+            return hz;
         }
+        long limit = Math.max(1, max.getAsLong());
+        log.println("[rocprof-sys] warning: the sampling frequency of " + hz + " Hz is above the kernel's limit of "
+                + max.getAsLong() + " samples per second (/proc/sys/" + MAX_SAMPLE_RATE + "): sampling at " + limit
+                + " Hz (raise the limit with: sudo sysctl -w kernel.perf_event_max_sample_rate=N)");
+        return limit;
     }
 
     private static boolean perfForcedOff(Map<String, String> environment) {

@@ -127,15 +127,16 @@ class CallStackSamplingTest {
     }
 
     @Test
-    void aFrequencyAboveTheKernelsPerfLimitIsRefusedNamingTheLimit() {
-        var e = assertThrows(
-                IllegalArgumentException.class,
-                () -> CallStackSampling.checkPerfRate(1_000_000_000, java.util.OptionalLong.of(100_000)));
-        assertTrue(e.getMessage().contains("1000000000 Hz"), e.getMessage());
-        assertTrue(e.getMessage().contains("/proc/sys/kernel/perf_event_max_sample_rate"), e.getMessage());
-        assertFalse(e.getMessage().contains("paranoid"), e.getMessage());
-        CallStackSampling.checkPerfRate(100_000, java.util.OptionalLong.of(100_000));
-        CallStackSampling.checkPerfRate(1_000_000_000, java.util.OptionalLong.empty());
+    void aFrequencyAboveTheKernelsPerfLimitIsLoweredToItNamingTheLimit() {
+        assertEquals(100_000, CallStackSampling.perfRate(1_000_000_000, java.util.OptionalLong.of(100_000), log));
+        assertEquals(
+                List.of("[rocprof-sys] warning: the sampling frequency of 1000000000 Hz is above the kernel's limit"
+                        + " of 100000 samples per second (/proc/sys/kernel/perf_event_max_sample_rate): sampling at"
+                        + " 100000 Hz (raise the limit with: sudo sysctl -w kernel.perf_event_max_sample_rate=N)"),
+                logged().lines().toList());
+        assertEquals(100_000, CallStackSampling.perfRate(100_000, java.util.OptionalLong.of(100_000), log));
+        assertEquals(1_000_000_000, CallStackSampling.perfRate(1_000_000_000, java.util.OptionalLong.empty(), log));
+        assertEquals(1, logged().lines().count());
     }
 
     @Test
