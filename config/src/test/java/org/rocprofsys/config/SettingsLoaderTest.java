@@ -73,6 +73,26 @@ class SettingsLoaderTest {
     }
 
     @Test
+    void aFileOfRandomBytesIsNamedAsNotText() throws Exception {
+        Path cfg = dir.resolve("random.cfg");
+        byte[] bytes = new byte[4096];
+        new java.util.Random(11).nextBytes(bytes);
+        bytes[0] = 'R'; // valid text first, then the first invalid byte further on
+        bytes[1] = (byte) 0xff;
+        Files.write(cfg, bytes);
+        ConfigException e =
+                assertThrows(ConfigException.class, () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", cfg.toString())));
+        assertTrue(e.getMessage().contains(cfg.toString()), e.getMessage());
+        assertTrue(e.getMessage().contains("not a text file (byte 1 is not valid UTF-8)"), e.getMessage());
+        assertFalse(e.getMessage().contains("Input length"), e.getMessage());
+        Path nul = dir.resolve("nul.cfg");
+        Files.write(nul, new byte[] {'A', '=', '1', 0, '\n'});
+        ConfigException n =
+                assertThrows(ConfigException.class, () -> load(Map.of("ROCPROFSYS_CONFIG_FILE", nul.toString())));
+        assertTrue(n.getMessage().contains("byte 3 is a NUL"), n.getMessage());
+    }
+
+    @Test
     void upstreamInvalidConfigFoobar() throws Exception {
         Path cfg = write("invalid.cfg", "FOOBAR = ON\n");
         ConfigException e =

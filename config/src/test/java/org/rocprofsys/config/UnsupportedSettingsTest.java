@@ -46,8 +46,8 @@ class UnsupportedSettingsTest {
                 load(Map.of(
                                 "ROCPROFSYS_CI",
                                 "off",
-                                "ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB",
-                                "+1024000",
+                                "ROCPROFSYS_PERFETTO_SHMEM_SIZE_HINT_KB",
+                                "+4096",
                                 "ROCPROFSYS_CAUSAL_DELAY",
                                 "0"))
                         .unsupported());

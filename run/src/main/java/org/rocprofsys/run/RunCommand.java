@@ -159,7 +159,7 @@ public final class RunCommand {
             command =
                     inv.commandWithLauncher(prefix.resolve("bin").resolve(tool).toString());
         } catch (RunUsageException e) {
-            err.println("[" + tool + "] error: " + e.getMessage());
+            say("error: " + e.getMessage());
             return e.exitCode();
         }
         Map<String, String> targetEnv = withEmbeddedDefaults(inv.environment(), command);
@@ -174,13 +174,13 @@ public final class RunCommand {
             inv.unsupportedOptions().forEach(o -> loader.unsupportedOption(o.option(), o.value()));
             settings = loader.load();
         } catch (ConfigException e) {
-            err.println("[" + tool + "] error: " + e.getMessage());
+            say("error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
         }
-        settings.warnings().forEach(w -> err.println("[" + tool + "] warning: " + w));
-        settings.unsupported().forEach(u -> err.println("[" + tool + "] warning: " + u.message()));
+        settings.warnings().forEach(w -> say("warning: " + w));
+        settings.unsupported().forEach(u -> say("warning: " + u.message()));
         if (inv.effectiveVerbosity() >= 1) {
-            err.println("[" + tool + "] Executing '" + String.join(" ", command) + "'...");
+            say("Executing '" + String.join(" ", command) + "'...");
         }
         if (inv.launcher().isPresent()) {
             return passThrough(command, targetEnv);
@@ -188,20 +188,20 @@ public final class RunCommand {
         if (!settings.bool("ROCPROFSYS_ENABLED")) {
             // upstream's library does nothing when disabled: no agent, no session, no output files
             if (inv.effectiveVerbosity() >= 1) {
-                err.println("[" + tool + "] ROCPROFSYS_ENABLED is off: running the command unprofiled");
+                say("ROCPROFSYS_ENABLED is off: running the command unprofiled");
             }
             return passThrough(command, targetEnv);
         }
         Path agent = lib.resolve("librocprof-sys.so");
         if (!Files.isRegularFile(agent)) {
-            err.println("[" + tool + "] error: the agent library " + agent + " is missing; rebuild the distribution");
+            say("error: the agent library " + agent + " is missing; rebuild the distribution");
             return USAGE_OR_CONFIG_ERROR;
         }
         List<BackgroundSource> sources;
         try {
             sources = SourceProvider.all(SOURCES, settings, targetEnv, err);
         } catch (IllegalArgumentException e) {
-            err.println("[" + tool + "] error: " + e.getMessage());
+            say("error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
         }
         try {
@@ -212,15 +212,23 @@ public final class RunCommand {
                     sources,
                     OUTPUT_FORMATS);
             TargetOutcome outcome = session.run();
-            err.println("[" + tool + "] '" + String.join(" ", command) + "' " + outcome.describe());
+            say("'" + String.join(" ", command) + "' " + outcome.describe());
             return outcome.exitCode();
         } catch (SessionException e) {
-            err.println("[" + tool + "] error: " + e.getMessage());
+            say("error: " + e.getMessage());
             return e.getMessage().startsWith("cannot execute") ? CANNOT_EXECUTE : USAGE_OR_CONFIG_ERROR;
         } catch (IOException e) {
-            err.println("[" + tool + "] error: " + e.getMessage());
+            say("error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
         }
+    }
+
+    /**
+     * One message on standard error, every line with the tool's prefix (a command or an error that
+     * holds newlines would otherwise print lines that seem to come from nowhere).
+     */
+    private void say(String message) {
+        message.lines().forEach(line -> err.println("[" + tool + "] " + line));
     }
 
     /** {@code --launcher}: the outer launcher (mpirun, srun) runs unprofiled; the inner rocprof-sys-run profiles. */
@@ -232,7 +240,7 @@ public final class RunCommand {
         try {
             return pb.start().waitFor();
         } catch (IOException e) {
-            err.println("[" + tool + "] error: cannot execute '" + command.getFirst() + "': " + e.getMessage());
+            say("error: cannot execute '" + command.getFirst() + "': " + e.getMessage());
             return CANNOT_EXECUTE;
         }
     }

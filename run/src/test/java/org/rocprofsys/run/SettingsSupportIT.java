@@ -92,13 +92,13 @@ class SettingsSupportIT extends DistributionTest {
         var r = run(
                 "unsupported",
                 List.of("-T", "--trace-clock-id", "monotonic", "--process-wait", "1"),
-                "ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB",
+                "ROCPROFSYS_PERFETTO_SHMEM_SIZE_HINT_KB",
                 "100",
                 "ROCPROFSYS_CI",
                 "OFF");
         assertEquals(0, r.exitCode(), r::toString);
         for (String w : List.of(
-                "[rocprof-sys-run] warning: ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB=100 (environment) is"
+                "[rocprof-sys-run] warning: ROCPROFSYS_PERFETTO_SHMEM_SIZE_HINT_KB=100 (environment) is"
                         + " not supported yet and has no effect",
                 "[rocprof-sys-run] warning: ROCPROFSYS_TRACE_PERIOD_CLOCK_ID=1"
                         + " (environment) is not supported yet and has no effect",
@@ -121,7 +121,7 @@ class SettingsSupportIT extends DistributionTest {
                 List.of(
                         "--process-wait=1",
                         "ROCPROFSYS_TRACE_PERIOD_CLOCK_ID=1",
-                        "ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB=100"),
+                        "ROCPROFSYS_PERFETTO_SHMEM_SIZE_HINT_KB=100"),
                 keys);
 
         var plain = run("plain", List.of("-T"), "ROCPROFSYS_CI", "OFF");

@@ -223,9 +223,11 @@ class SettingsSupportTest {
         assertTrue(
                 stderr.contains("[rocprof-sys-run] warning: --process-wait 2 (command line) is not supported yet"),
                 stderr);
+        // --trace-buffer-size and --trace-fill-policy are honoured (TraceBudget): no warning
+        for (String s : List.of("ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB", "ROCPROFSYS_PERFETTO_FILL_POLICY")) {
+            assertEquals(0, warningsNaming(stderr, s), s + "\n" + stderr);
+        }
         for (String s : List.of(
-                "ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB",
-                "ROCPROFSYS_PERFETTO_FILL_POLICY",
                 "ROCPROFSYS_TRACE_PERIOD_CLOCK_ID",
                 "ROCPROFSYS_DIFF_OUTPUT",
                 "ROCPROFSYS_INPUT_PATH",

@@ -76,7 +76,8 @@ class SourceProviderTest {
                 "false"));
         List<BackgroundSource> s = SourceProvider.all(RunCommand.SOURCES, both, Map.of(), log);
         assertEquals(
-                List.of("ProcessSampler", "AgentSampling"),
+                // the sampler's notice of a program that ends before SAMPLING_DELAY comes with it
+                List.of("ProcessSampler", "AgentSampling", "SamplingDelayNotice"),
                 s.stream().map(x -> x.getClass().getSimpleName()).toList());
         assertEquals("", logBytes.toString(StandardCharsets.UTF_8));
 

@@ -65,6 +65,55 @@ public final class AtomicFile {
         }
     }
 
+    /**
+     * Starts a file that is written over time (a trace streamed during the run): the content goes
+     * to {@link Pending#temporary()}, {@link Pending#commit()} renames it over {@code target}, and
+     * {@link Pending#close()} removes it unless it was committed.
+     */
+    public static Pending begin(Path target) throws IOException {
+        Path absolute = target.toAbsolutePath();
+        return new Pending(target, absolute, createTemporary(target, absolute, absolute.getParent()));
+    }
+
+    /** A file of {@link #begin}: committed whole, or removed. */
+    public static final class Pending implements AutoCloseable {
+        private final Path target;
+        private final Path absolute;
+        private final Path temporary;
+        private boolean committed;
+
+        private Pending(Path target, Path absolute, Path temporary) {
+            this.target = target;
+            this.absolute = absolute;
+            this.temporary = temporary;
+        }
+
+        public Path target() {
+            return target;
+        }
+
+        public Path temporary() {
+            return temporary;
+        }
+
+        /** Renames the complete temporary file over the target. */
+        public void commit() throws IOException {
+            if (committed) {
+                return;
+            }
+            moveIntoPlace(target, temporary, absolute);
+            committed = true;
+        }
+
+        /** Removes the temporary file unless it was committed. */
+        @Override
+        public void close() throws IOException {
+            if (!committed) {
+                Files.deleteIfExists(temporary);
+            }
+        }
+    }
+
     private static Path createTemporary(Path target, Path absolute, Path dir) throws FileWriteException {
         try {
             return Files.createTempFile(dir, "." + absolute.getFileName() + ".", ".tmp");

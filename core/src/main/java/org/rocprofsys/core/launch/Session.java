@@ -23,6 +23,7 @@ import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
+import org.rocprofsys.core.output.OutputLocation;
 import org.rocprofsys.core.output.RunOutputs;
 import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.pipeline.CategoryFilter;
@@ -95,6 +96,13 @@ public final class Session {
         }
         try (SessionDirectory dir = SessionDirectory.create(Path.of(settings.get("ROCPROFSYS_TMPDIR")))) {
             Map<String, String> env = targetEnvironment(dir.path());
+            Optional<String> unwritable = OutputLocation.problem(
+                    outputPaths((int) ProcessHandle.current().pid(), env)
+                            .file("metadata", "json")
+                            .getParent());
+            if (unwritable.isPresent()) { // said before the target runs, not after
+                throw new SessionException(unwritable.get());
+            }
             boolean gated = sources.stream().anyMatch(BackgroundSource::needsExecGate);
             if (gated) {
                 ExecGate.checkExecutable(launch.command().getFirst(), env, launch.workingDirectory());

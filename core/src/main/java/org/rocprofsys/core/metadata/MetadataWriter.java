@@ -16,6 +16,8 @@ import org.rocprofsys.config.SettingValue;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.UnsupportedUse;
 import org.rocprofsys.config.Version;
+import org.rocprofsys.config.atomicfile.AtomicFile;
+import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.file.ConfigEntry;
 import org.rocprofsys.config.file.JsonConfigReader;
 import org.rocprofsys.config.file.JsonConfigWriter;
@@ -55,7 +57,28 @@ public final class MetadataWriter {
             Map<String, com.fasterxml.jackson.databind.JsonNode> facts)
             throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
-        try (OutputStream os = Files.newOutputStream(file);
+        AtomicFile.write(file, tmp -> {
+            try {
+                writeJson(tmp, file, settings, commandLine, launch, outputs, environment, drops, facts);
+            } catch (IOException e) {
+                throw new FileWriteException(file, AtomicFile.reason(e), e);
+            }
+            return null;
+        });
+    }
+
+    private static void writeJson(
+            Path tmp,
+            Path file,
+            Settings settings,
+            List<String> commandLine,
+            ZonedDateTime launch,
+            Map<String, Map<String, List<Path>>> outputs,
+            Map<String, String> environment,
+            Map<String, Long> drops,
+            Map<String, com.fasterxml.jackson.databind.JsonNode> facts)
+            throws IOException {
+        try (OutputStream os = Files.newOutputStream(tmp);
                 JsonGenerator g = new com.fasterxml.jackson.databind.ObjectMapper()
                         .getFactory()
                         .createGenerator(os)) {

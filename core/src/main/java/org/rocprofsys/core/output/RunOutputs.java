@@ -40,11 +40,24 @@ public final class RunOutputs {
     /** Finishes every writer, has each report its files, then writes metadata.json listing them. */
     public void finish(RunSummary summary, List<String> commandLine, ZonedDateTime launch, Map<String, String> env)
             throws IOException {
+        // a writer that fails (a full disk) leaves no partial file; the others still write theirs
+        IOException failure = null;
+        List<OutputWriter> finished = new ArrayList<>();
         for (OutputWriter w : writers) {
-            w.finish(summary);
+            try {
+                w.finish(summary);
+                finished.add(w);
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e; // the caller reports it
+                } else {
+                    context.log().println("[rocprof-sys][" + context.rootPid() + "] error: " + e.getMessage());
+                    failure.addSuppressed(e);
+                }
+            }
         }
         Map<String, Map<String, List<Path>>> written = new LinkedHashMap<>();
-        for (OutputWriter w : writers) {
+        for (OutputWriter w : finished) {
             for (WrittenFile f : w.report()) {
                 written.computeIfAbsent(f.kind(), k -> new LinkedHashMap<>())
                         .computeIfAbsent(f.key(), k -> new ArrayList<>())
@@ -59,5 +72,8 @@ public final class RunOutputs {
         MetadataWriter.write(
                 metadata, context.settings(), commandLine, launch, written, env, summary.droppedRecords(), facts);
         context.log().println("[rocprof-sys][" + context.rootPid() + "][metadata]> Outputting '" + metadata + "'...");
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

@@ -1,11 +1,17 @@
 package org.rocprofsys.core.perfetto;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.atomicfile.AtomicFile;
+import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
@@ -14,7 +20,11 @@ import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
 import org.rocprofsys.core.output.WrittenFile;
 
-/** The Perfetto trace (ROCPROFSYS_TRACE), at ROCPROFSYS_PERFETTO_FILE's place. */
+/**
+ * The Perfetto trace (ROCPROFSYS_TRACE), at ROCPROFSYS_PERFETTO_FILE's place. It is streamed to a
+ * temporary file that is renamed over the trace's name once complete, or removed when the trace
+ * could not be completed; {@link TraceBudget} keeps it within ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB.
+ */
 public final class PerfettoFormat implements OutputFormat {
     @Override
     public boolean enabled(Settings settings) {
@@ -25,24 +35,58 @@ public final class PerfettoFormat implements OutputFormat {
     public OutputWriter open(OutputContext context) throws IOException {
         Path file = context.paths().perfettoFile();
         OutputPaths.createParentDirectories(file);
+        AtomicFile.Pending pending = AtomicFile.begin(file);
+        TraceBudget budget;
+        try {
+            budget = TraceBudget.of(context.settings(), Files.newOutputStream(pending.temporary()));
+        } catch (IOException e) {
+            pending.close();
+            throw new FileWriteException(file, AtomicFile.reason(e), e);
+        }
         PerfettoSink sink = new PerfettoSink(
-                file,
+                budget,
                 new PerfettoSink.Options(
                         context.settings().bool("ROCPROFSYS_PERFETTO_ANNOTATIONS"),
                         context.realtimeOffsetNs(),
                         context.executable()));
-        return new Writer(sink, file, context);
+        return new Writer(sink, budget, pending, file, context);
     }
 
-    private record Writer(PerfettoSink sink, Path file, OutputContext context) implements OutputWriter {
+    private record Writer(
+            PerfettoSink sink, TraceBudget budget, AtomicFile.Pending pending, Path file, OutputContext context)
+            implements OutputWriter {
         @Override
         public void accept(SinkEvent event) throws IOException {
-            sink.accept(event);
+            try {
+                sink.accept(event);
+            } catch (IOException e) {
+                throw abandon(e);
+            }
         }
 
         @Override
         public void finish(RunSummary summary) throws IOException {
-            sink.finish(summary);
+            try {
+                sink.finish(summary);
+                pending.commit();
+            } catch (IOException e) {
+                throw abandon(e);
+            }
+        }
+
+        /** Removes the incomplete trace; the error names the trace, not its temporary file. */
+        private IOException abandon(IOException e) {
+            try {
+                budget.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            try {
+                pending.close();
+            } catch (IOException removing) {
+                e.addSuppressed(removing);
+            }
+            return e instanceof FileWriteException ? e : new FileWriteException(file, AtomicFile.reason(e), e);
         }
 
         /** Upstream's line, with the trace's size, once every output has been written. */
@@ -58,7 +102,39 @@ public final class PerfettoFormat implements OutputFormat {
                             bytes / 1024,
                             bytes / (1024 * 1024),
                             bytes / (1024 * 1024 * 1024));
+            TraceBudget.Dropped dropped = budget.dropped();
+            if (dropped.packets() > 0) {
+                context.log().println(droppedWarning(budget, dropped));
+            }
             return List.of(new WrittenFile("protobuf", "perfetto", file));
         }
+
+        /** The budget in metadata.json: its settings and what it dropped. */
+        @Override
+        public Map<String, JsonNode> metadata() {
+            ObjectNode node = JsonNodeFactory.instance.objectNode();
+            node.put("buffer_size_kb", budget.limitBytes() / 1024);
+            node.put("fill_policy", budget.policy().settingValue());
+            node.put("dropped_packets", budget.dropped().packets());
+            node.put("dropped_bytes", budget.dropped().bytes());
+            return Map.of("perfetto_buffer", node);
+        }
+    }
+
+    /** The one line that says what the trace lost to its buffer size. */
+    static String droppedWarning(TraceBudget budget, TraceBudget.Dropped dropped) {
+        String which = budget.policy() == TraceBudget.FillPolicy.DISCARD
+                ? "the packets after the buffer filled were dropped"
+                : "the oldest packets were overwritten";
+        return String.format(
+                Locale.ROOT,
+                "[rocprof-sys][perfetto] warning: the trace reached ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB=%d"
+                        + " (ROCPROFSYS_PERFETTO_FILL_POLICY=%s): %s: %d packets (%.2f MB) are not in the trace;"
+                        + " raise ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB to keep them",
+                budget.limitBytes() / 1024,
+                budget.policy().settingValue(),
+                which,
+                dropped.packets(),
+                dropped.bytes() / (1024.0 * 1024.0));
     }
 }

@@ -176,8 +176,13 @@ public final class PerfettoSink implements EventSink {
     private boolean finished;
 
     public PerfettoSink(Path output, Options options) throws IOException {
+        this(Files.newOutputStream(output), options);
+    }
+
+    /** Writes to {@code stream} (e.g. a {@link TraceBudget}), which {@link #finish} closes. */
+    public PerfettoSink(OutputStream stream, Options options) {
         this.options = Objects.requireNonNull(options, "options");
-        this.file = Files.newOutputStream(output);
+        this.file = Objects.requireNonNull(stream, "stream");
         // CodedOutputStream buffers itself: packets go to the file in 64 KiB writes.
         this.out = CodedOutputStream.newInstance(file, 1 << 16);
     }

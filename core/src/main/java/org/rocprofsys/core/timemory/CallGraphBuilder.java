@@ -113,11 +113,19 @@ final class CallGraphBuilder {
     private void processStarted(ProcessStarted s) {
         ProcessState p = processes.get(s.pid());
         if (p != null && (p.ended || s.execGeneration() > p.execGeneration)) {
-            // A new image of the same pid (exec): the old image never finalizes upstream, so its
-            // profile is dropped and the new one takes its file names.
-            processes.remove(s.pid());
-            forgetThreads(s.pid());
-            p = null;
+            // A new image of the same pid (exec): its regions join the old image's graphs (upstream
+            // keeps only the last image, whose profile would then lack what ran before the exec).
+            // The main thread starts again; the old image's other threads have ended.
+            p.ended = false;
+            p.execGeneration = s.execGeneration();
+            ThreadState main = threadsByKey.get(((long) s.pid() << 32) | (s.pid() & 0xffffffffL));
+            if (main != null) {
+                main.ended = false;
+                main.closed = false;
+                main.size = 0;
+                p.main = main;
+            }
+            p.resolveAllPending(null);
         }
         if (p == null) {
             p = new ProcessState(s.pid());
@@ -285,16 +293,6 @@ final class CallGraphBuilder {
         lastKey = key;
         lastThread = t;
         return t;
-    }
-
-    private void invalidateCache() {
-        lastKey = Long.MIN_VALUE;
-        lastThread = null;
-    }
-
-    private void forgetThreads(int pid) {
-        threadsByKey.keySet().removeIf(k -> (int) (k >> 32) == pid);
-        invalidateCache();
     }
 
     // ---------------------------------------------------------------------------------------

@@ -23,8 +23,12 @@ import org.rocprofsys.core.output.WrittenFile;
 /**
  * The sampled profiles (inventory §5): {@code sampling_wall_clock}, {@code sampling_cpu_clock} and
  * {@code sampling_percent}, in the layout of the instrumented ones. Each sample adds its interval to
- * every frame of its stack, nested main -> leaf; the percentages are flat (each function's share of
- * the frames of all its process's samples). The wall time of a sample is the time since the
+ * every frame of its stack, nested main -> leaf; the percentages are flat: timemory's
+ * {@code sampling_percent} as rocprof-sys computes it ({@code post_process_timemory} in
+ * {@code source/lib/rocprof-sys/library/sampling.cpp}, per thread): each frame of each sample of a
+ * thread adds {@code 100 / (frames of all that thread's samples)} to its function, so a thread's
+ * percentages add up to 100 and a function on every sample of the thread has the share and the
+ * COUNT of the thread's outermost frame ({@code main}), {@code 100 / mean stack depth}. The wall time of a sample is the time since the
  * thread's previous sample (upstream's {@code [prev_ts, ts]}); its CPU time is
  * {@link StackSample#cpuNs()} (perf: its interval; the agent's timers: the thread's CPU time since
  * its previous sample).
@@ -53,7 +57,7 @@ public final class SamplingProfileSink implements OutputWriter {
     /** pid -> (tid -> (function -> frames)), for the flat percentages written at the end. */
     private final Map<Integer, Map<Integer, Map<String, Long>>> counts = new LinkedHashMap<>();
 
-    private final Map<Integer, Long> framesPerProcess = new HashMap<>();
+    private final Map<Long, Long> framesPerThread = new HashMap<>();
 
     public SamplingProfileSink(TimemoryOptions options, OutputPaths paths, PrintStream log, PrintStream cout) {
         this.wall = new TimemorySink(options.withComponents(List.of(Component.WALL_CLOCK)), paths, log, cout)
@@ -90,9 +94,9 @@ public final class SamplingProfileSink implements OutputWriter {
         fold(cpu, s, key, 1, s.cpuNs());
         Map<String, Long> perThread = counts.computeIfAbsent(s.pid(), k -> new LinkedHashMap<>())
                 .computeIfAbsent(s.tid(), k -> new LinkedHashMap<>());
-        // upstream: each frame of each sample adds 100 / (frames of all samples)
+        // upstream: each frame of each sample adds 100 / (frames of all the thread's samples)
         s.frames().forEach(f -> perThread.merge(f.symbol(), 1L, Long::sum));
-        framesPerProcess.merge(s.pid(), (long) s.frames().size(), Long::sum);
+        framesPerThread.merge(key, (long) s.frames().size(), Long::sum);
     }
 
     /** One sample as nested regions on the thread's virtual clock {@code clock}. */
@@ -120,9 +124,9 @@ public final class SamplingProfileSink implements OutputWriter {
      */
     private void foldPercentages() {
         counts.forEach((pid, threads) -> {
-            double total = framesPerProcess.get(pid);
-            long share = Math.round(100 / total * 1e9);
             threads.forEach((tid, functions) -> {
+                double total = framesPerThread.get(((long) pid << 32) | (tid & 0xffffffffL));
+                long share = Math.round(100 / total * 1e9);
                 long t = 0;
                 for (Map.Entry<String, Long> e : functions.entrySet()) {
                     for (long i = 0; i < e.getValue(); i++) {

@@ -2,8 +2,6 @@ package org.rocprofsys.core.timemory;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntFunction;
+import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
@@ -205,7 +204,7 @@ public final class TimemorySink implements OutputWriter {
             path = rootPaths.file(label, ext);
         }
         OutputPaths.createParentDirectories(path);
-        Files.writeString(path, content, StandardCharsets.UTF_8);
+        AtomicFile.writeString(path, content);
         files.add(new OutputFile(ext.equals("json") ? "json" : "text", label, pid, path, printed));
         log.println("[" + PROJECT_NAME + "][" + pid + "][" + label + "]> Outputting '" + printed + "'");
         log.flush();

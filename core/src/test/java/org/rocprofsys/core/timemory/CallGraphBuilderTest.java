@@ -105,15 +105,25 @@ class CallGraphBuilderTest {
     }
 
     @Test
-    void execReplacesTheProfileOfThePid() throws Exception {
+    void execKeepsEveryImageInTheProfileOfThePid() throws Exception {
         Events ev = new Events(PID).process(0, "sh").thread(0, PID, 0).region(0, 10, PID, "sh");
+        ev.thread(2, PID + 1, 1).region(3, 5, PID + 1, "sh_worker");
         ev.list.add(new org.rocprofsys.core.event.ProcessEnded(20, PID, org.rocprofsys.core.event.ProcessEnd.EXEC, 0));
         ev.list.add(new ProcessStarted(30, PID, 1, "app", List.of("app"), 0, 1));
         ev.thread(30, PID, 0).region(40, 90, PID, "app");
+        ev.list.add(new org.rocprofsys.core.event.ProcessEnded(95, PID, org.rocprofsys.core.event.ProcessEnd.EXEC, 0));
+        ev.list.add(new ProcessStarted(96, PID, 2, "app", List.of("app"), 0, 2));
+        ev.thread(96, PID, 0).region(97, 99, PID, "app");
         Run r = Run.of(dir, opts(false, false, false, 65535, List.of(Component.WALL_CLOCK)), ev.list, 100, PID);
         JsonNode g = graph(r, "wall_clock", PID);
-        assertEquals(1, g.size());
-        assertEquals("|0>>> app", g.get(0).get("prefix").asText());
+        assertEquals(3, g.size(), g.toString());
+        assertEquals("|0>>> sh", g.get(0).get("prefix").asText());
+        // the first image's worker began while its main thread sat in sh
+        assertEquals("|1>>> |_sh_worker", g.get(1).get("prefix").asText());
+        assertEquals("|0>>> app", g.get(2).get("prefix").asText());
+        // both later images' main regions are one entry: two laps, 50 + 2 ns
+        assertEquals(2, g.get(2).get("entry").get("laps").asLong());
+        assertEquals(52, g.get(2).get("entry").get("value").asLong());
     }
 
     @Test

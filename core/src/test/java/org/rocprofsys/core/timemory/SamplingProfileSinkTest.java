@@ -69,4 +69,42 @@ class SamplingProfileSinkTest {
                         .sum());
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("[sampling_percent]> Outputting"), log::toString);
     }
+
+    /**
+     * rocprof-sys's definition (sampling.cpp, post_process_timemory, per thread): each frame adds
+     * 100 / (frames of the thread's samples). A function on every sample has main's share and COUNT.
+     */
+    @Test
+    void percentIsAShareOfTheThreadsFramesAndAFunctionOnEverySampleMatchesMain() throws Exception {
+        SamplingProfileSink sink = new SamplingProfileSink(
+                TimemoryOptions.defaults(),
+                TestPaths.paths(dir, PID),
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(new ByteArrayOutputStream()));
+        sink.accept(new org.rocprofsys.core.event.ThreadStarted(0, PID, PID, 0));
+        sink.accept(new org.rocprofsys.core.event.ThreadStarted(0, PID, PID + 1, 1));
+        // main thread: exec on all 4 samples, 10 frames -> main and exec 40 % each
+        sink.accept(sample(1, "main", "exec", "step"));
+        sink.accept(sample(2, "main", "exec", "step"));
+        sink.accept(sample(3, "main", "exec"));
+        sink.accept(sample(4, "main", "exec"));
+        // the worker's 2 frames are its own 100 %, not a share of the process's 12
+        sink.accept(new StackSample(
+                5_000_000,
+                PID,
+                PID + 1,
+                List.of(new StackFrame("worker", "/app", 0, null, 0), new StackFrame("spin", "/app", 0, null, 0)),
+                StackSample.Kind.CPU,
+                1_000_000));
+        sink.finish(new RunSummary(10_000_000, 0, PID, "app", Map.of()));
+        String percent = Files.readString(dir.resolve("out/sampling_percent-" + PID + ".txt"));
+        for (String row : List.of(
+                "\\|0>>> main +\\| +4 \\| +0 \\| sampling_percent \\| % +\\| 40\\.0",
+                "\\|0>>> exec +\\| +4 \\| +0 \\| sampling_percent \\| % +\\| 40\\.0",
+                "\\|0>>> step +\\| +2 \\| +0 \\| sampling_percent \\| % +\\| 20\\.0",
+                "\\|1>>> worker +\\| +1 \\| +0 \\| sampling_percent \\| % +\\| 50\\.0",
+                "\\|1>>> spin +\\| +1 \\| +0 \\| sampling_percent \\| % +\\| 50\\.0")) {
+            assertTrue(percent.matches("(?s).*" + row + ".*"), row + "\n" + percent);
+        }
+    }
 }

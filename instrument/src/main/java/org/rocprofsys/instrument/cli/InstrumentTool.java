@@ -331,6 +331,9 @@ public final class InstrumentTool {
     private Path resolveTarget(String program) throws ToolError {
         if (program.contains("/")) {
             Path p = cwd.resolve(program).normalize();
+            if (Files.isDirectory(p)) {
+                throw new ToolError("'" + program + "' is a directory, not a program");
+            }
             if (!Files.isRegularFile(p)) {
                 throw new ToolError("'" + program + "' does not exist");
             }

@@ -5,8 +5,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.rocprofsys.config.SettingType;
 import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.proc.ProcFs;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.sampler.perf.OverflowEvent;
@@ -36,6 +38,8 @@ import org.rocprofsys.sampler.perf.PerfException;
 public final class CallStackSampling {
     /** Environment switch: OFF makes CPU-time sampling use the agent's timers even where perf works. */
     public static final String USE_PERF_ENV = "ROCPROFSYS_SAMPLING_USE_PERF";
+
+    private static final String MAX_SAMPLE_RATE = "kernel/perf_event_max_sample_rate";
 
     private CallStackSampling() {}
 
@@ -79,12 +83,21 @@ public final class CallStackSampling {
         List<AgentTimer> timers = new ArrayList<>();
         ThreadFilter cpuThreads = ThreadFilter.all();
         ThreadFilter wallThreads = ThreadFilter.all();
+        long firstStartNs = Long.MAX_VALUE;
         if (cputime) {
             double hz = positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_FREQ"), freq);
             long delayNs = seconds(positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_DELAY"), delay));
+            firstStartNs = Math.min(firstStartNs, delayNs);
             cpuThreads = tids(settings, "ROCPROFSYS_SAMPLING_CPUTIME_TIDS", allTids);
             if (!(hz > 0)) {
                 throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
+            }
+            if (!perfForcedOff(environment) && (overflowEvent == null || !(overflowEvery(settings) > 0))) {
+                long rate = Math.max(1, Math.round(hz));
+                long allowed = perfRate(rate, maxSampleRate(ProcFs.system()), log);
+                if (allowed != rate) {
+                    hz = allowed;
+                }
             }
             String refused = perfRefusal(environment, Math.max(1, Math.round(hz)));
             if (refused == null) {
@@ -116,6 +129,7 @@ public final class CallStackSampling {
         if (realtime) {
             double hz = positiveOr(settings.number("ROCPROFSYS_SAMPLING_REALTIME_FREQ"), freq);
             long delayNs = seconds(positiveOr(settings.number("ROCPROFSYS_SAMPLING_REALTIME_DELAY"), delay));
+            firstStartNs = Math.min(firstStartNs, delayNs);
             if (!(hz > 0)) {
                 throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
             }
@@ -148,22 +162,58 @@ public final class CallStackSampling {
                             Path.of("/proc")),
                     log));
         }
+        if (firstStartNs > 0 && firstStartNs != Long.MAX_VALUE) {
+            sources.add(new SamplingDelayNotice(firstStartNs, log));
+        }
         return sources;
+    }
+
+    private static double overflowEvery(Settings settings) {
+        return settings.number("ROCPROFSYS_SAMPLING_OVERFLOW_FREQ");
+    }
+
+    /** The kernel's limit on perf samples per second (kernel.perf_event_max_sample_rate), if readable. */
+    static OptionalLong maxSampleRate(ProcFs proc) {
+        try {
+            return proc.sysctl(MAX_SAMPLE_RATE)
+                    .map(v -> OptionalLong.of(Long.parseLong(v.trim())))
+                    .orElse(OptionalLong.empty());
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /**
+     * perf refuses a frequency above kernel.perf_event_max_sample_rate (EINVAL, which says nothing):
+     * such a frequency is lowered to the limit, with one warning that names the limit.
+     */
+    static long perfRate(long hz, OptionalLong max, PrintStream log) {
+        if (max.isEmpty() || hz <= max.getAsLong()) {
+            return hz;
+        }
+        long limit = Math.max(1, max.getAsLong());
+        log.println("[rocprof-sys] warning: the sampling frequency of " + hz + " Hz is above the kernel's limit of "
+                + max.getAsLong() + " samples per second (/proc/sys/" + MAX_SAMPLE_RATE + "): sampling at " + limit
+                + " Hz (raise the limit with: sudo sysctl -w kernel.perf_event_max_sample_rate=N)");
+        return limit;
+    }
+
+    private static boolean perfForcedOff(Map<String, String> environment) {
+        String forced = environment.get(USE_PERF_ENV);
+        if (forced == null || forced.isBlank()) {
+            return false;
+        }
+        try {
+            return !SettingType.parseBool(forced.trim());
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** Why perf cannot sample here, or null when it can. */
     static String perfRefusal(Map<String, String> environment, long hz) {
-        String forced = environment.get(USE_PERF_ENV);
-        if (forced != null && !forced.isBlank()) {
-            boolean use;
-            try {
-                use = SettingType.parseBool(forced.trim());
-            } catch (IllegalArgumentException e) {
-                use = true;
-            }
-            if (!use) {
-                return USE_PERF_ENV + "=" + forced.trim();
-            }
+        if (perfForcedOff(environment)) {
+            return USE_PERF_ENV + "=" + environment.get(USE_PERF_ENV).trim();
         }
         try {
             PerfEvents.probe(PerfSamplingSource.attr(hz));

@@ -26,10 +26,18 @@ final class StackFilter {
         return frames;
     }
 
-    /** {@link #fromMain}, then (unless {@code keepInternal}) without the agent's frames. */
+    /**
+     * {@link #fromMain}, then (unless {@code keepInternal}) without the agent's frames. With
+     * {@code keepInternal} the agent's frames just above main (its main wrapper) stay too.
+     */
     static List<StackFrame> trim(List<StackFrame> frames, boolean keepInternal) {
         if (keepInternal) {
-            return fromMain(frames);
+            List<StackFrame> fromMain = fromMain(frames);
+            int start = frames.size() - fromMain.size();
+            while (start > 0 && isAgent(frames.get(start - 1))) {
+                start--;
+            }
+            return frames.subList(start, frames.size());
         }
         int start = -1;
         for (int i = 0; i < frames.size(); i++) {

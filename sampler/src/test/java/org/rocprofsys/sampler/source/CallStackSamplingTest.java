@@ -47,8 +47,9 @@ class CallStackSamplingTest {
     @Test
     void cpuTimeFallsBackToTheAgentWithOneNotice() throws Exception {
         List<BackgroundSource> s = sources();
-        assertEquals(1, s.size());
+        assertEquals(2, s.size()); // the sampler, and the notice of a program shorter than the delay
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
+        assertInstanceOf(SamplingDelayNotice.class, s.getLast());
         // SAMPLING_FREQ 300, SAMPLING_DELAY 0.5 s, SIGPROF, every thread
         assertEquals(Map.of("ROCPROFSYS_AGENT_TIMERS", "cputime:27:3333333:500000000:*"), a.targetEnvironment(dir));
         assertEquals(
@@ -100,9 +101,42 @@ class CallStackSamplingTest {
     void realtimeAloneOpensNoCpuTimeSampler() throws Exception {
         List<BackgroundSource> s = sources("ROCPROFSYS_SAMPLING_REALTIME", "ON");
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
-        assertEquals(1, s.size());
+        assertEquals(2, s.size());
         assertEquals("realtime:34:3333333:500000000:*", a.targetEnvironment(dir).get("ROCPROFSYS_AGENT_TIMERS"));
         assertFalse(logged().contains("refused"), logged());
+    }
+
+    @Test
+    void aProgramThatEndsBeforeTheDelaySaysSoOnce() throws Exception {
+        assertEquals(1, sources("ROCPROFSYS_SAMPLING_DELAY", "0").size()); // no delay, no notice
+        long[] now = {1_000};
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        var notice = new SamplingDelayNotice(500_000_000, out, () -> now[0]);
+        notice.start(1, e -> {});
+        notice.stop(now[0] + 300_000_000);
+        notice.stop(now[0] + 300_000_000);
+        assertEquals(
+                List.of("[rocprof-sys] the program ended before sampling began after 0.5 s;"
+                        + " set ROCPROFSYS_SAMPLING_DELAY=0"),
+                bytes.toString(StandardCharsets.UTF_8).lines().toList());
+        var longer = new SamplingDelayNotice(500_000_000, out, () -> now[0]);
+        longer.start(1, e -> {});
+        longer.stop(now[0] + 600_000_000);
+        assertEquals(1, bytes.toString(StandardCharsets.UTF_8).lines().count());
+    }
+
+    @Test
+    void aFrequencyAboveTheKernelsPerfLimitIsLoweredToItNamingTheLimit() {
+        assertEquals(100_000, CallStackSampling.perfRate(1_000_000_000, java.util.OptionalLong.of(100_000), log));
+        assertEquals(
+                List.of("[rocprof-sys] warning: the sampling frequency of 1000000000 Hz is above the kernel's limit"
+                        + " of 100000 samples per second (/proc/sys/kernel/perf_event_max_sample_rate): sampling at"
+                        + " 100000 Hz (raise the limit with: sudo sysctl -w kernel.perf_event_max_sample_rate=N)"),
+                logged().lines().toList());
+        assertEquals(100_000, CallStackSampling.perfRate(100_000, java.util.OptionalLong.of(100_000), log));
+        assertEquals(1_000_000_000, CallStackSampling.perfRate(1_000_000_000, java.util.OptionalLong.empty(), log));
+        assertEquals(1, logged().lines().count());
     }
 
     @Test

@@ -37,7 +37,10 @@ class StackShapingTest {
         List<StackFrame> withMain =
                 List.of(f("_start"), agent("rsys_main_wrapper"), f("main"), agent("hook"), f("work"));
         assertEquals(List.of(f("main"), f("work")), StackFilter.trim(withMain, false));
-        assertEquals(List.of(f("main"), agent("hook"), f("work")), StackFilter.trim(withMain, true));
+        // SAMPLING_KEEP_INTERNAL shows the agent's frames, its main wrapper included
+        assertEquals(
+                List.of(agent("rsys_main_wrapper"), f("main"), agent("hook"), f("work")),
+                StackFilter.trim(withMain, true));
     }
 
     @Test

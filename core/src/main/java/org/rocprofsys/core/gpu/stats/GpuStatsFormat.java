@@ -4,14 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.RunSummary;
@@ -84,7 +83,7 @@ public final class GpuStatsFormat implements OutputFormat {
 
         private void write(Path file, String text, String kind, String key) throws IOException {
             OutputPaths.createParentDirectories(file);
-            Files.writeString(file, text, StandardCharsets.UTF_8);
+            AtomicFile.writeString(file, text);
             context.log()
                     .println("[rocprof-sys][" + context.rootPid() + "][" + key + "]> Outputting '" + file + "'...");
             written.add(new WrittenFile(kind, key, file));
