@@ -179,7 +179,7 @@ public final class Symbolizer implements AutoCloseable {
         long vaddr = vq + (pc - q);
         ElfSymbols.Hit hit = elf.lookup(vq);
         Frame base = hit == null
-                ? new Frame(m.path(), moduleOffset(m.path(), vq), 0, pc, vaddr, null, 0, false)
+                ? new Frame(m.path(), moduleOffset(m.path(), vaddr), 0, pc, vaddr, null, 0, false)
                 : new Frame(
                         m.path(),
                         Demangler.shared().demangle(hit.name()),
