@@ -10,6 +10,7 @@ import org.rocprofsys.elf.DebugFiles;
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfSymbol;
+import org.rocprofsys.elf.EntryPoint;
 import org.rocprofsys.elf.FrameDescription;
 import org.rocprofsys.elf.SectionHeader;
 
@@ -96,12 +97,13 @@ record FunctionSymbol(
 
     /**
      * The function of an FDE that no symbol names, as Dyninst's parser finds functions in a
-     * stripped file: named {@code func_0x<address>} (the sampler names it the same way), linkage
+     * stripped file: named {@code func_0x<address>} (the sampler names it the same way), or
+     * {@code main} where {@code _start} passes it ({@link EntryPoint}, as Dyninst finds main), linkage
      * and visibility unknown.
      */
-    static FunctionSymbol synthetic(FrameDescription f) {
-        return new FunctionSymbol(
-                f.begin(), f.size(), "func_0x" + Long.toHexString(f.begin()), List.of(), "unknown", "unknown", false);
+    static FunctionSymbol synthetic(FrameDescription f, long main) {
+        String name = f.begin() == main ? "main" : "func_0x" + Long.toHexString(f.begin());
+        return new FunctionSymbol(f.begin(), f.size(), name, List.of(), "unknown", "unknown", false);
     }
 
     /**
@@ -113,6 +115,7 @@ record FunctionSymbol(
     private static List<FunctionSymbol> withFdeFunctions(ElfFile elf, List<FunctionSymbol> symbols) {
         List<FrameDescription> fdes = elf.frameDescriptions();
         if (fdes.isEmpty()) return symbols;
+        long main = EntryPoint.main(elf).orElse(-1);
         List<FunctionSymbol> out = new ArrayList<>(symbols.size() + fdes.size());
         int i = 0;
         long coveredTo = 0;
@@ -126,7 +129,7 @@ record FunctionSymbol(
             if (startsHere || f.begin() < coveredTo || !f.entryState()) continue;
             SectionHeader sec = elf.sectionContaining(f.begin()).orElse(null);
             if (sec == null || !sec.executable() || f.end() > sec.addr() + sec.size()) continue;
-            out.add(synthetic(f));
+            out.add(synthetic(f, main));
             coveredTo = f.end();
         }
         while (i < symbols.size()) out.add(symbols.get(i++));

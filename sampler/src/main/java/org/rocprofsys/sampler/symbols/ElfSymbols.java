@@ -14,6 +14,7 @@ import java.util.List;
 import org.rocprofsys.elf.DebugFiles;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfSymbol;
+import org.rocprofsys.elf.EntryPoint;
 import org.rocprofsys.elf.FrameDescription;
 import org.rocprofsys.elf.ProgramHeader;
 
@@ -125,7 +126,7 @@ public final class ElfSymbols {
             fdes = debug.frameDescriptions();
         }
         int before = symbols.size();
-        symbols = withFdeFunctions(symbols, fdes);
+        symbols = withFdeFunctions(symbols, fdes, EntryPoint.main(elf).orElse(-1));
         return new ElfSymbols(
                 path,
                 debug == null ? null : debug.path(),
@@ -151,11 +152,12 @@ public final class ElfSymbols {
     }
 
     /**
-     * Adds a {@link #syntheticName} function for each FDE whose start no symbol covers (a symbol
+     * Adds a {@link #syntheticName} function for each FDE whose start no symbol covers (named
+     * {@code main} where {@code _start} passes it, see {@link EntryPoint}) (a symbol
      * without size covers nothing but its own start: it reaches to the next function, which the
      * FDE's may be). {@code symbols} is sorted and deduplicated; so is the result.
      */
-    private static List<Symbol> withFdeFunctions(List<Symbol> symbols, List<FrameDescription> fdes) {
+    private static List<Symbol> withFdeFunctions(List<Symbol> symbols, List<FrameDescription> fdes, long main) {
         if (fdes.isEmpty()) {
             return symbols;
         }
@@ -172,7 +174,8 @@ public final class ElfSymbols {
             }
             boolean startsHere = !out.isEmpty() && out.getLast().start() == f.begin();
             if (!startsHere && Long.compareUnsigned(f.begin(), coveredTo) >= 0) {
-                out.add(new Symbol(syntheticName(f.begin()), f.begin(), f.size()));
+                String name = f.begin() == main ? "main" : syntheticName(f.begin());
+                out.add(new Symbol(name, f.begin(), f.size()));
                 coveredTo = f.end();
             }
         }
