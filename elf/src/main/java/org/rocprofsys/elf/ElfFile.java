@@ -51,6 +51,7 @@ public final class ElfFile {
     private volatile List<ElfSymbol> symtab;
 
     private volatile List<ElfSymbol> dynsym;
+    private volatile List<FrameDescription> frameDescriptions;
     private final List<DynamicEntry> dynamic;
 
     private ElfFile(Path path, MemorySegment data) throws ElfFormatException {
@@ -647,6 +648,18 @@ public final class ElfFile {
     public Optional<DebugLink> debugLink() throws ElfFormatException {
         Optional<ByteBuffer> b = sectionContents(".gnu_debuglink");
         return b.isEmpty() ? Optional.empty() : DebugLink.parse(b.get());
+    }
+
+    /**
+     * The FDEs of {@code .eh_frame} and {@code .debug_frame}, by start address: the function
+     * bounds of a file without symbols (each FDE is a function), read once.
+     */
+    public List<FrameDescription> frameDescriptions() {
+        List<FrameDescription> f = frameDescriptions;
+        if (f == null) {
+            frameDescriptions = f = FrameDescriptions.of(this);
+        }
+        return f;
     }
 
     @Override

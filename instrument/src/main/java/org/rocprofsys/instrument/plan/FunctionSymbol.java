@@ -6,9 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.rocprofsys.elf.DebugFiles;
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfSymbol;
+import org.rocprofsys.elf.EntryPoint;
+import org.rocprofsys.elf.FrameDescription;
 import org.rocprofsys.elf.SectionHeader;
 
 /**
@@ -40,17 +43,19 @@ record FunctionSymbol(
         return address + size;
     }
 
-    /** The functions of {@code elf} in address order: defined STT_FUNC/IFUNC symbols in executable sections. */
-    static List<FunctionSymbol> collect(ElfFile elf) {
+    /**
+     * The functions of {@code elf} in address order: defined STT_FUNC/IFUNC symbols in executable
+     * sections (of the separate debug file's .symtab too when the file is stripped and
+     * {@code debugFiles} finds one), then one {@link #synthetic} function per FDE that no symbol
+     * covers.
+     */
+    static List<FunctionSymbol> collect(ElfFile elf, DebugFiles debugFiles) {
         Map<Long, Map<String, ElfSymbol>> byAddress = new TreeMap<>();
-        for (ElfSymbol s : elf.symbols()) {
-            if (!s.definedFunction() || s.name().isEmpty()) continue;
-            SectionHeader sec =
-                    s.shndx() < elf.sections().size() ? elf.sections().get(s.shndx()) : null;
-            if (sec != null && !sec.executable()) continue;
-            Map<String, ElfSymbol> names = byAddress.computeIfAbsent(s.value(), k -> new LinkedHashMap<>());
-            // the .symtab entry comes first and wins over its .dynsym copy
-            names.putIfAbsent(s.name(), s);
+        addSymbols(elf, elf.symbols(), byAddress);
+        boolean stripped = elf.sections().stream().noneMatch(s -> s.type() == ElfConstants.SHT_SYMTAB);
+        if (stripped) {
+            // a debug file keeps the stripped file's section table, so the indices still match
+            debugFiles.open(elf).ifPresent(debug -> addSymbols(debug, debug.symtab(), byAddress));
         }
         List<FunctionSymbol> out = new ArrayList<>();
         for (var e : byAddress.entrySet()) {
@@ -69,6 +74,65 @@ record FunctionSymbol(
             out.add(new FunctionSymbol(
                     e.getKey(), size, chosen.name(), aliases, LINKAGE[linkage], VISIBILITY[visibility], ifunc));
         }
+        return withFdeFunctions(elf, out);
+    }
+
+    /** {@link #collect(ElfFile, DebugFiles)} with the debug files under /usr/lib/debug. */
+    static List<FunctionSymbol> collect(ElfFile elf) {
+        return collect(elf, DebugFiles.system());
+    }
+
+    private static void addSymbols(
+            ElfFile owner, List<ElfSymbol> symbols, Map<Long, Map<String, ElfSymbol>> byAddress) {
+        for (ElfSymbol s : symbols) {
+            if (!s.definedFunction() || s.name().isEmpty()) continue;
+            SectionHeader sec =
+                    s.shndx() < owner.sections().size() ? owner.sections().get(s.shndx()) : null;
+            if (sec != null && !sec.executable()) continue;
+            Map<String, ElfSymbol> names = byAddress.computeIfAbsent(s.value(), k -> new LinkedHashMap<>());
+            // the .symtab entry comes first and wins over its .dynsym copy
+            names.putIfAbsent(s.name(), s);
+        }
+    }
+
+    /**
+     * The function of an FDE that no symbol names, as Dyninst's parser finds functions in a
+     * stripped file: named {@code func_0x<address>} (the sampler names it the same way), or
+     * {@code main} where {@code _start} passes it ({@link EntryPoint}, as Dyninst finds main), linkage
+     * and visibility unknown.
+     */
+    static FunctionSymbol synthetic(FrameDescription f, long main) {
+        String name = f.begin() == main ? "main" : "func_0x" + Long.toHexString(f.begin());
+        return new FunctionSymbol(f.begin(), f.size(), name, List.of(), "unknown", "unknown", false);
+    }
+
+    /**
+     * Adds a {@link #synthetic} function for each FDE in an executable section whose start no
+     * symbol covers and whose first row is a callee's entry state (CFA = rsp + 8, return address
+     * at [rsp]): the entry hook needs the return address there, and ranges that continue another
+     * function's frame (GCC's {@code .cold} parts), PLT stubs and {@code _start} are left out.
+     */
+    private static List<FunctionSymbol> withFdeFunctions(ElfFile elf, List<FunctionSymbol> symbols) {
+        List<FrameDescription> fdes = elf.frameDescriptions();
+        if (fdes.isEmpty()) return symbols;
+        long main = EntryPoint.main(elf).orElse(-1);
+        List<FunctionSymbol> out = new ArrayList<>(symbols.size() + fdes.size());
+        int i = 0;
+        long coveredTo = 0;
+        for (FrameDescription f : fdes) {
+            while (i < symbols.size() && symbols.get(i).address() <= f.begin()) {
+                FunctionSymbol s = symbols.get(i++);
+                out.add(s);
+                coveredTo = Math.max(coveredTo, s.end());
+            }
+            boolean startsHere = !out.isEmpty() && out.getLast().address() == f.begin();
+            if (startsHere || f.begin() < coveredTo || !f.entryState()) continue;
+            SectionHeader sec = elf.sectionContaining(f.begin()).orElse(null);
+            if (sec == null || !sec.executable() || f.end() > sec.addr() + sec.size()) continue;
+            out.add(synthetic(f, main));
+            coveredTo = f.end();
+        }
+        while (i < symbols.size()) out.add(symbols.get(i++));
         return out;
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.rocprofsys.elf.DebugFiles;
 import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ElfFile;
@@ -89,9 +90,7 @@ public final class Planner {
         boolean moduleRegexes = !sel.moduleExclude().isEmpty()
                 || !sel.moduleInclude().isEmpty()
                 || !sel.moduleRestrict().isEmpty();
-        LineInfo lines = options.label().needsLines() || moduleRegexes
-                ? LineInfo.open(elf.path()).orElse(null)
-                : null;
+        LineInfo lines = options.label().needsLines() || moduleRegexes ? lines(elf) : null;
         try {
             return plan(elf, options, scanned, byAddress, plt, branchTargets, starts, overlappingAt, aliases, lines);
         } finally {
@@ -207,6 +206,13 @@ public final class Planner {
         Scanned prev = scanned.get(i - 1);
         long gap = f.symbol().address() - prev.symbol().end();
         return prev.scan().fallsThrough() && gap >= 0 && gap < 64;
+    }
+
+    /** The line table of {@code elf}, else of its separate debug file; null when neither has one. */
+    private static LineInfo lines(ElfFile elf) {
+        return LineInfo.open(elf.path())
+                .or(() -> DebugFiles.system().open(elf).flatMap(d -> LineInfo.open(d.path())))
+                .orElse(null);
     }
 
     private List<Insn> decode(ElfFile elf, FunctionSymbol s) {

@@ -11,15 +11,23 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import org.rocprofsys.elf.DebugFiles;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfSymbol;
+import org.rocprofsys.elf.EntryPoint;
+import org.rocprofsys.elf.FrameDescription;
 import org.rocprofsys.elf.ProgramHeader;
 
 /**
  * The function symbols, build-id and loadable segments of one ELF file, read once through the
  * elf module's {@link ElfFile} and kept as sorted Java arrays.
- * Symbols are the STT_FUNC and STT_GNU_IFUNC entries of {@code .symtab} and {@code .dynsym}
- * (a stripped file has only the latter). Addresses are link-time virtual addresses ("vaddr"):
+ * Symbols are the STT_FUNC and STT_GNU_IFUNC entries of {@code .symtab} and {@code .dynsym}; a
+ * stripped file has only the latter, so its separate debug file's {@code .symtab} is read too
+ * when {@link DebugFiles} finds one (build-id or {@code .gnu_debuglink}, as perf and gdb look).
+ * Code that no symbol covers but an FDE of {@code .eh_frame} does is a function of its own named
+ * {@code func_0x<start>} (each FDE is a function, as Dyninst's parser takes them; the start
+ * address names it so that every sample of it adds up to one name, and the instrumenter gives
+ * the same name to the same function). Addresses are link-time virtual addresses ("vaddr"):
  * {@link #fileOffsetToVaddr} maps a file offset (from a mapping's pgoff) to one, which covers
  * PIE/shared objects (ET_DYN, vaddr near 0) and fixed executables (ET_EXEC) alike.
  */
@@ -34,7 +42,14 @@ public final class ElfSymbols {
     /** The result of {@link #lookup}: the symbol and the vaddr's offset into it. */
     public record Hit(String name, long offset, long size, long start) {}
 
+    /** The name of a function known only from its FDE. */
+    public static String syntheticName(long start) {
+        return "func_0x" + Long.toHexString(start);
+    }
+
     private final String path;
+    private final Path debugFile;
+    private final int fdeFunctions;
     private final int type;
     private final byte[] buildId;
     private final boolean hasSymtab;
@@ -45,12 +60,16 @@ public final class ElfSymbols {
 
     private ElfSymbols(
             String path,
+            Path debugFile,
+            int fdeFunctions,
             int type,
             byte[] buildId,
             boolean hasSymtab,
             List<ProgramHeader> segments,
             List<Symbol> symbols) {
         this.path = path;
+        this.debugFile = debugFile;
+        this.fdeFunctions = fdeFunctions;
         this.type = type;
         this.buildId = buildId;
         this.hasSymtab = hasSymtab;
@@ -78,30 +97,92 @@ public final class ElfSymbols {
         return vaddr + 1;
     }
 
-    /** Reads an ELF file. @throws IOException when it cannot be opened or is not ELF. */
+    /** Reads an ELF file and its debug file under /usr/lib/debug. @throws IOException when it cannot be opened or is not ELF. */
     public static ElfSymbols load(Path file) throws IOException {
-        return read(file.toString(), ElfFile.open(file));
+        return load(file, DebugFiles.system());
+    }
+
+    /** Reads an ELF file, looking for its separate debug file with {@code debugFiles}. */
+    public static ElfSymbols load(Path file, DebugFiles debugFiles) throws IOException {
+        ElfFile elf = ElfFile.open(file);
+        return read(file.toString(), elf, debugFiles.open(elf).orElse(null));
     }
 
     /** Reads an ELF image held in memory (the vDSO), {@code name} being its module name. */
     public static ElfSymbols fromImage(String name, byte[] image) throws IOException {
-        return read(name, ElfFile.of(name, image));
+        return read(name, ElfFile.of(name, image), null);
     }
 
-    private static ElfSymbols read(String path, ElfFile elf) {
+    private static ElfSymbols read(String path, ElfFile elf, ElfFile debug) {
+        boolean hasSymtab = elf.sections().stream().anyMatch(s -> s.type() == SHT_SYMTAB);
         List<Symbol> symbols = new ArrayList<>();
-        for (ElfSymbol s : elf.symbols()) {
+        addFunctions(elf.symbols(), symbols);
+        if (debug != null && !hasSymtab) {
+            addFunctions(debug.symtab(), symbols);
+        }
+        symbols = dedupe(symbols);
+        List<FrameDescription> fdes = elf.frameDescriptions();
+        if (fdes.isEmpty() && debug != null) {
+            fdes = debug.frameDescriptions();
+        }
+        int before = symbols.size();
+        symbols = withFdeFunctions(symbols, fdes, EntryPoint.main(elf).orElse(-1));
+        return new ElfSymbols(
+                path,
+                debug == null ? null : debug.path(),
+                symbols.size() - before,
+                elf.type(),
+                elf.buildId(),
+                hasSymtab,
+                elf.loadSegments(),
+                symbols);
+    }
+
+    private static void addFunctions(List<ElfSymbol> from, List<Symbol> to) {
+        for (ElfSymbol s : from) {
             // absolute (SHN_ABS) functions count too, as perf counts them
             boolean function = s.type() == STT_FUNC || s.type() == STT_GNU_IFUNC;
             if (function
                     && s.shndx() != SHN_UNDEF
                     && s.value() != 0
                     && !s.name().isEmpty()) {
-                symbols.add(new Symbol(s.name(), s.value(), s.size()));
+                to.add(new Symbol(s.name(), s.value(), s.size()));
             }
         }
-        boolean hasSymtab = elf.sections().stream().anyMatch(s -> s.type() == SHT_SYMTAB);
-        return new ElfSymbols(path, elf.type(), elf.buildId(), hasSymtab, elf.loadSegments(), dedupe(symbols));
+    }
+
+    /**
+     * Adds a {@link #syntheticName} function for each FDE whose start no symbol covers (named
+     * {@code main} where {@code _start} passes it, see {@link EntryPoint}) (a symbol
+     * without size covers nothing but its own start: it reaches to the next function, which the
+     * FDE's may be). {@code symbols} is sorted and deduplicated; so is the result.
+     */
+    private static List<Symbol> withFdeFunctions(List<Symbol> symbols, List<FrameDescription> fdes, long main) {
+        if (fdes.isEmpty()) {
+            return symbols;
+        }
+        List<Symbol> out = new ArrayList<>(symbols.size() + fdes.size());
+        int i = 0;
+        long coveredTo = 0; // end of the sized symbols that start at or before the FDE
+        for (FrameDescription f : fdes) {
+            while (i < symbols.size() && Long.compareUnsigned(symbols.get(i).start(), f.begin()) <= 0) {
+                Symbol s = symbols.get(i++);
+                out.add(s);
+                if (s.size() > 0 && Long.compareUnsigned(s.end(), coveredTo) > 0) {
+                    coveredTo = s.end();
+                }
+            }
+            boolean startsHere = !out.isEmpty() && out.getLast().start() == f.begin();
+            if (!startsHere && Long.compareUnsigned(f.begin(), coveredTo) >= 0) {
+                String name = f.begin() == main ? "main" : syntheticName(f.begin());
+                out.add(new Symbol(name, f.begin(), f.size()));
+                coveredTo = f.end();
+            }
+        }
+        while (i < symbols.size()) {
+            out.add(symbols.get(i++));
+        }
+        return out;
     }
 
     /**
@@ -204,6 +285,16 @@ public final class ElfSymbols {
 
     public String buildIdHex() {
         return HexFormat.of().formatHex(buildId);
+    }
+
+    /** The separate debug file whose symbols were read, or null. */
+    public Path debugFile() {
+        return debugFile;
+    }
+
+    /** How many functions are known only from their FDEs ({@link #syntheticName}). */
+    public int fdeFunctions() {
+        return fdeFunctions;
     }
 
     /** True when the file has a {@code .symtab}; false for stripped files (only {@code .dynsym}). */

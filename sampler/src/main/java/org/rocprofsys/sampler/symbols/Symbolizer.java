@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.rocprofsys.config.proc.MapsEntry;
 import org.rocprofsys.config.proc.ProcFs;
+import org.rocprofsys.elf.DebugFiles;
 import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.elf.dwarf.LineInfo;
 import org.rocprofsys.sampler.perf.PerfRecord;
@@ -24,16 +25,22 @@ import org.rocprofsys.sampler.perf.PerfRecord;
  * {@link ElfSymbols} (cached per build-id when the kernel sent one, else per path + device +
  * inode), demangling, and optionally DWARF file:line and inlined frames ({@link LineInfo}).
  * {@code [vdso]} pcs resolve against this JVM's own vDSO image (the same kernel's); pcs in
- * anonymous mappings (or in none) are looked up in {@code /tmp/perf-<pid>.map}; everything else
- * unresolved gives {@code [unknown]} frames as perf names them.
+ * anonymous mappings (or in none) are looked up in {@code /tmp/perf-<pid>.map}; a pc of a mapped
+ * file that no symbol or FDE covers is {@code file+0xvaddr}; pcs in no mapping or in anonymous
+ * memory without a perf map give {@code [unknown]} frames as perf names them.
  */
 public final class Symbolizer implements AutoCloseable {
     /**
      * @param lineInfo   resolve file:line (libdw)
      * @param inlines    also expand inlined frames in {@link #symbolizeInlined} (SAMPLING_INCLUDE_INLINES)
      * @param perfMapDir where {@code perf-<pid>.map} files are ({@code /tmp})
+     * @param debugFiles where separate debug files are looked for (symbols and line tables)
      */
-    public record Options(boolean lineInfo, boolean inlines, Path perfMapDir) {
+    public record Options(boolean lineInfo, boolean inlines, Path perfMapDir, DebugFiles debugFiles) {
+        public Options(boolean lineInfo, boolean inlines, Path perfMapDir) {
+            this(lineInfo, inlines, perfMapDir, DebugFiles.system());
+        }
+
         public static Options defaults() {
             return new Options(false, false, Path.of("/tmp"));
         }
@@ -61,13 +68,8 @@ public final class Symbolizer implements AutoCloseable {
                     l = lines;
                     if (l == null) {
                         l = path == null ? Optional.empty() : LineInfo.open(path);
-                        if (l.isEmpty() && elf.buildId().length > 1) {
-                            String hex = elf.buildIdHex();
-                            Path debug = Path.of(
-                                    "/usr/lib/debug/.build-id", hex.substring(0, 2), hex.substring(2) + ".debug");
-                            if (Files.isReadable(debug)) {
-                                l = LineInfo.open(debug);
-                            }
+                        if (l.isEmpty() && elf.debugFile() != null) {
+                            l = LineInfo.open(elf.debugFile());
                         }
                         lines = l;
                     }
@@ -177,7 +179,7 @@ public final class Symbolizer implements AutoCloseable {
         long vaddr = vq + (pc - q);
         ElfSymbols.Hit hit = elf.lookup(vq);
         Frame base = hit == null
-                ? new Frame(m.path(), Frame.UNKNOWN, 0, pc, vaddr, null, 0, false)
+                ? new Frame(m.path(), moduleOffset(m.path(), vaddr), 0, pc, vaddr, null, 0, false)
                 : new Frame(
                         m.path(),
                         Demangler.shared().demangle(hit.name()),
@@ -212,6 +214,16 @@ public final class Symbolizer implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The name of a pc in a module that no symbol or FDE covers: {@code libfoo.so+0x1234} (the
+     * file's name and the link-time address, the form of perf's and glibc's backtraces), so that
+     * such frames still say where they are and can be looked up with addr2line or objdump.
+     */
+    static String moduleOffset(String path, long vaddr) {
+        int slash = path.lastIndexOf('/');
+        return path.substring(slash + 1) + "+0x" + Long.toHexString(vaddr);
+    }
+
     private Optional<Module> module(ProcessMaps.Mapping m) {
         String key = m.buildId().length > 0
                 ? "bid:" + HexFormat.of().formatHex(m.buildId())
@@ -219,7 +231,7 @@ public final class Symbolizer implements AutoCloseable {
         return modules.computeIfAbsent(key, k -> {
             Path p = Path.of(m.path());
             try {
-                return Optional.of(new Module(ElfSymbols.load(p), p));
+                return Optional.of(new Module(ElfSymbols.load(p, options.debugFiles()), p));
             } catch (IOException | RuntimeException e) {
                 return Optional.empty();
             }

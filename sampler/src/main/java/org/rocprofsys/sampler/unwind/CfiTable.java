@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.elf.FrameDescription;
+import org.rocprofsys.elf.FrameDescriptions;
 import org.rocprofsys.elf.ProgramHeader;
 
 /**
@@ -76,6 +78,15 @@ public final class CfiTable {
 
     /** The CFI of {@code elf}: .eh_frame (+ .eh_frame_hdr, or PT_GNU_EH_FRAME without sections) and .debug_frame. */
     public static CfiTable load(ElfFile elf) throws IOException {
+        return load(elf, null);
+    }
+
+    /**
+     * The CFI of {@code elf}, with the {@code .debug_frame} of its separate debug file
+     * ({@code debug}, may be null) where the file itself has none: code built without unwind
+     * tables and then stripped keeps its CFI only there.
+     */
+    public static CfiTable load(ElfFile elf, ElfFile debug) throws IOException {
         ByteBuffer eh = contents(elf, ".eh_frame");
         long ehAddr = eh == null ? 0 : elf.section(".eh_frame").orElseThrow().addr();
         ByteBuffer hdr = contents(elf, ".eh_frame_hdr");
@@ -122,11 +133,16 @@ public final class CfiTable {
                 hdr = null;
             }
         }
+        ElfFile dbgElf = elf;
         ByteBuffer dbg = contents(elf, ".debug_frame");
+        if (dbg == null && debug != null) {
+            dbg = contents(debug, ".debug_frame");
+            dbgElf = debug;
+        }
         Frames ehFrames = eh == null ? null : new Frames(eh, ehAddr, true, elf);
         Frames dbgFrames = dbg == null
                 ? null
-                : new Frames(dbg, elf.section(".debug_frame").orElseThrow().addr(), false, elf);
+                : new Frames(dbg, dbgElf.section(".debug_frame").orElseThrow().addr(), false, elf);
         CfiTable t =
                 new CfiTable(elf.path().toString(), ehFrames, dbgFrames, hdr, hdrAddr, tableEnc, tableStart, count);
         if (ehFrames != null && (t.entrySize == 0 || count == 0)) {
@@ -289,28 +305,12 @@ public final class CfiTable {
         return fde;
     }
 
+    /** Sorts the section's FDE ranges (the elf module's one walk over CFI entries). */
     private static void buildIndex(Frames f) {
-        List<long[]> rows = new ArrayList<>();
-        int pos = 0;
-        try {
-            while (pos < f.data.limit()) {
-                long[] next = new long[1];
-                Object e = parseEntry(f, pos, next);
-                if (e == null) {
-                    break;
-                }
-                if (e instanceof Fde fde && fde.pcRange() != 0) {
-                    rows.add(new long[] {fde.pcBegin(), fde.pcEnd(), pos});
-                }
-                pos = (int) next[0];
-            }
-        } catch (CannotUnwindException e) {
-            // keep what was read before the malformed entry
-        }
-        rows.sort((a, b) -> Long.compareUnsigned(a[0], b[0]));
-        f.begins = rows.stream().mapToLong(r -> r[0]).toArray();
-        f.ends = rows.stream().mapToLong(r -> r[1]).toArray();
-        f.offsets = rows.stream().mapToLong(r -> r[2]).toArray();
+        List<FrameDescription> rows = FrameDescriptions.read(f.data, f.addr, f.eh);
+        f.begins = rows.stream().mapToLong(FrameDescription::begin).toArray();
+        f.ends = rows.stream().mapToLong(FrameDescription::end).toArray();
+        f.offsets = rows.stream().mapToLong(FrameDescription::offset).toArray();
     }
 
     /**

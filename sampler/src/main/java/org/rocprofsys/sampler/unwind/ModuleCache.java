@@ -6,11 +6,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.rocprofsys.elf.DebugFiles;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ProgramHeader;
 
 /**
- * Parsed ELF files and their CFI, by path; a file that cannot be read (pseudo-paths such as
+ * Parsed ELF files and their CFI (with the {@code .debug_frame} of a separate debug file, see
+ * {@link CfiTable#load(ElfFile, ElfFile)}), by path; a file that cannot be read (pseudo-paths such as
  * [vdso], deleted files, non-ELF) is remembered as missing. Thread-safe.
  */
 public final class ModuleCache {
@@ -67,7 +69,10 @@ public final class ModuleCache {
         }
         try {
             ElfFile elf = ElfFile.open(p);
-            return Optional.of(new Module(elf, CfiTable.load(elf)));
+            ElfFile debug = elf.section(".debug_frame").isPresent()
+                    ? null
+                    : DebugFiles.system().open(elf).orElse(null);
+            return Optional.of(new Module(elf, CfiTable.load(elf, debug)));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.elf.DebugFiles;
 import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ProgramHeader;
@@ -149,6 +152,70 @@ class ElfSymbolsTest {
         assertTrue(hit == null || !hit.name().equals("local_helper"), String.valueOf(hit));
         assertEquals("local_helper", full.lookup(local.value() + 1).name());
         assertTrue(elf.size() < full.size());
+    }
+
+    @Test
+    void strippedFilesGetFdeFunctionsAndTheirDebugFilesSymbols(@TempDir Path dir) throws Exception {
+        Path exe = SymBuild.compile("cold.c", "cold_sym", "-O2", "-g");
+        Map<String, SymBuild.NmSym> nm = SymBuild.nm(exe, false);
+        DebugFiles noRoot = new DebugFiles(List.of(dir.resolve("no-root")));
+
+        Path stripped = dir.resolve("cold");
+        Command.of("objcopy", "--strip-all", exe.toString(), stripped.toString())
+                .ok();
+        ElfSymbols bare = ElfSymbols.load(stripped, noRoot);
+        assertNull(bare.debugFile());
+        // each FDE is a function named by its start (work.cold is one too: it has its own FDE),
+        // but main, which _start hands to __libc_start_main
+        for (String fn : List.of("main", "work", "work.cold", "hidden_work", "report")) {
+            SymBuild.NmSym s = nm.get(fn);
+            ElfSymbols.Hit hit = bare.lookup(s.value() + 1);
+            assertNotNull(hit, fn);
+            assertEquals(fn.equals("main") ? "main" : ElfSymbols.syntheticName(s.value()), hit.name(), fn);
+            assertEquals(s.value(), hit.start(), fn);
+            assertEquals(s.size(), hit.size(), fn);
+        }
+        assertTrue(bare.fdeFunctions() >= 5, bare.toString());
+
+        // the same file with its debug file beside it (.gnu_debuglink): the real names
+        Path debug = dir.resolve("cold.debug");
+        Command.of("objcopy", "--only-keep-debug", exe.toString(), debug.toString())
+                .ok();
+        Path linked = dir.resolve("cold-linked");
+        Command.of("objcopy", "--strip-all", "--add-gnu-debuglink=" + debug, exe.toString(), linked.toString())
+                .ok();
+        ElfSymbols named = ElfSymbols.load(linked, noRoot);
+        assertEquals(debug, named.debugFile());
+        for (String fn : List.of("main", "work", "work.cold", "hidden_work", "report")) {
+            SymBuild.NmSym s = nm.get(fn);
+            assertEquals(fn, named.lookup(s.value() + 1).name(), fn);
+        }
+        assertTrue(named.fdeFunctions() < bare.fdeFunctions(), "only the PLT's FDEs lack a symbol");
+    }
+
+    @Test
+    void libcInternalsAreNamedFromLibc6Dbg() throws Exception {
+        Path libc = Path.of("/lib/x86_64-linux-gnu/libc.so.6");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(libc), "no Debian x86-64 libc");
+        var debug = DebugFiles.system().open(org.rocprofsys.elf.ElfFile.open(libc));
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                debug.isPresent(), "libc6-dbg is not installed (apt-get install libc6-dbg)");
+        ElfSymbols elf = ElfSymbols.load(libc);
+        assertEquals(debug.get().path(), elf.debugFile());
+        int checked = 0;
+        for (var s : debug.get().symtab()) {
+            boolean internal = s.name().equals("_int_free")
+                    || s.name().equals("_int_malloc")
+                    || s.name().startsWith("__memcmp_evex");
+            if (internal && s.definedFunction() && s.size() > 0) {
+                ElfSymbols.Hit hit = elf.lookup(s.value() + s.size() / 2);
+                assertNotNull(hit, s.name());
+                assertEquals(s.value(), hit.start(), s.name());
+                checked++;
+            }
+        }
+        assertTrue(checked >= 3, "checked " + checked);
+        assertEquals("_int_free", elf.lookup(elf.find("_int_free").start()).name());
     }
 
     @Test

@@ -165,6 +165,23 @@ class SymbolizerTest {
     }
 
     @Test
+    void aPcNoSymbolOrFdeCoversIsModulePlusOffset() throws Exception {
+        Path exe = SymBuild.compile("cold.c", "cold_sym", "-O2", "-g");
+        long base = 0x555500000000L;
+        try (Symbolizer s = new Symbolizer()) {
+            s.accept(mmap(PID, base, base + 0x1000, 0, exe.toString(), true));
+            // the ELF header: mapped from the file, in no function
+            Frame f = s.symbolize(PID, base + 0x40);
+            assertEquals("cold_sym+0x40", f.symbol());
+            assertTrue(f.known());
+            assertEquals(0x40, f.vaddr());
+            // a return address is looked up at pc - 1 but named by itself, as perf prints it
+            assertEquals("cold_sym+0x40", s.symbolize(PID, base + 0x40, true).symbol());
+        }
+        assertEquals("libz.so.1+0x1a2b", Symbolizer.moduleOffset("/usr/lib/libz.so.1", 0x1a2b));
+    }
+
+    @Test
     void vdso() throws Exception {
         // this JVM's own vDSO: the same image the target gets from the same kernel
         long start = -1;

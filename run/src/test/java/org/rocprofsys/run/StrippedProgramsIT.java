@@ -1,0 +1,182 @@
+package org.rocprofsys.run;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.ProcessResult;
+
+/**
+ * Debian's own stripped programs, as a user meets them (issue 11, item 6): gzip instrumented from
+ * its FDEs and run under rocprof-sys-run with byte-identical output and a profile of its
+ * {@code func_0x<address>} functions; sqlite3 sampled, its frames named from symbols, from
+ * libc6-dbg's debug file (libc internals such as {@code _int_malloc}) or from FDEs, and compared
+ * with {@code perf record -F 1000 -g} on the same workload where perf works here.
+ */
+class StrippedProgramsIT extends DistributionTest {
+    private static final String SQL = """
+            CREATE TABLE t(a INTEGER, b TEXT);
+            CREATE INDEX tb ON t(b);
+            BEGIN;
+            WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<60000)
+              INSERT INTO t SELECT x, hex(randomblob(16)) FROM c;
+            COMMIT;
+            SELECT count(*) FROM t;
+            """;
+
+    private Path installedCopy(String name) throws Exception {
+        Path installed = Path.of("/usr/bin", name);
+        assumeTrue(Files.isExecutable(installed), name + " is not installed (see .ci/run's apt-get line)");
+        return Files.copy(installed, cwd.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Test
+    void gzipIsInstrumentedFromItsFdesAndCompressesIdentically() throws Exception {
+        Path gzip = installedCopy("gzip");
+        byte[] input = new byte[200_000];
+        Random r = new Random(7);
+        for (int i = 0; i < input.length; i++) input[i] = (byte) ('a' + r.nextInt(r.nextBoolean() ? 3 : 26));
+        Files.write(cwd.resolve("input.txt"), input);
+        Path expected = cwd.resolve("expected.gz");
+        assertEquals(
+                0,
+                Command.of("sh", "-c", gzip + " -c -n input.txt > " + expected)
+                        .in(cwd)
+                        .run()
+                        .exitCode());
+
+        ProcessResult inst =
+                tool("rocprof-sys-instrument", Map.of(), "-i", "16", "-o", "gzip.inst", "--", gzip.toString());
+        assertEquals(0, inst.exitCode(), inst::toString);
+        assertTrue(inst.stdout().contains("func_0x") || inst.stderr().contains("instrumented funcs"), inst::toString);
+
+        Map<String, String> env =
+                environment("gzip-inst", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON");
+        Path packed = cwd.resolve("packed.gz");
+        ProcessResult run = tool("rocprof-sys-run", env, "--", "sh", "-c", "./gzip.inst -c -n input.txt > " + packed);
+        assertEquals(0, run.exitCode(), run::toString);
+        assertArrayEquals(Files.readAllBytes(expected), Files.readAllBytes(packed));
+        ProcessResult back = Command.of("sh", "-c", "./gzip.inst -d -c packed.gz > unpacked")
+                .in(cwd)
+                .run();
+        assertEquals(0, back.exitCode(), back::toString);
+        assertArrayEquals(input, Files.readAllBytes(cwd.resolve("unpacked")));
+
+        Map<String, Long> laps = new HashMap<>();
+        for (JsonNode e : ProfileGraph.graph(outputRoot().resolve("gzip-inst/wall_clock.json"), "wall_clock")) {
+            laps.merge(ProfileGraph.label(e), e.get("entry").get("laps").asLong(), Long::sum);
+        }
+        long fdeCalls = laps.entrySet().stream()
+                .filter(e -> e.getKey().matches("func_0x[0-9a-f]+"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+        assertTrue(fdeCalls > 1000, "calls of FDE functions: " + fdeCalls + " in " + laps);
+    }
+
+    /** Leaf (self) samples per name of a sampling profile's graph. */
+    private static Map<String, Long> leaves(List<JsonNode> graph) {
+        Map<String, Long> out = new HashMap<>();
+        for (int i = 0; i < graph.size(); i++) {
+            int depth = graph.get(i).get("depth").asInt();
+            long self = graph.get(i).get("entry").get("laps").asLong();
+            for (int j = i + 1; j < graph.size() && graph.get(j).get("depth").asInt() > depth; j++) {
+                if (graph.get(j).get("depth").asInt() == depth + 1) {
+                    self -= graph.get(j).get("entry").get("laps").asLong();
+                }
+            }
+            out.merge(ProfileGraph.label(graph.get(i)), self, Long::sum);
+        }
+        return out;
+    }
+
+    /** Leaf samples per name of perf's user-space samples ({@code perf script -F ip,sym,dso}). */
+    private static Map<String, Long> perfLeaves(String script) {
+        Map<String, Long> out = new HashMap<>();
+        boolean first = true;
+        for (String line : script.split("\n")) {
+            if (line.isBlank()) {
+                first = true;
+                continue;
+            }
+            if (!first) continue;
+            first = false;
+            String t = line.strip();
+            int sp = t.indexOf(' ');
+            String rest = sp < 0 ? "[unknown]" : t.substring(sp + 1);
+            int open = rest.lastIndexOf(" (");
+            String sym = open < 0 ? rest : rest.substring(0, open);
+            if (!rest.contains("[kernel")) out.merge(sym.replaceFirst("\\+0x[0-9a-f]+$", ""), 1L, Long::sum);
+        }
+        return out;
+    }
+
+    private static double namedShare(Map<String, Long> leaves) {
+        long total = leaves.values().stream().mapToLong(Long::longValue).sum();
+        long unknown = leaves.getOrDefault("[unknown]", 0L);
+        return total == 0 ? 0 : (double) (total - unknown) / total;
+    }
+
+    @Test
+    void sqlite3SamplesAreNamedFromSymbolsDebugFilesAndFdes() throws Exception {
+        Path sqlite = Path.of("/usr/bin/sqlite3");
+        assumeTrue(Files.isExecutable(sqlite), "sqlite3 is not installed (see .ci/run's apt-get line)");
+        Files.writeString(cwd.resolve("work.sql"), SQL);
+        Map<String, String> env =
+                environment("sqlite3-sample", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_SAMPLING_DELAY", "0");
+        ProcessResult r =
+                tool("rocprof-sys-sample", env, "-f", "1000", "--", "sh", "-c", "sqlite3 :memory: < work.sql");
+        assertEquals(0, r.exitCode(), r::toString);
+        Path json = outputRoot().resolve("sqlite3-sample/sampling_cpu_clock.json");
+        assumeTrue(Files.isRegularFile(json), "no CPU-time samples here: " + r.stderr());
+        Map<String, Long> ours = leaves(ProfileGraph.graph(json, "sampling_cpu_clock"));
+        long total = ours.values().stream().mapToLong(Long::longValue).sum();
+        assertTrue(total >= 20, "too few samples: " + ours);
+        // pcs in mapped files are named by a symbol, an FDE, or file+0xoffset; never "[unknown]"
+        assertTrue(namedShare(ours) >= 0.95, "named share " + namedShare(ours) + ": " + ours);
+        assertTrue(ours.keySet().stream().anyMatch(n -> n.matches("func_0x[0-9a-f]+")), "FDE functions: " + ours);
+
+        boolean libcDbg = Files.isDirectory(Path.of("/usr/lib/debug/.build-id"))
+                && Command.of("dpkg", "-s", "libc6-dbg").run().exitCode() == 0;
+        if (libcDbg) {
+            assertTrue(
+                    ours.keySet().stream()
+                            .anyMatch(n -> n.startsWith("_int_")
+                                    || n.startsWith("__memcmp_")
+                                    || n.startsWith("__memmove_")
+                                    || n.startsWith("__memcpy_")
+                                    || n.startsWith("__memset_")),
+                    "libc internals from libc6-dbg: " + ours);
+        }
+
+        // the same workload under perf: we name at least the share perf names
+        ProcessResult perf = Command.of(
+                        "sh", "-c", "perf record -q -F 1000 -g -o perf.data -- sqlite3 :memory: < work.sql")
+                .in(cwd)
+                .run();
+        assumeTrue(perf.exitCode() == 0, "perf record does not work here: " + perf.stderr());
+        ProcessResult script = Command.of("perf", "script", "-i", "perf.data", "-F", "ip,sym,dso")
+                .in(cwd)
+                .run();
+        assumeTrue(script.exitCode() == 0, "perf script failed: " + script.stderr());
+        Map<String, Long> theirs = perfLeaves(script.stdout());
+        assumeTrue(theirs.values().stream().mapToLong(Long::longValue).sum() >= 20, "perf took too few samples");
+        assertTrue(
+                namedShare(ours) >= namedShare(theirs),
+                "ours " + namedShare(ours) + " " + ours + "\nperf " + namedShare(theirs) + " " + theirs);
+        if (libcDbg && theirs.keySet().stream().anyMatch(n -> n.startsWith("_int_"))) {
+            assertTrue(ours.keySet().stream().anyMatch(n -> n.startsWith("_int_")), "perf names _int_*: " + ours);
+        }
+    }
+}
