@@ -13,7 +13,7 @@ import java.util.Map;
  * with default settings, wall time and CPU time of the whole process tree (through
  * {@code cpu_of}), medians of interleaved runs. Beside it, what the time is made of: the same run
  * without the AOT cache ({@code -XX:AOTMode=off}: the JDK's own CDS archive only) and with no
- * class-data sharing at all ({@code -Xshare:off}), a bare JVM start ({@code java -version}, the same
+ * class-data sharing at all (the launcher's java command with {@code -Xshare:off}), a bare JVM start ({@code java -version}, the same
  * JDK and collector options) and {@code /bin/echo hi} alone (the baseline).
  */
 final class FixedCostBench {
@@ -31,16 +31,28 @@ final class FixedCostBench {
             Map<String, String> profiled = env.profiledEnvironment(out, Map.of());
             Map<String, String> noAot = new HashMap<>(profiled);
             noAot.put("ROCPROFSYS_JAVA_OPTIONS", "-XX:AOTMode=off");
-            Map<String, String> noCds = new HashMap<>(profiled);
-            noCds.put("ROCPROFSYS_JAVA_OPTIONS", "-XX:AOTMode=off -Xshare:off");
             Map<String, List<String>> commands = new LinkedHashMap<>();
             Map<String, Map<String, String>> envs = new HashMap<>();
             commands.put("rocprof-sys-run -- /bin/echo hi", List.of(run, "--", "/bin/echo", "hi"));
             envs.put("rocprof-sys-run -- /bin/echo hi", profiled);
             commands.put("  same, AOT cache off (JDK CDS only)", List.of(run, "--", "/bin/echo", "hi"));
             envs.put("  same, AOT cache off (JDK CDS only)", noAot);
-            commands.put("  same, no class-data sharing", List.of(run, "--", "/bin/echo", "hi"));
-            envs.put("  same, no class-data sharing", noCds);
+            // the launcher's command line by hand: -Xshare:off cannot be combined with its AOT options
+            commands.put(
+                    "  same, no class-data sharing",
+                    List.of(
+                            java,
+                            "--enable-native-access=ALL-UNNAMED",
+                            "-XX:+UseSerialGC",
+                            "-Xshare:off",
+                            "-Drocprofsys.prefix=" + env.dist(),
+                            "-cp",
+                            env.dist().resolve("lib") + "/*",
+                            "org.rocprofsys.run.RunCommand",
+                            "--",
+                            "/bin/echo",
+                            "hi"));
+            envs.put("  same, no class-data sharing", profiled);
             commands.put(
                     "  bare JVM start (java -version)",
                     List.of(java, "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "-version"));
