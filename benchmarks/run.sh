@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds what the benchmarks need (agent, collector, the distribution, this module with its C
-# programs) and runs them: benchmarks/run.sh [--quick] [pushpop] [ingest] [perfetto] [finalize] [rss]
+# programs) and runs them: benchmarks/run.sh [--quick] [NAME...] (names: benchmarks/run.sh --help)
 # See docs/benchmarks.md. Not part of `mvn verify`: nothing here is a test.
 #   ROCPROFSYS_BENCH_NO_BUILD=1  skip the Maven build (use what is already built)
 set -euo pipefail
@@ -12,8 +12,8 @@ export JAVA_HOME=$ROCPROFSYS_JAVA_HOME
 java=$ROCPROFSYS_JAVA
 if [[ -z ${ROCPROFSYS_BENCH_NO_BUILD:-} ]]; then
     # -am builds config, core, agent and run (whose package phase assembles run/target/dist);
-    # test sources are neither compiled nor run.
-    (cd "$root" && mvn -q -B -pl benchmarks -am package -Dmaven.test.skip=true -DskipITs)
+    # tests are compiled (the sampler needs elf's test jar) but not run.
+    (cd "$root" && mvn -q -B -pl benchmarks -am package -DskipTests -DskipITs)
 fi
 # The collector runs with the serial GC (libexec/launch); so do the in-process benchmarks.
 # (JMH 1.37 still calls sun.misc.Unsafe; allowing it silences the JDK's warnings.)

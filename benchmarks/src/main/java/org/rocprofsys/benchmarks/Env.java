@@ -77,6 +77,26 @@ record Env(Path root, Path dist, Path nativeDir, boolean quick) {
         return env;
     }
 
+    /**
+     * Waits (up to a minute) while the launcher's background job makes a tool's AOT cache in
+     * {@code lib/aot} (libexec/aot-cache.sh): a fresh install's first run records it, and figures
+     * taken while it is being made would measure that job too.
+     */
+    void awaitAotCache() throws InterruptedException {
+        Path aot = dist.resolve("lib/aot");
+        for (int i = 0; i < 120 && hasLock(aot); i++) {
+            Thread.sleep(500);
+        }
+    }
+
+    private static boolean hasLock(Path dir) {
+        try (var s = Files.list(dir)) {
+            return s.anyMatch(p -> p.getFileName().toString().endsWith(".lock"));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Output of a finished program. */
     record Outcome(int exitCode, String stdout, String stderr, double wallSeconds) {
         Outcome check(String what) {

@@ -265,6 +265,29 @@ public final class LibC {
         }
     }
 
+    /** Bound on first use: only runs that lower a thread's priority pay for the downcall handle. */
+    private static final class Priority {
+        static final int PRIO_PROCESS = 0;
+        // int setpriority(int which, id_t who, int prio)
+        static final MethodHandle SETPRIORITY = LINKER.downcallHandle(
+                find("setpriority"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), CAPTURE_ERRNO);
+    }
+
+    /**
+     * setpriority(PRIO_PROCESS, tid, nice): Linux keeps the nice value per thread, so this sets
+     * one thread's ({@code tid} 0: the calling thread). Returns 0, or the errno (EACCES when the
+     * value would be lowered without CAP_SYS_NICE, ESRCH when the thread is gone).
+     */
+    public static int setThreadNice(int tid, int nice) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CAPTURE);
+            int rc = (int) Priority.SETPRIORITY.invokeExact(state, Priority.PRIO_PROCESS, tid, nice);
+            return rc == 0 ? 0 : (int) ERRNO.get(state, 0L);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     /** kill(2); 0 on success, -1 on failure. */
     public static int kill(long pid, int signal) {
         try {

@@ -20,6 +20,7 @@ import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.timemory.SamplingProfileFormat;
 import org.rocprofsys.core.timemory.TimemoryFormat;
 import org.rocprofsys.cuda.source.CudaTracing;
+import org.rocprofsys.ffm.ThreadNice;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
@@ -95,6 +96,8 @@ public final class RunCommand {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        // compiling can wait for an idle CPU: the target comes first (docs/benchmarks.md, overhead)
+        ThreadNice.lowerJitCompilers();
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
         int rc =
                 new RunCommand(prefix, System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err).run(args);

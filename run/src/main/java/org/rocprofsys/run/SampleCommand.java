@@ -2,6 +2,7 @@ package org.rocprofsys.run;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.rocprofsys.ffm.ThreadNice;
 
 /**
  * {@code rocprof-sys-sample [options] -- <command>}: runs the command with call-stack sampling on
@@ -13,6 +14,7 @@ public final class SampleCommand {
     private SampleCommand() {}
 
     public static void main(String[] args) throws InterruptedException {
+        ThreadNice.lowerJitCompilers(); // as RunCommand.main: the target comes first
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
         List<String> given = List.of(args);
         int rc = new RunCommand(

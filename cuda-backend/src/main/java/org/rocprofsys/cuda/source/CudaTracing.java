@@ -94,10 +94,16 @@ public final class CudaTracing implements BackgroundSource {
         return Optional.of(CudaTracing::records);
     }
 
-    /** The decoder of one process image's CUDA records, its events handed on as {@link GpuActivity}. */
+    /**
+     * The decoder of one process image's CUDA records, its events handed on as {@link GpuActivity}.
+     * The decoder (its CUPTI layouts, the demangler's libstdc++ binding) is made at the image's
+     * first CUDA record: most images have none, and every run would pay for it at start
+     * (docs/benchmarks.md, "Fixed cost per run").
+     */
     public static BackendRecords records(int pid, Consumer<TraceEvent> out) {
-        CudaDecoder decoder = new CudaDecoder(pid, Demangler.shared()::demangle, e -> out.accept(new GpuActivity(e)));
         return new BackendRecords() {
+            private CudaDecoder decoder;
+
             @Override
             public boolean owns(int type) {
                 return CudaWireRecord.isCuda(type);
@@ -105,6 +111,10 @@ public final class CudaTracing implements BackgroundSource {
 
             @Override
             public void accept(int tid, MemorySegment record) throws WireException {
+                if (decoder == null) {
+                    decoder = new CudaDecoder(
+                            pid, name -> Demangler.shared().demangle(name), e -> out.accept(new GpuActivity(e)));
+                }
                 try {
                     decoder.accept(tid, record);
                 } catch (IllegalArgumentException e) {
@@ -114,7 +124,9 @@ public final class CudaTracing implements BackgroundSource {
 
             @Override
             public void finish(long endNs) {
-                decoder.finish(endNs);
+                if (decoder != null) {
+                    decoder.finish(endNs);
+                }
             }
         };
     }

@@ -12,6 +12,7 @@ import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.ffm.ThreadNice;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;
 import org.rocprofsys.sampler.perf.PerfException;
@@ -263,6 +264,8 @@ public final class PerfSamplingSource implements BackgroundSource {
     }
 
     private void process(Consumer<TraceEvent> out) {
+        // unwinding can wait for an idle CPU: its input queue holds what the reader copied
+        ThreadNice.lowerCurrentThread();
         try {
             for (List<PerfRecord> b; !(b = batches.take()).isEmpty(); ) {
                 handle(b, out);
