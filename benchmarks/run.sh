@@ -13,7 +13,7 @@ java=$ROCPROFSYS_JAVA
 if [[ -z ${ROCPROFSYS_BENCH_NO_BUILD:-} ]]; then
     # -am builds config, core, agent and run (whose package phase assembles run/target/dist);
     # test sources are neither compiled nor run.
-    (cd "$root" && mvn -q -B -pl benchmarks -am package -Dmaven.test.skip=true -DskipITs)
+    (cd "$root" && mvn -q -B -pl benchmarks -am package -DskipTests -DskipITs)
 fi
 # The collector runs with the serial GC (libexec/launch); so do the in-process benchmarks.
 # (JMH 1.37 still calls sun.misc.Unsafe; allowing it silences the JDK's warnings.)
