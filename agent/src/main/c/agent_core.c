@@ -99,6 +99,34 @@ RSYS_EXPORT uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns)
 }
 
 /*
+ * Drop mode, full ring: whether to wait on (1) or drop (0). Waits while the collector frees space
+ * at least every stall_ns; once it has not, the thread drops, and goes on dropping without waiting
+ * until the tail moves again (a dead collector costs the program one stall, not one per record).
+ */
+static int rsys_wait_for_collector(struct rsys_tls *t, uint64_t *seen_tail, uint64_t *progress_ns)
+{
+    if (rsys_g.stall_ns == 0) {
+        return 0;
+    }
+    uint64_t tail = __atomic_load_n(&t->ring->tail, __ATOMIC_ACQUIRE);
+    if (t->stalled_tail == tail + 1) {
+        return 0;
+    }
+    uint64_t now = rsys_monotonic_ns();
+    if (*progress_ns == 0 || tail != *seen_tail) {
+        *seen_tail = tail;
+        *progress_ns = now;
+        t->stalled_tail = 0;
+        return 1;
+    }
+    if (now - *progress_ns < rsys_g.stall_ns) {
+        return 1;
+    }
+    t->stalled_tail = tail + 1;
+    return 0;
+}
+
+/*
  * The ring has no room for the record at head (rsys_reserve's fast test failed): re-read the tail,
  * wrap to the start with a PAD when the record does not fit before the end, and in lossless mode
  * wait for the collector unless the caller cannot (the sample signal handler).
@@ -106,6 +134,8 @@ RSYS_EXPORT uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns)
 unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t reserve, int may_wait)
 {
     const uint64_t cap = t->mask + 1;
+    uint64_t seen_tail = 0, progress_ns = 0; /* drop mode: the tail last seen moving, and when */
+    uint32_t waits = 0;
     for (;;) {
         uint64_t head = t->head;
         uint64_t off = head & t->mask;
@@ -130,10 +160,24 @@ unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t res
             __atomic_store_n(&t->ring->head, t->head, __ATOMIC_RELEASE); /* still busy */
             continue;
         }
-        if (!rsys_g.lossless || !may_wait) {
+        if (!may_wait) {
             return NULL;
         }
-        sched_yield();
+        if (!rsys_g.lossless && !rsys_wait_for_collector(t, &seen_tail, &progress_ns)) {
+            return NULL;
+        }
+        /*
+         * Yield first (room usually comes within microseconds: the collector hands space back
+         * every 16 KiB it reads), then nap: a producer spinning for long takes CPU time from the
+         * collector it waits for, which on a small machine may share its CPU.
+         */
+        if (waits < 64) {
+            waits++;
+            sched_yield();
+        } else {
+            struct timespec nap = {0, 20000};
+            nanosleep(&nap, NULL);
+        }
     }
 }
 

@@ -58,6 +58,9 @@ static void rsys_read_settings(void)
     }
     rsys_g.max_rings = (uint32_t)rings;
     rsys_g.lossless = rsys_env_u64("ROCPROFSYS_AGENT_LOSSLESS", 0) != 0;
+    /* absent (a ring read by no collector: tests, benchmarks): drop at once, as before */
+    uint64_t stall_ms = rsys_env_u64("ROCPROFSYS_AGENT_STALL_MS", 0);
+    rsys_g.stall_ns = stall_ms > 3600000u ? 3600000000000ull : stall_ms * 1000000ull;
     rsys_g.metrics = (uint32_t)rsys_env_u64("ROCPROFSYS_AGENT_METRICS", 0) &
                      (RSYS_METRIC_THREAD_CPU | RSYS_METRIC_RSS | RSYS_METRIC_PEAK_RSS);
     rsys_g.page_size = sysconf(_SC_PAGESIZE);

@@ -74,6 +74,7 @@ int rsys_attach(struct rsys_tls *t)
     t->depth = 0;
     t->fdepth = 0;
     t->skip = 0;
+    t->stalled_tail = 0; /* a fork child's new ring: the parent's stall says nothing about it */
     t->main_open = 0;
     t->state = RSYS_TS_ACTIVE;
     if (rsys_thread_key_ok) {

@@ -265,6 +265,8 @@ uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns);
  *   ROCPROFSYS_AGENT_RING_KB    data bytes per ring / 1024, rounded up to a power of two (default 1024)
  *   ROCPROFSYS_AGENT_MAX_THREADS ring slots per file (default 1024)
  *   ROCPROFSYS_AGENT_LOSSLESS   1: wait when a ring is full (default 0: drop and count)
+ *   ROCPROFSYS_AGENT_STALL_MS   not lossless, ring full: wait while the collector frees space at
+ *                               least this often, then drop and count (default 0: drop at once)
  *   ROCPROFSYS_AGENT_METRICS    RSYS_METRIC_* bits recorded with regions (default 0)
  *   ROCPROFSYS_AGENT_CLOCK      "monotonic": never use RSYS_CLOCK_TSC (default: TSC when usable)
  *   ROCPROFSYS_INSTRUMENT_PLAN  runtime instrumentation plan file (docs/instrumentation.md), applied

@@ -13,6 +13,11 @@
  * bytes stay free. So a full ring drops whole regions (a dropped BEGIN makes the agent drop
  * everything the thread records until the matching END, that END included), and the reader always
  * sees well-nested regions. In lossless mode reserve_unit is 0 and the producer waits instead.
+ *
+ * Full ring in drop mode: before dropping, the producer waits for the collector as long as the
+ * collector keeps freeing space (ROCPROFSYS_AGENT_STALL_MS, the session's default 10 s: the
+ * tail must move at least that often). So a program that outruns a live collector is slowed to its
+ * pace and loses nothing; only a stalled or dead collector makes it drop, once per stall.
  */
 #ifndef ROCPROFSYS_AGENT_INTERNAL_H
 #define ROCPROFSYS_AGENT_INTERNAL_H
@@ -70,6 +75,8 @@ struct rsys_tls {
     uint32_t fdepth;               /* of which instrumented functions (agent_instr.c) */
     uint32_t skip;                 /* > 0: inside a dropped region, nesting level */
     uint32_t phantom;              /* regions opened in the parent before fork (not in this file) */
+    uint64_t stalled_tail;         /* tail + 1 when this thread last gave up waiting (0: never):
+                                      while the tail stays there, a full ring drops at once */
     int32_t seq;                   /* thread_seq, valid when has_seq */
     uint8_t has_seq;
     uint8_t state;                 /* RSYS_TS_* */
@@ -90,6 +97,8 @@ struct rsys_global {
     int active;                       /* a ring file is mapped and threads may attach */
     int enabled;                      /* ROCPROFSYS_SESSION_DIR was set (survives finalisation) */
     int lossless;
+    uint64_t stall_ns;                /* drop mode: wait for room while the collector frees space,
+                                         drop once it has freed none for this long (0: never wait) */
     uint32_t metrics;
     uint32_t max_rings;
     uint64_t ring_data_size;

@@ -263,8 +263,8 @@ class RunEndToEndIT extends DistributionTest {
     }
 
     @Test
-    void fullRingDropsAndCountsByDefaultAndLosslessKeepsEverything() throws Exception {
-        // 16 KB rings and a tight loop: the collector cannot keep up, so records are dropped
+    void fullRingDropsAndCountsWithoutWaitingAndLosslessKeepsEverything() throws Exception {
+        // 16 KB rings, a tight loop and no waiting for the collector (STALL_MS 0): records are dropped
         var lossy = run(
                 env(
                         "ring-lossy",
@@ -275,7 +275,9 @@ class RunEndToEndIT extends DistributionTest {
                         "ROCPROFSYS_TIMEMORY_COMPONENTS",
                         "trip_count",
                         "ROCPROFSYS_RING_BUFFER_SIZE_KB",
-                        "16"),
+                        "16",
+                        "ROCPROFSYS_RING_BUFFER_STALL_MS",
+                        "0"),
                 example("regions"),
                 "2000000");
         assertEquals(0, lossy.exitCode(), lossy::toString);

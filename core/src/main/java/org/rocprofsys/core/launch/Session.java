@@ -193,8 +193,15 @@ public final class Session {
     private void reportDrops(Map<String, Long> drops) {
         long total = drops.values().stream().mapToLong(Long::longValue).sum();
         if (total > 0) {
-            log.println("[rocprof-sys] warning: " + total + " records were dropped because a ring buffer was full "
-                    + drops + "; raise ROCPROFSYS_RING_BUFFER_SIZE_KB or set ROCPROFSYS_RING_BUFFER_LOSSLESS=ON");
+            long stallMs = settings.integer("ROCPROFSYS_RING_BUFFER_STALL_MS");
+            String why = settings.bool("ROCPROFSYS_RING_BUFFER_LOSSLESS")
+                    ? "a thread found no free ring, or a sample its ring full"
+                    : stallMs == 0
+                            ? "a ring buffer was full (ROCPROFSYS_RING_BUFFER_STALL_MS=0: no waiting)"
+                            : "a ring buffer was full and the collector freed no space for " + stallMs + " ms";
+            log.println("[rocprof-sys] warning: " + total + " records were dropped because " + why + " " + drops
+                    + "; raise ROCPROFSYS_RING_BUFFER_SIZE_KB or ROCPROFSYS_RING_BUFFER_STALL_MS,"
+                    + " or set ROCPROFSYS_RING_BUFFER_LOSSLESS=ON");
         }
     }
 
@@ -216,6 +223,7 @@ public final class Session {
         env.put(WireFormat.ENV_RING_KB, Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB")));
         env.put(WireFormat.ENV_MAX_THREADS, Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_MAX_THREADS")));
         env.put(WireFormat.ENV_LOSSLESS, settings.bool("ROCPROFSYS_RING_BUFFER_LOSSLESS") ? "1" : "0");
+        env.put(WireFormat.ENV_STALL_MS, Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_STALL_MS")));
         env.put(WireFormat.ENV_METRICS, Integer.toString(agentMetrics()));
         for (BackgroundSource source : sources) {
             env.putAll(source.targetEnvironment(sessionDir));

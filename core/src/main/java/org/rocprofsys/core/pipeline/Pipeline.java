@@ -11,10 +11,12 @@ import org.rocprofsys.core.event.TraceEvent;
  * The stages between the sources and the outputs, on the collector thread: each background
  * source's intercept stage (in the order the sources are given), the collection filter (trace
  * windows and the program's start/stop), the category filter (ENABLE/DISABLE_CATEGORIES), the
- * normaliser (lifetimes, forced region ends), and the fan-out to every output.
+ * normaliser (lifetimes, forced region ends), and the fan-out to every output, each output on a
+ * thread of its own ({@link SinkThreads}).
  */
 public final class Pipeline {
     private final EventNormaliser normaliser;
+    private final SinkThreads outputs;
     private final Consumer<TraceEvent> head;
 
     /**
@@ -37,7 +39,8 @@ public final class Pipeline {
             Set<Category> droppedCategories,
             List<BackgroundSource> sources,
             List<? extends EventSink> outputs) {
-        this.normaliser = new EventNormaliser(new EventFanOut(outputs));
+        this.outputs = new SinkThreads(outputs);
+        this.normaliser = new EventNormaliser(this.outputs);
         Consumer<TraceEvent> first =
                 new CollectionFilter(windows, initiallyEnabled, CategoryFilter.of(droppedCategories, normaliser));
         for (BackgroundSource source : sources.reversed()) {
@@ -51,8 +54,12 @@ public final class Pipeline {
         return head;
     }
 
-    /** After the last event: closes what is still open at {@code endNs}, before the outputs finish. */
+    /**
+     * After the last event: closes what is still open at {@code endNs} and waits until every output
+     * has taken every event (they run on threads of their own), before the outputs finish.
+     */
     public void finish(long endNs) {
         normaliser.finish(endNs);
+        outputs.finish();
     }
 }

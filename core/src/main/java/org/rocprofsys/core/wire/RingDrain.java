@@ -83,6 +83,13 @@ public final class RingDrain {
         return records;
     }
 
+    /**
+     * Space is handed back to the producer at least this often while a drain reads (a full ring's
+     * worth of records takes milliseconds through the writers, and a producer waiting for room
+     * should not wait for all of it).
+     */
+    private static final long RELEASE_EVERY_BYTES = 16 * 1024;
+
     /** Reads every record published so far and frees their space; returns how many were read. */
     public int drain() throws WireException {
         long head = ring.head();
@@ -90,7 +97,13 @@ public final class RingDrain {
         MemorySegment data = ring.data();
         long mask = ring.mask();
         int n = 0;
+        long released = tail;
         while (tail < head) {
+            if (tail - released >= RELEASE_EVERY_BYTES) {
+                // every record before tail is decoded: nothing refers to their bytes any more
+                ring.release(tail);
+                released = tail;
+            }
             long pos = tail & mask;
             int type = Short.toUnsignedInt(data.get(JAVA_SHORT, pos));
             int size = Short.toUnsignedInt(data.get(JAVA_SHORT, pos + 2));

@@ -125,6 +125,9 @@ public final class WireFormat {
     public static final String ENV_RING_KB = "ROCPROFSYS_AGENT_RING_KB";
     public static final String ENV_MAX_THREADS = "ROCPROFSYS_AGENT_MAX_THREADS";
     public static final String ENV_LOSSLESS = "ROCPROFSYS_AGENT_LOSSLESS";
+    /** Not lossless, ring full: the agent waits while the collector frees space this often (ms). */
+    public static final String ENV_STALL_MS = "ROCPROFSYS_AGENT_STALL_MS";
+
     public static final String ENV_METRICS = "ROCPROFSYS_AGENT_METRICS";
     /** "monotonic": the agent never uses {@link #CLOCK_TSC}. */
     public static final String ENV_CLOCK = "ROCPROFSYS_AGENT_CLOCK";

@@ -117,7 +117,7 @@ public final class DecodedTrace {
     }
 
     /** Decodes the trace; with {@code retain} false only counts and checks (for huge traces). */
-    static DecodedTrace read(Path file, boolean retain) throws IOException {
+    public static DecodedTrace read(Path file, boolean retain) throws IOException {
         DecodedTrace t = new DecodedTrace(retain);
         try (InputStream in = Files.newInputStream(file)) {
             CodedInputStream cin = CodedInputStream.newInstance(in, 1 << 16);
@@ -158,6 +158,16 @@ public final class DecodedTrace {
 
     List<Track> processTracks() {
         return tracks.values().stream().filter(Track::isProcess).toList();
+    }
+
+    /** SLICE_BEGIN events read (counted whether or not the slices are retained). */
+    public int sliceBegins() {
+        return sliceBegins;
+    }
+
+    /** SLICE_END events read. */
+    public int sliceEnds() {
+        return sliceEnds;
     }
 
     int openSlices() {

@@ -1,0 +1,146 @@
+package org.rocprofsys.core.pipeline;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.function.Consumer;
+import org.rocprofsys.core.event.EventSink;
+import org.rocprofsys.core.event.SinkEvent;
+
+/**
+ * The fan-out to the outputs, each output on a thread of its own: the collector thread only
+ * decodes, filters and normalises, and hands events on in batches. Every sink sees every event in
+ * the order they were given here (one queue per sink, batches never reordered), so the outputs are
+ * the same as with the sinks called in turn on the collector's thread; each sink is still called
+ * from one thread at a time ({@link EventSink}'s contract), and the thread that calls
+ * {@link #finish} sees everything the sinks did (it joins their threads).
+ *
+ * <p>The queues are bounded: when a sink falls behind, {@link #accept} waits, the collector stops
+ * draining, and the agent's rings fill (its wait-or-drop policy takes over from there). A sink's
+ * failure ({@link IOException} or unchecked) stops that sink and is rethrown on the collector thread, from the next
+ * {@link #accept} or from {@link #finish}.
+ */
+final class SinkThreads implements Consumer<SinkEvent> {
+    /** Events per hand-off: a queue operation per event would cost more than most sinks' work. */
+    static final int BATCH = 2048;
+    /** Batches queued per sink before the collector waits: about 16 MB of events in flight at most. */
+    private static final int QUEUE_BATCHES = 64;
+
+    private static final List<SinkEvent> END = List.of();
+
+    private final List<Worker> workers = new ArrayList<>();
+    private ArrayList<SinkEvent> batch = new ArrayList<>(BATCH);
+    private boolean finished;
+
+    SinkThreads(List<? extends EventSink> sinks) {
+        int i = 0;
+        for (EventSink sink : sinks) {
+            Worker w = new Worker(sink);
+            w.thread = Thread.ofPlatform()
+                    .name("rocprof-sys-output-" + i++)
+                    .daemon(true)
+                    .unstarted(w::run);
+            workers.add(w);
+        }
+        workers.forEach(w -> w.thread.start());
+    }
+
+    @Override
+    public void accept(SinkEvent e) {
+        batch.add(e);
+        if (batch.size() == BATCH) {
+            handOff();
+        }
+    }
+
+    /**
+     * Hands on what is batched, waits until every sink has taken every event, and stops the
+     * threads; afterwards the sinks may be used from the calling thread. Rethrows a sink's failure.
+     */
+    void finish() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        handOff();
+        for (Worker w : workers) {
+            put(w.queue, END);
+        }
+        for (Worker w : workers) {
+            try {
+                w.thread.join();
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the outputs were finishing", ex);
+            }
+        }
+        rethrow();
+    }
+
+    private void handOff() {
+        if (batch.isEmpty()) {
+            return;
+        }
+        rethrow();
+        List<SinkEvent> full = batch;
+        batch = new ArrayList<>(BATCH);
+        for (Worker w : workers) {
+            put(w.queue, full);
+        }
+    }
+
+    private void rethrow() {
+        for (Worker w : workers) {
+            switch (w.failure) {
+                case null -> {}
+                case IOException io -> throw new UncheckedIOException(io);
+                case RuntimeException r -> throw r;
+                case Error err -> throw err;
+                case Throwable t -> throw new IllegalStateException(t);
+            }
+        }
+    }
+
+    private static void put(BlockingQueue<List<SinkEvent>> queue, List<SinkEvent> batch) {
+        try {
+            queue.put(batch);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while handing events to the outputs", ex);
+        }
+    }
+
+    private static final class Worker {
+        final EventSink sink;
+        final BlockingQueue<List<SinkEvent>> queue = new ArrayBlockingQueue<>(QUEUE_BATCHES);
+        Thread thread;
+        /** An IOException, RuntimeException or Error of the sink. */
+        volatile Throwable failure;
+
+        Worker(EventSink sink) {
+            this.sink = sink;
+        }
+
+        void run() {
+            try {
+                for (List<SinkEvent> b; (b = queue.take()) != END; ) {
+                    if (failure != null) {
+                        continue; // keep taking, so that the collector never waits for a dead sink
+                    }
+                    try {
+                        for (SinkEvent e : b) {
+                            sink.accept(e);
+                        }
+                    } catch (IOException | RuntimeException | Error ex) {
+                        failure = ex;
+                    }
+                }
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package org.rocprofsys.core.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.EventSink;
+import org.rocprofsys.core.event.Mark;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkEvent;
+
+class SinkThreadsTest {
+    /** Records what it was given and on which thread. */
+    private static final class Recording implements EventSink {
+        final List<SinkEvent> events = new ArrayList<>();
+        final List<Thread> threads = new ArrayList<>();
+
+        @Override
+        public void accept(SinkEvent event) {
+            events.add(event);
+            if (threads.isEmpty() || threads.getLast() != Thread.currentThread()) {
+                threads.add(Thread.currentThread());
+            }
+        }
+
+        @Override
+        public void finish(RunSummary summary) {}
+    }
+
+    private static List<SinkEvent> marks(int n) {
+        List<SinkEvent> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(new Mark(i, 1, 1, "m" + i, Category.USER));
+        }
+        return out;
+    }
+
+    @Test
+    void everySinkGetsEveryEventInOrderOnAThreadOfItsOwn() {
+        Recording a = new Recording();
+        Recording b = new Recording();
+        SinkThreads threads = new SinkThreads(List.of(a, b));
+        // several full batches and a partial one, handed on only by finish
+        List<SinkEvent> events = marks(SinkThreads.BATCH * 5 + 17);
+        events.forEach(threads::accept);
+        threads.finish();
+
+        assertEquals(events, a.events);
+        assertEquals(events, b.events);
+        assertEquals(1, a.threads.size(), "one thread per sink");
+        assertEquals(1, b.threads.size());
+        assertNotEquals(Thread.currentThread(), a.threads.getFirst());
+        assertNotEquals(a.threads.getFirst(), b.threads.getFirst());
+        threads.finish(); // a second finish does nothing
+        assertEquals(events, a.events);
+    }
+
+    @Test
+    void aSinkFailureReachesTheCollectorThreadAndTheOtherSinksGoOn() {
+        IOException disk = new IOException("disk full");
+        EventSink failing = new EventSink() {
+            @Override
+            public void accept(SinkEvent event) throws IOException {
+                throw disk;
+            }
+
+            @Override
+            public void finish(RunSummary summary) {}
+        };
+        Recording other = new Recording();
+        SinkThreads threads = new SinkThreads(List.of(failing, other));
+        // more batches than the queues hold: the failed sink's thread keeps taking them
+        List<SinkEvent> events = marks(SinkThreads.BATCH * 3);
+        UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> {
+            for (int round = 0; round < 100; round++) {
+                events.forEach(threads::accept);
+            }
+            threads.finish();
+        });
+        assertSame(disk, thrown.getCause());
+    }
+
+    @Test
+    void anUncheckedFailureIsRethrownAsItIs() {
+        IllegalStateException bug = new IllegalStateException("bug");
+        EventSink failing = new EventSink() {
+            @Override
+            public void accept(SinkEvent event) {
+                throw bug;
+            }
+
+            @Override
+            public void finish(RunSummary summary) {}
+        };
+        SinkThreads threads = new SinkThreads(List.of(failing));
+        marks(3).forEach(threads::accept);
+        assertSame(bug, assertThrows(IllegalStateException.class, threads::finish));
+    }
+}

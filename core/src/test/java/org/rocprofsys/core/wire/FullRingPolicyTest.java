@@ -1,0 +1,164 @@
+package org.rocprofsys.core.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.testkit.Make;
+import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ProcessResult;
+
+/**
+ * The agent's full-ring policy (docs/wire-protocol.md, "Full rings"), on agent/src/test/c/full_ring.c
+ * with a 16 KiB ring: a thread waits while the collector frees space, drops only once the tail has
+ * stood still for ROCPROFSYS_AGENT_STALL_MS, and then drops without waiting again.
+ */
+class FullRingPolicyTest {
+    private static final long PAIRS = 20_000; // 40 K records: about 45 times a 16 KiB ring
+
+    @TempDir
+    static Path build;
+
+    private static Path agent;
+    private static Path program;
+
+    @TempDir
+    Path session;
+
+    @BeforeAll
+    static void buildProgram() throws Exception {
+        Path agentSrc =
+                Path.of(System.getProperty("user.dir")).resolve("../agent/src").normalize();
+        ProcessResult make = Make.run(agentSrc.resolve("main/c"), "OUT=" + build, "all");
+        assertEquals(0, make.exitCode(), "make failed:\n" + make.all());
+        agent = build.resolve("librocprof-sys.so");
+        program = NativeCompiler.c().compile(agentSrc.resolve("test/c/full_ring.c"), build.resolve("full_ring"), "-O2");
+    }
+
+    private Process start(String stallMs) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(program.toString(), Long.toString(PAIRS));
+        pb.environment().put("LD_PRELOAD", agent.toString());
+        pb.environment().put(WireFormat.ENV_SESSION_DIR, session.toString());
+        pb.environment().put(WireFormat.ENV_RING_KB, "16");
+        pb.environment().remove(WireFormat.ENV_LOSSLESS);
+        pb.environment().remove(WireFormat.ENV_INSTRUMENT_PLAN);
+        pb.environment().remove(WireFormat.ENV_TIMERS);
+        if (stallMs != null) {
+            pb.environment().put(WireFormat.ENV_STALL_MS, stallMs);
+        } else {
+            pb.environment().remove(WireFormat.ENV_STALL_MS);
+        }
+        pb.redirectErrorStream(true);
+        return pb.start();
+    }
+
+    private static Map<String, String> finish(Process p) throws Exception {
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "timed out");
+        assertEquals(0, p.exitValue(), out);
+        Map<String, String> kv = new LinkedHashMap<>();
+        for (String line : out.split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                kv.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        return kv;
+    }
+
+    private Path ringFile() throws IOException {
+        try (Stream<Path> files = Files.list(session)) {
+            return files.filter(f -> f.toString().endsWith(".ring")).findFirst().orElse(null);
+        }
+    }
+
+    private long dropped() throws Exception {
+        try (RingFile f = RingFile.open(ringFile())) {
+            return f.rings().getFirst().dropped();
+        }
+    }
+
+    @Test
+    void withNoCollectorTheThreadWaitsOneStallThenDropsWithoutWaiting() throws Exception {
+        Map<String, String> kv = finish(start("400"));
+        long elapsedMs = Long.parseLong(kv.get("elapsed_ns")) / 1_000_000;
+        // the ring fills in the first few hundred pairs; the thread waits for the tail once ...
+        assertTrue(elapsedMs >= 400, "waited one stall: " + elapsedMs + " ms");
+        // ... and not once per record after that (tens of thousands of records were dropped)
+        assertTrue(elapsedMs < 40 * 400, "one stall, not one per record: " + elapsedMs + " ms");
+        assertTrue(dropped() > PAIRS, "dropped " + dropped());
+    }
+
+    @Test
+    void withoutTheSettingAFullRingDropsAtOnce() throws Exception {
+        finish(start(null));
+        assertTrue(dropped() > PAIRS, "dropped " + dropped());
+        Files.delete(ringFile());
+        finish(start("0"));
+        assertTrue(dropped() > PAIRS, "dropped " + dropped());
+    }
+
+    @Test
+    void aDrainingCollectorLosesNothing() throws Exception {
+        // a stall far longer than anything a drain takes: the thread only ever waits
+        Process p = start("60000");
+        AtomicLong regions = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread collector = Thread.ofPlatform().start(() -> {
+            try {
+                Path file;
+                while ((file = ringFile()) == null) {
+                    Thread.sleep(1);
+                }
+                RingFile opened;
+                while ((opened = RingFile.open(file)) == null) {
+                    Thread.sleep(1); // header not yet published
+                }
+                try (RingFile f = opened) {
+                    RingDrain drain = null;
+                    while (true) {
+                        boolean exited = f.state() == WireFormat.STATE_EXITED;
+                        if (drain == null && !f.rings().isEmpty()) {
+                            drain = new RingDrain(f.pid(), f.rings().getFirst(), e -> {
+                                if (e instanceof RegionBegin || e instanceof RegionEnd) {
+                                    regions.incrementAndGet();
+                                }
+                            });
+                        }
+                        if (drain != null) {
+                            drain.drain();
+                        }
+                        if (exited) {
+                            drain.flushPending();
+                            return;
+                        }
+                    }
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        finish(p);
+        collector.join(120_000);
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+        assertEquals(0, dropped());
+        // every pair, plus the main region's begin and end
+        assertEquals(2 * PAIRS + 2, regions.get());
+    }
+}
