@@ -18,14 +18,21 @@ if [[ -z $proto || ! -f $proto || $# -eq 0 ]]; then
 fi
 protoc=${PROTOC:-}
 if [[ -z $protoc ]]; then
-    protoc=$(ls -1 "$HOME"/.m2/repository/com/google/protobuf/protoc/*/protoc-*-linux-x86_64.exe 2>/dev/null | sort -V | tail -1)
+    # $HOME may be a test's own; the account's home holds the Maven repository
+    for home in "${HOME:-}" "$(getent passwd "$(id -u)" | cut -d: -f6)"; do
+        [[ -n $protoc || -z $home ]] && continue
+        protoc=$(ls -1 "$home"/.m2/repository/com/google/protobuf/protoc/*/protoc-*-linux-x86_64.exe 2>/dev/null | sort -V | tail -1)
+    done
     [[ -z $protoc ]] && protoc=$(command -v protoc || true)
 fi
 if [[ -z $protoc ]]; then
     echo "no protoc: set PROTOC or fetch com.google.protobuf:protoc (see the header of $0)" >&2
     exit 2
 fi
-[[ -x $protoc ]] || chmod +x "$protoc" 2>/dev/null
+if [[ ! -x $protoc ]]; then # Maven stores the exe without its execute bit: run a copy
+    copy=$(mktemp /tmp/protoc.XXXXXX) && cp "$protoc" "$copy" && chmod +x "$copy" && protoc=$copy
+    trap 'rm -f "$copy"' EXIT
+fi
 status=0
 for trace in "$@"; do
     text=$("$protoc" --decode=perfetto.protos.Trace -I "$(dirname "$proto")" "$(basename "$proto")" < "$trace" 2>&1)

@@ -28,7 +28,9 @@ class PerfettoSchemaTest {
             "launch-loop",
             "crash-after-kernels",
             "cupti-subscriber",
-            "killed-early");
+            "killed-early",
+            "vector-add-args",
+            "streams-args");
 
     @TempDir
     Path dir;
@@ -53,7 +55,11 @@ class PerfettoSchemaTest {
                         .toString());
             }
         }
-        ProcessResult r = Command.of(argv).env("PERFETTO_PROTO", proto).run();
+        Command check = Command.of(argv).env("PERFETTO_PROTO", proto);
+        if (System.getenv("PROTOC") != null) {
+            check = check.env("PROTOC", System.getenv("PROTOC"));
+        }
+        ProcessResult r = check.run();
         System.out.println(r.stdout());
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(
