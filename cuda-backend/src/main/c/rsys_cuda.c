@@ -28,6 +28,10 @@
  *   ROCPROFSYS_AGENT_CUDA_FLUSH_MS  flush period in ms (default 100, 0: only at exit)
  *   ROCPROFSYS_CUPTI_LIBRARY        libcupti to load instead of searching for one
  *   ROCPROFSYS_AGENT_CUDA_VERBOSE   1: say which libcupti was loaded
+ *   ROCPROFSYS_AGENT_CUDA_API_ARGS  0: API calls without their arguments and stream (default 1)
+ *   ROCPROFSYS_AGENT_CUDA_BUFFER_KB host activity buffer size (default 8192)
+ *   ROCPROFSYS_AGENT_CUDA_DEVICE_BUFFER_KB  CUPTI's device buffer per context
+ *                                   (CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE; unset: CUPTI's 3 MB)
  * Without the agent in the process (or with no session) it does nothing and loads no CUPTI.
  */
 #include "rocprofsys_wire.h"
@@ -75,8 +79,90 @@ static const struct {
     {"unified_memory", DOM_UNIFIED_MEMORY},
 };
 
-#define BUFFER_SIZE (4u << 20)
 #define CBID_BITS 1024u
+
+/*
+ * The API calls whose arguments are recorded: CUPTI's params struct of the call
+ * (generated_cuda_runtime_api_meta.h, generated_cuda_meta.h) is copied raw at the exit callback;
+ * the collector decodes it by the function's name (ApiParams). `out`: the params slot (in
+ * pointers) of an output pointer (cudaMalloc's devPtr) whose target is recorded after a call that
+ * succeeded; `stream`: the slot of the stream handle, turned into CUPTI's stream id here (the id
+ * the device activity carries); `per_thread`: a _ptsz/_ptds variant, whose stream 0 is the
+ * per-thread default stream.
+ */
+struct arg_spec {
+    uint16_t size; /* sizeof the params struct; 0: arguments not recorded */
+    int8_t out;
+    int8_t stream;
+    uint8_t per_thread;
+};
+static struct arg_spec arg_specs[2][CBID_BITS];
+
+#define SLOT(type, field) ((int8_t)(offsetof(type, field) / sizeof(void *)))
+#define ARGS(dom, name, type, out_slot, stream_slot, pt)                                           \
+    arg_specs[(dom) - 1][name] = (struct arg_spec){sizeof(type), (out_slot), (stream_slot), (pt)}
+#define RT(name) CUPTI_RUNTIME_TRACE_CBID_##name
+#define DRV(name) CUPTI_DRIVER_TRACE_CBID_##name
+
+static void init_arg_specs(void)
+{
+    enum { R = CUPTI_CB_DOMAIN_RUNTIME_API, D = CUPTI_CB_DOMAIN_DRIVER_API };
+    ARGS(R, RT(cudaLaunchKernel_v7000), cudaLaunchKernel_v7000_params, -1,
+         SLOT(cudaLaunchKernel_v7000_params, stream), 0);
+    ARGS(R, RT(cudaLaunchKernel_ptsz_v7000), cudaLaunchKernel_ptsz_v7000_params, -1,
+         SLOT(cudaLaunchKernel_ptsz_v7000_params, stream), 1);
+    ARGS(R, RT(cudaMemcpy_v3020), cudaMemcpy_v3020_params, -1, -1, 0);
+    ARGS(R, RT(cudaMemcpy_ptds_v7000), cudaMemcpy_ptds_v7000_params, -1, -1, 1);
+    ARGS(R, RT(cudaMemcpyAsync_v3020), cudaMemcpyAsync_v3020_params, -1,
+         SLOT(cudaMemcpyAsync_v3020_params, stream), 0);
+    ARGS(R, RT(cudaMemcpyAsync_ptsz_v7000), cudaMemcpyAsync_ptsz_v7000_params, -1,
+         SLOT(cudaMemcpyAsync_ptsz_v7000_params, stream), 1);
+    ARGS(R, RT(cudaMemset_v3020), cudaMemset_v3020_params, -1, -1, 0);
+    ARGS(R, RT(cudaMemset_ptds_v7000), cudaMemset_ptds_v7000_params, -1, -1, 1);
+    ARGS(R, RT(cudaMemsetAsync_v3020), cudaMemsetAsync_v3020_params, -1,
+         SLOT(cudaMemsetAsync_v3020_params, stream), 0);
+    ARGS(R, RT(cudaMemsetAsync_ptsz_v7000), cudaMemsetAsync_ptsz_v7000_params, -1,
+         SLOT(cudaMemsetAsync_ptsz_v7000_params, stream), 1);
+    ARGS(R, RT(cudaMalloc_v3020), cudaMalloc_v3020_params, SLOT(cudaMalloc_v3020_params, devPtr), -1,
+         0);
+    ARGS(R, RT(cudaFree_v3020), cudaFree_v3020_params, -1, -1, 0);
+    ARGS(R, RT(cudaMallocHost_v3020), cudaMallocHost_v3020_params,
+         SLOT(cudaMallocHost_v3020_params, ptr), -1, 0);
+    ARGS(R, RT(cudaHostAlloc_v3020), cudaHostAlloc_v3020_params,
+         SLOT(cudaHostAlloc_v3020_params, pHost), -1, 0);
+    ARGS(R, RT(cudaFreeHost_v3020), cudaFreeHost_v3020_params, -1, -1, 0);
+    ARGS(R, RT(cudaMallocManaged_v6000), cudaMallocManaged_v6000_params,
+         SLOT(cudaMallocManaged_v6000_params, devPtr), -1, 0);
+    ARGS(R, RT(cudaMallocAsync_v11020), cudaMallocAsync_v11020_params,
+         SLOT(cudaMallocAsync_v11020_params, devPtr), SLOT(cudaMallocAsync_v11020_params, hStream), 0);
+    ARGS(R, RT(cudaMallocAsync_ptsz_v11020), cudaMallocAsync_ptsz_v11020_params,
+         SLOT(cudaMallocAsync_ptsz_v11020_params, devPtr),
+         SLOT(cudaMallocAsync_ptsz_v11020_params, hStream), 1);
+    ARGS(R, RT(cudaFreeAsync_v11020), cudaFreeAsync_v11020_params, -1,
+         SLOT(cudaFreeAsync_v11020_params, hStream), 0);
+    ARGS(R, RT(cudaFreeAsync_ptsz_v11020), cudaFreeAsync_ptsz_v11020_params, -1,
+         SLOT(cudaFreeAsync_ptsz_v11020_params, hStream), 1);
+    ARGS(R, RT(cudaStreamSynchronize_v3020), cudaStreamSynchronize_v3020_params, -1,
+         SLOT(cudaStreamSynchronize_v3020_params, stream), 0);
+    ARGS(R, RT(cudaStreamSynchronize_ptsz_v7000), cudaStreamSynchronize_ptsz_v7000_params, -1,
+         SLOT(cudaStreamSynchronize_ptsz_v7000_params, stream), 1);
+    ARGS(D, DRV(cuLaunchKernel), cuLaunchKernel_params, -1, SLOT(cuLaunchKernel_params, hStream), 0);
+    ARGS(D, DRV(cuLaunchKernel_ptsz), cuLaunchKernel_ptsz_params, -1,
+         SLOT(cuLaunchKernel_ptsz_params, hStream), 1);
+    ARGS(D, DRV(cuMemcpyHtoD_v2), cuMemcpyHtoD_v2_params, -1, -1, 0);
+    ARGS(D, DRV(cuMemcpyDtoH_v2), cuMemcpyDtoH_v2_params, -1, -1, 0);
+    ARGS(D, DRV(cuMemcpyDtoD_v2), cuMemcpyDtoD_v2_params, -1, -1, 0);
+    ARGS(D, DRV(cuMemcpyHtoDAsync_v2), cuMemcpyHtoDAsync_v2_params, -1,
+         SLOT(cuMemcpyHtoDAsync_v2_params, hStream), 0);
+    ARGS(D, DRV(cuMemcpyDtoHAsync_v2), cuMemcpyDtoHAsync_v2_params, -1,
+         SLOT(cuMemcpyDtoHAsync_v2_params, hStream), 0);
+    ARGS(D, DRV(cuMemcpy), cuMemcpy_params, -1, -1, 0);
+    ARGS(D, DRV(cuMemcpyAsync), cuMemcpyAsync_params, -1, SLOT(cuMemcpyAsync_params, hStream), 0);
+    ARGS(D, DRV(cuMemAlloc_v2), cuMemAlloc_v2_params, SLOT(cuMemAlloc_v2_params, dptr), -1, 0);
+    ARGS(D, DRV(cuMemFree_v2), cuMemFree_v2_params, -1, -1, 0);
+    ARGS(D, DRV(cuStreamSynchronize), cuStreamSynchronize_params, -1,
+         SLOT(cuStreamSynchronize_params, hStream), 0);
+}
 
 /* the agent's entry points */
 static int (*agent_record)(uint32_t, uint32_t, const struct rocprofsys_gpu_part *, uint32_t);
@@ -96,6 +182,8 @@ static __typeof__(&cuptiActivityRegisterTimestampCallback) p_register_timestamp;
 static __typeof__(&cuptiActivityGetNextRecord) p_next_record;
 static __typeof__(&cuptiActivityFlushAll) p_flush_all;
 static __typeof__(&cuptiGetVersion) p_get_version;
+static __typeof__(&cuptiGetStreamIdEx) p_stream_id;
+static __typeof__(&cuptiActivitySetAttribute) p_set_attribute;
 
 static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
 static int domains = DOM_ALL;
@@ -103,6 +191,9 @@ static int tracing;       /* CUPTI activity tracing is set up */
 static int flushed_final; /* atomic: the exit flush ran */
 static unsigned flush_ms = 100;
 static int verbose;
+static int api_args = 1;
+static size_t buffer_size = 8u << 20;
+static size_t device_buffer_size; /* 0: CUPTI's default */
 
 /* per thread: which (domain, cbid) names this thread's ring has had */
 static __thread uint64_t names_seen[2][CBID_BITS / 64];
@@ -258,6 +349,8 @@ static int resolve_cupti(void)
     RESOLVE(p_next_record, cuptiActivityGetNextRecord);
     RESOLVE(p_flush_all, cuptiActivityFlushAll);
     RESOLVE(p_get_version, cuptiGetVersion);
+    RESOLVE(p_stream_id, cuptiGetStreamIdEx);
+    RESOLVE(p_set_attribute, cuptiActivitySetAttribute);
     return 1;
 }
 
@@ -277,22 +370,127 @@ static void write_api_name(uint32_t dom, uint32_t cbid)
     }
 }
 
+/*
+ * The optional tail of a CUDA_API record (docs/wire-protocol.md): the stream's id, the params
+ * struct raw, then the output pointer's target when the call has one.
+ */
+struct api_args_head {
+    uint32_t stream_id; /* CUPTI's id of the stream argument; UINT32_MAX: none or unknown */
+    uint16_t params_size;
+    uint16_t has_out;
+};
+
+/*
+ * CUPTI's stream id of a (context, stream handle, per-thread default) triple. cuptiGetStreamIdEx
+ * costs about as much as the rest of the callback (0.5 us a launch on the H100 VM), so each thread
+ * remembers the last few. A stream or context destroyed through the runtime (whose calls this
+ * callback sees) bumps a generation that empties every thread's cache: a new stream may get the
+ * handle of a destroyed one. With the driver API domain on, the driver's destroy calls do too.
+ */
+#define STREAM_CACHE 8
+struct stream_entry {
+    const void *context, *stream;
+    uint32_t per_thread, id;
+};
+static __thread struct {
+    uint64_t generation;
+    uint32_t next;
+    struct stream_entry entries[STREAM_CACHE];
+} stream_cache;
+static uint64_t stream_generation = 1; /* atomic */
+
+static int stream_id(CUcontext context, CUstream stream, uint8_t per_thread, uint32_t *id)
+{
+    uint64_t generation = __atomic_load_n(&stream_generation, __ATOMIC_ACQUIRE);
+    if (stream_cache.generation != generation) {
+        memset(&stream_cache, 0, sizeof stream_cache);
+        stream_cache.generation = generation;
+    }
+    for (uint32_t i = 0; i < STREAM_CACHE; i++) {
+        const struct stream_entry *e = &stream_cache.entries[i];
+        if (e->context == (const void *)context && e->stream == (const void *)stream &&
+            e->per_thread == per_thread) {
+            *id = e->id;
+            return 1;
+        }
+    }
+    if (p_stream_id(context, stream, per_thread, id) != CUPTI_SUCCESS) {
+        return 0;
+    }
+    stream_cache.entries[stream_cache.next++ % STREAM_CACHE] =
+        (struct stream_entry){(const void *)context, (const void *)stream, per_thread, *id};
+    return 1;
+}
+
+static int destroys_streams(uint32_t dom, uint32_t cbid)
+{
+    if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        return cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v3020 ||
+               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050 ||
+               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020 ||
+               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaThreadExit_v3020;
+    }
+    return cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy || cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2 ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy || cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2 ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset ||
+           cbid == CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2;
+}
+
 static void on_api(uint32_t dom, uint32_t cbid, const CUpti_CallbackData *d)
 {
+#ifdef RSYS_CUDA_BENCH_NULL_CALLBACK
+    /* benchmark build only: CUPTI's dispatch with nothing recorded */
+    (void)dom;
+    (void)cbid;
+    (void)d;
+    return;
+#endif
     if (d->callbackSite == CUPTI_API_ENTER) {
         *d->correlationData = monotonic_ns();
         return;
     }
     uint64_t end = monotonic_ns();
-    if (cbid < CBID_BITS && !(names_seen[dom - 1][cbid / 64] & (1ull << (cbid % 64)))) {
+    if (destroys_streams(dom, cbid)) {
+        __atomic_fetch_add(&stream_generation, 1, __ATOMIC_ACQ_REL);
+    }
+    if (cbid >= CBID_BITS) {
+        return; /* newer than this library's tables: not recorded */
+    }
+    if (!(names_seen[dom - 1][cbid / 64] & (1ull << (cbid % 64)))) {
         write_api_name(dom, cbid);
     }
     struct {
         uint64_t begin, end;
         uint32_t cbid, correlation;
     } r = {*d->correlationData, end, cbid, d->correlationId};
-    struct rocprofsys_gpu_part part = {&r, sizeof r, 0};
-    agent_record(RSYS_REC_CUDA_API, dom, &part, 1);
+    const struct arg_spec *a = &arg_specs[dom - 1][cbid];
+    if (!api_args || a->size == 0 || d->functionParams == NULL) {
+        struct rocprofsys_gpu_part part = {&r, sizeof r, 0};
+        agent_record(RSYS_REC_CUDA_API, dom, &part, 1);
+        return;
+    }
+    void *const *params = d->functionParams;
+    struct api_args_head head = {UINT32_MAX, a->size, a->out >= 0};
+    if (a->stream >= 0 && d->context != NULL) {
+        uint32_t id;
+        if (stream_id(d->context, (CUstream)params[a->stream], a->per_thread, &id)) {
+            head.stream_id = id;
+        }
+    }
+    uint64_t out = 0;
+    if (a->out >= 0 && params[a->out] != NULL && d->functionReturnValue != NULL &&
+        *(const int *)d->functionReturnValue == 0) {
+        out = *(const uint64_t *)params[a->out];
+    }
+    static const uint64_t zero = 0;
+    struct rocprofsys_gpu_part parts[5] = {
+        {&r, sizeof r, 0},
+        {&head, sizeof head, 0},
+        {params, a->size, 0},
+        {&zero, (uint32_t)((8 - a->size % 8) % 8), 0},
+        {&out, sizeof out, 0},
+    };
+    agent_record(RSYS_REC_CUDA_API, dom, parts, head.has_out ? 5 : 4);
 }
 
 /* An NVTX message as UTF-8 (wide strings narrowed to their ASCII characters). */
@@ -413,12 +611,11 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain dom, CUpti
  */
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
-    void *p = NULL;
-    if (posix_memalign(&p, 8, BUFFER_SIZE) != 0) {
-        p = NULL;
-    }
+    /* zeroed here (fresh pages from calloc's mmap cost nothing to zero), so that CUPTI does not
+     * zero it on the application's thread (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER) */
+    void *p = calloc(1, buffer_size);
     *buffer = p;
-    *size = p != NULL ? BUFFER_SIZE : 0;
+    *size = p != NULL ? buffer_size : 0;
     *max_records = 0;
 }
 
@@ -548,6 +745,16 @@ static void read_settings(void)
     }
     const char *v = getenv("ROCPROFSYS_AGENT_CUDA_VERBOSE");
     verbose = v != NULL && atoi(v) > 0;
+    const char *a = getenv("ROCPROFSYS_AGENT_CUDA_API_ARGS");
+    api_args = a == NULL || !*a || atoi(a) != 0;
+    const char *b = getenv("ROCPROFSYS_AGENT_CUDA_BUFFER_KB");
+    if (b != NULL && *b && strtoul(b, NULL, 10) >= 64) {
+        buffer_size = (size_t)strtoul(b, NULL, 10) << 10;
+    }
+    const char *db = getenv("ROCPROFSYS_AGENT_CUDA_DEVICE_BUFFER_KB");
+    if (db != NULL && *db && strtoul(db, NULL, 10) > 0) {
+        device_buffer_size = (size_t)strtoul(db, NULL, 10) << 10;
+    }
 }
 
 static void enable_kind(CUpti_ActivityKind kind, const char *what)
@@ -601,6 +808,7 @@ static void setup(void)
         return; /* no profiling session in this process: stay dormant */
     }
     read_settings();
+    init_arg_specs();
     cupti = load_cupti();
     if (cupti == NULL || !resolve_cupti()) {
         return;
@@ -628,6 +836,16 @@ static void setup(void)
         }
         if (domains & DOM_NVTX) {
             p_enable_domain(1, subscriber, CUPTI_CB_DOMAIN_NVTX);
+        }
+    }
+    uint8_t zeroed = 1;
+    size_t attr_size = sizeof zeroed;
+    p_set_attribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &attr_size, &zeroed);
+    if (device_buffer_size > 0) {
+        attr_size = sizeof device_buffer_size;
+        rc = p_set_attribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &attr_size, &device_buffer_size);
+        if (rc != CUPTI_SUCCESS) {
+            notice("CUPTI refused a device buffer of %zu bytes (%s)", device_buffer_size, result_text(rc));
         }
     }
     rc = p_register_callbacks(buffer_requested, buffer_completed);

@@ -57,6 +57,32 @@ static void api(const char *prefix, uint32_t domain, uint32_t cbid, uint64_t beg
     }
 }
 
+/* an API call with its tail as rsys_cuda.c writes it: stream id, params (raw), output */
+static void api_args(const char *prefix, uint32_t domain, uint32_t cbid, uint32_t corr, uint32_t stream,
+                     const unsigned char *params, uint16_t size, const uint64_t *output)
+{
+    struct {
+        uint64_t begin, end;
+        uint32_t cbid, corr;
+    } r = {7000, 8000, cbid, corr};
+    struct {
+        uint32_t stream;
+        uint16_t size, has_out;
+    } head = {stream, size, output != NULL};
+    static const uint64_t zero = 0;
+    struct rocprofsys_gpu_part parts[5] = {{&r, sizeof r, 0},
+                                           {&head, sizeof head, 0},
+                                           {params, size, 0},
+                                           {&zero, (uint32_t)((8 - size % 8) % 8), 0},
+                                           {output, 8, 0}};
+    if (record(RSYS_REC_CUDA_API, domain, parts, output != NULL ? 5 : 4)) {
+        char h[1024];
+        hex(params, size, h);
+        printf("%s=API_ARGS %u %u %u %u %s %llu\n", prefix, domain, cbid, corr, stream, h,
+               output != NULL ? (unsigned long long)*output : 0ull);
+    }
+}
+
 static void activity(const char *prefix, uint32_t kind, const unsigned char *raw, uint32_t size,
                      const char *s0, const char *s1)
 {
@@ -116,6 +142,19 @@ int main(void)
     api_name(next_key(), 2, 211, "cudaLaunchKernel_v7000");
     api(next_key(), 2, 211, 1000000123, 1000000456, 4242);
     api(next_key(), 1, 307, 18446744073709551000ull, 18446744073709551615ull, 4294967295u);
+    {
+        unsigned char launch[56]; /* cudaLaunchKernel_v7000_params: 56 bytes, a multiple of 8 */
+        unsigned char malloc_params[12]; /* a size that needs padding */
+        for (int i = 0; i < 56; i++) {
+            launch[i] = (unsigned char)(i + 1);
+        }
+        for (int i = 0; i < 12; i++) {
+            malloc_params[i] = (unsigned char)(0xa0 + i);
+        }
+        uint64_t out = 0x7f00deadbeefull;
+        api_args(next_key(), 2, 211, 9, 13, launch, sizeof launch, NULL);
+        api_args(next_key(), 2, 20, 10, 0xffffffffu, malloc_params, sizeof malloc_params, &out);
+    }
     unsigned char raw[13];
     for (int i = 0; i < 13; i++) {
         raw[i] = (unsigned char)(0xa0 + i);

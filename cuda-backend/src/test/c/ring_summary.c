@@ -27,6 +27,26 @@ static struct count counts[MAXK];
 static int ncounts;
 static char api_names[3][1024][64];
 
+/* for the medians: launch-call durations, kernel starts and durations (launch-loop runs) */
+#define MAXV (1u << 21)
+static uint64_t *launch_ns, *kernel_start, *kernel_ns;
+static uint32_t nlaunch, nkernel;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t median(uint64_t *v, uint32_t n)
+{
+    if (n == 0) {
+        return 0;
+    }
+    qsort(v, n, sizeof *v, cmp_u64);
+    return v[n / 2];
+}
+
 static void add(const char *key, unsigned long long bytes)
 {
     for (int i = 0; i < ncounts; i++) {
@@ -57,6 +77,10 @@ static void activity(const unsigned char *p, unsigned kind)
         add(key, 0);
         snprintf(key, sizeof key, "kernel-ns %s", nstr ? s0 : "?");
         add(key, k->end - k->start);
+        if (nkernel < MAXV) {
+            kernel_start[nkernel] = k->start;
+            kernel_ns[nkernel++] = k->end - k->start;
+        }
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -97,7 +121,11 @@ static void activity(const unsigned char *p, unsigned kind)
 
 int main(int argc, char **argv)
 {
+    launch_ns = malloc(MAXV * sizeof(uint64_t));
+    kernel_start = malloc(MAXV * sizeof(uint64_t));
+    kernel_ns = malloc(MAXV * sizeof(uint64_t));
     for (int a = 1; a < argc; a++) {
+        nlaunch = nkernel = 0;
         int fd = open(argv[a], O_RDONLY);
         struct stat st;
         if (fd < 0 || fstat(fd, &st) != 0) {
@@ -134,9 +162,12 @@ int main(int argc, char **argv)
                     snprintf(api_names[r->aux][*(const uint32_t *)p], 64, "%s", (const char *)(p + 8));
                 } else if (r->type == RSYS_REC_CUDA_API && r->aux < 3) {
                     uint32_t cbid = *(const uint32_t *)(p + 16);
-                    snprintf(key, sizeof key, "api %s %s", r->aux == 1 ? "driver" : "runtime",
-                             cbid < 1024 ? api_names[r->aux][cbid] : "?");
+                    snprintf(key, sizeof key, "api %s %s%s", r->aux == 1 ? "driver" : "runtime",
+                             cbid < 1024 ? api_names[r->aux][cbid] : "?", r->size > 32 ? " +args" : "");
                     add(key, 0);
+                    if (r->aux == 2 && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000 && nlaunch < MAXV) {
+                        launch_ns[nlaunch++] = *(const uint64_t *)(p + 8) - *(const uint64_t *)p;
+                    }
                 } else if (r->type == RSYS_REC_CUDA_NVTX) {
                     snprintf(key, sizeof key, "nvtx cbid=%u id=%s msg=%s", r->aux,
                              *(const uint64_t *)(p + 8) ? "yes" : "0", (const char *)(p + 24));
@@ -150,6 +181,17 @@ int main(int argc, char **argv)
         for (int i = 0; i < ncounts; i++) {
             printf("    %-90s %8lu %llu\n", counts[i].key, counts[i].n, counts[i].bytes);
         }
+        if (nkernel > 1) {
+            qsort(kernel_start, nkernel, sizeof *kernel_start, cmp_u64);
+            for (uint32_t i = 0; i + 1 < nkernel; i++) {
+                kernel_start[i] = kernel_start[i + 1] - kernel_start[i];
+            }
+        }
+        printf("  medians: cudaLaunchKernel call %llu ns (%u calls), kernel %llu ns, kernel start to "
+               "start %llu ns (%u kernels)\n",
+               (unsigned long long)median(launch_ns, nlaunch), nlaunch,
+               (unsigned long long)median(kernel_ns, nkernel),
+               (unsigned long long)median(kernel_start, nkernel > 0 ? nkernel - 1 : 0), nkernel);
         munmap(f, (size_t)st.st_size);
         close(fd);
     }

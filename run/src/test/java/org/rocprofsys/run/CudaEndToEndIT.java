@@ -118,6 +118,9 @@ class CudaEndToEndIT extends DistributionTest {
             Slice call = starts.get(d.terminatingFlowIds.getFirst());
             assertNotNull(call, "no launch call for " + d);
             assertTrue(call.beginNs < d.beginNs, d + " begins before " + call);
+            if (call.args.containsKey("stream_id")) { // the call's stream is the one its work ran on
+                assertEquals(d.args.get("stream_id"), call.args.get("stream_id"), call + " -> " + d);
+            }
         }
     }
 
@@ -146,6 +149,40 @@ class CudaEndToEndIT extends DistributionTest {
         assertEquals(6L, p.count("cuda_driver_api").get("cuLaunchKernel"));
         assertEquals(1, p.streamTracks());
         flowsJoinLaunches(p);
+        // arguments by name, as recorded by the callbacks (docs/gpu.md "API arguments")
+        List<Slice> launches = p.of("cuda_runtime_api").stream()
+                .filter(s -> s.name.equals("cudaLaunchKernel"))
+                .toList();
+        assertEquals(
+                "(4096,1,1)",
+                launches.getFirst().args.get("gridDim"),
+                launches.getFirst().toString());
+        assertEquals("(256,1,1)", launches.getFirst().args.get("blockDim"));
+        for (Slice s : launches) {
+            assertEquals("0", s.args.get("sharedMem"), s.toString());
+            assertTrue(s.args.containsKey("stream") && s.args.containsKey("stream_id"), s.toString());
+        }
+        List<String> memcpy = p.of("cuda_runtime_api").stream()
+                .filter(s -> s.name.equals("cudaMemcpy"))
+                .map(s -> s.args.get("count") + " " + s.args.get("kind"))
+                .toList();
+        assertEquals(
+                List.of(
+                        bytes + " cudaMemcpyHostToDevice",
+                        bytes + " cudaMemcpyHostToDevice",
+                        bytes + " cudaMemcpyDeviceToHost"),
+                memcpy);
+        for (Slice s : p.of("cuda_runtime_api")) {
+            if (s.name.equals("cudaMalloc")) {
+                assertEquals(Long.toString(bytes), s.args.get("size"), s.toString());
+                assertTrue(!"0x0".equals(s.args.get("devPtr")), s.toString());
+            }
+        }
+        assertTrue(
+                p.of("cuda_driver_api").stream()
+                        .filter(s -> s.name.equals("cuLaunchKernel"))
+                        .allMatch(s -> s.args.containsKey("gridDimX") && s.args.containsKey("hStream")),
+                "cuLaunchKernel arguments");
         // each >= 1 ms spin kernel lasts what cudaEventElapsedTime measured, within 2 %
         List<Slice> spins = p.of("cuda_kernel_dispatch").stream()
                 .filter(s -> s.name.startsWith("spin"))

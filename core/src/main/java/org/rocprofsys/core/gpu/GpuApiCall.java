@@ -7,7 +7,10 @@ import java.util.List;
  *
  * @param correlationId the runtime's id for this call; the device work it launched carries the same
  *                      id (0 when the runtime gave none)
- * @param arguments     the recorded arguments, empty when none were recorded
+ * @param streamId      the runtime's id of the stream the call names (the id its device work
+ *                      carries), -1 when it names none or the backend did not record it
+ * @param arguments     the recorded arguments by name, in the API's order, empty when none were
+ *                      recorded
  */
 public record GpuApiCall(
         int pid,
@@ -17,10 +20,24 @@ public record GpuApiCall(
         long beginNs,
         long endNs,
         long correlationId,
+        long streamId,
         List<GpuArgument> arguments)
         implements GpuEvent {
     public GpuApiCall {
         arguments = List.copyOf(arguments);
+    }
+
+    /** A call without a stream. */
+    public GpuApiCall(
+            int pid,
+            int tid,
+            GpuDomain domain,
+            String function,
+            long beginNs,
+            long endNs,
+            long correlationId,
+            List<GpuArgument> arguments) {
+        this(pid, tid, domain, function, beginNs, endNs, correlationId, -1, arguments);
     }
 
     @Override

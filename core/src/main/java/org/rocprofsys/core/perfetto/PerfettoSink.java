@@ -520,6 +520,9 @@ public final class PerfettoSink implements EventSink {
         ThreadTrack t = thread(c.pid(), c.tid(), c.beginNs());
         TrackEvent.Builder begin = gpuSliceBegin(t, c.domain().settingName(), c.function(), c.beginNs(), c.endNs());
         begin.addDebugAnnotations(annotation(t, "corr_id").setUintValue(c.correlationId()));
+        if (c.streamId() >= 0) {
+            begin.addDebugAnnotations(annotation(t, "stream_id").setUintValue(c.streamId()));
+        }
         for (org.rocprofsys.core.gpu.GpuArgument a : c.arguments()) {
             begin.addDebugAnnotations(annotation(t, a.name()).setStringValue(a.value()));
         }

@@ -3,18 +3,28 @@ package org.rocprofsys.core.pipeline;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.Mark;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.gpu.GpuApiCall;
+import org.rocprofsys.core.gpu.GpuDevice;
+import org.rocprofsys.core.gpu.GpuEvent;
+import org.rocprofsys.core.gpu.GpuMarker;
 
 /**
  * Decides which regions are recorded: a region that begins while collection is off (outside the
  * trace windows, or after the program called stop-trace) is dropped together with its end, as
- * upstream does; a region that began while on is kept whole.
+ * upstream does; a region that began while on is kept whole. GPU events follow the same rule by
+ * their begin time: API calls and markers, which arrive on their thread's ring in order, with their
+ * thread's state; device work (kernels, copies, ...), which arrives up to a flush period late from
+ * the runtime's own thread, by the process-wide state at the time it began. Devices always pass
+ * (metadata).
  */
 final class CollectionFilter implements Consumer<TraceEvent> {
     private final TraceWindows windows;
@@ -24,12 +34,21 @@ final class CollectionFilter implements Consumer<TraceEvent> {
 
     private static final class ProcessState {
         final long startNs;
+        final boolean initiallyEnabled;
         boolean enabled;
         final Map<Integer, ThreadState> threads = new HashMap<>();
+        /** Process-wide start/stop by time, for device work that arrives after the fact. */
+        final TreeMap<Long, Boolean> switches = new TreeMap<>();
 
         ProcessState(long startNs, boolean enabled) {
             this.startNs = startNs;
+            this.initiallyEnabled = enabled;
             this.enabled = enabled;
+        }
+
+        boolean enabledAt(long ns) {
+            Map.Entry<Long, Boolean> e = switches.floorEntry(ns);
+            return e == null ? initiallyEnabled : e.getValue();
         }
     }
 
@@ -55,6 +74,7 @@ final class CollectionFilter implements Consumer<TraceEvent> {
                 ProcessState p = process(c.pid(), c.timestampNs());
                 if (c.processWide()) {
                     p.enabled = c.enable();
+                    p.switches.put(c.timestampNs(), c.enable());
                 } else {
                     thread(p, c.tid()).enabled = c.enable();
                 }
@@ -81,8 +101,28 @@ final class CollectionFilter implements Consumer<TraceEvent> {
                     downstream.accept(e);
                 }
             }
+            case GpuActivity g -> {
+                if (gpuEnabled(g.event())) {
+                    downstream.accept(e);
+                }
+            }
             default -> downstream.accept(e);
         }
+    }
+
+    private boolean gpuEnabled(GpuEvent g) {
+        if (g instanceof GpuDevice) {
+            return true;
+        }
+        ProcessState p = process(g.pid(), g.timestampNs());
+        if (!windows.enabledAt(g.timestampNs() - p.startNs)) {
+            return false;
+        }
+        return switch (g) {
+            case GpuApiCall c -> p.enabled && thread(p, c.tid()).enabled;
+            case GpuMarker m -> p.enabled && thread(p, m.tid()).enabled;
+            default -> p.enabledAt(g.timestampNs());
+        };
     }
 
     private ProcessState process(int pid, long now) {

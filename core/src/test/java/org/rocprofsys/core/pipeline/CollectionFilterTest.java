@@ -6,12 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.gpu.Dim3;
+import org.rocprofsys.core.gpu.GpuApiCall;
+import org.rocprofsys.core.gpu.GpuDevice;
+import org.rocprofsys.core.gpu.GpuDomain;
+import org.rocprofsys.core.gpu.GpuKernel;
 
 class CollectionFilterTest {
     private static final long MS = 1_000_000L;
@@ -69,5 +75,57 @@ class CollectionFilterTest {
         f.accept(begin(2, "a"));
         f.accept(end(3));
         assertEquals(List.of("+a", "-"), names());
+    }
+
+    private static GpuActivity launch(long t, String name) {
+        return new GpuActivity(new GpuApiCall(1, 1, GpuDomain.CUDA_RUNTIME_API, name, t, t + 10, 1, List.of()));
+    }
+
+    private static GpuActivity kernel(long t, String name) {
+        return new GpuActivity(
+                new GpuKernel(1, 0, 7, 1, t, t + 10, name, name, new Dim3(1, 1, 1), new Dim3(1, 1, 1), 0, 0, 8));
+    }
+
+    private List<String> gpuNames() {
+        return out.stream()
+                .map(e -> switch (e instanceof GpuActivity g ? g.event() : null) {
+                    case GpuApiCall c -> c.function();
+                    case GpuKernel k -> k.name();
+                    case GpuDevice d -> "device";
+                    case null, default -> "p";
+                })
+                .toList();
+    }
+
+    @Test
+    void gpuEventsFollowTheWindowsByTheirBeginTime() {
+        CollectionFilter f =
+                new CollectionFilter(new TraceWindows(List.of(TraceWindows.parse("0.5:0.5"))), true, out::add);
+        long t0 = 1000 * MS;
+        f.accept(new ProcessStarted(t0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        f.accept(new GpuActivity(new GpuDevice(1, t0, 0, "NVIDIA", "H100", "GPU-x", 132, 1L << 36, "9.0")));
+        f.accept(launch(t0 + 100 * MS, "early-call"));
+        f.accept(launch(t0 + 600 * MS, "call"));
+        f.accept(launch(t0 + 1200 * MS, "late-call"));
+        // device work arrives late and out of order
+        f.accept(kernel(t0 + 1100 * MS, "late-kernel"));
+        f.accept(kernel(t0 + 700 * MS, "kernel"));
+        f.accept(kernel(t0 + 200 * MS, "early-kernel"));
+        assertEquals(List.of("p", "device", "call", "kernel"), gpuNames());
+    }
+
+    @Test
+    void deviceWorkFollowsTheProgramsStopAndStartByItsBeginTime() {
+        CollectionFilter f = new CollectionFilter(new TraceWindows(List.of()), true, out::add);
+        f.accept(new ProcessStarted(0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        f.accept(launch(10, "on-call"));
+        f.accept(new TraceControl(20, 1, 1, false, true));
+        f.accept(launch(30, "off-call"));
+        f.accept(new TraceControl(40, 1, 1, true, true));
+        // the kernels of both calls arrive after the program switched tracing on again
+        f.accept(kernel(15, "on-kernel"));
+        f.accept(kernel(35, "off-kernel"));
+        f.accept(kernel(45, "on-again-kernel"));
+        assertEquals(List.of("p", "on-call", "on-kernel", "on-again-kernel"), gpuNames());
     }
 }

@@ -21,6 +21,7 @@ import java.util.function.UnaryOperator;
 import org.rocprofsys.core.gpu.CopyKind;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuApiCall;
+import org.rocprofsys.core.gpu.GpuArgument;
 import org.rocprofsys.core.gpu.GpuDevice;
 import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.gpu.GpuEvent;
@@ -53,6 +54,7 @@ public final class CudaDecoder {
     private final UnaryOperator<String> demangler;
     private final Consumer<GpuEvent> out;
     private final Map<Long, String> apiNames = new HashMap<>();
+    private final Map<Long, ApiParams.Params> apiParams = new HashMap<>();
     private final Map<Integer, Integer> contextDevices = new HashMap<>();
     private final Map<Long, String> nvtxDomains = new HashMap<>();
     private final Map<Integer, Deque<OpenRange>> pushed = new HashMap<>();
@@ -74,8 +76,13 @@ public final class CudaDecoder {
     /** Decodes one CUDA record ({@link CudaWireRecord#isCuda} type) written on the ring of {@code tid}. */
     public void accept(int tid, MemorySegment record) {
         switch (CudaWireRecord.parse(record)) {
-            case CudaWireRecord.ApiName n ->
+            case CudaWireRecord.ApiName n -> {
                 apiNames.put(apiKey(n.domain(), n.cbid()), displayName(n.domain(), n.name()));
+                ApiParams.Params p = ApiParams.of(n.name());
+                if (p != null) {
+                    apiParams.put(apiKey(n.domain(), n.cbid()), p);
+                }
+            }
             case CudaWireRecord.ApiCall c -> api(tid, c);
             case CudaWireRecord.Activity a -> activity(a);
             case CudaWireRecord.Nvtx n -> nvtx(tid, n);
@@ -163,7 +170,19 @@ public final class CudaDecoder {
             name = domain.settingName() + " " + c.cbid();
         }
         seen(c.endNs());
-        out.accept(new GpuApiCall(pid, tid, domain, name, c.beginNs(), c.endNs(), c.correlationId(), List.of()));
+        long stream = -1;
+        List<GpuArgument> arguments = List.of();
+        if (c.args() != null) {
+            stream = c.args().streamId();
+            ApiParams.Params p = apiParams.get(apiKey(c.domain(), c.cbid()));
+            if (p != null) {
+                arguments = ApiParams.decode(p, c.args().params(), c.args().output());
+            } else {
+                skip("API arguments of an unknown layout");
+            }
+        }
+        out.accept(
+                new GpuApiCall(pid, tid, domain, name, c.beginNs(), c.endNs(), c.correlationId(), stream, arguments));
     }
 
     // ---------------------------------------------------------------------------------------------

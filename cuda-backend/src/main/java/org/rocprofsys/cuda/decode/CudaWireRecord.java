@@ -19,8 +19,24 @@ public sealed interface CudaWireRecord {
     /** The name of API function {@code cbid} of callback domain {@code domain}. */
     record ApiName(int domain, int cbid, String name) implements CudaWireRecord {}
 
-    /** One API call, CLOCK_MONOTONIC ns. */
-    record ApiCall(int domain, int cbid, long beginNs, long endNs, long correlationId) implements CudaWireRecord {}
+    /**
+     * One API call, CLOCK_MONOTONIC ns.
+     *
+     * @param args its stream and arguments, null when not recorded
+     */
+    record ApiCall(int domain, int cbid, long beginNs, long endNs, long correlationId, ApiArgs args)
+            implements CudaWireRecord {
+        ApiCall(int domain, int cbid, long beginNs, long endNs, long correlationId) {
+            this(domain, cbid, beginNs, endNs, correlationId, null);
+        }
+    }
+
+    /**
+     * The recorded tail of an API call: CUPTI's id of its stream argument (-1: none), its params
+     * struct as the callback saw it (a copy), and what it stored through its output pointer (null
+     * when it has none).
+     */
+    record ApiArgs(long streamId, MemorySegment params, Long output) {}
 
     /**
      * A CUPTI activity record of {@code kind}: its raw bytes (a copy) and the strings its pointer
@@ -62,7 +78,8 @@ public sealed interface CudaWireRecord {
                         r.get(JAVA_INT, 24),
                         r.get(JAVA_LONG, 8),
                         r.get(JAVA_LONG, 16),
-                        Integer.toUnsignedLong(r.get(JAVA_INT, 28)));
+                        Integer.toUnsignedLong(r.get(JAVA_INT, 28)),
+                        r.byteSize() > 32 ? apiArgs(r) : null);
             }
             case WireFormat.REC_CUDA_ACTIVITY -> activity(r, aux);
             case WireFormat.REC_CUDA_NVTX -> {
@@ -71,6 +88,21 @@ public sealed interface CudaWireRecord {
             }
             default -> throw new IllegalArgumentException("record type " + type + " is not a CUDA record");
         };
+    }
+
+    /** After the fixed part: u32 stream id, u16 params size, u16 has-output, params (8-aligned), u64 output. */
+    private static ApiArgs apiArgs(MemorySegment r) {
+        need(r, 40, "CUDA_API with arguments");
+        int stream = r.get(JAVA_INT, 32);
+        int paramsSize = Short.toUnsignedInt(r.get(JAVA_SHORT, 36));
+        boolean hasOutput = r.get(JAVA_SHORT, 38) != 0;
+        long outputAt = 40 + ((paramsSize + 7) & ~7L);
+        need(r, hasOutput ? outputAt + 8 : 40 + paramsSize, "CUDA_API of " + paramsSize + " params bytes");
+        MemorySegment params = MemorySegment.ofArray(r.asSlice(40, paramsSize).toArray(JAVA_BYTE));
+        return new ApiArgs(
+                stream == -1 ? -1 : Integer.toUnsignedLong(stream),
+                params,
+                hasOutput ? r.get(JAVA_LONG, outputAt) : null);
     }
 
     private static Activity activity(MemorySegment r, int kind) {

@@ -110,7 +110,7 @@ class CudaWireRoundTripTest {
             for (; x.containsKey("rec." + i); i++) {
                 check(x.get("rec." + i), cuda.get(i), x);
             }
-            assertEquals(9, i, "records the writer reported");
+            assertEquals(11, i, "records the writer reported");
             // the flush registered with rocprofsys_gpu_set_flush ran at exit, before THREAD_END
             check(x.get("flush.rec"), cuda.get(i), x);
             assertEquals(i + 1, cuda.size());
@@ -164,6 +164,7 @@ class CudaWireRoundTripTest {
         int fields = switch (kind) { // the last field (a name, strings, a message) may hold spaces
             case "API_NAME" -> 4;
             case "ACTIVITY" -> 5;
+            case "API_ARGS" -> 8;
             default -> 6;
         };
         String[] w = expected.split(" ", fields);
@@ -179,6 +180,19 @@ class CudaWireRoundTripTest {
                                 Long.parseUnsignedLong(w[4]),
                                 Long.parseLong(w[5])),
                         got);
+            case "API_ARGS" -> {
+                CudaWireRecord.ApiCall c = assertInstanceOf(CudaWireRecord.ApiCall.class, got);
+                assertEquals(Integer.parseInt(w[1]), c.domain());
+                assertEquals(Integer.parseInt(w[2]), c.cbid());
+                assertEquals(7000, c.beginNs());
+                assertEquals(8000, c.endNs());
+                assertEquals(Long.parseLong(w[3]), c.correlationId());
+                long stream = Long.parseLong(w[4]);
+                assertEquals(stream == 0xffffffffL ? -1 : stream, c.args().streamId());
+                assertEquals(w[5], HexFormat.of().formatHex(c.args().params().toArray(JAVA_BYTE)));
+                Long output = Long.parseUnsignedLong(w[6]) == 0 ? null : Long.parseUnsignedLong(w[6]);
+                assertEquals(output, c.args().output());
+            }
             case "ACTIVITY" -> {
                 CudaWireRecord.Activity a = assertInstanceOf(CudaWireRecord.Activity.class, got);
                 assertEquals(Integer.parseInt(w[1]), a.kind());

@@ -77,7 +77,9 @@ class FixtureDecodeTest {
                 "launch-loop",
                 "crash-after-kernels",
                 "killed-after-kernels",
-                "cupti-subscriber"
+                "cupti-subscriber",
+                "vector-add-args",
+                "streams-args"
             })
     void everyFixtureDecodesWhole(String name) {
         Fixture f = load(name);
@@ -542,5 +544,144 @@ class FixtureDecodeTest {
                 refusals);
         assertEquals(List.of(), f.all(GpuApiCall.class));
         assertEquals(Map.of("one(int*)", 1L), kernels(f));
+    }
+
+    private static Map<String, String> args(GpuApiCall c) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        c.arguments().forEach(a -> m.put(a.name(), a.value()));
+        return m;
+    }
+
+    @Test
+    void vectorAddCallsCarryTheirArgumentsAndStream() {
+        Fixture f = load("vector-add-args");
+        assertEquals(Map.of(), f.skipped(), "records the decoder could not use");
+        String bytes = Long.toString(4L << 20);
+        Map<Long, GpuKernel> kernelByCorrelation =
+                f.all(GpuKernel.class).stream().collect(Collectors.toMap(GpuKernel::correlationId, k -> k));
+        List<GpuApiCall> runtime = f.all(GpuApiCall.class, c -> c.domain() == GpuDomain.CUDA_RUNTIME_API);
+        List<GpuApiCall> launches = runtime.stream()
+                .filter(c -> c.function().equals("cudaLaunchKernel"))
+                .toList();
+        assertEquals(6, launches.size());
+        List<String> shapes = launches.stream()
+                .map(c -> args(c).get("gridDim") + args(c).get("blockDim"))
+                .toList();
+        assertEquals(
+                List.of(
+                        "(4096,1,1)(256,1,1)",
+                        "(1,1,1)(32,1,1)",
+                        "(1,1,1)(32,1,1)",
+                        "(1,1,1)(32,1,1)",
+                        "(1,1,1)(32,1,1)",
+                        "(1,1,1)(32,1,1)"),
+                shapes);
+        for (GpuApiCall c : launches) {
+            assertEquals(
+                    List.of("func", "gridDim", "blockDim", "args", "sharedMem", "stream"),
+                    List.copyOf(args(c).keySet()),
+                    c.toString());
+            assertEquals("0", args(c).get("sharedMem"));
+            assertEquals("0x0", args(c).get("stream"), "the legacy default stream");
+            GpuKernel k = kernelByCorrelation.get(c.correlationId());
+            assertEquals(k.stream(), c.streamId(), "the call's stream id is its kernel's");
+        }
+        // three allocations of n floats, their pointers copied from, set, freed
+        List<String> allocated = runtime.stream()
+                .filter(c -> c.function().equals("cudaMalloc"))
+                .peek(c -> assertEquals(bytes, args(c).get("size"), c.toString()))
+                .map(c -> args(c).get("devPtr"))
+                .toList();
+        assertEquals(3, Set.copyOf(allocated).size(), allocated.toString());
+        assertTrue(allocated.stream().allMatch(p -> p.startsWith("0x") && !p.equals("0x0")), allocated.toString());
+        List<List<String>> copies = runtime.stream()
+                .filter(c -> c.function().equals("cudaMemcpy"))
+                .map(c -> List.of(args(c).get("dst"), args(c).get("src"), args(c).get("count"), args(c).get("kind")))
+                .toList();
+        assertEquals(3, copies.size());
+        assertEquals(
+                List.of(allocated.get(0), bytes, "cudaMemcpyHostToDevice"),
+                List.of(
+                        copies.get(0).get(0),
+                        copies.get(0).get(2),
+                        copies.get(0).get(3)));
+        assertEquals(
+                List.of(allocated.get(1), bytes, "cudaMemcpyHostToDevice"),
+                List.of(
+                        copies.get(1).get(0),
+                        copies.get(1).get(2),
+                        copies.get(1).get(3)));
+        assertEquals(
+                List.of(allocated.get(2), bytes, "cudaMemcpyDeviceToHost"),
+                List.of(
+                        copies.get(2).get(1),
+                        copies.get(2).get(2),
+                        copies.get(2).get(3)));
+        GpuApiCall memset = runtime.stream()
+                .filter(c -> c.function().equals("cudaMemset"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(Map.of("devPtr", allocated.get(2), "value", "0", "count", bytes), args(memset));
+        assertEquals(
+                Set.copyOf(allocated),
+                runtime.stream()
+                        .filter(c -> c.function().equals("cudaFree"))
+                        .map(c -> args(c).get("devPtr"))
+                        .collect(Collectors.toSet()));
+        // the driver calls under them: cuMemAlloc_v2 returned the same pointers, cuLaunchKernel the same shape
+        List<GpuApiCall> driver = f.all(GpuApiCall.class, c -> c.domain() == GpuDomain.CUDA_DRIVER_API);
+        assertEquals(
+                allocated,
+                driver.stream()
+                        .filter(c -> c.function().equals("cuMemAlloc_v2"))
+                        .map(c -> args(c).get("dptr"))
+                        .toList());
+        GpuApiCall firstLaunch = driver.stream()
+                .filter(c -> c.function().equals("cuLaunchKernel"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                List.of("4096", "1", "1", "256", "1", "1", "0"),
+                List.of(
+                        args(firstLaunch).get("gridDimX"),
+                        args(firstLaunch).get("gridDimY"),
+                        args(firstLaunch).get("gridDimZ"),
+                        args(firstLaunch).get("blockDimX"),
+                        args(firstLaunch).get("blockDimY"),
+                        args(firstLaunch).get("blockDimZ"),
+                        args(firstLaunch).get("sharedMemBytes")));
+        assertEquals(kernelByCorrelation.get(firstLaunch.correlationId()).stream(), firstLaunch.streamId());
+        // calls without a stream argument name none
+        assertTrue(runtime.stream()
+                .filter(c -> c.function().equals("cudaMemcpy") || c.function().equals("cudaMalloc"))
+                .allMatch(c -> c.streamId() == -1));
+    }
+
+    @Test
+    void streamsAsyncCopiesNameTheStreamTheirCopyRanOn() {
+        Fixture f = load("streams-args");
+        assertEquals(Map.of(), f.skipped(), "records the decoder could not use");
+        Map<Long, GpuMemoryCopy> copyByCorrelation =
+                f.all(GpuMemoryCopy.class).stream().collect(Collectors.toMap(GpuMemoryCopy::correlationId, c -> c));
+        List<GpuApiCall> async = f.all(
+                GpuApiCall.class,
+                c -> c.domain() == GpuDomain.CUDA_RUNTIME_API && c.function().equals("cudaMemcpyAsync"));
+        assertEquals(24, async.size());
+        for (GpuApiCall c : async) {
+            GpuMemoryCopy copy = copyByCorrelation.get(c.correlationId());
+            assertEquals(copy.stream(), c.streamId(), c.toString());
+            assertEquals(Long.toString(copy.bytes()), args(c).get("count"));
+            assertEquals(
+                    copy.kind() == CopyKind.HOST_TO_DEVICE ? "cudaMemcpyHostToDevice" : "cudaMemcpyDeviceToHost",
+                    args(c).get("kind"));
+        }
+        assertEquals(4, async.stream().map(GpuApiCall::streamId).distinct().count());
+        assertEquals(
+                4, async.stream().map(c -> args(c).get("stream")).distinct().count());
+        assertEquals(
+                List.of("1048576", "1048576", "1048576", "1048576"),
+                f.all(GpuApiCall.class, c -> c.function().equals("cudaHostAlloc")).stream()
+                        .map(c -> args(c).get("size"))
+                        .toList());
     }
 }
