@@ -105,7 +105,7 @@ RSYS_EXPORT int rocprofsys_gpu_record(uint32_t type, uint32_t aux,
         }
     }
     uint32_t size = (uint32_t)((used + 7) & ~(size_t)7);
-    unsigned char *p = type == RSYS_REC_CUDA_ACTIVITY ? reserve_activity(t, size)
+    unsigned char *p = type == RSYS_REC_CUDA_ACTIVITY || type == RSYS_REC_ROCM_BUFFER ? reserve_activity(t, size)
                                                       : rsys_reserve(t, size, rsys_reserve_for(t, t->depth),
                                                                      RSYS_SLOW_WAIT);
     if (p == NULL) {

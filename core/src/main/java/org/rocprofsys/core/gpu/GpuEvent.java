@@ -13,7 +13,10 @@ public sealed interface GpuEvent
                 GpuMemorySet,
                 GpuSynchronization,
                 GpuMemoryAllocation,
-                GpuMarker {
+                GpuMarker,
+                RocmKernelDispatch,
+                RocmMemoryCopy,
+                RocmScratchMemory {
     int pid();
 
     long timestampNs();
