@@ -41,21 +41,20 @@ static void roctx(const char *f, const char *message)
     replay_call(RSDK_CB_MARKER_CORE_API, f, NULL, 0, 0, message != NULL ? message : "", 2);
 }
 
-/* a launch call and the dispatch it caused, 10 us after the call began, lasting dur_us */
+/* a launch call and the dispatch it caused, starting 2 us after the call returned, lasting dur_us */
 static void launch(uint64_t stream, uint64_t queue, uint64_t kernel, uint32_t grid, uint32_t wg, unsigned dur_us,
                    uint32_t private_segment)
 {
-    uint64_t begin = replay_now();
     struct replay_arg a[] = {{"stream", stream ? "0x5a5a0001" : "0"}, {"sharedMemBytes", "0"}};
     uint64_t corr = hip_args("hipLaunchKernel", a, 2, stream);
-    uint64_t b = begin + 10000;
+    uint64_t b = replay_now() + 2000;
     replay_kernel(corr, 0, queue, kernel, ++dispatch_ids, b, b + dur_us * 1000ull, grid, wg, private_segment, 4096);
 }
 
 static void copy(const char *f, uint64_t stream, int direction, uint64_t bytes)
 {
-    uint64_t begin = replay_now();
     uint64_t corr = hip(f, stream);
+    uint64_t begin = replay_now();
     int dst = direction == 2 ? 1 : 0, src = direction == 2 ? 0 : 1;
     replay_copy(corr, direction, dst, src, bytes, begin + 8000, begin + 8000 + bytes / 16);
 }
@@ -162,8 +161,8 @@ static void scenario_rccl(void)
     struct replay_arg a[] = {{"sendbuff", "0x7f1000000000"}, {"recvbuff", "0x7f1000400000"}, {"count", "1048576"},
                              {"datatype", "7"},              {"op", "0"},                    {"comm", "0x1"},
                              {"stream", "0x5a5a0001"}};
-    uint64_t begin = replay_now();
     uint64_t corr = replay_call(RSDK_CB_RCCL_API, "ncclAllReduce", a, 7, 1, "", 20);
+    uint64_t begin = replay_now();
     replay_kernel(corr, 0, 0x7f0000001000ull, K_NCCL, ++dispatch_ids, begin + 15000, begin + 215000, 1, 256, 0, 0);
     hip("hipStreamSynchronize", 1);
     replay_call(RSDK_CB_RCCL_API, "ncclCommDestroy", NULL, 0, 0, "", 5);
@@ -244,7 +243,7 @@ int main(int argc, char **argv)
     printf("tool=%d\n", tool);
     /* the code object load: kernel symbols as the SDK names them */
     replay_kernel_symbol(K_TRANSPOSE, "_Z11transpose_aPiS_ii.kd");
-    replay_kernel_symbol(K_FILL, "_ZN2ip11__amd_rocclr_fillBufferAlignedEPvS0_jjmm.kd");
+    replay_kernel_symbol(K_FILL, "_Z30__amd_rocclr_fillBufferAlignedPvS_jjmm.kd");
     replay_kernel_symbol(K_HIPKERNEL, "_Z15hipKernelLaunchPi.kd");
     replay_kernel_symbol(K_NCCL, "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)");
     replay_kernel_symbol(K_SCRATCHY, "_Z11big_privatePdi.kd");

@@ -403,17 +403,19 @@ uint64_t replay_call(int32_t kind, const char *function, const struct replay_arg
     rsdk_user_data_t suser = {0};
     current_args = args;
     current_nargs = nargs;
-    deliver(&rec, &user, RSDK_PHASE_ENTER);
+    /* the SDK announces the stream around the whole call: upstream pushes it at SET's enter and
+     * reads the top of its stack at the API call's exit */
     if (stream != 0) {
         deliver(&srec, &suser, RSDK_PHASE_ENTER);
     }
+    deliver(&rec, &user, RSDK_PHASE_ENTER);
     if (duration_us) {
         usleep(duration_us);
     }
+    deliver(&rec, &user, RSDK_PHASE_EXIT);
     if (stream != 0) {
         deliver(&srec, &suser, RSDK_PHASE_EXIT);
     }
-    deliver(&rec, &user, RSDK_PHASE_EXIT);
     current_args = NULL;
     current_nargs = 0;
     return rec.correlation_id.internal;
