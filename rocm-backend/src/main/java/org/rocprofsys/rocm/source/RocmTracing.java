@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -42,19 +41,54 @@ public final class RocmTracing implements BackgroundSource {
     static final String AGENT_ARGS = "ROCPROFSYS_AGENT_ROCM_ARGS";
     static final String TOOL_LIBRARIES = "ROCP_TOOL_LIBRARIES";
 
-    /** The API domains whose operation settings apply, by the SDK name in the setting's name. */
-    private static final Map<String, GpuDomain> OPERATION_DOMAINS = Map.ofEntries(
-            Map.entry("MARKER_API", GpuDomain.MARKER_CORE_API),
-            Map.entry("HSA_CORE_API", GpuDomain.HSA_CORE_API),
-            Map.entry("HSA_AMD_EXT_API", GpuDomain.HSA_AMD_EXT_API),
-            Map.entry("HSA_IMAGE_EXT_API", GpuDomain.HSA_IMAGE_EXT_API),
-            Map.entry("HSA_FINALIZE_EXT_API", GpuDomain.HSA_FINALIZE_EXT_API),
-            Map.entry("HIP_RUNTIME_API", GpuDomain.HIP_RUNTIME_API),
-            Map.entry("HIP_COMPILER_API", GpuDomain.HIP_COMPILER_API),
-            Map.entry("MEMORY_COPY", GpuDomain.MEMORY_COPY),
-            Map.entry("RCCL_API", GpuDomain.RCCL_API),
-            Map.entry("ROCDECODE_API", GpuDomain.ROCDECODE_API),
-            Map.entry("ROCJPEG_API", GpuDomain.ROCJPEG_API));
+    /** upstream's per-domain operation filters: the include and exclude regex settings of a domain. */
+    private record OperationSettings(String include, String exclude, GpuDomain domain) {}
+
+    private static final List<OperationSettings> OPERATION_SETTINGS = List.of(
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_MARKER_API_OPERATIONS",
+                    "ROCPROFSYS_ROCM_MARKER_API_OPERATIONS_EXCLUDE",
+                    GpuDomain.MARKER_CORE_API),
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_HSA_CORE_API_OPERATIONS",
+                    "ROCPROFSYS_ROCM_HSA_CORE_API_OPERATIONS_EXCLUDE",
+                    GpuDomain.HSA_CORE_API),
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_HSA_AMD_EXT_API_OPERATIONS",
+                    "ROCPROFSYS_ROCM_HSA_AMD_EXT_API_OPERATIONS_EXCLUDE",
+                    GpuDomain.HSA_AMD_EXT_API),
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_HSA_IMAGE_EXT_API_OPERATIONS",
+                    "ROCPROFSYS_ROCM_HSA_IMAGE_EXT_API_OPERATIONS_EXCLUDE",
+                    GpuDomain.HSA_IMAGE_EXT_API),
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_HSA_FINALIZE_EXT_API_OPERATIONS",
+                    "ROCPROFSYS_ROCM_HSA_FINALIZE_EXT_API_OPERATIONS_EXCLUDE",
+                    GpuDomain.HSA_FINALIZE_EXT_API),
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_HIP_RUNTIME_API_OPERATIONS",
+                    "ROCPROFSYS_ROCM_HIP_RUNTIME_API_OPERATIONS_EXCLUDE",
+                    GpuDomain.HIP_RUNTIME_API),
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_HIP_COMPILER_API_OPERATIONS",
+                    "ROCPROFSYS_ROCM_HIP_COMPILER_API_OPERATIONS_EXCLUDE",
+                    GpuDomain.HIP_COMPILER_API),
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_MEMORY_COPY_OPERATIONS",
+                    "ROCPROFSYS_ROCM_MEMORY_COPY_OPERATIONS_EXCLUDE",
+                    GpuDomain.MEMORY_COPY),
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_RCCL_API_OPERATIONS",
+                    "ROCPROFSYS_ROCM_RCCL_API_OPERATIONS_EXCLUDE",
+                    GpuDomain.RCCL_API),
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_ROCDECODE_API_OPERATIONS",
+                    "ROCPROFSYS_ROCM_ROCDECODE_API_OPERATIONS_EXCLUDE",
+                    GpuDomain.ROCDECODE_API),
+            new OperationSettings(
+                    "ROCPROFSYS_ROCM_ROCJPEG_API_OPERATIONS",
+                    "ROCPROFSYS_ROCM_ROCJPEG_API_OPERATIONS_EXCLUDE",
+                    GpuDomain.ROCJPEG_API));
 
     private final Path library;
     private final Set<String> domains;
@@ -86,7 +120,7 @@ public final class RocmTracing implements BackgroundSource {
             log.println("[rocprof-sys][rocm] " + RocmDomains.SETTING + ": " + String.join(", ", selection.notTraced())
                     + " not traced by this build (traced: " + String.join(", ", RocmDomains.TRACED) + ")");
         }
-        RocmDecodeOptions options = options(settings, log);
+        RocmDecodeOptions options = options(settings);
         if (!Files.isRegularFile(library)) {
             log.println("[rocprof-sys][rocm] " + library + " is missing: ROCm is not traced");
             return List.of();
@@ -97,21 +131,20 @@ public final class RocmTracing implements BackgroundSource {
         return List.of(new RocmTracing(library, selection.traced(), args, options));
     }
 
-    /** GROUP_BY_QUEUE and the per-domain operation filters; backtrace annotation is refused with a notice. */
-    static RocmDecodeOptions options(Settings settings, PrintStream log) {
+    /**
+     * GROUP_BY_QUEUE and the per-domain operation filters, applied by the decoder to the operation
+     * names (the SDK still calls the tool for the others). The _ANNOTATE_BACKTRACE settings are not
+     * honoured: the settings layer warns about them.
+     */
+    static RocmDecodeOptions options(Settings settings) {
         Map<GpuDomain, RocmDecodeOptions.Filter> filters = new EnumMap<>(GpuDomain.class);
-        OPERATION_DOMAINS.forEach((name, domain) -> {
-            String base = "ROCPROFSYS_ROCM_" + name + "_OPERATIONS";
-            Optional<Pattern> include = regex(settings, base);
-            Optional<Pattern> exclude = regex(settings, base + "_EXCLUDE");
+        for (OperationSettings o : OPERATION_SETTINGS) {
+            Optional<Pattern> include = regex(settings, o.include());
+            Optional<Pattern> exclude = regex(settings, o.exclude());
             if (include.isPresent() || exclude.isPresent()) {
-                filters.put(domain, new RocmDecodeOptions.Filter(include, exclude));
+                filters.put(o.domain(), new RocmDecodeOptions.Filter(include, exclude));
             }
-            if (value(settings, base + "_ANNOTATE_BACKTRACE").isPresent()) {
-                log.println("[rocprof-sys][rocm] " + base + "_ANNOTATE_BACKTRACE is not supported yet: "
-                        + name.toLowerCase(Locale.ROOT) + " calls get no backtrace annotations");
-            }
-        });
+        }
         boolean byQueue = settings.registry().find(GROUP_BY_QUEUE).isPresent() && settings.bool(GROUP_BY_QUEUE);
         return new RocmDecodeOptions(byQueue, filters);
     }
