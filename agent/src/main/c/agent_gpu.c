@@ -107,8 +107,9 @@ RSYS_EXPORT int rocprofsys_gpu_record(uint32_t type, uint32_t aux,
     }
     uint32_t size = (uint32_t)((used + 7) & ~(size_t)7);
     uint64_t reserve = rsys_reserve_for(t, t->depth);
-    unsigned char *p = type == RSYS_REC_CUDA_ACTIVITY ? rsys_reserve(t, size, reserve, RSYS_SLOW_BOUNDED)
-                                                      : rsys_reserve(t, size, reserve, RSYS_SLOW_WAIT);
+    unsigned char *p = type == RSYS_REC_CUDA_ACTIVITY || type == RSYS_REC_ROCM_BUFFER
+                           ? rsys_reserve(t, size, reserve, RSYS_SLOW_BOUNDED)
+                           : rsys_reserve(t, size, reserve, RSYS_SLOW_WAIT);
     if (p == NULL) {
         rsys_count_drops(t, 1);
         return 0;

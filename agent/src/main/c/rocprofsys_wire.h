@@ -230,6 +230,28 @@ struct rsys_record_header {
 #define RSYS_REC_CUDA_NVTX 16u
 
 /*
+ * GPU records of the ROCm backend (rocm-backend/src/main/c, a rocprofiler-sdk tool), written through
+ * rocprofsys_gpu_record. API times are CLOCK_MONOTONIC ns; the raw buffer records keep the SDK's
+ * clock (rocprofiler_get_timestamp), converted with the offset each ROCM_BUFFER carries.
+ * docs/wire-protocol.md ("ROCm records") has the payloads.
+ *
+ * ROCM_AGENT: u32 raw_size, u32 nstrings (4), the SDK's rocprofiler_agent_v0_t raw (raw_size,
+ *   padded to 8), then name, vendor_name, product_name, model_name NUL-terminated. aux 0.
+ * ROCM_API: u64 begin, u64 end (CLOCK_MONOTONIC ns), u64 correlation id, u64 HIP stream (0: none), u64 SDK
+ *   thread id, i32 operation, u32 nargs, then the function name and the roctx message (empty when
+ *   none) NUL-terminated, then nargs (name, value) pairs of NUL-terminated strings, padded.
+ *   aux = rocprofiler_callback_tracing_kind_t. Written at the call's exit, on the calling thread.
+ * ROCM_BUFFER: u32 raw_size, u32 nstrings (1), i64 SDK clock minus CLOCK_MONOTONIC, u64 HIP stream of the launching call (0: none),
+ *   i32 device_a, i32 device_b, i32 node_a, i32 node_b (GPU index / logical node of the record's
+ *   agents: the dispatch or scratch agent in a, the copy's destination in a and source in b; -1:
+ *   none or a CPU for the device), the SDK's buffer record raw (raw_size, padded to 8), then the
+ *   kernel name (empty for copies and scratch). aux = rocprofiler_buffer_tracing_kind_t.
+ */
+#define RSYS_REC_ROCM_AGENT 17u
+#define RSYS_REC_ROCM_API 18u
+#define RSYS_REC_ROCM_BUFFER 19u
+
+/*
  * The agent's entry point for GPU backends (agent_gpu.c), found with dlsym(RTLD_DEFAULT, ...) by
  * the injection library. rocprofsys_gpu_record writes one record of `type` with `aux` whose
  * payload is the concatenation of `parts`: a part with RSYS_GPU_PART_STRING is a C string (size

@@ -22,6 +22,7 @@ import org.rocprofsys.core.timemory.TimemoryFormat;
 import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.ffm.ThreadNice;
 import org.rocprofsys.processsampling.ProcessSampling;
+import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
 import org.rocprofsys.run.cli.RunHelp;
@@ -60,6 +61,8 @@ public final class RunCommand {
             CallStackSampling::sources,
             (settings, targetEnvironment, log) ->
                     CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log),
+            (settings, targetEnvironment, log) ->
+                    RocmTracing.sources(settings, distributionLib().resolve("librocprof-sys-rocm.so"), log),
             (settings, targetEnvironment, log) ->
                     settings.bool(UnifiedMemoryFormat.ENABLE) ? List.of(new KfdEvents(log)) : List.of());
 

@@ -15,7 +15,10 @@ public sealed interface GpuEvent
                 GpuMemoryAllocation,
                 GpuMarker,
                 GpuPageMigration,
-                GpuPageFault {
+                GpuPageFault,
+                RocmKernelDispatch,
+                RocmMemoryCopy,
+                RocmScratchMemory {
     int pid();
 
     long timestampNs();

@@ -41,6 +41,9 @@ import org.rocprofsys.core.gpu.GpuMemorySet;
 import org.rocprofsys.core.gpu.GpuPageFault;
 import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.GpuSynchronization;
+import org.rocprofsys.core.gpu.RocmKernelDispatch;
+import org.rocprofsys.core.gpu.RocmMemoryCopy;
+import org.rocprofsys.core.gpu.RocmScratchMemory;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
 import org.rocprofsys.core.perfetto.proto.CounterDescriptor;
 import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
@@ -477,6 +480,9 @@ public final class PerfettoSink implements EventSink {
             }
             case GpuPageMigration m -> gpuMigration(m);
             case GpuPageFault f -> gpuPageFaults(f);
+            case RocmKernelDispatch d -> rocmKernel(d);
+            case RocmMemoryCopy c -> rocmCopy(c);
+            case RocmScratchMemory s -> rocmScratch(s);
         }
     }
 
@@ -518,7 +524,7 @@ public final class PerfettoSink implements EventSink {
     /** On the calling thread: one slice, with a flow to the device work it launched. */
     private void gpuApiCall(GpuApiCall c) throws IOException {
         ThreadTrack t = thread(c.pid(), c.tid(), c.beginNs());
-        TrackEvent.Builder begin = gpuSliceBegin(t, c.domain().settingName(), c.function(), c.beginNs(), c.endNs());
+        TrackEvent.Builder begin = gpuSliceBegin(t, c.domain().category(), c.function(), c.beginNs(), c.endNs());
         begin.addDebugAnnotations(annotation(t, "corr_id").setUintValue(c.correlationId()));
         if (c.streamId() >= 0) {
             begin.addDebugAnnotations(annotation(t, "stream_id").setUintValue(c.streamId()));
@@ -526,7 +532,8 @@ public final class PerfettoSink implements EventSink {
         for (org.rocprofsys.core.gpu.GpuArgument a : c.arguments()) {
             begin.addDebugAnnotations(annotation(t, a.name()).setStringValue(a.value()));
         }
-        if (c.correlationId() != 0 && GpuTracks.launchesDeviceWork(c.function())) {
+        // upstream's ROCm backend starts a flow from every API call (Flow::ProcessScoped)
+        if (c.correlationId() != 0 && (c.domain().rocm() || GpuTracks.launchesDeviceWork(c.function()))) {
             begin.addFlowIds(GpuTracks.flowId(c.pid(), c.correlationId()));
         }
         gpuSlice(t, begin, c.beginNs(), c.endNs());
@@ -643,6 +650,89 @@ public final class PerfettoSink implements EventSink {
     private void gpuSlice(ThreadTrack t, TrackEvent.Builder begin, long beginNs, long endNs) throws IOException {
         emit(t, beginNs, begin);
         emit(t, Math.max(beginNs, endNs), TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_SLICE_END));
+    }
+
+    // ---- ROCm device work (RocmTracks: upstream's track names and annotations) ----------------
+
+    private void rocmKernel(RocmKernelDispatch d) throws IOException {
+        GpuKernel k = d.kernel();
+        ThreadTrack t = d.byQueue()
+                ? gpuNamedTrack(
+                        k.pid(),
+                        "q/" + k.device() + "/" + d.queueId(),
+                        RocmTracks.kernelQueue(k.device(), d.queueId()),
+                        k.beginNs())
+                : gpuNamedTrack(k.pid(), "s/" + k.stream(), RocmTracks.stream(k.stream()), k.beginNs());
+        String category = d.byQueue() ? RocmTracks.KERNEL_CATEGORY : RocmTracks.STREAM_CATEGORY;
+        TrackEvent.Builder begin = gpuSliceBegin(t, category, k.name(), k.beginNs(), k.endNs());
+        begin.addDebugAnnotations(annotation(t, "corr_id").setUintValue(k.correlationId()))
+                .addDebugAnnotations(annotation(t, "stream_id").setUintValue(k.stream()))
+                .addDebugAnnotations(annotation(t, "queue").setUintValue(d.queueId()))
+                .addDebugAnnotations(annotation(t, "dispatch_id").setUintValue(d.dispatchId()))
+                .addDebugAnnotations(annotation(t, "kernel_id").setUintValue(d.kernelId()))
+                .addDebugAnnotations(annotation(t, "private_segment_size").setUintValue(d.privateSegmentSize()))
+                .addDebugAnnotations(annotation(t, "group_segment_size").setUintValue(d.groupSegmentSize()))
+                .addDebugAnnotations(
+                        annotation(t, "workgroup_size").setStringValue(k.block().toString()))
+                .addDebugAnnotations(
+                        annotation(t, "grid_size").setStringValue(k.grid().toString()));
+        gpuDeviceSlice(t, begin, k.pid(), k.correlationId(), k.beginNs(), k.endNs());
+    }
+
+    private void rocmCopy(RocmMemoryCopy rc) throws IOException {
+        GpuMemoryCopy c = rc.copy();
+        ThreadTrack t;
+        if (rc.byQueue()) {
+            int seq = threadSequences.getOrDefault(key(c.pid(), rc.tid()), rc.tid() == c.pid() ? 0 : rc.tid());
+            t = gpuNamedTrack(
+                    c.pid(),
+                    "c/" + rc.dstNode() + "/" + rc.tid(),
+                    RocmTracks.copyThread(rc.dstNode(), seq),
+                    c.beginNs());
+        } else {
+            t = gpuNamedTrack(c.pid(), "s/" + c.stream(), RocmTracks.stream(c.stream()), c.beginNs());
+        }
+        String category = rc.byQueue() ? RocmTracks.COPY_CATEGORY : RocmTracks.STREAM_CATEGORY;
+        TrackEvent.Builder begin = gpuSliceBegin(t, category, c.kind().operationName(), c.beginNs(), c.endNs());
+        begin.addDebugAnnotations(annotation(t, "corr_id").setUintValue(c.correlationId()))
+                .addDebugAnnotations(annotation(t, "stream_id").setUintValue(c.stream()))
+                .addDebugAnnotations(annotation(t, "dst_agent").setIntValue(rc.dstNode()))
+                .addDebugAnnotations(annotation(t, "src_agent").setIntValue(rc.srcNode()));
+        gpuDeviceSlice(t, begin, c.pid(), c.correlationId(), c.beginNs(), c.endNs());
+    }
+
+    private void rocmScratch(RocmScratchMemory s) throws IOException {
+        ThreadTrack t = gpuNamedTrack(
+                s.pid(),
+                "m/" + s.device() + "/" + s.queueId(),
+                RocmTracks.scratchQueue(s.device(), s.queueId()),
+                s.beginNs());
+        TrackEvent.Builder begin = gpuSliceBegin(t, RocmTracks.SCRATCH_CATEGORY, s.operation(), s.beginNs(), s.endNs());
+        begin.addDebugAnnotations(annotation(t, "queue").setUintValue(s.queueId()))
+                .addDebugAnnotations(annotation(t, "device").setIntValue(s.device()))
+                .addDebugAnnotations(annotation(t, "allocation_size").setUintValue(s.bytes()));
+        gpuSlice(t, begin, s.beginNs(), s.endNs());
+    }
+
+    /** A named device track of a process (ROCm's stream, queue and copy tracks), by {@code key}. */
+    private ThreadTrack gpuNamedTrack(int pid, String key, String name, long timestampNs) throws IOException {
+        String k = pid + "/rocm/" + key;
+        ThreadTrack t = gpuStreams.get(k);
+        if (t != null) {
+            return t;
+        }
+        ProcessTrack proc = endedProcesses.containsKey(pid) ? endedProcesses.get(pid) : process(pid, timestampNs);
+        t = openSequence(pid, timestampNs);
+        gpuStreams.put(k, t);
+        write(TracePacket.newBuilder()
+                .setTimestamp(0)
+                .setTrustedPacketSequenceId(t.sequenceId)
+                .setTrackDescriptor(TrackDescriptor.newBuilder()
+                        .setUuid(t.uuid)
+                        .setParentUuid(proc.uuid)
+                        .setName(name))
+                .build());
+        return t;
     }
 
     /** The track of one stream of one device of a process ({@link GpuTracks#streamTrackName}). */

@@ -104,6 +104,20 @@ public final class WireFormat {
     public static final int REC_CUDA_ACTIVITY = 15;
     /** An NVTX call: u64 time ns, u64 id, u64 domain handle, message; aux = CUPTI NVTX callback id. */
     public static final int REC_CUDA_NVTX = 16;
+    /** A rocprofiler-sdk agent: u32 raw size, u32 strings (4), rocprofiler_agent_v0_t raw padded to 8, strings. */
+    public static final int REC_ROCM_AGENT = 17;
+    /**
+     * A ROCm API call: u64 begin, u64 end (CLOCK_MONOTONIC ns), u64 correlation id, u64 HIP stream, u64 SDK
+     * thread id, i32 operation, u32 nargs, function name, roctx message, nargs name/value pairs; aux =
+     * rocprofiler_callback_tracing_kind_t.
+     */
+    public static final int REC_ROCM_API = 18;
+    /**
+     * A raw rocprofiler-sdk buffer record: u32 raw size, u32 strings (1), i64 SDK clock - CLOCK_MONOTONIC,
+     * u64 HIP stream, i32 device a, b, i32 node a, b, raw bytes padded to 8, kernel name; aux =
+     * rocprofiler_buffer_tracing_kind_t.
+     */
+    public static final int REC_ROCM_BUFFER = 19;
     /** The agent's entry point for GPU backends ({@code agent_gpu.c}). */
     public static final String GPU_RECORD_SYMBOL = "rocprofsys_gpu_record";
 

@@ -33,7 +33,7 @@ public final class CudaDomains {
                 continue;
             }
             GpuDomain d = Arrays.stream(GpuDomain.values())
-                    .filter(g -> g.settingName().equals(token.toLowerCase(Locale.ROOT)))
+                    .filter(g -> !g.rocm() && g.settingName().equals(token.toLowerCase(Locale.ROOT)))
                     .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("unsupported " + SETTING + " value: " + token));
             domains.add(d);

@@ -30,6 +30,9 @@ import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
 import org.rocprofsys.core.gpu.GpuSynchronization;
 import org.rocprofsys.core.gpu.MemoryKind;
+import org.rocprofsys.core.gpu.RocmKernelDispatch;
+import org.rocprofsys.core.gpu.RocmMemoryCopy;
+import org.rocprofsys.core.gpu.RocmScratchMemory;
 import org.rocprofsys.core.gpu.SyncKind;
 import org.rocprofsys.core.wire.WireFormat;
 
@@ -109,6 +112,12 @@ class FixtureDecodeTest {
                 case GpuDevice dev -> new long[] {f.initNs(), f.initNs()};
                 case org.rocprofsys.core.gpu.GpuPageMigration m -> new long[] {m.beginNs(), m.endNs()};
                 case org.rocprofsys.core.gpu.GpuPageFault pf -> new long[] {pf.beginNs(), pf.endNs()};
+                // the ROCm backend's records: never decoded from a CUDA fixture
+                case RocmKernelDispatch r ->
+                    new long[] {r.kernel().beginNs(), r.kernel().endNs()};
+                case RocmMemoryCopy r ->
+                    new long[] {r.copy().beginNs(), r.copy().endNs()};
+                case RocmScratchMemory r -> new long[] {r.beginNs(), r.endNs()};
             };
             assertTrue(
                     times[0] >= f.initNs() && times[1] <= end && times[0] <= times[1],

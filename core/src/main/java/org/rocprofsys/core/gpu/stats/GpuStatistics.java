@@ -7,6 +7,8 @@ import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.gpu.GpuKernel;
 import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
+import org.rocprofsys.core.gpu.RocmKernelDispatch;
+import org.rocprofsys.core.gpu.RocmMemoryCopy;
 
 /**
  * Builds the stats tables from GPU events: kernels by name, API calls by function (runtime and
@@ -41,6 +43,8 @@ public final class GpuStatistics {
                 domains.add("MEMORY_COPY", c.durationNs());
             }
             case GpuMemorySet s -> domains.add("MEMORY_SET", s.durationNs());
+            case RocmKernelDispatch d -> accept(d.kernel());
+            case RocmMemoryCopy c -> accept(c.copy());
             default -> {
                 // devices, synchronisations, allocations and markers have no stats table
             }

@@ -15,8 +15,13 @@ import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuDevice;
+import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.gpu.GpuKernel;
+import org.rocprofsys.core.gpu.RocmKernelDispatch;
+import org.rocprofsys.core.gpu.RocmMemoryCopy;
+import org.rocprofsys.core.gpu.RocmScratchMemory;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
@@ -24,13 +29,13 @@ import org.rocprofsys.core.output.WrittenFile;
 
 /**
  * The GPU summaries as rocprofv3 {@code --stats} writes them ({@code kernel_stats},
- * {@code cuda_api_stats}, {@code memory_copy_stats}, {@code domain_stats}, each as CSV and JSON)
+ * {@code cuda_api_stats} or, for ROCm's API calls, {@code hip_api_stats}, {@code memory_copy_stats}, {@code domain_stats}, each as CSV and JSON)
  * when GPU tracing is on and the run saw GPU work; and, for metadata.json, the GPUs the processes
  * used and how many times each kernel ran.
  */
 public final class GpuStatsFormat implements OutputFormat {
     /** The settings that turn a GPU tracing backend on. */
-    private static final List<String> GPU_TRACING = List.of("ROCPROFSYS_USE_CUDA");
+    private static final List<String> GPU_TRACING = List.of("ROCPROFSYS_USE_CUDA", "ROCPROFSYS_USE_ROCM");
 
     @Override
     public boolean enabled(Settings settings) {
@@ -45,6 +50,8 @@ public final class GpuStatsFormat implements OutputFormat {
     private static final class Writer implements OutputWriter {
         private final OutputContext context;
         private final GpuStatistics statistics = new GpuStatistics("cuda_api_stats");
+        /** ROCm's events, whose API table is rocprofv3's {@code hip_api_stats}. */
+        private final GpuStatistics rocmStatistics = new GpuStatistics("hip_api_stats");
         /** Devices by UUID (every process reports the devices it uses). */
         private final Map<String, GpuDevice> devices = new TreeMap<>();
 
@@ -60,10 +67,11 @@ public final class GpuStatsFormat implements OutputFormat {
         public void accept(SinkEvent event) {
             if (event instanceof GpuActivity g) {
                 any = true;
-                statistics.accept(g.event());
+                (rocm(g.event()) ? rocmStatistics : statistics).accept(g.event());
                 switch (g.event()) {
                     case GpuDevice d -> devices.putIfAbsent(d.uuid() + "/" + d.index(), d);
                     case GpuKernel k -> kernels.merge(k.name(), 1L, Long::sum);
+                    case RocmKernelDispatch d -> kernels.merge(d.kernel().name(), 1L, Long::sum);
                     default -> {}
                 }
             }
@@ -75,10 +83,22 @@ public final class GpuStatsFormat implements OutputFormat {
                 return;
             }
             OutputPaths paths = context.paths();
-            for (StatsTable table : statistics.tables()) {
+            List<StatsTable> tables = new ArrayList<>(statistics.tables());
+            tables.addAll(rocmStatistics.tables());
+            for (StatsTable table : tables) {
                 write(paths.file(table.name(), "csv"), StatsCsv.render(table), "text", table.name());
                 write(paths.file(table.name(), "json"), StatsJson.render(table), "json", table.name());
             }
+        }
+
+        private static boolean rocm(GpuEvent e) {
+            return switch (e) {
+                case RocmKernelDispatch d -> true;
+                case RocmMemoryCopy c -> true;
+                case RocmScratchMemory s -> true;
+                case GpuApiCall c -> c.domain().rocm();
+                default -> false;
+            };
         }
 
         private void write(Path file, String text, String kind, String key) throws IOException {

@@ -1,0 +1,309 @@
+package org.rocprofsys.rocm.decode;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.core.event.CounterTrack;
+import org.rocprofsys.core.event.GpuActivity;
+import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.gpu.CopyKind;
+import org.rocprofsys.core.gpu.Dim3;
+import org.rocprofsys.core.gpu.GpuApiCall;
+import org.rocprofsys.core.gpu.GpuArgument;
+import org.rocprofsys.core.gpu.GpuDevice;
+import org.rocprofsys.core.gpu.GpuDomain;
+import org.rocprofsys.core.gpu.GpuKernel;
+import org.rocprofsys.core.gpu.GpuMemoryCopy;
+import org.rocprofsys.core.gpu.RocmKernelDispatch;
+import org.rocprofsys.core.gpu.RocmMemoryCopy;
+import org.rocprofsys.core.gpu.RocmScratchMemory;
+import org.rocprofsys.rocm.decode.RocmLayouts.BufferKind;
+import org.rocprofsys.rocm.decode.RocmLayouts.CallbackKind;
+
+/**
+ * Turns one process image's ROCm records into GPU events as upstream's rocprofiler-sdk backend
+ * shows them (inventory §4.3): API calls of each domain on the calling thread; roctx marks and
+ * ranges named by their message, a pushed or started range spanning from its push to its pop, on
+ * the thread that closed it (upstream keeps them per thread); kernel dispatches and copies by HIP
+ * stream or by queue; scratch memory; GPU agents as devices; and RCCL's {@code RCCL Comm Send} /
+ * {@code RCCL Comm Recv} byte counters (the value at the call's begin, 0 at its end). Records of
+ * one image share one decoder; the image's rings may hand them over in any order.
+ */
+public final class RocmDecoder {
+    private final int pid;
+    private final UnaryOperator<String> demangler;
+    private final Consumer<TraceEvent> out;
+    private final RocmDecodeOptions options;
+    /** Per thread: roctx ranges pushed and not yet popped, started and not yet stopped. */
+    private final Map<Integer, Deque<Api>> pushed = new HashMap<>();
+
+    private final Map<Integer, Deque<Api>> started = new HashMap<>();
+    private long latestNs;
+
+    private record Api(String message, long beginNs) {}
+
+    public RocmDecoder(int pid, UnaryOperator<String> demangler, RocmDecodeOptions options, Consumer<TraceEvent> out) {
+        this.pid = pid;
+        this.demangler = demangler;
+        this.options = options;
+        this.out = out;
+    }
+
+    /** Decodes one record written on thread {@code tid}'s ring. */
+    public void accept(int tid, MemorySegment record) {
+        switch (RocmWireRecord.parse(record)) {
+            case RocmWireRecord.Agent a -> agent(a);
+            case RocmWireRecord.Api a -> api(tid, a);
+            case RocmWireRecord.Buffer b -> buffer(b);
+        }
+    }
+
+    /** The image ended at {@code endNs}: ranges still open are closed there (upstream loses them). */
+    public void finish(long endNs) {
+        for (var e : List.of(pushed, started)) {
+            e.forEach((tid, stack) -> {
+                while (!stack.isEmpty()) {
+                    Api open = stack.pop();
+                    gpu(new GpuApiCall(
+                            pid, tid, GpuDomain.MARKER_CORE_API, open.message(), open.beginNs(), endNs, 0, List.of()));
+                }
+            });
+            e.clear();
+        }
+    }
+
+    // ---- agents -----------------------------------------------------------------------------
+
+    private void agent(RocmWireRecord.Agent a) {
+        MemorySegment r = a.raw();
+        if (r.byteSize() < RocmLayouts.Agent.SIZE
+                || r.get(JAVA_INT_UNALIGNED, RocmLayouts.Agent.TYPE) != RocmLayouts.Agent.TYPE_GPU) {
+            return;
+        }
+        String name = a.strings().isEmpty() ? "" : a.strings().get(0);
+        String product = a.strings().size() > 2 ? a.strings().get(2) : name;
+        byte[] uuid =
+                r.asSlice(RocmLayouts.Agent.UUID, RocmLayouts.Agent.UUID_SIZE).toArray(JAVA_BYTE);
+        gpu(new GpuDevice(
+                pid,
+                latestNs,
+                r.get(JAVA_INT_UNALIGNED, RocmLayouts.Agent.LOGICAL_NODE_TYPE_ID),
+                "AMD",
+                product.isEmpty() ? name : product,
+                "GPU-" + HexFormat.of().formatHex(uuid),
+                r.get(JAVA_INT_UNALIGNED, RocmLayouts.Agent.CU_COUNT),
+                r.get(JAVA_LONG_UNALIGNED, RocmLayouts.Agent.LOCAL_MEM_SIZE),
+                name));
+    }
+
+    // ---- API calls ----------------------------------------------------------------------------
+
+    private void api(int tid, RocmWireRecord.Api a) {
+        latestNs = Math.max(latestNs, a.endNs());
+        GpuDomain domain = domain(a.kind());
+        if (domain == null || !options.keeps(domain, a.function())) {
+            return;
+        }
+        if (domain == GpuDomain.MARKER_CORE_API) {
+            marker(tid, a);
+            return;
+        }
+        List<GpuArgument> args = a.arguments();
+        if (a.stream() != 0) {
+            args = new java.util.ArrayList<>(args);
+            args.addFirst(new GpuArgument("stream_id", Long.toUnsignedString(a.stream())));
+        }
+        gpu(new GpuApiCall(pid, tid, domain, a.function(), a.beginNs(), a.endNs(), a.correlationId(), args));
+        if (domain == GpuDomain.RCCL_API) {
+            RcclTraffic.of(a.function(), a.arguments()).ifPresent(t -> rccl(t, a));
+        }
+    }
+
+    /** upstream's tool_tracing_callback_start/stop for marker_core_api */
+    private void marker(int tid, RocmWireRecord.Api a) {
+        switch (a.function()) {
+            case "roctxRangePushA" -> stack(pushed, tid).push(new Api(a.message(), a.beginNs()));
+            case "roctxRangeStartA" -> stack(started, tid).push(new Api(a.message(), a.beginNs()));
+            case "roctxRangePop" -> close(stack(pushed, tid), tid, a);
+            case "roctxRangeStop" -> close(stack(started, tid), tid, a);
+            case "roctxMarkA" -> marker(tid, a.message(), a.beginNs(), a);
+            default -> marker(tid, a.function(), a.beginNs(), a);
+        }
+    }
+
+    private void close(Deque<Api> stack, int tid, RocmWireRecord.Api a) {
+        if (stack.isEmpty()) {
+            return; // a pop without its push (upstream aborts; a trace keeps the rest)
+        }
+        Api open = stack.pop();
+        marker(tid, open.message(), open.beginNs(), a);
+    }
+
+    private void marker(int tid, String name, long beginNs, RocmWireRecord.Api a) {
+        gpu(new GpuApiCall(
+                pid, tid, GpuDomain.MARKER_CORE_API, name, beginNs, a.endNs(), a.correlationId(), List.of()));
+    }
+
+    private static Deque<Api> stack(Map<Integer, Deque<Api>> m, int tid) {
+        return m.computeIfAbsent(tid, k -> new ArrayDeque<>());
+    }
+
+    private void rccl(RcclTraffic t, RocmWireRecord.Api a) {
+        CounterTrack track = new CounterTrack(t.label(), "bytes", Category.COMM_DATA, pid);
+        out.accept(new CounterSample(a.beginNs(), track, t.bytes()));
+        out.accept(new CounterSample(a.endNs(), track, 0));
+    }
+
+    private static GpuDomain domain(int kind) {
+        return switch (kind) {
+            case CallbackKind.HSA_CORE_API -> GpuDomain.HSA_CORE_API;
+            case CallbackKind.HSA_AMD_EXT_API -> GpuDomain.HSA_AMD_EXT_API;
+            case CallbackKind.HSA_IMAGE_EXT_API -> GpuDomain.HSA_IMAGE_EXT_API;
+            case CallbackKind.HSA_FINALIZE_EXT_API -> GpuDomain.HSA_FINALIZE_EXT_API;
+            case CallbackKind.HIP_RUNTIME_API -> GpuDomain.HIP_RUNTIME_API;
+            case CallbackKind.HIP_COMPILER_API -> GpuDomain.HIP_COMPILER_API;
+            case CallbackKind.MARKER_CORE_API -> GpuDomain.MARKER_CORE_API;
+            case CallbackKind.RCCL_API -> GpuDomain.RCCL_API;
+            case CallbackKind.ROCDECODE_API -> GpuDomain.ROCDECODE_API;
+            case CallbackKind.ROCJPEG_API -> GpuDomain.ROCJPEG_API;
+            default -> null;
+        };
+    }
+
+    // ---- buffer records ----------------------------------------------------------------------
+
+    private void buffer(RocmWireRecord.Buffer b) {
+        MemorySegment r = b.raw();
+        switch (b.kind()) {
+            case BufferKind.KERNEL_DISPATCH -> {
+                if (r.byteSize() < RocmLayouts.KernelDispatch.SIZE) {
+                    return;
+                }
+                long begin = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.START) - b.clockOffsetNs();
+                long end = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.END) - b.clockOffsetNs();
+                String mangled = b.kernelName();
+                long group = Integer.toUnsignedLong(
+                        r.get(JAVA_INT_UNALIGNED, RocmLayouts.KernelDispatch.GROUP_SEGMENT_SIZE));
+                GpuKernel k = new GpuKernel(
+                        pid,
+                        b.deviceA(),
+                        b.stream(),
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.CORRELATION_INTERNAL),
+                        begin,
+                        end,
+                        demangle(mangled),
+                        mangled,
+                        dim3(r, RocmLayouts.KernelDispatch.GRID_SIZE),
+                        dim3(r, RocmLayouts.KernelDispatch.WORKGROUP_SIZE),
+                        (int) group,
+                        0,
+                        0);
+                gpu(new RocmKernelDispatch(
+                        k,
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.QUEUE_ID),
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.DISPATCH_ID),
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.KERNEL_ID),
+                        Integer.toUnsignedLong(
+                                r.get(JAVA_INT_UNALIGNED, RocmLayouts.KernelDispatch.PRIVATE_SEGMENT_SIZE)),
+                        group,
+                        options.groupByQueue() || b.stream() == 0));
+            }
+            case BufferKind.MEMORY_COPY -> {
+                if (r.byteSize() < RocmLayouts.MemoryCopy.SIZE) {
+                    return;
+                }
+                int op = r.get(JAVA_INT_UNALIGNED, RocmLayouts.MemoryCopy.OPERATION);
+                CopyKind kind = copyKind(op);
+                if (!options.keeps(GpuDomain.MEMORY_COPY, kind.operationName())) {
+                    return;
+                }
+                int device = b.deviceA() >= 0 ? b.deviceA() : Math.max(b.deviceB(), 0);
+                GpuMemoryCopy c = new GpuMemoryCopy(
+                        pid,
+                        device,
+                        b.stream(),
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.CORRELATION_INTERNAL),
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.START) - b.clockOffsetNs(),
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.END) - b.clockOffsetNs(),
+                        kind,
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.BYTES),
+                        b.deviceB(),
+                        b.deviceA());
+                gpu(new RocmMemoryCopy(
+                        c,
+                        b.nodeB(),
+                        b.nodeA(),
+                        (int) r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.THREAD_ID),
+                        options.groupByQueue() || b.stream() == 0));
+            }
+            case BufferKind.SCRATCH_MEMORY -> {
+                if (r.byteSize() < RocmLayouts.ScratchMemory.SIZE) {
+                    return;
+                }
+                gpu(new RocmScratchMemory(
+                        pid,
+                        (int) r.get(JAVA_LONG_UNALIGNED, RocmLayouts.ScratchMemory.THREAD_ID),
+                        b.deviceA(),
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.ScratchMemory.QUEUE_ID),
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.ScratchMemory.START) - b.clockOffsetNs(),
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.ScratchMemory.END) - b.clockOffsetNs(),
+                        scratchOperation(r.get(JAVA_INT_UNALIGNED, RocmLayouts.ScratchMemory.OPERATION)),
+                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.ScratchMemory.ALLOCATION_SIZE)));
+            }
+            default -> {
+                // a buffer kind this build does not trace
+            }
+        }
+    }
+
+    /**
+     * Kernel names as the SDK gives them (the code object's symbol, {@code .kd} suffix included),
+     * demangled as upstream's tim::demangle does: {@code __cxa_demangle} keeps the suffix as
+     * {@code [clone .kd]}, and names that are not C++ symbols (OpenMP offload kernels) stay as
+     * they are.
+     */
+    private String demangle(String name) {
+        String d = demangler.apply(name);
+        return d == null || d.isEmpty() ? name : d;
+    }
+
+    private static Dim3 dim3(MemorySegment r, long at) {
+        return new Dim3(
+                r.get(JAVA_INT_UNALIGNED, at), r.get(JAVA_INT_UNALIGNED, at + 4), r.get(JAVA_INT_UNALIGNED, at + 8));
+    }
+
+    private static CopyKind copyKind(int op) {
+        return switch (op) {
+            case RocmLayouts.MEMORY_COPY_HOST_TO_HOST -> CopyKind.HOST_TO_HOST;
+            case RocmLayouts.MEMORY_COPY_HOST_TO_DEVICE -> CopyKind.HOST_TO_DEVICE;
+            case RocmLayouts.MEMORY_COPY_DEVICE_TO_HOST -> CopyKind.DEVICE_TO_HOST;
+            case RocmLayouts.MEMORY_COPY_DEVICE_TO_DEVICE -> CopyKind.DEVICE_TO_DEVICE;
+            default -> CopyKind.OTHER;
+        };
+    }
+
+    private static String scratchOperation(int op) {
+        return switch (op) {
+            case 1 -> "SCRATCH_MEMORY_ALLOC";
+            case 2 -> "SCRATCH_MEMORY_FREE";
+            case 3 -> "SCRATCH_MEMORY_ASYNC_RECLAIM";
+            default -> "SCRATCH_MEMORY_NONE";
+        };
+    }
+
+    private void gpu(org.rocprofsys.core.gpu.GpuEvent e) {
+        out.accept(new GpuActivity(e));
+    }
+}

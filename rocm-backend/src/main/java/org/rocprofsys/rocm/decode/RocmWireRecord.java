@@ -1,0 +1,160 @@
+package org.rocprofsys.rocm.decode;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocprofsys.core.gpu.GpuArgument;
+import org.rocprofsys.core.wire.WireFormat;
+
+/**
+ * One record of the ROCm backend as the wire carries it (docs/wire-protocol.md, "ROCm records"),
+ * parsed but not interpreted.
+ */
+public sealed interface RocmWireRecord {
+    /** A rocprofiler-sdk agent: the SDK's struct raw (a copy) and its name, vendor, product and model. */
+    record Agent(MemorySegment raw, List<String> strings) implements RocmWireRecord {}
+
+    /** One API call of callback kind {@code kind}, CLOCK_MONOTONIC ns. */
+    record Api(
+            int kind,
+            long beginNs,
+            long endNs,
+            long correlationId,
+            long stream,
+            long sdkThread,
+            int operation,
+            String function,
+            String message,
+            List<GpuArgument> arguments)
+            implements RocmWireRecord {}
+
+    /**
+     * A buffer record of buffer kind {@code kind}: the SDK's struct raw (a copy), what the tool
+     * resolved for it, and the kernel name (empty for copies and scratch).
+     *
+     * @param clockOffsetNs the SDK's clock minus CLOCK_MONOTONIC
+     */
+    record Buffer(
+            int kind,
+            MemorySegment raw,
+            long clockOffsetNs,
+            long stream,
+            int deviceA,
+            int deviceB,
+            int nodeA,
+            int nodeB,
+            String kernelName)
+            implements RocmWireRecord {}
+
+    /** True for the record types of the ROCm backend. */
+    static boolean isRocm(int type) {
+        return type >= WireFormat.REC_ROCM_AGENT && type <= WireFormat.REC_ROCM_BUFFER;
+    }
+
+    /**
+     * Parses {@code record} (the whole record, header included).
+     *
+     * @throws IllegalArgumentException when it is not a ROCm record or is shorter than its type says
+     */
+    static RocmWireRecord parse(MemorySegment record) {
+        int type = Short.toUnsignedInt(record.get(JAVA_SHORT, 0));
+        int size = Short.toUnsignedInt(record.get(JAVA_SHORT, 2));
+        int aux = record.get(JAVA_INT, 4);
+        if (size > record.byteSize()) {
+            throw new IllegalArgumentException("record of " + size + " bytes in " + record.byteSize());
+        }
+        MemorySegment r = record.asSlice(0, size);
+        return switch (type) {
+            case WireFormat.REC_ROCM_AGENT -> {
+                need(r, 16, "ROCM_AGENT");
+                long raw = Integer.toUnsignedLong(r.get(JAVA_INT, 8));
+                int n = r.get(JAVA_INT, 12);
+                long at = 16 + ((raw + 7) & ~7L);
+                need(r, at, "ROCM_AGENT of " + raw + " raw bytes");
+                yield new Agent(copy(r, 16, raw), strings(r, at, n));
+            }
+            case WireFormat.REC_ROCM_API -> {
+                need(r, 56, "ROCM_API");
+                int nargs = r.get(JAVA_INT, 52);
+                long at = 56;
+                String function = string(r, at);
+                at += length(r, at) + 1;
+                String message = string(r, at);
+                at += length(r, at) + 1;
+                List<String> pairs = strings(r, at, 2 * nargs);
+                List<GpuArgument> args = new ArrayList<>(nargs);
+                for (int i = 0; i + 1 < pairs.size(); i += 2) {
+                    args.add(new GpuArgument(pairs.get(i), pairs.get(i + 1)));
+                }
+                yield new Api(
+                        aux,
+                        r.get(JAVA_LONG, 8),
+                        r.get(JAVA_LONG, 16),
+                        r.get(JAVA_LONG, 24),
+                        r.get(JAVA_LONG, 32),
+                        r.get(JAVA_LONG, 40),
+                        r.get(JAVA_INT, 48),
+                        function,
+                        message,
+                        List.copyOf(args));
+            }
+            case WireFormat.REC_ROCM_BUFFER -> {
+                need(r, 48, "ROCM_BUFFER");
+                long raw = Integer.toUnsignedLong(r.get(JAVA_INT, 8));
+                long at = 48 + ((raw + 7) & ~7L);
+                need(r, at, "ROCM_BUFFER of " + raw + " raw bytes");
+                yield new Buffer(
+                        aux,
+                        copy(r, 48, raw),
+                        r.get(JAVA_LONG, 16),
+                        r.get(JAVA_LONG, 24),
+                        r.get(JAVA_INT, 32),
+                        r.get(JAVA_INT, 36),
+                        r.get(JAVA_INT, 40),
+                        r.get(JAVA_INT, 44),
+                        string(r, at));
+            }
+            default -> throw new IllegalArgumentException("record type " + type + " is not a ROCm record");
+        };
+    }
+
+    private static MemorySegment copy(MemorySegment r, long at, long bytes) {
+        return MemorySegment.ofArray(r.asSlice(at, bytes).toArray(JAVA_BYTE));
+    }
+
+    private static List<String> strings(MemorySegment r, long at, int n) {
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n && at < r.byteSize(); i++) {
+            int len = length(r, at);
+            out.add(new String(r.asSlice(at, len).toArray(JAVA_BYTE), StandardCharsets.UTF_8));
+            at += len + 1;
+        }
+        return List.copyOf(out);
+    }
+
+    private static void need(MemorySegment r, long bytes, String what) {
+        if (r.byteSize() < bytes) {
+            throw new IllegalArgumentException(what + " record of " + r.byteSize() + " bytes, needs " + bytes);
+        }
+    }
+
+    private static int length(MemorySegment r, long at) {
+        int n = 0;
+        while (at + n < r.byteSize() && r.get(JAVA_BYTE, at + n) != 0) {
+            n++;
+        }
+        return n;
+    }
+
+    private static String string(MemorySegment r, long at) {
+        return at >= r.byteSize()
+                ? ""
+                : new String(r.asSlice(at, length(r, at)).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,134 @@
+package org.rocprofsys.rocm.replay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.SettingsLoader;
+import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.config.output.LaunchContext;
+import org.rocprofsys.config.output.OutputPaths;
+import org.rocprofsys.config.output.OutputSettings;
+import org.rocprofsys.core.event.ProcessEnd;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
+import org.rocprofsys.core.output.OutputContext;
+import org.rocprofsys.core.output.RunOutputs;
+import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.core.perfetto.PerfettoFormat;
+import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.pipeline.Collector;
+import org.rocprofsys.core.pipeline.Pipeline;
+import org.rocprofsys.core.pipeline.SessionDirectory;
+import org.rocprofsys.core.pipeline.TraceWindows;
+import org.rocprofsys.rocm.source.RocmTracing;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.ProcessResult;
+
+/**
+ * One replayed session end to end: the scripted program runs under the real agent with the
+ * environment {@link RocmTracing} gives a profiled target (ROCP_TOOL_LIBRARIES and the tool's
+ * settings), our replay SDK loads the tool and replays the scenario, and the ring file goes
+ * through the {@link Collector} with RocmTracing's record decoder, the {@link Pipeline}, and the
+ * run's Perfetto and GPU stats outputs, as a profiled run writes them.
+ */
+record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonNode metadata, String log) {
+
+    static ReplayRun of(String scenario, Map<String, String> settingsEnv, Path dir, String... args) throws Exception {
+        ReplayBuild b = ReplayBuild.get();
+        Path out = dir.resolve("out");
+        Files.createDirectories(out);
+        Map<String, String> env = new HashMap<>(settingsEnv);
+        env.put("HOME", dir.toString());
+        env.putIfAbsent("ROCPROFSYS_TRACE", "true");
+        Settings settings = new SettingsLoader(SettingsRegistry.standard(), env, dir).load();
+        ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+        PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
+        List<BackgroundSource> sources = RocmTracing.sources(settings, b.tool(), log);
+        if (sources.size() != 1) {
+            throw new AssertionError("no ROCm source for " + settingsEnv + ": " + logBytes);
+        }
+        BackgroundSource rocm = sources.getFirst();
+        try (SessionDirectory session = SessionDirectory.create(dir)) {
+            Map<String, String> targetEnv = new HashMap<>(rocm.targetEnvironment(session.path()));
+            targetEnv.put("LD_PRELOAD", b.agent().toString());
+            targetEnv.put("ROCPROFSYS_SESSION_DIR", session.path().toString());
+            targetEnv.put("ROCPROFSYS_AGENT_CLOCK", "monotonic");
+            List<String> cmd = new java.util.ArrayList<>(List.of(b.app().toString(), scenario));
+            cmd.addAll(List.of(args));
+            ProcessResult r = Command.of(cmd).env(targetEnv).run();
+            int pid;
+            try (var files = Files.list(session.path())) {
+                Path ring = files.filter(p -> p.toString().endsWith(".ring"))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no ring file: " + r.all()));
+                pid = Integer.parseInt(ring.getFileName().toString().split("\\.")[0]);
+            }
+            OutputPaths paths = paths(dir, pid);
+            RunOutputs outputs = RunOutputs.open(
+                    List.of(new PerfettoFormat(), new GpuStatsFormat()),
+                    new OutputContext(settings, paths, pid, scenario, 0, log, log));
+            Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
+            Collector collector = new Collector(
+                    session, pipeline.head(), log, List.of(rocm.backendRecords().orElseThrow()));
+            collector.setRootPid(pid);
+            collector.targetReaped(
+                    r.exitCode() > 128
+                            ? new Collector.RootEnd(ProcessEnd.KILLED_BY_SIGNAL, r.exitCode() - 128, 0)
+                            : new Collector.RootEnd(ProcessEnd.EXITED, r.exitCode(), 0));
+            collector.run(1_000_000_000L);
+            RunSummary summary = new RunSummary(System.nanoTime(), 0, pid, scenario, collector.drops());
+            pipeline.finish(summary.endNs());
+            outputs.finish(
+                    summary, List.of(scenario), ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC), Map.of());
+            return new ReplayRun(
+                    r,
+                    DecodedTrace.read(paths.perfettoFile()),
+                    paths.directory(),
+                    new ObjectMapper().readTree(paths.file("metadata", "json").toFile()),
+                    logBytes.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** A stats file of the run ({@code kernel_stats}, ...; {@code csv} or {@code json}). */
+    String statsFile(String table, String extension) {
+        try (var files = Files.list(outputDir)) {
+            Path p = files.filter(f -> f.getFileName().toString().startsWith(table + "-")
+                            && f.getFileName().toString().endsWith("." + extension))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + table + "." + extension + " in " + outputDir));
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static OutputPaths paths(Path dir, int pid) {
+        LaunchContext ctx = new LaunchContext(
+                List.of("./replay_app"),
+                pid,
+                1,
+                pid,
+                pid,
+                ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
+                Map.of(),
+                k -> Optional.empty(),
+                Optional.empty());
+        OutputSettings os =
+                new OutputSettings(dir.resolve("out").toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
+        return new OutputPaths(os, ctx, dir, OptionalInt.empty());
+    }
+}
