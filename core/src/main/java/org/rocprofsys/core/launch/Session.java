@@ -95,6 +95,7 @@ public final class Session {
         }
         try (SessionDirectory dir = SessionDirectory.create(Path.of(settings.get("ROCPROFSYS_TMPDIR")))) {
             Map<String, String> env = targetEnvironment(dir.path());
+            checkOutputs(env);
             boolean gated = sources.stream().anyMatch(BackgroundSource::needsExecGate);
             if (gated) {
                 ExecGate.checkExecutable(launch.command().getFirst(), env, launch.workingDirectory());
@@ -169,6 +170,20 @@ public final class Session {
             pipeline.finish(summary.endNs());
             outputs.finish(summary, launch.command(), launched, env);
             return outcome;
+        }
+    }
+
+    /** Every enabled output can be written: checked before the target starts. */
+    private void checkOutputs(Map<String, String> env) throws SessionException {
+        OutputPaths paths = outputPaths((int) ProcessHandle.current().pid(), env);
+        for (OutputFormat f : formats) {
+            if (f.enabled(settings)) {
+                try {
+                    f.checkBeforeLaunch(settings, paths);
+                } catch (IOException e) {
+                    throw new SessionException(e.getMessage());
+                }
+            }
         }
     }
 
