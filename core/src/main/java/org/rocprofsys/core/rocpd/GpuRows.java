@@ -81,8 +81,12 @@ final class GpuRows {
         ProcessRows.ThreadRows t = processes.thread(c.pid(), c.tid(), c.beginNs());
         rows.region(image.id, t.id, c.beginNs(), c.endNs(), rows.string(c.function()), eventId);
         if (c.correlationId() != 0) {
-            // the runtime call names the work; the driver call under it has the same id
-            launches.putIfAbsent(c.pid() + "/" + c.correlationId(), new Launch(c.tid(), c.function()));
+            // the runtime call names the work; the driver call under it has the same id and, ending
+            // first, usually arrives first
+            String key = c.pid() + "/" + c.correlationId();
+            if (c.domain() != GpuDomain.CUDA_DRIVER_API || !launches.containsKey(key)) {
+                launches.put(key, new Launch(c.tid(), c.function()));
+            }
         }
     }
 
