@@ -16,8 +16,8 @@ import org.rocprofsys.core.launch.SessionException;
 import org.rocprofsys.core.launch.TargetOutcome;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
-import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.timemory.SamplingProfileFormat;
 import org.rocprofsys.core.timemory.TimemoryFormat;
 import org.rocprofsys.cuda.source.CudaTracing;
@@ -42,13 +42,12 @@ public final class RunCommand {
      * Every output a run can write, one line per format (each writes when the settings enable
      * it), in the order they are finished and metadata.json lists their files.
      */
-    static final List<OutputFormat> OUTPUT_FORMATS =
-            List.of(
-                    new PerfettoFormat(),
-                    new TimemoryFormat(),
-                    new SamplingProfileFormat(),
-                    new GpuStatsFormat(),
-                    new RocpdFormat());
+    static final List<OutputFormat> OUTPUT_FORMATS = List.of(
+            new PerfettoFormat(),
+            new TimemoryFormat(),
+            new SamplingProfileFormat(),
+            new GpuStatsFormat(),
+            new RocpdFormat());
 
     /**
      * The background sources, one line each, in the order the session starts them (the first one's
