@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * a baseline measured in the same run with the ratio between them, and the ratio to the budget.
  *
  * <pre>
- * benchmarks/run.sh [--quick] [pushpop] [ingest] [perfetto] [finalize] [rss]
+ * benchmarks/run.sh [--quick] [pushpop] [ingest] [perfetto] [finalize] [rss] [rocpd]
  * </pre>
  *
  * With no name every benchmark runs, in that order. {@code --quick} shrinks the sizes (a smoke
@@ -27,8 +27,8 @@ import java.util.stream.Stream;
  * distribution in {@code run/target/dist} and the C programs in {@code benchmarks/target/native}.
  */
 public final class Main {
-    static final List<String> ALL =
-            List.of("pushpop", "ingest", "perfetto", "finalize", "rss", "procsampling", "sampling", "instrument");
+    static final List<String> ALL = List.of(
+            "pushpop", "ingest", "perfetto", "finalize", "rss", "procsampling", "sampling", "instrument", "rocpd");
 
     private Main() {}
 
@@ -72,6 +72,7 @@ public final class Main {
                 case "procsampling" -> ProcessSamplingBench.run(env);
                 case "sampling" -> CallStackSamplingBench.run(env);
                 case "instrument" -> InstrumentBench.run(env);
+                case "rocpd" -> RocpdBench.run(env);
                 default -> throw new IllegalStateException(n);
             };
             for (Result x : r) {

@@ -46,14 +46,11 @@ class RocpdEndToEndIT extends DistributionTest {
     }
 
     @Test
-    void userApiWithProcessSampling() throws Exception {
+    void userApi() throws Exception {
         var r = tool(
                 "rocprof-sys-run",
                 "user-api",
                 List.of(),
-                "-H",
-                "--process-freq",
-                "100",
                 "--",
                 examples().resolve("user-api").toString(),
                 "10",
@@ -61,7 +58,6 @@ class RocpdEndToEndIT extends DistributionTest {
                 "1000");
         assertEquals(0, r.exitCode(), r::toString);
         Map<String, Long> c = sameCounts("user-api", r);
-        assertTrue(c.get("counter_samples") > 0, c.toString());
         // each of the 4 threads, then main, runs the region once
         assertEquals(
                 5L,
@@ -69,6 +65,34 @@ class RocpdEndToEndIT extends DistributionTest {
                         dir("user-api").resolve("rocpd.db"),
                         "SELECT COUNT(*) FROM regions WHERE name = 'run(10) x 1000'"),
                 c.toString());
+        assertTrue(
+                RocpdCounts.number(dir("user-api").resolve("rocpd.db"), "SELECT COUNT(*) FROM region_args") > 0,
+                "the annotated regions' arguments");
+    }
+
+    @Test
+    void processSampling() throws Exception {
+        var r = tool(
+                "rocprof-sys-run",
+                "host",
+                List.of(),
+                "-H",
+                "--cpus",
+                "0",
+                "--process-freq",
+                "50",
+                "--",
+                examples().resolve("hot-functions").toString(),
+                "30");
+        assertEquals(0, r.exitCode(), r::toString);
+        Map<String, Long> c = sameCounts("host", r);
+        assertTrue(c.get("counter_samples") > 20, c.toString());
+        Path db = dir("host").resolve("rocpd.db");
+        assertTrue(
+                RocpdCounts.query(db, "SELECT name, COUNT(*) FROM pmc_info GROUP BY name")
+                        .keySet()
+                        .containsAll(List.of("CPU Memory Usage (S)", "CPU Frequency [0] (S)")),
+                r::toString);
     }
 
     @Test
