@@ -8,7 +8,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,34 +21,87 @@ import java.util.Map;
  * consistent database of the last commit.
  */
 final class RocpdDatabase implements AutoCloseable {
-    /** A table's insert: the next id to give and the rows waiting in its batch. */
+    /**
+     * A table's insert: the next id to give and the rows waiting. Rows are bound
+     * {@link #ROWS_PER_STATEMENT} at a time into one multi-row INSERT (one statement step per 64
+     * rows instead of one per row: about twice the rows per second); what is left at a commit goes
+     * through the one-row statement.
+     */
     static final class Insert {
-        final PreparedStatement statement;
+        static final int ROWS_PER_STATEMENT = 64;
+
+        private final PreparedStatement one;
+        private final PreparedStatement many;
+        private final int columns;
+        private final Object[] row;
+        private final Object[] buffered;
+        private int bufferedRows;
         private long nextId = 1;
         private int pending;
 
-        private Insert(PreparedStatement statement) {
-            this.statement = statement;
+        private Insert(PreparedStatement one, PreparedStatement many, int columns) {
+            this.one = one;
+            this.many = many;
+            this.columns = columns;
+            this.row = new Object[columns];
+            this.buffered = new Object[columns * ROWS_PER_STATEMENT];
         }
 
-        /** Starts a row: sets its id (parameter 1) and returns it; the caller sets the rest, then {@link #add}. */
-        long begin() throws SQLException {
+        /** Starts a row: sets its id (column 1) and returns it; the caller sets the rest, then {@link #add}. */
+        long begin() {
             long id = nextId++;
-            statement.setLong(1, id);
+            row[0] = id;
             return id;
         }
 
-        void add() throws SQLException {
-            statement.addBatch();
-            pending++;
+        void setLong(int column, long value) {
+            row[column - 1] = value;
         }
 
-        void setNullableLong(int index, long value, boolean present) throws SQLException {
-            if (present) {
-                statement.setLong(index, value);
-            } else {
-                statement.setNull(index, Types.INTEGER);
+        void setInt(int column, int value) {
+            row[column - 1] = value;
+        }
+
+        void setDouble(int column, double value) {
+            row[column - 1] = value;
+        }
+
+        void setString(int column, String value) {
+            row[column - 1] = value;
+        }
+
+        void setNullableLong(int column, long value, boolean present) {
+            row[column - 1] = present ? value : null;
+        }
+
+        void add() throws SQLException {
+            System.arraycopy(row, 0, buffered, bufferedRows * columns, columns);
+            pending++;
+            if (++bufferedRows == ROWS_PER_STATEMENT) {
+                for (int i = 0; i < buffered.length; i++) {
+                    many.setObject(i + 1, buffered[i]);
+                }
+                many.addBatch();
+                bufferedRows = 0;
             }
+        }
+
+        /** Runs the batched statements, then the rows still buffered. */
+        private void flush() throws SQLException {
+            many.executeBatch();
+            for (int r = 0; r < bufferedRows; r++) {
+                for (int c = 0; c < columns; c++) {
+                    one.setObject(c + 1, buffered[r * columns + c]);
+                }
+                one.addBatch();
+            }
+            bufferedRows = 0;
+            one.executeBatch();
+        }
+
+        private void close() throws SQLException {
+            one.close();
+            many.close();
         }
     }
 
@@ -95,13 +147,21 @@ final class RocpdDatabase implements AutoCloseable {
         }
         StringBuilder sql =
                 new StringBuilder("INSERT INTO \"").append(schema.table(table)).append("\" (\"id\"");
-        StringBuilder values = new StringBuilder("?");
+        StringBuilder values = new StringBuilder("(?");
         for (String c : columns) {
             sql.append(", \"").append(c).append('"');
             values.append(", ?");
         }
-        sql.append(") VALUES (").append(values).append(')');
-        Insert insert = new Insert(connection.prepareStatement(sql.toString()));
+        values.append(')');
+        sql.append(") VALUES ");
+        StringBuilder manyRows = new StringBuilder(sql);
+        for (int r = 0; r < Insert.ROWS_PER_STATEMENT; r++) {
+            manyRows.append(r == 0 ? "" : ", ").append(values);
+        }
+        Insert insert = new Insert(
+                connection.prepareStatement(sql.toString() + values),
+                connection.prepareStatement(manyRows.toString()),
+                columns.length + 1);
         inserts.put(table, insert);
         return insert;
     }
@@ -138,7 +198,7 @@ final class RocpdDatabase implements AutoCloseable {
         for (String table : RocpdSchema.TABLES) {
             Insert i = inserts.get(table);
             if (i != null && i.pending > 0) {
-                i.statement.executeBatch();
+                i.flush();
                 rows += i.pending;
                 i.pending = 0;
             }
@@ -167,7 +227,7 @@ final class RocpdDatabase implements AutoCloseable {
             execute("PRAGMA journal_mode=DELETE");
         } finally {
             for (Insert i : inserts.values()) {
-                i.statement.close();
+                i.close();
             }
             for (PreparedStatement u : updates) {
                 u.close();

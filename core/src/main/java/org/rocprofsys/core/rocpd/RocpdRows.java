@@ -46,14 +46,14 @@ final class RocpdRows {
                 "hardware_name",
                 "domain_name");
         nid = n.begin();
-        n.statement.setLong(2, node.hash());
-        n.statement.setString(3, node.machineId());
-        n.statement.setString(4, node.systemName());
-        n.statement.setString(5, node.hostname());
-        n.statement.setString(6, node.release());
-        n.statement.setString(7, node.version());
-        n.statement.setString(8, node.hardwareName());
-        n.statement.setString(9, node.domainName());
+        n.setLong(2, node.hash());
+        n.setString(3, node.machineId());
+        n.setString(4, node.systemName());
+        n.setString(5, node.hostname());
+        n.setString(6, node.release());
+        n.setString(7, node.version());
+        n.setString(8, node.hardwareName());
+        n.setString(9, node.domainName());
         n.add();
         process = db.insert("rocpd_info_process", "nid", "ppid", "pid", "init", "start", "command", "extdata");
         thread = db.insert("rocpd_info_thread", "nid", "ppid", "pid", "tid", "name", "start");
@@ -171,7 +171,7 @@ final class RocpdRows {
             return id;
         }
         long created = string.begin();
-        string.statement.setString(2, text);
+        string.setString(2, text);
         string.add();
         strings.put(text, created);
         return created;
@@ -179,7 +179,7 @@ final class RocpdRows {
 
     long process(int ppid, int pid, long start, String command, String extdata) throws SQLException {
         long id = process.begin();
-        var s = process.statement;
+        var s = process;
         s.setLong(2, nid);
         s.setInt(3, ppid);
         s.setInt(4, pid);
@@ -193,7 +193,7 @@ final class RocpdRows {
 
     long thread(int ppid, long processId, int tid, String name, long start) throws SQLException {
         long id = thread.begin();
-        var s = thread.statement;
+        var s = thread;
         s.setLong(2, nid);
         s.setInt(3, ppid);
         s.setLong(4, processId);
@@ -216,7 +216,7 @@ final class RocpdRows {
             String extdata)
             throws SQLException {
         long id = agent.begin();
-        var s = agent.statement;
+        var s = agent;
         s.setLong(2, nid);
         s.setLong(3, processId);
         s.setString(4, type);
@@ -235,18 +235,18 @@ final class RocpdRows {
 
     long queue(long processId, String name) throws SQLException {
         long id = queue.begin();
-        queue.statement.setLong(2, nid);
-        queue.statement.setLong(3, processId);
-        queue.statement.setString(4, name);
+        queue.setLong(2, nid);
+        queue.setLong(3, processId);
+        queue.setString(4, name);
         queue.add();
         return id;
     }
 
     long stream(long processId, String name) throws SQLException {
         long id = stream.begin();
-        stream.statement.setLong(2, nid);
-        stream.statement.setLong(3, processId);
-        stream.statement.setString(4, name);
+        stream.setLong(2, nid);
+        stream.setLong(3, processId);
+        stream.setString(4, name);
         stream.add();
         return id;
     }
@@ -255,7 +255,7 @@ final class RocpdRows {
     long pmc(long processId, long agentId, String arch, String name, String description, String component, String units)
             throws SQLException {
         long id = pmc.begin();
-        var s = pmc.statement;
+        var s = pmc;
         s.setLong(2, nid);
         s.setLong(3, processId);
         s.setLong(4, agentId);
@@ -274,7 +274,7 @@ final class RocpdRows {
 
     long codeObject(long processId, long agentId, String uri) throws SQLException {
         long id = codeObject.begin();
-        var s = codeObject.statement;
+        var s = codeObject;
         s.setLong(2, nid);
         s.setLong(3, processId);
         s.setLong(4, agentId);
@@ -294,7 +294,7 @@ final class RocpdRows {
             String extdata)
             throws SQLException {
         long id = kernelSymbol.begin();
-        var s = kernelSymbol.statement;
+        var s = kernelSymbol;
         s.setLong(2, nid);
         s.setLong(3, processId);
         s.setLong(4, codeObjectId);
@@ -311,7 +311,7 @@ final class RocpdRows {
     /** A track: a thread's samples ({@code threadId} > 0) or a counter series (0). */
     long track(long processId, long threadId, long nameId) throws SQLException {
         long id = track.begin();
-        var s = track.statement;
+        var s = track;
         s.setLong(2, nid);
         s.setLong(3, processId);
         track.setNullableLong(4, threadId, threadId > 0);
@@ -324,7 +324,7 @@ final class RocpdRows {
     long event(long categoryId, long correlationId, String callStack, String lineInfo, String extdata)
             throws SQLException {
         long id = event.begin();
-        var s = event.statement;
+        var s = event;
         s.setLong(2, categoryId);
         event.setNullableLong(3, correlationId, correlationId != 0);
         s.setString(4, callStack == null ? "{}" : callStack);
@@ -336,7 +336,7 @@ final class RocpdRows {
 
     long arg(long eventId, int position, String type, String name, String value) throws SQLException {
         long id = arg.begin();
-        var s = arg.statement;
+        var s = arg;
         s.setLong(2, eventId);
         s.setInt(3, position);
         s.setString(4, type);
@@ -348,16 +348,16 @@ final class RocpdRows {
 
     long pmcEvent(long eventId, long pmcId, double value) throws SQLException {
         long id = pmcEvent.begin();
-        pmcEvent.statement.setLong(2, eventId);
-        pmcEvent.statement.setLong(3, pmcId);
-        pmcEvent.statement.setDouble(4, value);
+        pmcEvent.setLong(2, eventId);
+        pmcEvent.setLong(3, pmcId);
+        pmcEvent.setDouble(4, value);
         pmcEvent.add();
         return id;
     }
 
     long region(long processId, long threadId, long start, long end, long nameId, long eventId) throws SQLException {
         long id = region.begin();
-        var s = region.statement;
+        var s = region;
         s.setLong(2, nid);
         s.setLong(3, processId);
         s.setLong(4, threadId);
@@ -371,9 +371,9 @@ final class RocpdRows {
 
     long sample(long trackId, long timestamp, long eventId) throws SQLException {
         long id = sample.begin();
-        sample.statement.setLong(2, trackId);
-        sample.statement.setLong(3, timestamp);
-        sample.statement.setLong(4, eventId);
+        sample.setLong(2, trackId);
+        sample.setLong(3, timestamp);
+        sample.setLong(4, eventId);
         sample.add();
         return id;
     }
@@ -381,7 +381,7 @@ final class RocpdRows {
     /** A kernel (or a memset, which rocpd keeps as a dispatch of a fill kernel, as ROCm does). */
     long dispatch(KernelRow k) throws SQLException {
         long id = dispatch.begin();
-        var s = dispatch.statement;
+        var s = dispatch;
         s.setLong(2, nid);
         s.setLong(3, k.processId());
         s.setLong(4, k.threadId());
@@ -408,7 +408,7 @@ final class RocpdRows {
 
     long copy(CopyRow c) throws SQLException {
         long id = copy.begin();
-        var s = copy.statement;
+        var s = copy;
         s.setLong(2, nid);
         s.setLong(3, c.processId());
         s.setLong(4, c.threadId());
@@ -428,7 +428,7 @@ final class RocpdRows {
 
     long allocation(AllocationRow a) throws SQLException {
         long id = allocate.begin();
-        var s = allocate.statement;
+        var s = allocate;
         s.setLong(2, nid);
         s.setLong(3, a.processId());
         s.setLong(4, a.threadId());
