@@ -5,6 +5,7 @@ module org.rocprofsys.core {
     requires com.google.protobuf;
     requires com.fasterxml.jackson.databind;
     requires jdk.unsupported;
+    requires java.sql;
 
     exports org.rocprofsys.core.event;
     exports org.rocprofsys.core.gpu;
@@ -13,6 +14,8 @@ module org.rocprofsys.core {
     exports org.rocprofsys.core.perfetto;
     exports org.rocprofsys.core.pipeline;
     exports org.rocprofsys.core.timemory;
+    // the rocpd database format: listed by the launcher
+    exports org.rocprofsys.core.rocpd;
     exports org.rocprofsys.core.wire;
     // the GPU statistics format: listed by the launcher
     exports org.rocprofsys.core.gpu.stats;

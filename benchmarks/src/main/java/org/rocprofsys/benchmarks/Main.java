@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * benchmarks/run.sh [--quick] [pushpop] [ingest] [perfetto] [finalize] [rss] [procsampling] [sampling]
- *                   [instrument] [overhead] [fixedcost]
+ *                   [instrument] [overhead] [fixedcost] [rocpd]
  * </pre>
  *
  * With no name every benchmark runs, in that order. {@code --quick} shrinks the sizes (a smoke
@@ -38,7 +38,8 @@ public final class Main {
             "sampling",
             "instrument",
             "overhead",
-            "fixedcost");
+            "fixedcost",
+            "rocpd");
 
     private Main() {}
 
@@ -84,6 +85,7 @@ public final class Main {
                 case "instrument" -> InstrumentBench.run(env);
                 case "overhead" -> OverheadBench.run(env);
                 case "fixedcost" -> FixedCostBench.run(env);
+                case "rocpd" -> RocpdBench.run(env);
                 default -> throw new IllegalStateException(n);
             };
             for (Result x : r) {

@@ -17,6 +17,7 @@ import org.rocprofsys.core.launch.TargetOutcome;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
 import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.timemory.SamplingProfileFormat;
 import org.rocprofsys.core.timemory.TimemoryFormat;
 import org.rocprofsys.cuda.source.CudaTracing;
@@ -50,7 +51,9 @@ public final class RunCommand {
             new TimemoryFormat(),
             new SamplingProfileFormat(),
             new GpuStatsFormat(),
-            new UnifiedMemoryFormat());
+            new UnifiedMemoryFormat(),
+
+            new RocpdFormat());
 
     /**
      * The background sources, one line each, in the order the session starts them (the first one's

@@ -103,6 +103,7 @@ public final class Session {
             if (unwritable.isPresent()) { // said before the target runs, not after
                 throw new SessionException(unwritable.get());
             }
+            checkOutputs(env);
             boolean gated = sources.stream().anyMatch(BackgroundSource::needsExecGate);
             if (gated) {
                 ExecGate.checkExecutable(launch.command().getFirst(), env, launch.workingDirectory());
@@ -177,6 +178,20 @@ public final class Session {
             pipeline.finish(summary.endNs());
             outputs.finish(summary, launch.command(), launched, env);
             return outcome;
+        }
+    }
+
+    /** Every enabled output can be written: checked before the target starts. */
+    private void checkOutputs(Map<String, String> env) throws SessionException {
+        OutputPaths paths = outputPaths((int) ProcessHandle.current().pid(), env);
+        for (OutputFormat f : formats) {
+            if (f.enabled(settings)) {
+                try {
+                    f.checkBeforeLaunch(settings, paths);
+                } catch (IOException e) {
+                    throw new SessionException(e.getMessage());
+                }
+            }
         }
     }
 

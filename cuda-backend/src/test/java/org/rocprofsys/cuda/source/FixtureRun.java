@@ -34,6 +34,7 @@ import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
 import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.core.pipeline.TraceWindows;
+import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.wire.RingFile;
 import org.rocprofsys.unifiedmemory.report.UnifiedMemoryFormat;
 
@@ -46,6 +47,11 @@ import org.rocprofsys.unifiedmemory.report.UnifiedMemoryFormat;
 record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata, String log) {
 
     static FixtureRun of(String fixture, Path dir) throws Exception {
+        return of(fixture, dir, false);
+    }
+
+    /** @param rocpd whether the run also writes its rocpd database ({@link #rocpdFile}) */
+    static FixtureRun of(String fixture, Path dir, boolean rocpd) throws Exception {
         Path out = dir.resolve("out");
         Files.createDirectories(out);
         Settings settings = new SettingsLoader(
@@ -56,7 +62,10 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
                                 "ROCPROFSYS_TRACE",
                                 "true",
                                 "ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING",
-                                "true"),
+                                "true",
+
+                                "ROCPROFSYS_USE_ROCPD",
+                                Boolean.toString(rocpd)),
                         dir)
                 .load();
         ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
@@ -73,7 +82,7 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
             Files.move(ring, session.path().resolve(pid + ".0.ring"));
             OutputPaths paths = paths(dir, pid);
             RunOutputs outputs = RunOutputs.open(
-                    List.of(new PerfettoFormat(), new GpuStatsFormat(), new UnifiedMemoryFormat()),
+                    List.of(new PerfettoFormat(), new GpuStatsFormat(), new UnifiedMemoryFormat(), new RocpdFormat(name -> null)),
                     new OutputContext(settings, paths, pid, fixture, 0, log, log));
             Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
             Collector collector = new Collector(session, pipeline.head(), log, List.of(CudaTracing::records));
@@ -92,6 +101,11 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
                     new ObjectMapper().readTree(paths.file("metadata", "json").toFile()),
                     logBytes.toString(StandardCharsets.UTF_8));
         }
+    }
+
+    /** The run's rocpd database (written when asked for). */
+    Path rocpdFile() {
+        return outputDir.resolve("rocpd-" + pid + ".db");
     }
 
     /** A stats file of the run ({@code kernel_stats}, ...; {@code csv} or {@code json}). */

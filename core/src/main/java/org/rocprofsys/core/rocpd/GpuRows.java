@@ -1,0 +1,254 @@
+package org.rocprofsys.core.rocpd;
+
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.gpu.Dim3;
+import org.rocprofsys.core.gpu.GpuApiCall;
+import org.rocprofsys.core.gpu.GpuArgument;
+import org.rocprofsys.core.gpu.GpuDevice;
+import org.rocprofsys.core.gpu.GpuDomain;
+import org.rocprofsys.core.gpu.GpuEvent;
+import org.rocprofsys.core.gpu.GpuKernel;
+import org.rocprofsys.core.gpu.GpuMarker;
+import org.rocprofsys.core.gpu.GpuMemoryAllocation;
+import org.rocprofsys.core.gpu.GpuMemoryCopy;
+import org.rocprofsys.core.gpu.GpuMemorySet;
+import org.rocprofsys.core.gpu.GpuSynchronization;
+import org.rocprofsys.core.gpu.MemoryKind;
+
+/**
+ * The GPU event model (core.gpu) as rocpd rows. API calls and markers are regions of the calling
+ * thread (category as in the trace: {@code cuda_runtime_api}, {@code cuda_nvtx}, ...; arguments
+ * as rocpd_arg, the correlation id on the event). Device work keeps the thread and the API
+ * function that launched it (found by correlation id), a stream and a queue row per
+ * stream, and one kernel symbol per kernel name and process; a memset is the dispatch of a
+ * {@code MEMORY_SET} kernel, the way ROCm runs fills. Synchronisations have no row of their own:
+ * the waiting API call is the region.
+ */
+final class GpuRows {
+    /** Launches remembered for their device work (bounded: a call whose work never came ages out). */
+    private static final int LAUNCHES_KEPT = 1 << 16;
+
+    private record Launch(int tid, String function) {}
+
+    private final RocpdRows rows;
+    private final ProcessRows processes;
+    private final Map<String, GpuDevice> devices = new HashMap<>();
+    private final Map<String, long[]> streams = new HashMap<>();
+    private final Map<String, Long> kernels = new HashMap<>();
+    private final Map<String, Long> codeObjects = new HashMap<>();
+    private final Map<Category, Long> categories = new HashMap<>();
+    private final Map<String, Launch> launches = new LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Launch> eldest) {
+            return size() > LAUNCHES_KEPT;
+        }
+    };
+    private long dispatches;
+
+    GpuRows(RocpdRows rows, ProcessRows processes) {
+        this.rows = rows;
+        this.processes = processes;
+    }
+
+    void accept(GpuEvent event) throws SQLException {
+        switch (event) {
+            case GpuDevice d -> devices.putIfAbsent(d.pid() + "/" + d.index(), d);
+            case GpuApiCall c -> apiCall(c);
+            case GpuMarker m -> marker(m);
+            case GpuKernel k -> kernel(k);
+            case GpuMemoryCopy c -> copy(c);
+            case GpuMemorySet s -> memset(s);
+            case GpuMemoryAllocation a -> allocation(a);
+            case GpuSynchronization s -> {
+                // the waiting call (cudaStreamSynchronize & co.) is a region already
+            }
+        }
+    }
+
+    private void apiCall(GpuApiCall c) throws SQLException {
+        Category category =
+                c.domain() == GpuDomain.CUDA_DRIVER_API ? Category.CUDA_DRIVER_API : Category.CUDA_RUNTIME_API;
+        long eventId = rows.event(categoryId(category), c.correlationId(), null, null, null);
+        int position = 0;
+        for (GpuArgument a : c.arguments()) {
+            rows.arg(eventId, position++, "string", a.name(), a.value());
+        }
+        ProcessRows.ProcessImage image = processes.process(c.pid(), c.beginNs());
+        ProcessRows.ThreadRows t = processes.thread(c.pid(), c.tid(), c.beginNs());
+        rows.region(image.id, t.id, c.beginNs(), c.endNs(), rows.string(c.function()), eventId);
+        if (c.correlationId() != 0) {
+            // the runtime call names the work; the driver call under it has the same id and, ending
+            // first, usually arrives first
+            String key = c.pid() + "/" + c.correlationId();
+            if (c.domain() != GpuDomain.CUDA_DRIVER_API || !launches.containsKey(key)) {
+                launches.put(key, new Launch(c.tid(), c.function()));
+            }
+        }
+    }
+
+    private void marker(GpuMarker m) throws SQLException {
+        long eventId = rows.event(categoryId(Category.CUDA_NVTX), 0, null, null, null);
+        int position = 0;
+        if (!m.domain().isEmpty()) {
+            rows.arg(eventId, position++, "string", "domain", m.domain());
+        }
+        if (m.closedByProfiler()) {
+            rows.arg(eventId, position, "bool", "closed_by_profiler", "true");
+        }
+        ProcessRows.ProcessImage image = processes.process(m.pid(), m.beginNs());
+        ProcessRows.ThreadRows t = processes.thread(m.pid(), m.tid(), m.beginNs());
+        String name = m.message() == null ? "" : m.message();
+        rows.region(image.id, t.id, m.beginNs(), m.range() ? m.endNs() : m.beginNs(), rows.string(name), eventId);
+    }
+
+    private void kernel(GpuKernel k) throws SQLException {
+        Placement p = place(k.pid(), k.device(), k.stream(), k.correlationId(), k.beginNs());
+        long symbol =
+                kernelSymbol(p, k.device(), k.mangledName(), k.name(), k.staticSharedBytes(), k.registersPerThread());
+        long eventId = rows.event(categoryId(Category.CUDA_KERNEL_DISPATCH), k.correlationId(), null, null, null);
+        rows.dispatch(new KernelRow(
+                p.image.id,
+                p.threadId,
+                p.agentId,
+                symbol,
+                ++dispatches,
+                p.queueId,
+                p.streamId,
+                k.beginNs(),
+                k.endNs(),
+                k.staticSharedBytes() + k.dynamicSharedBytes(),
+                k.block(),
+                k.grid(),
+                p.regionNameId,
+                eventId));
+    }
+
+    private void memset(GpuMemorySet s) throws SQLException {
+        Placement p = place(s.pid(), s.device(), s.stream(), s.correlationId(), s.beginNs());
+        long symbol = kernelSymbol(p, s.device(), "MEMORY_SET", "MEMORY_SET", 0, 0);
+        String extdata = "{\"bytes\":" + s.bytes() + ",\"value\":" + s.value() + "}";
+        long eventId = rows.event(categoryId(Category.CUDA_MEMORY_SET), s.correlationId(), null, null, extdata);
+        Dim3 none = new Dim3(0, 0, 0);
+        rows.dispatch(new KernelRow(
+                p.image.id,
+                p.threadId,
+                p.agentId,
+                symbol,
+                ++dispatches,
+                p.queueId,
+                p.streamId,
+                s.beginNs(),
+                s.endNs(),
+                0,
+                none,
+                none,
+                p.regionNameId,
+                eventId));
+    }
+
+    private void copy(GpuMemoryCopy c) throws SQLException {
+        Placement p = place(c.pid(), c.device(), c.stream(), c.correlationId(), c.beginNs());
+        long eventId = rows.event(categoryId(Category.CUDA_MEMORY_COPY), c.correlationId(), null, null, null);
+        rows.copy(new CopyRow(
+                p.image.id,
+                p.threadId,
+                c.beginNs(),
+                c.endNs(),
+                rows.string(c.kind().operationName()),
+                agent(p.image, c.dstDevice()),
+                agent(p.image, c.srcDevice()),
+                c.bytes(),
+                p.queueId,
+                p.streamId,
+                p.regionNameId,
+                eventId));
+    }
+
+    private void allocation(GpuMemoryAllocation a) throws SQLException {
+        Placement p = place(a.pid(), a.device(), a.stream(), a.correlationId(), a.timestampNs());
+        long eventId = rows.event(categoryId(Category.CUDA_MEMORY_ALLOCATION), a.correlationId(), null, null, null);
+        rows.allocation(new AllocationRow(
+                p.image.id,
+                p.threadId,
+                a.device() >= 0 ? p.agentId : processes.cpuAgent(p.image),
+                a.free() ? "FREE" : "ALLOC",
+                a.memory() == MemoryKind.MANAGED ? "VIRTUAL" : "REAL",
+                a.timestampNs(),
+                a.address(),
+                a.bytes(),
+                p.queueId,
+                p.streamId,
+                eventId,
+                "{\"memory\":\"" + a.memory() + "\"}"));
+    }
+
+    /** Where a piece of device work goes: its process, launching thread and call, agent, stream. */
+    private record Placement(
+            ProcessRows.ProcessImage image,
+            long threadId,
+            long agentId,
+            long queueId,
+            long streamId,
+            long regionNameId) {}
+
+    private Placement place(int pid, int device, long stream, long correlationId, long time) throws SQLException {
+        ProcessRows.ProcessImage image = processes.process(pid, time);
+        Launch launch = correlationId != 0 ? launches.get(pid + "/" + correlationId) : null;
+        // work whose launch is unknown is put on the process's main thread
+        int tid = launch != null ? launch.tid() : image.pid;
+        long threadId = processes.thread(pid, tid, time).id;
+        long agentId = agent(image, Math.max(device, 0));
+        String key = image.id + "/" + device + "/" + stream;
+        long[] ids = streams.get(key);
+        if (ids == null) {
+            String name = "CUDA Stream " + stream + " [" + device + "]";
+            ids = new long[] {rows.queue(image.id, name), rows.stream(image.id, name)};
+            streams.put(key, ids);
+        }
+        long regionName = rows.string(launch != null ? launch.function() : "unknown");
+        return new Placement(image, threadId, agentId, ids[0], ids[1], regionName);
+    }
+
+    /** The agent of a device (-1: host memory, the process's first CPU). */
+    private long agent(ProcessRows.ProcessImage image, int device) throws SQLException {
+        if (device < 0) {
+            return processes.cpuAgent(image);
+        }
+        return processes.gpuAgent(image, device, devices.get(image.pid + "/" + device));
+    }
+
+    private long kernelSymbol(Placement p, int device, String mangled, String display, int staticShared, int registers)
+            throws SQLException {
+        String key = p.image.id + "/" + mangled;
+        Long id = kernels.get(key);
+        if (id != null) {
+            return id;
+        }
+        String objectKey = p.image.id + "/" + device;
+        Long codeObject = codeObjects.get(objectKey);
+        if (codeObject == null) {
+            // CUPTI names no code objects: one per device of the process holds its kernels
+            codeObject = rows.codeObject(p.image.id, p.agentId, "memory://" + p.image.pid + "/device/" + device);
+            codeObjects.put(objectKey, codeObject);
+        }
+        String extdata = "{\"demangled_kernel_name\":" + Json.quote(display) + ",\"formatted_kernel_name\":"
+                + Json.quote(display) + "}";
+        long created = rows.kernelSymbol(
+                p.image.id, codeObject, mangled == null ? display : mangled, display, staticShared, registers, extdata);
+        kernels.put(key, created);
+        return created;
+    }
+
+    private long categoryId(Category category) throws SQLException {
+        Long id = categories.get(category);
+        if (id == null) {
+            id = rows.string(category.label());
+            categories.put(category, id);
+        }
+        return id;
+    }
+}

@@ -1,0 +1,296 @@
+package org.rocprofsys.core.rocpd;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.rocprofsys.core.event.Annotation;
+import org.rocprofsys.core.event.AnnotationValue;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.core.event.CounterTrack;
+import org.rocprofsys.core.event.EventSink;
+import org.rocprofsys.core.event.Fork;
+import org.rocprofsys.core.event.GpuActivity;
+import org.rocprofsys.core.event.Mark;
+import org.rocprofsys.core.event.ProcessEnded;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.RecordsDropped;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.event.StackFrame;
+import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.ThreadStarted;
+
+/**
+ * Writes the normalised event stream into a rocpd database as it arrives: regions (user API,
+ * instrumented functions, the main region, marks as zero-length regions) with their category and
+ * annotations as arguments, call-stack samples on a {@code Thread N} track of each thread with the
+ * stack as JSON, counter series as rocpd_info_pmc + rocpd_pmc_event + rocpd_sample, and GPU
+ * activity through {@link GpuRows}. Rows are committed every {@link #COMMIT_ROWS} rows or
+ * {@link #COMMIT_NANOS} of run time, so the file holds the run so far and memory does not grow
+ * with the run's length.
+ */
+public final class RocpdSink implements EventSink, AutoCloseable {
+    static final long COMMIT_ROWS = 200_000;
+    static final long COMMIT_NANOS = 500_000_000L;
+    private static final int CHECK_EVERY = 4096;
+
+    private final RocpdDatabase db;
+    private final RocpdRows rows;
+    private final ProcessRows processes;
+    private final GpuRows gpu;
+    /** The category of the profiler's own instants (fork, records dropped), as in the trace. */
+    static final String PROFILER_CATEGORY = "rocprof-sys";
+
+    /** The event row of the regions of a category that carry no arguments (they share it). */
+    private final Map<String, Long> plainEvents = new HashMap<>();
+    /** Counter series by process row and name: [track id, pmc id]. */
+    private final Map<String, long[]> counters = new HashMap<>();
+
+    private int sinceCheck;
+    private long lastCommit = System.nanoTime();
+    private boolean closed;
+
+    private RocpdSink(RocpdDatabase db, NodeInfo node, int rootPid) throws SQLException {
+        this.db = db;
+        this.rows = new RocpdRows(db, node);
+        this.processes = new ProcessRows(rows, node, rootPid);
+        this.gpu = new GpuRows(rows, processes);
+    }
+
+    /** Creates the database file {@code file} for a run whose target is {@code rootPid}. */
+    public static RocpdSink create(java.nio.file.Path file, int rootPid) throws IOException {
+        RocpdDatabase db = RocpdDatabase.create(
+                file,
+                new RocpdSchema(
+                        java.util.UUID.randomUUID().toString(),
+                        java.util.UUID.randomUUID().toString()));
+        try {
+            RocpdSink sink = new RocpdSink(db, NodeInfo.ofThisMachine(), rootPid);
+            db.commit();
+            return sink;
+        } catch (SQLException e) {
+            throw new IOException("cannot write the rocpd database " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void accept(SinkEvent event) throws IOException {
+        try {
+            switch (event) {
+                case ProcessStarted p -> processes.started(p);
+                case ProcessEnded p -> processes.ended(p.pid(), p.timestampNs());
+                case ThreadStarted t -> processes.threadStarted(t.pid(), t.tid(), t.sequence(), t.timestampNs());
+                case ThreadEnded t -> processes.threadEnded(t.pid(), t.tid(), t.timestampNs());
+                case RegionBegin b -> begin(b);
+                case RegionEnd e -> end(e);
+                case Mark m -> mark(m);
+                case CounterSample c -> counter(c);
+                case StackSample s -> sample(s);
+                case GpuActivity g -> gpu.accept(g.event());
+                case Fork f ->
+                    instant(
+                            f.pid(),
+                            f.tid(),
+                            f.timestampNs(),
+                            "fork",
+                            new Annotation("child_pid", new AnnotationValue.Signed(f.childPid())));
+                case RecordsDropped r ->
+                    instant(
+                            r.pid(),
+                            r.tid(),
+                            r.timestampNs(),
+                            "records dropped",
+                            new Annotation("count", new AnnotationValue.Unsigned(r.count())));
+            }
+            if (++sinceCheck >= CHECK_EVERY) {
+                sinceCheck = 0;
+                long now = System.nanoTime();
+                if (db.pending() >= COMMIT_ROWS || now - lastCommit >= COMMIT_NANOS) {
+                    db.commit();
+                    lastCommit = now;
+                }
+            }
+        } catch (SQLException e) {
+            throw new IOException("rocpd: " + e.getMessage(), e);
+        }
+    }
+
+    private void begin(RegionBegin b) throws SQLException {
+        ProcessRows.ThreadRows t = processes.thread(b.pid(), b.tid(), b.timestampNs());
+        String name = b.name() == null ? "" : b.name();
+        t.open.push(new OpenRegion(rows.string(name), b.timestampNs(), b.category(), b.annotations()));
+    }
+
+    private void end(RegionEnd e) throws SQLException {
+        ProcessRows.ThreadRows t = processes.thread(e.pid(), e.tid(), e.timestampNs());
+        OpenRegion open = t.open.poll();
+        if (open == null) {
+            return;
+        }
+        List<Annotation> args = open.annotations();
+        if (!e.annotations().isEmpty() || e.forced()) {
+            args = new ArrayList<>(args);
+            args.addAll(e.annotations());
+            if (e.forced()) {
+                args.add(new Annotation("closed_by_profiler", new AnnotationValue.Bool(true)));
+            }
+        }
+        long eventId = event(label(open.category()), args);
+        ProcessRows.ProcessImage image = processes.process(e.pid(), e.timestampNs());
+        rows.region(image.id, t.id, open.start(), e.timestampNs(), open.nameId(), eventId);
+    }
+
+    private void mark(Mark m) throws SQLException {
+        ProcessRows.ThreadRows t = processes.thread(m.pid(), m.tid(), m.timestampNs());
+        ProcessRows.ProcessImage image = processes.process(m.pid(), m.timestampNs());
+        rows.region(
+                image.id,
+                t.id,
+                m.timestampNs(),
+                m.timestampNs(),
+                rows.string(m.name() == null ? "" : m.name()),
+                event(label(m.category()), List.of()));
+    }
+
+    /** The profiler's own instants on a thread: a zero-length region with one argument. */
+    private void instant(int pid, int tid, long time, String name, Annotation arg) throws SQLException {
+        ProcessRows.ThreadRows t = processes.thread(pid, tid, time);
+        ProcessRows.ProcessImage image = processes.process(pid, time);
+        rows.region(image.id, t.id, time, time, rows.string(name), event(PROFILER_CATEGORY, List.of(arg)));
+    }
+
+    private static String label(Category category) {
+        return (category == null ? Category.NONE : category).label();
+    }
+
+    /** The event of a region: the category's shared one, or its own with the arguments. */
+    private long event(String category, List<Annotation> args) throws SQLException {
+        if (args.isEmpty()) {
+            Long shared = plainEvents.get(category);
+            if (shared == null) {
+                shared = rows.event(rows.string(category), 0, null, null, null);
+                plainEvents.put(category, shared);
+            }
+            return shared;
+        }
+        long id = rows.event(rows.string(category), 0, null, null, null);
+        int position = 0;
+        for (Annotation a : args) {
+            rows.arg(id, position++, type(a.value()), a.name(), value(a.value()));
+        }
+        return id;
+    }
+
+    static String type(AnnotationValue v) {
+        return switch (v) {
+            case AnnotationValue.Text t -> "string";
+            case AnnotationValue.Signed s -> "int64";
+            case AnnotationValue.Unsigned u -> "uint64";
+            case AnnotationValue.Real r -> "double";
+            case AnnotationValue.Pointer p -> "pointer";
+            case AnnotationValue.Bool b -> "bool";
+        };
+    }
+
+    static String value(AnnotationValue v) {
+        return switch (v) {
+            case AnnotationValue.Text t -> t.value();
+            case AnnotationValue.Signed s -> Long.toString(s.value());
+            case AnnotationValue.Unsigned u -> Long.toUnsignedString(u.value());
+            case AnnotationValue.Real r -> Double.toString(r.value());
+            case AnnotationValue.Pointer p -> "0x" + Long.toHexString(p.address());
+            case AnnotationValue.Bool b -> Boolean.toString(b.value());
+        };
+    }
+
+    private void counter(CounterSample c) throws SQLException {
+        CounterTrack track = c.track();
+        ProcessRows.ProcessImage image = processes.process(track.pid(), c.timestampNs());
+        String key = image.id + "/" + track.name();
+        long[] ids = counters.get(key);
+        if (ids == null) {
+            long trackId = rows.track(image.id, 0, rows.string(track.name()));
+            long pmcId = rows.pmc(
+                    image.id,
+                    processes.cpuAgent(image),
+                    "CPU",
+                    track.name(),
+                    track.name() + (track.unit().isEmpty() ? "" : " [" + track.unit() + "]"),
+                    label(track.category()),
+                    track.unit());
+            ids = new long[] {trackId, pmcId};
+            counters.put(key, ids);
+        }
+        long eventId = rows.event(rows.string(label(track.category())), 0, null, null, null);
+        rows.pmcEvent(eventId, ids[1], c.value());
+        rows.sample(ids[0], c.timestampNs(), eventId);
+    }
+
+    private void sample(StackSample s) throws SQLException {
+        ProcessRows.ThreadRows t = processes.thread(s.pid(), s.tid(), s.timestampNs());
+        if (t.sampleTrack == 0) {
+            ProcessRows.ProcessImage image = processes.process(s.pid(), s.timestampNs());
+            String name = "Thread " + (t.sequence >= 0 ? t.sequence : s.tid());
+            t.sampleTrack = rows.track(image.id, t.id, rows.string(name));
+        }
+        StringBuilder stack = new StringBuilder("[");
+        StringBuilder lines = new StringBuilder("[");
+        for (StackFrame f : s.frames()) {
+            if (stack.length() > 1) {
+                stack.append(',');
+                lines.append(',');
+            }
+            stack.append("{\"name\":")
+                    .append(Json.quote(f.symbol()))
+                    .append(",\"module\":")
+                    .append(Json.quote(f.module()))
+                    .append(",\"pc\":\"0x")
+                    .append(Long.toHexString(f.pc()))
+                    .append("\"}");
+            lines.append("{\"file\":")
+                    .append(Json.quote(f.file()))
+                    .append(",\"line\":")
+                    .append(f.line())
+                    .append('}');
+        }
+        stack.append(']');
+        lines.append(']');
+        // the trace's category for either timer; the kind is in extdata
+        Category category = Category.SAMPLING;
+        String extdata =
+                "{\"kind\":\"" + s.kind() + "\",\"interval_ns\":" + s.intervalNs() + ",\"cpu_ns\":" + s.cpuNs() + "}";
+        long eventId = rows.event(rows.string(category.label()), 0, stack.toString(), lines.toString(), extdata);
+        rows.sample(t.sampleTrack, s.timestampNs(), eventId);
+    }
+
+    /** Commits what is left and closes the file (a complete, stand-alone database). */
+    @Override
+    public void finish(RunSummary summary) throws IOException {
+        close();
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            db.close();
+        } catch (SQLException e) {
+            throw new IOException("rocpd: " + e.getMessage(), e);
+        }
+    }
+
+    /** Rows committed so far (for the benchmark's bytes per row). */
+    long rowsCommitted() {
+        return db.rows();
+    }
+}

@@ -1,0 +1,152 @@
+package org.rocprofsys.core.rocpd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.core.perfetto.DecodedTrace.Slice;
+
+/**
+ * The acceptance check of the rocpd output: every count the Perfetto trace of the same run has
+ * equals the count plain SQL over the database's views gives. Shared with the end-to-end tests
+ * and the CUDA fixtures (core's test jar).
+ */
+public final class RocpdCounts {
+    private static final String SAMPLES_SLICE = "samples [rocprof-sys]";
+    private static final Set<String> DEVICE = Set.of("cuda_kernel_dispatch", "cuda_memory_copy", "cuda_memory_set");
+    /** The trace keeps allocations as a counter of bytes in use; rocpd has the allocations. */
+    private static final String ALLOCATED = "GPU Memory Allocated";
+
+    private RocpdCounts() {}
+
+    /** Rows of a two-column query as key -> count (the key as text). */
+    public static Map<String, Long> query(Path db, String sql) throws SQLException {
+        Map<String, Long> out = new TreeMap<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery(sql)) {
+            while (r.next()) {
+                out.put(String.valueOf(r.getString(1)), r.getLong(2));
+            }
+        }
+        return out;
+    }
+
+    /** One number from a query. */
+    public static long number(Path db, String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery(sql)) {
+            return r.next() ? r.getLong(1) : 0;
+        }
+    }
+
+    private static Map<String, Long> slices(DecodedTrace t, Predicate<Slice> which) {
+        Map<String, Long> out = new TreeMap<>();
+        for (Slice s : t.slices) {
+            if (which.test(s)) {
+                out.merge(s.category + "|" + s.name, 1L, Long::sum);
+            }
+        }
+        return out;
+    }
+
+    /** Counter samples of the trace per track name. */
+    private static Map<String, Long> counterSamples(DecodedTrace t, Predicate<String> names) {
+        Map<String, Long> out = new TreeMap<>();
+        t.packets.stream()
+                .filter(p -> p.hasTrackEvent() && p.getTrackEvent().hasDoubleCounterValue())
+                .map(p -> t.tracks
+                        .get(p.getTrackEvent().getTrackUuid())
+                        .descriptor()
+                        .getName())
+                .filter(names)
+                .forEach(n -> out.merge(n, 1L, Long::sum));
+        return out;
+    }
+
+    /** Asserts every count; returns them (what was compared) for the caller's own checks. */
+    public static Map<String, Long> assertSameCounts(DecodedTrace t, Path db) throws SQLException {
+        Map<String, Long> compared = new HashMap<>();
+        // slices of threads: regions (user, host, instrumented, API calls, NVTX, marks, the profiler's instants)
+        Map<String, Long> regions =
+                query(db, "SELECT category || '|' || name, COUNT(*) FROM regions GROUP BY category, name");
+        assertEquals(
+                slices(t, s -> !"sampling".equals(s.category) && !DEVICE.contains(s.category)), regions, "regions");
+        // call-stack samples: the outer slice per sample, one slice per frame
+        long samples = number(db, "SELECT COUNT(*) FROM samples");
+        assertEquals(
+                t.slices.stream()
+                        .filter(s -> "sampling".equals(s.category) && SAMPLES_SLICE.equals(s.name))
+                        .count(),
+                samples,
+                "samples");
+        assertEquals(
+                t.slices.stream()
+                        .filter(s -> "sampling".equals(s.category) && !SAMPLES_SLICE.equals(s.name))
+                        .count(),
+                number(db, "SELECT COALESCE(SUM(json_array_length(call_stack)), 0) FROM samples"),
+                "sampled frames");
+        // device work
+        Map<String, Long> kernels =
+                query(db, "SELECT category || '|' || name, COUNT(*) FROM kernels GROUP BY category, name");
+        assertEquals(
+                slices(t, s -> "cuda_kernel_dispatch".equals(s.category) || "cuda_memory_set".equals(s.category)),
+                kernels,
+                "kernels");
+        assertEquals(query(db, "SELECT name, total_calls FROM top_kernels"), byName(kernels), "top_kernels");
+        Map<String, Long> copies =
+                query(db, "SELECT category || '|' || name, COUNT(*) FROM memory_copies GROUP BY category, name");
+        assertEquals(slices(t, s -> "cuda_memory_copy".equals(s.category)), copies, "memory_copies");
+        long deviceNs = t.slices.stream()
+                .filter(s -> DEVICE.contains(s.category))
+                .mapToLong(s -> s.endNs - s.beginNs)
+                .sum();
+        assertEquals(deviceNs, number(db, "SELECT COALESCE(SUM(GpuTime), 0) FROM busy"), "busy");
+        // counters: one rocpd_sample with its rocpd_pmc_event per value
+        Map<String, Long> counters = query(
+                db,
+                "SELECT n.string, COUNT(*) FROM rocpd_sample s JOIN rocpd_track k ON k.id = s.track_id"
+                        + " JOIN rocpd_string n ON n.id = k.name_id"
+                        + " JOIN rocpd_pmc_event pe ON pe.event_id = s.event_id"
+                        + " JOIN rocpd_info_pmc pi ON pi.id = pe.pmc_id AND pi.name = n.string"
+                        + " WHERE k.tid IS NULL GROUP BY n.string");
+        assertEquals(counterSamples(t, n -> !n.startsWith(ALLOCATED)), counters, "counter samples");
+        long allocations = number(db, "SELECT COUNT(*) FROM memory_allocations");
+        assertEquals(
+                counterSamples(t, n -> n.startsWith(ALLOCATED)).values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum(),
+                allocations,
+                "allocations");
+        compared.put(
+                "regions", regions.values().stream().mapToLong(Long::longValue).sum());
+        compared.put("samples", samples);
+        compared.put(
+                "kernels", kernels.values().stream().mapToLong(Long::longValue).sum());
+        compared.put(
+                "memory_copies",
+                copies.values().stream().mapToLong(Long::longValue).sum());
+        compared.put(
+                "counter_samples",
+                counters.values().stream().mapToLong(Long::longValue).sum());
+        compared.put("memory_allocations", allocations);
+        return compared;
+    }
+
+    private static Map<String, Long> byName(Map<String, Long> categoryAndName) {
+        Map<String, Long> out = new TreeMap<>();
+        categoryAndName.forEach((k, v) -> out.merge(k.substring(k.indexOf('|') + 1), v, Long::sum));
+        return out;
+    }
+}

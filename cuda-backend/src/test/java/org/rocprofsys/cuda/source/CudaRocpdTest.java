@@ -1,0 +1,79 @@
+package org.rocprofsys.cuda.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.rocprofsys.core.rocpd.RocpdCounts;
+import org.rocprofsys.core.rocpd.SqliteCli;
+
+/**
+ * The recorded H100 runs into rocpd beside the Perfetto trace: the kernels, memory_copies,
+ * memory_allocations, top_kernels and busy views give exactly the trace's counts and GPU time.
+ */
+class CudaRocpdTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "vector-add",
+                "streams",
+                "nvtx",
+                "templated",
+                "two-threads",
+                "launch-loop",
+                "cupti-subscriber",
+                "crash-after-kernels",
+                "killed-after-kernels",
+                "killed-early",
+                "no-cupti"
+            })
+    void theViewsCountWhatTheTraceShows(String fixture) throws Exception {
+        FixtureRun run = FixtureRun.of(fixture, dir, true);
+        Path db = run.rocpdFile();
+        Map<String, Long> compared = RocpdCounts.assertSameCounts(run.trace(), db);
+        assertTrue(compared.get("regions") > 0, compared.toString());
+        SqliteCli.assertConsistent(db);
+    }
+
+    @Test
+    void vectorAddInSql() throws Exception {
+        FixtureRun run = FixtureRun.of("vector-add", dir, true);
+        Path db = run.rocpdFile();
+        assertEquals(
+                Map.of("spin(long long, int*)", 5L, "vector_add(float const*, float const*, float*, int)", 1L),
+                RocpdCounts.query(db, "SELECT name, total_calls FROM top_kernels WHERE name <> 'MEMORY_SET'"));
+        assertEquals(
+                Map.of("MEMORY_COPY_DEVICE_TO_HOST", 1L, "MEMORY_COPY_HOST_TO_DEVICE", 2L),
+                RocpdCounts.query(db, "SELECT name, COUNT(*) FROM memory_copies GROUP BY name"));
+        assertEquals(
+                Map.of("MEMORY_COPY_DEVICE_TO_HOST", 4L << 20, "MEMORY_COPY_HOST_TO_DEVICE", 8L << 20),
+                RocpdCounts.query(db, "SELECT name, SUM(size) FROM memory_copies GROUP BY name"));
+        // every kernel was launched by cudaLaunchKernel on the main thread, on the H100
+        assertEquals(
+                Map.of("cudaLaunchKernel", 6L),
+                RocpdCounts.query(
+                        db,
+                        "SELECT region, COUNT(*) FROM kernels WHERE category = 'cuda_kernel_dispatch'"
+                                + " GROUP BY region"));
+        assertEquals(
+                Map.of(String.valueOf(run.pid()), 6L),
+                RocpdCounts.query(
+                        db, "SELECT tid, COUNT(*) FROM kernels WHERE category = 'cuda_kernel_dispatch' GROUP BY tid"));
+        assertEquals(
+                Map.of("NVIDIA H100 80GB HBM3", 1L),
+                RocpdCounts.query(db, "SELECT name, COUNT(*) FROM rocpd_info_agent WHERE type = 'GPU' GROUP BY name"));
+        assertEquals(
+                Map.of("ALLOC", 3L, "FREE", 3L),
+                RocpdCounts.query(db, "SELECT type, COUNT(*) FROM memory_allocations GROUP BY type"));
+        long busy = RocpdCounts.number(db, "SELECT CAST(Busy * 1000000 AS INTEGER) FROM busy");
+        assertTrue(busy > 0 && busy <= 1_000_000, "busy fraction " + busy);
+    }
+}
