@@ -21,6 +21,7 @@ import org.rocprofsys.core.timemory.SamplingProfileFormat;
 import org.rocprofsys.core.timemory.TimemoryFormat;
 import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.processsampling.ProcessSampling;
+import org.rocprofsys.python.PythonTargets;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
 import org.rocprofsys.run.cli.RunHelp;
@@ -52,7 +53,8 @@ public final class RunCommand {
             (settings, targetEnvironment, log) -> ProcessSampling.sources(settings, log),
             CallStackSampling::sources,
             (settings, targetEnvironment, log) ->
-                    CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log));
+                    CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log),
+            (settings, targetEnvironment, log) -> PythonTargets.sources(settings, targetEnvironment));
 
     /** The distribution's lib/ (the launcher script passes the install prefix). */
     private static Path distributionLib() {
