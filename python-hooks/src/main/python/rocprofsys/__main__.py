@@ -113,7 +113,7 @@ def split_command(main_args):
         raise InputError(
             "RuntimeError: Could not determine input script in '{}'. Use '--' before "
             "the script and its arguments to ensure correct parsing. \nE.g. "
-            "python -m rocprofsys -- ./script.py".format(" ".join(main_args[1:]))
+            "python -m rocprofsys -- ./script.py".format(" ".join(main_args[main_args.index("--") + 1 :] if "--" in main_args else main_args[1:]))
         )
     return opts, argv
 
