@@ -59,6 +59,7 @@ class _Binding:
 
     def __init__(self):
         self.kind = "none"
+        self.native = None
         self.push = _nothing
         self.pop = _nothing
         loaded = _load_ctypes()
@@ -67,6 +68,7 @@ class _Binding:
         native = _load_native()
         if native is not None:
             self.kind = "native"
+            self.native = native
             self.push = native.push
             self.pop = native.pop
         elif loaded is not None:

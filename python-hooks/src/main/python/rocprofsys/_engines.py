@@ -49,6 +49,15 @@ def _push_slow(rules, code, frame, label):
         agent.push(CATEGORY_PYTHON, label)
 
 
+class _Running:
+    """The decision of a function that was running when profiling started (see install)."""
+
+    __slots__ = ("label",)
+
+    def __init__(self, label):
+        self.label = label
+
+
 class MonitoringEngine:
     """sys.monitoring: one tool id, callbacks per code location, DISABLE for excluded code."""
 
@@ -88,35 +97,54 @@ class MonitoringEngine:
         PY = CATEGORY_PYTHON
         slow = rules.include_args or rules.annotate
         getframe = sys._getframe
-        # Functions already running here return without having been pushed: their returns are
-        # counted on this thread rather than popped (a pop would close someone else's region).
-        running = {}
+        local = threading.local()
+        # the common case in C when the extension is there: a code object given a label is
+        # pushed without entering Python; the functions below handle the rest
+        native = agent.native if not slow else None
+        register = native.label if native is not None else None
+
+        # Functions already running here return without having been pushed: their decision is
+        # wrapped (_Running), and their pops only match pushes counted on the calling thread.
         frame = getframe(1)
         while frame is not None:
-            running[frame.f_code] = running.get(frame.f_code, 0) + 1
-            frame = frame.f_back
-        local = threading.local()
-
-        def started(code):
+            code = frame.f_code
             d = decisions.get(code)
             if d is None and code not in decisions:
                 d = decide(code)
+            if d is not None and d is not SUBTREE and type(d) is not _Running:
+                decisions[code] = _Running(d)
+            frame = frame.f_back
+
+        def decided(code):
+            d = decisions.get(code)
+            if d is None and code not in decisions:
+                d = decide(code)
+                if d and register is not None:
+                    register(code, d)
             return d
 
-        running = {c: n for c, n in running.items() if started(c) not in (None, SUBTREE)}
+        def on_running(code, label, step, frame_depth):
+            depth = getattr(local, "depth", None)
+            if depth is None:
+                depth = local.depth = {}
+            n = depth.get(code, 0)
+            if step > 0:
+                depth[code] = n + 1
+                if slow or not label:
+                    _push_slow(rules, code, getframe(frame_depth), label)
+                else:
+                    push(PY, label)
+            elif n > 0:
+                depth[code] = n - 1
+                pop(PY)
+            return None
 
         def on_start(code, offset):
-            d = decisions.get(code)
-            if d:
-                if running and code in running:
-                    return on_running(code, 1)
-                push(PY, d)
-                return None
-            d = started(code)
+            d = decided(code)
             if d is None or d is SUBTREE:
                 return DISABLE
-            if code in running:
-                return on_running(code, 1)
+            if type(d) is _Running:
+                return on_running(code, d.label, 1, 2)
             if slow or not d:
                 _push_slow(rules, code, getframe(1), d)
             else:
@@ -124,51 +152,34 @@ class MonitoringEngine:
             return None
 
         def on_end(code, offset, retval):
-            d = decisions.get(code)
-            if d is not None and d is not SUBTREE:
-                if running and code in running:
-                    return on_running(code, -1)
-                pop(PY)
-                return None
-            d = started(code)
+            d = decided(code)
             if d is None or d is SUBTREE:
                 return DISABLE
-            if code in running:
-                return on_running(code, -1)
+            if type(d) is _Running:
+                return on_running(code, d.label, -1, 0)
             pop(PY)
-            return None
-
-        def on_running(code, step):
-            # the functions on the installing thread's stack: pops only match pushes made here
-            depth = getattr(local, "depth", None)
-            if depth is None:
-                depth = local.depth = {}
-            n = depth.get(code, 0)
-            if step > 0:
-                depth[code] = n + 1
-                if slow or not decisions[code]:
-                    _push_slow(rules, code, getframe(2), decisions[code])
-                else:
-                    push(PY, decisions[code])
-            elif n > 0:
-                depth[code] = n - 1
-                pop(PY)
             return None
 
         def on_unwind(code, offset, exc):
             d = decisions.get(code)
-            if d is not None and d is not SUBTREE:
-                if code in running:
-                    on_running(code, -1)
-                else:
-                    pop(PY)
+            if d is None or d is SUBTREE:
+                return
+            if type(d) is _Running:
+                on_running(code, d.label, -1, 0)
+            else:
+                pop(PY)
 
+        if native is not None:
+            native.monitor(on_start, on_end)
+            start_cb, end_cb = native.on_start, native.on_end
+        else:
+            start_cb, end_cb = on_start, on_end
         events = E.PY_START | E.PY_RESUME | E.PY_THROW | E.PY_RETURN | E.PY_YIELD | E.PY_UNWIND
-        mon.register_callback(tool, E.PY_START, on_start)
-        mon.register_callback(tool, E.PY_RESUME, on_start)
-        mon.register_callback(tool, E.PY_THROW, on_start)
-        mon.register_callback(tool, E.PY_RETURN, on_end)
-        mon.register_callback(tool, E.PY_YIELD, on_end)
+        mon.register_callback(tool, E.PY_START, start_cb)
+        mon.register_callback(tool, E.PY_RESUME, start_cb)
+        mon.register_callback(tool, E.PY_THROW, start_cb)
+        mon.register_callback(tool, E.PY_RETURN, end_cb)
+        mon.register_callback(tool, E.PY_YIELD, end_cb)
         mon.register_callback(tool, E.PY_UNWIND, on_unwind)
         if rules.trace_c:
             events |= E.CALL | E.C_RETURN | E.C_RAISE

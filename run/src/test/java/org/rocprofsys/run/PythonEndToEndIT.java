@@ -181,6 +181,65 @@ class PythonEndToEndIT extends DistributionTest {
         }
     }
 
+    /**
+     * The interpreters installed here that answer to these names, and those listed in
+     * ROCPROFSYS_TEST_PYTHONS (paths, ':'-separated); 3.12 and later use the sys.monitoring engine.
+     */
+    private static List<String> interpreters() {
+        List<String> out = new ArrayList<>();
+        List<String> names = new ArrayList<>(List.of("python3.11", "python3.12", "python3.13"));
+        String listed = System.getenv("ROCPROFSYS_TEST_PYTHONS");
+        if (listed != null && !listed.isBlank()) {
+            names.addAll(List.of(listed.split(":")));
+        }
+        for (String name : names) {
+            try {
+                ProcessResult r = Command.of(name, "-c", "import sys; print(sys.executable)")
+                        .run();
+                String exe = r.stdout().strip();
+                if (r.exitCode() == 0 && !exe.isEmpty() && !out.contains(exe)) {
+                    out.add(exe);
+                }
+            } catch (Exception notInstalled) {
+                // not on PATH
+            }
+        }
+        return out;
+    }
+
+    /** Both engines give upstream's profile: builtin.py on every interpreter found. */
+    @Test
+    void builtinOnEveryInstalledInterpreter() throws Exception {
+        List<String> labels = new ArrayList<>();
+        labels.add("[run][builtin.py:28]");
+        labels.addAll(Collections.nCopies(10, "[fib][builtin.py:10]"));
+        labels.add("[inefficient][builtin.py:14]");
+        List<String> want =
+                expected(labels, FIB_COUNTS_V10, List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "1"));
+        List<String> found = interpreters();
+        for (String exe : found) {
+            String name = "python-builtin-" + Path.of(exe).getFileName();
+            Map<String, String> env = environment(name, PYTHON_ENV);
+            env.put("PYTHON_EXECUTABLE", exe);
+            ProcessResult r = tool(
+                    "rocprof-sys-python",
+                    env,
+                    "-b",
+                    "--label",
+                    "file",
+                    "line",
+                    "--",
+                    script("builtin.py").toString(),
+                    "-v",
+                    "10",
+                    "-n",
+                    "5");
+            assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
+            assertEquals(want, timemory(output(name, "trip_count.json")), exe);
+        }
+        assertFalse(found.isEmpty());
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void builtinNoprofile(boolean annotated) throws Exception {
@@ -280,7 +339,10 @@ class PythonEndToEndIT extends DistributionTest {
         // the two threads and the parent's main thread
         assertEquals(3, threadTracksWithWorker, all.toString());
         try (Stream<Path> files = Files.list(outputRoot().resolve(name))) {
-            assertEquals(2, files.filter(f -> f.getFileName().toString().matches("trip_count-[0-9]+\\.json")).count());
+            assertEquals(
+                    2,
+                    files.filter(f -> f.getFileName().toString().matches("trip_count-[0-9]+\\.json"))
+                            .count());
         }
     }
 
