@@ -28,7 +28,16 @@ import java.util.stream.Stream;
  */
 public final class Main {
     static final List<String> ALL =
-            List.of("pushpop", "ingest", "perfetto", "finalize", "rss", "procsampling", "sampling", "instrument");
+            List.of(
+                    "pushpop",
+                    "ingest",
+                    "perfetto",
+                    "finalize",
+                    "rss",
+                    "procsampling",
+                    "sampling",
+                    "instrument",
+                    "python");
 
     private Main() {}
 
@@ -72,6 +81,7 @@ public final class Main {
                 case "procsampling" -> ProcessSamplingBench.run(env);
                 case "sampling" -> CallStackSamplingBench.run(env);
                 case "instrument" -> InstrumentBench.run(env);
+                case "python" -> PythonBench.run(env);
                 default -> throw new IllegalStateException(n);
             };
             for (Result x : r) {
