@@ -27,17 +27,8 @@ import java.util.stream.Stream;
  * distribution in {@code run/target/dist} and the C programs in {@code benchmarks/target/native}.
  */
 public final class Main {
-    static final List<String> ALL =
-            List.of(
-                    "pushpop",
-                    "ingest",
-                    "perfetto",
-                    "finalize",
-                    "rss",
-                    "procsampling",
-                    "sampling",
-                    "instrument",
-                    "python");
+    static final List<String> ALL = List.of(
+            "pushpop", "ingest", "perfetto", "finalize", "rss", "procsampling", "sampling", "instrument", "python");
 
     private Main() {}
 

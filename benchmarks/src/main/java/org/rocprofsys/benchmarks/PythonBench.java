@@ -50,11 +50,7 @@ final class PythonBench {
         List<String> out = new ArrayList<>();
         for (String name : names) {
             Env.Outcome o = Env.run(
-                    List.of(name, "-c", "import sys; print(sys.executable)"),
-                    System.getenv(),
-                    Path.of("."),
-                    null,
-                    0);
+                    List.of(name, "-c", "import sys; print(sys.executable)"), System.getenv(), Path.of("."), null, 0);
             String exe = o.stdout().strip();
             if (o.exitCode() == 0 && !exe.isEmpty() && !out.contains(exe)) {
                 out.add(exe);

@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,9 +36,6 @@ class PythonEndToEndIT extends DistributionTest {
         "ROCPROFSYS_TIMEMORY_COMPONENTS", "wall_clock trip_count"
     };
 
-    private static final List<String> FIB_COUNTS_V10 =
-            List.of("5", "5", "10", "20", "40", "80", "160", "260", "220", "80", "10", "5");
-
     private static Path script(String name) {
         return REPO.resolve("examples/python").resolve(name);
     }
@@ -59,37 +53,6 @@ class PythonEndToEndIT extends DistributionTest {
 
     private Path output(String name, String file) {
         return outputRoot().resolve(name).resolve(file);
-    }
-
-    /** "label c<count> d<depth>" of each entry of ranks[0].graph, in order (validate-timemory-json). */
-    private static List<String> timemory(Path json) throws Exception {
-        List<String> out = new ArrayList<>();
-        for (JsonNode e : ProfileGraph.graph(json, "trip_count")) {
-            out.add(ProfileGraph.label(e) + " c" + e.get("entry").get("laps").asLong() + " d"
-                    + e.get("depth").asLong());
-        }
-        return out;
-    }
-
-    /** "label c<count> d<depth>" per (name, depth) of the given categories' slices, first-seen order. */
-    private static List<String> perfetto(DecodedTrace trace, Set<String> categories) {
-        Map<String, Map<Integer, Integer>> counts = new LinkedHashMap<>();
-        for (DecodedTrace.Slice s : trace.slices) {
-            if (!s.instant && categories.contains(s.category)) {
-                counts.computeIfAbsent(s.name, k -> new LinkedHashMap<>()).merge(s.depth, 1, Integer::sum);
-            }
-        }
-        List<String> out = new ArrayList<>();
-        counts.forEach((name, byDepth) -> byDepth.forEach((d, c) -> out.add(name + " c" + c + " d" + d)));
-        return out;
-    }
-
-    private static List<String> expected(List<String> labels, List<String> counts, List<String> depths) {
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < labels.size(); i++) {
-            out.add(labels.get(i) + " c" + counts.get(i) + " d" + depths.get(i));
-        }
-        return out;
     }
 
     private static void assertAnnotated(DecodedTrace trace, String category) {
@@ -125,7 +88,7 @@ class PythonEndToEndIT extends DistributionTest {
                         .find(),
                 text);
         DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
-        List<String> run = perfetto(trace, Set.of("python")).stream()
+        List<String> run = PythonProfiles.perfetto(trace, Set.of("python")).stream()
                 .filter(s -> s.contains("[external.py]"))
                 .toList();
         assertEquals("[run][external.py] c5 d0", run.getFirst(), run.toString());
@@ -166,16 +129,11 @@ class PythonEndToEndIT extends DistributionTest {
         args.addAll(List.of("--", script("builtin.py").toString(), "-v", "10", "-n", "5"));
         ProcessResult r = python(name, args.toArray(String[]::new));
         assertEquals(0, r.exitCode(), r.stderr());
-        List<String> labels = new ArrayList<>();
-        labels.add("[run][builtin.py:28]");
-        labels.addAll(Collections.nCopies(10, "[fib][builtin.py:10]"));
-        labels.add("[inefficient][builtin.py:14]");
-        List<String> depths = List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "1");
-        List<String> want = expected(labels, FIB_COUNTS_V10, depths);
-        assertEquals(want, timemory(output(name, "trip_count.json")));
+        List<String> want = PythonProfiles.BUILTIN;
+        assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")));
         assertTrue(Files.readString(output(name, "trip_count.txt")).contains("[inefficient][builtin.py:14]"));
         DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
-        assertEquals(want, perfetto(trace, Set.of("python")));
+        assertEquals(want, PythonProfiles.perfetto(trace, Set.of("python")));
         if (annotated) {
             assertAnnotated(trace, "python");
         }
@@ -210,12 +168,7 @@ class PythonEndToEndIT extends DistributionTest {
     /** Both engines give upstream's profile: builtin.py on every interpreter found. */
     @Test
     void builtinOnEveryInstalledInterpreter() throws Exception {
-        List<String> labels = new ArrayList<>();
-        labels.add("[run][builtin.py:28]");
-        labels.addAll(Collections.nCopies(10, "[fib][builtin.py:10]"));
-        labels.add("[inefficient][builtin.py:14]");
-        List<String> want =
-                expected(labels, FIB_COUNTS_V10, List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "1"));
+        List<String> want = PythonProfiles.BUILTIN;
         List<String> found = interpreters();
         for (String exe : found) {
             String name = "python-builtin-" + Path.of(exe).getFileName();
@@ -235,7 +188,7 @@ class PythonEndToEndIT extends DistributionTest {
                     "-n",
                     "5");
             assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
-            assertEquals(want, timemory(output(name, "trip_count.json")), exe);
+            assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")), exe);
         }
         assertFalse(found.isEmpty());
     }
@@ -258,7 +211,7 @@ class PythonEndToEndIT extends DistributionTest {
                         .matcher(text)
                         .find(),
                 text);
-        assertEquals(List.of("[run][noprofile.py] c5 d0"), timemory(output(name, "trip_count.json")));
+        assertEquals(List.of("[run][noprofile.py] c5 d0"), PythonProfiles.timemory(output(name, "trip_count.json")));
     }
 
     /** Upstream's STANDALONE test: the script imports rocprofsys itself (no profiler options). */
@@ -271,13 +224,10 @@ class PythonEndToEndIT extends DistributionTest {
         args.addAll(List.of(script("source.py").toString(), "-v", "5", "-n", "5", "-s", "3"));
         ProcessResult r = tool("rocprof-sys-run", env, args.toArray(String[]::new));
         assertEquals(0, r.exitCode(), r.stderr());
-        List<String> want = expected(
-                List.of("main_loop", "run", "fib", "fib", "fib", "fib", "fib", "inefficient", "_sum"),
-                List.of("5", "3", "3", "6", "12", "18", "6", "3", "3"),
-                List.of("0", "1", "2", "3", "4", "5", "6", "2", "3"));
-        assertEquals(want, timemory(output(name, "trip_count.json")));
+        List<String> want = PythonProfiles.SOURCE;
+        assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")));
         DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
-        assertEquals(want, perfetto(trace, Set.of("python", "user")));
+        assertEquals(want, PythonProfiles.perfetto(trace, Set.of("python", "user")));
     }
 
     @Test
@@ -302,10 +252,10 @@ class PythonEndToEndIT extends DistributionTest {
         if (file.equals("raises.py")) {
             assertTrue(r.stderr().contains("ValueError: raised on purpose"), r.stderr());
         }
-        List<String> graph = timemory(output(name, "trip_count.json"));
+        List<String> graph = PythonProfiles.timemory(output(name, "trip_count.json"));
         assertTrue(graph.contains("work c3 d0"), graph.toString());
         DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
-        assertTrue(perfetto(trace, Set.of("python")).contains("work c3 d0"));
+        assertTrue(PythonProfiles.perfetto(trace, Set.of("python")).contains("work c3 d0"));
     }
 
     @Test
@@ -327,7 +277,7 @@ class PythonEndToEndIT extends DistributionTest {
                 .filter(DecodedTrace.Track::isProcess)
                 .count();
         assertEquals(2, processes);
-        List<String> all = perfetto(trace, Set.of("python"));
+        List<String> all = PythonProfiles.perfetto(trace, Set.of("python"));
         // the child's own main thread starts at its first Python function (no interpreter region)
         assertTrue(all.contains("child_work c1 d0"), all.toString());
         assertTrue(all.contains("worker c1 d1"), all.toString());
