@@ -139,7 +139,7 @@ def preflight(main_args):
     script = os.path.realpath(find_script(argv[0]))
     try:
         compile_script(script)
-    except SyntaxError as e:
+    except (SyntaxError, ValueError) as e:  # ValueError: null bytes (not a Python script)
         sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
         return 1
     if opts.setup is not None:
