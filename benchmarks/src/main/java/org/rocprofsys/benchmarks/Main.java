@@ -39,7 +39,8 @@ public final class Main {
             "instrument",
             "overhead",
             "fixedcost",
-            "rocpd");
+            "rocpd",
+            "python");
 
     private Main() {}
 
@@ -86,6 +87,7 @@ public final class Main {
                 case "overhead" -> OverheadBench.run(env);
                 case "fixedcost" -> FixedCostBench.run(env);
                 case "rocpd" -> RocpdBench.run(env);
+                case "python" -> PythonBench.run(env);
                 default -> throw new IllegalStateException(n);
             };
             for (Result x : r) {

@@ -24,6 +24,7 @@ import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.ffm.ThreadNice;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.rocm.source.RocmTracing;
+import org.rocprofsys.python.PythonTargets;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
 import org.rocprofsys.run.cli.RunHelp;
@@ -67,7 +68,9 @@ public final class RunCommand {
             (settings, targetEnvironment, log) ->
                     RocmTracing.sources(settings, distributionLib().resolve("librocprof-sys-rocm.so"), log),
             (settings, targetEnvironment, log) ->
-                    settings.bool(UnifiedMemoryFormat.ENABLE) ? List.of(new KfdEvents(log)) : List.of());
+                    settings.bool(UnifiedMemoryFormat.ENABLE) ? List.of(new KfdEvents(log)) : List.of(),
+
+            (settings, targetEnvironment, log) -> PythonTargets.sources(settings, targetEnvironment));
 
     /** The distribution's lib/ (the launcher script passes the install prefix). */
     private static Path distributionLib() {

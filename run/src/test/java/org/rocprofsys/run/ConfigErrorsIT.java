@@ -71,11 +71,18 @@ class ConfigErrorsIT extends DistributionTest {
     }
 
     @Test
-    void pendingToolsSayNotImplementedAndFail() throws Exception {
-        for (String tool : new String[] {"rocprof-sys-python"}) {
-            var r = tool(tool, cwd, Map.of(), "--", "true");
-            assertEquals(2, r.exitCode(), r::toString);
-            assertTrue(r.stderr().contains("[" + tool + "] not implemented yet"), r::toString);
-        }
+    void pythonHandsItsConfigFileToTheRunAndFailsTheSameWay() throws Exception {
+        Path cfg = cwd.resolve("invalid.cfg");
+        Files.writeString(cfg, "ROCPROFSYS_VERBOSE = 1\nFOOBAR = ON\n");
+        assertConfigError(
+                tool(
+                        "rocprof-sys-python",
+                        cwd,
+                        Map.of(),
+                        "-c",
+                        cfg.toString(),
+                        "--",
+                        REPO.resolve("examples/python/external.py").toString()),
+                "[rocprof-sys-run] error: " + cfg + ":2: Unknown setting 'FOOBAR' (value = 'ON')");
     }
 }

@@ -56,9 +56,13 @@ class SourceProviderTest {
 
     @Test
     void theRunsListIsProcessSamplingThenCallStackSampling() throws Exception {
-        // nothing asked for: no source
+        // nothing asked for: no source but the Python targets' stage (it has no thread)
         Settings off = load(Map.of("ROCPROFSYS_USE_AMD_SMI", "false", "ROCPROFSYS_USE_CUDA", "false"));
-        assertEquals(List.of(), SourceProvider.all(RunCommand.SOURCES, off, Map.of(), log));
+        assertEquals(
+                List.of("PythonTargets"),
+                SourceProvider.all(RunCommand.SOURCES, off, Map.of(), log).stream()
+                        .map(x -> x.getClass().getSimpleName())
+                        .toList());
 
         // -H (process tree, no GPUs) and agent realtime samples: one source of each, in list order
         Settings both = load(Map.of(
@@ -77,7 +81,7 @@ class SourceProviderTest {
         List<BackgroundSource> s = SourceProvider.all(RunCommand.SOURCES, both, Map.of(), log);
         assertEquals(
                 // the sampler's notice of a program that ends before SAMPLING_DELAY comes with it
-                List.of("ProcessSampler", "AgentSampling", "SamplingDelayNotice"),
+                List.of("ProcessSampler", "AgentSampling", "SamplingDelayNotice", "PythonTargets"),
                 s.stream().map(x -> x.getClass().getSimpleName()).toList());
         assertEquals("", logBytes.toString(StandardCharsets.UTF_8));
 

@@ -1,0 +1,7 @@
+/** The collector side of Python targets (rocprof-sys-python, python3 under rocprof-sys-run). */
+module org.rocprofsys.python {
+    requires org.rocprofsys.config;
+    requires org.rocprofsys.core;
+
+    exports org.rocprofsys.python;
+}

@@ -1,0 +1,328 @@
+package org.rocprofsys.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.DistributionTest;
+import org.rocprofsys.testkit.ProcessResult;
+
+/**
+ * Upstream's python tests (rocprof-sys-python-tests.cmake) on examples/python, checked as its
+ * validate-timemory-json.py and validate-perfetto-proto.py do (labels, counts and depths in
+ * order), each also with --annotate-trace; and the ways a Python run can end or be refused.
+ */
+class PythonEndToEndIT extends DistributionTest {
+    private static final String[] PYTHON_ENV = {
+        "ROCPROFSYS_TRACE", "ON",
+        "ROCPROFSYS_PROFILE", "ON",
+        "ROCPROFSYS_USE_SAMPLING", "OFF",
+        "ROCPROFSYS_USE_PROCESS_SAMPLING", "OFF",
+        "ROCPROFSYS_TREE_OUTPUT", "OFF",
+        "ROCPROFSYS_TIMEMORY_COMPONENTS", "wall_clock trip_count"
+    };
+
+    private static Path script(String name) {
+        return REPO.resolve("examples/python").resolve(name);
+    }
+
+    /** The interpreter itself (python3 may be a wrapper script, e.g. pyenv's shim). */
+    private static String interpreter() throws Exception {
+        return Command.of("python3", "-c", "import sys; print(sys.executable)")
+                .ok()
+                .strip();
+    }
+
+    private ProcessResult python(String name, String... args) throws Exception {
+        return tool("rocprof-sys-python", environment(name, PYTHON_ENV), args);
+    }
+
+    private Path output(String name, String file) {
+        return outputRoot().resolve(name).resolve(file);
+    }
+
+    private static void assertAnnotated(DecodedTrace trace, String category) {
+        List<DecodedTrace.Slice> slices =
+                trace.slices.stream().filter(s -> category.equals(s.category)).toList();
+        assertFalse(slices.isEmpty());
+        for (DecodedTrace.Slice s : slices) {
+            for (String key : List.of("file", "line", "lasti", "argcount", "nlocals", "stacksize")) {
+                assertTrue(s.args.containsKey(key), s.name + " has no annotation " + key + ": " + s.args);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void external(boolean annotated) throws Exception {
+        String name = "python-external" + (annotated ? "-annotated" : "");
+        List<String> args = new ArrayList<>(List.of("--label", "file"));
+        if (annotated) {
+            args.add("--annotate-trace");
+        }
+        args.addAll(List.of("--", script("external.py").toString(), "-v", "10", "-n", "5"));
+        ProcessResult r = python(name, args.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r.stderr());
+        String text = Files.readString(output(name, "trip_count.txt"));
+        assertTrue(
+                Pattern.compile(
+                                "(\\[compile\\]).*(\\| \\|0>>> \\[run\\]\\[external.py\\])"
+                                        + ".*(\\| \\|0>>> \\|_\\[fib\\]\\[external.py\\])"
+                                        + ".*(\\| \\|0>>> \\|_\\[inefficient\\]\\[external.py\\])",
+                                Pattern.DOTALL)
+                        .matcher(text)
+                        .find(),
+                text);
+        DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
+        List<String> run = PythonProfiles.perfetto(trace, Set.of("python")).stream()
+                .filter(s -> s.contains("[external.py]"))
+                .toList();
+        assertEquals("[run][external.py] c5 d0", run.getFirst(), run.toString());
+        if (annotated) {
+            assertAnnotated(trace, "python");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void externalExcludeInefficient(boolean annotated) throws Exception {
+        String name = "python-external-exclude-inefficient" + (annotated ? "-annotated" : "");
+        List<String> args = new ArrayList<>(List.of("-E", "^inefficient$"));
+        if (annotated) {
+            args.add("-a");
+        }
+        args.addAll(List.of("--", script("external.py").toString(), "-v", "10", "-n", "5"));
+        ProcessResult r = python(name, args.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r.stderr());
+        String text = Files.readString(output(name, "trip_count.txt"));
+        assertFalse(
+                Pattern.compile("(\\|_inefficient).*(\\|_sum)", Pattern.DOTALL)
+                        .matcher(text)
+                        .find(),
+                text);
+        assertFalse(text.contains("inefficient"), text);
+        assertTrue(text.contains("|_fib "), text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void builtin(boolean annotated) throws Exception {
+        String name = "python-builtin" + (annotated ? "-annotated" : "");
+        List<String> args = new ArrayList<>(List.of("-b", "--label", "file", "line"));
+        if (annotated) {
+            args.add("--annotate-trace");
+        }
+        args.addAll(List.of("--", script("builtin.py").toString(), "-v", "10", "-n", "5"));
+        ProcessResult r = python(name, args.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r.stderr());
+        List<String> want = PythonProfiles.BUILTIN;
+        assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")));
+        assertTrue(Files.readString(output(name, "trip_count.txt")).contains("[inefficient][builtin.py:14]"));
+        DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
+        assertEquals(want, PythonProfiles.perfetto(trace, Set.of("python")));
+        if (annotated) {
+            assertAnnotated(trace, "python");
+        }
+    }
+
+    /**
+     * The interpreters installed here that answer to these names, and those listed in
+     * ROCPROFSYS_TEST_PYTHONS (paths, ':'-separated); 3.12 and later use the sys.monitoring engine.
+     */
+    private static List<String> interpreters() {
+        List<String> out = new ArrayList<>();
+        List<String> names = new ArrayList<>(List.of("python3.11", "python3.12", "python3.13"));
+        String listed = System.getenv("ROCPROFSYS_TEST_PYTHONS");
+        if (listed != null && !listed.isBlank()) {
+            names.addAll(List.of(listed.split(":")));
+        }
+        for (String name : names) {
+            try {
+                ProcessResult r = Command.of(name, "-c", "import sys; print(sys.executable)")
+                        .run();
+                String exe = r.stdout().strip();
+                if (r.exitCode() == 0 && !exe.isEmpty() && !out.contains(exe)) {
+                    out.add(exe);
+                }
+            } catch (Exception notInstalled) {
+                // not on PATH
+            }
+        }
+        return out;
+    }
+
+    /** Both engines give upstream's profile: builtin.py on every interpreter found. */
+    @Test
+    void builtinOnEveryInstalledInterpreter() throws Exception {
+        List<String> want = PythonProfiles.BUILTIN;
+        List<String> found = interpreters();
+        for (String exe : found) {
+            String name = "python-builtin-" + Path.of(exe).getFileName();
+            Map<String, String> env = environment(name, PYTHON_ENV);
+            env.put("PYTHON_EXECUTABLE", exe);
+            ProcessResult r = tool(
+                    "rocprof-sys-python",
+                    env,
+                    "-b",
+                    "--label",
+                    "file",
+                    "line",
+                    "--",
+                    script("builtin.py").toString(),
+                    "-v",
+                    "10",
+                    "-n",
+                    "5");
+            assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
+            assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")), exe);
+        }
+        assertFalse(found.isEmpty());
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void builtinNoprofile(boolean annotated) throws Exception {
+        String name = "python-builtin-noprofile" + (annotated ? "-annotated" : "");
+        List<String> args = new ArrayList<>(List.of("-b", "--label", "file"));
+        if (annotated) {
+            args.add("--annotate-trace");
+        }
+        args.addAll(List.of("--", script("noprofile.py").toString(), "-v", "15", "-n", "5"));
+        ProcessResult r = python(name, args.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r.stderr());
+        String text = Files.readString(output(name, "trip_count.txt"));
+        assertTrue(Pattern.compile(".(run)..(noprofile.py).").matcher(text).find(), text);
+        assertFalse(
+                Pattern.compile(".(fib|inefficient)..(noprofile.py).")
+                        .matcher(text)
+                        .find(),
+                text);
+        assertEquals(List.of("[run][noprofile.py] c5 d0"), PythonProfiles.timemory(output(name, "trip_count.json")));
+    }
+
+    /** Upstream's STANDALONE test: the script imports rocprofsys itself (no profiler options). */
+    @Test
+    void source() throws Exception {
+        String name = "python-source";
+        Map<String, String> env = environment(name, PYTHON_ENV);
+        env.put("PYTHONPATH", DIST.resolve("lib/python/site-packages").toString());
+        List<String> args = new ArrayList<>(List.of("--", interpreter()));
+        args.addAll(List.of(script("source.py").toString(), "-v", "5", "-n", "5", "-s", "3"));
+        ProcessResult r = tool("rocprof-sys-run", env, args.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r.stderr());
+        List<String> want = PythonProfiles.SOURCE;
+        assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")));
+        DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
+        assertEquals(want, PythonProfiles.perfetto(trace, Set.of("python", "user")));
+    }
+
+    @Test
+    void consoleScriptHelp() throws Exception {
+        ProcessResult r = tool("rocprof-sys-python", Map.of(), "--help");
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertTrue(r.stdout().contains("usage: rocprofsys"), r.stdout());
+        assertTrue(r.stdout().contains("--annotate-trace"), r.stdout());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"raises.py", "os-exit.py", "killed.py"})
+    void workBeforeAnAbruptEndIsKept(String file) throws Exception {
+        String name = "python-end-" + file.replace(".py", "");
+        ProcessResult r = python(name, "--", script(file).toString());
+        int expectedExit = switch (file) {
+            case "raises.py" -> 1;
+            case "os-exit.py" -> 7;
+            default -> 128 + 9;
+        };
+        assertEquals(expectedExit, r.exitCode(), r.stderr());
+        if (file.equals("raises.py")) {
+            assertTrue(r.stderr().contains("ValueError: raised on purpose"), r.stderr());
+        }
+        List<String> graph = PythonProfiles.timemory(output(name, "trip_count.json"));
+        assertTrue(graph.contains("work c3 d0"), graph.toString());
+        DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
+        assertTrue(PythonProfiles.perfetto(trace, Set.of("python")).contains("work c3 d0"));
+    }
+
+    @Test
+    void threadsAndForkEachOnTheirOwnTrack() throws Exception {
+        String name = "python-threads-fork";
+        Map<String, String> env = environment(name, PYTHON_ENV);
+        env.put("ROCPROFSYS_USE_PID", "ON");
+        ProcessResult r =
+                tool("rocprof-sys-python", env, "--", script("threads-fork.py").toString());
+        assertEquals(0, r.exitCode(), r.stderr());
+        List<Path> traces;
+        try (Stream<Path> files = Files.list(outputRoot().resolve(name))) {
+            traces = files.filter(f -> f.getFileName().toString().startsWith("perfetto-trace"))
+                    .toList();
+        }
+        assertEquals(1, traces.size(), "one trace for the parent and its child: " + traces);
+        DecodedTrace trace = DecodedTrace.read(traces.getFirst());
+        long processes = trace.tracks.values().stream()
+                .filter(DecodedTrace.Track::isProcess)
+                .count();
+        assertEquals(2, processes);
+        List<String> all = PythonProfiles.perfetto(trace, Set.of("python"));
+        // the child's own main thread starts at its first Python function (no interpreter region)
+        assertTrue(all.contains("child_work c1 d0"), all.toString());
+        assertTrue(all.contains("worker c1 d1"), all.toString());
+        long threadTracksWithWorker = trace.tracks.values().stream()
+                .filter(DecodedTrace.Track::isThread)
+                .filter(track -> trace.slices.stream()
+                        .anyMatch(sl -> sl.trackUuid == track.uuid() && sl.name.equals("worker") && sl.depth == 0))
+                .count();
+        // the two threads and the parent's main thread
+        assertEquals(3, threadTracksWithWorker, all.toString());
+        try (Stream<Path> files = Files.list(outputRoot().resolve(name))) {
+            assertEquals(
+                    2,
+                    files.filter(f -> f.getFileName().toString().matches("trip_count-[0-9]+\\.json"))
+                            .count());
+        }
+    }
+
+    @Test
+    void badInputStartsNoRunAndWritesNothing() throws Exception {
+        Path syntax = cwd.resolve("syntax-error.py");
+        Files.writeString(syntax, "def broken(:\n    pass\n");
+        record Case(String name, String[] args, String message) {}
+        List<Case> cases = List.of(
+                new Case(
+                        "python-no-script",
+                        new String[] {"--"},
+                        "RuntimeError: Could not determine input script in ''."
+                                + " Use '--' before the script and its arguments to ensure correct parsing."),
+                new Case(
+                        "python-missing",
+                        new String[] {"--", "no-such-script.py"},
+                        "Could not find script no-such-script.py"),
+                new Case("python-syntax", new String[] {"--", syntax.toString()}, "SyntaxError: invalid syntax"),
+                new Case(
+                        "python-bad-option",
+                        new String[] {
+                            "--label", "nope", "--", script("external.py").toString()
+                        },
+                        "argument --label: invalid choice: 'nope'"));
+        for (Case c : cases) {
+            ProcessResult r = python(c.name(), c.args());
+            assertNotEquals(0, r.exitCode(), c.name());
+            assertTrue(r.stderr().contains(c.message()), c.name() + ": " + r.stderr());
+            assertFalse(Files.exists(outputRoot().resolve(c.name())), c.name() + " wrote its output folder");
+        }
+    }
+}
