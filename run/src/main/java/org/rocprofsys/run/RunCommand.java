@@ -23,8 +23,8 @@ import org.rocprofsys.core.timemory.TimemoryFormat;
 import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.ffm.ThreadNice;
 import org.rocprofsys.processsampling.ProcessSampling;
-import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.python.PythonTargets;
+import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
 import org.rocprofsys.run.cli.RunHelp;
@@ -53,7 +53,6 @@ public final class RunCommand {
             new SamplingProfileFormat(),
             new GpuStatsFormat(),
             new UnifiedMemoryFormat(),
-
             new RocpdFormat());
 
     /**
@@ -69,7 +68,6 @@ public final class RunCommand {
                     RocmTracing.sources(settings, distributionLib().resolve("librocprof-sys-rocm.so"), log),
             (settings, targetEnvironment, log) ->
                     settings.bool(UnifiedMemoryFormat.ENABLE) ? List.of(new KfdEvents(log)) : List.of(),
-
             (settings, targetEnvironment, log) -> PythonTargets.sources(settings, targetEnvironment));
 
     /** The distribution's lib/ (the launcher script passes the install prefix). */

@@ -63,7 +63,6 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
                                 "true",
                                 "ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING",
                                 "true",
-
                                 "ROCPROFSYS_USE_ROCPD",
                                 Boolean.toString(rocpd)),
                         dir)
@@ -82,7 +81,11 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
             Files.move(ring, session.path().resolve(pid + ".0.ring"));
             OutputPaths paths = paths(dir, pid);
             RunOutputs outputs = RunOutputs.open(
-                    List.of(new PerfettoFormat(), new GpuStatsFormat(), new UnifiedMemoryFormat(), new RocpdFormat(name -> null)),
+                    List.of(
+                            new PerfettoFormat(),
+                            new GpuStatsFormat(),
+                            new UnifiedMemoryFormat(),
+                            new RocpdFormat(name -> null)),
                     new OutputContext(settings, paths, pid, fixture, 0, log, log));
             Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
             Collector collector = new Collector(session, pipeline.head(), log, List.of(CudaTracing::records));
