@@ -66,6 +66,16 @@ final class GpuRows {
             case GpuSynchronization s -> {
                 // the waiting call (cudaStreamSynchronize & co.) is a region already
             }
+            case org.rocprofsys.core.gpu.RocmKernelDispatch d -> kernel(d.kernel());
+            case org.rocprofsys.core.gpu.RocmMemoryCopy c -> copy(c.copy());
+            case org.rocprofsys.core.gpu.RocmScratchMemory s -> {
+                // no rocpd table holds scratch-memory events
+            }
+            case org.rocprofsys.core.gpu.GpuPageMigration m -> {
+                // no rocpd schema v3 table holds unified-memory migrations (they are in the trace
+                // and unified_memory.json)
+            }
+            case org.rocprofsys.core.gpu.GpuPageFault f -> {}
         }
     }
 
