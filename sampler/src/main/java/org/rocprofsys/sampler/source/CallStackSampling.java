@@ -74,7 +74,10 @@ public final class CallStackSampling {
         if (!cputime && !realtime) {
             cputime = true;
         }
-        boolean keepInternal = settings.bool("ROCPROFSYS_SAMPLING_KEEP_INTERNAL");
+        // The agent's frames (its main wrapper, its hooks) are this build's, not upstream's rocprof-sys
+        // frames that upstream's default (true) keeps: they show only when the user sets ON.
+        boolean keepInternal = settings.bool("ROCPROFSYS_SAMPLING_KEEP_INTERNAL")
+                && settings.value("ROCPROFSYS_SAMPLING_KEEP_INTERNAL").isSet();
         double freq = settings.number("ROCPROFSYS_SAMPLING_FREQ");
         double delay = settings.number("ROCPROFSYS_SAMPLING_DELAY");
         long durationNs = seconds(settings.number("ROCPROFSYS_SAMPLING_DURATION"));
