@@ -30,6 +30,30 @@ class AtomicFileTest {
     }
 
     @Test
+    void aPendingFileAppearsWholeOnCommitAndNotAtAllOtherwise() throws IOException {
+        Path target = dir.resolve("trace.proto");
+        Files.writeString(target, "old");
+        try (AtomicFile.Pending p = AtomicFile.begin(target)) {
+            Files.writeString(p.temporary(), "new content");
+            assertEquals("old", Files.readString(target)); // nothing seen before the commit
+            assertEquals(dir, p.temporary().getParent());
+            p.commit();
+            assertFalse(Files.exists(p.temporary()));
+        }
+        assertEquals("new content", Files.readString(target));
+        Path temporary;
+        try (AtomicFile.Pending p = AtomicFile.begin(target)) {
+            temporary = p.temporary();
+            Files.writeString(temporary, "part");
+        }
+        assertFalse(Files.exists(temporary), "an abandoned file is removed");
+        assertEquals("new content", Files.readString(target));
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(target), files.toList());
+        }
+    }
+
+    @Test
     void writesTheContentAndLeavesNoTemporaryFile() throws IOException {
         Path target = dir.resolve("out.txt");
         AtomicFile.writeString(target, "hello\n");

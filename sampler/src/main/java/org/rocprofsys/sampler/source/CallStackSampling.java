@@ -40,6 +40,8 @@ public final class CallStackSampling {
     public static final String USE_PERF_ENV = "ROCPROFSYS_SAMPLING_USE_PERF";
 
     private static final String MAX_SAMPLE_RATE = "kernel/perf_event_max_sample_rate";
+    /** The lowest perf_event_max_sample_rate the kernel sets itself (HZ, at least 100). */
+    static final long MIN_PERF_RATE = 100;
 
     private CallStackSampling() {}
 
@@ -72,7 +74,10 @@ public final class CallStackSampling {
         if (!cputime && !realtime) {
             cputime = true;
         }
-        boolean keepInternal = settings.bool("ROCPROFSYS_SAMPLING_KEEP_INTERNAL");
+        // The agent's frames (its main wrapper, its hooks) are this build's, not upstream's rocprof-sys
+        // frames that upstream's default (true) keeps: they show only when the user sets ON.
+        boolean keepInternal = settings.bool("ROCPROFSYS_SAMPLING_KEEP_INTERNAL")
+                && settings.value("ROCPROFSYS_SAMPLING_KEEP_INTERNAL").isSet();
         double freq = settings.number("ROCPROFSYS_SAMPLING_FREQ");
         double delay = settings.number("ROCPROFSYS_SAMPLING_DELAY");
         long durationNs = seconds(settings.number("ROCPROFSYS_SAMPLING_DURATION"));
@@ -92,14 +97,21 @@ public final class CallStackSampling {
             if (!(hz > 0)) {
                 throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
             }
+            String refused = null;
             if (!perfForcedOff(environment) && (overflowEvent == null || !(overflowEvery(settings) > 0))) {
                 long rate = Math.max(1, Math.round(hz));
-                long allowed = perfRate(rate, maxSampleRate(ProcFs.system()), log);
-                if (allowed != rate) {
+                OptionalLong max = maxSampleRate(ProcFs.system());
+                long allowed = perfRate(rate, max, log);
+                if (allowed == 0) {
+                    refused = "kernel.perf_event_max_sample_rate=" + max.getAsLong() + " in /proc/sys/"
+                            + MAX_SAMPLE_RATE + " is below " + rate + " Hz";
+                } else if (allowed != rate) {
                     hz = allowed;
                 }
             }
-            String refused = perfRefusal(environment, Math.max(1, Math.round(hz)));
+            if (refused == null) {
+                refused = perfRefusal(environment, Math.max(1, Math.round(hz)));
+            }
             if (refused == null) {
                 sources.add(new PerfSamplingSource(
                         new PerfSamplingSource.Config(
@@ -184,18 +196,22 @@ public final class CallStackSampling {
     }
 
     /**
-     * perf refuses a frequency above kernel.perf_event_max_sample_rate (EINVAL, which says nothing):
-     * such a frequency is lowered to the limit, with one warning that names the limit.
+     * perf refuses a frequency above kernel.perf_event_max_sample_rate (EINVAL, which says nothing).
+     * Such a frequency is lowered to the limit, with one warning that names it; a limit below
+     * {@value #MIN_PERF_RATE} Hz (the kernel never throttles that far itself: someone set it) gives
+     * 0, perf is not used and the caller says why.
      */
     static long perfRate(long hz, OptionalLong max, PrintStream log) {
         if (max.isEmpty() || hz <= max.getAsLong()) {
             return hz;
         }
-        long limit = Math.max(1, max.getAsLong());
+        if (max.getAsLong() < MIN_PERF_RATE) {
+            return 0;
+        }
         log.println("[rocprof-sys] warning: the sampling frequency of " + hz + " Hz is above the kernel's limit of "
-                + max.getAsLong() + " samples per second (/proc/sys/" + MAX_SAMPLE_RATE + "): sampling at " + limit
-                + " Hz (raise the limit with: sudo sysctl -w kernel.perf_event_max_sample_rate=N)");
-        return limit;
+                + max.getAsLong() + " samples per second (/proc/sys/" + MAX_SAMPLE_RATE + "): sampling at "
+                + max.getAsLong() + " Hz (raise the limit with: sudo sysctl -w kernel.perf_event_max_sample_rate=N)");
+        return max.getAsLong();
     }
 
     private static boolean perfForcedOff(Map<String, String> environment) {

@@ -135,7 +135,12 @@ class CallStackSamplingTest {
                         + " 100000 Hz (raise the limit with: sudo sysctl -w kernel.perf_event_max_sample_rate=N)"),
                 logged().lines().toList());
         assertEquals(100_000, CallStackSampling.perfRate(100_000, java.util.OptionalLong.of(100_000), log));
+        assertEquals(
+                1_000_000_000,
+                CallStackSampling.perfRate(1_000_000_000, java.util.OptionalLong.of(Long.MAX_VALUE), log));
         assertEquals(1_000_000_000, CallStackSampling.perfRate(1_000_000_000, java.util.OptionalLong.empty(), log));
+        // a limit set below the kernel's own floor: perf is not used (the caller falls back and says why)
+        assertEquals(0, CallStackSampling.perfRate(300, java.util.OptionalLong.of(1), log));
         assertEquals(1, logged().lines().count());
     }
 
