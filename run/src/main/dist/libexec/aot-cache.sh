@@ -50,6 +50,7 @@ rocprofsys_aot_cache() {
     ROCPROFSYS_AOT_OPTS+=(-XX:AOTMode=record -XX:AOTConfiguration="$conf" -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput)
     # $$ is this shell, which becomes the JVM by exec: wait for it to end, then make the cache
     (
+        set +e # (the launcher's errexit would leave the lock behind at the first failing step)
         trap '' INT TERM HUP
         while kill -0 $$ 2>/dev/null; do sleep 0.5; done
         if [[ -s $conf ]] && nice -n 19 "$ROCPROFSYS_JAVA" "$@" -XX:AOTMode=create -XX:AOTConfiguration="$conf" \

@@ -85,7 +85,7 @@ final class OverheadBench {
             long rounds = calibrate(work, seconds, out);
             System.out.printf(
                     Locale.ROOT,
-                    "overhead: %d rounds per thread (~%.1f s of work), %d repetitions, configurations"
+                    "overhead: %d rounds per thread (~%.1f s of CPU work each), %d repetitions, configurations"
                             + " interleaved: %s%n",
                     rounds,
                     seconds,
@@ -121,12 +121,15 @@ final class OverheadBench {
         return plain;
     }
 
-    /** Rounds per thread that give about {@code seconds} of work on this machine now. */
+    /**
+     * Rounds per thread that give about {@code seconds} of work on this machine, by CPU time: on a
+     * loaded machine the wall time of a run is longer, the work the same.
+     */
     private static long calibrate(Path work, double seconds, Path out) throws Exception {
         long probe = 100;
         Env.Outcome o = Env.run(List.of(work.toString(), "1", Long.toString(probe)), plainEnvironment(), out, null, 0)
                 .check("calibration");
-        double s = CallStackSamplingBench.field(o, "work_ns=") / 1e9;
+        double s = CallStackSamplingBench.field(o, "cpu_ns=") / 1e9;
         return Math.max(10, Math.round(probe * seconds / s));
     }
 
