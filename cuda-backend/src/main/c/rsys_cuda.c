@@ -60,6 +60,8 @@ enum {
     DOM_ALLOC = 1 << 6,
     DOM_NVTX = 1 << 7,
     DOM_ALL = (1 << 8) - 1,
+    /* not in DOM_ALL: only ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING asks for it */
+    DOM_UNIFIED_MEMORY = 1 << 8,
 };
 
 static const struct {
@@ -70,6 +72,7 @@ static const struct {
     {"kernel_dispatch", DOM_KERNEL},   {"memory_copy", DOM_MEMCPY},
     {"memory_set", DOM_MEMSET},        {"synchronization", DOM_SYNC},
     {"memory_allocation", DOM_ALLOC},  {"nvtx", DOM_NVTX},
+    {"unified_memory", DOM_UNIFIED_MEMORY},
 };
 
 #define BUFFER_SIZE (4u << 20)
@@ -83,9 +86,11 @@ static void (*agent_set_flush)(void (*)(void));
 static void *cupti;
 static __typeof__(&cuptiSubscribe) p_subscribe;
 static __typeof__(&cuptiEnableDomain) p_enable_domain;
+static __typeof__(&cuptiEnableCallback) p_enable_callback;
 static __typeof__(&cuptiGetResultString) p_result_string;
 static __typeof__(&cuptiGetCallbackName) p_callback_name;
 static __typeof__(&cuptiActivityEnable) p_activity_enable;
+static __typeof__(&cuptiActivityConfigureUnifiedMemoryCounter) p_configure_unified_memory;
 static __typeof__(&cuptiActivityRegisterCallbacks) p_register_callbacks;
 static __typeof__(&cuptiActivityRegisterTimestampCallback) p_register_timestamp;
 static __typeof__(&cuptiActivityGetNextRecord) p_next_record;
@@ -244,8 +249,10 @@ static int resolve_cupti(void)
     RESOLVE(p_result_string, cuptiGetResultString);
     RESOLVE(p_subscribe, cuptiSubscribe);
     RESOLVE(p_enable_domain, cuptiEnableDomain);
+    RESOLVE(p_enable_callback, cuptiEnableCallback);
     RESOLVE(p_callback_name, cuptiGetCallbackName);
     RESOLVE(p_activity_enable, cuptiActivityEnable);
+    RESOLVE(p_configure_unified_memory, cuptiActivityConfigureUnifiedMemoryCounter);
     RESOLVE(p_register_callbacks, cuptiActivityRegisterCallbacks);
     RESOLVE(p_register_timestamp, cuptiActivityRegisterTimestampCallback);
     RESOLVE(p_next_record, cuptiActivityGetNextRecord);
@@ -379,6 +386,11 @@ static void on_nvtx(uint32_t cbid, const CUpti_NvtxData *d)
     agent_record(RSYS_REC_CUDA_NVTX, cbid, parts, 2);
 }
 
+/* Set while the unified-memory counters wait for the driver: CUPTI configures them only after
+ * cuInit, and the injection library runs inside cuInit, so the first context creation does it. */
+static int um_pending;
+static void enable_unified_memory(void);
+
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
                                  const void *data)
 {
@@ -387,6 +399,11 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain dom, CUpti
     case CUPTI_CB_DOMAIN_RUNTIME_API:
     case CUPTI_CB_DOMAIN_DRIVER_API: on_api((uint32_t)dom, cbid, data); break;
     case CUPTI_CB_DOMAIN_NVTX: on_nvtx(cbid, data); break;
+    case CUPTI_CB_DOMAIN_RESOURCE:
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && __atomic_exchange_n(&um_pending, 0, __ATOMIC_ACQ_REL)) {
+            enable_unified_memory();
+        }
+        break;
     default: break;
     }
 }
@@ -541,6 +558,38 @@ static void enable_kind(CUpti_ActivityKind kind, const char *what)
     }
 }
 
+/* Migrations each way and the CPU and GPU page faults, for every device of the process (the
+ * sample's single-device scope on drivers that refuse that). */
+static void enable_unified_memory(void)
+{
+    static const CUpti_ActivityUnifiedMemoryCounterKind kinds[] = {
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT,
+    };
+    enum { N = sizeof kinds / sizeof kinds[0] };
+    CUpti_ActivityUnifiedMemoryCounterConfig config[N];
+    CUptiResult rc = CUPTI_ERROR_UNKNOWN;
+    const CUpti_ActivityUnifiedMemoryCounterScope scopes[] = {
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_ALL_DEVICES,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE,
+    };
+    for (size_t s = 0; s < 2 && rc != CUPTI_SUCCESS; s++) {
+        for (int i = 0; i < N; i++) {
+            config[i] = (CUpti_ActivityUnifiedMemoryCounterConfig){scopes[s], kinds[i], 0, 1};
+        }
+        rc = p_configure_unified_memory(config, N);
+    }
+    if (rc != CUPTI_SUCCESS) {
+        notice("CUPTI refused unified-memory counters (%s): no migrations or page faults are traced",
+               result_text(rc));
+        return;
+    }
+    enable_kind(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "unified-memory counters");
+}
+
 static void setup(void)
 {
     *(void **)&agent_record = dlsym(RTLD_DEFAULT, "rocprofsys_gpu_record");
@@ -565,6 +614,7 @@ static void setup(void)
     }
     CUpti_SubscriberHandle subscriber;
     rc = p_subscribe(&subscriber, on_callback, NULL);
+    int subscribed = rc == CUPTI_SUCCESS;
     if (rc != CUPTI_SUCCESS) {
         notice("CUPTI refused the callback subscription (%s), another CUDA profiling tool may be "
                "attached: CUDA API calls and NVTX ranges are not traced",
@@ -604,6 +654,17 @@ static void setup(void)
     }
     if (domains & DOM_ALLOC) {
         enable_kind(CUPTI_ACTIVITY_KIND_MEMORY2, "memory allocations");
+    }
+    if ((domains & DOM_UNIFIED_MEMORY) && subscribed) {
+        um_pending = 1;
+        rc = p_enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+        if (rc != CUPTI_SUCCESS) {
+            um_pending = 0;
+            notice("CUPTI refused the context callback (%s): no migrations or page faults are traced",
+                   result_text(rc));
+        }
+    } else if (domains & DOM_UNIFIED_MEMORY) {
+        notice("without a CUPTI callback subscription no migrations or page faults are traced");
     }
     agent_set_flush(final_flush);
     if (flush_ms > 0) {

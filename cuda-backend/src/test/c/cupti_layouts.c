@@ -219,5 +219,20 @@ int main(void)
     F(Context, CUpti_ActivityContext3, numMultiprocessors);
     F(Context, CUpti_ActivityContext3, cigMode);
     F(Context, CUpti_ActivityContext3, padding2);
+
+    S(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, kind);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, counterKind);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, value);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, start);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, end);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, address);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, srcId);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, dstId);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, streamId);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, processId);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, flags);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, pad);
+    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, processors);
     return 0;
 }

@@ -7,4 +7,7 @@ module org.rocprofsys.sampler {
     requires java.management;
 
     exports org.rocprofsys.sampler.source;
+
+    provides org.rocprofsys.config.avail.AvailCatalog with
+            org.rocprofsys.sampler.counters.CpuCounterCatalog;
 }

@@ -43,7 +43,12 @@ public final class LibC {
     public static final short POLLIN = 1;
 
     public static final int O_RDONLY = 0;
+    public static final int O_RDWR = 2;
+    public static final int O_NONBLOCK = 0x800;
     public static final int O_CLOEXEC = 0x80000;
+    public static final int EAGAIN = 11;
+    public static final int CLOCK_MONOTONIC = 1;
+    public static final int CLOCK_BOOTTIME = 7;
     public static final int SIGCONT = 18;
 
     public static final long SYS_PERF_EVENT_OPEN = switch (System.getProperty("os.arch")) {
@@ -86,6 +91,21 @@ public final class LibC {
     /** open is variadic (mode): the fixed arguments are path and flags. */
     private static final MethodHandle OPEN = LINKER.downcallHandle(
             find("open"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), Linker.Option.firstVariadicArg(2));
+
+    private static final MethodHandle OPEN_ERRNO = LINKER.downcallHandle(
+            find("open"),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT),
+            Linker.Option.firstVariadicArg(2),
+            CAPTURE_ERRNO);
+
+    private static final MethodHandle READ = LINKER.downcallHandle(
+            find("read"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE_ERRNO);
+    private static final MethodHandle WRITE = LINKER.downcallHandle(
+            find("write"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE_ERRNO);
+    private static final MethodHandle CLOCK_GETTIME =
+            LINKER.downcallHandle(find("clock_gettime"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle PIPE2 =
+            LINKER.downcallHandle(find("pipe2"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
 
     private static final MethodHandle FREE = LINKER.downcallHandle(find("free"), FunctionDescriptor.ofVoid(ADDRESS));
     private static final MethodHandle KILL =
@@ -165,6 +185,72 @@ public final class LibC {
     public static int openRead(String path) {
         try (Arena a = Arena.ofConfined()) {
             return (int) OPEN.invokeExact(a.allocateFrom(path), O_RDONLY | O_CLOEXEC);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** open(path, O_RDWR|O_CLOEXEC); value is the fd or -1 with errno. */
+    public static Result openReadWrite(String path) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            int fd = (int) OPEN_ERRNO.invokeExact(state, a.allocateFrom(path), O_RDWR | O_CLOEXEC);
+            return new Result(fd, fd < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** read(2) into {@code buffer}; value is the byte count (0 at end of file) or -1 with errno. */
+    public static Result read(int fd, MemorySegment buffer) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            long n = (long) READ.invokeExact(state, fd, buffer, buffer.byteSize());
+            return new Result(n, n < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** write(2) of all of {@code data} at once; value is the byte count or -1 with errno. */
+    public static Result write(int fd, MemorySegment data) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            long n = (long) WRITE.invokeExact(state, fd, data, data.byteSize());
+            return new Result(n, n < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** clock_gettime(2) of {@code clockId} in ns. */
+    public static long clockNanos(int clockId) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment ts = a.allocate(JAVA_LONG, 2);
+            int r = (int) CLOCK_GETTIME.invokeExact(clockId, ts);
+            if (r != 0) {
+                throw new IllegalStateException("clock_gettime(" + clockId + ") failed");
+            }
+            return ts.getAtIndex(JAVA_LONG, 0) * 1_000_000_000L + ts.getAtIndex(JAVA_LONG, 1);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** pipe2(O_NONBLOCK|O_CLOEXEC): {read end, write end}. */
+    public static int[] pipeNonBlocking() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment fds = a.allocate(JAVA_INT, 2);
+            MemorySegment state = a.allocate(CAPTURE);
+            int r = (int) PIPE2.invokeExact(state, fds, O_NONBLOCK | O_CLOEXEC);
+            if (r < 0) {
+                throw new IllegalStateException("pipe2: " + strerror((int) ERRNO.get(state, 0L)));
+            }
+            return new int[] {fds.getAtIndex(JAVA_INT, 0), fds.getAtIndex(JAVA_INT, 1)};
+        } catch (RuntimeException e) {
+            throw e;
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -28,6 +28,8 @@ import org.rocprofsys.run.cli.RunHelp;
 import org.rocprofsys.run.cli.RunInvocation;
 import org.rocprofsys.run.cli.RunUsageException;
 import org.rocprofsys.sampler.source.CallStackSampling;
+import org.rocprofsys.unifiedmemory.kfd.KfdEvents;
+import org.rocprofsys.unifiedmemory.report.UnifiedMemoryFormat;
 
 /**
  * {@code rocprof-sys-run [options] -- <command>}: turns the options into the target's environment
@@ -42,8 +44,12 @@ public final class RunCommand {
      * Every output a run can write, one line per format (each writes when the settings enable
      * it), in the order they are finished and metadata.json lists their files.
      */
-    static final List<OutputFormat> OUTPUT_FORMATS =
-            List.of(new PerfettoFormat(), new TimemoryFormat(), new SamplingProfileFormat(), new GpuStatsFormat());
+    static final List<OutputFormat> OUTPUT_FORMATS = List.of(
+            new PerfettoFormat(),
+            new TimemoryFormat(),
+            new SamplingProfileFormat(),
+            new GpuStatsFormat(),
+            new UnifiedMemoryFormat());
 
     /**
      * The background sources, one line each, in the order the session starts them (the first one's
@@ -55,7 +61,9 @@ public final class RunCommand {
             (settings, targetEnvironment, log) ->
                     CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log),
             (settings, targetEnvironment, log) ->
-                    RocmTracing.sources(settings, distributionLib().resolve("librocprof-sys-rocm.so"), log));
+                    RocmTracing.sources(settings, distributionLib().resolve("librocprof-sys-rocm.so"), log),
+            (settings, targetEnvironment, log) ->
+                    settings.bool(UnifiedMemoryFormat.ENABLE) ? List.of(new KfdEvents(log)) : List.of());
 
     /** The distribution's lib/ (the launcher script passes the install prefix). */
     private static Path distributionLib() {

@@ -242,10 +242,12 @@ class AvailUpstreamIT extends DistributionTest {
     void availListCategories() throws Exception {
         var r = avail("--list-categories");
         assertEquals(0, r.exitCode(), r::toString);
-        // Adaptation: upstream's regex is " component::… hw_counters::… settings::". No hardware
-        // counter is collected yet (they come with the sampler), so there is no hw_counters:: line.
+        // upstream's " component::… hw_counters::… settings::"; the CPU counters (PAPI presets and
+        // perf events) are the hw_counters category CPU
         assertMatches(
-                "Categories:\n component::counting\n component::memory\n component::timing\n settings::", r.stdout());
+                "Categories:\n component::counting\n component::memory\n component::timing\n hw_counters::CPU\n"
+                        + " settings::",
+                r.stdout());
         assertMatches(" settings::rocprofsys\n", r.stdout());
         assertMatches(" settings::timemory\n", r.stdout());
     }

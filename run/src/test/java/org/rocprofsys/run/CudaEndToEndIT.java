@@ -213,6 +213,38 @@ class CudaEndToEndIT extends DistributionTest {
     }
 
     @Test
+    void managedMemoryVolumesInTheUnifiedMemoryReport() throws Exception {
+        Path out = work.resolve("out");
+        ProcessResult r = tool(
+                "rocprof-sys-run",
+                work,
+                testEnvironment(out, "managed", "ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING", "ON"),
+                "--",
+                examples.resolve("managed-memory").toString());
+        assertEquals(0, r.exitCode(), r.toString());
+        var report = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.resolve("managed").resolve("unified_memory.json").toFile());
+        var migrations = report.get("devices").get(0).get("migrations");
+        long htod = migrations.get("host_to_device").get("total_size_bytes").asLong();
+        long dtoh = migrations.get("device_to_host").get("total_size_bytes").asLong();
+        // examples/cuda/managed-memory: 256 MiB read back on the CPU, 64 MiB prefetched
+        assertTrue(Math.abs(htod - (64L << 20)) <= (64L << 20) / 20, "host to device " + htod);
+        assertTrue(Math.abs(dtoh - (256L << 20)) <= (256L << 20) / 20, "device to host " + dtoh);
+        assertTrue(report.get("summary").get("total_page_faults").asLong() > 0);
+        assertTrue(
+                report.get("summary").get("migration_triggers").get("prefetch").asLong() > 0);
+        // a program without managed memory gets no report and no error
+        ProcessResult plain = tool(
+                "rocprof-sys-run",
+                work,
+                testEnvironment(out, "vector-add-um", "ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING", "ON"),
+                "--",
+                examples.resolve("vector-add").toString());
+        assertEquals(0, plain.exitCode(), plain.toString());
+        assertFalse(Files.exists(out.resolve("vector-add-um").resolve("unified_memory.json")));
+    }
+
+    @Test
     void excludedCudaIsNotTraced() throws Exception {
         Profiled p = profile("no-cuda", List.of("-E", "cuda"), "vector-add");
         assertEquals(0, p.result().exitCode(), p.result().toString());

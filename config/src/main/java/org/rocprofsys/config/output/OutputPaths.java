@@ -104,6 +104,16 @@ public final class OutputPaths {
         return resolve(fileName(name, extension, subdirectory, useSuffix));
     }
 
+    /**
+     * A file named as usual ({@code name} + suffix + extension, keys expanded) but in {@code folder}
+     * instead of OUTPUT_PATH/OUTPUT_PREFIX (e.g. UNIFIED_MEMORY_OUTPUT_PATH); a relative folder is
+     * anchored at the target's working directory.
+     */
+    public Path fileIn(String folder, String name, String extension, String suffix) {
+        String dir = folder.endsWith("/") ? folder : folder + "/";
+        return resolve(keys.expand(join(asciiOnly(dir), name, suffix, extension), ctx));
+    }
+
     /** The trace of the profiled process itself: PERFETTO_FILE with the usual suffix. */
     public Path perfettoFile() {
         return perfetto(suffix());

@@ -16,7 +16,9 @@ public sealed interface GpuEvent
                 GpuMarker,
                 RocmKernelDispatch,
                 RocmMemoryCopy,
-                RocmScratchMemory {
+                RocmScratchMemory,
+                GpuPageMigration,
+                GpuPageFault {
     int pid();
 
     long timestampNs();

@@ -16,6 +16,10 @@ final class GpuTracks {
     static final String MEMSET_NAME = "MEMORY_SET";
     static final String MEMORY_UNIT = "MB";
     static final double BYTES_PER_UNIT = 1024.0 * 1024.0;
+    /** Unified-memory migrations (both vendors): upstream's page-migration category. */
+    static final String MIGRATION_CATEGORY = Category.ROCM_PAGE_MIGRATION.label();
+    /** Migration throughput, bytes per ns (seed 000: GB/s with GB = 10^9). */
+    static final String THROUGHPUT_UNIT = "GB/s";
 
     private GpuTracks() {}
 
@@ -25,6 +29,22 @@ final class GpuTracks {
 
     static String memoryTrackName(int device) {
         return "GPU Memory Allocated [" + device + "]";
+    }
+
+    /** Seed 000's counter track of a device's unified-memory page faults. */
+    static String pageFaultTrackName(int device) {
+        // CPU faults CUPTI reports name no device
+        return "Unified Memory Page Faults [" + (device < 0 ? "Host" : "Device " + device) + "]";
+    }
+
+    /** Seed 000's counter track of a device's migration throughput. */
+    static String migrationThroughputTrackName(int device) {
+        return "Unified Memory Migration Throughput [Device " + device + "]";
+    }
+
+    /** The slice track of a device's unified-memory migrations. */
+    static String migrationTrackName(int device) {
+        return "Unified Memory Migrations [Device " + device + "]";
     }
 
     static String streamKey(int pid, int device, long stream) {

@@ -38,6 +38,8 @@ import org.rocprofsys.core.gpu.GpuMarker;
 import org.rocprofsys.core.gpu.GpuMemoryAllocation;
 import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
+import org.rocprofsys.core.gpu.GpuPageFault;
+import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.GpuSynchronization;
 import org.rocprofsys.core.gpu.RocmKernelDispatch;
 import org.rocprofsys.core.gpu.RocmMemoryCopy;
@@ -168,6 +170,8 @@ public final class PerfettoSink implements EventSink {
     private final Map<String, ThreadTrack> gpuStreams = new HashMap<>();
     /** Bytes allocated on each device of each process, by {@link GpuTracks#deviceKey}. */
     private final Map<Long, Long> gpuAllocated = new HashMap<>();
+    /** Page faults of each device of each process so far, by {@link GpuTracks#deviceKey}. */
+    private final Map<Long, Long> gpuPageFaults = new HashMap<>();
 
     private long nextUuid = 1;
     private int nextSequenceId = GLOBAL_SEQUENCE_ID + 1;
@@ -472,7 +476,44 @@ public final class PerfettoSink implements EventSink {
             case RocmKernelDispatch d -> rocmKernel(d);
             case RocmMemoryCopy c -> rocmCopy(c);
             case RocmScratchMemory s -> rocmScratch(s);
+            case GpuPageMigration m -> gpuMigration(m);
+            case GpuPageFault f -> gpuPageFaults(f);
         }
+    }
+
+    /**
+     * A unified-memory migration: a slice on the device's migration track, and its throughput
+     * (bytes over the migration's time, GB/s) on a counter that falls back to 0 when it ends.
+     */
+    private void gpuMigration(GpuPageMigration m) throws IOException {
+        ThreadTrack t = gpuTrack(
+                m.pid(), "um/" + m.pid() + "/" + m.device(), GpuTracks.migrationTrackName(m.device()), m.beginNs());
+        TrackEvent.Builder begin =
+                gpuSliceBegin(t, GpuTracks.MIGRATION_CATEGORY, m.direction().title(), m.beginNs(), m.endNs());
+        begin.addDebugAnnotations(annotation(t, "bytes").setUintValue(m.bytes()))
+                .addDebugAnnotations(annotation(t, "address").setPointerValue(m.address()))
+                .addDebugAnnotations(
+                        annotation(t, "trigger").setStringValue(m.trigger().key()))
+                .addDebugAnnotations(annotation(t, "device").setIntValue(m.device()));
+        gpuSlice(t, begin, m.beginNs(), m.endNs());
+        CounterTrack throughput = new CounterTrack(
+                GpuTracks.migrationThroughputTrackName(m.device()),
+                GpuTracks.THROUGHPUT_UNIT,
+                Category.ROCM_PAGE_MIGRATION,
+                m.pid());
+        double gbPerSecond = m.durationNs() > 0 ? (double) m.bytes() / m.durationNs() : 0.0;
+        counter(new CounterSample(m.beginNs(), throughput, gbPerSecond));
+        counter(new CounterSample(Math.max(m.beginNs(), m.endNs()), throughput, 0.0));
+    }
+
+    /** The page faults of a device so far, as a counter. */
+    private void gpuPageFaults(GpuPageFault f) throws IOException {
+        long key = GpuTracks.deviceKey(f.pid(), f.device());
+        long faults = gpuPageFaults.merge(key, f.count(), Long::sum);
+        counter(new CounterSample(
+                f.beginNs(),
+                new CounterTrack(GpuTracks.pageFaultTrackName(f.device()), "", Category.ROCM_PAGE_MIGRATION, f.pid()),
+                faults));
     }
 
     /** On the calling thread: one slice, with a flow to the device work it launched. */
@@ -688,7 +729,12 @@ public final class PerfettoSink implements EventSink {
 
     /** The track of one stream of one device of a process ({@link GpuTracks#streamTrackName}). */
     private ThreadTrack gpuStream(int pid, int device, long stream, long timestampNs) throws IOException {
-        String key = GpuTracks.streamKey(pid, device, stream);
+        return gpuTrack(
+                pid, GpuTracks.streamKey(pid, device, stream), GpuTracks.streamTrackName(device, stream), timestampNs);
+    }
+
+    /** A GPU slice track of a process, made the first time its key is seen. */
+    private ThreadTrack gpuTrack(int pid, String key, String name, long timestampNs) throws IOException {
         ThreadTrack t = gpuStreams.get(key);
         if (t != null) {
             return t;
@@ -702,7 +748,7 @@ public final class PerfettoSink implements EventSink {
                 .setTrackDescriptor(TrackDescriptor.newBuilder()
                         .setUuid(t.uuid)
                         .setParentUuid(proc.uuid)
-                        .setName(GpuTracks.streamTrackName(device, stream)))
+                        .setName(name))
                 .build());
         return t;
     }

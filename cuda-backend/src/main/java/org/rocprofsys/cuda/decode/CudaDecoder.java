@@ -29,8 +29,12 @@ import org.rocprofsys.core.gpu.GpuMarker;
 import org.rocprofsys.core.gpu.GpuMemoryAllocation;
 import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
+import org.rocprofsys.core.gpu.GpuPageFault;
+import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.GpuSynchronization;
 import org.rocprofsys.core.gpu.MemoryKind;
+import org.rocprofsys.core.gpu.MigrationDirection;
+import org.rocprofsys.core.gpu.MigrationTrigger;
 import org.rocprofsys.core.gpu.SyncKind;
 
 /**
@@ -224,6 +228,15 @@ public final class CudaDecoder {
     private static final long D_ID = offset(CuptiLayouts.DEVICE, "id");
     private static final long D_UUID = offset(CuptiLayouts.DEVICE, "uuid");
 
+    private static final long U_COUNTER_KIND = offset(CuptiLayouts.UNIFIED_MEMORY, "counterKind");
+    private static final long U_VALUE = offset(CuptiLayouts.UNIFIED_MEMORY, "value");
+    private static final long U_START = offset(CuptiLayouts.UNIFIED_MEMORY, "start");
+    private static final long U_END = offset(CuptiLayouts.UNIFIED_MEMORY, "end");
+    private static final long U_ADDRESS = offset(CuptiLayouts.UNIFIED_MEMORY, "address");
+    private static final long U_SRC = offset(CuptiLayouts.UNIFIED_MEMORY, "srcId");
+    private static final long U_DST = offset(CuptiLayouts.UNIFIED_MEMORY, "dstId");
+    private static final long U_FLAGS = offset(CuptiLayouts.UNIFIED_MEMORY, "flags");
+
     private static final long X_CONTEXT = offset(CuptiLayouts.CONTEXT, "contextId");
     private static final long X_DEVICE = offset(CuptiLayouts.CONTEXT, "deviceId");
 
@@ -325,7 +338,63 @@ public final class CudaDecoder {
                     contextDevices.put(i32(r, X_CONTEXT), i32(r, X_DEVICE));
                 }
             }
+            case CuptiKinds.ACTIVITY_UNIFIED_MEMORY_COUNTER -> {
+                if (fits(a, CuptiLayouts.UNIFIED_MEMORY)) {
+                    unifiedMemory(r);
+                }
+            }
             default -> skip("activity kind " + a.kind());
+        }
+    }
+
+    /**
+     * A unified-memory transfer becomes a migration (each record one trigger: CUPTI reports the
+     * transfers of one fault as one record), a GPU fault record a group of {@code value} faults, a
+     * CPU fault record one fault (its value is the faulting PC; no device).
+     */
+    private void unifiedMemory(MemorySegment r) {
+        int counter = i32(r, U_COUNTER_KIND);
+        long start = i64(r, U_START);
+        long end = i64(r, U_END);
+        long address = i64(r, U_ADDRESS);
+        int src = i32(r, U_SRC);
+        int dst = i32(r, U_DST);
+        int flags = i32(r, U_FLAGS);
+        switch (counter) {
+            case CuptiKinds.UM_BYTES_TRANSFER_HTOD,
+                    CuptiKinds.UM_BYTES_TRANSFER_DTOH,
+                    CuptiKinds.UM_BYTES_TRANSFER_DTOD -> {
+                seen(end);
+                MigrationDirection direction = counter == CuptiKinds.UM_BYTES_TRANSFER_HTOD
+                        ? MigrationDirection.HOST_TO_DEVICE
+                        : counter == CuptiKinds.UM_BYTES_TRANSFER_DTOH
+                                ? MigrationDirection.DEVICE_TO_HOST
+                                : MigrationDirection.DEVICE_TO_DEVICE;
+                MigrationTrigger trigger = switch (flags) {
+                    case CuptiKinds.UM_CAUSE_COHERENCE ->
+                        direction == MigrationDirection.DEVICE_TO_HOST
+                                ? MigrationTrigger.CPU_PAGE_FAULT
+                                : MigrationTrigger.GPU_PAGE_FAULT;
+                    case CuptiKinds.UM_CAUSE_PREFETCH -> MigrationTrigger.PREFETCH;
+                    case CuptiKinds.UM_CAUSE_EVICTION -> MigrationTrigger.TTM_EVICTION;
+                    default -> MigrationTrigger.UNKNOWN;
+                };
+                int device = direction == MigrationDirection.DEVICE_TO_HOST ? src : dst;
+                out.accept(
+                        new GpuPageMigration(pid, device, start, end, direction, address, i64(r, U_VALUE), trigger, 0));
+            }
+            case CuptiKinds.UM_GPU_PAGE_FAULT -> {
+                seen(end);
+                boolean write = flags == CuptiKinds.UM_ACCESS_WRITE || flags == CuptiKinds.UM_ACCESS_ATOMIC;
+                out.accept(new GpuPageFault(
+                        pid, src, start, end, GpuPageFault.FaultSide.GPU, address, write, true, i64(r, U_VALUE)));
+            }
+            case CuptiKinds.UM_CPU_PAGE_FAULT_COUNT -> {
+                seen(start);
+                out.accept(
+                        new GpuPageFault(pid, -1, start, start, GpuPageFault.FaultSide.CPU, address, false, true, 1));
+            }
+            default -> skip("unified-memory counter kind " + counter);
         }
     }
 

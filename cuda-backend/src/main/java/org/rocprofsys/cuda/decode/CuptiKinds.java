@@ -18,6 +18,23 @@ final class CuptiKinds {
     static final int ACTIVITY_MEMCPY2 = 22;
     static final int ACTIVITY_SYNCHRONIZATION = 38;
     static final int ACTIVITY_MEMORY2 = 49;
+    static final int ACTIVITY_UNIFIED_MEMORY_COUNTER = 25;
+
+    // CUpti_ActivityUnifiedMemoryCounterKind
+    static final int UM_BYTES_TRANSFER_HTOD = 1;
+    static final int UM_BYTES_TRANSFER_DTOH = 2;
+    static final int UM_CPU_PAGE_FAULT_COUNT = 3;
+    static final int UM_GPU_PAGE_FAULT = 4;
+    static final int UM_BYTES_TRANSFER_DTOD = 8;
+
+    // CUpti_ActivityUnifiedMemoryMigrationCause (flags of the transfer kinds)
+    static final int UM_CAUSE_COHERENCE = 2;
+    static final int UM_CAUSE_PREFETCH = 3;
+    static final int UM_CAUSE_EVICTION = 4;
+
+    // CUpti_ActivityUnifiedMemoryAccessType (flags of GPU page faults)
+    static final int UM_ACCESS_WRITE = 2;
+    static final int UM_ACCESS_ATOMIC = 3;
 
     // CUpti_CallbackDomain
     static final int DOMAIN_DRIVER_API = 1;

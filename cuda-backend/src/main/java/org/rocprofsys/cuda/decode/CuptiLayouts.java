@@ -16,7 +16,7 @@ import java.util.Map;
  * The CUPTI activity records the decoder reads, as laid out by the CUDA 13 CUPTI headers
  * ({@code cupti_activity.h}, x86-64): {@code CUpti_ActivityKernel10}, {@code Memcpy6},
  * {@code MemcpyPtoP4}, {@code Memset4}, {@code Synchronization2}, {@code Memory4},
- * {@code Device5}, {@code Context3}. CUPTI declares them packed (no implicit padding; its own
+ * {@code Device5}, {@code Context3}, {@code UnifiedMemoryCounter3}. CUPTI declares them packed (no implicit padding; its own
  * padding fields are listed here), so every field here is unaligned and the layouts are the
  * fields in order. CuptiLayoutsTest holds each size and offset to a C program compiled with the
  * real headers. CUPTI may hand a longer record of a later version; the fields read here keep their
@@ -453,13 +453,44 @@ public final class CuptiLayouts {
             "padding2",
             U32);
 
+    /** CUpti_ActivityUnifiedMemoryCounter3 (UNIFIED_MEMORY_COUNTER records). */
+    public static final StructLayout UNIFIED_MEMORY = struct(
+            "UnifiedMemoryCounter",
+            "kind",
+            U32,
+            "counterKind",
+            U32,
+            "value",
+            U64,
+            "start",
+            U64,
+            "end",
+            U64,
+            "address",
+            U64,
+            "srcId",
+            U32,
+            "dstId",
+            U32,
+            "streamId",
+            U32,
+            "processId",
+            U32,
+            "flags",
+            U32,
+            "pad",
+            U32,
+            "processors",
+            bytes(5 * 8));
+
     /** Every layout by its name (as the C layout program prints it). */
     public static final Map<String, StructLayout> ALL;
 
     static {
         Map<String, StructLayout> m = new LinkedHashMap<>();
-        for (StructLayout l :
-                new StructLayout[] {KERNEL, MEMCPY, PEER_COPY, MEMSET, SYNCHRONIZATION, MEMORY, DEVICE, CONTEXT}) {
+        for (StructLayout l : new StructLayout[] {
+            KERNEL, MEMCPY, PEER_COPY, MEMSET, SYNCHRONIZATION, MEMORY, DEVICE, CONTEXT, UNIFIED_MEMORY
+        }) {
             m.put(l.name().orElseThrow(), l);
         }
         ALL = Map.copyOf(m);

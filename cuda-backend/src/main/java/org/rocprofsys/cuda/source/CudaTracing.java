@@ -33,11 +33,22 @@ public final class CudaTracing implements BackgroundSource {
     /** What the injection library reads (cuda-backend/src/main/c/rsys_cuda.c). */
     static final String AGENT_DOMAINS = "ROCPROFSYS_AGENT_CUDA_DOMAINS";
 
+    /** Turns CUPTI's unified-memory counters on, whatever the CUDA domains (seed 000). */
+    static final String UNIFIED_MEMORY_SETTING = "ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING";
+    /** The injection library's name of the unified-memory counters (not a CUDA_DOMAINS choice). */
+    static final String AGENT_UNIFIED_MEMORY = "unified_memory";
+
     private final Path library;
     private final Set<GpuDomain> domains;
+    private final boolean unifiedMemory;
 
     CudaTracing(Path library, Set<GpuDomain> domains) {
+        this(library, domains, false);
+    }
+
+    CudaTracing(Path library, Set<GpuDomain> domains, boolean unifiedMemory) {
         this.library = library;
+        this.unifiedMemory = unifiedMemory;
         this.domains =
                 domains.isEmpty() ? java.util.EnumSet.noneOf(GpuDomain.class) : java.util.EnumSet.copyOf(domains);
     }
@@ -51,14 +62,16 @@ public final class CudaTracing implements BackgroundSource {
      */
     public static List<BackgroundSource> sources(Settings settings, Path library, PrintStream log) {
         Set<GpuDomain> domains = CudaDomains.parse(settings.get(CudaDomains.SETTING));
-        if (!settings.bool(USE_SETTING) || domains.isEmpty()) {
+        boolean unifiedMemory =
+                settings.registry().find(UNIFIED_MEMORY_SETTING).isPresent() && settings.bool(UNIFIED_MEMORY_SETTING);
+        if (!settings.bool(USE_SETTING) || (domains.isEmpty() && !unifiedMemory)) {
             return List.of();
         }
         if (!Files.isRegularFile(library)) {
             log.println("[rocprof-sys][cuda] " + library + " is missing: CUDA is not traced");
             return List.of();
         }
-        return List.of(new CudaTracing(library, domains));
+        return List.of(new CudaTracing(library, domains, unifiedMemory));
     }
 
     @Override
@@ -68,7 +81,11 @@ public final class CudaTracing implements BackgroundSource {
         if (domains.contains(GpuDomain.NVTX)) {
             env.put("NVTX_INJECTION64_PATH", library.toString());
         }
-        env.put(AGENT_DOMAINS, CudaDomains.agentList(domains));
+        String agentDomains = CudaDomains.agentList(domains);
+        if (unifiedMemory) {
+            agentDomains = agentDomains.isEmpty() ? AGENT_UNIFIED_MEMORY : agentDomains + "," + AGENT_UNIFIED_MEMORY;
+        }
+        env.put(AGENT_DOMAINS, agentDomains);
         return env;
     }
 

@@ -114,6 +114,8 @@ class FixtureDecodeTest {
                 case RocmMemoryCopy r ->
                     new long[] {r.copy().beginNs(), r.copy().endNs()};
                 case RocmScratchMemory r -> new long[] {r.beginNs(), r.endNs()};
+                case org.rocprofsys.core.gpu.GpuPageMigration m -> new long[] {m.beginNs(), m.endNs()};
+                case org.rocprofsys.core.gpu.GpuPageFault pf -> new long[] {pf.beginNs(), pf.endNs()};
             };
             assertTrue(
                     times[0] >= f.initNs() && times[1] <= end && times[0] <= times[1],

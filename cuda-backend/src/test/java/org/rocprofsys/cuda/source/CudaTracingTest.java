@@ -69,6 +69,28 @@ class CudaTracingTest {
     }
 
     @Test
+    void unifiedMemoryProfilingTurnsCuptisCountersOnByItself() throws Exception {
+        Map<String, String> env = CudaTracing.sources(
+                        settings(
+                                "ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING",
+                                "ON",
+                                "ROCPROFSYS_CUDA_DOMAINS",
+                                "kernel_dispatch"),
+                        library(),
+                        System.err)
+                .getFirst()
+                .targetEnvironment(dir);
+        assertEquals("kernel_dispatch,unified_memory", env.get("ROCPROFSYS_AGENT_CUDA_DOMAINS"));
+        env = CudaTracing.sources(
+                        settings("ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING", "ON", "ROCPROFSYS_CUDA_DOMAINS", ""),
+                        library(),
+                        System.err)
+                .getFirst()
+                .targetEnvironment(dir);
+        assertEquals("unified_memory", env.get("ROCPROFSYS_AGENT_CUDA_DOMAINS"));
+    }
+
+    @Test
     void anUnknownDomainIsRefusedInUpstreamsWords() throws Exception {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,

@@ -35,6 +35,7 @@ import org.rocprofsys.core.pipeline.Pipeline;
 import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.core.pipeline.TraceWindows;
 import org.rocprofsys.core.wire.RingFile;
+import org.rocprofsys.unifiedmemory.report.UnifiedMemoryFormat;
 
 /**
  * A ring file recorded on the GPU device (cuda-backend's fixtures) run through the collector's real
@@ -48,7 +49,15 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
         Path out = dir.resolve("out");
         Files.createDirectories(out);
         Settings settings = new SettingsLoader(
-                        SettingsRegistry.standard(), Map.of("HOME", dir.toString(), "ROCPROFSYS_TRACE", "true"), dir)
+                        SettingsRegistry.standard(),
+                        Map.of(
+                                "HOME",
+                                dir.toString(),
+                                "ROCPROFSYS_TRACE",
+                                "true",
+                                "ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING",
+                                "true"),
+                        dir)
                 .load();
         ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
@@ -64,7 +73,7 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
             Files.move(ring, session.path().resolve(pid + ".0.ring"));
             OutputPaths paths = paths(dir, pid);
             RunOutputs outputs = RunOutputs.open(
-                    List.of(new PerfettoFormat(), new GpuStatsFormat()),
+                    List.of(new PerfettoFormat(), new GpuStatsFormat(), new UnifiedMemoryFormat()),
                     new OutputContext(settings, paths, pid, fixture, 0, log, log));
             Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
             Collector collector = new Collector(session, pipeline.head(), log, List.of(CudaTracing::records));

@@ -1,0 +1,101 @@
+package org.rocprofsys.core.perfetto;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.core.event.GpuActivity;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkFeed;
+import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.gpu.GpuPageFault;
+import org.rocprofsys.core.gpu.GpuPageFault.FaultSide;
+import org.rocprofsys.core.gpu.GpuPageMigration;
+import org.rocprofsys.core.gpu.MigrationDirection;
+import org.rocprofsys.core.gpu.MigrationTrigger;
+import org.rocprofsys.core.perfetto.proto.Trace;
+import org.rocprofsys.core.perfetto.proto.TrackEvent;
+
+/** Seed 000's tracks: migrations as slices, page faults and migration throughput as counters. */
+class PerfettoUnifiedMemoryTest {
+    private static final long T0 = 123_456_789_012_345L;
+    private static final int PID = 77;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void migrationSlicesAndCounters() throws IOException {
+        Path out = dir.resolve("trace.proto");
+        SinkFeed.run(
+                new PerfettoSink(out, new PerfettoSink.Options(true, 0, "app")),
+                List.of(
+                        new ProcessStarted(T0, PID, 1, "/app", List.of("/app"), 0, 0),
+                        new ThreadStarted(T0 + 1, PID, PID, 0),
+                        new GpuActivity(
+                                new GpuPageFault(PID, 1, T0 + 100, T0 + 200, FaultSide.GPU, 0x1000, true, true, 1)),
+                        new GpuActivity(new GpuPageMigration(
+                                PID,
+                                1,
+                                T0 + 110,
+                                T0 + 1_000_110,
+                                MigrationDirection.HOST_TO_DEVICE,
+                                0x1000,
+                                2_000_000,
+                                MigrationTrigger.GPU_PAGE_FAULT,
+                                1)),
+                        new GpuActivity(
+                                new GpuPageFault(PID, 1, T0 + 2000, T0 + 2100, FaultSide.GPU, 0x9000, false, false, 3)),
+                        new GpuActivity(new GpuPageFault(
+                                PID, -1, T0 + 3000, T0 + 3000, FaultSide.CPU, 0x9000, false, true, 1))),
+                new RunSummary(T0 + 10_000, 0, PID, "app", Map.of()));
+
+        DecodedTrace trace = DecodedTrace.read(out);
+        DecodedTrace.Track track = trace.tracks.values().stream()
+                .filter(t -> t.descriptor().getName().equals("Unified Memory Migrations [Device 1]"))
+                .findFirst()
+                .orElseThrow();
+        List<DecodedTrace.Slice> slices =
+                trace.slices.stream().filter(s -> s.trackUuid == track.uuid()).toList();
+        assertEquals(1, slices.size());
+        DecodedTrace.Slice m = slices.getFirst();
+        assertEquals("Host To Device", m.name);
+        assertEquals("rocm_page_migration", m.category);
+        assertEquals(T0 + 110, m.beginNs);
+        assertEquals(T0 + 1_000_110, m.endNs);
+        assertEquals(2_000_000L, ((Number) m.args.get("bytes")).longValue());
+        assertEquals("gpu_page_fault", m.args.get("trigger"));
+
+        Map<String, List<Double>> counters = counters(out);
+        assertEquals(List.of(1.0, 4.0), counters.get("Unified Memory Page Faults [Device 1]"));
+        assertEquals(List.of(1.0), counters.get("Unified Memory Page Faults [Host]"));
+        // 2,000,000 bytes in 1 ms: 2 GB/s while it lasts
+        assertEquals(List.of(2.0, 0.0), counters.get("Unified Memory Migration Throughput [Device 1]"));
+    }
+
+    private static Map<String, List<Double>> counters(Path proto) throws IOException {
+        Trace trace = Trace.parseFrom(Files.readAllBytes(proto));
+        Map<Long, String> names = new HashMap<>();
+        Map<String, List<Double>> values = new LinkedHashMap<>();
+        for (var p : trace.getPacketList()) {
+            if (p.hasTrackDescriptor() && p.getTrackDescriptor().hasCounter()) {
+                names.put(
+                        p.getTrackDescriptor().getUuid(), p.getTrackDescriptor().getName());
+            }
+            if (p.hasTrackEvent() && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_COUNTER) {
+                values.computeIfAbsent(names.get(p.getTrackEvent().getTrackUuid()), k -> new ArrayList<>())
+                        .add(p.getTrackEvent().getDoubleCounterValue());
+            }
+        }
+        return values;
+    }
+}

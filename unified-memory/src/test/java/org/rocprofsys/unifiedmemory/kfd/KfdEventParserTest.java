@@ -1,0 +1,87 @@
+package org.rocprofsys.unifiedmemory.kfd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** Lines exactly as kfd_smi_events.c writes them: "%x " + the KFD_EVENT_FMT_* payload. */
+class KfdEventParserTest {
+    @Test
+    void migrateStart() {
+        assertEquals(
+                new KfdEvent.MigrateStart(1234567890L, 4242, 0x7f1234000L, 0x200, 0, 0x8e2a, 0, 0x8e2a, 1),
+                KfdEventParser.parse("5 1234567890 -4242 @7f1234000(200) 0->8e2a 0:8e2a 1")
+                        .orElseThrow());
+    }
+
+    @Test
+    void migrateEndWithAndWithoutErrorCode() {
+        assertEquals(
+                new KfdEvent.MigrateEnd(1234600000L, 4242, 0x7f1234000L, 0x200, 0, 0x8e2a, 1, 0),
+                KfdEventParser.parse("6 1234600000 -4242 @7f1234000(200) 0->8e2a 1 0")
+                        .orElseThrow());
+        assertEquals(
+                new KfdEvent.MigrateEnd(1234600000L, 4242, 0x7f1234000L, 0x200, 0x8e2a, 0, 2, -14),
+                KfdEventParser.parse("6 1234600000 -4242 @7f1234000(200) 8e2a->0 2 -14")
+                        .orElseThrow());
+        // kernels before the error code was added stop after the trigger
+        assertEquals(
+                new KfdEvent.MigrateEnd(1234600000L, 4242, 0x7f1234000L, 0x200, 0, 0x8e2a, 1, 0),
+                KfdEventParser.parse("6 1234600000 -4242 @7f1234000(200) 0->8e2a 1\n")
+                        .orElseThrow());
+    }
+
+    @Test
+    void pageFaults() {
+        assertEquals(
+                new KfdEvent.PageFaultStart(1234500000L, 77, 0x7f1234L, 0x8e2a, true),
+                KfdEventParser.parse("7 1234500000 -77 @7f1234(8e2a) W").orElseThrow());
+        assertEquals(
+                new KfdEvent.PageFaultStart(1234500000L, 77, 0x7f1234L, 0x8e2a, false),
+                KfdEventParser.parse("7 1234500000 -77 @7f1234(8e2a) R").orElseThrow());
+        assertEquals(
+                new KfdEvent.PageFaultEnd(1234700000L, 77, 0x7f1234L, 0x8e2a, true),
+                KfdEventParser.parse("8 1234700000 -77 @7f1234(8e2a) M").orElseThrow());
+        assertEquals(
+                new KfdEvent.PageFaultEnd(1234700000L, 77, 0x7f1234L, 0x8e2a, false),
+                KfdEventParser.parse("8 1234700000 -77 @7f1234(8e2a) U").orElseThrow());
+    }
+
+    @Test
+    void queuesUnmapsAndDrops() {
+        assertEquals(
+                new KfdEvent.QueueEviction(99, 5, 0x8e2a, 2),
+                KfdEventParser.parse("9 99 -5 8e2a 2").orElseThrow());
+        assertEquals(
+                new KfdEvent.QueueRestore(99, 5, 0x8e2a, true),
+                KfdEventParser.parse("a 99 -5 8e2a R").orElseThrow());
+        assertEquals(
+                new KfdEvent.QueueRestore(99, 5, 0x8e2a, false),
+                KfdEventParser.parse("a 99 -5 8e2a 0").orElseThrow());
+        assertEquals(
+                new KfdEvent.UnmapFromGpu(99, 5, 0x7f1234000L, 0x10, 0x8e2a, 2),
+                KfdEventParser.parse("b 99 -5 @7f1234000(10) 8e2a 2").orElseThrow());
+        assertEquals(
+                new KfdEvent.Dropped(99, 5, 17),
+                KfdEventParser.parse("e 99 -5 17").orElseThrow());
+    }
+
+    @Test
+    void eventsTheReportDoesNotUseAreSkipped() {
+        assertTrue(KfdEventParser.parse("c 99 -5 8e2a myapp").isEmpty()); // process start
+        assertTrue(KfdEventParser.parse("2 1a:2").isEmpty()); // thermal throttling
+    }
+
+    @Test
+    void linesInNoFormatAreErrorsNamingTheLine() {
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> KfdEventParser.parse("5 123 4242 @7f1234000(200) 0->8e2a 0:0 1"));
+        assertTrue(e.getMessage().contains("'5 123 4242"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> KfdEventParser.parse("7 1 -2 @10(1) X"));
+        assertThrows(IllegalArgumentException.class, () -> KfdEventParser.parse("6 1 -2 @10(1) 0->1 1 0 extra"));
+        assertThrows(IllegalArgumentException.class, () -> KfdEventParser.parse("5 1 -2 @10(1) 0->1"));
+        assertThrows(IllegalArgumentException.class, () -> KfdEventParser.parse("zz 1 -2"));
+    }
+}
