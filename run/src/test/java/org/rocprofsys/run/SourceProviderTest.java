@@ -57,7 +57,8 @@ class SourceProviderTest {
     @Test
     void theRunsListIsProcessSamplingThenCallStackSampling() throws Exception {
         // nothing asked for: no source
-        Settings off = load(Map.of("ROCPROFSYS_USE_AMD_SMI", "false", "ROCPROFSYS_USE_CUDA", "false"));
+        Settings off = load(Map.of(
+                "ROCPROFSYS_USE_AMD_SMI", "false", "ROCPROFSYS_USE_CUDA", "false", "ROCPROFSYS_USE_ROCM", "false"));
         assertEquals(List.of(), SourceProvider.all(RunCommand.SOURCES, off, Map.of(), log));
 
         // -H (process tree, no GPUs) and agent realtime samples: one source of each, in list order
@@ -65,6 +66,8 @@ class SourceProviderTest {
                 "ROCPROFSYS_USE_AMD_SMI",
                 "false",
                 "ROCPROFSYS_USE_CUDA",
+                "false",
+                "ROCPROFSYS_USE_ROCM",
                 "false",
                 "ROCPROFSYS_CPU_FREQ_ENABLED",
                 "true",
