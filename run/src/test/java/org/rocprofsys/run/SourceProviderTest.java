@@ -57,7 +57,8 @@ class SourceProviderTest {
     @Test
     void theRunsListIsProcessSamplingThenCallStackSampling() throws Exception {
         // nothing asked for: no source but the Python targets' stage (it has no thread)
-        Settings off = load(Map.of("ROCPROFSYS_USE_AMD_SMI", "false", "ROCPROFSYS_USE_CUDA", "false"));
+        Settings off = load(Map.of(
+                "ROCPROFSYS_USE_AMD_SMI", "false", "ROCPROFSYS_USE_CUDA", "false", "ROCPROFSYS_USE_ROCM", "false"));
         assertEquals(
                 List.of("PythonTargets"),
                 SourceProvider.all(RunCommand.SOURCES, off, Map.of(), log).stream()
@@ -69,6 +70,8 @@ class SourceProviderTest {
                 "ROCPROFSYS_USE_AMD_SMI",
                 "false",
                 "ROCPROFSYS_USE_CUDA",
+                "false",
+                "ROCPROFSYS_USE_ROCM",
                 "false",
                 "ROCPROFSYS_CPU_FREQ_ENABLED",
                 "true",

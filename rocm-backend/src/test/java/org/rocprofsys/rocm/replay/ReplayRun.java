@@ -49,6 +49,14 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
 
     static ReplayRun of(String scenario, Map<String, String> settingsEnv, Path dir, String... args) throws Exception {
         ReplayBuild b = ReplayBuild.get();
+        List<String> cmd = new java.util.ArrayList<>(List.of(b.app().toString(), scenario));
+        cmd.addAll(List.of(args));
+        return of(cmd, scenario, settingsEnv, dir);
+    }
+
+    /** {@code command} as a profiled target (the opt-in real-SDK test runs a HIP program this way). */
+    static ReplayRun of(List<String> cmd, String scenario, Map<String, String> settingsEnv, Path dir) throws Exception {
+        ReplayBuild b = ReplayBuild.get();
         Path out = dir.resolve("out");
         Files.createDirectories(out);
         Map<String, String> env = new HashMap<>(settingsEnv);
@@ -67,8 +75,6 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
             targetEnv.put("LD_PRELOAD", b.agent().toString());
             targetEnv.put("ROCPROFSYS_SESSION_DIR", session.path().toString());
             targetEnv.put("ROCPROFSYS_AGENT_CLOCK", "monotonic");
-            List<String> cmd = new java.util.ArrayList<>(List.of(b.app().toString(), scenario));
-            cmd.addAll(List.of(args));
             ProcessResult r = Command.of(cmd).env(targetEnv).run();
             int pid;
             try (var files = Files.list(session.path())) {
