@@ -1,5 +1,6 @@
 /* CPU-bound test target for the perf sampler: the main thread and 2 threads it starts each
- * spin for the given milliseconds of wall time through a small chain of non-inlined calls
+ * spin for the given milliseconds of their own CPU time (so that the number of samples does not
+ * depend on how busy the machine is) through a small chain of non-inlined calls
  * (built -O2 -fno-omit-frame-pointer so frame-pointer callchains hold). Prints its threads'
  * ids and the process CPU time on stdout at the end. */
 #define _GNU_SOURCE
@@ -34,7 +35,7 @@ __attribute__((noinline)) static double spin_middle(double x) {
 
 __attribute__((noinline)) static double spin_outer(long until) {
     double x = 1.0;
-    while (now_ns(CLOCK_MONOTONIC) < until) {
+    while (now_ns(CLOCK_THREAD_CPUTIME_ID) < until) {
         x = spin_middle(x);
         __asm__ volatile("" ::: "memory");
     }
@@ -44,7 +45,7 @@ __attribute__((noinline)) static double spin_outer(long until) {
 static void *worker(void *arg) {
     long *tid = arg;
     *tid = syscall(SYS_gettid);
-    sink = spin_outer(now_ns(CLOCK_MONOTONIC) + duration_ns);
+    sink = spin_outer(now_ns(CLOCK_THREAD_CPUTIME_ID) + duration_ns);
     return NULL;
 }
 
@@ -59,7 +60,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    sink = spin_outer(now_ns(CLOCK_MONOTONIC) + duration_ns);
+    sink = spin_outer(now_ns(CLOCK_THREAD_CPUTIME_ID) + duration_ns);
     for (int i = 0; i < 2; i++) {
         pthread_join(t[i], NULL);
     }

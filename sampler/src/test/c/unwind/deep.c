@@ -2,7 +2,8 @@
  * under main (main -> level1 -> level2 -> level3 -> level4 -> level5 -> hot_leaf). Every level is
  * noipa (no inlining, cloning or tail calls across it) and does work of its own around its call,
  * with values live across the call, so it keeps a real frame with callee-saved registers; level3
- * also has a stack array so frames differ in size. Spins for argv[1] ms of wall time, then prints
+ * also has a stack array so frames differ in size. Spins for argv[1] ms of its own CPU time (a
+ * sample count that does not depend on the load of the machine), then prints
  * "pid=<pid> sink=<x>". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +61,7 @@ NOIPA double level1(double x, long n) {
 
 static long now_ns(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
