@@ -114,7 +114,8 @@ class RocpdEndToEndIT extends DistributionTest {
         }
         assertEquals(0, r.exitCode(), r::toString);
         Map<String, Long> c = sameCounts("hot", r);
-        assertTrue(c.get("samples") > 5, c.toString());
+        // how many depends on the load; that the counts agree is the check
+        assertTrue(c.get("samples") > 0, c.toString());
         assertTrue(
                 RocpdCounts.number(
                                 dir("hot").resolve("rocpd.db"),
