@@ -47,10 +47,15 @@ public final class ProcFs {
         return readFile(dir(pid).resolve(file));
     }
 
-    /** The text of any file; empty when it cannot be read. */
+    /**
+     * The text of any file; empty when it cannot be read. Read through a stream: for a file that
+     * reports size 0, as /proc and /sys files do, {@code Files.readAllBytes} (JDK 25) first reads
+     * one byte, and a sysctl answers a read at a nonzero offset with end of file, so
+     * /proc/sys/kernel/perf_event_max_sample_rate read "1" instead of "100000".
+     */
     public static Optional<String> readFile(Path file) {
-        try {
-            return Optional.of(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
