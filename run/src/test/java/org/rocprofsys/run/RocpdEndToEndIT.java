@@ -109,7 +109,8 @@ class RocpdEndToEndIT extends DistributionTest {
                 "0",
                 "--",
                 examples().resolve("hot-functions").toString(),
-                "30");
+                // about 1.5 s on a quiet core, so that a throttled perf still samples it
+                "120");
         if (r.stderr().contains("call-stack sampling is off")) {
             abort("perf_event_open is refused here");
         }
