@@ -29,42 +29,6 @@ void rsys_gpu_finalize(void)
     }
 }
 
-/*
- * rsys_reserve's RSYS_SLOW_BOUNDED path. GPU activity arrives in bursts (a whole CUPTI buffer at
- * a time, thousands of records) on the runtime's own thread, not on a thread of the program:
- * waiting there for the collector to make room costs the program nothing, while dropping loses
- * kernels. So activity records wait for room, in lossless mode as every record does, otherwise up
- * to ACTIVITY_WAIT_NS per record. A wait that times out (a collector stuck or gone) makes the
- * thread drop instead of waiting until a record fits again, so a dead collector never holds the
- * runtime for more than one timeout.
- */
-#define ACTIVITY_WAIT_NS 1000000000ll
-static __thread int activity_wait_timed_out;
-
-unsigned char *rsys_gpu_reserve_bounded(struct rsys_tls *t, uint32_t size, uint64_t reserve)
-{
-    unsigned char *p = rsys_reserve_slow(t, size, reserve, 1);
-    if (p != NULL || rsys_g.lossless || activity_wait_timed_out) {
-        activity_wait_timed_out = activity_wait_timed_out && p == NULL;
-        return p;
-    }
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    for (;;) {
-        struct timespec nap = {0, 50000};
-        nanosleep(&nap, NULL);
-        p = rsys_reserve_slow(t, size, reserve, 0);
-        if (p != NULL) {
-            return p;
-        }
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((now.tv_sec - start.tv_sec) * 1000000000ll + (now.tv_nsec - start.tv_nsec) > ACTIVITY_WAIT_NS) {
-            activity_wait_timed_out = 1;
-            return NULL;
-        }
-    }
-}
-
 RSYS_EXPORT int rocprofsys_gpu_record(uint32_t type, uint32_t aux,
                                       const struct rocprofsys_gpu_part *parts, uint32_t nparts)
 {
@@ -106,10 +70,9 @@ RSYS_EXPORT int rocprofsys_gpu_record(uint32_t type, uint32_t aux,
         }
     }
     uint32_t size = (uint32_t)((used + 7) & ~(size_t)7);
-    uint64_t reserve = rsys_reserve_for(t, t->depth);
-    unsigned char *p = type == RSYS_REC_CUDA_ACTIVITY || type == RSYS_REC_ROCM_BUFFER
-                           ? rsys_reserve(t, size, reserve, RSYS_SLOW_BOUNDED)
-                           : rsys_reserve(t, size, reserve, RSYS_SLOW_WAIT);
+    /* activity bursts (CUPTI, rocprofiler-sdk buffers) wait for room like every record: the
+     * ring policy's wait while the collector frees space (rsys_reserve_slow) */
+    unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth), RSYS_SLOW_WAIT);
     if (p == NULL) {
         rsys_count_drops(t, 1);
         return 0;

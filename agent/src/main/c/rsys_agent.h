@@ -187,10 +187,8 @@ RSYS_HIDDEN void rsys_mark(uint32_t category, const char *name);
 /* THREAD_START, FORK, TRACE_CONTROL: time, then two i32 when with_ints */
 RSYS_HIDDEN void rsys_simple(uint16_t type, uint32_t aux, int32_t a, int32_t b, int with_ints);
 
-/* agent_gpu.c: the GPU backend's last flush (from rsys_finalize); rsys_reserve's RSYS_SLOW_BOUNDED
- * path */
+/* agent_gpu.c: the GPU backend's last flush (from rsys_finalize) */
 RSYS_HIDDEN void rsys_gpu_finalize(void);
-RSYS_HIDDEN unsigned char *rsys_gpu_reserve_bounded(struct rsys_tls *t, uint32_t size, uint64_t reserve);
 
 /*
  * agent_threads.c: a thread's life. rsys_attach gives the calling thread a ring (THREAD_START,
@@ -307,7 +305,6 @@ static RSYS_ALWAYS_INLINE uint64_t rsys_reserve_for(const struct rsys_tls *t, ui
 #define RSYS_SLOW_WAIT 0    /* rsys_reserve_slow, waiting for room in lossless mode */
 #define RSYS_SLOW_NOWAIT 1  /* never waits: the sample handler (the collector may need it) */
 #define RSYS_SLOW_GUARDED 2 /* through rsys_instr_guarded: a hook, with vector registers live */
-#define RSYS_SLOW_BOUNDED 3 /* waits for room, bounded, lossless or not: GPU activity (agent_gpu.c) */
 
 /*
  * Claims `size` bytes for a record, keeping `reserve` bytes free afterwards. Returns where to
@@ -326,9 +323,9 @@ static RSYS_ALWAYS_INLINE unsigned char *rsys_reserve(struct rsys_tls *t, uint32
         t->head = head + size;
         return t->data + off;
     }
-    unsigned char *p = slow == RSYS_SLOW_GUARDED   ? rsys_instr_reserve_guarded(t, size, reserve)
-                       : slow == RSYS_SLOW_BOUNDED ? rsys_gpu_reserve_bounded(t, size, reserve)
-                                                   : rsys_reserve_slow(t, size, reserve, slow == RSYS_SLOW_WAIT);
+    unsigned char *p = slow == RSYS_SLOW_GUARDED
+                           ? rsys_instr_reserve_guarded(t, size, reserve)
+                           : rsys_reserve_slow(t, size, reserve, slow == RSYS_SLOW_WAIT);
     if (RSYS_UNLIKELY(p == NULL)) {
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         t->busy = 0;

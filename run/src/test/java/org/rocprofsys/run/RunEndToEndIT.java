@@ -8,8 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -465,21 +463,7 @@ class RunEndToEndIT extends DistributionTest {
 
     /** Counter series of a trace: track name -> values in order. */
     private static Map<String, List<Double>> counters(Path proto) throws IOException {
-        var trace = org.rocprofsys.core.perfetto.proto.Trace.parseFrom(Files.readAllBytes(proto));
-        Map<Long, String> names = new HashMap<>();
-        Map<String, List<Double>> values = new LinkedHashMap<>();
-        for (var p : trace.getPacketList()) {
-            if (p.hasTrackDescriptor() && p.getTrackDescriptor().hasCounter()) {
-                names.put(
-                        p.getTrackDescriptor().getUuid(), p.getTrackDescriptor().getName());
-            }
-            if (p.hasTrackEvent()
-                    && p.getTrackEvent().getType() == org.rocprofsys.core.perfetto.proto.TrackEvent.Type.TYPE_COUNTER) {
-                values.computeIfAbsent(names.get(p.getTrackEvent().getTrackUuid()), k -> new ArrayList<>())
-                        .add(p.getTrackEvent().getDoubleCounterValue());
-            }
-        }
-        return values;
+        return org.rocprofsys.core.perfetto.DecodedTrace.read(proto).counters();
     }
 
     @Test

@@ -15,15 +15,37 @@ public interface AvailCatalog {
 
     List<HardwareCounter> hardwareCounters();
 
-    /** Every catalog on the class path, merged. */
+    /**
+     * Every catalog on the class path, merged, each list gathered when first asked for: the counter
+     * catalogs probe the machine (PAPI, perf_event_open), which only {@code -H} needs.
+     */
     static AvailCatalog installed() {
-        List<AvailableComponent> components = new ArrayList<>();
-        List<HardwareCounter> counters = new ArrayList<>();
-        for (AvailCatalog c : ServiceLoader.load(AvailCatalog.class)) {
-            components.addAll(c.components());
-            counters.addAll(c.hardwareCounters());
-        }
-        return of(components, counters);
+        List<AvailCatalog> catalogs = new ArrayList<>();
+        ServiceLoader.load(AvailCatalog.class).forEach(catalogs::add);
+        return new AvailCatalog() {
+            private List<AvailableComponent> components;
+            private List<HardwareCounter> counters;
+
+            @Override
+            public synchronized List<AvailableComponent> components() {
+                if (components == null) {
+                    components = catalogs.stream()
+                            .flatMap(c -> c.components().stream())
+                            .toList();
+                }
+                return components;
+            }
+
+            @Override
+            public synchronized List<HardwareCounter> hardwareCounters() {
+                if (counters == null) {
+                    counters = catalogs.stream()
+                            .flatMap(c -> c.hardwareCounters().stream())
+                            .toList();
+                }
+                return counters;
+            }
+        };
     }
 
     static AvailCatalog of(List<AvailableComponent> components, List<HardwareCounter> counters) {

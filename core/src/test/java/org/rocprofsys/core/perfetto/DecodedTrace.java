@@ -111,6 +111,24 @@ public final class DecodedTrace {
         this.retain = retain;
     }
 
+    /** The values of each counter track, by the track's name, in packet order (needs retained packets). */
+    public Map<String, List<Double>> counters() {
+        Map<Long, String> names = new HashMap<>();
+        Map<String, List<Double>> values = new LinkedHashMap<>();
+        for (TracePacket p : packets) {
+            if (p.hasTrackDescriptor() && p.getTrackDescriptor().hasCounter()) {
+                names.put(
+                        p.getTrackDescriptor().getUuid(), p.getTrackDescriptor().getName());
+            }
+            if (p.hasTrackEvent() && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_COUNTER) {
+                TrackEvent ev = p.getTrackEvent();
+                values.computeIfAbsent(names.get(ev.getTrackUuid()), k -> new ArrayList<>())
+                        .add(ev.hasDoubleCounterValue() ? ev.getDoubleCounterValue() : ev.getCounterValue());
+            }
+        }
+        return values;
+    }
+
     /** Decodes the whole trace, keeping every packet and slice. */
     public static DecodedTrace read(Path file) throws IOException {
         return read(file, true);

@@ -3,11 +3,7 @@ package org.rocprofsys.core.perfetto;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,8 +18,6 @@ import org.rocprofsys.core.gpu.GpuPageFault.FaultSide;
 import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.MigrationDirection;
 import org.rocprofsys.core.gpu.MigrationTrigger;
-import org.rocprofsys.core.perfetto.proto.Trace;
-import org.rocprofsys.core.perfetto.proto.TrackEvent;
 
 /** Seed 000's tracks: migrations as slices, page faults and migration throughput as counters. */
 class PerfettoUnifiedMemoryTest {
@@ -75,27 +69,10 @@ class PerfettoUnifiedMemoryTest {
         assertEquals(2_000_000L, ((Number) m.args.get("bytes")).longValue());
         assertEquals("gpu_page_fault", m.args.get("trigger"));
 
-        Map<String, List<Double>> counters = counters(out);
+        Map<String, List<Double>> counters = trace.counters();
         assertEquals(List.of(1.0, 4.0), counters.get("Unified Memory Page Faults [Device 1]"));
         assertEquals(List.of(1.0), counters.get("Unified Memory Page Faults [Host]"));
         // 2,000,000 bytes in 1 ms: 2 GB/s while it lasts
         assertEquals(List.of(2.0, 0.0), counters.get("Unified Memory Migration Throughput [Device 1]"));
-    }
-
-    private static Map<String, List<Double>> counters(Path proto) throws IOException {
-        Trace trace = Trace.parseFrom(Files.readAllBytes(proto));
-        Map<Long, String> names = new HashMap<>();
-        Map<String, List<Double>> values = new LinkedHashMap<>();
-        for (var p : trace.getPacketList()) {
-            if (p.hasTrackDescriptor() && p.getTrackDescriptor().hasCounter()) {
-                names.put(
-                        p.getTrackDescriptor().getUuid(), p.getTrackDescriptor().getName());
-            }
-            if (p.hasTrackEvent() && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_COUNTER) {
-                values.computeIfAbsent(names.get(p.getTrackEvent().getTrackUuid()), k -> new ArrayList<>())
-                        .add(p.getTrackEvent().getDoubleCounterValue());
-            }
-        }
-        return values;
     }
 }

@@ -8,13 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.perfetto.DecodedTrace;
-import org.rocprofsys.core.perfetto.proto.TrackEvent;
 
 /**
  * examples/cuda/managed-memory recorded on the H100 with CUPTI's unified-memory counters (fixture
@@ -63,7 +61,7 @@ class UnifiedMemoryFixtureTest {
         assertEquals(d2h.get("count").asLong(), slices.get("Device To Host")[0]);
         assertEquals(d2h.get("total_size_bytes").asLong(), slices.get("Device To Host")[1]);
 
-        Map<String, List<Double>> counters = counters(trace);
+        Map<String, List<Double>> counters = trace.counters();
         double gpuFaults = last(counters, "Unified Memory Page Faults [Device 0]");
         double cpuFaults = last(counters, "Unified Memory Page Faults [Host]");
         assertTrue(gpuFaults > 0 && cpuFaults > 0, counters.keySet().toString());
@@ -79,21 +77,5 @@ class UnifiedMemoryFixtureTest {
         List<Double> values = counters.get(track);
         assertTrue(values != null && !values.isEmpty(), track + " in " + counters.keySet());
         return values.getLast();
-    }
-
-    private static Map<String, List<Double>> counters(DecodedTrace trace) {
-        Map<Long, String> names = new HashMap<>();
-        Map<String, List<Double>> values = new LinkedHashMap<>();
-        for (var p : trace.packets) {
-            if (p.hasTrackDescriptor() && p.getTrackDescriptor().hasCounter()) {
-                names.put(
-                        p.getTrackDescriptor().getUuid(), p.getTrackDescriptor().getName());
-            }
-            if (p.hasTrackEvent() && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_COUNTER) {
-                values.computeIfAbsent(names.get(p.getTrackEvent().getTrackUuid()), k -> new java.util.ArrayList<>())
-                        .add(p.getTrackEvent().getDoubleCounterValue());
-            }
-        }
-        return values;
     }
 }

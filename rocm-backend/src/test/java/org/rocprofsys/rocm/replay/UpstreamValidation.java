@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.core.perfetto.DecodedTrace.Slice;
-import org.rocprofsys.core.perfetto.proto.TrackEvent;
 
 /**
  * Upstream's tests/validate-perfetto-proto.py (inventory §4.5) on a trace decoded with the official
@@ -90,21 +89,10 @@ final class UpstreamValidation {
 
     /** {@code --counter-names}: the sum of the values of the counter tracks whose name contains {@code name}. */
     static double counterSum(DecodedTrace t, String name) {
-        Set<Long> tracks = new java.util.HashSet<>();
-        t.tracks.values().forEach(tr -> {
-            if (tr.descriptor().getName().contains(name)) {
-                tracks.add(tr.uuid());
-            }
-        });
-        double sum = 0;
-        for (var p : t.packets) {
-            if (p.hasTrackEvent()
-                    && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_COUNTER
-                    && tracks.contains(p.getTrackEvent().getTrackUuid())) {
-                TrackEvent ev = p.getTrackEvent();
-                sum += ev.hasDoubleCounterValue() ? ev.getDoubleCounterValue() : ev.getCounterValue();
-            }
-        }
-        return sum;
+        return t.counters().entrySet().stream()
+                .filter(e -> e.getKey() != null && e.getKey().contains(name))
+                .flatMap(e -> e.getValue().stream())
+                .mapToDouble(Double::doubleValue)
+                .sum();
     }
 }
