@@ -81,14 +81,19 @@ static inline int bench_find_thread(int pid, const char *prefix)
     return found;
 }
 
-/* utime + stime of one thread, in seconds (clock-tick resolution, usually 10 ms); -1 if unknown. */
+/* utime + stime of one thread, in seconds (clock-tick resolution, usually 10 ms); -1 if unknown.
+ * tid 0: of the whole process (every thread). */
 static inline double bench_thread_cpu_s(int pid, int tid)
 {
-    if (tid <= 0) {
+    if (tid < 0) {
         return -1;
     }
     char path[96], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
+    if (tid == 0) {
+        snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    } else {
+        snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
+    }
     FILE *f = fopen(path, "r");
     if (f == NULL) {
         return -1;

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     printf("bound=%d\n", bound);
     printf("collector_pid=%d\n", collector);
     printf("collector_thread=%d\n", drain_tid);
-    printf("start collector_cpu_s=%.3f collector_rss_kb=%ld\n", bench_thread_cpu_s(collector, drain_tid),
+    printf("start collector_cpu_s=%.3f collector_rss_kb=%ld\n", drain_tid > 0 ? bench_thread_cpu_s(collector, drain_tid) : -1.0,
            bench_status_kb(collector, "VmRSS"));
     fflush(stdout);
 
@@ -73,9 +73,9 @@ int main(int argc, char **argv)
         while (next < ncp && written >= checkpoints[next]) {
             double wall = (double)(bench_now_ns() - t0) / 1e9;
             printf("checkpoint events=%lld wall_s=%.3f collector_rss_kb=%ld collector_hwm_kb=%ld "
-                   "collector_cpu_s=%.3f\n",
+                   "collector_cpu_s=%.3f collector_process_cpu_s=%.3f\n",
                    written, wall, bench_status_kb(collector, "VmRSS"), bench_status_kb(collector, "VmHWM"),
-                   bench_thread_cpu_s(collector, drain_tid));
+                   drain_tid > 0 ? bench_thread_cpu_s(collector, drain_tid) : -1.0, bench_thread_cpu_s(collector, 0));
             fflush(stdout);
             next++;
         }

@@ -55,7 +55,7 @@ public final class InterpreterMainRegion implements Consumer<TraceEvent> {
                 downstream.accept(e);
             }
             case RegionBegin b -> {
-                MainThread m = mainThreads.get(key(b.pid(), b.tid()));
+                MainThread m = mainThreads.isEmpty() ? null : mainThreads.get(key(b.pid(), b.tid()));
                 if (m == null) {
                     downstream.accept(e);
                 } else if (!m.seenMain) {
@@ -67,7 +67,7 @@ public final class InterpreterMainRegion implements Consumer<TraceEvent> {
                 }
             }
             case RegionEnd en -> {
-                MainThread m = mainThreads.get(key(en.pid(), en.tid()));
+                MainThread m = mainThreads.isEmpty() ? null : mainThreads.get(key(en.pid(), en.tid()));
                 if (m == null) {
                     downstream.accept(e);
                 } else if (m.depth > 0) {

@@ -153,6 +153,8 @@ public final class PerfettoSink implements EventSink {
     private final CodedOutputStream out;
     private final Map<Integer, ProcessTrack> processes = new HashMap<>();
     private final Map<Long, ThreadTrack> threads = new HashMap<>();
+    private long lastThreadKey;
+    private ThreadTrack lastThread;
     /** The tracks of sampled call stacks, by thread; and each thread's number from its ThreadStarted. */
     private final Map<Long, ThreadTrack> sampledThreads = new HashMap<>();
 
@@ -247,6 +249,7 @@ public final class PerfettoSink implements EventSink {
             out.flush();
         } finally {
             threads.clear();
+            lastThread = null;
             processes.clear();
         }
     }
@@ -282,6 +285,7 @@ public final class PerfettoSink implements EventSink {
 
     private void threadStarted(ThreadStarted t) throws IOException {
         threads.remove(key(t.pid(), t.tid())); // a new thread of that number: a new track
+        lastThread = null;
         threadSequences.put(key(t.pid(), t.tid()), t.sequence());
         String name = t.sequence() == 0 ? process(t.pid(), t.timestampNs()).executable : "Thread " + t.sequence();
         newThread(t.pid(), t.tid(), name, t.timestampNs());
@@ -289,6 +293,7 @@ public final class PerfettoSink implements EventSink {
 
     private void threadEnded(ThreadEnded t) {
         threads.remove(key(t.pid(), t.tid()));
+        lastThread = null;
     }
 
     private void regionBegin(RegionBegin b, Consumer<TrackEvent.Builder> flow) throws IOException {
@@ -805,8 +810,17 @@ public final class PerfettoSink implements EventSink {
     }
 
     private ThreadTrack thread(int pid, int tid, long timestampNs) throws IOException {
-        ThreadTrack t = threads.get(key(pid, tid));
-        return t != null ? t : newThread(pid, tid, null, timestampNs);
+        long k = key(pid, tid);
+        if (lastThread != null && k == lastThreadKey) {
+            return lastThread; // events come in runs of one thread (a ring's batch)
+        }
+        ThreadTrack t = threads.get(k);
+        if (t == null) {
+            t = newThread(pid, tid, null, timestampNs);
+        }
+        lastThreadKey = k;
+        lastThread = t;
+        return t;
     }
 
     private ThreadTrack newThread(int pid, int tid, String name, long timestampNs) throws IOException {

@@ -42,6 +42,8 @@ final class SliceEncoder {
     /** One DebugAnnotation, copied into {@link #event} when complete. */
     private final Bytes annotation = new Bytes();
 
+    private final Bytes packet = new Bytes();
+
     /** Starts a TrackEvent; its fields must then be added in field-number order. */
     void begin() {
         event.length = 0;
@@ -107,40 +109,52 @@ final class SliceEncoder {
      */
     void writePacket(CodedOutputStream out, long timestamp, int clockId, int sequenceId, byte[] interned)
             throws IOException {
-        int size = CodedOutputStream.computeUInt64Size(PACKET_TIMESTAMP, timestamp)
-                + CodedOutputStream.computeUInt32Size(PACKET_SEQUENCE_ID, sequenceId)
-                + CodedOutputStream.computeTagSize(PACKET_TRACK_EVENT)
-                + CodedOutputStream.computeUInt32SizeNoTag(event.length)
+        // framed here and handed over in one write: a slice is two packets per region, and the
+        // stream's per-field calls cost more than the encoding itself
+        int size = 1
+                + Bytes.varintSize(timestamp)
+                + 1
+                + Bytes.varintSize(sequenceId)
+                + 1
+                + Bytes.varintSize(event.length)
                 + event.length;
         if (interned != null) {
-            size += CodedOutputStream.computeTagSize(PACKET_INTERNED_DATA)
-                    + CodedOutputStream.computeUInt32SizeNoTag(interned.length)
-                    + interned.length;
+            size += 1 + Bytes.varintSize(interned.length) + interned.length;
         }
         if (clockId != 0) {
-            size += CodedOutputStream.computeUInt32Size(PACKET_TIMESTAMP_CLOCK_ID, clockId);
+            size += 2 + Bytes.varintSize(clockId);
         }
-        out.writeTag(1, LENGTH_DELIMITED);
-        out.writeUInt32NoTag(size);
-        out.writeUInt64(PACKET_TIMESTAMP, timestamp);
-        out.writeUInt32(PACKET_SEQUENCE_ID, sequenceId);
-        out.writeTag(PACKET_TRACK_EVENT, LENGTH_DELIMITED);
-        out.writeUInt32NoTag(event.length);
-        out.writeRawBytes(event.data, 0, event.length);
+        Bytes p = packet;
+        p.length = 0;
+        p.tag(1, LENGTH_DELIMITED);
+        p.varint(size);
+        p.tag(PACKET_TIMESTAMP, VARINT);
+        p.varint(timestamp);
+        p.tag(PACKET_SEQUENCE_ID, VARINT);
+        p.varint(sequenceId);
+        p.tag(PACKET_TRACK_EVENT, LENGTH_DELIMITED);
+        p.varint(event.length);
+        p.raw(event.data, 0, event.length);
         if (interned != null) {
-            out.writeTag(PACKET_INTERNED_DATA, LENGTH_DELIMITED);
-            out.writeUInt32NoTag(interned.length);
-            out.writeRawBytes(interned);
+            p.tag(PACKET_INTERNED_DATA, LENGTH_DELIMITED);
+            p.varint(interned.length);
+            p.raw(interned, 0, interned.length);
         }
         if (clockId != 0) {
-            out.writeUInt32(PACKET_TIMESTAMP_CLOCK_ID, clockId);
+            p.tag(PACKET_TIMESTAMP_CLOCK_ID, VARINT);
+            p.varint(clockId);
         }
+        out.writeRawBytes(p.data, 0, p.length);
     }
 
-    /** A growable byte array with protobuf's varint and fixed64 encodings. */
     private static final class Bytes {
         byte[] data = new byte[256];
         int length;
+
+        /** Bytes of {@code v} as a varint (a negative int or long takes ten, as protobuf's uint64). */
+        static int varintSize(long v) {
+            return v == 0 ? 1 : (64 - Long.numberOfLeadingZeros(v) + 6) / 7;
+        }
 
         void tag(int field, int wireType) {
             varint(((long) field << 3) | wireType);

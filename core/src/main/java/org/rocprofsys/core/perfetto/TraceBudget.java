@@ -147,6 +147,59 @@ public final class TraceBudget extends OutputStream {
     public void write(byte[] bytes, int offset, int length) throws IOException {
         int i = offset;
         int end = offset + length;
+        if (policy == FillPolicy.DISCARD && !full) {
+            // the sink hands over 64 KiB of whole packets at a time: while they fit, they go to the
+            // file as they are, framed but not copied packet by packet
+            if (filled != 0) {
+                i = frame(bytes, i, end, true); // the rest of a packet begun in an earlier write
+            }
+            if (filled == 0 && !full && i < end) {
+                int whole = wholePackets(bytes, i, end);
+                if (whole > i && written + (whole - i) <= limitBytes) {
+                    file.write(bytes, i, whole - i);
+                    written += whole - i;
+                    i = whole;
+                }
+            }
+        }
+        frame(bytes, i, end, false);
+    }
+
+    /**
+     * The end of the last whole packet in {@code bytes[from, end)}, which starts with a packet: what
+     * lies after it (a packet cut by the end of this write) is left to {@link #frame}.
+     */
+    private static int wholePackets(byte[] bytes, int from, int end) throws IOException {
+        int i = from;
+        while (i < end) {
+            if ((bytes[i] & 0xff) != PACKET_TAG) {
+                throw new IOException("not a trace packet: byte 0x" + Integer.toHexString(bytes[i] & 0xff));
+            }
+            int p = i + 1;
+            long length = 0;
+            int shift = 0;
+            int b;
+            do {
+                if (p >= end) {
+                    return i;
+                }
+                b = bytes[p++] & 0xff;
+                length |= (long) (b & 0x7f) << shift;
+                shift += 7;
+            } while ((b & 0x80) != 0);
+            if (length > end - p) {
+                return i;
+            }
+            i = p + (int) length;
+        }
+        return i;
+    }
+
+    /**
+     * Frames packets byte by byte into {@link #packet}, each then kept or dropped whole; returns
+     * where it stopped: {@code end}, or with {@code oneOnly} the end of the packet in progress.
+     */
+    private int frame(byte[] bytes, int i, int end, boolean oneOnly) throws IOException {
         while (i < end) {
             if (bodyLength < 0) { // header: the tag, then the length varint
                 int b = bytes[i++] & 0xff;
@@ -168,6 +221,9 @@ public final class TraceBudget extends OutputStream {
                     ensure(headerLength + (int) bodyLength);
                     if (bodyLength == 0) {
                         complete();
+                        if (oneOnly) {
+                            return i;
+                        }
                     }
                 }
             } else {
@@ -177,9 +233,13 @@ public final class TraceBudget extends OutputStream {
                 i += n;
                 if (filled == headerLength + bodyLength) {
                     complete();
+                    if (oneOnly) {
+                        return i;
+                    }
                 }
             }
         }
+        return i;
     }
 
     private void append(int b) {

@@ -31,6 +31,11 @@ final class CollectionFilter implements Consumer<TraceEvent> {
     private final boolean initiallyEnabled;
     private final Consumer<TraceEvent> downstream;
     private final Map<Integer, ProcessState> processes = new HashMap<>();
+    private int lastPid;
+    private ProcessState lastProcess;
+    private ProcessState lastThreadOwner;
+    private int lastTid;
+    private ThreadState lastThread;
 
     private static final class ProcessState {
         final long startNs;
@@ -68,6 +73,8 @@ final class CollectionFilter implements Consumer<TraceEvent> {
         switch (e) {
             case ProcessStarted p -> {
                 processes.put(p.pid(), new ProcessState(p.timestampNs(), initiallyEnabled));
+                lastProcess = null; // an exec's image replaces its pid's state
+                lastThread = null;
                 downstream.accept(e);
             }
             case TraceControl c -> {
@@ -126,10 +133,23 @@ final class CollectionFilter implements Consumer<TraceEvent> {
     }
 
     private ProcessState process(int pid, long now) {
-        return processes.computeIfAbsent(pid, k -> new ProcessState(now, initiallyEnabled));
+        if (lastProcess != null && pid == lastPid) {
+            return lastProcess;
+        }
+        ProcessState p = processes.computeIfAbsent(pid, k -> new ProcessState(now, initiallyEnabled));
+        lastPid = pid;
+        lastProcess = p;
+        return p;
     }
 
-    private static ThreadState thread(ProcessState p, int tid) {
-        return p.threads.computeIfAbsent(tid, k -> new ThreadState());
+    private ThreadState thread(ProcessState p, int tid) {
+        // a ring's records come in runs of one thread: the last thread's state is asked again
+        if (lastThread != null && p == lastThreadOwner && tid == lastTid) {
+            return lastThread;
+        }
+        lastThreadOwner = p;
+        lastTid = tid;
+        lastThread = p.threads.computeIfAbsent(tid, k -> new ThreadState());
+        return lastThread;
     }
 }

@@ -102,10 +102,17 @@ public final class Collector {
         if (opened.size() == 1) {
             return opened.getFirst();
         }
+        // owns() is asked for every record of the ring: answered from a table made once
+        boolean[] owned = new boolean[1 << 16];
+        for (int type = 0; type < owned.length; type++) {
+            for (BackendRecords b : opened) {
+                owned[type] |= b.owns(type);
+            }
+        }
         return new BackendRecords() {
             @Override
             public boolean owns(int type) {
-                return opened.stream().anyMatch(b -> b.owns(type));
+                return owned[type & 0xffff];
             }
 
             @Override

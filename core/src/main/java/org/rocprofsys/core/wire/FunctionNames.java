@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -18,6 +19,8 @@ import java.util.Map;
 public final class FunctionNames {
     private final RingFile file;
     private final Map<Integer, String> names = new HashMap<>();
+    private static final int DENSE_LIMIT = 1 << 20;
+    private String[] dense = new String[64];
 
     /** @param file the image's file, looked through for FUNC_DEFs not yet drained; null: none */
     public FunctionNames(RingFile file) {
@@ -26,10 +29,27 @@ public final class FunctionNames {
 
     public void define(int id, String name) {
         names.put(id, name);
+        remember(id, name);
+    }
+
+    /**
+     * Every FUNC_ENTER asks for its name, and ids are the instrumenter's dense indices: an array
+     * answers them without boxing the id into a map lookup.
+     */
+    private void remember(int id, String name) {
+        if (id >= 0 && id < DENSE_LIMIT) {
+            if (id >= dense.length) {
+                dense = Arrays.copyOf(dense, Math.min(DENSE_LIMIT, Math.max(id + 1, dense.length * 2)));
+            }
+            dense[id] = name;
+        }
     }
 
     /** The function's name; for an id no FUNC_DEF names, {@code "function#<id>"}. */
     public String name(int id) {
+        if (id >= 0 && id < dense.length && dense[id] != null) {
+            return dense[id];
+        }
         String n = names.get(id);
         if (n == null) {
             if (file != null) {
@@ -41,6 +61,7 @@ public final class FunctionNames {
                 names.put(id, n);
             }
         }
+        remember(id, n);
         return n;
     }
 

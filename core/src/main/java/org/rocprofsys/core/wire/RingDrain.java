@@ -1,9 +1,10 @@
 package org.rocprofsys.core.wire;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +46,7 @@ public final class RingDrain {
     private long records;
     private final FunctionNames functions;
     private final BackendRecords backend;
+    private final RecordStrings names = new RecordStrings();
 
     public RingDrain(int pid, RingFile.Ring ring, Consumer<TraceEvent> out) {
         this(pid, ring, out, new FunctionNames(null));
@@ -105,8 +107,8 @@ public final class RingDrain {
                 released = tail;
             }
             long pos = tail & mask;
-            int type = Short.toUnsignedInt(data.get(JAVA_SHORT, pos));
-            int size = Short.toUnsignedInt(data.get(JAVA_SHORT, pos + 2));
+            int type = Short.toUnsignedInt(data.get(JAVA_SHORT_UNALIGNED, pos));
+            int size = Short.toUnsignedInt(data.get(JAVA_SHORT_UNALIGNED, pos + 2));
             if (type == WireFormat.REC_PAD) {
                 tail += data.byteSize() - pos;
                 continue;
@@ -115,7 +117,7 @@ public final class RingDrain {
                 throw new WireException("pid " + pid + " tid " + tid + ": corrupt record (type " + type + ", size "
                         + size + ") at offset " + tail);
             }
-            decode(data.asSlice(pos, size), type, data.get(JAVA_INT, pos + 4), clock);
+            decode(data, pos, size, type, data.get(JAVA_INT_UNALIGNED, pos + 4), clock);
             tail += size;
             n++;
         }
@@ -135,24 +137,19 @@ public final class RingDrain {
         if (pendingRegion == null) {
             return;
         }
+        if (pendingAnnotations.isEmpty()) {
+            TraceEvent e = pendingRegion;
+            pendingRegion = null;
+            out.accept(e);
+            return;
+        }
         List<Annotation> annotations = List.copyOf(pendingAnnotations);
         TraceEvent e = switch (pendingRegion) {
             case RegionBegin b ->
-                annotations.isEmpty()
-                        ? b
-                        : new RegionBegin(
-                                b.timestampNs(), b.pid(), b.tid(), b.name(), b.category(), annotations, b.metrics());
+                new RegionBegin(b.timestampNs(), b.pid(), b.tid(), b.name(), b.category(), annotations, b.metrics());
             case RegionEnd en ->
-                annotations.isEmpty()
-                        ? en
-                        : new RegionEnd(
-                                en.timestampNs(),
-                                en.pid(),
-                                en.tid(),
-                                en.category(),
-                                annotations,
-                                en.metrics(),
-                                en.forced());
+                new RegionEnd(
+                        en.timestampNs(), en.pid(), en.tid(), en.category(), annotations, en.metrics(), en.forced());
             default -> pendingRegion;
         };
         pendingRegion = null;
@@ -160,10 +157,13 @@ public final class RingDrain {
         out.accept(e);
     }
 
-    private void decode(MemorySegment r, int type, int aux, ClockConversion clock) throws WireException {
+    /** Decodes the record of {@code size} bytes at offset {@code at} of the ring's data. */
+    private void decode(MemorySegment data, long at, int size, int type, int aux, ClockConversion clock)
+            throws WireException {
+        long end = at + size;
         if (type == WireFormat.REC_ANNOTATION) {
             if (pendingRegion != null) {
-                pendingAnnotations.add(annotation(r, aux));
+                pendingAnnotations.add(annotation(data.asSlice(at, size), aux));
             }
             return;
         }
@@ -171,30 +171,37 @@ public final class RingDrain {
             // GPU records carry CLOCK_MONOTONIC times of their own (GPU activity arrives late and
             // out of order), so they neither move nor follow the ring's clock
             flushPending();
-            backend.accept(tid, r);
+            backend.accept(tid, data.asSlice(at, size));
             return;
         }
         if (type == WireFormat.REC_FUNC_DEF) {
-            functions.define(aux, string(r, 8)); // no event: annotations may still follow a region
+            functions.define(aux, string(data.asSlice(at, size), 8)); // no event: annotations may still follow a region
             return;
         }
         flushPending();
-        long time = Math.max(clock.toMonotonicNs(r.get(JAVA_LONG, 8)), lastTime);
+        long time = Math.max(clock.toMonotonicNs(data.get(JAVA_LONG_UNALIGNED, at + 8)), lastTime);
         lastTime = time;
         switch (type) {
             case WireFormat.REC_THREAD_START ->
-                out.accept(new ThreadStarted(time, pid, r.get(JAVA_INT, 16), r.get(JAVA_INT, 20)));
+                out.accept(new ThreadStarted(
+                        time, pid, data.get(JAVA_INT_UNALIGNED, at + 16), data.get(JAVA_INT_UNALIGNED, at + 20)));
             case WireFormat.REC_THREAD_END -> out.accept(new ThreadEnded(time, pid, tid, false));
             case WireFormat.REC_REGION_BEGIN -> {
                 int flags = (aux >>> 8) & 0xff;
-                long offset = 16 + 8L * Integer.bitCount(flags);
+                long nameAt = at + 16 + 8L * Integer.bitCount(flags);
                 pendingRegion = new RegionBegin(
-                        time, pid, tid, string(r, offset), Category.fromCode(aux & 0xff), List.of(), metrics(r, flags));
+                        time,
+                        pid,
+                        tid,
+                        nameAt < end ? names.get(data, nameAt, end) : "",
+                        Category.fromCode(aux & 0xff),
+                        List.of(),
+                        metrics(data, at, flags));
             }
             case WireFormat.REC_REGION_END -> {
                 int flags = (aux >>> 8) & 0xff;
                 pendingRegion = new RegionEnd(
-                        time, pid, tid, Category.fromCode(aux & 0xff), List.of(), metrics(r, flags), false);
+                        time, pid, tid, Category.fromCode(aux & 0xff), List.of(), metrics(data, at, flags), false);
             }
             case WireFormat.REC_FUNC_ENTER ->
                 out.accept(new RegionBegin(
@@ -202,11 +209,16 @@ public final class RingDrain {
             case WireFormat.REC_FUNC_EXIT ->
                 out.accept(new RegionEnd(time, pid, tid, Category.HOST, List.of(), RegionMetrics.NONE, false));
             case WireFormat.REC_MARK ->
-                out.accept(new Mark(time, pid, tid, string(r, 16), Category.fromCode(aux & 0xff)));
-            case WireFormat.REC_FORK -> out.accept(new Fork(time, pid, tid, r.get(JAVA_INT, 16)));
+                out.accept(new Mark(
+                        time,
+                        pid,
+                        tid,
+                        at + 16 < end ? names.get(data, at + 16, end) : "",
+                        Category.fromCode(aux & 0xff)));
+            case WireFormat.REC_FORK -> out.accept(new Fork(time, pid, tid, data.get(JAVA_INT_UNALIGNED, at + 16)));
             case WireFormat.REC_TRACE_CONTROL ->
                 out.accept(new TraceControl(time, pid, tid, (aux & 1) != 0, (aux & 2) != 0));
-            case WireFormat.REC_STACK_SAMPLE -> out.accept(stackSample(r, aux, time));
+            case WireFormat.REC_STACK_SAMPLE -> out.accept(stackSample(data.asSlice(at, size), aux, time));
             default -> throw new WireException("pid " + pid + " tid " + tid + ": unknown record type " + type);
         }
     }
@@ -232,15 +244,15 @@ public final class RingDrain {
         return new AgentStackSample(time, pid, tid, kind, r.get(JAVA_LONG, 16), pcs, regs, stack);
     }
 
-    private static RegionMetrics metrics(MemorySegment r, int flags) {
+    private static RegionMetrics metrics(MemorySegment data, long at, int flags) {
         if (flags == 0) {
             return RegionMetrics.NONE;
         }
         long[] v = {RegionMetrics.ABSENT, RegionMetrics.ABSENT, RegionMetrics.ABSENT};
-        long offset = 16;
+        long offset = at + 16;
         for (int bit = 0; bit < 3; bit++) {
             if ((flags & (1 << bit)) != 0) {
-                v[bit] = r.get(JAVA_LONG, offset);
+                v[bit] = data.get(JAVA_LONG_UNALIGNED, offset);
                 offset += 8;
             }
         }

@@ -103,6 +103,55 @@ class TraceBudgetTest {
         }
     }
 
+    /**
+     * Whole packets pass through without being copied one by one while they fit: however the bytes
+     * are cut into writes (a packet split anywhere, its header too), the result is the packets up to
+     * the first that does not fit, and the drops count the rest.
+     */
+    @Test
+    void discardGivesTheSameBytesForEveryWayTheStreamIsCut() throws IOException {
+        byte[] full = Files.readAllBytes(write("full", events(300), -1, null, null));
+        List<Integer> ends = new ArrayList<>(); // ends of packets in the unlimited trace
+        for (int i = 0; i < full.length; ) {
+            int p = i + 1;
+            int length = 0;
+            int shift = 0;
+            int b;
+            do {
+                b = full[p++] & 0xff;
+                length |= (b & 0x7f) << shift;
+                shift += 7;
+            } while ((b & 0x80) != 0);
+            i = p + length;
+            ends.add(i);
+        }
+        java.util.Random random = new java.util.Random(42);
+        for (long limit : new long[] {full.length, full.length - 1, full.length / 2, 4096, 100, 0}) {
+            int keep = 0;
+            for (int e : ends) {
+                if (e > limit) {
+                    break;
+                }
+                keep = e;
+            }
+            for (int maxChunk : new int[] {1, 7, 300, 70_000}) {
+                java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+                TraceBudget budget = new TraceBudget(sink, limit, FillPolicy.DISCARD);
+                for (int i = 0; i < full.length; ) {
+                    int n = Math.min(full.length - i, 1 + random.nextInt(maxChunk));
+                    budget.write(full, i, n);
+                    i += n;
+                }
+                budget.close();
+                String what = "limit " + limit + ", writes of at most " + maxChunk;
+                assertArrayEquals(Arrays.copyOf(full, keep), sink.toByteArray(), what);
+                assertEquals(full.length - keep, budget.dropped().bytes(), what);
+                assertEquals(
+                        ends.size() - ends.indexOf(keep) - 1, budget.dropped().packets(), what);
+            }
+        }
+    }
+
     @Test
     void discardKeepsThePacketsThatFitAndDropsEveryPacketFromTheFirstThatDoesNot() throws IOException {
         List<TraceEvent> events = events(2000);
