@@ -2,6 +2,7 @@ package org.rocprofsys.run;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -83,6 +84,66 @@ class StrippedProgramsIT extends DistributionTest {
                 .mapToLong(Map.Entry::getValue)
                 .sum();
         assertTrue(fdeCalls > 1000, "calls of FDE functions: " + fdeCalls + " in " + laps);
+    }
+
+    /**
+     * Debian's libsqlite3 (stripped: only its exported API in .dynsym) instrumented as a shared
+     * library and loaded by the real sqlite3 through LD_LIBRARY_PATH, under default ring settings:
+     * every statement of the script is prepared, stepped and finalized exactly as many times as the
+     * shell does it, nothing is dropped, and the shell's output is the uninstrumented one.
+     */
+    @Test
+    void libsqlite3IsInstrumentedAndEveryCallIsKeptUnderDefaults() throws Exception {
+        Path lib = Path.of("/usr/lib/x86_64-linux-gnu/libsqlite3.so.0");
+        assumeTrue(Files.exists(lib) && Files.isExecutable(Path.of("/usr/bin/sqlite3")), "sqlite3 is not installed");
+        int inserts = 20_000;
+        StringBuilder sql = new StringBuilder("CREATE TABLE t(a INTEGER, b TEXT);\n");
+        for (int i = 0; i < inserts; i++) {
+            sql.append("INSERT INTO t VALUES(")
+                    .append(i)
+                    .append(",'row")
+                    .append(i)
+                    .append("');\n");
+        }
+        sql.append("SELECT count(*), sum(a) FROM t;\n");
+        Files.writeString(cwd.resolve("work.sql"), sql);
+        int statements = inserts + 2;
+        ProcessResult plain = Command.of("sh", "-c", "/usr/bin/sqlite3 :memory: < work.sql")
+                .in(cwd)
+                .run();
+        assertEquals(0, plain.exitCode(), plain::toString);
+
+        Path instrumented = Files.createDirectories(cwd.resolve("lib")).resolve("libsqlite3.so.0");
+        ProcessResult inst = tool(
+                "rocprof-sys-instrument",
+                Map.of(),
+                "-o",
+                instrumented.toString(),
+                "-R",
+                "^sqlite3_(prepare_v2|step|finalize)$",
+                "--",
+                lib.toRealPath().toString());
+        assertEquals(0, inst.exitCode(), inst::toString);
+
+        Map<String, String> env = new HashMap<>(environment("sqlite-lib", "ROCPROFSYS_PROFILE", "ON"));
+        env.put("LD_LIBRARY_PATH", instrumented.getParent().toString());
+        ProcessResult run =
+                tool("rocprof-sys-run", env, "--", "sh", "-c", "/usr/bin/sqlite3 :memory: < work.sql > out.txt");
+        assertEquals(0, run.exitCode(), run::toString);
+        assertEquals(plain.stdout(), Files.readString(cwd.resolve("out.txt")));
+        assertFalse(run.stderr().contains("dropped"), run::toString);
+
+        Map<String, Long> laps = new HashMap<>();
+        for (JsonNode e : ProfileGraph.graph(outputRoot().resolve("sqlite-lib/wall_clock.json"), "wall_clock")) {
+            if (e.get("depth").asInt() == 1) { // the shell's own calls (sqlite3 calls itself inside them too)
+                laps.merge(ProfileGraph.label(e), e.get("entry").get("laps").asLong(), Long::sum);
+            }
+        }
+        // the shell prepares and finalizes each statement once and steps it until SQLITE_DONE: once
+        // for the statements without rows, twice for the SELECT's one row
+        assertEquals(statements, laps.get("sqlite3_prepare_v2"), laps::toString);
+        assertEquals(statements, laps.get("sqlite3_finalize"), laps::toString);
+        assertEquals(statements + 1, laps.get("sqlite3_step"), laps::toString);
     }
 
     /** Leaf (self) samples per name of a sampling profile's graph. */
