@@ -298,7 +298,7 @@ public final class PerfettoSink implements EventSink {
 
     private void regionBegin(RegionBegin b, Consumer<TrackEvent.Builder> flow) throws IOException {
         ThreadTrack t = thread(b.pid(), b.tid(), b.timestampNs());
-        long category = t.categoryIid(label(b.category()));
+        long category = t.categoryIid(b.category());
         long name = t.nameIid(Objects.requireNonNullElse(b.name(), ""));
         if (flow != NO_FLOW) {
             TrackEvent.Builder ev = TrackEvent.newBuilder()
@@ -318,7 +318,7 @@ public final class PerfettoSink implements EventSink {
         slices.categoryIid(category);
         if (options.annotations()) {
             encodeAnnotations(t, b.annotations());
-            slices.annotation(t.annotationNameIid("begin_ns"), new AnnotationValue.Unsigned(realtime(b.timestampNs())));
+            slices.unsignedAnnotation(t.beginNsIid(), realtime(b.timestampNs()));
         }
         slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
         slices.nameIid(name);
@@ -337,7 +337,7 @@ public final class PerfettoSink implements EventSink {
         slices.begin();
         if (options.annotations()) {
             encodeAnnotations(t, e.annotations());
-            slices.annotation(t.annotationNameIid("end_ns"), new AnnotationValue.Unsigned(realtime(ns)));
+            slices.unsignedAnnotation(t.endNsIid(), realtime(ns));
         }
         if (e.forced()) {
             slices.annotation(t.annotationNameIid(CLOSED_BY_PROFILER), new AnnotationValue.Bool(true));
@@ -348,7 +348,7 @@ public final class PerfettoSink implements EventSink {
     }
 
     private void encodeAnnotations(ThreadTrack t, List<Annotation> annotations) {
-        if (annotations == null) {
+        if (annotations == null || annotations.isEmpty()) {
             return;
         }
         for (Annotation a : annotations) {
@@ -1033,8 +1033,38 @@ public final class PerfettoSink implements EventSink {
             return intern(categories, category, EVENT_CATEGORY);
         }
 
+        private Category lastCategory;
+        private long lastCategoryIid;
+
+        /** {@link #categoryIid(String)} of a category's label; a thread's regions mostly share one. */
+        long categoryIid(Category category) {
+            if (category != lastCategory || lastCategoryIid == 0) {
+                lastCategoryIid = categoryIid(label(category));
+                lastCategory = category;
+            }
+            return lastCategoryIid;
+        }
+
         long annotationNameIid(String name) {
             return intern(annotationNames, name, ANNOTATION_NAME);
+        }
+
+        // every region's begin and end carry these two: their iids are kept, not looked up
+        private long beginNsIid;
+        private long endNsIid;
+
+        long beginNsIid() {
+            if (beginNsIid == 0) {
+                beginNsIid = annotationNameIid("begin_ns");
+            }
+            return beginNsIid;
+        }
+
+        long endNsIid() {
+            if (endNsIid == 0) {
+                endNsIid = annotationNameIid("end_ns");
+            }
+            return endNsIid;
         }
 
         /** The iid of {@code name} in {@code table}, assigning the next one (and announcing it) when new. */

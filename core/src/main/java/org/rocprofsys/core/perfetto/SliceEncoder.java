@@ -91,6 +91,17 @@ final class SliceEncoder {
         event.raw(annotation.data, 0, annotation.length);
     }
 
+    /** An unsigned annotation (a region's begin_ns or end_ns), without boxing its value. */
+    void unsignedAnnotation(long nameIid, long value) {
+        int length = 1 + Bytes.varintSize(nameIid) + 1 + Bytes.varintSize(value);
+        event.tag(EVENT_DEBUG_ANNOTATIONS, LENGTH_DELIMITED);
+        event.varint(length);
+        event.tag(ANNOTATION_NAME_IID, VARINT);
+        event.varint(nameIid);
+        event.tag(ANNOTATION_UINT, VARINT);
+        event.varint(value);
+    }
+
     void type(int type) {
         event.tag(EVENT_TYPE, VARINT);
         event.varint(type);
