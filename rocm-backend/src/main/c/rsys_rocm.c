@@ -505,6 +505,14 @@ static void read_events(void)
             r->device = atoi(d + strlen(":device="));
             *d = 0;
         }
+        /* upstream drops an instance index ("TCC_HIT[3]" asks for TCC_HIT): the SDK's names have none */
+        size_t len = strlen(t);
+        if (len > 0 && t[len - 1] == ']') {
+            char *open = strrchr(t, '[');
+            if (open != NULL && open[1] != ']' && strspn(open + 1, "0123456789") == (size_t)(t + len - 1 - (open + 1))) {
+                *open = 0;
+            }
+        }
         if (*t == 0) {
             continue;
         }

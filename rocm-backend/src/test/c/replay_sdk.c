@@ -212,6 +212,11 @@ static const char *agent_strings[3][4] = {
 
 static void build_agents(void)
 {
+    static int built;
+    if (built) {
+        return;
+    }
+    built = 1;
     for (int i = 0; i < 3; i++) {
         unsigned char *a = agent_bytes[i];
         memset(a, 0, RSDK_AGENT_SIZE);
@@ -243,6 +248,7 @@ EXPORT rsdk_status_t rocprofiler_query_available_agents(int version, rsdk_query_
                                                         void *data)
 {
     (void)size;
+    build_agents(); /* also outside a profiled program: rocprof-sys-avail -H lists the counters */
     const void *list[3] = {agent_bytes[0], agent_bytes[1], agent_bytes[2]};
     return cb(version, list, 3, data);
 }
