@@ -22,6 +22,7 @@
  *   ROCPROFSYS_AGENT_ROCM_DOMAINS   comma list of SDK domain names (meta-domains already expanded)
  *   ROCPROFSYS_AGENT_ROCM_ARGS      0: no arguments on API records (PERFETTO_ANNOTATIONS off)
  *   ROCPROFSYS_AGENT_ROCM_FLUSH_MS  buffer flush period (default 100, 0: only at exit)
+ *   ROCPROFSYS_AGENT_ROCM_EVENTS    GPU counters per kernel (ROCPROFSYS_ROCM_EVENTS' syntax)
  * Without the agent in the process (or with no session) rocprofiler_configure returns NULL and
  * the SDK leaves the tool out.
  */
@@ -74,6 +75,8 @@ static const struct {
     {"kernel_dispatch", RSDK_BUF_KERNEL_DISPATCH, 1},
     {"memory_copy", RSDK_BUF_MEMORY_COPY, 1},
     {"scratch_memory", RSDK_BUF_SCRATCH_MEMORY, 1},
+    {"kfd_page_migrate", RSDK_BUF_KFD_PAGE_MIGRATE, 1},
+    {"kfd_page_fault", RSDK_BUF_KFD_PAGE_FAULT, 1},
 };
 #define NDOMAINS (sizeof domains / sizeof domains[0])
 static int selected[NDOMAINS];
@@ -245,6 +248,7 @@ static uint64_t stream_lookup(uint64_t corr)
 /* ---- API callbacks ------------------------------------------------------------------------------ */
 
 static int64_t sdk_offset; /* SDK clock - CLOCK_MONOTONIC */
+static void notice(const char *what, rsdk_status_t status);
 
 static uint64_t now_sdk(void)
 {
@@ -402,6 +406,15 @@ static void buffer_callback(rsdk_context_id_t ctx, rsdk_buffer_id_t buf, rsdk_re
             known = RSDK_SM_SIZE;
             agent_a = *(const uint64_t *)(r + RSDK_SM_AGENT_ID);
             break;
+        case RSDK_BUF_KFD_PAGE_MIGRATE:
+            known = RSDK_PM_SIZE;
+            agent_a = *(const uint64_t *)(r + RSDK_PM_DST_AGENT);
+            agent_b = *(const uint64_t *)(r + RSDK_PM_SRC_AGENT);
+            break;
+        case RSDK_BUF_KFD_PAGE_FAULT:
+            known = RSDK_PF_SIZE;
+            agent_a = *(const uint64_t *)(r + RSDK_PF_AGENT_ID);
+            break;
         default:
             continue;
         }
@@ -433,6 +446,287 @@ static void buffer_callback(rsdk_context_id_t ctx, rsdk_buffer_id_t buf, rsdk_re
         };
         write_record(RSYS_REC_ROCM_BUFFER, h->kind, parts, 3);
     }
+}
+
+
+/* ---- hardware counters: ROCPROFSYS_ROCM_EVENTS through the dispatch counting service ------------------
+ * The collector passes the setting as ROCPROFSYS_AGENT_ROCM_EVENTS, upstream's syntax: counter names
+ * separated by commas, each optionally ":device=N" (only on GPU N, else on every GPU). At
+ * initialisation every GPU agent's supported counters are listed (rocprofiler_iterate_agent_supported
+ * _counters, names from rocprofiler_query_counter_info) and the requested ones go into one counter
+ * config per agent; a name no GPU it applies to knows is an error naming it, and then no counter is
+ * collected. After each kernel the SDK hands over the counter records of the dispatch: the instances
+ * of one counter (per shader engine, XCD, ...) are summed, as upstream's counter_record_callback
+ * does, and one ROCM_BUFFER record of kind RSYS_ROCM_KIND_COUNTERS carries the dispatch's data
+ * (the SDK's struct) followed by the sums, with the kernel's name and the counter names as strings. */
+#define RSYS_ROCM_KIND_COUNTERS 0x100 /* not an SDK buffer kind (those end at RSDK_BUF_LAST) */
+#define MAX_REQUESTS 64
+#define MAX_PER_DISPATCH 64
+
+#define DECLARE(ret, name, args) static ret(*sdk_##name) args;
+RSDK_COUNTER_FUNCTIONS(DECLARE)
+#undef DECLARE
+
+static struct request {
+    char name[128];
+    int device; /* -1: every GPU */
+    int found;
+} requests[MAX_REQUESTS];
+static size_t nrequests;
+
+static struct chosen_counter {
+    uint64_t id;
+    char name[128];
+} chosen[MAX_AGENTS * 8];
+static size_t nchosen;
+
+static struct {
+    uint64_t agent;
+    uint64_t config;
+} configs[MAX_AGENTS];
+static size_t nconfigs;
+static rsdk_context_id_t counter_context;
+
+static void read_events(void)
+{
+    const char *e = getenv("ROCPROFSYS_AGENT_ROCM_EVENTS");
+    if (e == NULL) {
+        return;
+    }
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", e);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", \t\n;", &save); t != NULL && nrequests < MAX_REQUESTS;
+         t = strtok_r(NULL, ", \t\n;", &save)) {
+        struct request *r = &requests[nrequests];
+        r->device = -1;
+        char *d = strstr(t, ":device=");
+        if (d != NULL) {
+            r->device = atoi(d + strlen(":device="));
+            *d = 0;
+        }
+        /* upstream drops an instance index ("TCC_HIT[3]" asks for TCC_HIT): the SDK's names have none */
+        size_t len = strlen(t);
+        if (len > 0 && t[len - 1] == ']') {
+            char *open = strrchr(t, '[');
+            if (open != NULL && open[1] != ']' && strspn(open + 1, "0123456789") == (size_t)(t + len - 1 - (open + 1))) {
+                *open = 0;
+            }
+        }
+        if (*t == 0) {
+            continue;
+        }
+        snprintf(r->name, sizeof r->name, "%s", t);
+        nrequests++;
+    }
+}
+
+static int counters_requested(void)
+{
+    return nrequests > 0;
+}
+
+struct agent_scan {
+    int device;
+    uint64_t ids[MAX_PER_DISPATCH];
+    size_t n;
+};
+
+static const char *counter_name(uint64_t id)
+{
+    for (size_t i = 0; i < nchosen; i++) {
+        if (chosen[i].id == id) {
+            return chosen[i].name;
+        }
+    }
+    return "";
+}
+
+static rsdk_status_t supported_cb(uint64_t agent, uint64_t *ids, size_t n, void *data)
+{
+    (void)agent;
+    struct agent_scan *scan = data;
+    for (size_t i = 0; i < n; i++) {
+        rsdk_counter_info_v0_t info;
+        memset(&info, 0, sizeof info);
+        if (sdk_rocprofiler_query_counter_info(ids[i], RSDK_COUNTER_INFO_VERSION_0, &info) != RSDK_STATUS_SUCCESS ||
+            info.name == NULL) {
+            continue;
+        }
+        for (size_t r = 0; r < nrequests; r++) {
+            if ((requests[r].device < 0 || requests[r].device == scan->device) &&
+                strcmp(requests[r].name, info.name) == 0) {
+                requests[r].found = 1;
+                if (scan->n < MAX_PER_DISPATCH) {
+                    scan->ids[scan->n++] = ids[i];
+                }
+                if (nchosen < sizeof chosen / sizeof chosen[0] && counter_name(ids[i])[0] == 0) {
+                    chosen[nchosen].id = ids[i];
+                    snprintf(chosen[nchosen].name, sizeof chosen[nchosen].name, "%s", info.name);
+                    nchosen++;
+                }
+                break;
+            }
+        }
+    }
+    return RSDK_STATUS_SUCCESS;
+}
+
+static void dispatch_counting_cb(rsdk_dispatch_counting_data_t dispatch, uint64_t *config, rsdk_user_data_t *user,
+                                 void *data)
+{
+    (void)user, (void)data;
+    for (size_t i = 0; i < nconfigs; i++) {
+        if (configs[i].agent == dispatch.agent_id) {
+            *config = configs[i].config;
+            return;
+        }
+    }
+}
+
+static void counter_record_cb(rsdk_dispatch_counting_data_t dispatch, rsdk_counter_record_t *records, size_t count,
+                              rsdk_user_data_t user, void *data)
+{
+    (void)user, (void)data;
+    struct {
+        rsdk_dispatch_counting_data_t dispatch;
+        double sums[MAX_PER_DISPATCH];
+    } raw;
+    uint64_t ids[MAX_PER_DISPATCH];
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t id = 0;
+        if (sdk_rocprofiler_query_record_counter_id(records[i].id, &id) != RSDK_STATUS_SUCCESS) {
+            continue;
+        }
+        size_t k = 0;
+        while (k < n && ids[k] != id) {
+            k++;
+        }
+        if (k == n) {
+            if (n == MAX_PER_DISPATCH) {
+                continue;
+            }
+            ids[n] = id;
+            raw.sums[n] = 0;
+            n++;
+        }
+        raw.sums[k] += records[i].value;
+    }
+    if (n == 0) {
+        return;
+    }
+    raw.dispatch = dispatch;
+    char names[MAX_PER_DISPATCH * 129 + 1024];
+    size_t used = 0;
+    kernel_name(dispatch.kernel_id, names, 1024);
+    used = strlen(names) + 1;
+    for (size_t k = 0; k < n; k++) {
+        const char *c = counter_name(ids[k]);
+        size_t len = strlen(c) + 1;
+        memcpy(names + used, c, len);
+        used += len;
+    }
+    const struct agent_info *a = agent_of(dispatch.agent_id);
+    uint32_t raw_size = (uint32_t)(sizeof raw.dispatch + n * sizeof(double));
+    struct {
+        uint32_t raw_size, nstrings;
+        int64_t clock_offset;
+        uint64_t stream;
+        int32_t device_a, device_b, node_a, node_b;
+    } head = {raw_size, (uint32_t)(1 + n), sdk_offset, stream_lookup(dispatch.correlation_internal),
+              a ? a->device : -1, -1, a ? a->node : -1, -1};
+    struct rocprofsys_gpu_part parts[] = {
+        {&head, sizeof head, 0},
+        {&raw, (raw_size + 7u) & ~7u, 0},
+        {names, (uint32_t)used, 0},
+    };
+    write_record(RSYS_REC_ROCM_BUFFER, RSYS_ROCM_KIND_COUNTERS, parts, 3);
+}
+
+static void counters_notice(const char *text)
+{
+    fprintf(stderr, "[rocprof-sys][rocm] ROCPROFSYS_ROCM_EVENTS: %s\n", text);
+}
+
+/* 0 when the counters are set up (or none was asked for); -1 when none will be collected */
+static int setup_counters(void)
+{
+    if (nrequests == 0) {
+        return 0;
+    }
+#define RESOLVE(ret, name, args) *(void **)&sdk_##name = dlsym(RTLD_DEFAULT, #name);
+    RSDK_COUNTER_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+#define CHECK(ret, name, args)                                                                                       \
+    if (sdk_##name == NULL) {                                                                                        \
+        counters_notice("the rocprofiler-sdk in this process lacks " #name ": no GPU counter is collected");        \
+        return -1;                                                                                                   \
+    }
+    RSDK_COUNTER_FUNCTIONS(CHECK)
+#undef CHECK
+    struct agent_scan scans[MAX_AGENTS];
+    size_t nscans = 0;
+    for (size_t i = 0; i < nagents; i++) {
+        if (agents[i].device < 0) {
+            continue;
+        }
+        struct agent_scan *scan = &scans[nscans++];
+        scan->device = agents[i].device;
+        scan->n = 0;
+        sdk_rocprofiler_iterate_agent_supported_counters(agents[i].id, supported_cb, scan);
+    }
+    int unknown = 0;
+    for (size_t r = 0; r < nrequests; r++) {
+        if (!requests[r].found) {
+            char where[32] = "";
+            if (requests[r].device >= 0) {
+                snprintf(where, sizeof where, " on device %d", requests[r].device);
+            }
+            fprintf(stderr,
+                    "[rocprof-sys][rocm] ROCPROFSYS_ROCM_EVENTS: unknown GPU counter '%.127s'%s (rocprof-sys-avail -H "
+                    "lists the counters of each GPU)\n",
+                    requests[r].name, where);
+            unknown = 1;
+        }
+    }
+    if (unknown) {
+        counters_notice("no GPU counter is collected");
+        return -1;
+    }
+    size_t s = 0;
+    for (size_t i = 0; i < nagents; i++) {
+        if (agents[i].device < 0) {
+            continue;
+        }
+        struct agent_scan *scan = &scans[s++];
+        if (scan->n == 0) {
+            continue;
+        }
+        uint64_t config = 0;
+        rsdk_status_t st = sdk_rocprofiler_create_counter_config(agents[i].id, scan->ids, scan->n, &config);
+        if (st != RSDK_STATUS_SUCCESS) {
+            notice("a counter config", st);
+            return -1;
+        }
+        configs[nconfigs].agent = agents[i].id;
+        configs[nconfigs].config = config;
+        nconfigs++;
+    }
+    /* counters in a context of their own, as upstream does: the SDK serialises dispatches there */
+    rsdk_status_t st = sdk_rocprofiler_create_context(&counter_context);
+    if (st == RSDK_STATUS_SUCCESS) {
+        st = sdk_rocprofiler_configure_callback_dispatch_counting_service(counter_context, dispatch_counting_cb, NULL,
+                                                                           counter_record_cb, NULL);
+    }
+    if (st == RSDK_STATUS_SUCCESS) {
+        st = sdk_rocprofiler_start_context(counter_context);
+    }
+    if (st != RSDK_STATUS_SUCCESS) {
+        notice("the dispatch counting service", st);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- flushing -------------------------------------------------------------------------------------- */
@@ -509,8 +803,9 @@ static int tool_initialize(rsdk_client_finalize_t fini, void *tool_data)
             return -1;
         }
     }
-    int device_work =
-        domain_selected("kernel_dispatch") || domain_selected("memory_copy") || domain_selected("scratch_memory");
+    int device_work = domain_selected("kernel_dispatch") || domain_selected("memory_copy") ||
+                      domain_selected("scratch_memory") || domain_selected("kfd_page_migrate") ||
+                      domain_selected("kfd_page_fault") || counters_requested();
     if (device_work) {
         st = sdk_rocprofiler_configure_callback_tracing_service(context, RSDK_CB_CODE_OBJECT, NULL, 0,
                                                                 tracing_callback, NULL);
@@ -543,6 +838,7 @@ static int tool_initialize(rsdk_client_finalize_t fini, void *tool_data)
         notice("to start the context", st);
         return -1;
     }
+    setup_counters(); /* without them, tracing goes on */
     if (have_buffer) {
         agent_set_flush(flush);
         if (flush_ms > 0) {
@@ -580,6 +876,7 @@ RSYS_ROCM_EXPORT rsdk_tool_configure_result_t *rocprofiler_configure(uint32_t ve
         id->name = "rocprof-sys";
     }
     read_domains();
+    read_events();
     const char *a = getenv("ROCPROFSYS_AGENT_ROCM_ARGS");
     record_args = a == NULL || strcmp(a, "0") != 0;
     const char *f = getenv("ROCPROFSYS_AGENT_ROCM_FLUSH_MS");

@@ -129,6 +129,57 @@ typedef struct {
 #define RSDK_AGENT_LOGICAL_NODE_TYPE_ID 288
 #define RSDK_AGENT_UUID 296
 
+/* rocprofiler_buffer_tracing_kfd_page_migrate_record_t (96 bytes): one migration, start and end paired */
+#define RSDK_PM_SIZE 96
+#define RSDK_PM_START 16
+#define RSDK_PM_END 24
+#define RSDK_PM_START_ADDRESS 40
+#define RSDK_PM_END_ADDRESS 48
+#define RSDK_PM_SRC_AGENT 56
+#define RSDK_PM_DST_AGENT 64
+#define RSDK_PM_PREFETCH_AGENT 72
+#define RSDK_PM_ERROR_CODE 88
+/* rocprofiler_buffer_tracing_kfd_page_fault_record_t (56 bytes) */
+#define RSDK_PF_SIZE 56
+#define RSDK_PF_START 16
+#define RSDK_PF_END 24
+#define RSDK_PF_AGENT_ID 40
+#define RSDK_PF_ADDRESS 48
+
+/* rocprofiler_dispatch_counting_service_data_t (168 bytes, passed by value): its dispatch_info is
+ * rocprofiler_kernel_dispatch_info_t, as in the kernel dispatch record */
+typedef struct {
+    uint64_t size;
+    uint64_t correlation_internal;
+    uint64_t correlation_external;
+    uint64_t start;
+    uint64_t end;
+    uint64_t dispatch_info_size;
+    uint64_t agent_id;
+    uint64_t queue_id;
+    uint64_t kernel_id;
+    uint64_t dispatch_id;
+    unsigned char rest[88];
+} rsdk_dispatch_counting_data_t;
+/* rocprofiler_counter_record_t (40 bytes) */
+typedef struct {
+    uint64_t id; /* rocprofiler_counter_instance_id_t: counter and dimension position */
+    double value;
+    uint64_t dispatch_id;
+    rsdk_user_data_t user_data;
+    uint64_t agent_id;
+} rsdk_counter_record_t;
+/* rocprofiler_counter_info_v0_t (48 bytes) */
+typedef struct {
+    uint64_t id;
+    const char *name;
+    const char *description;
+    const char *block;
+    const char *expression;
+    uint8_t flags; /* is_constant : 1, is_derived : 1 */
+} rsdk_counter_info_v0_t;
+#define RSDK_COUNTER_INFO_VERSION_0 1
+
 /* rocprofiler_callback_tracing_kind_t */
 enum {
     RSDK_CB_HSA_CORE_API = 1,
@@ -153,6 +204,8 @@ enum {
     RSDK_BUF_MEMORY_COPY = 10,
     RSDK_BUF_KERNEL_DISPATCH = 11,
     RSDK_BUF_SCRATCH_MEMORY = 12,
+    RSDK_BUF_KFD_PAGE_MIGRATE = 29,
+    RSDK_BUF_KFD_PAGE_FAULT = 30,
     RSDK_BUF_LAST = 33,
 };
 #define RSDK_BUFFER_CATEGORY_TRACING 1u
@@ -181,6 +234,22 @@ typedef int (*rsdk_operation_args_cb_t)(int32_t kind, int32_t operation, uint32_
                                         const void *const arg_value_addr, int32_t arg_indirection_count,
                                         const char *arg_type, const char *arg_name, const char *arg_value_str,
                                         int32_t arg_dereference_count, void *data);
+
+typedef void (*rsdk_dispatch_counting_cb_t)(rsdk_dispatch_counting_data_t dispatch, uint64_t *config,
+                                            rsdk_user_data_t *user_data, void *data);
+typedef void (*rsdk_dispatch_counting_record_cb_t)(rsdk_dispatch_counting_data_t dispatch,
+                                                   rsdk_counter_record_t *records, size_t count,
+                                                   rsdk_user_data_t user_data, void *data);
+typedef rsdk_status_t (*rsdk_available_counters_cb_t)(uint64_t agent, uint64_t *counters, size_t count, void *data);
+
+/* The SDK's counter functions: looked up only when counters are asked for (ROCPROFSYS_ROCM_EVENTS) */
+#define RSDK_COUNTER_FUNCTIONS(X)                                                                            \
+    X(rsdk_status_t, rocprofiler_iterate_agent_supported_counters, (uint64_t, rsdk_available_counters_cb_t, void *)) \
+    X(rsdk_status_t, rocprofiler_query_counter_info, (uint64_t, int, void *))                                \
+    X(rsdk_status_t, rocprofiler_create_counter_config, (uint64_t, uint64_t *, size_t, uint64_t *))          \
+    X(rsdk_status_t, rocprofiler_query_record_counter_id, (uint64_t, uint64_t *))                            \
+    X(rsdk_status_t, rocprofiler_configure_callback_dispatch_counting_service,                               \
+      (rsdk_context_id_t, rsdk_dispatch_counting_cb_t, void *, rsdk_dispatch_counting_record_cb_t, void *))
 
 /* The SDK functions the tool calls, found with dlsym once the SDK has called rocprofiler_configure. */
 #define RSDK_FUNCTIONS(X)                                                                                    \
@@ -213,5 +282,14 @@ _Static_assert(offsetof(rsdk_callback_record_t, thread_id) == 8 &&
                    offsetof(rsdk_callback_record_t, phase) == 48 && offsetof(rsdk_callback_record_t, payload) == 56,
                "callback record offsets");
 _Static_assert(sizeof(rsdk_record_header_t) == 16 && offsetof(rsdk_record_header_t, payload) == 8, "record header");
+
+_Static_assert(sizeof(rsdk_dispatch_counting_data_t) == 168 &&
+                   offsetof(rsdk_dispatch_counting_data_t, start) == 24 &&
+                   offsetof(rsdk_dispatch_counting_data_t, agent_id) == 48 &&
+                   offsetof(rsdk_dispatch_counting_data_t, dispatch_id) == 72,
+               "dispatch counting data");
+_Static_assert(sizeof(rsdk_counter_record_t) == 40 && offsetof(rsdk_counter_record_t, agent_id) == 32, "counter record");
+_Static_assert(sizeof(rsdk_counter_info_v0_t) == 48 && offsetof(rsdk_counter_info_v0_t, expression) == 32,
+               "counter info");
 
 #endif

@@ -11,6 +11,8 @@
  *   rocjpeg     one rocJPEG handle decoding one image (jpegdecode)
  *   scratch     a kernel that needs scratch memory: alloc, kernel, async reclaim
  *   killed      20 kernels, a pause longer than the tool's flush period, then SIGKILL
+ *   migrate     managed memory on GPU 0: two GPU faults each migrating 2 MiB host to device, a
+ *               kernel, 64 KiB migrated back when the CPU reads, a 1 MiB prefetch to the GPU
  * Test code only.
  */
 #include "replay_sdk.h"
@@ -230,6 +232,26 @@ static void scenario_killed(void)
     raise(SIGKILL);
 }
 
+static void scenario_migrate(void)
+{
+    const uint64_t base = 0x7f2000000000ull, mib = 1ull << 20;
+    hip("hipMallocManaged", 0);
+    uint64_t t = replay_now();
+    replay_page_fault(0, base, t, t + 1000);
+    replay_page_migrate(0, 1, base, 2 * mib, t + 1000, t + 201000, 0);
+    replay_page_fault(0, base + 2 * mib, t + 300000, t + 301000);
+    replay_page_migrate(0, 1, base + 2 * mib, 2 * mib, t + 301000, t + 501000, 0);
+    launch(0, 1, K_HIPKERNEL, 1 << 20, 256, 100, 0);
+    hip("hipDeviceSynchronize", 0);
+    t = replay_now();
+    replay_page_migrate(1, 0, base, 64 * 1024, t, t + 20000, 0);
+    hip("hipMemPrefetchAsync", 0);
+    t = replay_now();
+    replay_page_migrate(0, 1, base + 4 * mib, mib, t + 1000, t + 101000, 1);
+    hip("hipDeviceSynchronize", 0);
+    hip("hipFree", 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -261,6 +283,8 @@ int main(int argc, char **argv)
         scenario_rocjpeg();
     } else if (strcmp(s, "scratch") == 0) {
         scenario_scratch();
+    } else if (strcmp(s, "migrate") == 0) {
+        scenario_migrate();
     } else if (strcmp(s, "killed") == 0) {
         scenario_killed();
     } else {

@@ -116,9 +116,11 @@ EXPORT const char *rocprofiler_get_status_string(rsdk_status_t s)
                                     : "ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED";
 }
 
+static uint64_t contexts;
+
 EXPORT rsdk_status_t rocprofiler_create_context(rsdk_context_id_t *ctx)
 {
-    ctx->handle = 1;
+    ctx->handle = __atomic_add_fetch(&contexts, 1, __ATOMIC_RELAXED);
     return RSDK_STATUS_SUCCESS;
 }
 
@@ -210,6 +212,11 @@ static const char *agent_strings[3][4] = {
 
 static void build_agents(void)
 {
+    static int built;
+    if (built) {
+        return;
+    }
+    built = 1;
     for (int i = 0; i < 3; i++) {
         unsigned char *a = agent_bytes[i];
         memset(a, 0, RSDK_AGENT_SIZE);
@@ -241,8 +248,159 @@ EXPORT rsdk_status_t rocprofiler_query_available_agents(int version, rsdk_query_
                                                         void *data)
 {
     (void)size;
+    build_agents(); /* also outside a profiled program: rocprof-sys-avail -H lists the counters */
     const void *list[3] = {agent_bytes[0], agent_bytes[1], agent_bytes[2]};
     return cb(version, list, 3, data);
+}
+
+/* ---- counters: a catalog per GPU agent, configs, the dispatch counting service ---------------------
+ * Every GPU has the same six counters (ids 0x10000 * (gpu + 1) + k). Their values per dispatch follow
+ * from the dispatch so that tests know them: SQ_WAVES = ceil(grid / 64) (one instance), SQ_INSTS_VALU
+ * = 20 per wave over 4 instances, GRBM_COUNT = the duration in ns (one instance), GRBM_GUI_ACTIVE =
+ * the same, TA_TA_BUSY = half the duration over 16 instances, TCC_HIT = grid over 16 instances. An
+ * instance id is the counter id plus the instance index in bits 48 and up, so only
+ * rocprofiler_query_record_counter_id gives the counter. */
+static const struct {
+    const char *name, *description, *block;
+    int instances;
+} catalog[] = {
+    {"GRBM_COUNT", "Tie High - Count Number of Clocks", "GRBM", 1},
+    {"GRBM_GUI_ACTIVE", "The GUI is Active", "GRBM", 1},
+    {"SQ_WAVES", "Count number of waves sent to SQs. (per-simd, emulated, global)", "SQ", 1},
+    {"SQ_INSTS_VALU", "Number of VALU instructions issued. (per-simd, emulated)", "SQ", 4},
+    {"TA_TA_BUSY", "TA block is busy. Perf_Windowing not supported for this counter.", "TA", 16},
+    {"TCC_HIT", "Number of cache hits.", "TCC", 16},
+};
+#define NCATALOG (int)(sizeof catalog / sizeof catalog[0])
+
+static double counter_value(int k, uint64_t grid, uint64_t duration_ns)
+{
+    uint64_t waves = (grid + 63) / 64;
+    switch (k) {
+    case 0:
+    case 1:
+        return (double)duration_ns;
+    case 2:
+        return (double)waves;
+    case 3:
+        return (double)waves * 20 / 4;
+    case 4:
+        return (double)duration_ns / 2 / 16;
+    default:
+        return (double)grid / 16;
+    }
+}
+
+EXPORT rsdk_status_t rocprofiler_iterate_agent_supported_counters(uint64_t agent, rsdk_available_counters_cb_t cb,
+                                                                  void *data)
+{
+    int gpu = (int)(agent - replay_agent_handle(1));
+    if (gpu < 0 || gpu > 1) {
+        return 1; /* not a GPU agent */
+    }
+    uint64_t ids[NCATALOG];
+    for (int k = 0; k < NCATALOG; k++) {
+        ids[k] = 0x10000ull * (uint64_t)(gpu + 1) + (uint64_t)k;
+    }
+    return cb(agent, ids, NCATALOG, data);
+}
+
+EXPORT rsdk_status_t rocprofiler_query_counter_info(uint64_t id, int version, void *info)
+{
+    int k = (int)(id & 0xffff);
+    if (version != RSDK_COUNTER_INFO_VERSION_0 || k >= NCATALOG || (id >> 16) < 1 || (id >> 16) > 2) {
+        return 1;
+    }
+    rsdk_counter_info_v0_t *i = info;
+    memset(i, 0, sizeof *i);
+    i->id = id;
+    i->name = catalog[k].name;
+    i->description = catalog[k].description;
+    i->block = catalog[k].block;
+    i->expression = "";
+    return RSDK_STATUS_SUCCESS;
+}
+
+EXPORT rsdk_status_t rocprofiler_query_record_counter_id(uint64_t instance, uint64_t *id)
+{
+    *id = instance & 0xffffffffffffull;
+    return RSDK_STATUS_SUCCESS;
+}
+
+#define MAX_CONFIGS 8
+static struct {
+    uint64_t agent;
+    uint64_t ids[NCATALOG];
+    size_t n;
+} counter_configs[MAX_CONFIGS];
+static int nconfigs;
+
+EXPORT rsdk_status_t rocprofiler_create_counter_config(uint64_t agent, uint64_t *ids, size_t n, uint64_t *config)
+{
+    if (nconfigs == MAX_CONFIGS || n > (size_t)NCATALOG) {
+        return 1;
+    }
+    counter_configs[nconfigs].agent = agent;
+    memcpy(counter_configs[nconfigs].ids, ids, n * sizeof ids[0]);
+    counter_configs[nconfigs].n = n;
+    *config = (uint64_t)++nconfigs;
+    return RSDK_STATUS_SUCCESS;
+}
+
+static rsdk_dispatch_counting_cb_t counting_dispatch_cb;
+static rsdk_dispatch_counting_record_cb_t counting_record_cb;
+static void *counting_dispatch_data, *counting_record_data;
+
+EXPORT rsdk_status_t rocprofiler_configure_callback_dispatch_counting_service(rsdk_context_id_t ctx,
+                                                                             rsdk_dispatch_counting_cb_t dispatch_cb,
+                                                                             void *dispatch_data,
+                                                                             rsdk_dispatch_counting_record_cb_t record_cb,
+                                                                             void *record_data)
+{
+    (void)ctx;
+    counting_dispatch_cb = dispatch_cb;
+    counting_dispatch_data = dispatch_data;
+    counting_record_cb = record_cb;
+    counting_record_data = record_data;
+    return RSDK_STATUS_SUCCESS;
+}
+
+/* what the SDK does around a dispatch when the counting service is on: ask the tool for a config,
+ * then (after the kernel) hand it the counter records of every instance */
+static void count_dispatch(const unsigned char *kd)
+{
+    if (counting_dispatch_cb == NULL || !started) {
+        return;
+    }
+    rsdk_dispatch_counting_data_t d;
+    memset(&d, 0, sizeof d);
+    d.size = sizeof d;
+    d.correlation_internal = *(const uint64_t *)(kd + RSDK_KD_CORRELATION_INTERNAL);
+    d.start = *(const uint64_t *)(kd + RSDK_KD_START);
+    d.end = *(const uint64_t *)(kd + RSDK_KD_END);
+    memcpy(&d.dispatch_info_size, kd + 56, sizeof d - offsetof(rsdk_dispatch_counting_data_t, dispatch_info_size));
+    uint64_t config = 0;
+    rsdk_user_data_t user = {0};
+    counting_dispatch_cb(d, &config, &user, counting_dispatch_data);
+    if (config == 0 || config > (uint64_t)nconfigs) {
+        return;
+    }
+    uint32_t grid = *(const uint32_t *)(kd + RSDK_KD_GRID);
+    rsdk_counter_record_t records[NCATALOG * 16];
+    size_t n = 0;
+    for (size_t c = 0; c < counter_configs[config - 1].n; c++) {
+        uint64_t id = counter_configs[config - 1].ids[c];
+        int k = (int)(id & 0xffff);
+        for (int i = 0; i < catalog[k].instances; i++) {
+            records[n].id = id | ((uint64_t)i << 48);
+            records[n].value = counter_value(k, grid, d.end - d.start);
+            records[n].dispatch_id = d.dispatch_id;
+            records[n].user_data.value = 0;
+            records[n].agent_id = d.agent_id;
+            n++;
+        }
+    }
+    counting_record_cb(d, records, n, user, counting_record_data);
 }
 
 /* ---- buffer records --------------------------------------------------------------------------------- */
@@ -323,6 +481,41 @@ void replay_kernel(uint64_t corr, int gpu, uint64_t queue, uint64_t kernel_id, u
     memcpy(r + RSDK_KD_WORKGROUP, wg, sizeof wg);
     memcpy(r + RSDK_KD_GRID, gr, sizeof gr);
     enqueue(RSDK_BUF_KERNEL_DISPATCH, r, sizeof r);
+    count_dispatch(r);
+}
+
+void replay_page_migrate(int src_agent, int dst_agent, uint64_t address, uint64_t bytes, uint64_t begin, uint64_t end,
+                         int prefetch)
+{
+    unsigned char r[RSDK_PM_SIZE];
+    memset(r, 0, sizeof r);
+    *(uint64_t *)r = RSDK_PM_SIZE;
+    *(uint32_t *)(r + 8) = RSDK_BUF_KFD_PAGE_MIGRATE;
+    *(int32_t *)(r + 12) = -1; /* ROCPROFILER_KFD_PAGE_MIGRATE_NONE: the kind has no operations */
+    *(uint64_t *)(r + RSDK_PM_START) = begin;
+    *(uint64_t *)(r + RSDK_PM_END) = end;
+    *(uint32_t *)(r + 32) = (uint32_t)getpid();
+    *(uint64_t *)(r + RSDK_PM_START_ADDRESS) = address;
+    *(uint64_t *)(r + RSDK_PM_END_ADDRESS) = address + bytes;
+    *(uint64_t *)(r + RSDK_PM_SRC_AGENT) = replay_agent_handle(src_agent);
+    *(uint64_t *)(r + RSDK_PM_DST_AGENT) = replay_agent_handle(dst_agent);
+    *(uint64_t *)(r + RSDK_PM_PREFETCH_AGENT) = prefetch ? replay_agent_handle(dst_agent) : replay_agent_handle(0);
+    enqueue(RSDK_BUF_KFD_PAGE_MIGRATE, r, sizeof r);
+}
+
+void replay_page_fault(int gpu, uint64_t address, uint64_t begin, uint64_t end)
+{
+    unsigned char r[RSDK_PF_SIZE];
+    memset(r, 0, sizeof r);
+    *(uint64_t *)r = RSDK_PF_SIZE;
+    *(uint32_t *)(r + 8) = RSDK_BUF_KFD_PAGE_FAULT;
+    *(int32_t *)(r + 12) = -1;
+    *(uint64_t *)(r + RSDK_PF_START) = begin;
+    *(uint64_t *)(r + RSDK_PF_END) = end;
+    *(uint32_t *)(r + 32) = (uint32_t)getpid();
+    *(uint64_t *)(r + RSDK_PF_AGENT_ID) = replay_agent_handle(1 + gpu);
+    *(uint64_t *)(r + RSDK_PF_ADDRESS) = address;
+    enqueue(RSDK_BUF_KFD_PAGE_FAULT, r, sizeof r);
 }
 
 void replay_copy(uint64_t corr, int direction, int dst_agent, int src_agent, uint64_t bytes, uint64_t begin,

@@ -27,4 +27,8 @@ void replay_copy(uint64_t corr, int direction, int dst_agent, int src_agent, uin
                  uint64_t end);
 /* operation: ROCPROFILER_SCRATCH_MEMORY_* (1 alloc, 2 free, 3 async reclaim) */
 void replay_scratch(int operation, int gpu, uint64_t queue, uint64_t bytes, uint64_t begin, uint64_t end);
+/* one unified-memory migration (KFD's paired record): agents by index, prefetch when it was a prefetch */
+void replay_page_migrate(int src_agent, int dst_agent, uint64_t address, uint64_t bytes, uint64_t begin, uint64_t end,
+                         int prefetch);
+void replay_page_fault(int gpu, uint64_t address, uint64_t begin, uint64_t end);
 #endif

@@ -15,6 +15,9 @@
 #include <rocprofiler-sdk/callback_tracing.h>
 #include <rocprofiler-sdk/registration.h>
 #include <rocprofiler-sdk/marker/api_id.h>
+#include <rocprofiler-sdk/counters.h>
+#include <rocprofiler-sdk/counter_config.h>
+#include <rocprofiler-sdk/dispatch_counting_service.h>
 #include <stdio.h>
 #include <stddef.h>
 #define SZ(T) printf("size %s %zu\n", #T, sizeof(T))
@@ -83,5 +86,26 @@ int main(void) {
   EV(ROCPROFILER_MEMORY_COPY_HOST_TO_HOST);
   EV(ROCPROFILER_SCRATCH_MEMORY_ALLOC); EV(ROCPROFILER_SCRATCH_MEMORY_FREE); EV(ROCPROFILER_SCRATCH_MEMORY_ASYNC_RECLAIM);
   EV(ROCPROFILER_STATUS_SUCCESS); EV(ROCPROFILER_STATUS_ERROR);
+  /* second pass: page migration and faults (KFD), dispatch counters */
+  SZ(rocprofiler_buffer_tracing_kfd_page_migrate_record_t);
+#define PM(f) OF(rocprofiler_buffer_tracing_kfd_page_migrate_record_t, f)
+  PM(size); PM(kind); PM(operation); PM(start_timestamp); PM(end_timestamp); PM(pid); PM(start_address); PM(end_address);
+  PM(src_agent); PM(dst_agent); PM(prefetch_agent); PM(preferred_agent); PM(error_code);
+  SZ(rocprofiler_buffer_tracing_kfd_page_fault_record_t);
+#define PF(f) OF(rocprofiler_buffer_tracing_kfd_page_fault_record_t, f)
+  PF(size); PF(kind); PF(operation); PF(start_timestamp); PF(end_timestamp); PF(pid); PF(agent_id); PF(address);
+  SZ(rocprofiler_dispatch_counting_service_data_t);
+#define DC(f) OF(rocprofiler_dispatch_counting_service_data_t, f)
+  DC(size); DC(correlation_id.internal); DC(correlation_id.external); DC(start_timestamp); DC(end_timestamp); DC(dispatch_info);
+  DC(dispatch_info.agent_id); DC(dispatch_info.queue_id); DC(dispatch_info.kernel_id); DC(dispatch_info.dispatch_id); DC(dispatch_info.grid_size);
+  SZ(rocprofiler_counter_record_t);
+#define CR(f) OF(rocprofiler_counter_record_t, f)
+  CR(id); CR(counter_value); CR(dispatch_id); CR(user_data); CR(agent_id);
+  SZ(rocprofiler_counter_info_v0_t);
+#define CI(f) OF(rocprofiler_counter_info_v0_t, f)
+  CI(id); CI(name); CI(description); CI(block); CI(expression);
+  SZ(rocprofiler_counter_id_t); SZ(rocprofiler_counter_config_id_t);
+  EV(ROCPROFILER_BUFFER_TRACING_KFD_PAGE_MIGRATE); EV(ROCPROFILER_BUFFER_TRACING_KFD_PAGE_FAULT);
+  EV(ROCPROFILER_COUNTER_INFO_VERSION_0);
   return 0;
 }

@@ -10,6 +10,7 @@ import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.launch.Session;
 import org.rocprofsys.core.launch.SessionException;
@@ -52,6 +53,7 @@ public final class RunCommand {
             new TimemoryFormat(),
             new SamplingProfileFormat(),
             new GpuStatsFormat(),
+            new GpuCounterFormat(),
             new UnifiedMemoryFormat(),
             new RocpdFormat());
 

@@ -16,6 +16,7 @@ public sealed interface GpuEvent
                 GpuMarker,
                 GpuPageMigration,
                 GpuPageFault,
+                GpuCounterSample,
                 RocmKernelDispatch,
                 RocmMemoryCopy,
                 RocmScratchMemory {

@@ -42,6 +42,11 @@ final class GpuTracks {
         return "Unified Memory Migration Throughput [Device " + device + "]";
     }
 
+    /** Upstream's counter track of one hardware counter of a device ({@code GPU SQ_WAVES [0]}). */
+    static String counterTrackName(String metricKey, int device) {
+        return "GPU " + metricKey + " [" + device + "]";
+    }
+
     /** The slice track of a device's unified-memory migrations. */
     static String migrationTrackName(int device) {
         return "Unified Memory Migrations [Device " + device + "]";

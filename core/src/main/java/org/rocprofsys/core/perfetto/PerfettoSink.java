@@ -31,6 +31,7 @@ import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.gpu.GpuApiCall;
+import org.rocprofsys.core.gpu.GpuCounterSample;
 import org.rocprofsys.core.gpu.GpuDevice;
 import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.gpu.GpuKernel;
@@ -485,6 +486,7 @@ public final class PerfettoSink implements EventSink {
             }
             case GpuPageMigration m -> gpuMigration(m);
             case GpuPageFault f -> gpuPageFaults(f);
+            case GpuCounterSample s -> gpuCounter(s);
             case RocmKernelDispatch d -> rocmKernel(d);
             case RocmMemoryCopy c -> rocmCopy(c);
             case RocmScratchMemory s -> rocmScratch(s);
@@ -524,6 +526,19 @@ public final class PerfettoSink implements EventSink {
                 f.beginNs(),
                 new CounterTrack(GpuTracks.pageFaultTrackName(f.device()), "", Category.ROCM_PAGE_MIGRATION, f.pid()),
                 faults));
+    }
+
+    /**
+     * A kernel's counter value, as upstream's {@code counter_event}: the value at the kernel's
+     * begin and 0 at its end, so the track reads as one step per kernel.
+     */
+    private void gpuCounter(GpuCounterSample s) throws IOException {
+        CounterTrack track = new CounterTrack(
+                GpuTracks.counterTrackName(s.metricKey(), s.device()), "", Category.ROCM_COUNTER_COLLECTION, s.pid());
+        counter(new CounterSample(s.beginNs(), track, s.value()));
+        if (s.endNs() > s.beginNs()) {
+            counter(new CounterSample(s.endNs(), track, 0.0));
+        }
     }
 
     /** On the calling thread: one slice, with a flow to the device work it launched. */

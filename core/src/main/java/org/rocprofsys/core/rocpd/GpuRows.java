@@ -76,6 +76,10 @@ final class GpuRows {
                 // and unified_memory.json)
             }
             case org.rocprofsys.core.gpu.GpuPageFault f -> {}
+            case org.rocprofsys.core.gpu.GpuCounterSample s -> {
+                // schema v3's pmc_event table is not written yet (the trace and the
+                // rocprof-device files hold the values)
+            }
         }
     }
 

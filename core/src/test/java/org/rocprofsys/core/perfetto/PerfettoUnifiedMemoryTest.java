@@ -75,4 +75,24 @@ class PerfettoUnifiedMemoryTest {
         // 2,000,000 bytes in 1 ms: 2 GB/s while it lasts
         assertEquals(List.of(2.0, 0.0), counters.get("Unified Memory Migration Throughput [Device 1]"));
     }
+
+    /** Upstream's {@code GPU <METRIC> [<dev>]} tracks: each kernel's value from its begin, 0 at its end. */
+    @Test
+    void gpuCounterTracks() throws IOException {
+        Path out = dir.resolve("counters.proto");
+        SinkFeed.run(
+                new PerfettoSink(out, new PerfettoSink.Options(true, 0, "app")),
+                List.of(
+                        new ProcessStarted(T0, PID, 1, "/app", List.of("/app"), 0, 0),
+                        new GpuActivity(new org.rocprofsys.core.gpu.GpuCounterSample(
+                                PID, 0, 5, 5, "k", "SQ_WAVES", 64, T0 + 100, T0 + 200)),
+                        new GpuActivity(new org.rocprofsys.core.gpu.GpuCounterSample(
+                                PID, 0, 6, 6, "k", "SQ_WAVES", 32, T0 + 300, T0 + 400)),
+                        new GpuActivity(new org.rocprofsys.core.gpu.GpuCounterSample(
+                                PID, 0, 5, 5, "k", "TA_TA_BUSY[11]", 3, T0 + 100, T0 + 200))),
+                new RunSummary(T0 + 10_000, 0, PID, "app", Map.of()));
+        Map<String, List<Double>> counters = DecodedTrace.read(out).counters();
+        assertEquals(List.of(64.0, 0.0, 32.0, 0.0), counters.get("GPU SQ_WAVES [0]"));
+        assertEquals(List.of(3.0, 0.0), counters.get("GPU TA_TA_BUSY_11 [0]"));
+    }
 }

@@ -112,6 +112,7 @@ class FixtureDecodeTest {
                 case GpuDevice dev -> new long[] {f.initNs(), f.initNs()};
                 case org.rocprofsys.core.gpu.GpuPageMigration m -> new long[] {m.beginNs(), m.endNs()};
                 case org.rocprofsys.core.gpu.GpuPageFault pf -> new long[] {pf.beginNs(), pf.endNs()};
+                case org.rocprofsys.core.gpu.GpuCounterSample c -> new long[] {c.beginNs(), c.endNs()};
                 // the ROCm backend's records: never decoded from a CUDA fixture
                 case RocmKernelDispatch r ->
                     new long[] {r.kernel().beginNs(), r.kernel().endNs()};

@@ -1,6 +1,7 @@
 package org.rocprofsys.rocm.decode;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
@@ -22,10 +23,15 @@ import org.rocprofsys.core.gpu.CopyKind;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuArgument;
+import org.rocprofsys.core.gpu.GpuCounterSample;
 import org.rocprofsys.core.gpu.GpuDevice;
 import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.gpu.GpuKernel;
 import org.rocprofsys.core.gpu.GpuMemoryCopy;
+import org.rocprofsys.core.gpu.GpuPageFault;
+import org.rocprofsys.core.gpu.GpuPageMigration;
+import org.rocprofsys.core.gpu.MigrationDirection;
+import org.rocprofsys.core.gpu.MigrationTrigger;
 import org.rocprofsys.core.gpu.RocmKernelDispatch;
 import org.rocprofsys.core.gpu.RocmMemoryCopy;
 import org.rocprofsys.core.gpu.RocmScratchMemory;
@@ -37,7 +43,8 @@ import org.rocprofsys.rocm.decode.RocmLayouts.CallbackKind;
  * shows them (inventory §4.3): API calls of each domain on the calling thread; roctx marks and
  * ranges named by their message, a pushed or started range spanning from its push to its pop, on
  * the thread that closed it (upstream keeps them per thread); kernel dispatches and copies by HIP
- * stream or by queue; scratch memory; GPU agents as devices; and RCCL's {@code RCCL Comm Send} /
+ * stream or by queue; scratch memory; unified-memory migrations and GPU page faults (the SDK's KFD
+ * records); per-kernel hardware counter values; GPU agents as devices; and RCCL's {@code RCCL Comm Send} /
  * {@code RCCL Comm Recv} byte counters (the value at the call's begin, 0 at its end). Records of
  * one image share one decoder; the image's rings may hand them over in any order.
  */
@@ -262,9 +269,103 @@ public final class RocmDecoder {
                         scratchOperation(r.get(JAVA_INT_UNALIGNED, RocmLayouts.ScratchMemory.OPERATION)),
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.ScratchMemory.ALLOCATION_SIZE)));
             }
+            case BufferKind.KFD_PAGE_MIGRATE -> pageMigration(b);
+            case BufferKind.KFD_PAGE_FAULT -> pageFault(b);
+            case BufferKind.COUNTERS -> counters(b);
             default -> {
                 // a buffer kind this build does not trace
             }
+        }
+    }
+
+    /**
+     * A unified-memory migration as the SDK pairs KFD's migrate start and end: the direction from
+     * the source and destination agents (the tool resolved them to GPU indices, -1 for the CPU),
+     * the bytes from the address range. The SDK's record drops KFD's trigger, so it is
+     * {@link MigrationTrigger#UNKNOWN}; a migration KFD reports failed is left out, as the KFD
+     * reader does.
+     */
+    private void pageMigration(RocmWireRecord.Buffer b) {
+        MemorySegment r = b.raw();
+        if (r.byteSize() < RocmLayouts.PageMigrate.SIZE
+                || r.get(JAVA_INT_UNALIGNED, RocmLayouts.PageMigrate.ERROR_CODE) != 0) {
+            return;
+        }
+        int dst = b.deviceA();
+        int src = b.deviceB();
+        MigrationDirection direction;
+        int device;
+        if (src < 0 && dst >= 0) {
+            direction = MigrationDirection.HOST_TO_DEVICE;
+            device = dst;
+        } else if (src >= 0 && dst < 0) {
+            direction = MigrationDirection.DEVICE_TO_HOST;
+            device = src;
+        } else if (src >= 0) {
+            direction = MigrationDirection.DEVICE_TO_DEVICE;
+            device = dst;
+        } else {
+            return; // host to host: not a device migration
+        }
+        long start = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.PageMigrate.START_ADDRESS);
+        long end = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.PageMigrate.END_ADDRESS);
+        gpu(new GpuPageMigration(
+                pid,
+                device,
+                r.get(JAVA_LONG_UNALIGNED, RocmLayouts.PageMigrate.START) - b.clockOffsetNs(),
+                r.get(JAVA_LONG_UNALIGNED, RocmLayouts.PageMigrate.END) - b.clockOffsetNs(),
+                direction,
+                start,
+                Math.max(0, end - start),
+                MigrationTrigger.UNKNOWN,
+                0));
+    }
+
+    /** A GPU page fault (the SDK reports only the GPU's; access kind and outcome are not in its record). */
+    private void pageFault(RocmWireRecord.Buffer b) {
+        MemorySegment r = b.raw();
+        if (r.byteSize() < RocmLayouts.PageFault.SIZE) {
+            return;
+        }
+        gpu(new GpuPageFault(
+                pid,
+                b.deviceA(),
+                r.get(JAVA_LONG_UNALIGNED, RocmLayouts.PageFault.START) - b.clockOffsetNs(),
+                r.get(JAVA_LONG_UNALIGNED, RocmLayouts.PageFault.END) - b.clockOffsetNs(),
+                GpuPageFault.FaultSide.GPU,
+                r.get(JAVA_LONG_UNALIGNED, RocmLayouts.PageFault.ADDRESS),
+                false,
+                false,
+                1));
+    }
+
+    /**
+     * One dispatch's counter values (ROCPROFSYS_ROCM_EVENTS): one sample per counter, its
+     * instances already summed by the tool, over the kernel's time as the SDK gave it.
+     */
+    private void counters(RocmWireRecord.Buffer b) {
+        MemorySegment r = b.raw();
+        int n = b.names().size();
+        if (r.byteSize() < RocmLayouts.DispatchCounting.SIZE + 8L * n) {
+            return;
+        }
+        long begin = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.DispatchCounting.START) - b.clockOffsetNs();
+        long end = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.DispatchCounting.END) - b.clockOffsetNs();
+        long correlation = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.DispatchCounting.CORRELATION_INTERNAL);
+        long dispatch = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.DispatchCounting.DISPATCH_ID);
+        String kernel = demangle(b.kernelName());
+        for (int i = 0; i < n; i++) {
+            double value = r.get(JAVA_DOUBLE_UNALIGNED, RocmLayouts.DispatchCounting.SIZE + 8L * i);
+            gpu(new GpuCounterSample(
+                    pid,
+                    b.deviceA(),
+                    correlation,
+                    dispatch,
+                    kernel,
+                    b.names().get(i),
+                    value,
+                    begin,
+                    Math.max(begin, end)));
         }
     }
 

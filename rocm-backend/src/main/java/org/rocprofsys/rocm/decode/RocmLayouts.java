@@ -87,6 +87,49 @@ public final class RocmLayouts {
         public static final int ALLOCATION_SIZE = 88;
     }
 
+    /** {@code rocprofiler_buffer_tracing_kfd_page_migrate_record_t}: one migration, KFD's start and end paired. */
+    public static final class PageMigrate {
+        private PageMigrate() {}
+
+        public static final int SIZE = 96;
+        public static final int START = 16;
+        public static final int END = 24;
+        public static final int START_ADDRESS = 40;
+        /** One past the last byte (the SDK adds KFD's page count to the start). */
+        public static final int END_ADDRESS = 48;
+
+        public static final int SRC_AGENT = 56;
+        public static final int DST_AGENT = 64;
+        public static final int PREFETCH_AGENT = 72;
+        public static final int ERROR_CODE = 88;
+    }
+
+    /** {@code rocprofiler_buffer_tracing_kfd_page_fault_record_t}. */
+    public static final class PageFault {
+        private PageFault() {}
+
+        public static final int SIZE = 56;
+        public static final int START = 16;
+        public static final int END = 24;
+        public static final int AGENT_ID = 40;
+        public static final int ADDRESS = 48;
+    }
+
+    /** {@code rocprofiler_dispatch_counting_service_data_t}, its {@code dispatch_info} inline. */
+    public static final class DispatchCounting {
+        private DispatchCounting() {}
+
+        public static final int SIZE = 168;
+        public static final int CORRELATION_INTERNAL = 8;
+        public static final int START = 24;
+        public static final int END = 32;
+        public static final int DISPATCH_INFO = 40;
+        public static final int AGENT_ID = 48;
+        public static final int QUEUE_ID = 56;
+        public static final int KERNEL_ID = 64;
+        public static final int DISPATCH_ID = 72;
+    }
+
     /** {@code rocprofiler_callback_tracing_kind_t} values of the API domains traced. */
     public static final class CallbackKind {
         private CallbackKind() {}
@@ -110,6 +153,13 @@ public final class RocmLayouts {
         public static final int MEMORY_COPY = 10;
         public static final int KERNEL_DISPATCH = 11;
         public static final int SCRATCH_MEMORY = 12;
+        public static final int KFD_PAGE_MIGRATE = 29;
+        public static final int KFD_PAGE_FAULT = 30;
+        /**
+         * Not an SDK kind: the tool's record of one dispatch's counter values (the SDK's
+         * dispatch counting data, then one double per counter; docs/wire-protocol.md).
+         */
+        public static final int COUNTERS = 0x100;
     }
 
     /** {@code rocprofiler_memory_copy_operation_t}: 1 host-host, 2 host-device, 3 device-host, 4 device-device. */

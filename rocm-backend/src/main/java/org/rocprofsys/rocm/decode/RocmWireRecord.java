@@ -39,6 +39,7 @@ public sealed interface RocmWireRecord {
      * resolved for it, and the kernel name (empty for copies and scratch).
      *
      * @param clockOffsetNs the SDK's clock minus CLOCK_MONOTONIC
+     * @param names         the strings after the kernel name (a counter record's counter names)
      */
     record Buffer(
             int kind,
@@ -49,7 +50,8 @@ public sealed interface RocmWireRecord {
             int deviceB,
             int nodeA,
             int nodeB,
-            String kernelName)
+            String kernelName,
+            List<String> names)
             implements RocmWireRecord {}
 
     /** True for the record types of the ROCm backend. */
@@ -109,6 +111,8 @@ public sealed interface RocmWireRecord {
                 long raw = Integer.toUnsignedLong(r.get(JAVA_INT, 8));
                 long at = 48 + ((raw + 7) & ~7L);
                 need(r, at, "ROCM_BUFFER of " + raw + " raw bytes");
+                int nstrings = r.get(JAVA_INT, 12);
+                List<String> strings = strings(r, at, Math.max(1, nstrings));
                 yield new Buffer(
                         aux,
                         copy(r, 48, raw),
@@ -118,7 +122,8 @@ public sealed interface RocmWireRecord {
                         r.get(JAVA_INT, 36),
                         r.get(JAVA_INT, 40),
                         r.get(JAVA_INT, 44),
-                        string(r, at));
+                        strings.isEmpty() ? "" : strings.getFirst(),
+                        strings.size() > 1 ? strings.subList(1, strings.size()) : List.of());
             }
             default -> throw new IllegalArgumentException("record type " + type + " is not a ROCm record");
         };

@@ -72,7 +72,9 @@ public final class RocmDomains {
             "rocjpeg_api",
             "kernel_dispatch",
             "memory_copy",
-            "scratch_memory");
+            "scratch_memory",
+            "kfd_page_migrate",
+            "kfd_page_fault");
 
     /** Upstream hides these from the choices it shows (they are accepted all the same). */
     static final Set<String> HIDDEN = Set.of(

@@ -39,6 +39,9 @@ public final class RocmTracing implements BackgroundSource {
     static final String AGENT_DOMAINS = "ROCPROFSYS_AGENT_ROCM_DOMAINS";
 
     static final String AGENT_ARGS = "ROCPROFSYS_AGENT_ROCM_ARGS";
+    /** The counters per kernel, ROCPROFSYS_ROCM_EVENTS checked for syntax. */
+    static final String AGENT_EVENTS = "ROCPROFSYS_AGENT_ROCM_EVENTS";
+
     static final String TOOL_LIBRARIES = "ROCP_TOOL_LIBRARIES";
 
     /** upstream's per-domain operation filters: the include and exclude regex settings of a domain. */
@@ -94,12 +97,19 @@ public final class RocmTracing implements BackgroundSource {
     private final Set<String> domains;
     private final boolean arguments;
     private final RocmDecodeOptions options;
+    private final List<RocmEvents.Event> events;
 
-    RocmTracing(Path library, Set<String> domains, boolean arguments, RocmDecodeOptions options) {
+    RocmTracing(
+            Path library,
+            Set<String> domains,
+            boolean arguments,
+            RocmDecodeOptions options,
+            List<RocmEvents.Event> events) {
         this.library = library;
         this.domains = Set.copyOf(domains);
         this.arguments = arguments;
         this.options = options;
+        this.events = List.copyOf(events);
     }
 
     /**
@@ -108,12 +118,18 @@ public final class RocmTracing implements BackgroundSource {
      *
      * @param library the distribution's {@code lib/librocprof-sys-rocm.so}
      * @throws IllegalArgumentException for a {@code ROCPROFSYS_ROCM_DOMAINS} value upstream refuses,
-     *                                  or an operation filter that is not a regex
+     *                                  an operation filter that is not a regex, or a
+     *                                  {@code ROCPROFSYS_ROCM_EVENTS} entry that is not
+     *                                  {@code NAME[:device=N]}
      */
     public static List<BackgroundSource> sources(Settings settings, Path library, PrintStream log) {
         boolean rcclp = settings.registry().find(USE_RCCLP).isPresent() && settings.bool(USE_RCCLP);
         RocmDomains.Selection selection = RocmDomains.parse(settings.get(RocmDomains.SETTING), rcclp);
-        if (!settings.bool(USE_SETTING) || selection.traced().isEmpty()) {
+        List<RocmEvents.Event> events =
+                settings.registry().find(RocmEvents.SETTING).isPresent()
+                        ? RocmEvents.parse(settings.get(RocmEvents.SETTING))
+                        : List.of();
+        if (!settings.bool(USE_SETTING) || (selection.traced().isEmpty() && events.isEmpty())) {
             return List.of();
         }
         if (!selection.notTraced().isEmpty()) {
@@ -128,7 +144,7 @@ public final class RocmTracing implements BackgroundSource {
         boolean args =
                 !settings.registry().find("ROCPROFSYS_PERFETTO_ANNOTATIONS").isPresent()
                         || settings.bool("ROCPROFSYS_PERFETTO_ANNOTATIONS");
-        return List.of(new RocmTracing(library, selection.traced(), args, options));
+        return List.of(new RocmTracing(library, selection.traced(), args, options, events));
     }
 
     /**
@@ -177,6 +193,11 @@ public final class RocmTracing implements BackgroundSource {
                         ",",
                         RocmDomains.TRACED.stream().filter(domains::contains).toList()));
         env.put(AGENT_ARGS, arguments ? "1" : "0");
+        if (!events.isEmpty()) {
+            env.put(
+                    AGENT_EVENTS,
+                    String.join(",", events.stream().map(RocmEvents.Event::spec).toList()));
+        }
         return env;
     }
 

@@ -70,7 +70,7 @@ class RocmLayoutsTest {
             assertEquals((long) sdk.get(key), Long.parseLong(f[2]), key);
             checked++;
         }
-        assertEquals(104, checked, "entries the tool's header declares");
+        assertEquals(142, checked, "entries the tool's header declares");
     }
 
     private static void check(Map<String, Long> sdk, String struct, String field, int javaValue) {
@@ -187,6 +187,41 @@ class RocmLayoutsTest {
         assertEquals(
                 (long) sdk.get("enum ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE"),
                 RocmLayouts.MEMORY_COPY_DEVICE_TO_DEVICE);
+        String pm = "rocprofiler_buffer_tracing_kfd_page_migrate_record_t";
+        size(sdk, pm, RocmLayouts.PageMigrate.SIZE);
+        check(sdk, pm, "start_timestamp", RocmLayouts.PageMigrate.START);
+        check(sdk, pm, "end_timestamp", RocmLayouts.PageMigrate.END);
+        check(sdk, pm, "start_address", RocmLayouts.PageMigrate.START_ADDRESS);
+        check(sdk, pm, "end_address", RocmLayouts.PageMigrate.END_ADDRESS);
+        check(sdk, pm, "src_agent", RocmLayouts.PageMigrate.SRC_AGENT);
+        check(sdk, pm, "dst_agent", RocmLayouts.PageMigrate.DST_AGENT);
+        check(sdk, pm, "prefetch_agent", RocmLayouts.PageMigrate.PREFETCH_AGENT);
+        check(sdk, pm, "error_code", RocmLayouts.PageMigrate.ERROR_CODE);
+        String pf = "rocprofiler_buffer_tracing_kfd_page_fault_record_t";
+        size(sdk, pf, RocmLayouts.PageFault.SIZE);
+        check(sdk, pf, "start_timestamp", RocmLayouts.PageFault.START);
+        check(sdk, pf, "end_timestamp", RocmLayouts.PageFault.END);
+        check(sdk, pf, "agent_id", RocmLayouts.PageFault.AGENT_ID);
+        check(sdk, pf, "address", RocmLayouts.PageFault.ADDRESS);
+        String dc = "rocprofiler_dispatch_counting_service_data_t";
+        size(sdk, dc, RocmLayouts.DispatchCounting.SIZE);
+        check(sdk, dc, "correlation_id.internal", RocmLayouts.DispatchCounting.CORRELATION_INTERNAL);
+        check(sdk, dc, "start_timestamp", RocmLayouts.DispatchCounting.START);
+        check(sdk, dc, "end_timestamp", RocmLayouts.DispatchCounting.END);
+        check(sdk, dc, "dispatch_info", RocmLayouts.DispatchCounting.DISPATCH_INFO);
+        check(sdk, dc, "dispatch_info.agent_id", RocmLayouts.DispatchCounting.AGENT_ID);
+        check(sdk, dc, "dispatch_info.queue_id", RocmLayouts.DispatchCounting.QUEUE_ID);
+        check(sdk, dc, "dispatch_info.kernel_id", RocmLayouts.DispatchCounting.KERNEL_ID);
+        check(sdk, dc, "dispatch_info.dispatch_id", RocmLayouts.DispatchCounting.DISPATCH_ID);
+        assertEquals(
+                (long) sdk.get("enum ROCPROFILER_BUFFER_TRACING_KFD_PAGE_MIGRATE"),
+                RocmLayouts.BufferKind.KFD_PAGE_MIGRATE);
+        assertEquals(
+                (long) sdk.get("enum ROCPROFILER_BUFFER_TRACING_KFD_PAGE_FAULT"),
+                RocmLayouts.BufferKind.KFD_PAGE_FAULT);
+        assertTrue(
+                RocmLayouts.BufferKind.COUNTERS > sdk.get("enum ROCPROFILER_BUFFER_TRACING_LAST"),
+                "the tool's counter record kind is no SDK buffer kind");
         assertEquals((long) sdk.get("enum ROCPROFILER_SCRATCH_MEMORY_ALLOC"), 1L);
         assertEquals((long) sdk.get("enum ROCPROFILER_SCRATCH_MEMORY_ASYNC_RECLAIM"), 3L);
     }

@@ -24,6 +24,7 @@ import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.RunOutputs;
@@ -85,7 +86,7 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
             }
             OutputPaths paths = paths(dir, pid);
             RunOutputs outputs = RunOutputs.open(
-                    List.of(new PerfettoFormat(), new GpuStatsFormat()),
+                    List.of(new PerfettoFormat(), new GpuStatsFormat(), new GpuCounterFormat()),
                     new OutputContext(settings, paths, pid, scenario, 0, log, log));
             Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
             Collector collector = new Collector(
@@ -107,6 +108,20 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
                     new ObjectMapper().readTree(paths.file("metadata", "json").toFile()),
                     logBytes.toString(StandardCharsets.UTF_8));
         }
+    }
+
+    /** The names of the files the run wrote. */
+    List<String> fileNames() {
+        try (var files = Files.list(outputDir)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The text file {@code name}[-pid].txt of the run. */
+    String file(String name) {
+        return statsFile(name, "txt");
     }
 
     /** A stats file of the run ({@code kernel_stats}, ...; {@code csv} or {@code json}). */

@@ -268,6 +268,124 @@ class ReplaySessionsTest {
         assertEquals(Map.of("step(int*) [clone .kd]", 20L), count(t, "rocm_kernel_dispatch"));
     }
 
+    /**
+     * rocprof-sys-rocprofiler-tests.cmake, transpose-rocprofiler: ROCPROFSYS_ROCM_EVENTS with
+     * {@code :device=0}; upstream checks {@code --counter-names <metrics>} sum > 0 on the trace and
+     * that the four {@code rocprof-device-0-<METRIC>.txt} files exist. The replay SDK's values follow
+     * from each dispatch (replay_sdk.c), so the sums are known: 20 transposes of 16384 work items
+     * (256 waves each) and 4 fills of 65536 (1024 waves each).
+     */
+    @Test
+    void transposeRocprofilerCounters() throws Exception {
+        ReplayRun run = ReplayRun.of(
+                "transpose",
+                Map.of(
+                        "ROCPROFSYS_ROCM_DOMAINS",
+                        "hip_api,kernel_dispatch,memory_copy",
+                        "ROCPROFSYS_ROCM_EVENTS",
+                        "GRBM_COUNT,SQ_WAVES,SQ_INSTS_VALU,TA_TA_BUSY:device=0"),
+                dir,
+                "10");
+        assertEquals(0, run.target().exitCode(), run.target().all());
+        DecodedTrace t = run.trace();
+        List<String> metrics = List.of("GRBM_COUNT", "SQ_WAVES", "SQ_INSTS_VALU", "TA_TA_BUSY");
+        for (String m : metrics) {
+            assertTrue(
+                    UpstreamValidation.counterSum(t, "GPU " + m + " [0]") > 0,
+                    m + ": " + t.counters().keySet());
+            assertTrue(
+                    run.fileNames().stream().anyMatch(f -> f.startsWith("rocprof-device-0-" + m) && f.endsWith(".txt")),
+                    m + ": " + run.fileNames());
+        }
+        assertEquals(20 * 256 + 4 * 1024, UpstreamValidation.counterSum(t, "GPU SQ_WAVES [0]"));
+        assertEquals(20.0 * (20 * 256 + 4 * 1024), UpstreamValidation.counterSum(t, "GPU SQ_INSTS_VALU [0]"));
+        // one value per kernel, each falling back to 0 when its kernel ends
+        List<Double> waves = t.counters().get("GPU SQ_WAVES [0]");
+        assertEquals(48, waves.size(), waves.toString());
+        assertEquals(24, waves.stream().filter(v -> v == 0.0).count());
+        // the per-kernel table: 20 transposes, 5120 waves
+        String file = run.file("rocprof-device-0-SQ_WAVES");
+        String row = file.lines()
+                .filter(l -> l.contains(">>> transpose_a(int*, int*, int, int) [clone .kd]"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(file));
+        List<String> cells = List.of(row.split("\\|")).stream()
+                .map(String::strip)
+                .filter(c -> !c.isEmpty())
+                .toList();
+        assertEquals("20", cells.get(1), row);
+        assertEquals("SQ_WAVES", cells.get(3), row);
+        assertEquals("5120.000", cells.get(4), row);
+        assertEquals("256.000", cells.get(5), "mean per kernel: " + row);
+        String stats = run.statsFile("counter_collection_stats", "csv");
+        assertTrue(
+                stats.contains(
+                        "\"transpose_a(int*, int*, int, int) [clone .kd]\",0,\"SQ_WAVES\",20,5120,256,256,256,0"),
+                stats);
+        // TA_TA_BUSY's 16 instances summed: half of each kernel's duration in ns
+        String busy = run.file("rocprof-device-0-TA_TA_BUSY");
+        assertTrue(busy.contains("TA_TA_BUSY"), busy);
+    }
+
+    /** A counter no GPU has: an error naming it on the target's stderr, and tracing goes on. */
+    @Test
+    void unknownCounterIsNamed() throws Exception {
+        ReplayRun run = ReplayRun.of(
+                "transpose",
+                Map.of(
+                        "ROCPROFSYS_ROCM_DOMAINS",
+                        "hip_api,kernel_dispatch",
+                        "ROCPROFSYS_ROCM_EVENTS",
+                        "SQ_WAVES,NOT_A_COUNTER:device=1"),
+                dir,
+                "2");
+        assertEquals(0, run.target().exitCode(), run.target().all());
+        assertTrue(
+                run.target()
+                        .stderr()
+                        .contains("ROCPROFSYS_ROCM_EVENTS: unknown GPU counter 'NOT_A_COUNTER' on device 1"),
+                run.target().stderr());
+        assertFalse(run.trace().counters().containsKey("GPU SQ_WAVES [0]"));
+        assertEquals(4L, count(run.trace(), "rocm_hip_stream").get("transpose_a(int*, int*, int, int) [clone .kd]"));
+    }
+
+    /**
+     * Unified memory through the SDK's KFD records (domains kfd_page_migrate, kfd_page_fault): the
+     * migrations on the device's migration track with their bytes, the faults as a counter, the
+     * migration throughput; the same tracks the KFD reader and CUPTI fill.
+     */
+    @Test
+    void pageMigrationsAndFaults() throws Exception {
+        ReplayRun run = ReplayRun.of(
+                "migrate",
+                Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_api,kernel_dispatch,kfd_page_migrate,kfd_page_fault"),
+                dir);
+        assertEquals(0, run.target().exitCode(), run.target().all());
+        DecodedTrace t = run.trace();
+        List<Slice> migrations = t.slices.stream()
+                .filter(s -> "rocm_page_migration".equals(s.category))
+                .toList();
+        assertEquals(4, migrations.size(), migrations.toString());
+        Map<String, Long> bytes = migrations.stream()
+                .collect(Collectors.groupingBy(
+                        s -> s.name,
+                        TreeMap::new,
+                        Collectors.summingLong(s -> ((Number) s.args.get("bytes")).longValue())));
+        assertEquals(Map.of("Host To Device", 5L << 20, "Device To Host", 64L << 10), bytes);
+        assertEquals(Set.of("Unified Memory Migrations [Device 0]"), trackNames(t, "Unified Memory Migrations"));
+        assertEquals(List.of(1.0, 2.0), t.counters().get("Unified Memory Page Faults [Device 0]"));
+        // 2 MiB in 200 us: 10.49 GB/s while it lasts
+        assertEquals(
+                2.0 * (1 << 20) / 200_000,
+                t.counters()
+                        .get("Unified Memory Migration Throughput [Device 0]")
+                        .getFirst(),
+                1e-9);
+        for (Slice m : migrations) {
+            assertTrue(m.endNs > m.beginNs, m.toString());
+        }
+    }
+
     /** Every kernel and copy ends a flow that an API call on a thread began earlier. */
     static void flowsJoinCallsToDeviceWork(DecodedTrace t) {
         Map<Long, Slice> starts = new HashMap<>();

@@ -46,9 +46,14 @@ class RocmDomainsTest {
         assertEquals(
                 Set.of("marker_core_api", "rccl_api"),
                 RocmDomains.parse("ROCTX", true).traced());
-        var s2 = RocmDomains.parse("kernel_dispatch,memory_allocation,kfd_page_fault,code_object", false);
+        var s2 = RocmDomains.parse("kernel_dispatch,memory_allocation,kfd_event_page_fault,code_object", false);
         assertEquals(Set.of("kernel_dispatch"), s2.traced());
-        assertEquals(Set.of("memory_allocation", "kfd_page_fault"), s2.notTraced());
+        assertEquals(Set.of("memory_allocation", "kfd_event_page_fault"), s2.notTraced());
+        // the SDK's paired KFD records are traced (unified memory)
+        assertEquals(
+                List.of("kfd_page_migrate", "kfd_page_fault"),
+                List.copyOf(RocmDomains.parse("kfd_page_fault kfd_page_migrate", false)
+                        .traced()));
     }
 
     @Test

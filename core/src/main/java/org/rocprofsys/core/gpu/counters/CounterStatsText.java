@@ -1,0 +1,81 @@
+package org.rocprofsys.core.gpu.counters;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The counter rows of the stats, in the style of rocprofv3's {@code *_stats} files: one row per
+ * kernel, device and counter with its executions and the sum, mean, minimum, maximum and standard
+ * deviation of its values. rocprofv3 has no such table (it lists every dispatch in
+ * {@code counter_collection.csv}); the columns are named like its stats columns.
+ */
+final class CounterStatsText {
+    static final String HEADER =
+            "\"Kernel_Name\",\"Agent_Id\",\"Counter_Name\",\"Calls\",\"Sum\",\"Average\",\"Min\",\"Max\",\"StdDev\"\n";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    record Row(String kernel, CounterSeries series, CounterValues values) {}
+
+    private CounterStatsText() {}
+
+    static String csv(List<Row> rows) {
+        StringBuilder b = new StringBuilder(HEADER);
+        for (Row r : rows) {
+            CounterValues v = r.values();
+            b.append('"')
+                    .append(r.kernel().replace("\"", "\"\""))
+                    .append("\",")
+                    .append(r.series().device())
+                    .append(",\"")
+                    .append(r.series().metric().replace("\"", "\"\""))
+                    .append("\",")
+                    .append(v.count())
+                    .append(',')
+                    .append(real(v.sum()))
+                    .append(',')
+                    .append(real(v.mean()))
+                    .append(',')
+                    .append(real(v.min()))
+                    .append(',')
+                    .append(real(v.max()))
+                    .append(',')
+                    .append(real(Math.sqrt(Math.abs(v.variance()))))
+                    .append('\n');
+        }
+        return b.toString();
+    }
+
+    static String json(List<Row> rows) {
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode list = root.putArray(GpuCounterFormat.STATS);
+        for (Row r : rows) {
+            CounterValues v = r.values();
+            list.addObject()
+                    .put("Kernel_Name", r.kernel())
+                    .put("Agent_Id", r.series().device())
+                    .put("Counter_Name", r.series().metric())
+                    .put("Calls", v.count())
+                    .put("Sum", v.sum())
+                    .put("Average", v.mean())
+                    .put("Min", v.min())
+                    .put("Max", v.max())
+                    .put("StdDev", Math.sqrt(Math.abs(v.variance())));
+        }
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Whole values as integers (most counters count), others with 6 decimals. */
+    private static String real(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15
+                ? Long.toString((long) v)
+                : String.format(Locale.ROOT, "%.6f", v);
+    }
+}

@@ -1,0 +1,2 @@
+/** The GPU counters rocprofiler-sdk offers per agent, for rocprof-sys-avail -H. */
+package org.rocprofsys.rocm.counters;
