@@ -441,8 +441,9 @@ public final class CudaDecoder {
                 i32(r, K_STATIC_SHARED),
                 i32(r, K_DYNAMIC_SHARED),
                 Short.toUnsignedInt(r.get(JAVA_SHORT_UNALIGNED, K_REGISTERS)));
-        out.accept(kernel);
-        counters.kernel(kernel);
+        if (!counters.holds(kernel)) {
+            out.accept(kernel);
+        }
     }
 
     private void memcpy(MemorySegment r) {

@@ -18,9 +18,14 @@ import org.rocprofsys.core.gpu.GpuKernel;
  * context has set up counters. At the end, counters whose kernel never came (kernel tracing off,
  * or the range matched no launch) are emitted at their launch time under the name
  * {@link #UNKNOWN_KERNEL}.
+ *
+ * <p>Kernels are kept only while counters are collected; a kernel whose counters came first is
+ * emitted (and dropped from here) as soon as it arrives.
  */
 final class KernelCounters {
     static final String UNKNOWN_KERNEL = "<unknown kernel>";
+    /** CUPTI's kernel duration metric (ns): the time of kernels CUPTI gave none while counting. */
+    static final String DURATION = "gpu__time_duration.sum";
 
     private final int pid;
     private final Consumer<GpuEvent> out;
@@ -45,22 +50,63 @@ final class KernelCounters {
         }
         GpuKernel k = waitingForCounters.remove(c.correlationId());
         if (k != null) {
+            if (k.beginNs() == 0 && k.endNs() == 0) {
+                k = timed(k, c);
+                out.accept(k);
+            }
             emit(c, k.name(), k.device(), k.beginNs(), k.endNs());
         } else {
             waitingForKernel.put(c.correlationId(), c);
         }
     }
 
-    void kernel(GpuKernel k) {
+    /**
+     * Takes a decoded kernel: joins it to its counters, and keeps it when CUPTI gave it no times
+     * (what CUPTI does while its range profiler collects, H100 with CUDA 13.0: start and end 0).
+     * Such a kernel is emitted with its counters, placed at its launch ({@link #timed}).
+     *
+     * @return whether this class emits the kernel (else the caller does, now)
+     */
+    boolean holds(GpuKernel k) {
         if (metrics.isEmpty()) {
-            return;
+            return false;
         }
+        boolean untimed = k.beginNs() == 0 && k.endNs() == 0;
         CudaWireRecord.Counters c = waitingForKernel.remove(k.correlationId());
-        if (c != null) {
-            emit(c, k.name(), k.device(), k.beginNs(), k.endNs());
-        } else {
+        if (c == null) {
             waitingForCounters.put(k.correlationId(), k);
+            return untimed;
         }
+        GpuKernel placed = untimed ? timed(k, c) : k;
+        if (untimed) {
+            out.accept(placed);
+        }
+        emit(c, placed.name(), placed.device(), placed.beginNs(), placed.endNs());
+        return untimed;
+    }
+
+    /**
+     * An untimed kernel placed at its launch (the launch callback's time), lasting the
+     * {@code gpu__time_duration.sum} CUPTI measured when that metric was collected, else no time.
+     */
+    private GpuKernel timed(GpuKernel k, CudaWireRecord.Counters c) {
+        List<String> names = metrics.getOrDefault(c.device(), List.of());
+        int at = names.indexOf(DURATION);
+        long duration = at >= 0 && at < c.values().length ? Math.round(c.values()[at]) : 0;
+        return new GpuKernel(
+                k.pid(),
+                k.device(),
+                k.stream(),
+                k.correlationId(),
+                c.launchNs(),
+                c.launchNs() + Math.max(0, duration),
+                k.name(),
+                k.mangledName(),
+                k.grid(),
+                k.block(),
+                k.staticSharedBytes(),
+                k.dynamicSharedBytes(),
+                k.registersPerThread());
     }
 
     void finish() {
@@ -70,6 +116,11 @@ final class KernelCounters {
         for (CudaWireRecord.Counters c : left) {
             emit(c, UNKNOWN_KERNEL, c.device(), c.launchNs(), c.launchNs());
         }
+        // kept untimed kernels whose counters never came: emitted as CUPTI gave them
+        waitingForCounters.values().stream()
+                .filter(k -> k.beginNs() == 0 && k.endNs() == 0)
+                .sorted(java.util.Comparator.comparingLong(GpuKernel::correlationId))
+                .forEach(out);
         waitingForKernel.clear();
         unmatched.clear();
         waitingForCounters.clear();
