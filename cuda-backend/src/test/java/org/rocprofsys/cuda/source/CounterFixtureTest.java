@@ -96,6 +96,27 @@ class CounterFixtureTest {
     }
 
     @Test
+    void withGpuTimeDurationKernelsGetCuptisDuration() throws Exception {
+        FixtureRun run = FixtureRun.of("counters-duration", dir);
+        List<Double> durations = kernelValues(run.trace().counters().get("GPU gpu__time_duration.sum [0]"));
+        assertEquals(3, durations.size());
+        List<DecodedTrace.Slice> kernels =
+                run.trace().slices.stream().filter(sl -> sl.name.equals(KERNEL)).toList();
+        assertEquals(3, kernels.size());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(durations.get(i), (double) (kernels.get(i).endNs - kernels.get(i).beginNs), 0.0);
+        }
+        long total = durations.stream().mapToLong(Double::longValue).sum();
+        String stats = run.statsFile("kernel_stats", "csv");
+        assertTrue(stats.contains("\"" + KERNEL + "\",3," + total + ","), stats);
+        List<Expected> expected = expected("counters-duration");
+        List<Double> ffma = kernelValues(run.trace().counters().get("GPU " + FFMA + " [0]"));
+        for (int i = 0; i < 3; i++) {
+            assertEquals((double) expected.get(i).ffma(), ffma.get(i), 0.0);
+        }
+    }
+
+    @Test
     void everyKernelOfAProgramWithSeveralKernelsGetsItsCounters() throws Exception {
         FixtureRun run = FixtureRun.of("vector-add-counters", dir);
         String stats = file(run, "counter_collection_stats", ".csv");
