@@ -37,6 +37,10 @@ public record MetricCatalog(List<CudaMetric> metrics, List<String> errors) {
      * @param library the distribution's {@code librocprof-sys-cuda.so}
      */
     public static MetricCatalog read(Path library, Optional<String> chip) {
+        if (!isElf(library)) {
+            // loading a file that is no shared library makes the JVM warn about its stack guard
+            return new MetricCatalog(List.of(), List.of(library + " is not a shared library"));
+        }
         try (Arena arena = Arena.ofConfined()) {
             LibraryLoad load = OptionalLibrary.load("the CUDA backend", List.of(library.toString()), arena);
             if (!(load instanceof LibraryLoad.Loaded loaded)) {
@@ -60,6 +64,15 @@ public record MetricCatalog(List<CudaMetric> metrics, List<String> errors) {
             throw new UncheckedIOException(e);
         } catch (Throwable t) {
             return new MetricCatalog(List.of(), List.of("the metric catalog failed: " + t));
+        }
+    }
+
+    private static boolean isElf(Path file) {
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            byte[] magic = in.readNBytes(4);
+            return magic.length == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -104,6 +104,10 @@ class MetricCatalogTest {
                 listed.metrics().stream().map(CudaMetric::name).sorted().toList());
         assertTrue(listed.metrics().stream()
                 .allMatch(m -> m.device() == -1 && m.chip().equals("GH100")));
+        Path notElf = Files.writeString(Files.createTempDirectory("catalog").resolve("librocprof-sys-cuda.so"), "");
+        assertEquals(
+                List.of(notElf + " is not a shared library"),
+                MetricCatalog.read(notElf, Optional.empty()).errors());
         MetricCatalog unknownChip = MetricCatalog.read(library, Optional.of("XY999"));
         assertEquals(List.of(), unknownChip.metrics());
         assertEquals(1, unknownChip.errors().size(), unknownChip.errors().toString());
