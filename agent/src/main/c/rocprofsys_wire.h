@@ -228,6 +228,18 @@ struct rsys_record_header {
 #define RSYS_REC_CUDA_API 14u
 #define RSYS_REC_CUDA_ACTIVITY 15u
 #define RSYS_REC_CUDA_NVTX 16u
+/*
+ * GPU counters of the CUDA backend (rsys_cuda_counters.c, CUPTI's range profiler; 20-23 are left
+ * to the ROCm backend).
+ * CUDA_COUNTER_NAMES: u32 metrics, u32 passes per kernel, the chip name, then the metric names,
+ *   each NUL-terminated, padded. aux = CUDA device. Written when a context's profiler is set up.
+ * CUDA_COUNTERS: u64 launch time ns (CLOCK_MONOTONIC, the launch callback's), u32 correlation id,
+ *   u32 range index (per context), u32 metrics, u32 flags (1: no launch matched the range), the
+ *   values as f64 in the names record's order, then CUPTI's range name NUL-terminated, padded.
+ *   aux = CUDA device. One per kernel, written when the ranges are collected.
+ */
+#define RSYS_REC_CUDA_COUNTER_NAMES 24u
+#define RSYS_REC_CUDA_COUNTERS 25u
 
 /*
  * GPU records of the ROCm backend (rocm-backend/src/main/c, a rocprofiler-sdk tool), written through

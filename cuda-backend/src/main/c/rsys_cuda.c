@@ -32,9 +32,12 @@
  *   ROCPROFSYS_AGENT_CUDA_BUFFER_KB host activity buffer size (default 8192)
  *   ROCPROFSYS_AGENT_CUDA_DEVICE_BUFFER_KB  CUPTI's device buffer per context
  *                                   (CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE; unset: CUPTI's 3 MB)
+ *   ROCPROFSYS_AGENT_CUDA_EVENTS    comma list of metrics collected per kernel through CUPTI's
+ *                                   range profiler (rsys_cuda_counters.c); unset: none
+ *   ROCPROFSYS_AGENT_CUDA_COUNTER_BATCH  kernels per counter-data image (default 64)
  * Without the agent in the process (or with no session) it does nothing and loads no CUPTI.
  */
-#include "rocprofsys_wire.h"
+#include "rsys_cuda.h"
 
 #include <cupti.h>
 #include <generated_nvtx_meta.h>
@@ -165,11 +168,11 @@ static void init_arg_specs(void)
 }
 
 /* the agent's entry points */
-static int (*agent_record)(uint32_t, uint32_t, const struct rocprofsys_gpu_part *, uint32_t);
+int (*agent_record)(uint32_t, uint32_t, const struct rocprofsys_gpu_part *, uint32_t);
 static void (*agent_set_flush)(void (*)(void));
 
 /* CUPTI, resolved from the loaded library */
-static void *cupti;
+void *cupti;
 static __typeof__(&cuptiSubscribe) p_subscribe;
 static __typeof__(&cuptiEnableDomain) p_enable_domain;
 static __typeof__(&cuptiEnableCallback) p_enable_callback;
@@ -190,7 +193,7 @@ static int domains = DOM_ALL;
 static int tracing;       /* CUPTI activity tracing is set up */
 static int flushed_final; /* atomic: the exit flush ran */
 static unsigned flush_ms = 100;
-static int verbose;
+int verbose;
 static int api_args = 1;
 static size_t buffer_size = 8u << 20;
 static size_t device_buffer_size; /* 0: CUPTI's default */
@@ -198,8 +201,7 @@ static size_t device_buffer_size; /* 0: CUPTI's default */
 /* per thread: which (domain, cbid) names this thread's ring has had */
 static __thread uint64_t names_seen[2][CBID_BITS / 64];
 
-static void notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void notice(const char *fmt, ...)
+void notice(const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -212,14 +214,14 @@ static void notice(const char *fmt, ...)
     fprintf(stderr, "[rocprof-sys][cuda] %s\n", buf);
 }
 
-static uint64_t CUPTIAPI monotonic_ns(void)
+uint64_t CUPTIAPI monotonic_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static const char *result_text(CUptiResult r)
+const char *result_text(CUptiResult r)
 {
     const char *s = NULL;
     if (p_result_string == NULL || p_result_string(r, &s) != CUPTI_SUCCESS || s == NULL) {
@@ -594,12 +596,23 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain dom, CUpti
 {
     (void)userdata;
     switch (dom) {
-    case CUPTI_CB_DOMAIN_RUNTIME_API:
-    case CUPTI_CB_DOMAIN_DRIVER_API: on_api((uint32_t)dom, cbid, data); break;
+    case CUPTI_CB_DOMAIN_RUNTIME_API: on_api((uint32_t)dom, cbid, data); break;
+    case CUPTI_CB_DOMAIN_DRIVER_API:
+        /* with counters on, the launch callbacks come whether the driver domain is traced or not */
+        if (counters_on) {
+            counters_on_driver_api(cbid, data);
+        }
+        if (domains & DOM_DRIVER) {
+            on_api((uint32_t)dom, cbid, data);
+        }
+        break;
     case CUPTI_CB_DOMAIN_NVTX: on_nvtx(cbid, data); break;
     case CUPTI_CB_DOMAIN_RESOURCE:
         if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && __atomic_exchange_n(&um_pending, 0, __ATOMIC_ACQ_REL)) {
             enable_unified_memory();
+        }
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && counters_on) {
+            counters_on_context_created();
         }
         break;
     default: break;
@@ -717,6 +730,7 @@ static void final_flush(void)
     if (!tracing || __atomic_exchange_n(&flushed_final, 1, __ATOMIC_ACQ_REL)) {
         return;
     }
+    counters_flush(1);
     p_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
@@ -883,6 +897,11 @@ static void setup(void)
         }
     } else if (domains & DOM_UNIFIED_MEMORY) {
         notice("without a CUPTI callback subscription no migrations or page faults are traced");
+    }
+    if (subscribed) {
+        counters_setup(subscriber);
+    } else if (getenv("ROCPROFSYS_AGENT_CUDA_EVENTS") != NULL) {
+        notice("without a CUPTI callback subscription no GPU counters are collected");
     }
     agent_set_flush(final_flush);
     if (flush_ms > 0) {

@@ -107,6 +107,36 @@ static void nvtx(const char *prefix, uint32_t cbid, uint64_t time, uint64_t id, 
     }
 }
 
+/* the counter records of rsys_cuda_counters.c: the names of a context, then one kernel's values */
+static void counter_names(const char *prefix, uint32_t device, uint32_t passes, const char *chip, const char *a,
+                          const char *b)
+{
+    uint32_t head[2] = {2, passes};
+    struct rocprofsys_gpu_part parts[4] = {{head, sizeof head, 0},
+                                           {chip, 0, RSYS_GPU_PART_STRING},
+                                           {a, 0, RSYS_GPU_PART_STRING},
+                                           {b, 0, RSYS_GPU_PART_STRING}};
+    if (record(RSYS_REC_CUDA_COUNTER_NAMES, device, parts, 4)) {
+        printf("%s=COUNTER_NAMES %u %u %s %s|%s\n", prefix, device, passes, chip, a, b);
+    }
+}
+
+static void counters(const char *prefix, uint32_t device, uint64_t launch, uint32_t correlation, uint32_t range,
+                     uint32_t flags, double v0, double v1, const char *name)
+{
+    struct {
+        uint64_t launch;
+        uint32_t correlation, range, count, flags;
+    } head = {launch, correlation, range, 2, flags};
+    double values[2] = {v0, v1};
+    struct rocprofsys_gpu_part parts[3] = {
+        {&head, sizeof head, 0}, {values, sizeof values, 0}, {name, 0, RSYS_GPU_PART_STRING}};
+    if (record(RSYS_REC_CUDA_COUNTERS, device, parts, 3)) {
+        printf("%s=COUNTERS %u %llu %u %u %u %.17g %.17g %s\n", prefix, device, (unsigned long long)launch, correlation,
+               range, flags, v0, v1, name);
+    }
+}
+
 static char *next_key(void)
 {
     static char key[32];
@@ -162,6 +192,9 @@ int main(void)
     activity(next_key(), 10, raw, 13, "_Z4tickPi", "second string");
     activity(next_key(), 1, raw, 8, NULL, NULL);
     activity(next_key(), 8, raw, 1, "", NULL);
+    counter_names(next_key(), 1, 4, "GH100", "smsp__inst_executed.sum", "dram__bytes_read.sum");
+    counters(next_key(), 1, 987654321, 4242, 7, 0, 1073741824.0, 268449792.5, "7");
+    counters(next_key(), 1, 987654400, 4294967295u, 8, 1, 0.0, -1.25, "");
     nvtx(next_key(), 8, 123456789, 0, 0, "outer");
     nvtx(next_key(), 41, 123456790, 0x7f0000001000ull, 0, "demo-domain");
     /* a message longer than a record: cut to fit, on a UTF-8 boundary (3-byte characters) */

@@ -118,6 +118,13 @@ public final class WireFormat {
      * rocprofiler_buffer_tracing_kind_t.
      */
     public static final int REC_ROCM_BUFFER = 19;
+    /** A CUDA context's counter set-up: u32 metrics, u32 passes, chip, metric names; aux = CUDA device. */
+    public static final int REC_CUDA_COUNTER_NAMES = 24;
+    /**
+     * One kernel's metrics: u64 launch ns, u32 correlation id, u32 range, u32 metrics, u32 flags, f64 values,
+     * range name; aux = CUDA device.
+     */
+    public static final int REC_CUDA_COUNTERS = 25;
     /** The agent's entry point for GPU backends ({@code agent_gpu.c}). */
     public static final String GPU_RECORD_SYMBOL = "rocprofsys_gpu_record";
 

@@ -60,6 +60,7 @@ public final class CudaDecoder {
     private final Map<Integer, Deque<OpenRange>> pushed = new HashMap<>();
     private final Map<Long, OpenRange> started = new LinkedHashMap<>();
     private final Map<String, Long> skipped = new TreeMap<>();
+    private final KernelCounters counters;
     private long latestNs;
 
     private record OpenRange(int tid, String domain, String message, long beginNs) {}
@@ -71,6 +72,7 @@ public final class CudaDecoder {
         this.pid = pid;
         this.demangler = demangler;
         this.out = out;
+        this.counters = new KernelCounters(pid, out);
     }
 
     /** Decodes one CUDA record ({@link CudaWireRecord#isCuda} type) written on the ring of {@code tid}. */
@@ -86,12 +88,14 @@ public final class CudaDecoder {
             case CudaWireRecord.ApiCall c -> api(tid, c);
             case CudaWireRecord.Activity a -> activity(a);
             case CudaWireRecord.Nvtx n -> nvtx(tid, n);
+            case CudaWireRecord.CounterNames n -> counters.names(n);
+            case CudaWireRecord.Counters c -> counters.values(c);
         }
     }
 
     /**
      * Ends the image at {@code endNs}: NVTX ranges still open are emitted, closed by the
-     * profiler then.
+     * profiler then, and counters whose kernel never came, at their launch.
      */
     public void finish(long endNs) {
         for (Map.Entry<Integer, Deque<OpenRange>> e : pushed.entrySet()) {
@@ -116,6 +120,7 @@ public final class CudaDecoder {
         }
         pushed.clear();
         started.clear();
+        counters.finish();
     }
 
     /**
@@ -422,7 +427,7 @@ public final class CudaDecoder {
         seen(end);
         Dim3 grid = new Dim3(i32(r, K_GRID), i32(r, K_GRID + 4), i32(r, K_GRID + 8));
         Dim3 block = new Dim3(i32(r, K_BLOCK), i32(r, K_BLOCK + 4), i32(r, K_BLOCK + 8));
-        out.accept(new GpuKernel(
+        GpuKernel kernel = new GpuKernel(
                 pid,
                 i32(r, K_DEVICE),
                 id(r, K_STREAM),
@@ -435,7 +440,10 @@ public final class CudaDecoder {
                 block,
                 i32(r, K_STATIC_SHARED),
                 i32(r, K_DYNAMIC_SHARED),
-                Short.toUnsignedInt(r.get(JAVA_SHORT_UNALIGNED, K_REGISTERS))));
+                Short.toUnsignedInt(r.get(JAVA_SHORT_UNALIGNED, K_REGISTERS)));
+        if (!counters.holds(kernel)) {
+            out.accept(kernel);
+        }
     }
 
     private void memcpy(MemorySegment r) {

@@ -1,6 +1,7 @@
 package org.rocprofsys.cuda.decode;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
@@ -13,7 +14,7 @@ import org.rocprofsys.core.wire.WireFormat;
 
 /**
  * One record of the CUDA backend as the wire carries it (docs/wire-protocol.md, "GPU records"),
- * parsed but not interpreted: the four record types of the injection library.
+ * parsed but not interpreted: the record types of the injection library.
  */
 public sealed interface CudaWireRecord {
     /** The name of API function {@code cbid} of callback domain {@code domain}. */
@@ -47,9 +48,31 @@ public sealed interface CudaWireRecord {
     /** An NVTX call ({@code cbid}, CUPTI_CBID_NVTX_*) at {@code timeNs}. */
     record Nvtx(int cbid, long timeNs, long id, long domainHandle, String message) implements CudaWireRecord {}
 
+    /**
+     * A context's counter set-up on CUDA device {@code device}: CUPTI's chip name, the passes each
+     * kernel is replayed for, and the metric names in the order of every later {@link Counters}.
+     */
+    record CounterNames(int device, String chip, int passes, List<String> metrics) implements CudaWireRecord {}
+
+    /**
+     * One kernel's metric values as CUPTI evaluated them, for the launch with {@code correlationId}
+     * (made at {@code launchNs}); {@code matched} false when no launch of ours matched the range.
+     */
+    record Counters(
+            int device,
+            long launchNs,
+            long correlationId,
+            int range,
+            boolean matched,
+            double[] values,
+            String rangeName)
+            implements CudaWireRecord {}
+
     /** True for the record types of the CUDA backend. */
     public static boolean isCuda(int type) {
-        return type >= WireFormat.REC_CUDA_API_NAME && type <= WireFormat.REC_CUDA_NVTX;
+        return (type >= WireFormat.REC_CUDA_API_NAME && type <= WireFormat.REC_CUDA_NVTX)
+                || type == WireFormat.REC_CUDA_COUNTER_NAMES
+                || type == WireFormat.REC_CUDA_COUNTERS;
     }
 
     /**
@@ -86,6 +109,8 @@ public sealed interface CudaWireRecord {
                 need(r, 33, "CUDA_NVTX");
                 yield new Nvtx(aux, r.get(JAVA_LONG, 8), r.get(JAVA_LONG, 16), r.get(JAVA_LONG, 24), string(r, 32));
             }
+            case WireFormat.REC_CUDA_COUNTER_NAMES -> counterNames(r, aux);
+            case WireFormat.REC_CUDA_COUNTERS -> counters(r, aux);
             default -> throw new IllegalArgumentException("record type " + type + " is not a CUDA record");
         };
     }
@@ -120,6 +145,40 @@ public sealed interface CudaWireRecord {
             at += len + 1;
         }
         return new Activity(kind, copy, List.copyOf(strings));
+    }
+
+    private static CounterNames counterNames(MemorySegment r, int device) {
+        need(r, 17, "CUDA_COUNTER_NAMES");
+        int n = r.get(JAVA_INT, 8);
+        int passes = r.get(JAVA_INT, 12);
+        long at = 16;
+        String chip = string(r, at);
+        at += length(r, at) + 1;
+        List<String> names = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            need(r, at + 1, "CUDA_COUNTER_NAMES of " + n + " metrics");
+            names.add(string(r, at));
+            at += length(r, at) + 1;
+        }
+        return new CounterNames(device, chip, passes, List.copyOf(names));
+    }
+
+    private static Counters counters(MemorySegment r, int device) {
+        need(r, 32, "CUDA_COUNTERS");
+        int n = r.get(JAVA_INT, 24);
+        need(r, 32 + 8L * n, "CUDA_COUNTERS of " + n + " metrics");
+        double[] values = new double[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = r.get(JAVA_DOUBLE, 32 + 8L * i);
+        }
+        return new Counters(
+                device,
+                r.get(JAVA_LONG, 8),
+                Integer.toUnsignedLong(r.get(JAVA_INT, 16)),
+                r.get(JAVA_INT, 20),
+                (r.get(JAVA_INT, 28) & 1) == 0,
+                values,
+                string(r, 32 + 8L * n));
     }
 
     private static void need(MemorySegment r, long bytes, String what) {

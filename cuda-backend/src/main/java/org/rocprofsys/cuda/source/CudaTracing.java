@@ -17,6 +17,7 @@ import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.wire.BackendRecords;
 import org.rocprofsys.core.wire.WireException;
+import org.rocprofsys.cuda.counters.MetricCatalog;
 import org.rocprofsys.cuda.decode.CudaDecoder;
 import org.rocprofsys.cuda.decode.CudaWireRecord;
 import org.rocprofsys.elf.Demangler;
@@ -41,14 +42,20 @@ public final class CudaTracing implements BackgroundSource {
     private final Path library;
     private final Set<GpuDomain> domains;
     private final boolean unifiedMemory;
+    private final List<String> events;
 
     CudaTracing(Path library, Set<GpuDomain> domains) {
-        this(library, domains, false);
+        this(library, domains, false, List.of());
     }
 
     CudaTracing(Path library, Set<GpuDomain> domains, boolean unifiedMemory) {
+        this(library, domains, unifiedMemory, List.of());
+    }
+
+    CudaTracing(Path library, Set<GpuDomain> domains, boolean unifiedMemory, List<String> events) {
         this.library = library;
         this.unifiedMemory = unifiedMemory;
+        this.events = List.copyOf(events);
         this.domains =
                 domains.isEmpty() ? java.util.EnumSet.noneOf(GpuDomain.class) : java.util.EnumSet.copyOf(domains);
     }
@@ -58,20 +65,31 @@ public final class CudaTracing implements BackgroundSource {
      * no domain is asked for, or when the distribution has no injection library (one notice).
      *
      * @param library the distribution's {@code lib/librocprof-sys-cuda.so}
-     * @throws IllegalArgumentException for an unknown {@code ROCPROFSYS_CUDA_DOMAINS} value
+     * @throws IllegalArgumentException for an unknown {@code ROCPROFSYS_CUDA_DOMAINS} value, or a
+     *                                  {@code ROCPROFSYS_CUDA_EVENTS} metric no GPU here knows
      */
     public static List<BackgroundSource> sources(Settings settings, Path library, PrintStream log) {
         Set<GpuDomain> domains = CudaDomains.parse(settings.get(CudaDomains.SETTING));
+        List<String> events = settings.registry().find(CudaEvents.SETTING).isPresent()
+                ? CudaEvents.parse(settings.get(CudaEvents.SETTING))
+                : List.of();
         boolean unifiedMemory =
                 settings.registry().find(UNIFIED_MEMORY_SETTING).isPresent() && settings.bool(UNIFIED_MEMORY_SETTING);
-        if (!settings.bool(USE_SETTING) || (domains.isEmpty() && !unifiedMemory)) {
+        if (!settings.bool(USE_SETTING) || (domains.isEmpty() && !unifiedMemory && events.isEmpty())) {
             return List.of();
         }
         if (!Files.isRegularFile(library)) {
             log.println("[rocprof-sys][cuda] " + library + " is missing: CUDA is not traced");
             return List.of();
         }
-        return List.of(new CudaTracing(library, domains, unifiedMemory));
+        if (!events.isEmpty()) {
+            // the GPUs' catalog (a cuInit in this JVM) only when counters are asked for
+            CudaEvents.unknown(events, MetricCatalog.read(library, Optional.empty()))
+                    .ifPresent(message -> {
+                        throw new IllegalArgumentException(message);
+                    });
+        }
+        return List.of(new CudaTracing(library, domains, unifiedMemory, events));
     }
 
     @Override
@@ -86,6 +104,9 @@ public final class CudaTracing implements BackgroundSource {
             agentDomains = agentDomains.isEmpty() ? AGENT_UNIFIED_MEMORY : agentDomains + "," + AGENT_UNIFIED_MEMORY;
         }
         env.put(AGENT_DOMAINS, agentDomains);
+        if (!events.isEmpty()) {
+            env.put(CudaEvents.AGENT_EVENTS, String.join(",", events));
+        }
         return env;
     }
 

@@ -110,7 +110,7 @@ class CudaWireRoundTripTest {
             for (; x.containsKey("rec." + i); i++) {
                 check(x.get("rec." + i), cuda.get(i), x);
             }
-            assertEquals(11, i, "records the writer reported");
+            assertEquals(14, i, "records the writer reported");
             // the flush registered with rocprofsys_gpu_set_flush ran at exit, before THREAD_END
             check(x.get("flush.rec"), cuda.get(i), x);
             assertEquals(i + 1, cuda.size());
@@ -165,6 +165,8 @@ class CudaWireRoundTripTest {
             case "API_NAME" -> 4;
             case "ACTIVITY" -> 5;
             case "API_ARGS" -> 8;
+            case "COUNTER_NAMES" -> 5;
+            case "COUNTERS" -> 10;
             default -> 6;
         };
         String[] w = expected.split(" ", fields);
@@ -223,6 +225,23 @@ class CudaWireRoundTripTest {
                 assertEquals(cut, n.message().getBytes(StandardCharsets.UTF_8).length);
                 assertEquals("\u20ac".repeat(cut / 3), n.message());
             }
+            case "COUNTER_NAMES" ->
+                assertEquals(
+                        new CudaWireRecord.CounterNames(
+                                Integer.parseInt(w[1]), w[3], Integer.parseInt(w[2]), List.of(w[4].split("\\|"))),
+                        got);
+            case "COUNTERS" -> {
+                CudaWireRecord.Counters c = assertInstanceOf(CudaWireRecord.Counters.class, got);
+                assertEquals(Integer.parseInt(w[1]), c.device());
+                assertEquals(Long.parseLong(w[2]), c.launchNs());
+                assertEquals(Long.parseLong(w[3]), c.correlationId());
+                assertEquals(Integer.parseInt(w[4]), c.range());
+                assertEquals(w[5].equals("0"), c.matched());
+                assertEquals(
+                        List.of(Double.parseDouble(w[6]), Double.parseDouble(w[7])),
+                        List.of(c.values()[0], c.values()[1]));
+                assertEquals(w.length > 8 ? w[8] : "", c.rangeName());
+            }
             default -> throw new AssertionError("unknown expectation " + expected);
         }
     }
@@ -235,6 +254,8 @@ class CudaWireRoundTripTest {
         assertTrue(h.contains("#define RSYS_REC_CUDA_API " + WireFormat.REC_CUDA_API + "u"));
         assertTrue(h.contains("#define RSYS_REC_CUDA_ACTIVITY " + WireFormat.REC_CUDA_ACTIVITY + "u"));
         assertTrue(h.contains("#define RSYS_REC_CUDA_NVTX " + WireFormat.REC_CUDA_NVTX + "u"));
+        assertTrue(h.contains("#define RSYS_REC_CUDA_COUNTER_NAMES " + WireFormat.REC_CUDA_COUNTER_NAMES + "u"));
+        assertTrue(h.contains("#define RSYS_REC_CUDA_COUNTERS " + WireFormat.REC_CUDA_COUNTERS + "u"));
         assertTrue(h.contains(" " + WireFormat.GPU_RECORD_SYMBOL + "("));
     }
 }

@@ -53,6 +53,30 @@ class CudaTracingTest {
     }
 
     @Test
+    void cudaEventsReachTheInjectionLibraryEvenWithoutDomains() throws Exception {
+        List<BackgroundSource> sources = CudaTracing.sources(
+                settings(
+                        "ROCPROFSYS_CUDA_EVENTS",
+                        "smsp__inst_executed.sum, dram__bytes_read.sum;smsp__inst_executed.sum",
+                        "ROCPROFSYS_CUDA_DOMAINS",
+                        ""),
+                library(),
+                System.err);
+        assertEquals(1, sources.size());
+        Map<String, String> env = sources.getFirst().targetEnvironment(dir);
+        assertEquals("smsp__inst_executed.sum,dram__bytes_read.sum", env.get("ROCPROFSYS_AGENT_CUDA_EVENTS"));
+        assertEquals("", env.get("ROCPROFSYS_AGENT_CUDA_DOMAINS"));
+        Map<String, String> plain = CudaTracing.sources(settings(), library(), System.err)
+                .getFirst()
+                .targetEnvironment(dir);
+        assertTrue(!plain.containsKey("ROCPROFSYS_AGENT_CUDA_EVENTS"), plain.toString());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> CudaTracing.sources(settings("ROCPROFSYS_CUDA_EVENTS", "a$b"), library(), System.err));
+        assertEquals("invalid ROCPROFSYS_CUDA_EVENTS metric: a$b", e.getMessage());
+    }
+
+    @Test
     void offOrNoDomainsMeansNoSource() throws Exception {
         assertEquals(List.of(), CudaTracing.sources(settings("ROCPROFSYS_USE_CUDA", "false"), library(), System.err));
         assertEquals(List.of(), CudaTracing.sources(settings("ROCPROFSYS_CUDA_DOMAINS", ""), library(), System.err));

@@ -25,6 +25,7 @@ import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.RunOutputs;
@@ -84,6 +85,7 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
                     List.of(
                             new PerfettoFormat(),
                             new GpuStatsFormat(),
+                            new GpuCounterFormat(),
                             new UnifiedMemoryFormat(),
                             new RocpdFormat(name -> null)),
                     new OutputContext(settings, paths, pid, fixture, 0, log, log));
