@@ -495,9 +495,10 @@ class RunEndToEndIT extends DistributionTest {
                     v != null && v.stream().mapToDouble(Double::doubleValue).sum() > 0, name + ": " + series.keySet());
             assertEquals(0.0, v.getLast(), name + " ends with 0 at stop");
         }
-        // ~0.5 s at 50 Hz: about 25 samples per series (one machine may lag a few)
+        // ~0.5 s at 50 Hz: about 25 samples per series; a loaded machine starts the sampler's
+        // thread late (9 were seen at load 18), so only a clear lower bound is asked
         int n = series.get("CPU Memory Usage (S)").size();
-        assertTrue(n >= 10 && n <= 40, "samples: " + n);
+        assertTrue(n >= 5 && n <= 40, "samples: " + n);
         assertFalse(series.containsKey("CPU Frequency [1] (S)"), "--cpus selects CPUs");
     }
 
