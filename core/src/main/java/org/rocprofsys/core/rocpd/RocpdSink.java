@@ -276,6 +276,15 @@ public final class RocpdSink implements EventSink, AutoCloseable {
         close();
     }
 
+    /** Waits until the writer thread has run what this sink gave it so far, without a commit (tests). */
+    void awaitWriter() throws IOException {
+        try {
+            db.awaitWriter();
+        } catch (SQLException e) {
+            throw new IOException("rocpd: " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public void close() throws IOException {
         if (closed) {
@@ -287,10 +296,5 @@ public final class RocpdSink implements EventSink, AutoCloseable {
         } catch (SQLException e) {
             throw new IOException("rocpd: " + e.getMessage(), e);
         }
-    }
-
-    /** Rows committed so far (for the benchmark's bytes per row). */
-    long rowsCommitted() {
-        return db.rows();
     }
 }

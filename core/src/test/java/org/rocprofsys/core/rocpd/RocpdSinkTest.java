@@ -294,7 +294,9 @@ class RocpdSinkTest {
         }
         assertEquals(0, RocpdCounts.number(db, "SELECT COUNT(*) FROM pragma_foreign_key_check"));
         assertEquals(Map.of("ok", 1L), RocpdCounts.query(db, "SELECT integrity_check, 1 FROM pragma_integrity_check"));
-        assertTrue(Files.notExists(Path.of(db + "-wal")), "the WAL is folded into the file at the end");
+        for (String suffix : List.of("-journal", "-wal", "-shm")) {
+            assertTrue(Files.notExists(Path.of(db + suffix)), "the file stands alone at the end: " + suffix);
+        }
         SqliteCli.assertConsistent(db);
     }
 
@@ -324,9 +326,11 @@ class RocpdSinkTest {
                     org.rocprofsys.core.event.RegionMetrics.NONE,
                     false));
         }
-        // a copy of the file and its WAL as they are now is what a killed collector leaves
+        // with the writer idle, a copy of the file and then its journal is what a killed collector
+        // leaves: the next opener rolls the unfinished transaction back
+        sink.awaitWriter();
         Path cut = Files.createDirectories(dir.resolve("cut"));
-        for (String suffix : List.of("", "-wal")) {
+        for (String suffix : List.of("", "-journal")) {
             Path f = Path.of(db + suffix);
             if (Files.exists(f)) {
                 Files.copy(f, cut.resolve(f.getFileName()));
@@ -340,6 +344,38 @@ class RocpdSinkTest {
                 Map.of("ok", 1L), RocpdCounts.query(copy, "SELECT integrity_check, 1 FROM pragma_integrity_check"));
         sink.finish(summary());
         assertEquals(regions, RocpdCounts.number(db, "SELECT COUNT(*) FROM regions"));
+    }
+
+    /**
+     * The collector killed (SIGKILL) while it writes: the file and its hot journal open as the
+     * database of the last commit, consistent, with every region committed before the kill.
+     */
+    @Test
+    void aKilledCollectorLeavesTheDatabaseOfItsLastCommit() throws Exception {
+        Path db = dir.resolve("rocpd-killed.db");
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        RocpdWritingChild.class.getName(),
+                        db.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        long committed;
+        try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream()))) {
+            String line = out.readLine();
+            assertTrue(line != null && line.startsWith(RocpdWritingChild.COMMITTED + " "), "the child said " + line);
+            committed = Long.parseLong(line.substring(line.indexOf(' ') + 1));
+            // it goes on writing (and committing) until killed
+            Thread.sleep(300);
+        } finally {
+            child.destroyForcibly().waitFor();
+        }
+        long regions = RocpdCounts.number(db, "SELECT COUNT(*) FROM regions");
+        assertTrue(regions >= committed, "regions " + regions + ", committed before the kill " + committed);
+        assertEquals(0, RocpdCounts.number(db, "SELECT COUNT(*) FROM pragma_foreign_key_check"));
+        assertEquals(Map.of("ok", 1L), RocpdCounts.query(db, "SELECT integrity_check, 1 FROM pragma_integrity_check"));
+        SqliteCli.assertConsistent(db);
     }
 
     @Test
