@@ -136,7 +136,9 @@ final class RocpdRows {
                 "end",
                 "name_id",
                 "dst_agent_id",
+                "dst_address",
                 "src_agent_id",
+                "src_address",
                 "size",
                 "queue_id",
                 "stream_id",
@@ -416,12 +418,48 @@ final class RocpdRows {
         s.setLong(6, c.end());
         s.setLong(7, c.nameId());
         s.setLong(8, c.dstAgentId());
-        s.setLong(9, c.srcAgentId());
-        s.setLong(10, c.size());
-        s.setLong(11, c.queueId());
-        s.setLong(12, c.streamId());
-        s.setLong(13, c.regionNameId());
-        s.setLong(14, c.eventId());
+        s.setNullableLong(9, 0, false);
+        s.setLong(10, c.srcAgentId());
+        s.setNullableLong(11, 0, false);
+        s.setLong(12, c.size());
+        s.setLong(13, c.queueId());
+        s.setLong(14, c.streamId());
+        s.setLong(15, c.regionNameId());
+        s.setLong(16, c.eventId());
+        copy.add();
+        return id;
+    }
+
+    /** A unified-memory migration: a copy with the same address on both sides, no queue or stream. */
+    long migration(
+            long processId,
+            long threadId,
+            long start,
+            long end,
+            long nameId,
+            long dstAgentId,
+            long srcAgentId,
+            long address,
+            long size,
+            long eventId)
+            throws SQLException {
+        long id = copy.begin();
+        var s = copy;
+        s.setLong(2, nid);
+        s.setLong(3, processId);
+        s.setLong(4, threadId);
+        s.setLong(5, start);
+        s.setLong(6, end);
+        s.setLong(7, nameId);
+        s.setLong(8, dstAgentId);
+        s.setLong(9, address);
+        s.setLong(10, srcAgentId);
+        s.setLong(11, address);
+        s.setLong(12, size);
+        s.setNullableLong(13, 0, false);
+        s.setNullableLong(14, 0, false);
+        s.setNullableLong(15, 0, false);
+        s.setLong(16, eventId);
         copy.add();
         return id;
     }
