@@ -42,8 +42,16 @@ final class RocpdDatabase implements AutoCloseable {
         private long nextId = 1;
         private long pending;
 
-        private Insert(RocpdDatabase db, String sql, String rowValues, int columns) {
+        /**
+         * Whether the id is bound; ids no row refers to are left to SQLite, which gives the same
+         * ones (AUTOINCREMENT: one more than the largest, and rows arrive in id order), one value
+         * fewer per row to bind.
+         */
+        final boolean bindsId;
+
+        private Insert(RocpdDatabase db, String sql, String rowValues, int columns, boolean bindsId) {
             this.db = db;
+            this.bindsId = bindsId;
             this.sql = sql;
             this.rowValues = rowValues;
             this.columns = columns;
@@ -159,16 +167,21 @@ final class RocpdDatabase implements AutoCloseable {
         if (existing != null) {
             return existing;
         }
+        boolean bindsId = !RocpdSchema.UNREFERENCED.contains(table);
         StringBuilder sql =
-                new StringBuilder("INSERT INTO \"").append(schema.table(table)).append("\" (\"id\"");
-        StringBuilder values = new StringBuilder("(?");
-        for (String c : columns) {
-            sql.append(", \"").append(c).append('"');
-            values.append(", ?");
+                new StringBuilder("INSERT INTO \"").append(schema.table(table)).append("\" (");
+        StringBuilder values = new StringBuilder("(");
+        if (bindsId) {
+            sql.append("\"id\", ");
+            values.append("?, ");
+        }
+        for (int i = 0; i < columns.length; i++) {
+            sql.append(i == 0 ? "\"" : ", \"").append(columns[i]).append('"');
+            values.append(i == 0 ? "?" : ", ?");
         }
         values.append(')');
         sql.append(") VALUES ");
-        Insert insert = new Insert(this, sql.toString(), values.toString(), columns.length + 1);
+        Insert insert = new Insert(this, sql.toString(), values.toString(), columns.length + 1, bindsId);
         inserts.put(table, insert);
         return insert;
     }

@@ -172,10 +172,12 @@ final class SqliteWriter {
                 bySize.put(size, s);
             }
             Object[] values = r.values();
-            int from = done * columns;
-            int n = size * columns;
-            for (int i = 0; i < n; i++) {
-                s.setObject(i + 1, values[from + i]);
+            int parameter = 1;
+            int first = r.insert().bindsId ? 0 : 1;
+            for (int row = done; row < done + size; row++) {
+                for (int c = row * columns + first, end = (row + 1) * columns; c < end; c++) {
+                    s.setObject(parameter++, values[c]);
+                }
             }
             s.executeUpdate();
             done += size;

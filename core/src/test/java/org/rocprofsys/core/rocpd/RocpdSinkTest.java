@@ -425,7 +425,9 @@ class RocpdSinkTest {
         }
         Path copy = cut.resolve(db.getFileName());
         long committed = RocpdCounts.number(copy, "SELECT COUNT(*) FROM regions");
-        assertTrue(committed >= RocpdSink.COMMIT_ROWS / 2 && committed <= regions, "committed " + committed);
+        // a commit came at the latest when COMMIT_ROWS rows were waiting (earlier when half a
+        // second had passed, on a slow machine)
+        assertTrue(committed > 0 && committed <= regions, "committed " + committed);
         assertEquals(0, RocpdCounts.number(copy, "SELECT COUNT(*) FROM pragma_foreign_key_check"));
         assertEquals(
                 Map.of("ok", 1L), RocpdCounts.query(copy, "SELECT integrity_check, 1 FROM pragma_integrity_check"));
