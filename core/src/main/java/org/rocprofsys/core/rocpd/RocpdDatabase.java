@@ -43,15 +43,16 @@ final class RocpdDatabase implements AutoCloseable {
         private long pending;
 
         /**
-         * Whether the id is bound; ids no row refers to are left to SQLite, which gives the same
-         * ones (AUTOINCREMENT: one more than the largest, and rows arrive in id order), one value
-         * fewer per row to bind.
+         * Which of a row's values are bound ({@code false}: the statement has it as a literal).
+         * Ids no row refers to are left to SQLite, which gives the same ones (AUTOINCREMENT: one
+         * more than the largest, and rows arrive in id order), and a column given as
+         * {@code name=value} is a constant of the statement: fewer values to bind per row.
          */
-        final boolean bindsId;
+        final boolean[] bound;
 
-        private Insert(RocpdDatabase db, String sql, String rowValues, int columns, boolean bindsId) {
+        private Insert(RocpdDatabase db, String sql, String rowValues, int columns, boolean[] bound) {
             this.db = db;
-            this.bindsId = bindsId;
+            this.bound = bound;
             this.sql = sql;
             this.rowValues = rowValues;
             this.columns = columns;
@@ -161,27 +162,35 @@ final class RocpdDatabase implements AutoCloseable {
         }
     }
 
-    /** The insert of {@code table} with the given columns after {@code id}. */
+    /**
+     * The insert of {@code table} with the given columns after {@code id}; a column written
+     * {@code name=value} is the same number in every row (the one node's id).
+     */
     Insert insert(String table, String... columns) {
         Insert existing = inserts.get(table);
         if (existing != null) {
             return existing;
         }
-        boolean bindsId = !RocpdSchema.UNREFERENCED.contains(table);
+        boolean[] bound = new boolean[columns.length + 1];
+        bound[0] = !RocpdSchema.UNREFERENCED.contains(table);
         StringBuilder sql =
                 new StringBuilder("INSERT INTO \"").append(schema.table(table)).append("\" (");
         StringBuilder values = new StringBuilder("(");
-        if (bindsId) {
+        if (bound[0]) {
             sql.append("\"id\", ");
             values.append("?, ");
         }
         for (int i = 0; i < columns.length; i++) {
-            sql.append(i == 0 ? "\"" : ", \"").append(columns[i]).append('"');
-            values.append(i == 0 ? "?" : ", ?");
+            int equals = columns[i].indexOf('=');
+            String name = equals < 0 ? columns[i] : columns[i].substring(0, equals);
+            sql.append(i == 0 ? "\"" : ", \"").append(name).append('"');
+            values.append(i == 0 ? "" : ", ")
+                    .append(equals < 0 ? "?" : Long.toString(Long.parseLong(columns[i].substring(equals + 1))));
+            bound[i + 1] = equals < 0;
         }
         values.append(')');
         sql.append(") VALUES ");
-        Insert insert = new Insert(this, sql.toString(), values.toString(), columns.length + 1, bindsId);
+        Insert insert = new Insert(this, sql.toString(), values.toString(), columns.length + 1, bound);
         inserts.put(table, insert);
         return insert;
     }

@@ -172,11 +172,14 @@ final class SqliteWriter {
                 bySize.put(size, s);
             }
             Object[] values = r.values();
+            boolean[] bound = r.insert().bound;
             int parameter = 1;
-            int first = r.insert().bindsId ? 0 : 1;
             for (int row = done; row < done + size; row++) {
-                for (int c = row * columns + first, end = (row + 1) * columns; c < end; c++) {
-                    s.setObject(parameter++, values[c]);
+                int base = row * columns;
+                for (int c = 0; c < columns; c++) {
+                    if (bound[c]) {
+                        s.setObject(parameter++, values[base + c]);
+                    }
                 }
             }
             s.executeUpdate();
