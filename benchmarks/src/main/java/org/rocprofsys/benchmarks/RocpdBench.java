@@ -18,7 +18,8 @@ import org.rocprofsys.core.rocpd.RocpdSink;
 /**
  * Benchmark 9: region events into the rocpd database. 10 M region events of a {@link SyntheticRun}
  * (4 threads, 292 call paths) stream into {@link RocpdSink} as the collector hands them over;
- * timed: accept() of every event plus finish() (the last commit, the WAL folded into the file).
+ * timed: accept() of every event plus finish() (the last commit, the journal removed), on the
+ * wall clock and in the process's CPU time (the sink's SQLite thread included).
  * Figures: events per second, bytes of database per event, and the writer's memory: the JVM heap
  * in use after a full GC at every 2 M events of a second pass (last / first). Baseline in the same
  * run: the same events into {@link PerfettoSink}. Goal: >= 2 M events/s.
@@ -66,15 +67,19 @@ final class RocpdBench {
 
             SyntheticRun run = new SyntheticRun(4, events, 4096);
             Path db = dir.resolve("rocpd.db");
+            long c0 = processCpuNs();
             long t0 = System.nanoTime();
             long slices = rocpd(db, run, null);
             double seconds = (System.nanoTime() - t0) / 1e9;
+            double cpuSeconds = (processCpuNs() - c0) / 1e9;
             long bytes = Files.size(db);
             Files.delete(db);
 
+            long pc0 = processCpuNs();
             long p0 = System.nanoTime();
             perfetto(dir.resolve("perfetto.proto"), run);
             double perfettoSeconds = (System.nanoTime() - p0) / 1e9;
+            double perfettoCpuSeconds = (processCpuNs() - pc0) / 1e9;
 
             List<Long> heap = new ArrayList<>();
             rocpd(dir.resolve("memory.db"), run, heap);
@@ -84,15 +89,18 @@ final class RocpdBench {
             double perfettoRate = slices / perfettoSeconds;
             System.out.printf(
                     Locale.ROOT,
-                    "rocpd: %d region events, 4 threads: %.2f s (%.2f M events/s), %.1f MB (%.1f B/event);"
-                            + " Perfetto %.2f s (%.2f M events/s); heap after GC every 2 M events: %s MB%n",
+                    "rocpd: %d region events, 4 threads: %.2f s (%.2f M events/s, process CPU %.2f s), %.1f MB"
+                            + " (%.1f B/event); Perfetto %.2f s (%.2f M events/s, process CPU %.2f s); heap after"
+                            + " GC every 2 M events: %s MB%n",
                     slices,
                     seconds,
                     rate / 1e6,
+                    cpuSeconds,
                     bytes / 1e6,
                     (double) bytes / slices,
                     perfettoSeconds,
                     perfettoRate / 1e6,
+                    perfettoCpuSeconds,
                     heap.stream()
                             .map(h -> String.format(Locale.ROOT, "%.1f", h / 1e6))
                             .toList());
@@ -106,6 +114,16 @@ final class RocpdBench {
                     "ev/s",
                     rate / perfettoRate,
                     GOAL_EVENTS_PER_S,
+                    true));
+            r.add(new Result(
+                    "  rocpd: events per process CPU second",
+                    slices / cpuSeconds,
+                    "ev/s",
+                    "the same events into Perfetto",
+                    slices / perfettoCpuSeconds,
+                    "ev/s",
+                    (slices / cpuSeconds) / (slices / perfettoCpuSeconds),
+                    Double.NaN,
                     true));
             r.add(new Result(
                     "  rocpd: bytes per region event",
@@ -131,6 +149,12 @@ final class RocpdBench {
         } finally {
             Main.deleteTree(dir);
         }
+    }
+
+    /** CPU time of the whole process (the writer's SQLite thread included), in ns. */
+    private static long processCpuNs() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static long rocpd(Path db, SyntheticRun run, List<Long> heap) throws IOException {

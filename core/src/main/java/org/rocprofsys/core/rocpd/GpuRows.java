@@ -16,8 +16,11 @@ import org.rocprofsys.core.gpu.GpuMarker;
 import org.rocprofsys.core.gpu.GpuMemoryAllocation;
 import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
+import org.rocprofsys.core.gpu.GpuPageFault;
+import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.GpuSynchronization;
 import org.rocprofsys.core.gpu.MemoryKind;
+import org.rocprofsys.core.gpu.MigrationDirection;
 
 /**
  * The GPU event model (core.gpu) as rocpd rows. API calls and markers are regions of the calling
@@ -25,8 +28,9 @@ import org.rocprofsys.core.gpu.MemoryKind;
  * as rocpd_arg, the correlation id on the event). Device work keeps the thread and the API
  * function that launched it (found by correlation id), a stream and a queue row per
  * stream, and one kernel symbol per kernel name and process; a memset is the dispatch of a
- * {@code MEMORY_SET} kernel, the way ROCm runs fills. Synchronisations have no row of their own:
- * the waiting API call is the region.
+ * {@code MEMORY_SET} kernel, the way ROCm runs fills; a unified-memory migration is a memory copy
+ * of category {@code rocm_page_migration}. Synchronisations have no row of their own: the waiting
+ * API call is the region.
  */
 final class GpuRows {
     /** Launches remembered for their device work (bounded: a call whose work never came ages out). */
@@ -71,11 +75,10 @@ final class GpuRows {
             case org.rocprofsys.core.gpu.RocmScratchMemory s -> {
                 // no rocpd table holds scratch-memory events
             }
-            case org.rocprofsys.core.gpu.GpuPageMigration m -> {
-                // no rocpd schema v3 table holds unified-memory migrations (they are in the trace
-                // and unified_memory.json)
+            case GpuPageMigration m -> migration(m);
+            case GpuPageFault f -> {
+                // counted on a counter series by RocpdSink, as the trace counts them
             }
-            case org.rocprofsys.core.gpu.GpuPageFault f -> {}
             case org.rocprofsys.core.gpu.GpuCounterSample s -> {
                 // schema v3's pmc_event table is not written yet (the trace and the
                 // rocprof-device files hold the values)
@@ -180,6 +183,35 @@ final class GpuRows {
                 p.streamId,
                 p.regionNameId,
                 eventId));
+    }
+
+    /**
+     * A unified-memory migration: schema v3 has no table of its own for them, so it is a
+     * rocpd_memory_copy row of category {@code rocm_page_migration} named as in the trace
+     * ({@code Host To Device}, ...), between the device and the process's host memory (the same
+     * virtual address on both sides), on the process's main thread, with the trigger and fault
+     * group in the event's extdata.
+     */
+    private void migration(GpuPageMigration m) throws SQLException {
+        ProcessRows.ProcessImage image = processes.process(m.pid(), m.beginNs());
+        long threadId = processes.thread(m.pid(), image.pid, m.beginNs()).id;
+        long device = agent(image, Math.max(m.device(), 0));
+        long host = processes.cpuAgent(image);
+        long dst = m.direction() == MigrationDirection.DEVICE_TO_HOST ? host : device;
+        long src = m.direction() == MigrationDirection.HOST_TO_DEVICE ? host : device;
+        String extdata = "{\"trigger\":\"" + m.trigger().key() + "\",\"fault_group\":" + m.faultGroup() + "}";
+        long eventId = rows.event(categoryId(Category.ROCM_PAGE_MIGRATION), 0, null, null, extdata);
+        rows.migration(
+                image.id,
+                threadId,
+                m.beginNs(),
+                m.endNs(),
+                rows.string(m.direction().title()),
+                dst,
+                src,
+                m.address(),
+                m.bytes(),
+                eventId);
     }
 
     private void allocation(GpuMemoryAllocation a) throws SQLException {

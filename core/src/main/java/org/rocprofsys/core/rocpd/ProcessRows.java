@@ -1,6 +1,5 @@
 package org.rocprofsys.core.rocpd;
 
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -49,8 +48,8 @@ final class ProcessRows {
     private final NodeInfo node;
     private final int rootPid;
     private final Map<Integer, ProcessImage> processes = new HashMap<>();
-    private final PreparedStatement processEnd;
-    private final PreparedStatement threadEnd;
+    private final RocpdDatabase.Update processEnd;
+    private final RocpdDatabase.Update threadEnd;
 
     ProcessRows(RocpdRows rows, NodeInfo node, int rootPid) throws SQLException {
         this.rows = rows;
@@ -77,10 +76,7 @@ final class ProcessRows {
         if (image == null) {
             return;
         }
-        processEnd.setLong(1, time);
-        processEnd.setLong(2, time);
-        processEnd.setLong(3, image.id);
-        rows.database().addUpdate(processEnd);
+        rows.database().addUpdate(processEnd, time, time, image.id);
     }
 
     /** The image events of {@code pid} belong to (pid 0: the launched target's). */
@@ -107,9 +103,7 @@ final class ProcessRows {
         if (t == null) {
             return;
         }
-        threadEnd.setLong(1, time);
-        threadEnd.setLong(2, t.id);
-        rows.database().addUpdate(threadEnd);
+        rows.database().addUpdate(threadEnd, time, t.id);
     }
 
     /** The thread {@code tid} of {@code pid}; one never announced is numbered after its tid. */

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -14,172 +13,199 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One rocpd SQLite file being written: a prepared, batched insert per table with ids assigned
- * here (so rows can reference rows still in a batch), and {@link #commit} flushing every batch,
- * parents first, in one transaction. The file is in WAL mode with foreign keys on: each commit is
- * durable against the collector's own end, so a file cut off at any moment opens as the
- * consistent database of the last commit.
+ * One rocpd SQLite file being written. Rows are gathered here, {@link Insert#ROWS_PER_STATEMENT}
+ * per table at a time, with ids assigned here (so rows can reference rows not yet written); full
+ * chunks go to the {@link SqliteWriter} thread, which owns the connection, as they fill, and
+ * {@link #commit} sends what is left of every table, parents first, then the updates, then a
+ * COMMIT. The caller's thread maps events to rows while the writer's thread is inside SQLite.
  */
 final class RocpdDatabase implements AutoCloseable {
     /**
-     * A table's insert: the next id to give and the rows waiting. Rows are bound
-     * {@link #ROWS_PER_STATEMENT} at a time into one multi-row INSERT (one statement step per 64
-     * rows instead of one per row: about twice the rows per second); what is left at a commit goes
-     * through the one-row statement.
+     * The rows of one table waiting for the writer: the current chunk (a row is {@code columns}
+     * values, the id first) and the next id to give. A full chunk is one multi-row INSERT.
      */
     static final class Insert {
-        static final int ROWS_PER_STATEMENT = 64;
+        /**
+         * Rows per INSERT statement: one statement step per 256 rows instead of one per row
+         * (SQLite's per-statement cost is larger than a row's), within SQLite's limit of 32766
+         * parameters for the widest table (21 columns).
+         */
+        static final int ROWS_PER_STATEMENT = 256;
 
-        private final PreparedStatement one;
-        private final PreparedStatement many;
-        private final int columns;
-        private final Object[] row;
-        private final Object[] buffered;
-        private int bufferedRows;
+        private final RocpdDatabase db;
+        final String sql;
+        final String rowValues;
+        final int columns;
+        private Object[] chunk;
+        private int base;
+        private int rows;
         private long nextId = 1;
-        private int pending;
+        private long pending;
 
-        private Insert(PreparedStatement one, PreparedStatement many, int columns) {
-            this.one = one;
-            this.many = many;
+        /**
+         * Which of a row's values are bound ({@code false}: the statement has it as a literal).
+         * Ids no row refers to are left to SQLite, which gives the same ones (AUTOINCREMENT: one
+         * more than the largest, and rows arrive in id order), and a column given as
+         * {@code name=value} is a constant of the statement: fewer values to bind per row.
+         */
+        final boolean[] bound;
+
+        private Insert(RocpdDatabase db, String sql, String rowValues, int columns, boolean[] bound) {
+            this.db = db;
+            this.bound = bound;
+            this.sql = sql;
+            this.rowValues = rowValues;
             this.columns = columns;
-            this.row = new Object[columns];
-            this.buffered = new Object[columns * ROWS_PER_STATEMENT];
+            this.chunk = new Object[columns * ROWS_PER_STATEMENT];
         }
 
         /** Starts a row: sets its id (column 1) and returns it; the caller sets the rest, then {@link #add}. */
         long begin() {
             long id = nextId++;
-            row[0] = id;
+            base = rows * columns;
+            chunk[base] = id;
             return id;
         }
 
         void setLong(int column, long value) {
-            row[column - 1] = value;
+            chunk[base + column - 1] = value;
         }
 
         void setInt(int column, int value) {
-            row[column - 1] = value;
+            chunk[base + column - 1] = value;
         }
 
         void setDouble(int column, double value) {
-            row[column - 1] = value;
+            chunk[base + column - 1] = value;
         }
 
         void setString(int column, String value) {
-            row[column - 1] = value;
+            chunk[base + column - 1] = value;
         }
 
         void setNullableLong(int column, long value, boolean present) {
-            row[column - 1] = present ? value : null;
+            chunk[base + column - 1] = present ? value : null;
         }
 
         void add() throws SQLException {
-            System.arraycopy(row, 0, buffered, bufferedRows * columns, columns);
             pending++;
-            if (++bufferedRows == ROWS_PER_STATEMENT) {
-                for (int i = 0; i < buffered.length; i++) {
-                    many.setObject(i + 1, buffered[i]);
-                }
-                many.addBatch();
-                bufferedRows = 0;
+            if (++rows == ROWS_PER_STATEMENT) {
+                send();
             }
         }
 
-        /** Runs the batched statements, then the rows still buffered. */
-        private void flush() throws SQLException {
-            many.executeBatch();
-            for (int r = 0; r < bufferedRows; r++) {
-                for (int c = 0; c < columns; c++) {
-                    one.setObject(c + 1, buffered[r * columns + c]);
-                }
-                one.addBatch();
+        /** Hands the chunk (full or not) to the writer and starts a new one. */
+        private void send() throws SQLException {
+            if (rows > 0) {
+                db.writer.insert(this, chunk, rows);
+                chunk = new Object[columns * ROWS_PER_STATEMENT];
+                rows = 0;
             }
-            bufferedRows = 0;
-            one.executeBatch();
-        }
-
-        private void close() throws SQLException {
-            one.close();
-            many.close();
         }
     }
 
-    private final Connection connection;
+    /** A prepared UPDATE of one table; its rows run at the next commit, after the inserts. */
+    record Update(String sql) {}
+
+    private final SqliteWriter writer;
     private final RocpdSchema schema;
     private final Map<String, Insert> inserts = new LinkedHashMap<>();
-    private final List<PreparedStatement> updates = new ArrayList<>();
-    private final Map<PreparedStatement, Integer> pendingUpdates = new LinkedHashMap<>();
-    private long rows;
+    private List<SqliteWriter.UpdateRow> updates = new ArrayList<>();
 
-    private RocpdDatabase(Connection connection, RocpdSchema schema) {
-        this.connection = connection;
+    private RocpdDatabase(SqliteWriter writer, RocpdSchema schema) {
+        this.writer = writer;
         this.schema = schema;
     }
 
-    /** Creates {@code file} (replacing an older one) with the schema, committed. */
+    /**
+     * Creates {@code file} (replacing an older one) with the schema, committed.
+     *
+     * <p>The settings are for one writer appending a large run, and for a file that stays
+     * consistent when the collector itself is killed: a rollback journal (appended pages are not
+     * copied into it, so each page is written once, where WAL writes it twice), held under an
+     * exclusive lock for the run, with {@code synchronous=OFF}: SQLite still writes the journal
+     * before it changes the file, and the kernel keeps both when the process dies, so the next
+     * opener finds the hot journal and rolls the unfinished transaction back to the last commit.
+     * Only a crash of the machine itself (power, kernel) can leave a damaged file, which fsyncs
+     * after every commit would prevent at a cost of the writer's throughput. The foreign keys are
+     * declared but not enforced while writing: every id is given here, parents before children,
+     * and enforcement (a lookup in each parent table per row) was 40% of the write time; the tests
+     * run {@code PRAGMA foreign_key_check} on every database they write.
+     */
     static RocpdDatabase create(Path file, RocpdSchema schema) throws IOException {
         for (String suffix : List.of("", "-wal", "-shm", "-journal")) {
             Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));
         }
+        Connection c = null;
         try {
-            Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+            c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
             try (Statement s = c.createStatement()) {
-                s.execute("PRAGMA journal_mode=WAL");
-                s.execute("PRAGMA synchronous=NORMAL");
-                s.execute("PRAGMA foreign_keys=ON");
+                s.execute("PRAGMA locking_mode=EXCLUSIVE");
+                s.execute("PRAGMA journal_mode=TRUNCATE");
+                s.execute("PRAGMA synchronous=OFF");
+                s.execute("PRAGMA foreign_keys=OFF");
                 s.execute("PRAGMA cache_size=-16384");
             }
             c.setAutoCommit(false);
             schema.create(c);
             c.commit();
-            return new RocpdDatabase(c, schema);
+            return new RocpdDatabase(new SqliteWriter(c, file.getFileName().toString()), schema);
         } catch (SQLException e) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (SQLException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
             throw new IOException("cannot create the rocpd database " + file + ": " + e.getMessage(), e);
         }
     }
 
-    /** The insert of {@code table} with the given columns after {@code id}. */
-    Insert insert(String table, String... columns) throws SQLException {
+    /**
+     * The insert of {@code table} with the given columns after {@code id}; a column written
+     * {@code name=value} is the same number in every row (the one node's id).
+     */
+    Insert insert(String table, String... columns) {
         Insert existing = inserts.get(table);
         if (existing != null) {
             return existing;
         }
+        boolean[] bound = new boolean[columns.length + 1];
+        bound[0] = !RocpdSchema.UNREFERENCED.contains(table);
         StringBuilder sql =
-                new StringBuilder("INSERT INTO \"").append(schema.table(table)).append("\" (\"id\"");
-        StringBuilder values = new StringBuilder("(?");
-        for (String c : columns) {
-            sql.append(", \"").append(c).append('"');
-            values.append(", ?");
+                new StringBuilder("INSERT INTO \"").append(schema.table(table)).append("\" (");
+        StringBuilder values = new StringBuilder("(");
+        if (bound[0]) {
+            sql.append("\"id\", ");
+            values.append("?, ");
+        }
+        for (int i = 0; i < columns.length; i++) {
+            int equals = columns[i].indexOf('=');
+            String name = equals < 0 ? columns[i] : columns[i].substring(0, equals);
+            sql.append(i == 0 ? "\"" : ", \"").append(name).append('"');
+            values.append(i == 0 ? "" : ", ")
+                    .append(equals < 0 ? "?" : Long.toString(Long.parseLong(columns[i].substring(equals + 1))));
+            bound[i + 1] = equals < 0;
         }
         values.append(')');
         sql.append(") VALUES ");
-        StringBuilder manyRows = new StringBuilder(sql);
-        for (int r = 0; r < Insert.ROWS_PER_STATEMENT; r++) {
-            manyRows.append(r == 0 ? "" : ", ").append(values);
-        }
-        Insert insert = new Insert(
-                connection.prepareStatement(sql.toString() + values),
-                connection.prepareStatement(manyRows.toString()),
-                columns.length + 1);
+        Insert insert = new Insert(this, sql.toString(), values.toString(), columns.length + 1, bound);
         inserts.put(table, insert);
         return insert;
     }
 
-    /** A batched UPDATE, run after every insert of a commit. */
-    PreparedStatement update(String table, String assignments, String where) throws SQLException {
-        PreparedStatement s = connection.prepareStatement(
-                "UPDATE \"" + schema.table(table) + "\" SET " + assignments + " WHERE " + where);
-        updates.add(s);
-        return s;
+    /** An UPDATE of {@code table}: {@code SET assignments WHERE where}. */
+    Update update(String table, String assignments, String where) {
+        return new Update("UPDATE \"" + schema.table(table) + "\" SET " + assignments + " WHERE " + where);
     }
 
-    void addUpdate(PreparedStatement update) throws SQLException {
-        update.addBatch();
-        pendingUpdates.merge(update, 1, Integer::sum);
+    /** Runs {@code update} with {@code values} (its parameters in order) at the next commit. */
+    void addUpdate(Update update, Object... values) {
+        updates.add(new SqliteWriter.UpdateRow(update.sql(), values));
     }
 
-    /** Rows waiting for the next commit. */
+    /** Rows given since the last commit. */
     long pending() {
         long n = 0;
         for (Insert i : inserts.values()) {
@@ -188,51 +214,50 @@ final class RocpdDatabase implements AutoCloseable {
         return n;
     }
 
-    /** Rows committed so far. */
-    long rows() {
-        return rows;
-    }
-
-    /** Flushes every batch, parents before children, then the updates, and commits. */
+    /** Sends every table's rows, parents before children, then the updates, then a COMMIT. */
     void commit() throws SQLException {
         for (String table : RocpdSchema.TABLES) {
             Insert i = inserts.get(table);
-            if (i != null && i.pending > 0) {
-                i.flush();
-                rows += i.pending;
+            if (i != null) {
+                i.send();
                 i.pending = 0;
             }
         }
-        for (PreparedStatement u : pendingUpdates.keySet()) {
-            u.executeBatch();
+        if (!updates.isEmpty()) {
+            writer.updates(updates);
+            updates = new ArrayList<>();
         }
-        pendingUpdates.clear();
-        connection.commit();
+        writer.commit();
     }
 
-    /** Runs a query-free statement in the current transaction (ANALYZE, checkpoints). */
-    void execute(String sql) throws SQLException {
-        try (Statement s = connection.createStatement()) {
-            s.execute(sql);
-        }
+    /** Waits until the writer has run every chunk, update and commit sent so far (tests). */
+    void awaitWriter() throws SQLException {
+        writer.await();
     }
 
+    /**
+     * Commits, waits for the writer, and leaves the file standing alone (the journal removed,
+     * the lock released).
+     */
     @Override
     public void close() throws SQLException {
+        SQLException failure = null;
         try {
             commit();
-            connection.setAutoCommit(true);
-            // folds the WAL into the file, which then stands alone
-            execute("PRAGMA wal_checkpoint(TRUNCATE)");
-            execute("PRAGMA journal_mode=DELETE");
-        } finally {
-            for (Insert i : inserts.values()) {
-                i.close();
+        } catch (SQLException e) {
+            failure = e;
+        }
+        try {
+            writer.close(failure == null);
+        } catch (SQLException e) {
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
             }
-            for (PreparedStatement u : updates) {
-                u.close();
-            }
-            connection.close();
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 }

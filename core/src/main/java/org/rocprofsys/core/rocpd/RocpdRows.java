@@ -55,11 +55,13 @@ final class RocpdRows {
         n.setString(8, node.hardwareName());
         n.setString(9, node.domainName());
         n.add();
-        process = db.insert("rocpd_info_process", "nid", "ppid", "pid", "init", "start", "command", "extdata");
-        thread = db.insert("rocpd_info_thread", "nid", "ppid", "pid", "tid", "name", "start");
+        // every row is of this one node: its id is a constant of each statement, not a bound value
+        String nodeId = "nid=" + nid;
+        process = db.insert("rocpd_info_process", nodeId, "ppid", "pid", "init", "start", "command", "extdata");
+        thread = db.insert("rocpd_info_thread", nodeId, "ppid", "pid", "tid", "name", "start");
         agent = db.insert(
                 "rocpd_info_agent",
-                "nid",
+                nodeId,
                 "pid",
                 "type",
                 "absolute_index",
@@ -71,11 +73,11 @@ final class RocpdRows {
                 "product_name",
                 "user_name",
                 "extdata");
-        queue = db.insert("rocpd_info_queue", "nid", "pid", "name");
-        stream = db.insert("rocpd_info_stream", "nid", "pid", "name");
+        queue = db.insert("rocpd_info_queue", nodeId, "pid", "name");
+        stream = db.insert("rocpd_info_stream", nodeId, "pid", "name");
         pmc = db.insert(
                 "rocpd_info_pmc",
-                "nid",
+                nodeId,
                 "pid",
                 "agent_id",
                 "target_arch",
@@ -87,10 +89,10 @@ final class RocpdRows {
                 "value_type",
                 "is_constant",
                 "is_derived");
-        codeObject = db.insert("rocpd_info_code_object", "nid", "pid", "agent_id", "uri", "storage_type");
+        codeObject = db.insert("rocpd_info_code_object", nodeId, "pid", "agent_id", "uri", "storage_type");
         kernelSymbol = db.insert(
                 "rocpd_info_kernel_symbol",
-                "nid",
+                nodeId,
                 "pid",
                 "code_object_id",
                 "kernel_name",
@@ -99,15 +101,15 @@ final class RocpdRows {
                 "private_segment_size",
                 "arch_vgpr_count",
                 "extdata");
-        track = db.insert("rocpd_track", "nid", "pid", "tid", "name_id");
+        track = db.insert("rocpd_track", nodeId, "pid", "tid", "name_id");
         event = db.insert("rocpd_event", "category_id", "correlation_id", "call_stack", "line_info", "extdata");
         arg = db.insert("rocpd_arg", "event_id", "position", "type", "name", "value");
         pmcEvent = db.insert("rocpd_pmc_event", "event_id", "pmc_id", "value");
-        region = db.insert("rocpd_region", "nid", "pid", "tid", "start", "end", "name_id", "event_id");
+        region = db.insert("rocpd_region", nodeId, "pid", "tid", "start", "end", "name_id", "event_id");
         sample = db.insert("rocpd_sample", "track_id", "timestamp", "event_id");
         dispatch = db.insert(
                 "rocpd_kernel_dispatch",
-                "nid",
+                nodeId,
                 "pid",
                 "tid",
                 "agent_id",
@@ -129,14 +131,16 @@ final class RocpdRows {
                 "event_id");
         copy = db.insert(
                 "rocpd_memory_copy",
-                "nid",
+                nodeId,
                 "pid",
                 "tid",
                 "start",
                 "end",
                 "name_id",
                 "dst_agent_id",
+                "dst_address",
                 "src_agent_id",
+                "src_address",
                 "size",
                 "queue_id",
                 "stream_id",
@@ -144,7 +148,7 @@ final class RocpdRows {
                 "event_id");
         allocate = db.insert(
                 "rocpd_memory_allocate",
-                "nid",
+                nodeId,
                 "pid",
                 "tid",
                 "agent_id",
@@ -416,12 +420,48 @@ final class RocpdRows {
         s.setLong(6, c.end());
         s.setLong(7, c.nameId());
         s.setLong(8, c.dstAgentId());
-        s.setLong(9, c.srcAgentId());
-        s.setLong(10, c.size());
-        s.setLong(11, c.queueId());
-        s.setLong(12, c.streamId());
-        s.setLong(13, c.regionNameId());
-        s.setLong(14, c.eventId());
+        s.setNullableLong(9, 0, false);
+        s.setLong(10, c.srcAgentId());
+        s.setNullableLong(11, 0, false);
+        s.setLong(12, c.size());
+        s.setLong(13, c.queueId());
+        s.setLong(14, c.streamId());
+        s.setLong(15, c.regionNameId());
+        s.setLong(16, c.eventId());
+        copy.add();
+        return id;
+    }
+
+    /** A unified-memory migration: a copy with the same address on both sides, no queue or stream. */
+    long migration(
+            long processId,
+            long threadId,
+            long start,
+            long end,
+            long nameId,
+            long dstAgentId,
+            long srcAgentId,
+            long address,
+            long size,
+            long eventId)
+            throws SQLException {
+        long id = copy.begin();
+        var s = copy;
+        s.setLong(2, nid);
+        s.setLong(3, processId);
+        s.setLong(4, threadId);
+        s.setLong(5, start);
+        s.setLong(6, end);
+        s.setLong(7, nameId);
+        s.setLong(8, dstAgentId);
+        s.setLong(9, address);
+        s.setLong(10, srcAgentId);
+        s.setLong(11, address);
+        s.setLong(12, size);
+        s.setNullableLong(13, 0, false);
+        s.setNullableLong(14, 0, false);
+        s.setNullableLong(15, 0, false);
+        s.setLong(16, eventId);
         copy.add();
         return id;
     }

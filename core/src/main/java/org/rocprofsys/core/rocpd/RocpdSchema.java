@@ -43,6 +43,17 @@ public final class RocpdSchema {
             "rocpd_memory_copy",
             "rocpd_memory_allocate");
 
+    /** The tables whose ids no column refers to. */
+    static final java.util.Set<String> UNREFERENCED = java.util.Set.of(
+            "rocpd_metadata",
+            "rocpd_arg",
+            "rocpd_pmc_event",
+            "rocpd_region",
+            "rocpd_sample",
+            "rocpd_kernel_dispatch",
+            "rocpd_memory_copy",
+            "rocpd_memory_allocate");
+
     private static final Pattern SUMMARY = Pattern.compile("\\{\\{summary:(\\w+):\"(\\w+)\"}}");
 
     private final String uuid;

@@ -26,13 +26,14 @@ import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.gpu.GpuPageFault;
 
 /**
  * Writes the normalised event stream into a rocpd database as it arrives: regions (user API,
  * instrumented functions, the main region, marks as zero-length regions) with their category and
  * annotations as arguments, call-stack samples on a {@code Thread N} track of each thread with the
- * stack as JSON, counter series as rocpd_info_pmc + rocpd_pmc_event + rocpd_sample, and GPU
- * activity through {@link GpuRows}. Rows are committed every {@link #COMMIT_ROWS} rows or
+ * stack as JSON, counter series (and the unified-memory page-fault counts) as rocpd_info_pmc +
+ * rocpd_pmc_event + rocpd_sample, and GPU activity through {@link GpuRows}. Rows are committed every {@link #COMMIT_ROWS} rows or
  * {@link #COMMIT_NANOS} of run time, so the file holds the run so far and memory does not grow
  * with the run's length.
  */
@@ -50,6 +51,8 @@ public final class RocpdSink implements EventSink, AutoCloseable {
 
     /** The event row of the regions of a category that carry no arguments (they share it). */
     private final Map<String, Long> plainEvents = new HashMap<>();
+    /** Unified-memory page faults so far per process and device (the trace's running count). */
+    private final Map<String, Long> pageFaults = new HashMap<>();
     /** Counter series by process row and name: [track id, pmc id]. */
     private final Map<String, long[]> counters = new HashMap<>();
 
@@ -93,7 +96,12 @@ public final class RocpdSink implements EventSink, AutoCloseable {
                 case Mark m -> mark(m);
                 case CounterSample c -> counter(c);
                 case StackSample s -> sample(s);
-                case GpuActivity g -> gpu.accept(g.event());
+                case GpuActivity g -> {
+                    gpu.accept(g.event());
+                    if (g.event() instanceof GpuPageFault f) {
+                        pageFaults(f);
+                    }
+                }
                 case Fork f ->
                     instant(
                             f.pid(),
@@ -233,6 +241,21 @@ public final class RocpdSink implements EventSink, AutoCloseable {
         rows.sample(ids[0], c.timestampNs(), eventId);
     }
 
+    /**
+     * Unified-memory page faults: the running count per device as a counter series named like
+     * the trace's ({@code Unified Memory Page Faults [Device N]}; CPU faults that name no device
+     * on {@code [Host]}).
+     */
+    private void pageFaults(GpuPageFault f) throws SQLException {
+        String device = f.device() < 0 ? "Host" : "Device " + f.device();
+        long total = pageFaults.merge(f.pid() + "/" + device, f.count(), Long::sum);
+        counter(new CounterSample(
+                f.beginNs(),
+                new CounterTrack(
+                        "Unified Memory Page Faults [" + device + "]", "", Category.ROCM_PAGE_MIGRATION, f.pid()),
+                total));
+    }
+
     private void sample(StackSample s) throws SQLException {
         ProcessRows.ThreadRows t = processes.thread(s.pid(), s.tid(), s.timestampNs());
         if (t.sampleTrack == 0) {
@@ -276,6 +299,15 @@ public final class RocpdSink implements EventSink, AutoCloseable {
         close();
     }
 
+    /** Waits until the writer thread has run what this sink gave it so far, without a commit (tests). */
+    void awaitWriter() throws IOException {
+        try {
+            db.awaitWriter();
+        } catch (SQLException e) {
+            throw new IOException("rocpd: " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public void close() throws IOException {
         if (closed) {
@@ -287,10 +319,5 @@ public final class RocpdSink implements EventSink, AutoCloseable {
         } catch (SQLException e) {
             throw new IOException("rocpd: " + e.getMessage(), e);
         }
-    }
-
-    /** Rows committed so far (for the benchmark's bytes per row). */
-    long rowsCommitted() {
-        return db.rows();
     }
 }

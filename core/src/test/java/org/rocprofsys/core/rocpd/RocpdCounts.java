@@ -23,7 +23,10 @@ import org.rocprofsys.core.perfetto.DecodedTrace.Slice;
  */
 public final class RocpdCounts {
     private static final String SAMPLES_SLICE = "samples [rocprof-sys]";
-    private static final Set<String> DEVICE = Set.of("cuda_kernel_dispatch", "cuda_memory_copy", "cuda_memory_set");
+    private static final Set<String> DEVICE =
+            Set.of("cuda_kernel_dispatch", "cuda_memory_copy", "cuda_memory_set", "rocm_page_migration");
+    /** The trace's migration throughput counter: the memory_copies rows' size over duration, no rows of its own. */
+    private static final String MIGRATION_THROUGHPUT = "Unified Memory Migration Throughput";
     /** The trace keeps allocations as a counter of bytes in use; rocpd has the allocations. */
     private static final String ALLOCATED = "GPU Memory Allocated";
 
@@ -107,7 +110,11 @@ public final class RocpdCounts {
         assertEquals(query(db, "SELECT name, total_calls FROM top_kernels"), byName(kernels), "top_kernels");
         Map<String, Long> copies =
                 query(db, "SELECT category || '|' || name, COUNT(*) FROM memory_copies GROUP BY category, name");
-        assertEquals(slices(t, s -> "cuda_memory_copy".equals(s.category)), copies, "memory_copies");
+        // unified-memory migrations are memory copies of category rocm_page_migration
+        assertEquals(
+                slices(t, s -> "cuda_memory_copy".equals(s.category) || "rocm_page_migration".equals(s.category)),
+                copies,
+                "memory_copies");
         long deviceNs = t.slices.stream()
                 .filter(s -> DEVICE.contains(s.category))
                 .mapToLong(s -> s.endNs - s.beginNs)
@@ -121,7 +128,10 @@ public final class RocpdCounts {
                         + " JOIN rocpd_pmc_event pe ON pe.event_id = s.event_id"
                         + " JOIN rocpd_info_pmc pi ON pi.id = pe.pmc_id AND pi.name = n.string"
                         + " WHERE k.tid IS NULL GROUP BY n.string");
-        assertEquals(counterSamples(t, n -> !n.startsWith(ALLOCATED)), counters, "counter samples");
+        assertEquals(
+                counterSamples(t, n -> !n.startsWith(ALLOCATED) && !n.startsWith(MIGRATION_THROUGHPUT)),
+                counters,
+                "counter samples");
         long allocations = number(db, "SELECT COUNT(*) FROM memory_allocations");
         assertEquals(
                 counterSamples(t, n -> n.startsWith(ALLOCATED)).values().stream()

@@ -33,8 +33,12 @@ import org.rocprofsys.core.gpu.GpuMarker;
 import org.rocprofsys.core.gpu.GpuMemoryAllocation;
 import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
+import org.rocprofsys.core.gpu.GpuPageFault;
+import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.GpuSynchronization;
 import org.rocprofsys.core.gpu.MemoryKind;
+import org.rocprofsys.core.gpu.MigrationDirection;
+import org.rocprofsys.core.gpu.MigrationTrigger;
 import org.rocprofsys.core.gpu.SyncKind;
 import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.core.perfetto.PerfettoSink;
@@ -145,6 +149,52 @@ class RocpdSinkTest {
         out.accept(new GpuActivity(new GpuMarker(PID, PID, "dom", "tick", T0 + 6 * MS, T0 + 6 * MS, false, -1, false)));
         out.accept(
                 new GpuActivity(new GpuSynchronization(PID, 0, 7, 14, T0 + 8 * MS, T0 + 8 * MS + 80, SyncKind.STREAM)));
+        // unified memory: a GPU fault served by migrating two ranges to the device, a CPU fault
+        // bringing one back, and a prefetch
+        out.accept(new GpuActivity(new GpuPageFault(
+                PID, 0, T0 + 9 * MS, T0 + 9 * MS + 10, GpuPageFault.FaultSide.GPU, 0x9000, true, true, 1)));
+        out.accept(new GpuActivity(new GpuPageMigration(
+                PID,
+                0,
+                T0 + 9 * MS,
+                T0 + 9 * MS + 100,
+                MigrationDirection.HOST_TO_DEVICE,
+                0x9000,
+                8192,
+                MigrationTrigger.GPU_PAGE_FAULT,
+                1)));
+        out.accept(new GpuActivity(new GpuPageMigration(
+                PID,
+                0,
+                T0 + 9 * MS + 100,
+                T0 + 9 * MS + 150,
+                MigrationDirection.HOST_TO_DEVICE,
+                0xb000,
+                4096,
+                MigrationTrigger.GPU_PAGE_FAULT,
+                1)));
+        out.accept(new GpuActivity(new GpuPageFault(
+                PID, -1, T0 + 9 * MS + 500, T0 + 9 * MS + 510, GpuPageFault.FaultSide.CPU, 0x9000, false, true, 1)));
+        out.accept(new GpuActivity(new GpuPageMigration(
+                PID,
+                0,
+                T0 + 9 * MS + 500,
+                T0 + 9 * MS + 600,
+                MigrationDirection.DEVICE_TO_HOST,
+                0x9000,
+                4096,
+                MigrationTrigger.CPU_PAGE_FAULT,
+                2)));
+        out.accept(new GpuActivity(new GpuPageMigration(
+                PID,
+                0,
+                T0 + 9 * MS + 700,
+                T0 + 9 * MS + 900,
+                MigrationDirection.HOST_TO_DEVICE,
+                0x20000,
+                65536,
+                MigrationTrigger.PREFETCH,
+                0)));
     }
 
     private static RunSummary summary() {
@@ -172,8 +222,10 @@ class RocpdSinkTest {
         // the comparison is not vacuous: each kind is there
         assertEquals(2L, compared.get("samples"));
         assertEquals(3L, compared.get("kernels"));
-        assertEquals(1L, compared.get("memory_copies"));
-        assertEquals(3L, compared.get("counter_samples"));
+        // one copy and four unified-memory migrations
+        assertEquals(5L, compared.get("memory_copies"));
+        // three process-sampling values and two running page-fault counts
+        assertEquals(5L, compared.get("counter_samples"));
         assertEquals(2L, compared.get("memory_allocations"));
         assertTrue(compared.get("regions") >= 12, compared.toString());
     }
@@ -230,15 +282,50 @@ class RocpdSinkTest {
                         db, "SELECT name, workgroup_x * grid_x FROM kernels WHERE name = 'add(float*)' GROUP BY name"));
         assertEquals(
                 Map.of("CPU", 1L),
-                RocpdCounts.query(db, "SELECT src_agent_type, COUNT(*) FROM memory_copies GROUP BY 1"));
+                RocpdCounts.query(
+                        db,
+                        "SELECT src_agent_type, COUNT(*) FROM memory_copies WHERE category = 'cuda_memory_copy'"
+                                + " GROUP BY 1"));
         assertEquals(
                 Map.of("GPU", 1L),
-                RocpdCounts.query(db, "SELECT dst_agent_type, COUNT(*) FROM memory_copies GROUP BY 1"));
+                RocpdCounts.query(
+                        db,
+                        "SELECT dst_agent_type, COUNT(*) FROM memory_copies WHERE category = 'cuda_memory_copy'"
+                                + " GROUP BY 1"));
+        // unified-memory migrations: named as in the trace, between the device and host memory at
+        // one address, bytes, trigger
+        assertEquals(
+                Map.of("Host To Device", 8192L + 4096 + 65536, "Device To Host", 4096L),
+                RocpdCounts.query(
+                        db,
+                        "SELECT name, SUM(size) FROM memory_copies WHERE category = 'rocm_page_migration'"
+                                + " GROUP BY name"));
+        assertEquals(
+                Map.of("Host To Device|CPU>GPU", 3L, "Device To Host|GPU>CPU", 1L),
+                RocpdCounts.query(
+                        db,
+                        "SELECT name || '|' || src_agent_type || '>' || dst_agent_type, COUNT(*) FROM memory_copies"
+                                + " WHERE category = 'rocm_page_migration' AND src_address = dst_address GROUP BY 1"));
+        assertEquals(
+                Map.of("gpu_page_fault", 2L, "cpu_page_fault", 1L, "prefetch", 1L),
+                RocpdCounts.query(
+                        db,
+                        "SELECT json_extract(e.extdata, '$.trigger'), COUNT(*) FROM rocpd_memory_copy m"
+                                + " JOIN rocpd_event e ON e.id = m.event_id"
+                                + " WHERE json_extract(e.extdata, '$.fault_group') IS NOT NULL GROUP BY 1"));
         assertEquals(
                 Map.of("ALLOC", 4096L, "FREE", 4096L),
                 RocpdCounts.query(db, "SELECT type, size FROM memory_allocations"));
         assertEquals(
-                Map.of("CPU Frequency [0] (S)", 2400L, "CPU Memory Usage (S)", 22L),
+                Map.of(
+                        "CPU Frequency [0] (S)",
+                        2400L,
+                        "CPU Memory Usage (S)",
+                        22L,
+                        "Unified Memory Page Faults [Device 0]",
+                        1L,
+                        "Unified Memory Page Faults [Host]",
+                        1L),
                 RocpdCounts.query(
                         db,
                         "SELECT pi.name, SUM(pe.value) FROM rocpd_pmc_event pe JOIN rocpd_info_pmc pi"
@@ -251,7 +338,7 @@ class RocpdSinkTest {
                 Map.of("MEMORY_ALLOCATION_ALLOC", 1L, "MEMORY_ALLOCATION_FREE", 1L),
                 RocpdCounts.query(db, "SELECT name, calls FROM memory_allocation_summary"));
         assertEquals(
-                Map.of("MEMORY_COPY_HOST_TO_DEVICE", 1L),
+                Map.of("MEMORY_COPY_HOST_TO_DEVICE", 1L, "Host To Device", 3L, "Device To Host", 1L),
                 RocpdCounts.query(db, "SELECT name, calls FROM memory_copy_summary"));
         assertEquals(
                 Map.of("cudaLaunchKernel", 1L, "unknown", 1L, "cudaMemset", 1L),
@@ -294,7 +381,9 @@ class RocpdSinkTest {
         }
         assertEquals(0, RocpdCounts.number(db, "SELECT COUNT(*) FROM pragma_foreign_key_check"));
         assertEquals(Map.of("ok", 1L), RocpdCounts.query(db, "SELECT integrity_check, 1 FROM pragma_integrity_check"));
-        assertTrue(Files.notExists(Path.of(db + "-wal")), "the WAL is folded into the file at the end");
+        for (String suffix : List.of("-journal", "-wal", "-shm")) {
+            assertTrue(Files.notExists(Path.of(db + suffix)), "the file stands alone at the end: " + suffix);
+        }
         SqliteCli.assertConsistent(db);
     }
 
@@ -324,9 +413,11 @@ class RocpdSinkTest {
                     org.rocprofsys.core.event.RegionMetrics.NONE,
                     false));
         }
-        // a copy of the file and its WAL as they are now is what a killed collector leaves
+        // with the writer idle, a copy of the file and then its journal is what a killed collector
+        // leaves: the next opener rolls the unfinished transaction back
+        sink.awaitWriter();
         Path cut = Files.createDirectories(dir.resolve("cut"));
-        for (String suffix : List.of("", "-wal")) {
+        for (String suffix : List.of("", "-journal")) {
             Path f = Path.of(db + suffix);
             if (Files.exists(f)) {
                 Files.copy(f, cut.resolve(f.getFileName()));
@@ -334,12 +425,46 @@ class RocpdSinkTest {
         }
         Path copy = cut.resolve(db.getFileName());
         long committed = RocpdCounts.number(copy, "SELECT COUNT(*) FROM regions");
-        assertTrue(committed >= RocpdSink.COMMIT_ROWS / 2 && committed <= regions, "committed " + committed);
+        // a commit came at the latest when COMMIT_ROWS rows were waiting (earlier when half a
+        // second had passed, on a slow machine)
+        assertTrue(committed > 0 && committed <= regions, "committed " + committed);
         assertEquals(0, RocpdCounts.number(copy, "SELECT COUNT(*) FROM pragma_foreign_key_check"));
         assertEquals(
                 Map.of("ok", 1L), RocpdCounts.query(copy, "SELECT integrity_check, 1 FROM pragma_integrity_check"));
         sink.finish(summary());
         assertEquals(regions, RocpdCounts.number(db, "SELECT COUNT(*) FROM regions"));
+    }
+
+    /**
+     * The collector killed (SIGKILL) while it writes: the file and its hot journal open as the
+     * database of the last commit, consistent, with every region committed before the kill.
+     */
+    @Test
+    void aKilledCollectorLeavesTheDatabaseOfItsLastCommit() throws Exception {
+        Path db = dir.resolve("rocpd-killed.db");
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        RocpdWritingChild.class.getName(),
+                        db.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        long committed;
+        try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream()))) {
+            String line = out.readLine();
+            assertTrue(line != null && line.startsWith(RocpdWritingChild.COMMITTED + " "), "the child said " + line);
+            committed = Long.parseLong(line.substring(line.indexOf(' ') + 1));
+            // it goes on writing (and committing) until killed
+            Thread.sleep(300);
+        } finally {
+            child.destroyForcibly().waitFor();
+        }
+        long regions = RocpdCounts.number(db, "SELECT COUNT(*) FROM regions");
+        assertTrue(regions >= committed, "regions " + regions + ", committed before the kill " + committed);
+        assertEquals(0, RocpdCounts.number(db, "SELECT COUNT(*) FROM pragma_foreign_key_check"));
+        assertEquals(Map.of("ok", 1L), RocpdCounts.query(db, "SELECT integrity_check, 1 FROM pragma_integrity_check"));
+        SqliteCli.assertConsistent(db);
     }
 
     @Test

@@ -33,7 +33,8 @@ class CudaRocpdTest {
                 "crash-after-kernels",
                 "killed-after-kernels",
                 "killed-early",
-                "no-cupti"
+                "no-cupti",
+                "managed-memory"
             })
     void theViewsCountWhatTheTraceShows(String fixture) throws Exception {
         FixtureRun run = FixtureRun.of(fixture, dir, true);
@@ -75,5 +76,39 @@ class CudaRocpdTest {
                 RocpdCounts.query(db, "SELECT type, COUNT(*) FROM memory_allocations GROUP BY type"));
         long busy = RocpdCounts.number(db, "SELECT CAST(Busy * 1000000 AS INTEGER) FROM busy");
         assertTrue(busy > 0 && busy <= 1_000_000, "busy fraction " + busy);
+    }
+
+    /**
+     * managed-memory (see UnifiedMemoryFixtureTest): the 256 MiB read back on the CPU and the
+     * 64 MiB prefetch are memory copies of category rocm_page_migration, from and to the H100.
+     */
+    @Test
+    void managedMemoryMigrationsInSql() throws Exception {
+        FixtureRun run = FixtureRun.of("managed-memory", dir, true);
+        Path db = run.rocpdFile();
+        Map<String, Long> bytes = RocpdCounts.query(
+                db,
+                "SELECT name || '|' || src_agent_type || '>' || dst_agent_type, SUM(size) FROM memory_copies"
+                        + " WHERE category = 'rocm_page_migration' GROUP BY 1");
+        assertEquals(java.util.Set.of("Device To Host|GPU>CPU", "Host To Device|CPU>GPU"), bytes.keySet());
+        long mib = 1 << 20;
+        long d2h = bytes.get("Device To Host|GPU>CPU");
+        long h2d = bytes.get("Host To Device|CPU>GPU");
+        assertTrue(Math.abs(d2h - 256 * mib) <= 256 * mib / 20, "device to host " + d2h);
+        assertTrue(Math.abs(h2d - 64 * mib) <= 64 * mib / 20, "host to device " + h2d);
+        assertTrue(
+                RocpdCounts.number(
+                                db,
+                                "SELECT COUNT(*) FROM rocpd_memory_copy m JOIN rocpd_event e ON e.id = m.event_id"
+                                        + " WHERE json_extract(e.extdata, '$.trigger') = 'prefetch'")
+                        > 0,
+                "a prefetch");
+        assertTrue(
+                RocpdCounts.number(
+                                db,
+                                "SELECT MAX(pe.value) FROM rocpd_pmc_event pe JOIN rocpd_info_pmc pi ON pi.id = pe.pmc_id"
+                                        + " WHERE pi.name = 'Unified Memory Page Faults [Device 0]'")
+                        > 0,
+                "GPU page faults");
     }
 }
