@@ -107,6 +107,9 @@ void rsys_write_thread_end(struct rsys_tls *t)
     __atomic_store_n(&t->ring->state, RSYS_RING_ENDED, __ATOMIC_RELEASE);
     t->data = NULL;
     t->state = RSYS_TS_ENDED;
+    if (rsys_g.ncounters != 0) {
+        rsys_counters_close(t);
+    }
 }
 
 static void rsys_thread_exit(void *unused)

@@ -186,21 +186,21 @@ public final class RingDrain {
                 out.accept(new ThreadStarted(time, pid, r.get(JAVA_INT, 16), r.get(JAVA_INT, 20)));
             case WireFormat.REC_THREAD_END -> out.accept(new ThreadEnded(time, pid, tid, false));
             case WireFormat.REC_REGION_BEGIN -> {
-                int flags = (aux >>> 8) & 0xff;
+                int flags = WireFormat.metricFlags(aux);
                 long offset = 16 + 8L * Integer.bitCount(flags);
                 pendingRegion = new RegionBegin(
                         time, pid, tid, string(r, offset), Category.fromCode(aux & 0xff), List.of(), metrics(r, flags));
             }
             case WireFormat.REC_REGION_END -> {
-                int flags = (aux >>> 8) & 0xff;
+                int flags = WireFormat.metricFlags(aux);
                 pendingRegion = new RegionEnd(
                         time, pid, tid, Category.fromCode(aux & 0xff), List.of(), metrics(r, flags), false);
             }
             case WireFormat.REC_FUNC_ENTER ->
                 out.accept(new RegionBegin(
-                        time, pid, tid, functions.name(aux), Category.HOST, List.of(), RegionMetrics.NONE));
+                        time, pid, tid, functions.name(aux), Category.HOST, List.of(), functionMetrics(r)));
             case WireFormat.REC_FUNC_EXIT ->
-                out.accept(new RegionEnd(time, pid, tid, Category.HOST, List.of(), RegionMetrics.NONE, false));
+                out.accept(new RegionEnd(time, pid, tid, Category.HOST, List.of(), functionMetrics(r), false));
             case WireFormat.REC_MARK ->
                 out.accept(new Mark(time, pid, tid, string(r, 16), Category.fromCode(aux & 0xff)));
             case WireFormat.REC_FORK -> out.accept(new Fork(time, pid, tid, r.get(JAVA_INT, 16)));
@@ -232,19 +232,43 @@ public final class RingDrain {
         return new AgentStackSample(time, pid, tid, kind, r.get(JAVA_LONG, 16), pcs, regs, stack);
     }
 
-    private static RegionMetrics metrics(MemorySegment r, int flags) {
+    /** A FUNC_ENTER/EXIT longer than time alone carries the file's metrics. */
+    private RegionMetrics functionMetrics(MemorySegment r) {
+        return r.byteSize() > 16 ? metrics(r, ring.metrics()) : RegionMetrics.NONE;
+    }
+
+    private static final int USAGE_FLAGS = WireFormat.METRIC_VIRTUAL
+            | WireFormat.METRIC_USER_TIME
+            | WireFormat.METRIC_KERNEL_TIME
+            | WireFormat.METRIC_MAJOR_FAULTS
+            | WireFormat.METRIC_MINOR_FAULTS
+            | WireFormat.METRIC_VOLUNTARY_CSW
+            | WireFormat.METRIC_PRIORITY_CSW;
+
+    /** The u64 after the time per flag set, in bit order (docs/wire-protocol.md). */
+    static RegionMetrics metrics(MemorySegment r, int flags) {
         if (flags == 0) {
             return RegionMetrics.NONE;
         }
-        long[] v = {RegionMetrics.ABSENT, RegionMetrics.ABSENT, RegionMetrics.ABSENT};
+        long[] v = new long[24];
+        java.util.Arrays.fill(v, RegionMetrics.ABSENT);
         long offset = 16;
-        for (int bit = 0; bit < 3; bit++) {
-            if ((flags & (1 << bit)) != 0) {
+        for (int bit = 0; bit < 24; bit++) {
+            if ((flags & (1 << bit)) != 0 && offset + 8 <= r.byteSize()) {
                 v[bit] = r.get(JAVA_LONG, offset);
                 offset += 8;
             }
         }
-        return new RegionMetrics(v[0], v[1], v[2]);
+        RegionMetrics.ResourceUsage usage = (flags & USAGE_FLAGS) == 0
+                ? RegionMetrics.ResourceUsage.NONE
+                : new RegionMetrics.ResourceUsage(v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
+        RegionMetrics.CounterValues counters = RegionMetrics.CounterValues.NONE;
+        int counterBits = (flags & WireFormat.METRIC_COUNTERS) >>> 16;
+        if (counterBits != 0) {
+            int n = 32 - Integer.numberOfLeadingZeros(counterBits);
+            counters = new RegionMetrics.CounterValues(java.util.Arrays.copyOfRange(v, 16, 16 + n));
+        }
+        return new RegionMetrics(v[0], v[1], v[2], usage, counters);
     }
 
     private static Annotation annotation(MemorySegment r, int type) {
