@@ -67,16 +67,25 @@ static void rsys_counters_open(struct rsys_tls *t)
     }
 }
 
+/* The calling thread's group, opened once per process (a thread's first record, from rsys_attach). */
+void rsys_counters_attach(struct rsys_tls *t)
+{
+    if (t->counter_pid == rsys_g.pid) {
+        return;
+    }
+    if (t->counter_pid != 0 && t->counter_fd[0] >= 0) {
+        for (uint32_t i = 0; i < rsys_g.ncounters; i++) {
+            close(t->counter_fd[i]); /* the parent's, inherited by this fork child */
+        }
+    }
+    rsys_counters_open(t);
+}
+
 void rsys_counters_read(struct rsys_tls *t, uint64_t *v)
 {
     uint32_t n = rsys_g.ncounters;
     if (RSYS_UNLIKELY(t->counter_pid != rsys_g.pid)) {
-        if (t->counter_pid != 0 && t->counter_fd[0] >= 0) {
-            for (uint32_t i = 0; i < n; i++) {
-                close(t->counter_fd[i]); /* the parent's, inherited by this fork child */
-            }
-        }
-        rsys_counters_open(t);
+        rsys_counters_attach(t);
     }
     uint64_t buf[1 + RSYS_MAX_COUNTERS];
     ssize_t want = (ssize_t)(8u * (1u + n));

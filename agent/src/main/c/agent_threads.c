@@ -81,6 +81,9 @@ int rsys_attach(struct rsys_tls *t)
         pthread_setspecific(rsys_thread_key, (void *)1);
     }
     rsys_write_thread_start(t);
+    if (rsys_g.ncounters != 0) {
+        rsys_counters_attach(t); /* before its timers: a sample finds the group open */
+    }
     rsys_timers_thread_start(t);
     return 1;
 }

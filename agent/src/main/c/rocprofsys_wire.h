@@ -216,6 +216,9 @@ struct rsys_record_header {
  *                          8-aligned, strictly increasing)
  *      stack[stack_size]   the stack from the interrupted sp upwards (for DWARF CFI unwinding),
  *                          padded to 8
+ *      u64 counters[n]     the raw values of the thread's CPU counters (ROCPROFSYS_AGENT_COUNTERS,
+ *                          in order; all ones where the thread has not opened them): n is what the
+ *                          record's size leaves after the padded stack (0 without counters)
  * These records may exceed RSYS_MAX_RECORD_SIZE, up to RSYS_MAX_SAMPLE_RECORD_SIZE (and never more
  * than a quarter of a ring).
  */

@@ -188,6 +188,7 @@ RSYS_HIDDEN uint32_t rsys_read_metrics(uint32_t flags, uint64_t *out);
 /* agent_counters.c: ROCPROFSYS_AGENT_COUNTERS; the calling thread's group (opened on first use);
  * reads its values into v[0..ncounters) (all ones when the thread has none) */
 RSYS_HIDDEN void rsys_counters_init(void);
+RSYS_HIDDEN void rsys_counters_attach(struct rsys_tls *t);
 RSYS_HIDDEN void rsys_counters_read(struct rsys_tls *t, uint64_t *v);
 RSYS_HIDDEN void rsys_counters_close(struct rsys_tls *t);
 RSYS_HIDDEN size_t rsys_cut_utf8(const char *s, size_t len, size_t max);

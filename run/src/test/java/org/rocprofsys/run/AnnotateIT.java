@@ -136,6 +136,34 @@ class AnnotateIT extends DistributionTest {
     }
 
     @Test
+    void theAgentsStackSamplesCarryTheCountersAsPerThreadTracks() throws Exception {
+        // the agent's timer sampler (perf's samples do not carry the counters)
+        var r = tool(
+                "rocprof-sys-sample",
+                env("annotate-sample-counters", "ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
+                "-w",
+                "0",
+                "-f",
+                "200",
+                "--",
+                examples().resolve("parallel-overhead").toString(),
+                "30",
+                "2",
+                "10");
+        assertEquals(0, r.exitCode(), r::toString);
+        DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/annotate-sample-counters/perfetto-trace.proto"));
+        Map<String, List<Double>> counters = trace.counters();
+        for (int worker = 1; worker <= 2; worker++) {
+            List<Double> v = counters.get("Thread " + COUNTER + " [" + worker + "] (S)");
+            assertTrue(v != null && !v.isEmpty(), counters::keySet);
+            // the thread's cpu-clock count between its samples: positive, and at most a few sample
+            // periods (5 ms each) apart under load
+            assertTrue(v.stream().allMatch(x -> x >= 0), v::toString);
+            assertTrue(v.stream().anyMatch(x -> x > 0), v::toString);
+        }
+    }
+
+    @Test
     void anUnknownCounterIsRefusedBeforeTheLaunch() throws Exception {
         ProcessResult r = tool(
                 "rocprof-sys-run",

@@ -229,7 +229,12 @@ public final class RingDrain {
         long[] pcs = r.asSlice(pcsAt, 8L * npcs).toArray(JAVA_LONG);
         byte[] stack = r.asSlice(stackAt, stackSize).toArray(JAVA_BYTE);
         StackSample.Kind kind = aux == WireFormat.TIMER_REALTIME ? StackSample.Kind.WALL : StackSample.Kind.CPU;
-        return new AgentStackSample(time, pid, tid, kind, r.get(JAVA_LONG, 16), pcs, regs, stack);
+        // the thread's counters follow the padded stack (docs/wire-protocol.md)
+        long countersAt = (stackAt + stackSize + 7) & ~7L;
+        long[] counters = countersAt < r.byteSize()
+                ? r.asSlice(countersAt, (r.byteSize() - countersAt) & ~7L).toArray(JAVA_LONG)
+                : new long[0];
+        return new AgentStackSample(time, pid, tid, kind, r.get(JAVA_LONG, 16), pcs, regs, stack, counters);
     }
 
     /** A FUNC_ENTER/EXIT longer than time alone carries the file's metrics. */

@@ -15,7 +15,8 @@ import org.rocprofsys.sampler.counters.PerfCounter;
 
 /**
  * The CPU counters regions carry (ROCPROFSYS_PAPI_EVENTS with papi_array among the timemory
- * components): the events resolved and checked before the launch, handed to the agent as
+ * components) and the agent's stack samples carry (with USE_SAMPLING; perf's samples do not): the
+ * events resolved and checked before the launch, handed to the agent as
  * {@code type:config} pairs; the agent reads them itself with every region, so this source
  * collects nothing while the target runs.
  */
@@ -31,7 +32,8 @@ public final class CpuCounters implements BackgroundSource {
      */
     public static List<BackgroundSource> sources(Settings settings) {
         CpuEvents events = CpuEvents.from(settings);
-        if (!events.withRegions(settings)) {
+        // with regions (papi_array), and with the agent's stack samples, which carry them too
+        if (events.isEmpty() || !(events.withRegions(settings) || settings.bool("ROCPROFSYS_USE_SAMPLING"))) {
             return List.of();
         }
         return List.of(new CpuCounters(CpuEventResolver.resolve(events.names())));
