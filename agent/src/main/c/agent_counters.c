@@ -19,6 +19,14 @@ void rsys_counters_init(void)
     const char *s = getenv("ROCPROFSYS_AGENT_COUNTERS");
     while (s != NULL && *s && rsys_g.ncounters < RSYS_MAX_COUNTERS) {
         char *end;
+        if (*s == '-') {
+            /* a counter the collector refused: its slot is recorded absent */
+            rsys_g.counter_type[rsys_g.ncounters] = RSYS_COUNTER_NONE;
+            rsys_g.counter_config[rsys_g.ncounters] = 0;
+            rsys_g.ncounters++;
+            s = s[1] == ',' ? s + 2 : s + 1;
+            continue;
+        }
         unsigned long type = strtoul(s, &end, 10);
         if (end == s || *end != ':') {
             break;
@@ -50,20 +58,34 @@ static int rsys_perf_open(uint32_t type, uint64_t config, int group)
     return (int)syscall(SYS_perf_event_open, &a, 0 /* this thread */, -1, group, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* counter_fd[0..members) are the group's events, in slot order without the absent slots */
+static uint32_t rsys_counter_members(void)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < rsys_g.ncounters; i++) {
+        m += rsys_g.counter_type[i] != RSYS_COUNTER_NONE;
+    }
+    return m;
+}
+
 static void rsys_counters_open(struct rsys_tls *t)
 {
     t->counter_pid = rsys_g.pid;
-    uint32_t n = rsys_g.ncounters;
-    for (uint32_t i = 0; i < n; i++) {
-        t->counter_fd[i] = rsys_perf_open(rsys_g.counter_type[i], rsys_g.counter_config[i],
-                                          i == 0 ? -1 : t->counter_fd[0]);
-        if (t->counter_fd[i] < 0) {
-            for (uint32_t j = 0; j < i; j++) {
+    t->counter_fd[0] = -1;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < rsys_g.ncounters; i++) {
+        if (rsys_g.counter_type[i] == RSYS_COUNTER_NONE) {
+            continue;
+        }
+        int fd = rsys_perf_open(rsys_g.counter_type[i], rsys_g.counter_config[i], m == 0 ? -1 : t->counter_fd[0]);
+        if (fd < 0) {
+            for (uint32_t j = 0; j < m; j++) {
                 close(t->counter_fd[j]);
             }
             t->counter_fd[0] = -1;
             return;
         }
+        t->counter_fd[m++] = fd;
     }
 }
 
@@ -74,7 +96,7 @@ void rsys_counters_attach(struct rsys_tls *t)
         return;
     }
     if (t->counter_pid != 0 && t->counter_fd[0] >= 0) {
-        for (uint32_t i = 0; i < rsys_g.ncounters; i++) {
+        for (uint32_t i = 0, m = rsys_counter_members(); i < m; i++) {
             close(t->counter_fd[i]); /* the parent's, inherited by this fork child */
         }
     }
@@ -88,9 +110,12 @@ void rsys_counters_read(struct rsys_tls *t, uint64_t *v)
         rsys_counters_attach(t);
     }
     uint64_t buf[1 + RSYS_MAX_COUNTERS];
-    ssize_t want = (ssize_t)(8u * (1u + n));
-    if (t->counter_fd[0] >= 0 && read(t->counter_fd[0], buf, (size_t)want) == want && buf[0] == n) {
-        memcpy(v, buf + 1, 8u * n);
+    uint32_t m = rsys_counter_members();
+    ssize_t want = (ssize_t)(8u * (1u + m));
+    if (m != 0 && t->counter_fd[0] >= 0 && read(t->counter_fd[0], buf, (size_t)want) == want && buf[0] == m) {
+        for (uint32_t i = 0, j = 1; i < n; i++) {
+            v[i] = rsys_g.counter_type[i] == RSYS_COUNTER_NONE ? ~(uint64_t)0 : buf[j++];
+        }
         return;
     }
     memset(v, 0xff, 8u * n);
@@ -100,7 +125,7 @@ void rsys_counters_read(struct rsys_tls *t, uint64_t *v)
 void rsys_counters_close(struct rsys_tls *t)
 {
     if (t->counter_pid == rsys_g.pid && t->counter_fd[0] >= 0) {
-        for (uint32_t i = rsys_g.ncounters; i-- > 0;) {
+        for (uint32_t i = rsys_counter_members(); i-- > 0;) {
             close(t->counter_fd[i]);
         }
     }

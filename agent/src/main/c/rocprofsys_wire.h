@@ -317,7 +317,8 @@ uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns);
  *                               least this often, then drop and count (default 0: drop at once)
  *   ROCPROFSYS_AGENT_METRICS    RSYS_METRIC_* bits recorded with regions (default 0)
  *   ROCPROFSYS_AGENT_COUNTERS   the CPU counters of bits 16-23: up to 8 "type:config" perf events
- *                               (decimal), comma-separated; each thread opens them as one group
+ *                               (decimal), comma-separated, "-" for a slot recorded absent (an
+ *                               event the collector refused); each thread opens them as one group
  *                               (user space only) on its first record
  *   ROCPROFSYS_AGENT_CLOCK      "monotonic": never use RSYS_CLOCK_TSC (default: TSC when usable)
  *   ROCPROFSYS_INSTRUMENT_PLAN  runtime instrumentation plan file (docs/instrumentation.md), applied

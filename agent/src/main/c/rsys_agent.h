@@ -108,7 +108,8 @@ struct rsys_global {
     size_t map_size;
     int pid;
     int statm_fd;                     /* /proc/self/statm, for RSYS_METRIC_RSS and _VIRTUAL */
-    uint32_t ncounters;               /* events of ROCPROFSYS_AGENT_COUNTERS (agent_counters.c) */
+    uint32_t ncounters;               /* slots of ROCPROFSYS_AGENT_COUNTERS (agent_counters.c) */
+#define RSYS_COUNTER_NONE 0xffffffffu /* counter_type of a slot recorded absent ("-") */
     uint32_t counter_type[RSYS_MAX_COUNTERS];
     uint64_t counter_config[RSYS_MAX_COUNTERS];
     long page_size;

@@ -63,7 +63,7 @@ public final class RunCommand {
     static final List<SourceProvider> SOURCES = List.of(
             (settings, targetEnvironment, log) -> ProcessSampling.sources(settings, log),
             CallStackSampling::sources,
-            (settings, targetEnvironment, log) -> CpuCounters.sources(settings),
+            (settings, targetEnvironment, log) -> CpuCounters.sources(settings, log),
             (settings, targetEnvironment, log) ->
                     CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log),
             (settings, targetEnvironment, log) ->

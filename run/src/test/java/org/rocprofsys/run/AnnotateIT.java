@@ -155,7 +155,7 @@ class AnnotateIT extends DistributionTest {
         Map<String, List<Double>> counters = trace.counters();
         for (int worker = 1; worker <= 2; worker++) {
             List<Double> v = counters.get("Thread " + COUNTER + " [" + worker + "] (S)");
-            assertTrue(v != null && !v.isEmpty(), counters::keySet);
+            assertTrue(v != null && !v.isEmpty(), () -> counters.keySet().toString());
             // the thread's cpu-clock count between its samples: positive, and at most a few sample
             // periods (5 ms each) apart under load
             assertTrue(v.stream().allMatch(x -> x >= 0), v::toString);
@@ -164,13 +164,37 @@ class AnnotateIT extends DistributionTest {
     }
 
     @Test
-    void anUnknownCounterIsRefusedBeforeTheLaunch() throws Exception {
+    void anUnknownCounterIsLeftOutWithAWarningOrIsAnErrorWithPapiFailOnError() throws Exception {
         ProcessResult r = tool(
                 "rocprof-sys-run",
-                env("annotate-unknown", "ROCPROFSYS_PAPI_EVENTS", "perf::NO_SUCH_EVENT"),
+                env("annotate-unknown", "ROCPROFSYS_PAPI_EVENTS", "perf::NO_SUCH_EVENT " + COUNTER),
+                "--",
+                examples().resolve("parallel-overhead").toString(),
+                "20",
+                "2",
+                "2");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(
+                r.stderr().contains("warning: ROCPROFSYS_PAPI_EVENTS: unknown CPU event 'perf::NO_SUCH_EVENT'"),
+                r::toString);
+        // the other counter keeps its values, the unknown one has none
+        DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/annotate-unknown/perfetto-trace.proto"));
+        assertEquals(1, withKey(trace, COUNTER).size(), () -> trace.slices.toString());
+        assertEquals(0, withKey(trace, "perf::NO_SUCH_EVENT").size());
+
+        ProcessResult strict = tool(
+                "rocprof-sys-run",
+                env(
+                        "annotate-strict",
+                        "ROCPROFSYS_PAPI_EVENTS",
+                        "perf::NO_SUCH_EVENT",
+                        "ROCPROFSYS_PAPI_FAIL_ON_ERROR",
+                        "ON"),
                 "--",
                 "/bin/true");
-        assertNotEquals(0, r.exitCode(), r::toString);
-        assertTrue(r.stderr().contains("unknown CPU event 'perf::NO_SUCH_EVENT'"), r::toString);
+        assertNotEquals(0, strict.exitCode(), strict::toString);
+        assertTrue(
+                strict.stderr().contains("error: ROCPROFSYS_PAPI_EVENTS: unknown CPU event 'perf::NO_SUCH_EVENT'"),
+                strict::toString);
     }
 }

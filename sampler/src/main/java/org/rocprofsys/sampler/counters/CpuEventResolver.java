@@ -34,42 +34,58 @@ public final class CpuEventResolver {
     private CpuEventResolver() {}
 
     /**
-     * The perf event of each name, in order.
-     *
-     * @throws IllegalArgumentException naming every event that is unknown or cannot be counted here
+     * What became of the names: per name (in order, at most {@link #MAX_EVENTS}) its perf event,
+     * or empty where it is refused, and one problem per refusal naming the event and why.
      */
-    public static List<PerfCounter> resolve(List<String> names) {
+    public record Resolution(List<Optional<PerfCounter>> slots, List<String> problems) {
+        public Resolution {
+            slots = List.copyOf(slots);
+            problems = List.copyOf(problems);
+        }
+
+        /** Whether any event is counted. */
+        public boolean counts() {
+            return slots.stream().anyMatch(Optional::isPresent);
+        }
+
+        /** The agent's ROCPROFSYS_AGENT_COUNTERS: {@code type:config} per slot, {@code -} for a refused one. */
+        public String agentSpec() {
+            List<String> out = new ArrayList<>();
+            for (Optional<PerfCounter> c : slots) {
+                out.add(c.map(p -> p.type() + ":" + p.config()).orElse("-"));
+            }
+            return String.join(",", out);
+        }
+    }
+
+    public static Resolution resolve(List<String> names) {
         return resolve(names, CpuEventResolver::probe);
     }
 
-    static List<PerfCounter> resolve(List<String> names, Probe probe) {
-        List<PerfCounter> out = new ArrayList<>();
+    static Resolution resolve(List<String> names, Probe probe) {
+        List<Optional<PerfCounter>> out = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         if (names.size() > MAX_EVENTS) {
-            problems.add(names.size() + " CPU events given, at most " + MAX_EVENTS + " are recorded together");
+            problems.add(names.size() + " CPU events given, at most " + MAX_EVENTS
+                    + " are recorded together: " + String.join(", ", names.subList(MAX_EVENTS, names.size()))
+                    + " left out");
         }
-        for (String name : names) {
+        for (String name : names.subList(0, Math.min(names.size(), MAX_EVENTS))) {
             Optional<PerfCounter> c = find(name);
+            String refusal = c.isEmpty() ? null : probe.refusal(c.get());
             if (c.isEmpty()) {
                 problems.add("unknown CPU event '" + name + "' (rocprof-sys-avail -H lists the CPU events by name)");
-                continue;
-            }
-            String refusal = probe.refusal(c.get());
-            if (refusal != null) {
+            } else if (refusal != null) {
                 problems.add("CPU event '" + name + "' cannot be counted on this machine: "
                         + (c.get().hardware()
                                 ? "it is a hardware event and the CPU's counters are not available here (" + refusal
                                         + ")"
                                 : refusal)
                         + "; rocprof-sys-avail -H shows which events are available");
-                continue;
             }
-            out.add(c.get());
+            out.add(refusal == null ? c : Optional.empty());
         }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("ROCPROFSYS_PAPI_EVENTS: " + String.join("; ", problems));
-        }
-        return out;
+        return new Resolution(out, problems);
     }
 
     /** The agent records at most this many counters (its metric flags hold 8). */
