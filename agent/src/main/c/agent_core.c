@@ -17,7 +17,7 @@ struct rsys_global rsys_g = {.statm_fd = -1, .next_seq = 1, .exit_code = -1};
 uint64_t (*rsys_test_clock)(void);
 uint64_t (*rsys_test_clock_pair)(uint32_t purpose, uint64_t *monotonic_ns);
 int rsys_test_clock_kind = -1;
-void (*rsys_test_metrics)(uint32_t flags, uint64_t values[3]);
+void (*rsys_test_metrics)(uint32_t flags, uint64_t values[RSYS_MAX_METRICS]);
 int rsys_clock_rdtsc;
 
 static void rsys_write_pad(unsigned char *p)
@@ -194,9 +194,37 @@ size_t rsys_cut_utf8(const char *s, size_t len, size_t max)
     return n;
 }
 
+static uint64_t rsys_tv_ns(struct timeval tv)
+{
+    return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
+}
+
+/* statm's first two fields: size and resident, in pages */
+static void rsys_read_statm(uint64_t *size, uint64_t *resident)
+{
+    char buf[128];
+    ssize_t n = pread(rsys_g.statm_fd, buf, sizeof buf - 1, 0);
+    if (n <= 0) {
+        return;
+    }
+    buf[n] = 0;
+    const char *p = buf;
+    uint64_t v[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        while (*p == ' ') {
+            p++;
+        }
+        while (*p >= '0' && *p <= '9') {
+            v[i] = v[i] * 10 + (uint64_t)(*p++ - '0');
+        }
+    }
+    *size = v[0] * (uint64_t)rsys_g.page_size;
+    *resident = v[1] * (uint64_t)rsys_g.page_size;
+}
+
 uint32_t rsys_read_metrics(uint32_t flags, uint64_t *out)
 {
-    uint64_t v[3] = {0, 0, 0};
+    uint64_t v[RSYS_MAX_METRICS] = {0};
     if (rsys_test_metrics != NULL) {
         rsys_test_metrics(flags, v);
     } else {
@@ -206,24 +234,8 @@ uint32_t rsys_read_metrics(uint32_t flags, uint64_t *out)
                 v[0] = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
             }
         }
-        if ((flags & RSYS_METRIC_RSS) && rsys_g.statm_fd >= 0) {
-            char buf[128];
-            ssize_t n = pread(rsys_g.statm_fd, buf, sizeof buf - 1, 0);
-            if (n > 0) {
-                buf[n] = 0;
-                const char *p = buf;
-                while (*p && *p != ' ') {
-                    p++; /* skip "size" */
-                }
-                uint64_t pages = 0;
-                while (*p == ' ') {
-                    p++;
-                }
-                while (*p >= '0' && *p <= '9') {
-                    pages = pages * 10 + (uint64_t)(*p++ - '0');
-                }
-                v[1] = pages * (uint64_t)rsys_g.page_size;
-            }
+        if ((flags & (RSYS_METRIC_RSS | RSYS_METRIC_VIRTUAL)) && rsys_g.statm_fd >= 0) {
+            rsys_read_statm(&v[3], &v[1]);
         }
         if (flags & RSYS_METRIC_PEAK_RSS) {
             struct rusage ru;
@@ -231,11 +243,30 @@ uint32_t rsys_read_metrics(uint32_t flags, uint64_t *out)
                 v[2] = (uint64_t)ru.ru_maxrss * 1024ull;
             }
         }
+        if (flags & RSYS_METRIC_RUSAGE) {
+            struct rusage ru;
+            if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+                v[4] = rsys_tv_ns(ru.ru_utime);
+                v[5] = rsys_tv_ns(ru.ru_stime);
+                v[6] = (uint64_t)ru.ru_majflt;
+                v[7] = (uint64_t)ru.ru_minflt;
+                v[8] = (uint64_t)ru.ru_nvcsw;
+                v[9] = (uint64_t)ru.ru_nivcsw;
+            }
+        }
+        if (flags & RSYS_METRIC_COUNTERS) {
+            rsys_counters_read(&rsys_tls, &v[10]);
+        }
     }
     uint32_t n = 0;
-    for (uint32_t bit = 0; bit < 3; bit++) {
+    for (uint32_t bit = 0; bit < 10; bit++) {
         if (flags & (1u << bit)) {
             out[n++] = v[bit];
+        }
+    }
+    for (uint32_t i = 0; i < RSYS_MAX_COUNTERS; i++) {
+        if (flags & (RSYS_METRIC_COUNTER0 << i)) {
+            out[n++] = v[10 + i];
         }
     }
     return n;
@@ -256,7 +287,7 @@ static RSYS_ALWAYS_INLINE int rsys_begin_inline(uint32_t category, const char *n
         return 0;
     }
     uint64_t now = rsys_now();
-    uint64_t mv[3];
+    uint64_t mv[RSYS_MAX_METRICS];
     uint32_t nm = t->nmetrics;
     if (RSYS_UNLIKELY(nm != 0)) {
         rsys_read_metrics(t->metrics, mv);
@@ -326,7 +357,7 @@ static RSYS_ALWAYS_INLINE int rsys_end_inline(uint32_t category, int is_main)
     uint64_t now = rsys_now();
     uint32_t nm = t->nmetrics;
     uint32_t size = 16u + 8u * nm;
-    uint64_t mv[3];
+    uint64_t mv[RSYS_MAX_METRICS];
     if (RSYS_UNLIKELY(nm != 0)) {
         rsys_read_metrics(t->metrics, mv);
     }

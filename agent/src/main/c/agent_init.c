@@ -61,8 +61,8 @@ static void rsys_read_settings(void)
     /* absent (a ring read by no collector: tests, benchmarks): drop at once, as before */
     uint64_t stall_ms = rsys_env_u64("ROCPROFSYS_AGENT_STALL_MS", 0);
     rsys_g.stall_ns = stall_ms > 3600000u ? 3600000000000ull : stall_ms * 1000000ull;
-    rsys_g.metrics = (uint32_t)rsys_env_u64("ROCPROFSYS_AGENT_METRICS", 0) &
-                     (RSYS_METRIC_THREAD_CPU | RSYS_METRIC_RSS | RSYS_METRIC_PEAK_RSS);
+    rsys_g.metrics = (uint32_t)rsys_env_u64("ROCPROFSYS_AGENT_METRICS", 0) & RSYS_METRIC_ALL;
+    rsys_counters_init();
     rsys_g.page_size = sysconf(_SC_PAGESIZE);
 }
 
@@ -154,7 +154,7 @@ static void rsys_open_statm(void)
         close(rsys_g.statm_fd);
         rsys_g.statm_fd = -1;
     }
-    if (rsys_g.metrics & RSYS_METRIC_RSS) {
+    if (rsys_g.metrics & (RSYS_METRIC_RSS | RSYS_METRIC_VIRTUAL)) {
         rsys_g.statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
     }
 }

@@ -125,11 +125,48 @@ static uint64_t rsys_slow_attach(void *p)
     return (uint64_t)rsys_attach((struct rsys_tls *)p);
 }
 
-/* A 16-byte FUNC_ENTER / FUNC_EXIT keeping `reserve` bytes free after it. 1: written. */
+struct rsys_fn_args {
+    struct rsys_tls *t;
+    uint32_t type;
+    uint32_t gid;
+    uint64_t reserve;
+    uint64_t now;
+};
+
+/*
+ * FUNC_ENTER / FUNC_EXIT with the thread's metrics (the run asked for timemory components or CPU
+ * counters): reading them calls into libc and the kernel, so it runs guarded.
+ */
+static uint64_t rsys_fn_record_metrics(void *p)
+{
+    struct rsys_fn_args *a = (struct rsys_fn_args *)p;
+    struct rsys_tls *t = a->t;
+    uint64_t mv[RSYS_MAX_METRICS];
+    uint32_t nm = rsys_read_metrics(t->metrics, mv);
+    uint32_t size = 16u + 8u * nm;
+    unsigned char *r = rsys_reserve(t, size, a->reserve, RSYS_SLOW_WAIT);
+    if (r == NULL) {
+        return 0;
+    }
+    uint64_t *w = (uint64_t *)r;
+    w[0] = rsys_record_word(a->type, size, a->gid);
+    w[1] = a->now;
+    for (uint32_t i = 0; i < nm; i++) {
+        w[2 + i] = mv[i];
+    }
+    rsys_publish(t);
+    return 1;
+}
+
+/* A FUNC_ENTER / FUNC_EXIT (16 bytes without metrics) keeping `reserve` bytes free after it. 1: written. */
 static RSYS_ALWAYS_INLINE int rsys_fn_record(struct rsys_tls *t, uint32_t type, uint32_t gid,
                                              uint64_t reserve)
 {
     uint64_t now = rsys_now();
+    if (RSYS_UNLIKELY(t->nmetrics != 0)) {
+        struct rsys_fn_args a = {t, type, gid, reserve, now};
+        return (int)rsys_instr_guarded(rsys_fn_record_metrics, &a);
+    }
     unsigned char *p = rsys_reserve(t, 16u, reserve, RSYS_SLOW_GUARDED);
     if (RSYS_UNLIKELY(p == NULL)) {
         return 0;

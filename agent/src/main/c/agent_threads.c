@@ -81,6 +81,9 @@ int rsys_attach(struct rsys_tls *t)
         pthread_setspecific(rsys_thread_key, (void *)1);
     }
     rsys_write_thread_start(t);
+    if (rsys_g.ncounters != 0) {
+        rsys_counters_attach(t); /* before its timers: a sample finds the group open */
+    }
     rsys_timers_thread_start(t);
     return 1;
 }
@@ -107,6 +110,9 @@ void rsys_write_thread_end(struct rsys_tls *t)
     __atomic_store_n(&t->ring->state, RSYS_RING_ENDED, __ATOMIC_RELEASE);
     t->data = NULL;
     t->state = RSYS_TS_ENDED;
+    if (rsys_g.ncounters != 0) {
+        rsys_counters_close(t);
+    }
 }
 
 static void rsys_thread_exit(void *unused)

@@ -318,15 +318,27 @@ int rsys_write_stack_sample(struct rsys_tls *t, uint32_t kind, uint64_t time, ui
         npcs = RSYS_SAMPLE_MAX_PCS;
     }
     uint32_t fixed = 32u + 8u * nregs + 8u * npcs;
+    /* the thread's CPU counters, when it has opened them (a region did): opening them here could
+     * interrupt a region's own first opening */
+    uint32_t nc = rsys_g.ncounters;
+    uint64_t cv[RSYS_MAX_COUNTERS];
+    if (nc != 0) {
+        if (t->counter_pid == rsys_g.pid) {
+            rsys_counters_read(t, cv);
+        } else {
+            memset(cv, 0xff, sizeof cv);
+        }
+    }
+    uint32_t tail = 8u * nc;
     /* at most a quarter of the ring, and what the u16 size allows */
     uint64_t cap = (t->mask + 1) / 4;
     if (cap > RSYS_MAX_SAMPLE_RECORD_SIZE) {
         cap = RSYS_MAX_SAMPLE_RECORD_SIZE;
     }
-    if (fixed + (uint64_t)stack_size > cap) {
-        stack_size = fixed >= cap ? 0u : (uint32_t)((cap - fixed) & ~(uint64_t)7);
+    if (fixed + tail + (uint64_t)stack_size > cap) {
+        stack_size = fixed + tail >= cap ? 0u : (uint32_t)((cap - fixed - tail) & ~(uint64_t)7);
     }
-    uint32_t size = (fixed + stack_size + 7u) & ~7u;
+    uint32_t size = ((fixed + stack_size + 7u) & ~7u) + tail;
     unsigned char *p = rsys_reserve(t, size, rsys_reserve_for(t, t->depth), RSYS_SLOW_NOWAIT);
     if (p == NULL) {
         rsys_count_drops(t, 1);
@@ -337,7 +349,7 @@ int rsys_write_stack_sample(struct rsys_tls *t, uint32_t kind, uint64_t time, ui
     w[1] = time;
     w[2] = thread_cpu_ns;
     w[3] = (uint64_t)npcs | ((uint64_t)nregs << 16) | ((uint64_t)stack_size << 32);
-    w[size / 8 - 1] = 0; /* padding after the stack bytes */
+    w[(size - tail) / 8 - 1] = 0; /* padding after the stack bytes */
     uint64_t *q = w + 4;
     for (uint32_t i = 0; i < nregs; i++) {
         *q++ = regs[i];
@@ -347,6 +359,9 @@ int rsys_write_stack_sample(struct rsys_tls *t, uint32_t kind, uint64_t time, ui
     }
     if (stack_size != 0) {
         memcpy(q, stack, stack_size);
+    }
+    if (nc != 0) {
+        memcpy(p + size - tail, cv, tail);
     }
     rsys_publish(t);
     return 1;

@@ -58,6 +58,25 @@
 #define RSYS_METRIC_THREAD_CPU 1u /* u64 CLOCK_THREAD_CPUTIME_ID ns */
 #define RSYS_METRIC_RSS 2u        /* u64 current resident set size, bytes */
 #define RSYS_METRIC_PEAK_RSS 4u   /* u64 peak resident set size, bytes */
+#define RSYS_METRIC_VIRTUAL 8u    /* u64 process virtual memory size (statm size), bytes */
+/* getrusage(RUSAGE_THREAD) of the recording thread, one call for all six */
+#define RSYS_METRIC_USER_TIME 16u     /* u64 user-mode CPU time, ns (ru_utime) */
+#define RSYS_METRIC_KERNEL_TIME 32u   /* u64 kernel-mode CPU time, ns (ru_stime) */
+#define RSYS_METRIC_MAJOR_FAULTS 64u  /* u64 ru_majflt */
+#define RSYS_METRIC_MINOR_FAULTS 128u /* u64 ru_minflt */
+#define RSYS_METRIC_VOLUNTARY_CSW 256u /* u64 ru_nvcsw */
+#define RSYS_METRIC_PRIORITY_CSW 512u  /* u64 ru_nivcsw (involuntary) */
+#define RSYS_METRIC_RUSAGE 0x3f0u
+/*
+ * Bits 16-23: CPU counter i (ROCPROFSYS_AGENT_COUNTERS' i-th event, bit 16 + i), the raw count of
+ * the thread's own perf event (the group read at that moment); all ones where the thread could not
+ * open its events.
+ */
+#define RSYS_METRIC_COUNTER0 (1u << 16)
+#define RSYS_METRIC_COUNTERS 0xff0000u
+#define RSYS_MAX_COUNTERS 8u
+#define RSYS_METRIC_ALL 0xff03ffu
+#define RSYS_MAX_METRICS 18u /* metric u64s a record may carry */
 
 struct rsys_file_header {
     uint64_t magic;              /*   0 RSYS_WIRE_MAGIC */
@@ -145,7 +164,7 @@ struct rsys_record_header {
 #define RSYS_REC_THREAD_END 2u   /* u64 time */
 /*
  * u64 time, then one u64 per metric flag set (in bit order), then the NUL-terminated name padded
- * to 8. aux = category (bits 0-7) | metric flags << 8.
+ * to 8. aux = category (bits 0-7) | metric flags << 8 (24 bits: RSYS_METRIC_*).
  */
 #define RSYS_REC_REGION_BEGIN 3u
 /* u64 time, then the metric u64s as for REGION_BEGIN. aux as for REGION_BEGIN. */
@@ -173,9 +192,13 @@ struct rsys_record_header {
  */
 /* NUL-terminated function name padded to 8; aux = global function id. No time. */
 #define RSYS_REC_FUNC_DEF 9u
-/* u64 time; aux = global function id. Opens a region of category host, named by its FUNC_DEF. */
+/*
+ * u64 time; aux = global function id. Opens a region of category host, named by its FUNC_DEF.
+ * When the file header's metrics are not 0 the record is longer: one u64 per metric flag of the
+ * header follows the time, as in REGION_BEGIN (its size says which form it is).
+ */
 #define RSYS_REC_FUNC_ENTER 10u
-/* u64 time; aux = global function id. Closes the innermost open region (that function's). */
+/* u64 time [metric u64s as FUNC_ENTER]; aux = global function id. Closes the innermost open region. */
 #define RSYS_REC_FUNC_EXIT 11u
 
 /*
@@ -193,6 +216,9 @@ struct rsys_record_header {
  *                          8-aligned, strictly increasing)
  *      stack[stack_size]   the stack from the interrupted sp upwards (for DWARF CFI unwinding),
  *                          padded to 8
+ *      u64 counters[n]     the raw values of the thread's CPU counters (ROCPROFSYS_AGENT_COUNTERS,
+ *                          in order; all ones where the thread has not opened them): n is what the
+ *                          record's size leaves after the padded stack (0 without counters)
  * These records may exceed RSYS_MAX_RECORD_SIZE, up to RSYS_MAX_SAMPLE_RECORD_SIZE (and never more
  * than a quarter of a ring).
  */
@@ -302,6 +328,10 @@ uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns);
  *   ROCPROFSYS_AGENT_STALL_MS   not lossless, ring full: wait while the collector frees space at
  *                               least this often, then drop and count (default 0: drop at once)
  *   ROCPROFSYS_AGENT_METRICS    RSYS_METRIC_* bits recorded with regions (default 0)
+ *   ROCPROFSYS_AGENT_COUNTERS   the CPU counters of bits 16-23: up to 8 "type:config" perf events
+ *                               (decimal), comma-separated, "-" for a slot recorded absent (an
+ *                               event the collector refused); each thread opens them as one group
+ *                               (user space only) on its first record
  *   ROCPROFSYS_AGENT_CLOCK      "monotonic": never use RSYS_CLOCK_TSC (default: TSC when usable)
  *   ROCPROFSYS_INSTRUMENT_PLAN  runtime instrumentation plan file (docs/instrumentation.md), applied
  *                               by the agent before main and after each dlopen

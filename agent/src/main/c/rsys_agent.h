@@ -88,6 +88,8 @@ struct rsys_tls {
      */
     volatile uint8_t busy;
     volatile uint8_t nosample;     /* 1: THREAD_END written or being written: no more samples */
+    int32_t counter_pid;           /* the process that opened counter_fd (a fork child opens its own) */
+    int32_t counter_fd[RSYS_MAX_COUNTERS]; /* the thread's CPU counters, [0] the group leader; -1: none */
 };
 
 extern __thread struct rsys_tls rsys_tls __attribute__((tls_model("initial-exec"))) RSYS_HIDDEN;
@@ -105,7 +107,11 @@ struct rsys_global {
     struct rsys_file_header *hdr;     /* the mapping */
     size_t map_size;
     int pid;
-    int statm_fd;                     /* /proc/self/statm, for RSYS_METRIC_RSS */
+    int statm_fd;                     /* /proc/self/statm, for RSYS_METRIC_RSS and _VIRTUAL */
+    uint32_t ncounters;               /* slots of ROCPROFSYS_AGENT_COUNTERS (agent_counters.c) */
+#define RSYS_COUNTER_NONE 0xffffffffu /* counter_type of a slot recorded absent ("-") */
+    uint32_t counter_type[RSYS_MAX_COUNTERS];
+    uint64_t counter_config[RSYS_MAX_COUNTERS];
     long page_size;
     uint32_t next_seq;                /* atomic: thread_seq of the next thread */
     int finalized;                    /* atomic: exit records written */
@@ -132,7 +138,8 @@ extern struct rsys_global rsys_g RSYS_HIDDEN;
 extern uint64_t (*rsys_test_clock)(void) RSYS_HIDDEN;
 extern uint64_t (*rsys_test_clock_pair)(uint32_t purpose, uint64_t *monotonic_ns) RSYS_HIDDEN;
 extern int rsys_test_clock_kind RSYS_HIDDEN;
-extern void (*rsys_test_metrics)(uint32_t flags, uint64_t values[3]) RSYS_HIDDEN;
+/* values[slot]: slot = the bit for bits 0-9, 10 + i for counter i */
+extern void (*rsys_test_metrics)(uint32_t flags, uint64_t values[RSYS_MAX_METRICS]) RSYS_HIDDEN;
 
 /* 1 when the record clock is rdtsc read inline: clock_kind RSYS_CLOCK_TSC and no test clock */
 extern int rsys_clock_rdtsc RSYS_HIDDEN;
@@ -179,6 +186,12 @@ RSYS_HIDDEN void rsys_refresh_clock_pair(void);
 RSYS_HIDDEN unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t reserve,
                                              int may_wait);
 RSYS_HIDDEN uint32_t rsys_read_metrics(uint32_t flags, uint64_t *out);
+/* agent_counters.c: ROCPROFSYS_AGENT_COUNTERS; the calling thread's group (opened on first use);
+ * reads its values into v[0..ncounters) (all ones when the thread has none) */
+RSYS_HIDDEN void rsys_counters_init(void);
+RSYS_HIDDEN void rsys_counters_attach(struct rsys_tls *t);
+RSYS_HIDDEN void rsys_counters_read(struct rsys_tls *t, uint64_t *v);
+RSYS_HIDDEN void rsys_counters_close(struct rsys_tls *t);
 RSYS_HIDDEN size_t rsys_cut_utf8(const char *s, size_t len, size_t max);
 RSYS_HIDDEN int rsys_region_begin(uint32_t category, const char *name, int is_main);
 RSYS_HIDDEN int rsys_region_end(uint32_t category, int is_main);

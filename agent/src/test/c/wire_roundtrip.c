@@ -285,10 +285,13 @@ static void exp_func_def(int ring, uint32_t gid, const char *name)
     line("ring.%d.rec.%d.name=%s", ring, i, name);
 }
 
-static void exp_func(int ring, const char *type, uint64_t time, uint32_t gid, const char *name)
+/* FUNC_ENTER / FUNC_EXIT: with the file's metrics, read as a region's are (metric_n-th read) */
+static void exp_func(int ring, const char *type, uint64_t time, uint64_t metric_n, uint32_t gid,
+                     const char *name)
 {
-    int i = rec(ring, type, 16);
+    int i = rec(ring, type, 16 + 24);
     line("ring.%d.rec.%d.time=%" PRIu64, ring, i, T(time));
+    exp_metrics(ring, i, metric_n);
     line("ring.%d.rec.%d.gid=%u", ring, i, gid);
     if (name != NULL) {
         line("ring.%d.rec.%d.name=%s", ring, i, name); /* as the collector names the region */
@@ -773,7 +776,7 @@ int main(int argc, char **argv)
     exp_end(R0, next_time(0), metric_reads, ROCPROFSYS_CATEGORY_USER);
 
     /* binary instrumentation: a FUNC_DEF, then the real hooks on a fake return-address slot
-     * (entry hooks it, the exit trampoline's C half unhooks it); no metrics are read */
+     * (entry hooks it, the exit trampoline's C half unhooks it); each reads the metrics once */
     rsys_instr_test_def(7, "instrumented_fn");
     exp_func_def(R0, 7, "instrumented_fn");
     rsys_instr_test_def(8, "other_fn");
@@ -782,14 +785,14 @@ int main(int argc, char **argv)
         uint64_t slot = 0x123456789aull;
         uint64_t m_before = metric_reads;
         rsys_instr_enter(2, 5, &slot); /* local id 2 of the area whose base (ctx) is 5 */
-        exp_func(R0, "FUNC_ENTER", next_time(0), 7, "instrumented_fn");
+        exp_func(R0, "FUNC_ENTER", next_time(0), metric_reads, 7, "instrumented_fn");
         if (slot == 0x123456789aull) {
             fprintf(stderr, "wire_roundtrip: the entry hook did not hook the slot\n");
             return 1;
         }
         uint64_t real = rsys_instr_exit((uint64_t)(uintptr_t)&slot + 8u);
-        exp_func(R0, "FUNC_EXIT", next_time(0), 7, NULL);
-        if (real != 0x123456789aull || metric_reads != m_before) {
+        exp_func(R0, "FUNC_EXIT", next_time(0), metric_reads, 7, NULL);
+        if (real != 0x123456789aull || metric_reads != m_before + 2) {
             fprintf(stderr, "wire_roundtrip: the exit hook returned %#llx\n", (unsigned long long)real);
             return 1;
         }

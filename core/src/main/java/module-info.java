@@ -7,6 +7,7 @@ module org.rocprofsys.core {
     requires jdk.unsupported;
     requires java.sql;
 
+    exports org.rocprofsys.core.counters;
     exports org.rocprofsys.core.event;
     exports org.rocprofsys.core.gpu;
     exports org.rocprofsys.core.launch;

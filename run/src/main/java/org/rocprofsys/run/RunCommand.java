@@ -32,6 +32,7 @@ import org.rocprofsys.run.cli.RunHelp;
 import org.rocprofsys.run.cli.RunInvocation;
 import org.rocprofsys.run.cli.RunUsageException;
 import org.rocprofsys.sampler.source.CallStackSampling;
+import org.rocprofsys.sampler.source.CpuCounters;
 import org.rocprofsys.unifiedmemory.kfd.KfdEvents;
 import org.rocprofsys.unifiedmemory.report.UnifiedMemoryFormat;
 
@@ -64,6 +65,7 @@ public final class RunCommand {
     static final List<SourceProvider> SOURCES = List.of(
             (settings, targetEnvironment, log) -> ProcessSampling.sources(settings, log),
             CallStackSampling::sources,
+            (settings, targetEnvironment, log) -> CpuCounters.sources(settings, log),
             (settings, targetEnvironment, log) ->
                     CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log),
             (settings, targetEnvironment, log) ->

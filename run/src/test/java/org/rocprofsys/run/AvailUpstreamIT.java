@@ -117,7 +117,25 @@ class AvailUpstreamIT extends DistributionTest {
                 .filter(l -> l.startsWith("| ") && !l.contains("COMPONENT"))
                 .map(l -> l.substring(2, l.indexOf(' ', 2)))
                 .toList();
-        assertEquals(List.of("cpu_clock", "page_rss", "peak_rss", "trip_count", "wall_clock"), names);
+        assertEquals(
+                List.of(
+                        "cpu_clock",
+                        "cpu_util",
+                        "kernel_mode_time",
+                        "num_major_page_faults",
+                        "num_minor_page_faults",
+                        "page_rss",
+                        "papi_array",
+                        "peak_rss",
+                        "priority_context_switch",
+                        "thread_cpu_clock",
+                        "thread_cpu_util",
+                        "trip_count",
+                        "user_mode_time",
+                        "virtual_memory",
+                        "voluntary_context_switch",
+                        "wall_clock"),
+                names);
     }
 
     @Test
@@ -252,8 +270,8 @@ class AvailUpstreamIT extends DistributionTest {
         // upstream's " component::… hw_counters::… settings::"; the CPU counters (PAPI presets and
         // perf events) are the hw_counters category CPU
         assertMatches(
-                "Categories:\n component::counting\n component::memory\n component::timing\n hw_counters::CPU\n"
-                        + " settings::",
+                "Categories:\n component::counting\n component::hardware_counter\n component::memory\n"
+                        + " component::resource_usage\n component::timing\n hw_counters::CPU\n settings::",
                 r.stdout());
         assertMatches(" settings::rocprofsys\n", r.stdout());
         assertMatches(" settings::timemory\n", r.stdout());

@@ -11,6 +11,8 @@ package org.rocprofsys.core.event;
  * @param pcs         the frame-pointer walk, leaf first (pcs[0] is the interrupted ip)
  * @param regs        the interrupted registers in DWARF x86-64 column order (17), or empty
  * @param stack       the stack copied from the interrupted sp upwards, or empty
+ * @param counters    the raw values of the thread's CPU counters at that moment (the run's counter
+ *                    order; {@link RegionMetrics#ABSENT} where the thread had none), or empty
  */
 public record AgentStackSample(
         long timestampNs,
@@ -20,8 +22,23 @@ public record AgentStackSample(
         long threadCpuNs,
         long[] pcs,
         long[] regs,
-        byte[] stack)
+        byte[] stack,
+        long[] counters)
         implements TraceEvent {
+    private static final long[] NO_COUNTERS = new long[0];
+
+    public AgentStackSample(
+            long timestampNs,
+            int pid,
+            int tid,
+            StackSample.Kind kind,
+            long threadCpuNs,
+            long[] pcs,
+            long[] regs,
+            byte[] stack) {
+        this(timestampNs, pid, tid, kind, threadCpuNs, pcs, regs, stack, NO_COUNTERS);
+    }
+
     /** The stack pointer the copy starts at (register column 7), 0 without registers. */
     public long stackPointer() {
         return regs.length > 7 ? regs[7] : 0;

@@ -252,12 +252,20 @@ public final class Session {
             return 0;
         }
         int metrics = 0;
-        for (Component c : TimemoryOptions.from(settings).components()) {
+        for (Component c : Component.parse(settings.get("ROCPROFSYS_TIMEMORY_COMPONENTS"))) {
             metrics |= switch (c) {
-                case CPU_CLOCK -> WireFormat.METRIC_THREAD_CPU;
+                case CPU_CLOCK, THREAD_CPU_CLOCK, CPU_UTIL, THREAD_CPU_UTIL -> WireFormat.METRIC_THREAD_CPU;
                 case PAGE_RSS -> WireFormat.METRIC_RSS;
                 case PEAK_RSS -> WireFormat.METRIC_PEAK_RSS;
-                default -> 0;
+                case VIRTUAL_MEMORY -> WireFormat.METRIC_VIRTUAL;
+                case USER_MODE_TIME -> WireFormat.METRIC_USER_TIME;
+                case KERNEL_MODE_TIME -> WireFormat.METRIC_KERNEL_TIME;
+                case NUM_MAJOR_PAGE_FAULTS -> WireFormat.METRIC_MAJOR_FAULTS;
+                case NUM_MINOR_PAGE_FAULTS -> WireFormat.METRIC_MINOR_FAULTS;
+                case VOLUNTARY_CONTEXT_SWITCH -> WireFormat.METRIC_VOLUNTARY_CSW;
+                case PRIORITY_CONTEXT_SWITCH -> WireFormat.METRIC_PRIORITY_CSW;
+                // the CPU counters come with ROCPROFSYS_AGENT_COUNTERS (the counter source)
+                case WALL_CLOCK, TRIP_COUNT, PAPI_ARRAY -> 0;
             };
         }
         return metrics;

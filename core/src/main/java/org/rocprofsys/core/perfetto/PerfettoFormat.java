@@ -19,6 +19,7 @@ import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
 import org.rocprofsys.core.output.WrittenFile;
+import org.rocprofsys.core.timemory.RegionAnnotations;
 
 /**
  * The Perfetto trace (ROCPROFSYS_TRACE), at ROCPROFSYS_PERFETTO_FILE's place. It is streamed to a
@@ -48,7 +49,10 @@ public final class PerfettoFormat implements OutputFormat {
                 new PerfettoSink.Options(
                         context.settings().bool("ROCPROFSYS_PERFETTO_ANNOTATIONS"),
                         context.realtimeOffsetNs(),
-                        context.executable()));
+                        0,
+                        context.executable(),
+                        1,
+                        RegionAnnotations.from(context.settings())));
         return new Writer(sink, budget, pending, file, context);
     }
 

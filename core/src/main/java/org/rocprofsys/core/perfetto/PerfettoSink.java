@@ -24,6 +24,7 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackFrame;
@@ -59,6 +60,7 @@ import org.rocprofsys.core.perfetto.proto.TracePacketDefaults;
 import org.rocprofsys.core.perfetto.proto.TrackDescriptor;
 import org.rocprofsys.core.perfetto.proto.TrackEvent;
 import org.rocprofsys.core.perfetto.proto.TrackEventDefaults;
+import org.rocprofsys.core.timemory.RegionAnnotations;
 
 /**
  * Writes the event stream as a Perfetto protobuf trace ({@code perfetto-trace.proto}), streaming:
@@ -112,18 +114,31 @@ public final class PerfettoSink implements EventSink {
      * @param timestampUnitNs  unit of the incremental timestamps, >= 1; 1 keeps nanosecond
      *                         precision, a larger unit rounds timestamps down to multiples of it
      *                         and makes traces smaller
+     * @param regionValues     the component and counter values put on region ends (with
+     *                         {@code annotations}), from the readings the regions carry
      */
     public record Options(
             boolean annotations,
             long realtimeOffsetNs,
             long boottimeOffsetNs,
             String executable,
-            long timestampUnitNs) {
+            long timestampUnitNs,
+            RegionAnnotations regionValues) {
         public Options {
             Objects.requireNonNull(executable, "executable");
+            Objects.requireNonNull(regionValues, "regionValues");
             if (timestampUnitNs < 1) {
                 throw new IllegalArgumentException("timestampUnitNs must be >= 1: " + timestampUnitNs);
             }
+        }
+
+        public Options(
+                boolean annotations,
+                long realtimeOffsetNs,
+                long boottimeOffsetNs,
+                String executable,
+                long timestampUnitNs) {
+            this(annotations, realtimeOffsetNs, boottimeOffsetNs, executable, timestampUnitNs, RegionAnnotations.NONE);
         }
 
         /** Nanosecond timestamps, BOOTTIME taken equal to MONOTONIC. */
@@ -150,6 +165,9 @@ public final class PerfettoSink implements EventSink {
     private static final Consumer<TrackEvent.Builder> NO_FLOW = ev -> {};
 
     private final Options options;
+    /** Region ends carry component and counter values. */
+    private final boolean annotateValues;
+
     private final OutputStream file;
     private final CodedOutputStream out;
     private final Map<Integer, ProcessTrack> processes = new HashMap<>();
@@ -188,6 +206,7 @@ public final class PerfettoSink implements EventSink {
     /** Writes to {@code stream} (e.g. a {@link TraceBudget}), which {@link #finish} closes. */
     public PerfettoSink(OutputStream stream, Options options) {
         this.options = Objects.requireNonNull(options, "options");
+        this.annotateValues = options.annotations() && !options.regionValues().isEmpty();
         this.file = Objects.requireNonNull(stream, "stream");
         // CodedOutputStream buffers itself: packets go to the file in 64 KiB writes.
         this.out = CodedOutputStream.newInstance(file, 1 << 16);
@@ -299,6 +318,9 @@ public final class PerfettoSink implements EventSink {
 
     private void regionBegin(RegionBegin b, Consumer<TrackEvent.Builder> flow) throws IOException {
         ThreadTrack t = thread(b.pid(), b.tid(), b.timestampNs());
+        if (annotateValues) {
+            t.openRegion(b.timestampNs(), b.metrics());
+        }
         long category = t.categoryIid(b.category());
         long name = t.nameIid(Objects.requireNonNullElse(b.name(), ""));
         if (flow != NO_FLOW) {
@@ -339,6 +361,13 @@ public final class PerfettoSink implements EventSink {
         if (options.annotations()) {
             encodeAnnotations(t, e.annotations());
             slices.unsignedAnnotation(t.endNsIid(), realtime(ns));
+        }
+        if (annotateValues) {
+            long beginNs = t.openBeginNs();
+            RegionMetrics begin = t.closeRegion();
+            if (!e.forced() && begin != null && e.metrics() != null) {
+                encodeAnnotations(t, options.regionValues().of(e.timestampNs() - beginNs, begin, e.metrics()));
+            }
         }
         if (e.forced()) {
             slices.annotation(t.annotationNameIid(CLOSED_BY_PROFILER), new AnnotationValue.Bool(true));
@@ -992,6 +1021,35 @@ public final class PerfettoSink implements EventSink {
         private final Map<String, Long> annotationNames = new HashMap<>();
         /** Entries interned since the last packet, written with the next one. */
         InternedData.Builder newInterned;
+
+        /** Begin times and readings of the open regions (only when region values are annotated). */
+        private long[] openNs = new long[16];
+
+        private RegionMetrics[] openReadings = new RegionMetrics[16];
+        private int open;
+
+        void openRegion(long ns, RegionMetrics m) {
+            if (open == openNs.length) {
+                openNs = java.util.Arrays.copyOf(openNs, open * 2);
+                openReadings = java.util.Arrays.copyOf(openReadings, open * 2);
+            }
+            openNs[open] = ns;
+            openReadings[open++] = m;
+        }
+
+        long openBeginNs() {
+            return open == 0 ? 0 : openNs[open - 1];
+        }
+
+        /** The innermost open region's begin readings, now closed (null when none was open). */
+        RegionMetrics closeRegion() {
+            if (open == 0) {
+                return null;
+            }
+            RegionMetrics m = openReadings[--open];
+            openReadings[open] = null;
+            return m;
+        }
 
         ThreadTrack(int pid, int sequenceId, long uuid, long unit, long lastUnits) {
             this.pid = pid;

@@ -199,7 +199,7 @@ final class CallGraphBuilder {
             }
         }
         RegionMetrics m = b.metrics() == null ? RegionMetrics.NONE : b.metrics();
-        t.push(node, ts, m.threadCpuNs(), m.rssBytes(), m.peakRssBytes());
+        t.push(node, ts, m);
         if (t.lastTs < ts) {
             t.lastTs = ts;
         }
@@ -220,7 +220,7 @@ final class CallGraphBuilder {
             return;
         }
         RegionMetrics m = e.metrics() == null ? RegionMetrics.NONE : e.metrics();
-        record(t, ts, m.threadCpuNs(), m.rssBytes(), m.peakRssBytes());
+        record(t, ts, m);
         if (t.lastTs < ts) {
             t.lastTs = ts;
         }
@@ -253,26 +253,18 @@ final class CallGraphBuilder {
     }
 
     /** Pops the thread's innermost region and adds the call to its entry. */
-    private void record(ThreadState t, long ts, long cpu, long rss, long peak) {
+    private void record(ThreadState t, long ts, RegionMetrics end) {
         int k = --t.size;
         ProfileNode node = t.nodes[k];
         t.nodes[k] = null;
+        RegionMetrics begin = t.readings[k];
+        t.readings[k] = null;
         for (int i = 0; i < n; i++) {
-            long v = switch (comps[i]) {
-                case WALL_CLOCK -> ts - t.begin[k];
-                case CPU_CLOCK -> delta(t.cpu[k], cpu);
-                case PEAK_RSS -> delta(t.peak[k], peak);
-                case PAGE_RSS -> delta(t.rss[k], rss);
-                case TRIP_COUNT -> 1;
-            };
+            long v = comps[i].perCall(ts - t.begin[k], begin, end);
             values[i] = v;
             display[i] = (double) v / (double) units[i];
         }
         node.measure.record(values, display);
-    }
-
-    private static long delta(long begin, long end) {
-        return begin == RegionMetrics.ABSENT || end == RegionMetrics.ABSENT ? 0 : end - begin;
     }
 
     private ThreadState thread(int pid, int tid) {
@@ -388,9 +380,7 @@ final class CallGraphBuilder {
         ProfileNode[] nodes = new ProfileNode[16];
 
         long[] begin = new long[16];
-        long[] cpu = new long[16];
-        long[] rss = new long[16];
-        long[] peak = new long[16];
+        RegionMetrics[] readings = new RegionMetrics[16];
         int size;
         long timelineCounter = 1;
         boolean begun;
@@ -421,20 +411,16 @@ final class CallGraphBuilder {
             return size == 0 ? null : nodes[size - 1];
         }
 
-        void push(ProfileNode node, long ts, long c, long r, long p) {
+        void push(ProfileNode node, long ts, RegionMetrics m) {
             if (size == nodes.length) {
                 int cap = size * 2;
                 nodes = java.util.Arrays.copyOf(nodes, cap);
                 begin = java.util.Arrays.copyOf(begin, cap);
-                cpu = java.util.Arrays.copyOf(cpu, cap);
-                rss = java.util.Arrays.copyOf(rss, cap);
-                peak = java.util.Arrays.copyOf(peak, cap);
+                readings = java.util.Arrays.copyOf(readings, cap);
             }
             nodes[size] = node;
             begin[size] = ts;
-            cpu[size] = c;
-            rss[size] = r;
-            peak[size] = p;
+            readings[size] = m;
             size++;
         }
     }

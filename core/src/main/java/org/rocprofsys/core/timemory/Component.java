@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import org.rocprofsys.core.event.RegionMetrics;
 
 /**
  * The timemory components the profile writer supports, with the facts their outputs show
@@ -63,7 +64,101 @@ public enum Component {
             Category.MEMORY,
             true,
             List.of()),
-    TRIP_COUNT("trip_count", "Counts number of invocations", 61, "TRIP_COUNT", Category.COUNT, false, List.of());
+    TRIP_COUNT("trip_count", "Counts number of invocations", 61, "TRIP_COUNT", Category.COUNT, false, List.of()),
+    THREAD_CPU_CLOCK(
+            "thread_cpu_clock",
+            "CPU-clock timer for the calling thread",
+            58,
+            "THREAD_CPU_CLOCK",
+            Category.TIMING,
+            true,
+            List.of("cpu_thread_clock")),
+    VIRTUAL_MEMORY(
+            "virtual_memory",
+            "Records the change in virtual memory",
+            73,
+            "VIRTUAL_MEMORY",
+            Category.MEMORY,
+            true,
+            List.of()),
+    USER_MODE_TIME(
+            "user_mode_time",
+            "CPU time spent executing in user mode (via rusage)",
+            63,
+            "USER_MODE_TIME",
+            Category.TIMING,
+            true,
+            List.of()),
+    KERNEL_MODE_TIME(
+            "kernel_mode_time",
+            "CPU time spent executing in kernel mode (via rusage)",
+            30,
+            "KERNEL_MODE_TIME",
+            Category.TIMING,
+            true,
+            List.of()),
+    NUM_MAJOR_PAGE_FAULTS(
+            "num_major_page_faults",
+            "Number of page faults serviced that required I/O activity",
+            40,
+            "NUM_MAJOR_PAGE_FAULTS",
+            Category.COUNT,
+            true,
+            List.of("major_page_faults")),
+    NUM_MINOR_PAGE_FAULTS(
+            "num_minor_page_faults",
+            "Number of page faults serviced without any I/O activity via 'reclaiming' a page frame from the "
+                    + "list of pages awaiting reallocation",
+            41,
+            "NUM_MINOR_PAGE_FAULTS",
+            Category.COUNT,
+            true,
+            List.of("minor_page_faults")),
+    VOLUNTARY_CONTEXT_SWITCH(
+            "voluntary_context_switch",
+            "Number of context switches due to a process voluntarily giving up the processor before its time "
+                    + "slice was completed",
+            74,
+            "VOLUNTARY_CONTEXT_SWITCH",
+            Category.COUNT,
+            true,
+            List.of("vol_ctx_switch")),
+    PRIORITY_CONTEXT_SWITCH(
+            "priority_context_switch",
+            "Number of context switch due to higher priority process becoming runnable or because the current "
+                    + "process exceeded its time slice",
+            50,
+            "PRIORITY_CONTEXT_SWITCH",
+            Category.COUNT,
+            true,
+            List.of("prio_ctx_switch")),
+    // The three below are measured and annotated on region ends, but write no profile file: their
+    // timemory values are pairs (cpu and wall time) or arrays (one per PAPI event), which the
+    // one-value-per-component call graph does not hold.
+    CPU_UTIL(
+            "cpu_util",
+            "Percentage of CPU-clock time divided by wall-clock time",
+            8,
+            "CPU_UTIL",
+            Category.COUNT,
+            true,
+            List.of("cpu_utilization")),
+    THREAD_CPU_UTIL(
+            "thread_cpu_util",
+            "Percentage of CPU-clock time divided by wall-clock time for calling thread",
+            59,
+            "THREAD_CPU_UTIL",
+            Category.COUNT,
+            true,
+            List.of("thread_cpu_utilization", "cpu_thread_util", "cpu_thread_utilization")),
+    PAPI_ARRAY(
+            "papi_array",
+            "Fixed-size array of PAPI HW counters",
+            45,
+            "PAPI_ARRAY",
+            Category.COUNT,
+            true,
+            List.of("papi_array_t"));
 
     /** Which unit and format settings a component follows. */
     enum Category {
@@ -142,9 +237,48 @@ public enum Component {
         return hasAccum;
     }
 
+    /** Whether the call graph holds it and its files are written (see the note above CPU_UTIL). */
+    public boolean profiled() {
+        return this != CPU_UTIL && this != THREAD_CPU_UTIL && this != PAPI_ARRAY;
+    }
+
+    /**
+     * This component's value for one call, from the region's begin and end readings
+     * ({@link RegionMetrics#ABSENT} readings count 0), in raw units: ns, bytes, counts, or for
+     * the utilisations percent. PAPI_ARRAY has one value per counter and gives 0 here.
+     */
+    public long perCall(long wallNs, RegionMetrics b, RegionMetrics e) {
+        return switch (this) {
+            case WALL_CLOCK -> wallNs;
+            case CPU_CLOCK, THREAD_CPU_CLOCK -> delta(b.threadCpuNs(), e.threadCpuNs());
+            case PEAK_RSS -> delta(b.peakRssBytes(), e.peakRssBytes());
+            case PAGE_RSS -> delta(b.rssBytes(), e.rssBytes());
+            case TRIP_COUNT -> 1;
+            case VIRTUAL_MEMORY -> delta(b.usage().virtualBytes(), e.usage().virtualBytes());
+            case USER_MODE_TIME -> delta(b.usage().userNs(), e.usage().userNs());
+            case KERNEL_MODE_TIME -> delta(b.usage().kernelNs(), e.usage().kernelNs());
+            case NUM_MAJOR_PAGE_FAULTS ->
+                delta(b.usage().majorFaults(), e.usage().majorFaults());
+            case NUM_MINOR_PAGE_FAULTS ->
+                delta(b.usage().minorFaults(), e.usage().minorFaults());
+            case VOLUNTARY_CONTEXT_SWITCH ->
+                delta(b.usage().voluntarySwitches(), e.usage().voluntarySwitches());
+            case PRIORITY_CONTEXT_SWITCH ->
+                delta(b.usage().prioritySwitches(), e.usage().prioritySwitches());
+            case CPU_UTIL, THREAD_CPU_UTIL ->
+                wallNs > 0 ? Math.round(100.0 * delta(b.threadCpuNs(), e.threadCpuNs()) / wallNs) : 0;
+            case PAPI_ARRAY -> 0;
+        };
+    }
+
+    /** end - begin, or 0 when either reading is absent. */
+    public static long delta(long begin, long end) {
+        return begin == RegionMetrics.ABSENT || end == RegionMetrics.ABSENT ? 0 : end - begin;
+    }
+
     /** trip_count reports neither units, mean, statistics nor % self; the others report all. */
     boolean reportsUnits() {
-        return this != TRIP_COUNT;
+        return this != TRIP_COUNT && category != Category.COUNT;
     }
 
     boolean reportsMean() {

@@ -12,7 +12,8 @@ import org.rocprofsys.config.Settings;
  * concern: what is measured, how the call graph is shaped, which files are written, how the table
  * is laid out, and how timing and memory values are shown.
  *
- * @param components ROCPROFSYS_TIMEMORY_COMPONENTS, parsed (order kept, duplicates dropped)
+ * @param components ROCPROFSYS_TIMEMORY_COMPONENTS, parsed (order kept, duplicates dropped), those
+ *                   the call graph holds ({@link Component#profiled()})
  * @param profile    the shape of the call graph
  * @param outputs    which outputs are written
  * @param table      the layout of every component's values and of the text table
@@ -101,7 +102,9 @@ public record TimemoryOptions(
      */
     public static TimemoryOptions from(Settings s) {
         return new TimemoryOptions(
-                Component.parse(s.get("ROCPROFSYS_TIMEMORY_COMPONENTS")),
+                Component.parse(s.get("ROCPROFSYS_TIMEMORY_COMPONENTS")).stream()
+                        .filter(Component::profiled)
+                        .toList(),
                 new Profile(
                         s.bool("ROCPROFSYS_FLAT_PROFILE"),
                         s.bool("ROCPROFSYS_TIMELINE_PROFILE"),

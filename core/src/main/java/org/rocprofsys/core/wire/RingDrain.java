@@ -187,7 +187,7 @@ public final class RingDrain {
                         time, pid, data.get(JAVA_INT_UNALIGNED, at + 16), data.get(JAVA_INT_UNALIGNED, at + 20)));
             case WireFormat.REC_THREAD_END -> out.accept(new ThreadEnded(time, pid, tid, false));
             case WireFormat.REC_REGION_BEGIN -> {
-                int flags = (aux >>> 8) & 0xff;
+                int flags = WireFormat.metricFlags(aux);
                 long nameAt = at + 16 + 8L * Integer.bitCount(flags);
                 pendingRegion = new RegionBegin(
                         time,
@@ -196,18 +196,31 @@ public final class RingDrain {
                         nameAt < end ? names.get(data, nameAt, end) : "",
                         Category.fromCode(aux & 0xff),
                         List.of(),
-                        metrics(data, at, flags));
+                        (flags == 0 ? RegionMetrics.NONE : metrics(data.asSlice(at, size), flags)));
             }
             case WireFormat.REC_REGION_END -> {
-                int flags = (aux >>> 8) & 0xff;
+                int flags = WireFormat.metricFlags(aux);
                 pendingRegion = new RegionEnd(
-                        time, pid, tid, Category.fromCode(aux & 0xff), List.of(), metrics(data, at, flags), false);
+                        time,
+                        pid,
+                        tid,
+                        Category.fromCode(aux & 0xff),
+                        List.of(),
+                        (flags == 0 ? RegionMetrics.NONE : metrics(data.asSlice(at, size), flags)),
+                        false);
             }
             case WireFormat.REC_FUNC_ENTER ->
                 out.accept(new RegionBegin(
-                        time, pid, tid, functions.name(aux), Category.HOST, List.of(), RegionMetrics.NONE));
+                        time,
+                        pid,
+                        tid,
+                        functions.name(aux),
+                        Category.HOST,
+                        List.of(),
+                        functionMetrics(data, at, size)));
             case WireFormat.REC_FUNC_EXIT ->
-                out.accept(new RegionEnd(time, pid, tid, Category.HOST, List.of(), RegionMetrics.NONE, false));
+                out.accept(new RegionEnd(
+                        time, pid, tid, Category.HOST, List.of(), functionMetrics(data, at, size), false));
             case WireFormat.REC_MARK ->
                 out.accept(new Mark(
                         time,
@@ -241,22 +254,51 @@ public final class RingDrain {
         long[] pcs = r.asSlice(pcsAt, 8L * npcs).toArray(JAVA_LONG);
         byte[] stack = r.asSlice(stackAt, stackSize).toArray(JAVA_BYTE);
         StackSample.Kind kind = aux == WireFormat.TIMER_REALTIME ? StackSample.Kind.WALL : StackSample.Kind.CPU;
-        return new AgentStackSample(time, pid, tid, kind, r.get(JAVA_LONG, 16), pcs, regs, stack);
+        // the thread's counters follow the padded stack (docs/wire-protocol.md)
+        long countersAt = (stackAt + stackSize + 7) & ~7L;
+        long[] counters = countersAt < r.byteSize()
+                ? r.asSlice(countersAt, (r.byteSize() - countersAt) & ~7L).toArray(JAVA_LONG)
+                : new long[0];
+        return new AgentStackSample(time, pid, tid, kind, r.get(JAVA_LONG, 16), pcs, regs, stack, counters);
     }
 
-    private static RegionMetrics metrics(MemorySegment data, long at, int flags) {
+    /** A FUNC_ENTER/EXIT longer than time alone carries the file's metrics. */
+    private RegionMetrics functionMetrics(MemorySegment data, long at, int size) {
+        return size > 16 ? metrics(data.asSlice(at, size), ring.metrics()) : RegionMetrics.NONE;
+    }
+
+    private static final int USAGE_FLAGS = WireFormat.METRIC_VIRTUAL
+            | WireFormat.METRIC_USER_TIME
+            | WireFormat.METRIC_KERNEL_TIME
+            | WireFormat.METRIC_MAJOR_FAULTS
+            | WireFormat.METRIC_MINOR_FAULTS
+            | WireFormat.METRIC_VOLUNTARY_CSW
+            | WireFormat.METRIC_PRIORITY_CSW;
+
+    /** The u64 after the time per flag set, in bit order (docs/wire-protocol.md). */
+    static RegionMetrics metrics(MemorySegment r, int flags) {
         if (flags == 0) {
             return RegionMetrics.NONE;
         }
-        long[] v = {RegionMetrics.ABSENT, RegionMetrics.ABSENT, RegionMetrics.ABSENT};
-        long offset = at + 16;
-        for (int bit = 0; bit < 3; bit++) {
-            if ((flags & (1 << bit)) != 0) {
-                v[bit] = data.get(JAVA_LONG_UNALIGNED, offset);
+        long[] v = new long[24];
+        java.util.Arrays.fill(v, RegionMetrics.ABSENT);
+        long offset = 16;
+        for (int bit = 0; bit < 24; bit++) {
+            if ((flags & (1 << bit)) != 0 && offset + 8 <= r.byteSize()) {
+                v[bit] = r.get(JAVA_LONG, offset);
                 offset += 8;
             }
         }
-        return new RegionMetrics(v[0], v[1], v[2]);
+        RegionMetrics.ResourceUsage usage = (flags & USAGE_FLAGS) == 0
+                ? RegionMetrics.ResourceUsage.NONE
+                : new RegionMetrics.ResourceUsage(v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
+        RegionMetrics.CounterValues counters = RegionMetrics.CounterValues.NONE;
+        int counterBits = (flags & WireFormat.METRIC_COUNTERS) >>> 16;
+        if (counterBits != 0) {
+            int n = 32 - Integer.numberOfLeadingZeros(counterBits);
+            counters = new RegionMetrics.CounterValues(java.util.Arrays.copyOfRange(v, 16, 16 + n));
+        }
+        return new RegionMetrics(v[0], v[1], v[2], usage, counters);
     }
 
     private static Annotation annotation(MemorySegment r, int type) {

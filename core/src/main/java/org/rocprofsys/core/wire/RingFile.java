@@ -340,6 +340,11 @@ public final class RingFile implements AutoCloseable {
             return header.get(JAVA_INT, WireFormat.R_TID);
         }
 
+        /** The metric flags of the file ({@link RingFile#metrics()}), which FUNC_ENTER/EXIT carry when set. */
+        public int metrics() {
+            return file.metrics();
+        }
+
         /** The conversion of this ring's record times ({@link RingFile#clock()}). */
         public ClockConversion clock() {
             return file.clock();

@@ -65,6 +65,22 @@ public final class WireFormat {
     public static final int METRIC_THREAD_CPU = 1;
     public static final int METRIC_RSS = 2;
     public static final int METRIC_PEAK_RSS = 4;
+    public static final int METRIC_VIRTUAL = 8;
+    public static final int METRIC_USER_TIME = 16;
+    public static final int METRIC_KERNEL_TIME = 32;
+    public static final int METRIC_MAJOR_FAULTS = 64;
+    public static final int METRIC_MINOR_FAULTS = 128;
+    public static final int METRIC_VOLUNTARY_CSW = 256;
+    public static final int METRIC_PRIORITY_CSW = 512;
+    /** Bit 16 + i: CPU counter i of {@link #ENV_COUNTERS}. */
+    public static final int METRIC_COUNTER0 = 1 << 16;
+
+    public static final int METRIC_COUNTERS = 0xff0000;
+    public static final int MAX_COUNTERS = 8;
+    /** The metric flags of a REGION_BEGIN/END record's aux. */
+    public static int metricFlags(int aux) {
+        return (aux >>> 8) & 0xffffff;
+    }
 
     // rsys_ring_header offsets
     public static final long R_HEAD = 0;
@@ -150,6 +166,8 @@ public final class WireFormat {
     public static final String ENV_STALL_MS = "ROCPROFSYS_AGENT_STALL_MS";
 
     public static final String ENV_METRICS = "ROCPROFSYS_AGENT_METRICS";
+    /** The CPU counters of METRIC_COUNTER0.. as perf {@code type:config} pairs joined by ','. */
+    public static final String ENV_COUNTERS = "ROCPROFSYS_AGENT_COUNTERS";
     /** "monotonic": the agent never uses {@link #CLOCK_TSC}. */
     public static final String ENV_CLOCK = "ROCPROFSYS_AGENT_CLOCK";
     /** Runtime instrumentation plan file the agent applies before main (docs/instrumentation.md). */

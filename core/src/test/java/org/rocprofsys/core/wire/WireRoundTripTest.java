@@ -324,7 +324,7 @@ class WireRoundTripTest {
                     RegionBegin b = assertInstanceOf(RegionBegin.class, ev, rk);
                     assertEquals(tid, b.tid(), rk + "tid");
                     assertEquals(Category.HOST, b.category(), rk + "category");
-                    assertEquals(RegionMetrics.NONE, b.metrics(), rk + "metrics");
+                    checkMetrics(x, rk, b.metrics());
                     assertEquals(x.str(rk + "name"), b.name(), rk + "name (its FUNC_DEF's)");
                     assertTrue(b.annotations().isEmpty(), rk + "annotations");
                 }
@@ -332,7 +332,7 @@ class WireRoundTripTest {
                     RegionEnd en = assertInstanceOf(RegionEnd.class, ev, rk);
                     assertEquals(tid, en.tid(), rk + "tid");
                     assertEquals(Category.HOST, en.category(), rk + "category");
-                    assertEquals(RegionMetrics.NONE, en.metrics(), rk + "metrics");
+                    checkMetrics(x, rk, en.metrics());
                     assertFalse(en.forced(), rk + "forced");
                 }
                 case "MARK" -> {

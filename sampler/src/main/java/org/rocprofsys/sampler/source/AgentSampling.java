@@ -2,6 +2,7 @@ package org.rocprofsys.sampler.source;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.AgentStackSample;
@@ -31,10 +32,23 @@ public final class AgentSampling implements BackgroundSource {
 
     private boolean mainThreadSeen;
 
+    private final SampleCounters counters;
+
     AgentSampling(AgentTimers timers, SampledThreads threads, AgentSampleResolver resolver, PrintStream log) {
+        this(timers, threads, resolver, List.of(), log);
+    }
+
+    /** @param counterNames the run's CPU counters, which the agent reads with each sample */
+    AgentSampling(
+            AgentTimers timers,
+            SampledThreads threads,
+            AgentSampleResolver resolver,
+            List<String> counterNames,
+            PrintStream log) {
         this.timers = timers;
         this.threads = threads;
         this.resolver = resolver;
+        this.counters = new SampleCounters(counterNames);
         this.log = log;
     }
 
@@ -67,7 +81,10 @@ public final class AgentSampling implements BackgroundSource {
         return e -> {
             resolver.drainTo(filtered);
             switch (e) {
-                case AgentStackSample a -> resolver.submit(a);
+                case AgentStackSample a -> {
+                    counters.accept(a, downstream);
+                    resolver.submit(a);
+                }
                 case StackSample s -> threads.offer(s, downstream);
                 case ProcessStarted p -> {
                     resolver.imageStarted(p);
@@ -79,6 +96,7 @@ public final class AgentSampling implements BackgroundSource {
                     } else {
                         timers.announce(t);
                     }
+                    counters.started(t);
                     downstream.accept(e);
                     threads.started(t, downstream);
                 }

@@ -9,6 +9,7 @@ import java.util.OptionalLong;
 import org.rocprofsys.config.SettingType;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.proc.ProcFs;
+import org.rocprofsys.core.counters.CpuEvents;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.sampler.perf.OverflowEvent;
@@ -172,6 +173,7 @@ public final class CallStackSampling {
                             settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"),
                             keepInternal,
                             Path.of("/proc")),
+                    CpuEvents.from(settings).names(),
                     log));
         }
         if (firstStartNs > 0 && firstStartNs != Long.MAX_VALUE) {

@@ -1,0 +1,43 @@
+package org.rocprofsys.sampler.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.rocprofsys.core.event.AgentStackSample;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.core.event.CounterTrack;
+import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.event.TraceEvent;
+
+class SampleCountersTest {
+    private static final int PID = 40;
+
+    private static AgentStackSample sample(long t, int tid, long... counters) {
+        return new AgentStackSample(
+                t, PID, tid, StackSample.Kind.CPU, 0, new long[] {1}, new long[0], new byte[0], counters);
+    }
+
+    @Test
+    void eachSampleAfterATreadsFirstGivesTheChangeOnTheThreadsTrack() {
+        SampleCounters c = new SampleCounters(List.of("perf::CPU-CLOCK", "perf::PAGE-FAULTS"));
+        List<TraceEvent> out = new ArrayList<>();
+        c.started(new ThreadStarted(1, PID, 41, 3));
+        c.accept(sample(10, 41, 1_000, 5), out::add);
+        c.accept(sample(20, 41, 4_000, RegionMetrics.ABSENT), out::add);
+        c.accept(sample(30, 41, 9_000, 7), out::add);
+        c.accept(sample(40, 42, 1, 1), out::add); // another thread's first sample
+        CounterTrack clock =
+                new CounterTrack("Thread perf::CPU-CLOCK [3] (S)", "", Category.THREAD_HARDWARE_COUNTER, PID);
+        assertEquals(List.of(new CounterSample(20, clock, 3_000), new CounterSample(30, clock, 5_000)), out);
+        // without counter names, or samples without values, nothing
+        List<TraceEvent> none = new ArrayList<>();
+        new SampleCounters(List.of()).accept(sample(10, 41, 1), none::add);
+        c.accept(sample(50, 41), none::add);
+        assertEquals(List.of(), none);
+    }
+}
