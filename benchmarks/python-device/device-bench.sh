@@ -52,7 +52,10 @@ grep -v '^ROCPROFSYS: ' "$work/sample.log" | grep -v PHASE | tail -8
 ls -la "$work/out/sample"
 f=$work/out/sample/sampling_wall_clock.txt
 if [[ -f $f ]]; then
-    echo "samples naming py::fib: $(grep 'py::fib' "$f" | awk -F'|' '{s += $4} END {print s + 0}')"
-    grep '>>>' "$f" | cut -c1-150 | head -12
+    # rows: "| |0>>> <tree>label | count | depth |": samples through py::fib = its outermost row's count
+    sed -nE 's/^\| \|0>>> (.*[^ ]) +\| +([0-9]+) \| +([0-9]+) \|.*/\3 \2 \1/p' "$f" >"$work/rows.txt"
+    echo "samples: $(awk '$1 == 0 {s += $2} END {print s + 0}' "$work/rows.txt"), through py::fib:" \
+        "$(grep 'py::fib' "$work/rows.txt" | sort -n | head -1 | cut -d' ' -f2)"
+    awk '$2 >= 10' "$work/rows.txt" | head -40
     cp "$f" "$out/sampling_wall_clock.txt"
 fi
