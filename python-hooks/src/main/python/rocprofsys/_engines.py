@@ -105,13 +105,17 @@ class MonitoringEngine:
 
         # Functions already running here return without having been pushed: their decision is
         # wrapped (_Running), and their pops only match pushes counted on the calling thread.
+        # An excluded root among them still hides what it calls (the C table learns it below).
+        running_roots = []
         frame = getframe(1)
         while frame is not None:
             code = frame.f_code
             d = decisions.get(code)
             if d is None and code not in decisions:
                 d = decide(code)
-            if d is not None and d is not SUBTREE and type(d) is not _Running:
+            if d is SUBTREE:
+                running_roots.append(code)
+            elif d is not None and type(d) is not _Running:
                 decisions[code] = _Running(d)
             frame = frame.f_back
 
@@ -217,6 +221,8 @@ class MonitoringEngine:
 
         if native is not None:
             native.monitor(on_start, on_end, on_unwind, subtree)
+            for code in running_roots:
+                native.exclude(code)
             start_cb, end_cb, unwind_cb = native.on_start, native.on_end, native.on_unwind
         else:
             start_cb, end_cb, unwind_cb = on_start, on_end, on_unwind
@@ -295,7 +301,7 @@ class SetprofileEngine:
     def available(self):
         return True
 
-    def _thread_callback(self):
+    def _thread_callback(self, skip=0):
         rules = self.rules
         decisions = rules.decisions
         decide = rules.decide
@@ -305,7 +311,7 @@ class SetprofileEngine:
         slow = rules.include_args or rules.annotate
         trace_c = rules.trace_c
         suspended = self.suspended
-        state = [0, 0]  # regions pushed and not yet popped, depth inside an excluded subtree
+        state = [0, skip]  # regions pushed and not yet popped, depth inside an excluded subtree
         c_labels = {}
 
         def callback(frame, event, arg):
@@ -360,10 +366,27 @@ class SetprofileEngine:
         sys.setprofile(callback)
         callback(frame, event, arg)
 
+    @staticmethod
+    def _running_subtree(rules):
+        """Frames from here up to the outermost excluded root already running (0: none): their
+        returns, which the profile function sees, end the excluded subtree."""
+        n = skip = 0
+        frame = sys._getframe(1)
+        while frame is not None:
+            n += 1
+            code = frame.f_code
+            d = rules.decisions.get(code)
+            if d is None and code not in rules.decisions:
+                d = rules.decide(code)
+            if d is SUBTREE:
+                skip = n
+            frame = frame.f_back
+        return skip
+
     def install(self, rules):
         self.rules = rules
         self.callbacks = {}
-        callback = self._thread_callback()
+        callback = self._thread_callback(self._running_subtree(rules))
         self.callbacks[threading.get_ident()] = callback
         sys.setprofile(callback)
         threading.setprofile(self._bootstrap)

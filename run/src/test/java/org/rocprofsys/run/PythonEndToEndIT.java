@@ -238,6 +238,17 @@ class PythonEndToEndIT extends DistributionTest {
                 assertEquals(0, r.exitCode(), exe + " " + variant + ": " + r.stderr());
                 assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")), exe + " " + variant);
             }
+            // builtin mode: an excluded function already running when profiling starts
+            String name = "python-subtree-builtin-" + Path.of(exe).getFileName();
+            Map<String, String> env = environment(name, PYTHON_ENV);
+            env.put("PYTHON_EXECUTABLE", exe);
+            ProcessResult r = tool(
+                    "rocprof-sys-python", env, "-b", "-E", "^root$", "--", script("subtree-builtin.py").toString());
+            assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
+            assertEquals(
+                    List.of("mid c1 d0", "leaf c1 d1"),
+                    PythonProfiles.timemory(output(name, "trip_count.json")),
+                    exe + " builtin");
         }
         assertFalse(found.isEmpty());
     }
