@@ -243,7 +243,13 @@ class PythonEndToEndIT extends DistributionTest {
             Map<String, String> env = environment(name, PYTHON_ENV);
             env.put("PYTHON_EXECUTABLE", exe);
             ProcessResult r = tool(
-                    "rocprof-sys-python", env, "-b", "-E", "^root$", "--", script("subtree-builtin.py").toString());
+                    "rocprof-sys-python",
+                    env,
+                    "-b",
+                    "-E",
+                    "^root$",
+                    "--",
+                    script("subtree-builtin.py").toString());
             assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
             assertEquals(
                     List.of("mid c1 d0", "leaf c1 d1"),
