@@ -101,17 +101,21 @@ class MonitoringEngine:
         # the common case in C when the extension is there: a code object given a label is
         # pushed without entering Python; the functions below handle the rest
         native = agent.native if not slow else None
-        register = native.label if native is not None else None
+        subtree = rules.subtree
 
         # Functions already running here return without having been pushed: their decision is
         # wrapped (_Running), and their pops only match pushes counted on the calling thread.
+        # An excluded root among them still hides what it calls (the C table learns it below).
+        running_roots = []
         frame = getframe(1)
         while frame is not None:
             code = frame.f_code
             d = decisions.get(code)
             if d is None and code not in decisions:
                 d = decide(code)
-            if d is not None and d is not SUBTREE and type(d) is not _Running:
+            if d is SUBTREE:
+                running_roots.append(code)
+            elif d is not None and type(d) is not _Running:
                 decisions[code] = _Running(d)
             frame = frame.f_back
 
@@ -119,9 +123,46 @@ class MonitoringEngine:
             d = decisions.get(code)
             if d is None and code not in decisions:
                 d = decide(code)
-                if d and register is not None:
-                    register(code, d)
+                if native is not None:
+                    if d:
+                        native.label(code, d)
+                    elif d is SUBTREE:
+                        native.exclude(code)
             return d
+
+        # Upstream's excluded subtree without the extension (the C callbacks keep their own):
+        # a recorded function is not pushed when an excluded root is among its callers, found by
+        # walking up to the nearest excluded root or recorded frame of this thread's shadow stack.
+        def shadow():
+            s = getattr(local, "shadow", None)
+            if s is None:
+                s = local.shadow = []
+            return s
+
+        def shadow_start(frame):
+            s = shadow()
+            known = s[-1][0] if s else None
+            beneath = False
+            f = frame.f_back
+            while f is not None:
+                if f is known:
+                    beneath = s[-1][1]
+                    break
+                if decisions.get(f.f_code, 1) is SUBTREE:
+                    beneath = True
+                    break
+                f = f.f_back
+            s.append((frame, beneath))
+            return beneath
+
+        def shadow_end(frame):
+            s = shadow()
+            for i in range(len(s) - 1, -1, -1):
+                if s[i][0] is frame:
+                    beneath = s[i][1]
+                    del s[i:]
+                    return beneath
+            return False
 
         def on_running(code, label, step, frame_depth):
             depth = getattr(local, "depth", None)
@@ -145,42 +186,53 @@ class MonitoringEngine:
                 return DISABLE
             if type(d) is _Running:
                 return on_running(code, d.label, 1, 2)
+            frame = getframe(1)
+            if native is not None:
+                return native.started(code, frame)
+            if subtree and shadow_start(frame):
+                return None
             if slow or not d:
-                _push_slow(rules, code, getframe(1), d)
+                _push_slow(rules, code, frame, d)
             else:
                 push(PY, d)
+            return None
+
+        def ended(code, d, frame):
+            if type(d) is _Running:
+                return on_running(code, d.label, -1, 0)
+            if native is not None:
+                return native.ended(code, frame)
+            if subtree and shadow_end(frame):
+                return None
+            pop(PY)
             return None
 
         def on_end(code, offset, retval):
             d = decided(code)
             if d is None or d is SUBTREE:
                 return DISABLE
-            if type(d) is _Running:
-                return on_running(code, d.label, -1, 0)
-            pop(PY)
-            return None
+            return ended(code, d, getframe(1))
 
         def on_unwind(code, offset, exc):
             d = decisions.get(code)
             if d is None or d is SUBTREE:
-                return
-            if type(d) is _Running:
-                on_running(code, d.label, -1, 0)
-            else:
-                pop(PY)
+                return None
+            return ended(code, d, getframe(1))
 
         if native is not None:
-            native.monitor(on_start, on_end)
-            start_cb, end_cb = native.on_start, native.on_end
+            native.monitor(on_start, on_end, on_unwind, subtree)
+            for code in running_roots:
+                native.exclude(code)
+            start_cb, end_cb, unwind_cb = native.on_start, native.on_end, native.on_unwind
         else:
-            start_cb, end_cb = on_start, on_end
+            start_cb, end_cb, unwind_cb = on_start, on_end, on_unwind
         events = E.PY_START | E.PY_RESUME | E.PY_THROW | E.PY_RETURN | E.PY_YIELD | E.PY_UNWIND
         mon.register_callback(tool, E.PY_START, start_cb)
         mon.register_callback(tool, E.PY_RESUME, start_cb)
         mon.register_callback(tool, E.PY_THROW, start_cb)
         mon.register_callback(tool, E.PY_RETURN, end_cb)
         mon.register_callback(tool, E.PY_YIELD, end_cb)
-        mon.register_callback(tool, E.PY_UNWIND, on_unwind)
+        mon.register_callback(tool, E.PY_UNWIND, unwind_cb)
         if rules.trace_c:
             events |= E.CALL | E.C_RETURN | E.C_RAISE
             c_labels = {}
@@ -249,7 +301,7 @@ class SetprofileEngine:
     def available(self):
         return True
 
-    def _thread_callback(self):
+    def _thread_callback(self, skip=0):
         rules = self.rules
         decisions = rules.decisions
         decide = rules.decide
@@ -259,7 +311,7 @@ class SetprofileEngine:
         slow = rules.include_args or rules.annotate
         trace_c = rules.trace_c
         suspended = self.suspended
-        state = [0, 0]  # regions pushed and not yet popped, depth inside an excluded subtree
+        state = [0, skip]  # regions pushed and not yet popped, depth inside an excluded subtree
         c_labels = {}
 
         def callback(frame, event, arg):
@@ -314,10 +366,27 @@ class SetprofileEngine:
         sys.setprofile(callback)
         callback(frame, event, arg)
 
+    @staticmethod
+    def _running_subtree(rules):
+        """Frames from here up to the outermost excluded root already running (0: none): their
+        returns, which the profile function sees, end the excluded subtree."""
+        n = skip = 0
+        frame = sys._getframe(1)
+        while frame is not None:
+            n += 1
+            code = frame.f_code
+            d = rules.decisions.get(code)
+            if d is None and code not in rules.decisions:
+                d = rules.decide(code)
+            if d is SUBTREE:
+                skip = n
+            frame = frame.f_back
+        return skip
+
     def install(self, rules):
         self.rules = rules
         self.callbacks = {}
-        callback = self._thread_callback()
+        callback = self._thread_callback(self._running_subtree(rules))
         self.callbacks[threading.get_ident()] = callback
         sys.setprofile(callback)
         threading.setprofile(self._bootstrap)

@@ -67,6 +67,8 @@ class Rules:
         self.exclude_functions = _compiled(config.exclude_functions)
         self.exclude_modules = _compiled(config.exclude_modules)
         self.default_exclude_functions = _compiled(DEFAULT_EXCLUDE_FUNCTIONS)
+        # whether any decision can be SUBTREE (a function exclude of the user's)
+        self.subtree = any(p not in DEFAULT_EXCLUDE_FUNCTIONS for p in config.exclude_functions)
         self.decisions = {}
 
     def decide(self, code):

@@ -12,8 +12,10 @@ import java.util.regex.Pattern;
 /**
  * Python profiling overhead: recursive fib(N) in one interpreter, unprofiled, with every call
  * traced, and with fib excluded (benchmarks/src/main/python/python_bench.py, run under
- * rocprof-sys-run with the distribution's rocprofsys package; CPU time of the target, best of
- * rounds, so the collector's own work on a small machine does not count). Goals on Python 3.12+
+ * rocprof-sys-run with the distribution's rocprofsys package; the phases take turns, each keeps its
+ * best round, in CPU time of the target, so the collector's own work on a small machine does not
+ * count). On sys.monitoring also the floor: a C callback that does nothing, registered for the
+ * same events, which is what the interpreter's dispatch alone costs. Goals on Python 3.12+
  * (sys.monitoring): traced &lt;= 2x, excluded &lt;= 1.1x; older Pythons (sys.setprofile) are
  * informational. Then the cost of call-stack sampling at 1 kHz of the same program with CPython's
  * perf trampoline (what rocprof-sys-sample turns on for Python), against the plain interpreter.
@@ -77,7 +79,7 @@ final class PythonBench {
         Map<String, String> pe = env.profiledEnvironment(scratch.resolve("traced"), settings);
         pe.put("PYTHONPATH", env.dist().resolve("lib/python/site-packages").toString());
         Env.Outcome o = Env.run(
-                        List.of(env.runLauncher().toString(), "--", python, script.toString(), n, "5"),
+                        List.of(env.runLauncher().toString(), "--", python, script.toString(), n, "7"),
                         pe,
                         scratch,
                         null,
@@ -90,6 +92,18 @@ final class PythonBench {
         boolean monitoring = engine.startsWith("sys.monitoring");
         double base = p.get("unprofiled");
         List<Result> out = new ArrayList<>();
+        if (p.containsKey("floor")) {
+            out.add(new Result(
+                    "python sys.monitoring floor (no-op C callback), " + engine,
+                    p.get("floor") / base,
+                    "x",
+                    "fib(" + n + ") unprofiled",
+                    base * 1e3,
+                    "ms",
+                    p.get("floor") / base,
+                    Double.NaN,
+                    false));
+        }
         out.add(new Result(
                 "python traced, " + engine,
                 p.get("traced") / base,
@@ -117,7 +131,9 @@ final class PythonBench {
         Env.Outcome plain = Env.run(
                         List.of(python, script.toString(), n, "5", "--plain"), System.getenv(), scratch, null, 0)
                 .check(python);
-        Map<String, String> settings = Map.of("ROCPROFSYS_USE_PROCESS_SAMPLING", "OFF");
+        // no delay: fib(27) x 5 ends within the default 0.5 s, before sampling would begin
+        Map<String, String> settings =
+                Map.of("ROCPROFSYS_USE_PROCESS_SAMPLING", "OFF", "ROCPROFSYS_SAMPLING_DELAY", "0");
         Map<String, String> se = env.profiledEnvironment(scratch.resolve("sampled"), settings);
         Path sample = env.dist().resolve("bin/rocprof-sys-sample");
         Files.createDirectories(scratch.resolve("sampled"));

@@ -193,6 +193,72 @@ class PythonEndToEndIT extends DistributionTest {
         assertFalse(found.isEmpty());
     }
 
+    /**
+     * Upstream's excluded subtree (-E): nothing beneath skipme is recorded, its callees are where
+     * they are called from elsewhere. Every interpreter found, and on 3.12+ (sys.monitoring) also
+     * its Python callbacks (ctypes binding, annotations) and the sys.setprofile engine.
+     */
+    @Test
+    void excludedSubtreeOnEveryInstalledInterpreter() throws Exception {
+        List<String> want = List.of(
+                "outer c1 d0",
+                "helper c2 d1",
+                "leaf c2 d2",
+                "boom c1 d1",
+                "helper c1 d2",
+                "leaf c1 d3",
+                "gen_sum c1 d1",
+                "gen c4 d2",
+                "leaf c3 d3");
+        List<String> found = interpreters();
+        for (String exe : found) {
+            boolean monitoring = Command.of(exe, "-c", "import sys; print(hasattr(sys, 'monitoring'))")
+                    .ok()
+                    .strip()
+                    .equals("True");
+            List<List<String>> variants = new ArrayList<>();
+            variants.add(List.of());
+            if (monitoring) {
+                variants.add(List.of("ROCPROFSYS_PYTHON_BINDING", "ctypes"));
+                variants.add(List.of("-a"));
+                variants.add(List.of("ROCPROFSYS_PYTHON_ENGINE", "setprofile"));
+            }
+            for (List<String> variant : variants) {
+                String name = "python-subtree-" + Path.of(exe).getFileName() + "-" + variants.indexOf(variant);
+                Map<String, String> env = environment(name, PYTHON_ENV);
+                env.put("PYTHON_EXECUTABLE", exe);
+                List<String> args = new ArrayList<>(List.of("-E", "^skipme$"));
+                if (variant.size() == 2) {
+                    env.put(variant.get(0), variant.get(1));
+                } else {
+                    args.addAll(variant);
+                }
+                args.addAll(List.of("--", script("subtree.py").toString()));
+                ProcessResult r = tool("rocprof-sys-python", env, args.toArray(String[]::new));
+                assertEquals(0, r.exitCode(), exe + " " + variant + ": " + r.stderr());
+                assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")), exe + " " + variant);
+            }
+            // builtin mode: an excluded function already running when profiling starts
+            String name = "python-subtree-builtin-" + Path.of(exe).getFileName();
+            Map<String, String> env = environment(name, PYTHON_ENV);
+            env.put("PYTHON_EXECUTABLE", exe);
+            ProcessResult r = tool(
+                    "rocprof-sys-python",
+                    env,
+                    "-b",
+                    "-E",
+                    "^root$",
+                    "--",
+                    script("subtree-builtin.py").toString());
+            assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
+            assertEquals(
+                    List.of("mid c1 d0", "leaf c1 d1"),
+                    PythonProfiles.timemory(output(name, "trip_count.json")),
+                    exe + " builtin");
+        }
+        assertFalse(found.isEmpty());
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void builtinNoprofile(boolean annotated) throws Exception {
