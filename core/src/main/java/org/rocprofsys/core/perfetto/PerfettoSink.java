@@ -297,6 +297,7 @@ public final class PerfettoSink implements EventSink {
 
     private void processEnded(ProcessEnded p) {
         threads.values().removeIf(t -> t.pid == p.pid());
+        lastThread = null;
         ProcessTrack ended = processes.remove(p.pid());
         if (ended != null) {
             endedProcesses.put(p.pid(), ended);
