@@ -6,11 +6,11 @@ the last stop() removes it, so nested and recursive @profile calls profile the o
 
 import sys
 import threading
-from functools import wraps
 
 from ._agent import agent
 from ._engines import choose
 from ._rules import Config
+from ._scope import Scope
 
 __all__ = ["profile", "noprofile", "config", "Profiler", "FakeProfiler", "Config"]
 
@@ -76,7 +76,7 @@ def _default_functor():
     return True
 
 
-class Profiler:
+class Profiler(Scope):
     """Profiles Python functions while started: decorator, context manager, or start()/stop()."""
 
     _conditional_functor = _default_functor
@@ -111,25 +111,6 @@ class Profiler:
             _state.stop()
         return self._started
 
-    def __call__(self, func):
-        @wraps(func)
-        def function_wrapper(*args, **kwargs):
-            self.start()
-            try:
-                return func(*args, **kwargs)
-            finally:
-                self.stop()
-
-        return function_wrapper
-
-    def __enter__(self, *args, **kwargs):
-        self.start()
-        return self
-
-    def __exit__(self, exec_type, exec_value, exec_tb):
-        self.stop()
-        return False
-
     def run(self, cmd):
         import __main__
 
@@ -144,18 +125,11 @@ class Profiler:
             self.stop()
         return self
 
-    def runcall(self, func, *args, **kwargs):
-        self.start()
-        try:
-            return func(*args, **kwargs)
-        finally:
-            self.stop()
-
 
 profile = Profiler
 
 
-class FakeProfiler:
+class FakeProfiler(Scope):
     """Pauses the profiler for a call (decorator) or a block (context manager) and its callees."""
 
     @staticmethod
@@ -169,24 +143,11 @@ class FakeProfiler:
     def __init__(self, *args, **kwargs):
         pass
 
-    def __call__(self, func):
-        @wraps(func)
-        def function_wrapper(*args, **kwargs):
-            _state.pause_thread()
-            try:
-                return func(*args, **kwargs)
-            finally:
-                _state.resume_thread()
-
-        return function_wrapper
-
-    def __enter__(self, *args, **kwargs):
+    def start(self):
         _state.pause_thread()
-        return self
 
-    def __exit__(self, exec_type, exec_value, exec_tb):
+    def stop(self):
         _state.resume_thread()
-        return False
 
 
 noprofile = FakeProfiler

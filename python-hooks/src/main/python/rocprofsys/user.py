@@ -5,8 +5,8 @@ while user regions go on being recorded (upstream's python-source profile keeps 
 main_loop regions after stop_trace); the *_thread_trace variants do so for the calling thread.
 """
 
-from functools import wraps
 
+from ._scope import Scope
 from ._agent import agent, CATEGORY_USER
 from .profiler import _state
 
@@ -54,7 +54,7 @@ def stop_thread_trace():
     return 0
 
 
-class Region:
+class Region(Scope):
     """A user region: start()/stop(), a decorator, or a context manager."""
 
     _counter = 0
@@ -85,32 +85,6 @@ class Region:
                     f"{Region._counter}, expected stack number: {self._count}"
                 )
             agent.pop(CATEGORY_USER)
-
-    def __call__(self, func):
-        @wraps(func)
-        def function_wrapper(*args, **kwargs):
-            self.start()
-            try:
-                return func(*args, **kwargs)
-            finally:
-                self.stop()
-
-        return function_wrapper
-
-    def __enter__(self, *args, **kwargs):
-        self.start()
-        return self
-
-    def __exit__(self, exec_type, exec_value, exec_tb):
-        self.stop()
-        return False
-
-    def runcall(self, func, *args, **kwargs):
-        self.start()
-        try:
-            return func(*args, **kwargs)
-        finally:
-            self.stop()
 
 
 region = Region

@@ -87,6 +87,10 @@ final class RocpdDatabase implements AutoCloseable {
             chunk[base + column - 1] = present ? value : null;
         }
 
+        void setNullableLong(int column, Long value) {
+            chunk[base + column - 1] = value;
+        }
+
         void add() throws SQLException {
             pending++;
             if (++rows == ROWS_PER_STATEMENT) {

@@ -411,25 +411,20 @@ final class RocpdRows {
     }
 
     long copy(CopyRow c) throws SQLException {
-        long id = copy.begin();
-        var s = copy;
-        s.setLong(2, nid);
-        s.setLong(3, c.processId());
-        s.setLong(4, c.threadId());
-        s.setLong(5, c.start());
-        s.setLong(6, c.end());
-        s.setLong(7, c.nameId());
-        s.setLong(8, c.dstAgentId());
-        s.setNullableLong(9, 0, false);
-        s.setLong(10, c.srcAgentId());
-        s.setNullableLong(11, 0, false);
-        s.setLong(12, c.size());
-        s.setLong(13, c.queueId());
-        s.setLong(14, c.streamId());
-        s.setLong(15, c.regionNameId());
-        s.setLong(16, c.eventId());
-        copy.add();
-        return id;
+        return copyRow(
+                c.processId(),
+                c.threadId(),
+                c.start(),
+                c.end(),
+                c.nameId(),
+                c.dstAgentId(),
+                c.srcAgentId(),
+                null,
+                c.size(),
+                c.queueId(),
+                c.streamId(),
+                c.regionNameId(),
+                c.eventId());
     }
 
     /** A unified-memory migration: a copy with the same address on both sides, no queue or stream. */
@@ -445,6 +440,38 @@ final class RocpdRows {
             long size,
             long eventId)
             throws SQLException {
+        return copyRow(
+                processId,
+                threadId,
+                start,
+                end,
+                nameId,
+                dstAgentId,
+                srcAgentId,
+                address,
+                size,
+                null,
+                null,
+                null,
+                eventId);
+    }
+
+    /** A rocpd_memory_copy row; a null address (both sides), queue, stream or region name is NULL. */
+    private long copyRow(
+            long processId,
+            long threadId,
+            long start,
+            long end,
+            long nameId,
+            long dstAgentId,
+            long srcAgentId,
+            Long address,
+            long size,
+            Long queueId,
+            Long streamId,
+            Long regionNameId,
+            long eventId)
+            throws SQLException {
         long id = copy.begin();
         var s = copy;
         s.setLong(2, nid);
@@ -454,13 +481,13 @@ final class RocpdRows {
         s.setLong(6, end);
         s.setLong(7, nameId);
         s.setLong(8, dstAgentId);
-        s.setLong(9, address);
+        s.setNullableLong(9, address);
         s.setLong(10, srcAgentId);
-        s.setLong(11, address);
+        s.setNullableLong(11, address);
         s.setLong(12, size);
-        s.setNullableLong(13, 0, false);
-        s.setNullableLong(14, 0, false);
-        s.setNullableLong(15, 0, false);
+        s.setNullableLong(13, queueId);
+        s.setNullableLong(14, streamId);
+        s.setNullableLong(15, regionNameId);
         s.setLong(16, eventId);
         copy.add();
         return id;

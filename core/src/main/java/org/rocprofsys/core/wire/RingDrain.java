@@ -196,7 +196,7 @@ public final class RingDrain {
                         nameAt < end ? names.get(data, nameAt, end) : "",
                         Category.fromCode(aux & 0xff),
                         List.of(),
-                        (flags == 0 ? RegionMetrics.NONE : metrics(data.asSlice(at, size), flags)));
+                        metrics(data, at, size, flags));
             }
             case WireFormat.REC_REGION_END -> {
                 int flags = WireFormat.metricFlags(aux);
@@ -206,7 +206,7 @@ public final class RingDrain {
                         tid,
                         Category.fromCode(aux & 0xff),
                         List.of(),
-                        (flags == 0 ? RegionMetrics.NONE : metrics(data.asSlice(at, size), flags)),
+                        metrics(data, at, size, flags),
                         false);
             }
             case WireFormat.REC_FUNC_ENTER ->
@@ -264,7 +264,12 @@ public final class RingDrain {
 
     /** A FUNC_ENTER/EXIT longer than time alone carries the file's metrics. */
     private RegionMetrics functionMetrics(MemorySegment data, long at, int size) {
-        return size > 16 ? metrics(data.asSlice(at, size), ring.metrics()) : RegionMetrics.NONE;
+        return size > 16 ? metrics(data, at, size, ring.metrics()) : RegionMetrics.NONE;
+    }
+
+    /** The metrics of the record at {@code at}, sliced only when it has any (most have none). */
+    private static RegionMetrics metrics(MemorySegment data, long at, int size, int flags) {
+        return flags == 0 ? RegionMetrics.NONE : metrics(data.asSlice(at, size), flags);
     }
 
     private static final int USAGE_FLAGS = WireFormat.METRIC_VIRTUAL
