@@ -161,10 +161,22 @@ public final class PerfSamplingSource implements BackgroundSource {
     public void attachBeforeExec(int pid) {
         try {
             events = openEvents(pid, true);
-            attachedBeforeExec = true;
         } catch (PerfException e) {
             refused(e);
+            return;
         }
+        attachedBeforeExec = true;
+        // the target runs from its release, just after this, while the collector still opens its
+        // outputs (long on a loaded machine): its samples are in the window and the rings are read
+        // from now on, so neither the window nor the kernel's rings lose them
+        openWindow(pid, System.nanoTime());
+    }
+
+    private void openWindow(int pid, long startNs) {
+        rootPid = pid;
+        windowStartNs = startNs + config.delayNs();
+        windowEndNs = config.durationNs() > 0 ? windowStartNs + config.durationNs() : Long.MAX_VALUE;
+        thread = Thread.ofPlatform().daemon().name("rocprof-sys-sampler").start(this::read);
     }
 
     /** The largest rings the locked-memory limit allows (mmap EPERM/ENOMEM: try half the size). */
@@ -202,13 +214,10 @@ public final class PerfSamplingSource implements BackgroundSource {
             // what the target mapped before the events existed is not reported by the kernel
             ProcMapsSeed.load(Path.of("/proc"), targetPid, symbolizer.maps());
             spaces.changed(targetPid);
+            openWindow(targetPid, System.nanoTime());
         } else if (events == null) {
             return;
         }
-        long now = System.nanoTime();
-        windowStartNs = now + config.delayNs();
-        windowEndNs = config.durationNs() > 0 ? windowStartNs + config.durationNs() : Long.MAX_VALUE;
-        rootPid = targetPid;
         announceThread(targetPid);
         if (announcesDuration && config.verbose() >= 1 && config.durationNs() > 0) {
             log.printf(
@@ -217,7 +226,6 @@ public final class PerfSamplingSource implements BackgroundSource {
                     targetPid,
                     config.durationNs() / 1e9);
         }
-        thread = Thread.ofPlatform().daemon().name("rocprof-sys-sampler").start(this::read);
         processor = Thread.ofPlatform().daemon().name("rocprof-sys-unwinder").start(() -> process(out));
     }
 
@@ -421,6 +429,8 @@ public final class PerfSamplingSource implements BackgroundSource {
         try {
             if (thread != null) {
                 thread.join();
+            }
+            if (processor != null) {
                 processor.join();
             }
         } catch (InterruptedException e) {

@@ -1,0 +1,68 @@
+package org.rocprofsys.sampler.source;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.testkit.NativeCompiler;
+
+/**
+ * The sampling window of a target launched through the exec gate starts when the target is
+ * released, not when the collector gets round to {@code start}: on a loaded machine opening the
+ * outputs between the two took long enough that whole threads lost every sample.
+ */
+class PerfSamplingWindowTest {
+    @Test
+    void samplesTakenBeforeStartAreKeptWhenAttachedBeforeExec() throws Exception {
+        Path burn = NativeCompiler.c()
+                .compile(
+                        Path.of("src/test/c/burn.c").toAbsolutePath(),
+                        Path.of("target/test-native/burn-window").toAbsolutePath(),
+                        "-O2",
+                        "-fno-omit-frame-pointer",
+                        "-pthread")
+                .toRealPath();
+        Process shim = new ProcessBuilder("/bin/sh", "-c", "read _ && exec \"$0\" \"$@\"", burn.toString(), "300")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+        PerfSamplingSource source = new PerfSamplingSource(
+                new PerfSamplingSource.Config(1000, 0, 0),
+                new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        source.attachBeforeExec((int) shim.pid());
+        String log = logBytes.toString(StandardCharsets.UTF_8);
+        if (log.contains("call-stack sampling is off")) {
+            shim.destroyForcibly();
+            abort("perf_event_open is refused here: " + log.strip());
+        }
+        try (OutputStream release = shim.getOutputStream()) {
+            release.write('\n');
+        }
+        // the whole target runs before the collector starts the source: every sample predates start()
+        assertTrue(shim.waitFor(60, TimeUnit.SECONDS), "the test program did not end");
+        List<StackSample> samples = new ArrayList<>();
+        source.start((int) shim.pid(), (TraceEvent e) -> {
+            if (e instanceof StackSample s) {
+                synchronized (samples) {
+                    samples.add(s);
+                }
+            }
+        });
+        source.stop(System.nanoTime());
+        // three threads of 300 ms CPU each at 1 kHz: about 900 samples; a window that began at
+        // start() would keep none, and rings read only from start() would overflow (~500 per CPU)
+        assertTrue(samples.size() >= 300, samples.size() + " samples kept; log: " + logBytes);
+        assertFalse(logBytes.toString(StandardCharsets.UTF_8).contains("dropped"), logBytes::toString);
+    }
+}
