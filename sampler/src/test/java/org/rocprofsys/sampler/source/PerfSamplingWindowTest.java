@@ -38,8 +38,7 @@ class PerfSamplingWindowTest {
                 .start();
         ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
         PerfSamplingSource source = new PerfSamplingSource(
-                new PerfSamplingSource.Config(1000, 0, 0),
-                new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+                new PerfSamplingSource.Config(1000, 0, 0), new PrintStream(logBytes, true, StandardCharsets.UTF_8));
         source.attachBeforeExec((int) shim.pid());
         String log = logBytes.toString(StandardCharsets.UTF_8);
         if (log.contains("call-stack sampling is off")) {
