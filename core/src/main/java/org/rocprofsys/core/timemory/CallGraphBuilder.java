@@ -44,8 +44,14 @@ final class CallGraphBuilder {
 
     private final TimemoryOptions options;
     private final Component[] comps;
+    private final ValueSlots slots;
+    /** Slots per entry ({@link ValueSlots#total()}). */
     private final int n;
+
     private final long[] units;
+    /** The slot of papi_array's first counter, -1 when papi_array is not selected. */
+    private final int counterSlot;
+
     private final Map<Integer, ProcessState> processes = new LinkedHashMap<>();
     private final Map<Long, ThreadState> threadsByKey = new HashMap<>();
     private final long[] values;
@@ -68,11 +74,14 @@ final class CallGraphBuilder {
     CallGraphBuilder(TimemoryOptions options) {
         this.options = options;
         this.comps = options.components().toArray(Component[]::new);
-        this.n = comps.length;
-        this.units = new long[n];
-        for (int i = 0; i < n; i++) {
+        this.slots = new ValueSlots(options);
+        this.n = slots.total();
+        this.units = new long[comps.length];
+        for (int i = 0; i < comps.length; i++) {
             units[i] = options.format(comps[i]).unit();
         }
+        int papi = options.components().indexOf(Component.PAPI_ARRAY);
+        this.counterSlot = papi < 0 ? -1 : slots.first(papi);
         this.values = new long[n];
         this.display = new double[n];
     }
@@ -259,12 +268,26 @@ final class CallGraphBuilder {
         t.nodes[k] = null;
         RegionMetrics begin = t.readings[k];
         t.readings[k] = null;
-        for (int i = 0; i < n; i++) {
-            long v = comps[i].perCall(ts - t.begin[k], begin, end);
-            values[i] = v;
-            display[i] = (double) v / (double) units[i];
+        long wallNs = ts - t.begin[k];
+        for (int i = 0; i < comps.length; i++) {
+            int slot = slots.first(i);
+            if (slot == counterSlot) {
+                int counters = slots.count(i);
+                for (int c = 0; c < counters; c++) {
+                    long v = Component.counterDelta(c, begin, end);
+                    values[slot + c] = v;
+                    display[slot + c] = v;
+                    if (end.counters().get(c) != RegionMetrics.ABSENT) {
+                        t.process.countersRead.set(c);
+                    }
+                }
+                continue;
+            }
+            long v = comps[i].perCall(wallNs, begin, end);
+            values[slot] = v;
+            display[slot] = comps[i].utilisation() ? Component.percent(v, wallNs) : (double) v / (double) units[i];
         }
-        node.measure.record(values, display);
+        node.measure.record(values, display, wallNs);
     }
 
     private ThreadState thread(int pid, int tid) {
@@ -293,6 +316,9 @@ final class CallGraphBuilder {
     static final class ProcessState {
         final int pid;
         int execGeneration;
+        /** Bit k: some region end of this process carried a reading of CPU counter k. */
+        final java.util.BitSet countersRead = new java.util.BitSet();
+
         final Map<Integer, ThreadState> threads = new LinkedHashMap<>();
         ThreadState main;
         boolean ended;

@@ -132,15 +132,14 @@ public enum Component {
             Category.COUNT,
             true,
             List.of("prio_ctx_switch")),
-    // The three below are measured and annotated on region ends, but write no profile file: their
-    // timemory values are pairs (cpu and wall time) or arrays (one per PAPI event), which the
-    // one-value-per-component call graph does not hold.
+    // The utilisations hold a pair (CPU time, wall time) and show 100 x CPU / wall; papi_array
+    // holds one value per PAPI event (ValueSlots gives each its own slots in the call graph).
     CPU_UTIL(
             "cpu_util",
             "Percentage of CPU-clock time divided by wall-clock time",
             8,
             "CPU_UTIL",
-            Category.COUNT,
+            Category.PERCENT,
             true,
             List.of("cpu_utilization")),
     THREAD_CPU_UTIL(
@@ -148,7 +147,7 @@ public enum Component {
             "Percentage of CPU-clock time divided by wall-clock time for calling thread",
             59,
             "THREAD_CPU_UTIL",
-            Category.COUNT,
+            Category.PERCENT,
             true,
             List.of("thread_cpu_utilization", "cpu_thread_util", "cpu_thread_utilization")),
     PAPI_ARRAY(
@@ -164,7 +163,9 @@ public enum Component {
     enum Category {
         TIMING,
         MEMORY,
-        COUNT
+        COUNT,
+        /** timemory's uses_percent_units: unit 1, shown as "%". */
+        PERCENT
     }
 
     private final String label;
@@ -237,15 +238,17 @@ public enum Component {
         return hasAccum;
     }
 
-    /** Whether the call graph holds it and its files are written (see the note above CPU_UTIL). */
-    public boolean profiled() {
-        return this != CPU_UTIL && this != THREAD_CPU_UTIL && this != PAPI_ARRAY;
+    /** Whether its value is 100 x (CPU time) / (wall time): cpu_util and thread_cpu_util. */
+    public boolean utilisation() {
+        return category == Category.PERCENT;
     }
 
     /**
      * This component's value for one call, from the region's begin and end readings
-     * ({@link RegionMetrics#ABSENT} readings count 0), in raw units: ns, bytes, counts, or for
-     * the utilisations percent. PAPI_ARRAY has one value per counter and gives 0 here.
+     * ({@link RegionMetrics#ABSENT} readings count 0), in raw units: ns, bytes, counts; for the
+     * utilisations the CPU time in ns, the numerator of their pair (the wall time is the other
+     * half, see {@link #percent}). PAPI_ARRAY has one value per counter ({@link #counterDelta}) and
+     * gives 0 here.
      */
     public long perCall(long wallNs, RegionMetrics b, RegionMetrics e) {
         return switch (this) {
@@ -265,10 +268,21 @@ public enum Component {
                 delta(b.usage().voluntarySwitches(), e.usage().voluntarySwitches());
             case PRIORITY_CONTEXT_SWITCH ->
                 delta(b.usage().prioritySwitches(), e.usage().prioritySwitches());
-            case CPU_UTIL, THREAD_CPU_UTIL ->
-                wallNs > 0 ? Math.round(100.0 * delta(b.threadCpuNs(), e.threadCpuNs()) / wallNs) : 0;
+            // timemory's cpu_util reads the process's user+system time, as its cpu_clock does; here
+            // both read the thread's CPU time, the one CPU reading the agent takes
+            case CPU_UTIL, THREAD_CPU_UTIL -> delta(b.threadCpuNs(), e.threadCpuNs());
             case PAPI_ARRAY -> 0;
         };
+    }
+
+    /** The change of CPU counter {@code k} during a call, 0 when either reading is absent. */
+    public static long counterDelta(int k, RegionMetrics b, RegionMetrics e) {
+        return delta(b.counters().get(k), e.counters().get(k));
+    }
+
+    /** A utilisation's value (timemory's {@code cpu_util::get()}): 100 x cpu / wall, 0 without wall time. */
+    public static double percent(long cpuNs, long wallNs) {
+        return wallNs > 0 ? 100.0 * (double) cpuNs / (double) wallNs : 0.0;
     }
 
     /** end - begin, or 0 when either reading is absent. */

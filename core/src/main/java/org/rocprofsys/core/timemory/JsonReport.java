@@ -34,7 +34,7 @@ final class JsonReport {
     /** With {@code label} (when not null) as the metric's key, id and type (the sampled profiles' names). */
     static String render(ProcessReport report, Component c, String label, boolean ranks, boolean tree) {
         TimemoryOptions.Format f = report.options().format(c);
-        int ci = report.componentIndex(c);
+        Values ci = Values.of(report, c);
         JsonOut j = new JsonOut();
         j.beginObject()
                 .name("timemory")
@@ -51,10 +51,25 @@ final class JsonReport {
         }
         j.endArray();
         j.endObject();
-        j.name("type").value(label != null ? label : c.label());
-        j.name("description").value(c.description());
-        j.name("unit_value").value(f.unit());
-        j.name("unit_repr").value(f.unitRepr());
+        if (ci.array()) {
+            // timemory's label_array, description_array, unit_array and display_unit_array
+            j.name("type");
+            strings(j, ci.names);
+            j.name("description");
+            strings(j, ci.names);
+            j.name("unit_value").beginArray();
+            for (int k = 0; k < ci.slots.length; k++) {
+                j.value(f.unit());
+            }
+            j.endArray();
+            j.name("unit_repr");
+            strings(j, java.util.Collections.nCopies(ci.slots.length, f.unitRepr()));
+        } else {
+            j.name("type").value(label != null ? label : c.label());
+            j.name("description").value(c.description());
+            j.name("unit_value").value(f.unit());
+            j.name("unit_repr").value(f.unitRepr());
+        }
         j.name("thread_scope_only").value(false);
         j.name("thread_count").value(report.threadCount);
         j.name("mpi_size").value(1);
@@ -92,41 +107,141 @@ final class JsonReport {
         return j + "\n";
     }
 
-    /** The component object: laps, value, accum (when the component has one), repr_data, repr_display. */
-    private static void entry(JsonOut j, Measure m, Component c, int ci, TimemoryOptions.Format f) {
+    /**
+     * Which slots of the entries a component's JSON shows: one, or papi_array's counters (those
+     * read, {@link ProcessReport#counterColumns}) with their names.
+     */
+    record Values(int[] slots, List<String> names, boolean array) {
+        static Values of(ProcessReport report, Component c) {
+            int first = report.slot(c);
+            if (c != Component.PAPI_ARRAY) {
+                return new Values(new int[] {first}, List.of(c.label()), false);
+            }
+            int[] slots = new int[report.counterColumns.length];
+            List<String> names = new ArrayList<>();
+            for (int k = 0; k < slots.length; k++) {
+                slots[k] = first + report.counterColumns[k];
+                names.add(report.options().counters().get(report.counterColumns[k]));
+            }
+            return new Values(slots, names, true);
+        }
+
+        int slot() {
+            return slots[0];
+        }
+    }
+
+    private static void strings(JsonOut j, List<String> values) {
+        j.beginArray();
+        for (String v : values) {
+            j.value(v);
+        }
+        j.endArray();
+    }
+
+    /**
+     * The component object: laps, value, accum (when the component has one), repr_data,
+     * repr_display. A utilisation's value and accum are its pair (CPU ns, wall ns); papi_array
+     * writes its serialization: laps, repr_data, value, accum, display (arrays, one element per
+     * counter) and events (the counters' PAPI names; timemory writes PAPI's event codes, which
+     * mean nothing outside the profiled process).
+     */
+    private static void entry(JsonOut j, Measure m, Component c, Values ci, TimemoryOptions.Format f) {
         j.beginObject("entry");
         j.name("laps").value(m.laps);
-        j.name("value").value(m.raw[ci]);
-        if (c.hasAccum()) {
-            j.name("accum").value(m.raw[ci]);
+        if (ci.array()) {
+            j.name("repr_data");
+            doubles(j, m, c, ci, f);
+            j.name("value");
+            longs(j, m, ci);
+            j.name("accum");
+            longs(j, m, ci);
+            j.name("display");
+            doubles(j, m, c, ci, f);
+            j.name("events");
+            strings(j, ci.names);
+            j.endObject();
+            return;
+        }
+        int slot = ci.slot();
+        if (c.utilisation()) {
+            j.name("value");
+            pair(j, m.raw[slot], m.wallNs);
+            j.name("accum");
+            pair(j, m.raw[slot], m.wallNs);
+        } else {
+            j.name("value").value(m.raw[slot]);
+            if (c.hasAccum()) {
+                j.name("accum").value(m.raw[slot]);
+            }
         }
         if (c.integral()) {
-            j.name("repr_data").value(m.raw[ci]);
-            j.name("repr_display").value(m.raw[ci]);
+            j.name("repr_data").value(m.raw[slot]);
+            j.name("repr_display").value(m.raw[slot]);
         } else {
-            double v = ProcessReport.value(m, ci, f.unit());
+            double v = m.value(slot, c, f.unit());
             j.name("repr_data").value(v);
             j.name("repr_display").value(v);
         }
         j.endObject();
     }
 
-    /** tim::statistics: sum, count, min, max, sqr, mean, stddev; empty for trip_count. */
-    private static void stats(JsonOut j, Measure m, Component c, int ci) {
+    /** std::pair as cereal writes it. */
+    private static void pair(JsonOut j, long first, long second) {
+        j.beginObject();
+        j.name("first").value(first);
+        j.name("second").value(second);
+        j.endObject();
+    }
+
+    private static void longs(JsonOut j, Measure m, Values ci) {
+        j.beginArray();
+        for (int s : ci.slots) {
+            j.value(m.raw[s]);
+        }
+        j.endArray();
+    }
+
+    private static void doubles(JsonOut j, Measure m, Component c, Values ci, TimemoryOptions.Format f) {
+        j.beginArray();
+        for (int s : ci.slots) {
+            j.value(m.value(s, c, f.unit()));
+        }
+        j.endArray();
+    }
+
+    /**
+     * tim::statistics: sum, count, min, max, sqr, mean, stddev; empty for trip_count; for
+     * papi_array ({@code statistics<std::vector<double>>}) each but count an array.
+     */
+    private static void stats(JsonOut j, Measure m, Component c, Values ci) {
         j.beginObject("stats");
         if (c.reportsStatistics()) {
-            j.name("sum").value(m.sum[ci]);
+            stat(j, "sum", ci, s -> m.sum[s]);
             j.name("count").value(m.count);
-            j.name("min").value(m.min[ci]);
-            j.name("max").value(m.max[ci]);
-            j.name("sqr").value(m.sqr[ci]);
-            j.name("mean").value(m.mean(ci));
-            j.name("stddev").value(m.stddev(ci));
+            stat(j, "min", ci, s -> m.min[s]);
+            stat(j, "max", ci, s -> m.max[s]);
+            stat(j, "sqr", ci, s -> m.sqr[s]);
+            stat(j, "mean", ci, m::mean);
+            stat(j, "stddev", ci, m::stddev);
         }
         j.endObject();
     }
 
-    private static void tree(JsonOut j, TreeNode t, Component c, int ci, TimemoryOptions.Format f) {
+    private static void stat(JsonOut j, String name, Values ci, java.util.function.IntToDoubleFunction value) {
+        j.name(name);
+        if (!ci.array()) {
+            j.value(value.applyAsDouble(ci.slot()));
+            return;
+        }
+        j.beginArray();
+        for (int s : ci.slots) {
+            j.value(value.applyAsDouble(s));
+        }
+        j.endArray();
+    }
+
+    private static void tree(JsonOut j, TreeNode t, Component c, Values ci, TimemoryOptions.Format f) {
         j.beginObject("basic_tree");
         j.name("node").beginObject();
         j.name("hash").unsigned(t.hash);

@@ -8,6 +8,9 @@ package org.rocprofsys.core.timemory;
  */
 final class Measure {
     long laps;
+    /** The calls' wall time, the denominator of the utilisations (timemory's pair.second). */
+    long wallNs;
+
     final long[] raw;
     final double[] sum;
     final double[] sqr;
@@ -15,17 +18,19 @@ final class Measure {
     final double[] max;
     long count;
 
-    Measure(int components) {
-        raw = new long[components];
-        sum = new double[components];
-        sqr = new double[components];
-        min = new double[components];
-        max = new double[components];
+    /** @param slots {@link ValueSlots#total()}: one value per component, one per counter of papi_array */
+    Measure(int slots) {
+        raw = new long[slots];
+        sum = new double[slots];
+        sqr = new double[slots];
+        min = new double[slots];
+        max = new double[slots];
     }
 
     Measure copy() {
         Measure m = new Measure(raw.length);
         m.laps = laps;
+        m.wallNs = wallNs;
         m.count = count;
         System.arraycopy(raw, 0, m.raw, 0, raw.length);
         System.arraycopy(sum, 0, m.sum, 0, raw.length);
@@ -37,10 +42,12 @@ final class Measure {
 
     /**
      * One finished call: {@code values[i]} raw, {@code display[i]} in display units
-     * ({@code storage} pop: {@code targ += obj}, then {@code stats += obj.get()}).
+     * ({@code storage} pop: {@code targ += obj}, then {@code stats += obj.get()}), lasting
+     * {@code callWallNs}.
      */
-    void record(long[] values, double[] display) {
+    void record(long[] values, double[] display, long callWallNs) {
         laps++;
+        wallNs += callWallNs;
         boolean first = count == 0;
         for (int i = 0; i < raw.length; i++) {
             raw[i] += values[i];
@@ -72,6 +79,7 @@ final class Measure {
      * component {@code operator+=} only adds value and accum).
      */
     void addValuesAndStats(Measure o) {
+        wallNs += o.wallNs;
         for (int i = 0; i < raw.length; i++) {
             raw[i] += o.raw[i];
         }
@@ -97,6 +105,7 @@ final class Measure {
      * when the count is 0).
      */
     void subtractChild(Measure o) {
+        wallNs -= o.wallNs;
         for (int i = 0; i < raw.length; i++) {
             raw[i] -= o.raw[i];
         }
@@ -108,6 +117,14 @@ final class Measure {
                 max[i] = cmax(max[i], o.max[i]);
             }
         }
+    }
+
+    /**
+     * The component's {@code get()} for slot {@code i}: the accumulated value in display units
+     * ({@code unit} raw units each), or for a utilisation 100 x CPU / wall time of the entry.
+     */
+    double value(int i, Component c, long unit) {
+        return c.utilisation() ? Component.percent(raw[i], wallNs) : (double) raw[i] / (double) unit;
     }
 
     double mean(int i) {

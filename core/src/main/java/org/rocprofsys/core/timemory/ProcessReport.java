@@ -49,7 +49,7 @@ final class ProcessReport {
         final long rollingHash;
         final int tid;
         final Measure measure;
-        /** % SELF per component index. */
+        /** % SELF per slot ({@link ValueSlots}). */
         double[] self;
 
         Row(String prefix, int depth, long hash, long rollingHash, int tid, Measure measure) {
@@ -66,6 +66,14 @@ final class ProcessReport {
     final int threadCount;
     final GraphNode root;
     final List<Row> rows;
+    final ValueSlots slots;
+    /**
+     * The CPU counters (indices into the options' counters) papi_array shows: those some region
+     * of the process read (a counter the run could not open is recorded absent everywhere and,
+     * as in timemory's event set, left out).
+     */
+    final int[] counterColumns;
+
     private final List<Component> components;
     private final TimemoryOptions options;
 
@@ -74,13 +82,16 @@ final class ProcessReport {
             int threadCount,
             GraphNode root,
             List<Row> rows,
-            List<Component> components,
+            ValueSlots slots,
+            int[] counterColumns,
             TimemoryOptions options) {
         this.pid = pid;
         this.threadCount = threadCount;
         this.root = root;
         this.rows = rows;
-        this.components = components;
+        this.slots = slots;
+        this.counterColumns = counterColumns;
+        this.components = options.components();
         this.options = options;
     }
 
@@ -90,6 +101,16 @@ final class ProcessReport {
 
     int componentIndex(Component c) {
         return components.indexOf(c);
+    }
+
+    /** The slot of {@code c}'s value (for papi_array, of its first counter). */
+    int slot(Component c) {
+        return slots.first(componentIndex(c));
+    }
+
+    /** Whether {@code c} has anything to write (papi_array: at least one counter read). */
+    boolean writes(Component c) {
+        return c != Component.PAPI_ARRAY || counterColumns.length > 0;
     }
 
     TimemoryOptions options() {
@@ -104,6 +125,7 @@ final class ProcessReport {
     private static final class Builder {
         private final ProcessState p;
         private final TimemoryOptions options;
+        private final ValueSlots slots;
         private final int n;
         private final Map<String, Long> nameHash = new HashMap<>();
         private Map<ThreadState, Integer> seq;
@@ -111,7 +133,8 @@ final class ProcessReport {
         Builder(ProcessState p, TimemoryOptions options) {
             this.p = p;
             this.options = options;
-            this.n = options.components().size();
+            this.slots = new ValueSlots(options);
+            this.n = slots.total();
         }
 
         ProcessReport build() {
@@ -137,7 +160,10 @@ final class ProcessReport {
                 rows = collapse(rows);
             }
             computeSelf(rows);
-            return new ProcessReport(p.pid, p.threads.size(), root, rows, options.components(), options);
+            int[] counterColumns = p.countersRead.stream()
+                    .filter(k -> k < options.counters().size())
+                    .toArray();
+            return new ProcessReport(p.pid, p.threads.size(), root, rows, slots, counterColumns, options);
         }
 
         /** Hangs a thread's entries below {@code target} (depth continues from the target). */
@@ -282,10 +308,15 @@ final class ProcessReport {
             for (Row r : rows) {
                 maxDepth = Math.max(maxDepth, r.depth);
             }
-            List<Component> comps = options.components();
+            // per slot: the component it belongs to and its display unit
+            Component[] comps = new Component[n];
             long[] units = new long[n];
-            for (int i = 0; i < n; i++) {
-                units[i] = options.format(comps.get(i)).unit();
+            for (int ci = 0; ci < slots.components(); ci++) {
+                for (int k = 0; k < slots.count(ci); k++) {
+                    comps[slots.first(ci) + k] = slots.component(ci);
+                    units[slots.first(ci) + k] =
+                            options.format(slots.component(ci)).unit();
+                }
             }
             for (int idx = 0; idx < rows.size(); idx++) {
                 Row r = rows.get(idx);
@@ -298,23 +329,18 @@ final class ProcessReport {
                         }
                         if (e.depth == r.depth + 1) {
                             for (int i = 0; i < n; i++) {
-                                excl[i] += value(e.measure, i, units[i]);
+                                excl[i] += e.measure.value(i, comps[i], units[i]);
                             }
                         }
                     }
                 }
                 r.self = new double[n];
                 for (int i = 0; i < n; i++) {
-                    double v = value(r.measure, i, units[i]);
+                    double v = r.measure.value(i, comps[i], units[i]);
                     double pd = v > 0 ? (1.0 - excl[i] / v) * 100.0 : 0.0;
                     r.self[i] = pd < 0 ? 0.0 : pd;
                 }
             }
         }
-    }
-
-    /** The component's {@code get()}: accumulated raw value in display units. */
-    static double value(Measure m, int i, long unit) {
-        return (double) m.raw[i] / (double) unit;
     }
 }

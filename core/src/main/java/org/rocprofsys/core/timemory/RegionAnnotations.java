@@ -43,9 +43,7 @@ public final class RegionAnnotations {
         double[] units = new double[picked.size()];
         for (int i = 0; i < units.length; i++) {
             Component c = picked.get(i);
-            units[i] = c == Component.CPU_UTIL || c == Component.THREAD_CPU_UTIL
-                    ? 1.0
-                    : options.format(c).unit();
+            units[i] = options.format(c).unit();
         }
         CpuEvents events = CpuEvents.from(settings);
         List<String> counters = events.withRegions(settings) ? events.names() : List.of();
@@ -63,10 +61,9 @@ public final class RegionAnnotations {
         List<Annotation> out = new ArrayList<>(components.size() + counters.size());
         for (int i = 0; i < units.length; i++) {
             Component c = components.get(i);
-            double v = c == Component.CPU_UTIL || c == Component.THREAD_CPU_UTIL
-                    ? (wallNs > 0 ? 100.0 * Component.delta(begin.threadCpuNs(), end.threadCpuNs()) / wallNs : 0.0)
-                    : c.perCall(wallNs, begin, end) / units[i];
-            out.add(new Annotation(c.label(), new AnnotationValue.Real(v)));
+            long v = c.perCall(wallNs, begin, end);
+            double shown = c.utilisation() ? Component.percent(v, wallNs) : v / units[i];
+            out.add(new Annotation(c.label(), new AnnotationValue.Real(shown)));
         }
         for (int i = 0; i < counters.size(); i++) {
             long b = begin.counters().get(i);

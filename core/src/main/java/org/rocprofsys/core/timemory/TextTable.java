@@ -30,7 +30,8 @@ final class TextTable {
     private final List<String> headers = new ArrayList<>();
     private final List<Boolean> left = new ArrayList<>();
     private final List<Integer> widths = new ArrayList<>();
-    private final List<String[]> rows = new ArrayList<>();
+    /** Each row's physical lines: one, or one per value of a multi-value component. */
+    private final List<String[][]> rows = new ArrayList<>();
 
     /**
      * @param minWidth the stream width (the component's width setting)
@@ -52,6 +53,23 @@ final class TextTable {
     }
 
     void row(String... cells) {
+        rows.add(new String[][] {line(cells)});
+    }
+
+    /**
+     * A row of several lines, as timemory's stream writes a component with several values (its
+     * column groups after each break): every line has all cells, the leading ones (LABEL, COUNT,
+     * DEPTH) empty after the first line; the header shows one group, which every line shares.
+     */
+    void row(String[][] lines) {
+        String[][] r = new String[lines.length][];
+        for (int i = 0; i < lines.length; i++) {
+            r[i] = line(lines[i]);
+        }
+        rows.add(r);
+    }
+
+    private String[] line(String[] cells) {
         if (cells.length != headers.size()) {
             throw new IllegalArgumentException("expected " + headers.size() + " cells, got " + cells.length);
         }
@@ -61,7 +79,7 @@ final class TextTable {
             int w = Math.max(minWidth, len(r[i]) + 2);
             widths.set(i, Math.max(w, widths.get(i)));
         }
-        rows.add(r);
+        return r;
     }
 
     boolean isEmpty() {
@@ -87,18 +105,19 @@ final class TextTable {
         out.append("|\n");
         separator(out, '|');
         for (int r = 0; r < rows.size(); r++) {
-            String[] row = rows.get(r);
-            for (int i = 0; i < row.length; i++) {
-                int w = widths.get(i) - 2;
-                out.append('|').append(' ');
-                if (i == 0 || left.get(i)) {
-                    out.append(row[i]).append(" ".repeat(Math.max(0, w - len(row[i]))));
-                } else {
-                    out.append(" ".repeat(Math.max(0, w - len(row[i])))).append(row[i]);
+            for (String[] row : rows.get(r)) {
+                for (int i = 0; i < row.length; i++) {
+                    int w = widths.get(i) - 2;
+                    out.append('|').append(' ');
+                    if (i == 0 || left.get(i)) {
+                        out.append(row[i]).append(" ".repeat(Math.max(0, w - len(row[i]))));
+                    } else {
+                        out.append(" ".repeat(Math.max(0, w - len(row[i])))).append(row[i]);
+                    }
+                    out.append(' ');
                 }
-                out.append(' ');
+                out.append("|\n");
             }
-            out.append("|\n");
             if (separatorFrequency > 0
                     && (r + 1) < rows.size()
                     && (r % separatorFrequency) == (separatorFrequency - 1)) {

@@ -6,14 +6,16 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.rocprofsys.config.Settings;
+import org.rocprofsys.core.counters.CpuEvents;
 
 /**
  * The settings the timemory profile writer follows (inventory §2.3), as plain values grouped by
  * concern: what is measured, how the call graph is shaped, which files are written, how the table
  * is laid out, and how timing and memory values are shown.
  *
- * @param components ROCPROFSYS_TIMEMORY_COMPONENTS, parsed (order kept, duplicates dropped), those
- *                   the call graph holds ({@link Component#profiled()})
+ * @param components ROCPROFSYS_TIMEMORY_COMPONENTS, parsed (order kept, duplicates dropped)
+ * @param counters   the CPU counters papi_array holds (ROCPROFSYS_PAPI_EVENTS, in the order the
+ *                   agent records them), empty when papi_array is not selected
  * @param profile    the shape of the call graph
  * @param outputs    which outputs are written
  * @param table      the layout of every component's values and of the text table
@@ -22,6 +24,7 @@ import org.rocprofsys.config.Settings;
  */
 public record TimemoryOptions(
         List<Component> components,
+        List<String> counters,
         Profile profile,
         Outputs outputs,
         Table table,
@@ -30,6 +33,7 @@ public record TimemoryOptions(
 
     public TimemoryOptions {
         components = List.copyOf(components);
+        counters = List.copyOf(counters);
         Objects.requireNonNull(profile, "profile");
         Objects.requireNonNull(outputs, "outputs");
         Objects.requireNonNull(table, "table");
@@ -87,6 +91,7 @@ public record TimemoryOptions(
     public static TimemoryOptions defaults() {
         return new TimemoryOptions(
                 List.of(Component.WALL_CLOCK),
+                List.of(),
                 new Profile(false, false, false, 65535),
                 new Outputs(true, true, true, true, false),
                 new Table(-1, -1, false, 120, 0),
@@ -101,10 +106,10 @@ public record TimemoryOptions(
      *                                  component ({@link #validateComponents} gives the text)
      */
     public static TimemoryOptions from(Settings s) {
+        CpuEvents events = CpuEvents.from(s);
         return new TimemoryOptions(
-                Component.parse(s.get("ROCPROFSYS_TIMEMORY_COMPONENTS")).stream()
-                        .filter(Component::profiled)
-                        .toList(),
+                Component.parse(s.get("ROCPROFSYS_TIMEMORY_COMPONENTS")),
+                events.withRegions(s) ? events.names() : List.of(),
                 new Profile(
                         s.bool("ROCPROFSYS_FLAT_PROFILE"),
                         s.bool("ROCPROFSYS_TIMELINE_PROFILE"),
@@ -146,7 +151,7 @@ public record TimemoryOptions(
     /** These options with FLAT_PROFILE set to {@code f} (the flat sampled percentages). */
     public TimemoryOptions withFlat(boolean f) {
         Profile p = new Profile(f, profile.timeline(), profile.collapseThreads(), profile.maxDepth());
-        return new TimemoryOptions(components, p, outputs, table, timing, memory);
+        return new TimemoryOptions(components, counters, p, outputs, table, timing, memory);
     }
 
     /**
@@ -158,22 +163,27 @@ public record TimemoryOptions(
     /** These options with the percent unit for timing components (sampling_percent). */
     TimemoryOptions withPercentUnit() {
         UnitFormat t = new UnitFormat(timing.precision(), timing.width(), PERCENT, timing.scientific());
-        return new TimemoryOptions(components, profile, outputs, table, t, memory);
+        return new TimemoryOptions(components, counters, profile, outputs, table, t, memory);
     }
 
     /** These options with another call-graph shape. */
     public TimemoryOptions withProfile(Profile p) {
-        return new TimemoryOptions(components, p, outputs, table, timing, memory);
+        return new TimemoryOptions(components, counters, p, outputs, table, timing, memory);
     }
 
     /** These options with other outputs. */
     public TimemoryOptions withOutputs(Outputs o) {
-        return new TimemoryOptions(components, profile, o, table, timing, memory);
+        return new TimemoryOptions(components, counters, profile, o, table, timing, memory);
     }
 
     /** These options with other components (tests, or callers that pick them otherwise). */
     public TimemoryOptions withComponents(List<Component> c) {
-        return new TimemoryOptions(c, profile, outputs, table, timing, memory);
+        return new TimemoryOptions(c, counters, profile, outputs, table, timing, memory);
+    }
+
+    /** These options with other CPU counters for papi_array (tests). */
+    public TimemoryOptions withCounters(List<String> names) {
+        return new TimemoryOptions(components, names, profile, outputs, table, timing, memory);
     }
 
     /** Whether any file at all is written (upstream: text, or JSON with the flat or tree layout). */
@@ -222,6 +232,7 @@ public record TimemoryOptions(
             case TIMING -> base.overriddenBy(timing, timingUnit(timing.units()));
             case MEMORY -> base.overriddenBy(memory, memoryUnit(memory.units()));
             case COUNT -> base;
+            case PERCENT -> new Format(base.precision(), base.width(), base.scientific(), 1, "%");
         };
     }
 

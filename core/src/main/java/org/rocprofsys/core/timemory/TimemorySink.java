@@ -131,7 +131,9 @@ public final class TimemorySink implements OutputWriter {
                 continue;
             }
             for (Component c : options.components()) {
-                write(report, c, rootPid);
+                if (report.writes(c)) {
+                    write(report, c, rootPid);
+                }
             }
         }
     }

@@ -61,22 +61,24 @@ class RegionValuesTest {
         assertEquals(1_500, Component.USER_MODE_TIME.perCall(10_000, b, e));
         assertEquals(3, Component.NUM_MINOR_PAGE_FAULTS.perCall(10_000, b, e));
         assertEquals(4096, Component.VIRTUAL_MEMORY.perCall(10_000, b, e));
-        assertEquals(25, Component.THREAD_CPU_UTIL.perCall(10_000, b, e));
+        // a utilisation's value is its CPU time; the percent is taken over the pair (cpu, wall)
+        assertEquals(2_500, Component.THREAD_CPU_UTIL.perCall(10_000, b, e));
+        assertEquals(25.0, Component.percent(Component.THREAD_CPU_UTIL.perCall(10_000, b, e), 10_000));
         // a reading not taken counts 0, as a forced end's
         assertEquals(0, Component.THREAD_CPU_CLOCK.perCall(10_000, b, RegionMetrics.NONE));
         assertEquals(0, Component.KERNEL_MODE_TIME.perCall(10_000, b, e));
     }
 
     @Test
-    void upstreamsComponentNamesParseAndOnlyPairAndArrayComponentsStayOutOfTheProfile() {
+    void upstreamsComponentNamesParseAndThePairComponentsArePercentages() {
         List<Component> all = Component.parse(
                 "thread_cpu_clock cpu_util thread_cpu_util virtual_memory user_mode_time kernel_mode_time "
                         + "num_major_page_faults num_minor_page_faults voluntary_context_switch "
                         + "priority_context_switch papi_array");
         assertEquals(11, all.size());
         assertEquals(
-                List.of(Component.CPU_UTIL, Component.THREAD_CPU_UTIL, Component.PAPI_ARRAY),
-                all.stream().filter(c -> !c.profiled()).toList());
+                List.of(Component.CPU_UTIL, Component.THREAD_CPU_UTIL),
+                all.stream().filter(Component::utilisation).toList());
         // timemory's aliases, and cpu_clock is not thread_cpu_clock
         assertEquals(
                 List.of(Component.THREAD_CPU_CLOCK, Component.CPU_CLOCK),

@@ -1,0 +1,100 @@
+package org.rocprofsys.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.rocprofsys.testkit.DistributionTest;
+
+/**
+ * The profiles of the components with several values, through rocprof-sys-run: cpu_util and
+ * thread_cpu_util (CPU time over wall time, percent) and papi_array (one column per PAPI event),
+ * for user-api's regions with {@code perf::PERF_COUNT_SW_CPU_CLOCK}.
+ */
+class MultiValueProfilesIT extends DistributionTest {
+    private static final String COUNTER = "perf::PERF_COUNT_SW_CPU_CLOCK";
+
+    @Test
+    void cpuUtilThreadCpuUtilAndPapiArrayWriteTheirFiles() throws Exception {
+        var r = tool(
+                "rocprof-sys-run",
+                environment(
+                        "multi-value",
+                        "ROCPROFSYS_TRACE",
+                        "OFF",
+                        "ROCPROFSYS_PROFILE",
+                        "ON",
+                        "ROCPROFSYS_USE_SAMPLING",
+                        "OFF",
+                        "ROCPROFSYS_USE_PROCESS_SAMPLING",
+                        "OFF",
+                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
+                        "wall_clock cpu_util thread_cpu_util papi_array thread_cpu_clock",
+                        "ROCPROFSYS_PAPI_EVENTS",
+                        COUNTER),
+                "--",
+                examples().resolve("user-api").toString(),
+                "25",
+                "2",
+                "20");
+        assertEquals(0, r.exitCode(), r::toString);
+        Path out = cwd.resolve("out/multi-value");
+        for (String label : new String[] {"cpu_util", "thread_cpu_util", "papi_array"}) {
+            assertTrue(Files.isRegularFile(out.resolve(label + ".txt")), () -> label + ".txt missing: " + r);
+            assertTrue(Files.isRegularFile(out.resolve(label + ".json")), () -> label + ".json missing: " + r);
+        }
+        int cpus = Runtime.getRuntime().availableProcessors();
+        for (String label : new String[] {"cpu_util", "thread_cpu_util"}) {
+            JsonNode graph = graph(out, label);
+            assertTrue(graph.size() > 0, label);
+            for (JsonNode e : graph) {
+                double pct = e.get("entry").get("repr_display").asDouble();
+                assertTrue(pct >= 0 && pct <= 100.0 * cpus + 1, () -> label + " out of range: " + e);
+            }
+            assertTrue(Files.readString(out.resolve(label + ".txt")).contains("| %"), label);
+        }
+        String papiText = Files.readString(out.resolve("papi_array.txt"));
+        assertTrue(papiText.contains("FIXED-SIZE ARRAY OF PAPI HW COUNTERS"), papiText);
+        assertTrue(papiText.contains(COUNTER), papiText);
+
+        // the counter's cpu-clock ns of each fib region against the thread's CPU time (both per
+        // region, summed over its calls): they measure the same thing and agree within 20 %
+        Map<String, Long> cpuNs = new HashMap<>();
+        for (JsonNode e : graph(out, "thread_cpu_clock")) {
+            cpuNs.put(e.get("prefix").asText(), e.get("entry").get("value").asLong());
+        }
+        JsonNode papi = graph(out, "papi_array");
+        assertEquals(COUNTER, json(out, "papi_array").get("type").get(0).asText());
+        int compared = 0;
+        for (JsonNode e : papi) {
+            String prefix = e.get("prefix").asText();
+            if (!prefix.contains("run(25)")) {
+                continue;
+            }
+            long counted = e.get("entry").get("value").get(0).asLong();
+            long cpu = cpuNs.get(prefix);
+            assertTrue(cpu > 0, prefix);
+            assertTrue(Math.abs(counted - cpu) <= 0.2 * cpu, () -> prefix + ": counter " + counted + " ns, cpu " + cpu);
+            compared++;
+        }
+        // run(25) on each of the 2 threads and then on main
+        assertEquals(3, compared, papiText);
+    }
+
+    private static JsonNode json(Path out, String label) throws Exception {
+        return new ObjectMapper()
+                .readTree(out.resolve(label + ".json").toFile())
+                .get("timemory")
+                .get(label);
+    }
+
+    private static JsonNode graph(Path out, String label) throws Exception {
+        return json(out, label).get("ranks").get(0).get("graph");
+    }
+}
