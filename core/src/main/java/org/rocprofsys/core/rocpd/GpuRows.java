@@ -1,13 +1,16 @@
 package org.rocprofsys.core.rocpd;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuArgument;
+import org.rocprofsys.core.gpu.GpuCounterSample;
 import org.rocprofsys.core.gpu.GpuDevice;
 import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.gpu.GpuEvent;
@@ -31,6 +34,14 @@ import org.rocprofsys.core.gpu.MigrationDirection;
  * {@code MEMORY_SET} kernel, the way ROCm runs fills; a unified-memory migration is a memory copy
  * of category {@code rocm_page_migration}. Synchronisations have no row of their own: the waiting
  * API call is the region.
+ *
+ * <p>Hardware counters per kernel ({@link GpuCounterSample}): one rocpd_info_pmc row per metric,
+ * agent and process (target_arch GPU, name and symbol the metric as the user wrote it, component
+ * the collecting library) and one rocpd_pmc_event per value on the kernel dispatch's event, so the
+ * {@code pmc_events} and {@code counters_collection} views list them with their kernel. A value
+ * arrives before or after its kernel (joined by the launch's correlation id); one whose kernel
+ * never came is written at the end on an event of its own (category
+ * {@code rocm_counter_collection}, the kernel name and dispatch id in extdata), outside those views.
  */
 final class GpuRows {
     /** Launches remembered for their device work (bounded: a call whose work never came ages out). */
@@ -53,6 +64,26 @@ final class GpuRows {
     };
     private long dispatches;
 
+    /** A kernel dispatch as its counter values need it. */
+    private record Dispatch(ProcessRows.ProcessImage image, long agentId, long eventId, String component) {}
+
+    /** Dispatches by process and correlation id, for counter values that come after them (bounded). */
+    private final Map<String, Dispatch> dispatchEvents = new LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Dispatch> eldest) {
+            return size() > LAUNCHES_KEPT;
+        }
+    };
+    /** Counter values that came before their kernel, by process and correlation id. */
+    private final Map<String, List<GpuCounterSample>> waitingForKernel = new LinkedHashMap<>();
+    /** rocpd_info_pmc ids by process row, agent and metric. */
+    private final Map<String, Long> pmcIds = new HashMap<>();
+
+    /** The library that collects GPU counters, rocpd_info_pmc's component. */
+    static final String ROCM_COMPONENT = "rocprofiler-sdk";
+
+    static final String CUDA_COMPONENT = "cupti";
+
     GpuRows(RocpdRows rows, ProcessRows processes) {
         this.rows = rows;
         this.processes = processes;
@@ -63,14 +94,14 @@ final class GpuRows {
             case GpuDevice d -> devices.putIfAbsent(d.pid() + "/" + d.index(), d);
             case GpuApiCall c -> apiCall(c);
             case GpuMarker m -> marker(m);
-            case GpuKernel k -> kernel(k);
+            case GpuKernel k -> kernel(k, CUDA_COMPONENT);
             case GpuMemoryCopy c -> copy(c);
             case GpuMemorySet s -> memset(s);
             case GpuMemoryAllocation a -> allocation(a);
             case GpuSynchronization s -> {
                 // the waiting call (cudaStreamSynchronize & co.) is a region already
             }
-            case org.rocprofsys.core.gpu.RocmKernelDispatch d -> kernel(d.kernel());
+            case org.rocprofsys.core.gpu.RocmKernelDispatch d -> kernel(d.kernel(), ROCM_COMPONENT);
             case org.rocprofsys.core.gpu.RocmMemoryCopy c -> copy(c.copy());
             case org.rocprofsys.core.gpu.RocmScratchMemory s -> {
                 // no rocpd table holds scratch-memory events
@@ -79,10 +110,7 @@ final class GpuRows {
             case GpuPageFault f -> {
                 // counted on a counter series by RocpdSink, as the trace counts them
             }
-            case org.rocprofsys.core.gpu.GpuCounterSample s -> {
-                // schema v3's pmc_event table is not written yet (the trace and the
-                // rocprof-device files hold the values)
-            }
+            case GpuCounterSample s -> counter(s);
         }
     }
 
@@ -122,7 +150,7 @@ final class GpuRows {
         rows.region(image.id, t.id, m.beginNs(), m.range() ? m.endNs() : m.beginNs(), rows.string(name), eventId);
     }
 
-    private void kernel(GpuKernel k) throws SQLException {
+    private void kernel(GpuKernel k, String component) throws SQLException {
         Placement p = place(k.pid(), k.device(), k.stream(), k.correlationId(), k.beginNs());
         long symbol =
                 kernelSymbol(p, k.device(), k.mangledName(), k.name(), k.staticSharedBytes(), k.registersPerThread());
@@ -142,6 +170,62 @@ final class GpuRows {
                 k.grid(),
                 p.regionNameId,
                 eventId));
+        if (k.correlationId() != 0) {
+            String key = k.pid() + "/" + k.correlationId();
+            Dispatch d = new Dispatch(p.image, p.agentId, eventId, component);
+            dispatchEvents.put(key, d);
+            List<GpuCounterSample> waiting = waitingForKernel.remove(key);
+            if (waiting != null) {
+                for (GpuCounterSample s : waiting) {
+                    rows.pmcEvent(d.eventId, pmcId(d.image, d.agentId, s.metric(), d.component), s.value());
+                }
+            }
+        }
+    }
+
+    /** A kernel's counter value on its dispatch's event (see the class comment). */
+    private void counter(GpuCounterSample s) throws SQLException {
+        String key = s.pid() + "/" + s.correlationId();
+        Dispatch d = s.correlationId() != 0 ? dispatchEvents.get(key) : null;
+        if (d != null) {
+            rows.pmcEvent(d.eventId, pmcId(d.image, d.agentId, s.metric(), d.component), s.value());
+        } else if (s.correlationId() != 0) {
+            waitingForKernel.computeIfAbsent(key, k -> new ArrayList<>()).add(s);
+        } else {
+            withoutKernel(s);
+        }
+    }
+
+    /** A counter value whose kernel is unknown: on an event of its own, outside the kernel views. */
+    private void withoutKernel(GpuCounterSample s) throws SQLException {
+        ProcessRows.ProcessImage image = processes.process(s.pid(), s.beginNs());
+        long agentId = agent(image, Math.max(s.device(), 0));
+        String extdata = "{\"kernel\":" + Json.quote(s.kernelName()) + ",\"dispatch_id\":" + s.dispatchId()
+                + ",\"start\":" + s.beginNs() + ",\"end\":" + s.endNs() + "}";
+        long eventId = rows.event(categoryId(Category.ROCM_COUNTER_COLLECTION), s.correlationId(), null, null, extdata);
+        // which library measured it is not known without its kernel
+        rows.pmcEvent(eventId, pmcId(image, agentId, s.metric(), ""), s.value());
+    }
+
+    /** Writes the counter values whose kernel never came. */
+    void finish() throws SQLException {
+        for (List<GpuCounterSample> waiting : waitingForKernel.values()) {
+            for (GpuCounterSample s : waiting) {
+                withoutKernel(s);
+            }
+        }
+        waitingForKernel.clear();
+    }
+
+    private long pmcId(ProcessRows.ProcessImage image, long agentId, String metric, String component)
+            throws SQLException {
+        String key = image.id + "/" + agentId + "/" + metric;
+        Long id = pmcIds.get(key);
+        if (id == null) {
+            id = rows.pmc(image.id, agentId, "GPU", metric, metric, component, "");
+            pmcIds.put(key, id);
+        }
+        return id;
     }
 
     private void memset(GpuMemorySet s) throws SQLException {

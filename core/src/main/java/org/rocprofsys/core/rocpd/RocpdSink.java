@@ -315,7 +315,11 @@ public final class RocpdSink implements EventSink, AutoCloseable {
         }
         closed = true;
         try {
-            db.close();
+            try {
+                gpu.finish();
+            } finally {
+                db.close();
+            }
         } catch (SQLException e) {
             throw new IOException("rocpd: " + e.getMessage(), e);
         }

@@ -78,6 +78,28 @@ public final class RocpdCounts {
         return out;
     }
 
+    /**
+     * The points the trace draws for the pmc_events rows, per track name: the value at the
+     * kernel's begin, and 0 at its end when it has a duration (the track names the metric as
+     * upstream does: an instance index in brackets becomes a suffix).
+     */
+    public static Map<String, Long> gpuCounterPoints(Path db) throws SQLException {
+        Map<String, Long> out = new TreeMap<>();
+        String sql = "SELECT pe.counter_name, a.type_index, pe.start, pe.end FROM pmc_events pe"
+                + " JOIN rocpd_kernel_dispatch k ON k.event_id = pe.event_id"
+                + " JOIN rocpd_info_agent a ON a.id = k.agent_id";
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery(sql)) {
+            while (r.next()) {
+                String metric = r.getString(1).replaceAll("(.*)\\[([0-9]+)\\]", "$1_$2");
+                String track = "GPU " + metric + " [" + r.getInt(2) + "]";
+                out.merge(track, r.getLong(4) > r.getLong(3) ? 2L : 1L, Long::sum);
+            }
+        }
+        return out;
+    }
+
     /** Asserts every count; returns them (what was compared) for the caller's own checks. */
     public static Map<String, Long> assertSameCounts(DecodedTrace t, Path db) throws SQLException {
         Map<String, Long> compared = new HashMap<>();
@@ -128,10 +150,20 @@ public final class RocpdCounts {
                         + " JOIN rocpd_pmc_event pe ON pe.event_id = s.event_id"
                         + " JOIN rocpd_info_pmc pi ON pi.id = pe.pmc_id AND pi.name = n.string"
                         + " WHERE k.tid IS NULL GROUP BY n.string");
+        // GPU counters per kernel: pmc_events rows on the kernel dispatches; the trace's track
+        // "GPU <metric> [<device>]" has the value at the kernel's begin and 0 at its end
+        Map<String, Long> gpuCounters = gpuCounterPoints(db);
+        Map<String, Long> both = new TreeMap<>(counters);
+        gpuCounters.forEach((k, v) -> both.merge(k, v, Long::sum));
         assertEquals(
                 counterSamples(t, n -> !n.startsWith(ALLOCATED) && !n.startsWith(MIGRATION_THROUGHPUT)),
-                counters,
+                both,
                 "counter samples");
+        // and the counters_collection view has one row per dispatch and metric
+        assertEquals(
+                number(db, "SELECT COUNT(*) FROM pmc_events"),
+                number(db, "SELECT COUNT(*) FROM counters_collection"),
+                "counters_collection");
         long allocations = number(db, "SELECT COUNT(*) FROM memory_allocations");
         assertEquals(
                 counterSamples(t, n -> n.startsWith(ALLOCATED)).values().stream()
@@ -151,6 +183,7 @@ public final class RocpdCounts {
                 "counter_samples",
                 counters.values().stream().mapToLong(Long::longValue).sum());
         compared.put("memory_allocations", allocations);
+        compared.put("gpu_counters", number(db, "SELECT COUNT(*) FROM pmc_events"));
         return compared;
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +43,45 @@ class CudaRocpdTest {
         Map<String, Long> compared = RocpdCounts.assertSameCounts(run.trace(), db);
         assertTrue(compared.get("regions") > 0, compared.toString());
         SqliteCli.assertConsistent(db);
+    }
+
+    /**
+     * The counter fixtures: every kernel's metric values are pmc_events rows on its dispatch, one
+     * rocpd_info_pmc row per metric of the H100, and the SQL sums are the trace's.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"counters", "counters-batch2", "counters-kernels-only", "vector-add-counters"})
+    void kernelCountersArePmcEventsOfTheirDispatches(String fixture) throws Exception {
+        FixtureRun run = FixtureRun.of(fixture, dir, true);
+        Path db = run.rocpdFile();
+        Map<String, Long> compared = RocpdCounts.assertSameCounts(run.trace(), db);
+        assertTrue(compared.get("gpu_counters") > 0, compared.toString());
+        SqliteCli.assertConsistent(db);
+        // one description per metric and agent, of the GPU, measured by CUPTI
+        assertEquals(
+                RocpdCounts.number(db, "SELECT COUNT(DISTINCT counter_name) FROM pmc_events"),
+                RocpdCounts.number(
+                        db,
+                        "SELECT COUNT(*) FROM pmc_info pi JOIN rocpd_info_pmc p ON p.id = pi.id"
+                                + " WHERE p.target_arch = 'GPU' AND p.component = 'cupti'"));
+        // each kernel's values: the trace's counter track values at the kernels' begins, summed
+        Map<String, List<Double>> tracks = run.trace().counters();
+        Map<String, Long> sums = RocpdCounts.query(
+                db, "SELECT counter_name, CAST(ROUND(SUM(counter_value)) AS INTEGER) FROM pmc_events GROUP BY 1");
+        for (Map.Entry<String, Long> e : sums.entrySet()) {
+            List<Double> values = tracks.get("GPU " + e.getKey() + " [0]");
+            assertTrue(values != null, e.getKey() + " not in " + tracks.keySet());
+            double traced = values.stream().mapToDouble(Double::doubleValue).sum();
+            assertEquals(Math.round(traced), e.getValue().longValue(), e.getKey());
+        }
+        // no value lost its kernel
+        assertEquals(
+                0,
+                RocpdCounts.number(
+                        db,
+                        "SELECT COUNT(*) FROM rocpd_pmc_event WHERE event_id NOT IN"
+                                + " (SELECT event_id FROM rocpd_kernel_dispatch) AND pmc_id IN"
+                                + " (SELECT id FROM rocpd_info_pmc WHERE target_arch = 'GPU')"));
     }
 
     @Test

@@ -35,6 +35,7 @@ import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
 import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.core.pipeline.TraceWindows;
+import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.ProcessResult;
@@ -86,7 +87,11 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
             }
             OutputPaths paths = paths(dir, pid);
             RunOutputs outputs = RunOutputs.open(
-                    List.of(new PerfettoFormat(), new GpuStatsFormat(), new GpuCounterFormat()),
+                    List.of(
+                            new PerfettoFormat(),
+                            new GpuStatsFormat(),
+                            new GpuCounterFormat(),
+                            new RocpdFormat(name -> null)),
                     new OutputContext(settings, paths, pid, scenario, 0, log, log));
             Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
             Collector collector = new Collector(
@@ -117,6 +122,15 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The run's rocpd database (written with ROCPROFSYS_USE_ROCPD). */
+    Path rocpdFile() {
+        return fileNames().stream()
+                .filter(f -> f.startsWith("rocpd") && f.endsWith(".db"))
+                .findFirst()
+                .map(outputDir::resolve)
+                .orElseThrow(() -> new AssertionError("no rocpd database in " + fileNames()));
     }
 
     /** The text file {@code name}[-pid].txt of the run. */
