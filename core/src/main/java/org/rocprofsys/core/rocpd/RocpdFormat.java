@@ -58,7 +58,9 @@ public final class RocpdFormat implements OutputFormat {
     public OutputWriter open(OutputContext context) throws IOException {
         Path file = file(context.paths());
         OutputPaths.createParentDirectories(file);
-        return new Writer(RocpdSink.create(file, context.rootPid()), file, context);
+        org.rocprofsys.core.counters.CpuEvents events = org.rocprofsys.core.counters.CpuEvents.from(context.settings());
+        List<String> counters = events.withRegions(context.settings()) ? events.names() : List.of();
+        return new Writer(RocpdSink.create(file, context.rootPid(), counters), file, context);
     }
 
     /** {@code rocpd[-<pid>].db} in the database directory. */

@@ -258,6 +258,20 @@ final class RocpdRows {
     /** A counter series' description (process sampling: an absolute value per sample). */
     long pmc(long processId, long agentId, String arch, String name, String description, String component, String units)
             throws SQLException {
+        return pmc(processId, agentId, arch, name, description, component, units, "ABS");
+    }
+
+    /** A counter's description; {@code valueType} ABS, ACCUM or RELATIVE (the schema's choices). */
+    long pmc(
+            long processId,
+            long agentId,
+            String arch,
+            String name,
+            String description,
+            String component,
+            String units,
+            String valueType)
+            throws SQLException {
         long id = pmc.begin();
         var s = pmc;
         s.setLong(2, nid);
@@ -269,7 +283,7 @@ final class RocpdRows {
         s.setString(8, description);
         s.setString(9, component);
         s.setString(10, units);
-        s.setString(11, "ABS");
+        s.setString(11, valueType);
         s.setInt(12, 0);
         s.setInt(13, 0);
         pmc.add();

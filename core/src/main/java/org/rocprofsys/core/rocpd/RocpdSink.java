@@ -20,6 +20,7 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackFrame;
@@ -56,12 +57,18 @@ public final class RocpdSink implements EventSink, AutoCloseable {
     /** Counter series by process row and name: [track id, pmc id]. */
     private final Map<String, long[]> counters = new HashMap<>();
 
+    /** ROCPROFSYS_PAPI_EVENTS when regions carry them, in the order of their readings. */
+    private final List<String> cpuCounters;
+    /** rocpd_info_pmc ids of the CPU counters by process row and counter index. */
+    private final Map<String, Long> cpuPmc = new HashMap<>();
+
     private int sinceCheck;
     private long lastCommit = System.nanoTime();
     private boolean closed;
 
-    private RocpdSink(RocpdDatabase db, NodeInfo node, int rootPid) throws SQLException {
+    private RocpdSink(RocpdDatabase db, NodeInfo node, int rootPid, List<String> cpuCounters) throws SQLException {
         this.db = db;
+        this.cpuCounters = List.copyOf(cpuCounters);
         this.rows = new RocpdRows(db, node);
         this.processes = new ProcessRows(rows, node, rootPid);
         this.gpu = new GpuRows(rows, processes);
@@ -69,13 +76,21 @@ public final class RocpdSink implements EventSink, AutoCloseable {
 
     /** Creates the database file {@code file} for a run whose target is {@code rootPid}. */
     public static RocpdSink create(java.nio.file.Path file, int rootPid) throws IOException {
+        return create(file, rootPid, List.of());
+    }
+
+    /**
+     * With the CPU counters the regions' readings carry ({@code CpuEvents.names()} when
+     * {@code withRegions}): each region's change of each is a rocpd_pmc_event on its event.
+     */
+    public static RocpdSink create(java.nio.file.Path file, int rootPid, List<String> cpuCounters) throws IOException {
         RocpdDatabase db = RocpdDatabase.create(
                 file,
                 new RocpdSchema(
                         java.util.UUID.randomUUID().toString(),
                         java.util.UUID.randomUUID().toString()));
         try {
-            RocpdSink sink = new RocpdSink(db, NodeInfo.ofThisMachine(), rootPid);
+            RocpdSink sink = new RocpdSink(db, NodeInfo.ofThisMachine(), rootPid, cpuCounters);
             db.commit();
             return sink;
         } catch (SQLException e) {
@@ -133,7 +148,7 @@ public final class RocpdSink implements EventSink, AutoCloseable {
     private void begin(RegionBegin b) throws SQLException {
         ProcessRows.ThreadRows t = processes.thread(b.pid(), b.tid(), b.timestampNs());
         String name = b.name() == null ? "" : b.name();
-        t.open.push(new OpenRegion(rows.string(name), b.timestampNs(), b.category(), b.annotations()));
+        t.open.push(new OpenRegion(rows.string(name), b.timestampNs(), b.category(), b.annotations(), b.metrics()));
     }
 
     private void end(RegionEnd e) throws SQLException {
@@ -150,9 +165,53 @@ public final class RocpdSink implements EventSink, AutoCloseable {
                 args.add(new Annotation("closed_by_profiler", new AnnotationValue.Bool(true)));
             }
         }
-        long eventId = event(label(open.category()), args);
         ProcessRows.ProcessImage image = processes.process(e.pid(), e.timestampNs());
+        long[] changes = counterChanges(open.metrics(), e.metrics());
+        long eventId = changes == null ? event(label(open.category()), args) : ownEvent(label(open.category()), args);
         rows.region(image.id, t.id, open.start(), e.timestampNs(), open.nameId(), eventId);
+        if (changes != null) {
+            for (int k = 0; k < changes.length; k++) {
+                if (changes[k] != RegionMetrics.ABSENT) {
+                    rows.pmcEvent(eventId, cpuPmc(image, k), changes[k]);
+                }
+            }
+        }
+    }
+
+    /**
+     * Each CPU counter's change over a region (ABSENT where a reading is missing), or null when
+     * none was read (no counters, a forced end).
+     */
+    private long[] counterChanges(RegionMetrics begin, RegionMetrics end) {
+        if (cpuCounters.isEmpty() || begin == null || end == null) {
+            return null;
+        }
+        long[] out = new long[cpuCounters.size()];
+        boolean any = false;
+        for (int k = 0; k < out.length; k++) {
+            long b = begin.counters().get(k);
+            long e = end.counters().get(k);
+            boolean read = b != RegionMetrics.ABSENT && e != RegionMetrics.ABSENT;
+            out[k] = read ? e - b : RegionMetrics.ABSENT;
+            any |= read;
+        }
+        return any ? out : null;
+    }
+
+    /**
+     * A CPU counter's description in a process: target_arch CPU, the process's first CPU agent
+     * (the counters follow the thread, not a CPU), component {@code papi} (PAPI's event names),
+     * value_type RELATIVE (each value is the change over one region).
+     */
+    private long cpuPmc(ProcessRows.ProcessImage image, int k) throws SQLException {
+        String key = image.id + "/" + k;
+        Long id = cpuPmc.get(key);
+        if (id == null) {
+            String name = cpuCounters.get(k);
+            id = rows.pmc(image.id, processes.cpuAgent(image), "CPU", name, name, "papi", "", "RELATIVE");
+            cpuPmc.put(key, id);
+        }
+        return id;
     }
 
     private void mark(Mark m) throws SQLException {
@@ -188,6 +247,11 @@ public final class RocpdSink implements EventSink, AutoCloseable {
             }
             return shared;
         }
+        return ownEvent(category, args);
+    }
+
+    /** An event of the region's own (its arguments, or rows that refer to it: counter values). */
+    private long ownEvent(String category, List<Annotation> args) throws SQLException {
         long id = rows.event(rows.string(category), 0, null, null, null);
         int position = 0;
         for (Annotation a : args) {

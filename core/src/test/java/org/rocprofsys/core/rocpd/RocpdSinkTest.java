@@ -213,6 +213,64 @@ class RocpdSinkTest {
         return db;
     }
 
+    private static org.rocprofsys.core.event.RegionMetrics counters(long... values) {
+        return new org.rocprofsys.core.event.RegionMetrics(
+                -1,
+                -1,
+                -1,
+                org.rocprofsys.core.event.RegionMetrics.ResourceUsage.NONE,
+                new org.rocprofsys.core.event.RegionMetrics.CounterValues(values));
+    }
+
+    /**
+     * CPU counters per region (papi_array): each region's change of each counter read is a
+     * rocpd_pmc_event on the region's own event, described once per process (CPU, papi, RELATIVE);
+     * a counter not read (absent) and a region closed by the profiler (no readings) have none.
+     */
+    @Test
+    void cpuCountersOfARegionArePmcEventsOfItsEvent() throws Exception {
+        long a = org.rocprofsys.core.event.RegionMetrics.ABSENT;
+        List<TraceEvent> events = EventStream.at(T0)
+                .in(PID)
+                .processStarted(0, "app")
+                .threadStarted(0, PID, 0)
+                .begin(1 * MS, PID, "outer", counters(1_000, 5, a))
+                .begin(2 * MS, PID, "inner", counters(2_000, 6, a))
+                .end(3 * MS, PID, counters(3_500, 9, a))
+                .end(4 * MS, PID, counters(9_000, 20, a))
+                .begin(5 * MS, PID, "open at exit", counters(9_100, 21, a))
+                .threadEnded(6 * MS, PID)
+                .processEnded(7 * MS, ProcessEnd.EXITED, 0)
+                .events();
+        Path db = dir.resolve("rocpd-counters.db");
+        SinkFeed.run(
+                RocpdSink.create(
+                        db, PID, List.of("perf::PERF_COUNT_SW_CPU_CLOCK", "perf::CONTEXT-SWITCHES", "PAPI_TOT_INS")),
+                events,
+                summary());
+        assertEquals(
+                Map.of(
+                        "inner|perf::PERF_COUNT_SW_CPU_CLOCK", 1_500L,
+                        "inner|perf::CONTEXT-SWITCHES", 3L,
+                        "outer|perf::PERF_COUNT_SW_CPU_CLOCK", 8_000L,
+                        "outer|perf::CONTEXT-SWITCHES", 15L),
+                RocpdCounts.query(
+                        db,
+                        "SELECT r.name || '|' || pi.name, pe.value FROM regions r"
+                                + " JOIN rocpd_pmc_event pe ON pe.event_id = r.event_id"
+                                + " JOIN rocpd_info_pmc pi ON pi.id = pe.pmc_id"));
+        assertEquals(
+                Map.of("CPU|papi|RELATIVE|CPU", 2L),
+                RocpdCounts.query(
+                        db,
+                        "SELECT pi.target_arch || '|' || pi.component || '|' || pi.value_type || '|' || a.type,"
+                                + " COUNT(*) FROM rocpd_info_pmc pi JOIN rocpd_info_agent a ON a.id = pi.agent_id"
+                                + " GROUP BY 1"));
+        // the two regions with values have events of their own
+        assertEquals(2, RocpdCounts.number(db, "SELECT COUNT(DISTINCT event_id) FROM rocpd_pmc_event"));
+        SqliteCli.assertConsistent(db);
+    }
+
     @Test
     void everyCountOfTheTraceIsACountOfTheViews() throws Exception {
         List<TraceEvent> events = everything();
