@@ -55,7 +55,7 @@ final class GpuRows {
     private final Map<String, long[]> streams = new HashMap<>();
     private final Map<String, Long> kernels = new HashMap<>();
     private final Map<String, Long> codeObjects = new HashMap<>();
-    private final Map<Category, Long> categories = new HashMap<>();
+    private final Map<String, Long> categories = new HashMap<>();
     private final Map<String, Launch> launches = new LinkedHashMap<>(1024, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Launch> eldest) {
@@ -94,15 +94,21 @@ final class GpuRows {
             case GpuDevice d -> devices.putIfAbsent(d.pid() + "/" + d.index(), d);
             case GpuApiCall c -> apiCall(c);
             case GpuMarker m -> marker(m);
-            case GpuKernel k -> kernel(k, CUDA_COMPONENT);
-            case GpuMemoryCopy c -> copy(c);
+            case GpuKernel k -> kernel(k, CUDA_COMPONENT, Category.CUDA_KERNEL_DISPATCH);
+            case GpuMemoryCopy c -> copy(c, Category.CUDA_MEMORY_COPY);
             case GpuMemorySet s -> memset(s);
             case GpuMemoryAllocation a -> allocation(a);
             case GpuSynchronization s -> {
                 // the waiting call (cudaStreamSynchronize & co.) is a region already
             }
-            case org.rocprofsys.core.gpu.RocmKernelDispatch d -> kernel(d.kernel(), ROCM_COMPONENT);
-            case org.rocprofsys.core.gpu.RocmMemoryCopy c -> copy(c.copy());
+            // the trace's category: the queue's track or, by default, the HIP stream's
+            case org.rocprofsys.core.gpu.RocmKernelDispatch d ->
+                kernel(
+                        d.kernel(),
+                        ROCM_COMPONENT,
+                        d.byQueue() ? Category.ROCM_KERNEL_DISPATCH : Category.ROCM_HIP_STREAM);
+            case org.rocprofsys.core.gpu.RocmMemoryCopy c ->
+                copy(c.copy(), c.byQueue() ? Category.ROCM_MEMORY_COPY : Category.ROCM_HIP_STREAM);
             case org.rocprofsys.core.gpu.RocmScratchMemory s -> {
                 // no rocpd table holds scratch-memory events
             }
@@ -115,9 +121,8 @@ final class GpuRows {
     }
 
     private void apiCall(GpuApiCall c) throws SQLException {
-        Category category =
-                c.domain() == GpuDomain.CUDA_DRIVER_API ? Category.CUDA_DRIVER_API : Category.CUDA_RUNTIME_API;
-        long eventId = rows.event(categoryId(category), c.correlationId(), null, null, null);
+        // the domain's category as in the trace: cuda_runtime_api, rocm_hip_api, rocm_marker_api ...
+        long eventId = rows.event(categoryId(c.domain().category()), c.correlationId(), null, null, null);
         int position = 0;
         for (GpuArgument a : c.arguments()) {
             rows.arg(eventId, position++, "string", a.name(), a.value());
@@ -150,11 +155,11 @@ final class GpuRows {
         rows.region(image.id, t.id, m.beginNs(), m.range() ? m.endNs() : m.beginNs(), rows.string(name), eventId);
     }
 
-    private void kernel(GpuKernel k, String component) throws SQLException {
+    private void kernel(GpuKernel k, String component, Category category) throws SQLException {
         Placement p = place(k.pid(), k.device(), k.stream(), k.correlationId(), k.beginNs());
         long symbol =
                 kernelSymbol(p, k.device(), k.mangledName(), k.name(), k.staticSharedBytes(), k.registersPerThread());
-        long eventId = rows.event(categoryId(Category.CUDA_KERNEL_DISPATCH), k.correlationId(), null, null, null);
+        long eventId = rows.event(categoryId(category), k.correlationId(), null, null, null);
         rows.dispatch(new KernelRow(
                 p.image.id,
                 p.threadId,
@@ -251,9 +256,9 @@ final class GpuRows {
                 eventId));
     }
 
-    private void copy(GpuMemoryCopy c) throws SQLException {
+    private void copy(GpuMemoryCopy c, Category category) throws SQLException {
         Placement p = place(c.pid(), c.device(), c.stream(), c.correlationId(), c.beginNs());
-        long eventId = rows.event(categoryId(Category.CUDA_MEMORY_COPY), c.correlationId(), null, null, null);
+        long eventId = rows.event(categoryId(category), c.correlationId(), null, null, null);
         rows.copy(new CopyRow(
                 p.image.id,
                 p.threadId,
@@ -374,10 +379,15 @@ final class GpuRows {
     }
 
     private long categoryId(Category category) throws SQLException {
-        Long id = categories.get(category);
+        return categoryId(category.label());
+    }
+
+    /** The category string's id; the trace's label of the event, ROCm's and CUDA's alike. */
+    private long categoryId(String label) throws SQLException {
+        Long id = categories.get(label);
         if (id == null) {
-            id = rows.string(category.label());
-            categories.put(category, id);
+            id = rows.string(label);
+            categories.put(label, id);
         }
         return id;
     }

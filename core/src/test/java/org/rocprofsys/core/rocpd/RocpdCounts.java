@@ -23,8 +23,21 @@ import org.rocprofsys.core.perfetto.DecodedTrace.Slice;
  */
 public final class RocpdCounts {
     private static final String SAMPLES_SLICE = "samples [rocprof-sys]";
-    private static final Set<String> DEVICE =
-            Set.of("cuda_kernel_dispatch", "cuda_memory_copy", "cuda_memory_set", "rocm_page_migration");
+    private static final Set<String> DEVICE = Set.of(
+            "cuda_kernel_dispatch",
+            "cuda_memory_copy",
+            "cuda_memory_set",
+            "rocm_page_migration",
+            "rocm_kernel_dispatch",
+            "rocm_memory_copy",
+            "rocm_hip_stream",
+            "rocm_scratch_memory");
+    /** ROCm's stream tracks hold kernels and copies in one category; copies are named for their kind. */
+    private static final String ROCM_STREAM = "rocm_hip_stream";
+
+    private static boolean rocmStreamCopy(DecodedTrace.Slice s) {
+        return ROCM_STREAM.equals(s.category) && s.name.startsWith("MEMORY_COPY_");
+    }
     /** The trace's migration throughput counter: the memory_copies rows' size over duration, no rows of its own. */
     private static final String MIGRATION_THROUGHPUT = "Unified Memory Migration Throughput";
     /** The trace keeps allocations as a counter of bytes in use; rocpd has the allocations. */
@@ -126,7 +139,12 @@ public final class RocpdCounts {
         Map<String, Long> kernels =
                 query(db, "SELECT category || '|' || name, COUNT(*) FROM kernels GROUP BY category, name");
         assertEquals(
-                slices(t, s -> "cuda_kernel_dispatch".equals(s.category) || "cuda_memory_set".equals(s.category)),
+                slices(
+                        t,
+                        s -> "cuda_kernel_dispatch".equals(s.category)
+                                || "cuda_memory_set".equals(s.category)
+                                || "rocm_kernel_dispatch".equals(s.category)
+                                || (ROCM_STREAM.equals(s.category) && !rocmStreamCopy(s))),
                 kernels,
                 "kernels");
         assertEquals(query(db, "SELECT name, total_calls FROM top_kernels"), byName(kernels), "top_kernels");
@@ -134,11 +152,17 @@ public final class RocpdCounts {
                 query(db, "SELECT category || '|' || name, COUNT(*) FROM memory_copies GROUP BY category, name");
         // unified-memory migrations are memory copies of category rocm_page_migration
         assertEquals(
-                slices(t, s -> "cuda_memory_copy".equals(s.category) || "rocm_page_migration".equals(s.category)),
+                slices(
+                        t,
+                        s -> "cuda_memory_copy".equals(s.category)
+                                || "rocm_page_migration".equals(s.category)
+                                || "rocm_memory_copy".equals(s.category)
+                                || rocmStreamCopy(s)),
                 copies,
                 "memory_copies");
         long deviceNs = t.slices.stream()
-                .filter(s -> DEVICE.contains(s.category))
+                // scratch-memory events have no rocpd table (the SDK's schema has none either)
+                .filter(s -> DEVICE.contains(s.category) && !"rocm_scratch_memory".equals(s.category))
                 .mapToLong(s -> s.endNs - s.beginNs)
                 .sum();
         assertEquals(deviceNs, number(db, "SELECT COALESCE(SUM(GpuTime), 0) FROM busy"), "busy");

@@ -49,6 +49,17 @@ class RocmRocpdCountersTest {
             }
         });
         assertEquals(4, traced.size(), traced.toString());
+        // every count of the trace (HIP API regions, kernels and copies on the stream tracks) is the views'
+        RocpdCounts.assertSameCounts(t, db);
+        assertEquals(
+                Map.of("rocm_hip_stream", 24L),
+                RocpdCounts.query(db, "SELECT category, COUNT(*) FROM kernels GROUP BY 1"));
+        var regionCategories = RocpdCounts.query(db, "SELECT category, COUNT(*) FROM regions GROUP BY 1")
+                .keySet();
+        assertTrue(
+                regionCategories.contains("rocm_hip_api")
+                        && regionCategories.stream().noneMatch(c -> c.startsWith("cuda_")),
+                "ROCm API calls are rocm_hip_api regions, never cuda_*: " + regionCategories);
         assertEquals(traced, RocpdCounts.gpuCounterPoints(db));
         // 24 dispatches (20 transposes, 4 fills) x 4 metrics
         assertEquals(96, RocpdCounts.number(db, "SELECT COUNT(*) FROM pmc_events"));
@@ -88,6 +99,34 @@ class RocmRocpdCountersTest {
                                 + " FROM pmc_info pi JOIN rocpd_info_pmc p ON p.id = pi.id"
                                 + " JOIN rocpd_info_agent a ON a.id = p.agent_id GROUP BY 1"));
         assertTrue(RocpdCounts.number(db, "SELECT COUNT(*) FROM kernels") >= 24);
+        SqliteCli.assertConsistent(db);
+    }
+
+    @Test
+    void queueGroupedKernelsAndCopiesKeepTheTraceCategories() throws Exception {
+        ReplayRun run = ReplayRun.of(
+                "transpose",
+                Map.of(
+                        "ROCPROFSYS_ROCM_DOMAINS",
+                        "hip_api,kernel_dispatch,memory_copy",
+                        "ROCPROFSYS_ROCM_GROUP_BY_QUEUE",
+                        "true",
+                        "ROCPROFSYS_USE_ROCPD",
+                        "true"),
+                dir,
+                "10");
+        assertEquals(0, run.target().exitCode(), run.target().all());
+        Path db = run.rocpdFile();
+        Map<String, Long> counts = RocpdCounts.assertSameCounts(run.trace(), db);
+        assertTrue(counts.get("kernels") >= 24 && counts.get("memory_copies") > 0, counts.toString());
+        assertEquals(
+                java.util.Set.of("rocm_kernel_dispatch"),
+                RocpdCounts.query(db, "SELECT category, COUNT(*) FROM kernels GROUP BY 1")
+                        .keySet());
+        assertEquals(
+                java.util.Set.of("rocm_memory_copy"),
+                RocpdCounts.query(db, "SELECT category, COUNT(*) FROM memory_copies GROUP BY 1")
+                        .keySet());
         SqliteCli.assertConsistent(db);
     }
 }
