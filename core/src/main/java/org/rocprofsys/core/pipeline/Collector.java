@@ -46,6 +46,9 @@ public final class Collector {
     private static final long DISCOVERY_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private long lastDiscovery;
+    /** A ring file was found before its header was published: the next pass lists again. */
+    private boolean unpublished;
+
     private int lastPassRecords;
     private long recordsRead;
 
@@ -199,7 +202,9 @@ public final class Collector {
 
     private int pass() throws IOException, WireException {
         long started = System.nanoTime();
-        if (lastPassRecords == 0 || started - lastDiscovery > DISCOVERY_PERIOD_NS) {
+        if (unpublished
+                || ((lastPassRecords == 0 || started - lastDiscovery > DISCOVERY_PERIOD_NS)
+                        && directory.changedSinceListing())) {
             discover();
             lastDiscovery = started;
         }
@@ -250,6 +255,7 @@ public final class Collector {
     }
 
     private void discover() throws IOException, WireException {
+        unpublished = false;
         for (Path p : directory.ringFiles()) {
             if (images.containsKey(p) || done.contains(p)) {
                 continue;
@@ -263,7 +269,8 @@ public final class Collector {
                 continue;
             }
             if (file == null) {
-                continue; // header not yet published
+                unpublished = true; // header not yet published: look again on the next pass
+                continue;
             }
             Image image = new Image(file, backendRecords(file.pid()));
             for (Image older : List.copyOf(images.values())) {

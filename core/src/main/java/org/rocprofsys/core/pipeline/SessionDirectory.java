@@ -3,6 +3,7 @@ package org.rocprofsys.core.pipeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Comparator;
@@ -38,8 +39,25 @@ public final class SessionDirectory implements AutoCloseable {
         return path;
     }
 
+    /** The directory's modification time when it was last listed (read before the listing). */
+    private FileTime listed;
+
+    /**
+     * Whether a ring file may have come or gone since the last {@link #ringFiles}: a stat instead
+     * of a listing, so that an idle collector's polls cost little. The file system stamps times
+     * from a coarse clock, so a file created in the same tick as that listing leaves the time as it
+     * was: a directory changed within the last {@value #COARSE_CLOCK_MS} ms counts as changed.
+     */
+    public boolean changedSinceListing() throws IOException {
+        FileTime now = Files.getLastModifiedTime(path);
+        return !now.equals(listed) || System.currentTimeMillis() - now.toMillis() < COARSE_CLOCK_MS;
+    }
+
+    static final long COARSE_CLOCK_MS = 50;
+
     /** The ring files present now, oldest exec generation of a pid first. */
     public List<Path> ringFiles() throws IOException {
+        listed = Files.getLastModifiedTime(path);
         try (Stream<Path> s = Files.list(path)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".ring"))
                     .sorted(Comparator.comparing(
