@@ -275,14 +275,19 @@ public final class CallStackSampling {
         try {
             PerfEvents.probe(PerfSamplingSource.attr(hz), members);
             return null;
-        } catch (PerfUnavailableException e) {
-            return e.reason() == PerfUnavailableException.Reason.NO_SAMPLE_READ
-                    ? "the CPU counters of " + CpuEvents.SETTING + " in perf's samples need Linux 6.12 or later"
-                            + " (PERF_SAMPLE_READ with inherit), this is Linux " + System.getProperty("os.version")
-                    : null;
-        } catch (PerfException | RuntimeException | LinkageError e) {
+        } catch (PerfException e) {
+            return countersRefusal(e);
+        } catch (RuntimeException | LinkageError e) {
             return null; // the source says so itself when it opens its events
         }
+    }
+
+    /** The notice's reason for a refused counter group: only an old kernel's refusal makes the agent's timers sample. */
+    static String countersRefusal(PerfException e) {
+        return e instanceof PerfUnavailableException u && u.reason() == PerfUnavailableException.Reason.NO_SAMPLE_READ
+                ? "the CPU counters of " + CpuEvents.SETTING + " in perf's samples need Linux 6.12 or later"
+                        + " (PERF_SAMPLE_READ with inherit), this is Linux " + System.getProperty("os.version")
+                : null;
     }
 
     private static ThreadFilter tids(Settings settings, String key, ThreadFilter fallback) {

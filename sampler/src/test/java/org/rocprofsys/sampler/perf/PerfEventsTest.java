@@ -1,6 +1,7 @@
 package org.rocprofsys.sampler.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -271,6 +272,23 @@ class PerfEventsTest {
             faults += e.getValue()[2];
         }
         assertTrue(faults > 0, "the program's start faults its pages in: " + faults);
+    }
+
+    @Test
+    void einvalForCountsInInheritedSamplesNamesTheKernel() {
+        PerfEventAttr grouped = PerfEventAttr.clockSampling(false, FREQ).withGroupRead();
+        PerfException e = PerfEvents.openFailure(LibC.EINVAL, grouped, 42, 0);
+        PerfUnavailableException u =
+                org.junit.jupiter.api.Assertions.assertInstanceOf(PerfUnavailableException.class, e);
+        assertEquals(PerfUnavailableException.Reason.NO_SAMPLE_READ, u.reason());
+        assertTrue(
+                e.getMessage().contains("Linux " + System.getProperty("os.version"))
+                        && e.getMessage().contains("6.12"),
+                e.getMessage());
+        // EINVAL otherwise stays the generic rejection
+        assertFalse(
+                PerfEvents.openFailure(LibC.EINVAL, PerfEventAttr.clockSampling(false, FREQ), 42, 0)
+                        instanceof PerfUnavailableException);
     }
 
     @Test
