@@ -12,7 +12,9 @@ int main(void) {
     a.config = PERF_COUNT_SW_TASK_CLOCK;
     a.sample_freq = 997;
     a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN
-            | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+            | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER
+            | PERF_SAMPLE_STACK_USER;
+    a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
     a.disabled = 1;
     a.inherit = 1;
     a.exclude_kernel = 1;

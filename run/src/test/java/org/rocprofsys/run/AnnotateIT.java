@@ -137,7 +137,7 @@ class AnnotateIT extends DistributionTest {
 
     @Test
     void theAgentsStackSamplesCarryTheCountersAsPerThreadTracks() throws Exception {
-        // the agent's timer sampler (perf's samples do not carry the counters)
+        // the agent's timer sampler (perf's samples carry them too: the next test)
         var r = tool(
                 "rocprof-sys-sample",
                 env("annotate-sample-counters", "ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
@@ -161,6 +161,47 @@ class AnnotateIT extends DistributionTest {
             assertTrue(v.stream().allMatch(x -> x >= 0), v::toString);
             assertTrue(v.stream().anyMatch(x -> x > 0), v::toString);
         }
+    }
+
+    @Test
+    void perfsSamplesCarryTheCountersAsPerThreadTracks() throws Exception {
+        // the default CPU-time sampler, perf, with the counter from -C
+        Map<String, String> env = env("annotate-perf-sample-counters");
+        env.remove("ROCPROFSYS_PAPI_EVENTS");
+        var r = tool(
+                "rocprof-sys-sample",
+                env,
+                "-C",
+                COUNTER,
+                "-w",
+                "0",
+                "-f",
+                "200",
+                "--",
+                examples().resolve("parallel-overhead").toString(),
+                "30",
+                "2",
+                "10");
+        assertEquals(0, r.exitCode(), r::toString);
+        // a kernel before Linux 6.12 (or a refused perf_event_open) makes it the agent's timers: said once
+        boolean perf = !r.stderr().contains("falling back to the agent's timer sampler");
+        DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/annotate-perf-sample-counters/perfetto-trace.proto"));
+        Map<String, List<Double>> counters = trace.counters();
+        for (int worker = 1; worker <= 2; worker++) {
+            List<Double> v = counters.get("Thread " + COUNTER + " [" + worker + "] (S)");
+            assertTrue(v != null && v.size() >= 10, () -> counters.keySet() + "\n" + r);
+            assertTrue(v.stream().allMatch(x -> x >= 0), v::toString);
+            if (perf) {
+                // each value is the worker's cpu-clock over the interval its sample stands for: about
+                // one period of the 200 Hz sampling clock (5 ms), as perf sets the period per thread and CPU
+                List<Double> sorted = v.stream().sorted().toList();
+                double median = sorted.get(sorted.size() / 2);
+                assertTrue(median >= 2.5e6 && median <= 10e6, "median " + median + " ns of " + v.size());
+            } else {
+                assertTrue(v.stream().anyMatch(x -> x > 0), v::toString);
+            }
+        }
+        assertTrue(perf || r.stderr().contains("perf_event_open refused ("), "a fallback names why: " + r.stderr());
     }
 
     @Test

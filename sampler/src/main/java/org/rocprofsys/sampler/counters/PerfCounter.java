@@ -16,6 +16,7 @@ public record PerfCounter(String name, int type, long config, String description
                 config,
                 0,
                 0,
+                0,
                 PerfEventAttr.FLAG_DISABLED | PerfEventAttr.FLAG_EXCLUDE_KERNEL | PerfEventAttr.FLAG_EXCLUDE_HV,
                 0,
                 0,

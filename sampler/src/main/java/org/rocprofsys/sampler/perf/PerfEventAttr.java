@@ -24,6 +24,7 @@ import java.lang.foreign.SegmentAllocator;
  * @param samplePeriodOrFreq samples per second when {@link #FLAG_FREQ} is set, else the period
  *                        in event units (ns for the clock events)
  * @param sampleType      PERF_SAMPLE_* bits ({@link #SAMPLE_IP} ...)
+ * @param readFormat      PERF_FORMAT_* bits of what a read (and a PERF_SAMPLE_READ sample) carries
  * @param flags           the bit-field word ({@link #FLAG_DISABLED} ...)
  * @param wakeupEvents    wake a poller every n samples (0: every sample, as 1)
  * @param sampleRegsUser  PERF_SAMPLE_REGS_USER register mask (arch-specific, see
@@ -37,6 +38,7 @@ public record PerfEventAttr(
         long config,
         long samplePeriodOrFreq,
         long sampleType,
+        long readFormat,
         long flags,
         int wakeupEvents,
         long sampleRegsUser,
@@ -73,6 +75,13 @@ public record PerfEventAttr(
     public static final long SAMPLE_REGS_USER = 1L << 12;
     public static final long SAMPLE_STACK_USER = 1L << 13;
     public static final long SAMPLE_IDENTIFIER = 1L << 16;
+
+    // perf_event_read_format
+    public static final long FORMAT_TOTAL_TIME_ENABLED = 1L << 0;
+    public static final long FORMAT_TOTAL_TIME_RUNNING = 1L << 1;
+    public static final long FORMAT_ID = 1L << 2;
+    public static final long FORMAT_GROUP = 1L << 3;
+    public static final long FORMAT_LOST = 1L << 4;
 
     /** What the sampler asks for by default: IP, TID, TIME, CALLCHAIN, CPU, PERIOD. */
     public static final long SAMPLE_DEFAULT =
@@ -146,6 +155,7 @@ public record PerfEventAttr(
                 taskClock ? SW_TASK_CLOCK : SW_CPU_CLOCK,
                 freqHz,
                 SAMPLE_DEFAULT,
+                0,
                 FLAG_DISABLED | FLAG_INHERIT | FLAG_FREQ | FLAG_EXCLUDE_HV | FLAGS_SIDEBAND | FLAG_USE_CLOCKID,
                 1,
                 0,
@@ -167,11 +177,56 @@ public record PerfEventAttr(
                 config,
                 period,
                 SAMPLE_DEFAULT,
+                0,
                 FLAG_DISABLED | FLAG_INHERIT | FLAG_EXCLUDE_HV | FLAGS_SIDEBAND | FLAG_USE_CLOCKID,
                 1,
                 0,
                 0,
                 CLOCK_MONOTONIC,
+                0);
+    }
+
+    /**
+     * Each sample carries the counts of the event's group (PERF_SAMPLE_READ with
+     * PERF_FORMAT_GROUP | PERF_FORMAT_ID): the leader's, then each member's, with their ids. With
+     * inherit the kernel (Linux 6.12+, which also wants PERF_SAMPLE_TID) gives the sampled
+     * thread's own counts, not the sum over the inherited events.
+     */
+    public PerfEventAttr withGroupRead() {
+        return new PerfEventAttr(
+                type,
+                config,
+                samplePeriodOrFreq,
+                sampleType | SAMPLE_READ | SAMPLE_TID,
+                FORMAT_GROUP | FORMAT_ID,
+                flags,
+                wakeupEvents,
+                sampleRegsUser,
+                sampleStackUser,
+                clockid,
+                sampleMaxStack);
+    }
+
+    /**
+     * This counting event as a member of {@code leader}'s group: counting whenever the leader is
+     * (enabled itself, the leader alone is disabled or enabled on exec), inherited as the leader is,
+     * on the leader's clock (the kernel refuses a group of mixed clocks: EINVAL), and never sampling
+     * or writing records of its own.
+     */
+    public PerfEventAttr asMemberOf(PerfEventAttr leader) {
+        long keep = flags
+                & ~(FLAG_DISABLED | FLAG_ENABLE_ON_EXEC | FLAG_INHERIT | FLAGS_SIDEBAND | FLAG_FREQ | FLAG_USE_CLOCKID);
+        return new PerfEventAttr(
+                type,
+                config,
+                0,
+                0,
+                0,
+                keep | (leader.flags & (FLAG_INHERIT | FLAG_USE_CLOCKID)),
+                0,
+                0,
+                0,
+                leader.has(FLAG_USE_CLOCKID) ? leader.clockid : 0,
                 0);
     }
 
@@ -189,6 +244,7 @@ public record PerfEventAttr(
                 config,
                 samplePeriodOrFreq,
                 sampleType,
+                readFormat,
                 flags | set,
                 wakeupEvents,
                 sampleRegsUser,
@@ -203,6 +259,7 @@ public record PerfEventAttr(
                 config,
                 samplePeriodOrFreq,
                 sampleType,
+                readFormat,
                 flags & ~clear,
                 wakeupEvents,
                 sampleRegsUser,
@@ -228,6 +285,7 @@ public record PerfEventAttr(
                 config,
                 samplePeriodOrFreq,
                 sampleType | SAMPLE_REGS_USER | SAMPLE_STACK_USER,
+                readFormat,
                 flags,
                 wakeupEvents,
                 regsMask,
@@ -242,6 +300,7 @@ public record PerfEventAttr(
                 config,
                 samplePeriodOrFreq,
                 newSampleType,
+                readFormat,
                 flags,
                 wakeupEvents,
                 sampleRegsUser,
@@ -256,6 +315,7 @@ public record PerfEventAttr(
                 config,
                 samplePeriodOrFreq,
                 sampleType,
+                readFormat,
                 flags,
                 n,
                 sampleRegsUser,
@@ -278,6 +338,7 @@ public record PerfEventAttr(
         s.set(JAVA_LONG, 8, config);
         s.set(JAVA_LONG, 16, samplePeriodOrFreq);
         s.set(JAVA_LONG, 24, sampleType);
+        s.set(JAVA_LONG, 32, readFormat);
         s.set(JAVA_LONG, 40, flags);
         s.set(JAVA_INT, 48, wakeupEvents);
         s.set(JAVA_LONG, 80, sampleRegsUser);

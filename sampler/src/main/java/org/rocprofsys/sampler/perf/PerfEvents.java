@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.rocprofsys.config.proc.ProcFs;
 import org.rocprofsys.ffm.LibC;
@@ -32,23 +34,32 @@ public final class PerfEvents implements AutoCloseable {
     static final long PERF_EVENT_IOC_ENABLE = 0x2400;
 
     static final long PERF_EVENT_IOC_DISABLE = 0x2401;
+    /** _IOR('$', 7, u64 *): the event's id, as PERF_FORMAT_ID reports it. */
+    static final long PERF_EVENT_IOC_ID = 0x80082407L;
 
     private static final String PARANOID = "kernel/perf_event_paranoid";
 
-    /** One CPU's event: its fd, its mapping and the reader of its ring. */
-    public record Ring(int cpu, int fd, MemorySegment mapping, PerfRingReader reader) {}
+    /**
+     * One CPU's event: its fd, its mapping and the reader of its ring, and the fds of its group's
+     * counting members (which write into the leader's samples, not into rings of their own).
+     */
+    public record Ring(int cpu, int fd, MemorySegment mapping, PerfRingReader reader, int[] memberFds) {}
 
     private final Arena arena;
     private final PerfEventAttr attr;
     private final List<Ring> rings;
     private final int[] fds;
+    /** Member index (in the order opened) by event id, over every CPU's group. */
+    private final Map<Long, Integer> memberById;
+
     private boolean closed;
 
-    private PerfEvents(Arena arena, PerfEventAttr attr, List<Ring> rings) {
+    private PerfEvents(Arena arena, PerfEventAttr attr, List<Ring> rings, Map<Long, Integer> memberById) {
         this.arena = arena;
         this.attr = attr;
         this.rings = Collections.unmodifiableList(rings);
         this.fds = rings.stream().mapToInt(Ring::fd).toArray();
+        this.memberById = Map.copyOf(memberById);
     }
 
     /** Creates the FFM handles now (15-20 ms for the variadic ones) so opening after a spawn is fast. */
@@ -61,17 +72,32 @@ public final class PerfEvents implements AutoCloseable {
      * waiting to exec the target).
      */
     public static PerfEvents openOnExec(int pid, PerfEventAttr attr, int ringPagesLog2) throws PerfException {
-        return open(pid, attr.enableOnExec(), ringPagesLog2);
+        return open(pid, attr.enableOnExec(), List.of(), ringPagesLog2);
+    }
+
+    /** {@link #openOnExec(int, PerfEventAttr, int)} with counting members (see {@link #open(int, PerfEventAttr, List, int)}). */
+    public static PerfEvents openOnExec(int pid, PerfEventAttr attr, List<PerfEventAttr> members, int ringPagesLog2)
+            throws PerfException {
+        return open(pid, attr.enableOnExec(), members, ringPagesLog2);
+    }
+
+    public static PerfEvents open(int pid, PerfEventAttr attr, int ringPagesLog2) throws PerfException {
+        return open(pid, attr, List.of(), ringPagesLog2);
     }
 
     /**
      * Opens {@code attr} for {@code pid} on every online CPU and maps a ring of 1 + 2^log2 pages
-     * for each. Whether the events start disabled is up to {@code attr} ({@link #enable()}).
+     * for each. Whether the events start disabled is up to {@code attr} ({@link #enable()}). With
+     * {@code members}, each CPU's event leads a group of those counting events and its samples
+     * carry the group's counts ({@link PerfEventAttr#withGroupRead}; {@link #member} tells which
+     * count is which).
      *
      * @throws PerfUnavailableException perf_event_open is refused here or the event does not exist
      * @throws PerfException            any other failure (no such process, too many open files, ...)
      */
-    public static PerfEvents open(int pid, PerfEventAttr attr, int ringPagesLog2) throws PerfException {
+    public static PerfEvents open(int pid, PerfEventAttr leader, List<PerfEventAttr> members, int ringPagesLog2)
+            throws PerfException {
+        PerfEventAttr attr = members.isEmpty() ? leader : leader.withGroupRead();
         if (ringPagesLog2 < 0 || ringPagesLog2 > 16) {
             throw new IllegalArgumentException("ring pages log2 out of range: " + ringPagesLog2);
         }
@@ -84,32 +110,67 @@ public final class PerfEvents implements AutoCloseable {
         List<Integer> cpus = onlineCpus();
         Arena arena = Arena.ofShared();
         List<Ring> rings = new ArrayList<>();
+        List<Integer> opened = new ArrayList<>();
+        Map<Long, Integer> memberById = new HashMap<>();
         long length = (long) LibC.PAGE_SIZE * (1 + (1L << ringPagesLog2));
         try {
             MemorySegment attrSeg = attr.toSegment(arena);
+            List<PerfEventAttr> memberAttrs =
+                    members.stream().map(m -> m.asMemberOf(attr)).toList();
+            List<MemorySegment> memberSegs =
+                    memberAttrs.stream().map(m -> m.toSegment(arena)).toList();
+            MemorySegment id = arena.allocate(8, 8);
             for (int cpu : cpus) {
                 LibC.Result r = LibC.perfEventOpen(attrSeg, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
                 if (r.value() < 0) {
                     throw openFailure(r.errno(), attr, pid, cpu);
                 }
                 int fd = (int) r.value();
+                opened.add(fd);
+                int[] memberFds = new int[members.size()];
+                for (int i = 0; i < memberFds.length; i++) {
+                    LibC.Result mr = LibC.perfEventOpen(memberSegs.get(i), pid, cpu, fd, PERF_FLAG_FD_CLOEXEC);
+                    if (mr.value() < 0) {
+                        throw openFailure(mr.errno(), memberAttrs.get(i), pid, cpu);
+                    }
+                    memberFds[i] = (int) mr.value();
+                    opened.add(memberFds[i]);
+                    memberById.put(eventId(memberFds[i], id), i);
+                }
                 LibC.Result m = LibC.mmapShared(fd, length);
                 if (m.value() == LibC.MAP_FAILED) {
-                    LibC.close(fd);
                     throw mmapFailure(m.errno(), length);
                 }
                 MemorySegment mapping =
                         MemorySegment.ofAddress(m.value()).reinterpret(length, arena, seg -> LibC.munmap(seg, length));
-                rings.add(new Ring(cpu, fd, mapping, new PerfRingReader(mapping, attr, LibC.PAGE_SIZE)));
+                rings.add(new Ring(cpu, fd, mapping, new PerfRingReader(mapping, attr, LibC.PAGE_SIZE), memberFds));
             }
-            return new PerfEvents(arena, attr, rings);
+            return new PerfEvents(arena, attr, rings, memberById);
         } catch (PerfException | RuntimeException e) {
-            for (Ring ring : rings) {
-                LibC.close(ring.fd());
+            for (int fd : opened) {
+                LibC.close(fd);
             }
             arena.close();
             throw e;
         }
+    }
+
+    /** The id the kernel gives {@code fd}'s event in PERF_FORMAT_ID (PERF_EVENT_IOC_ID). */
+    private static long eventId(int fd, MemorySegment scratch) throws PerfException {
+        LibC.Result r = LibC.ioctl(fd, PERF_EVENT_IOC_ID, scratch.address());
+        if (r.value() < 0) {
+            throw new PerfException("PERF_EVENT_IOC_ID: " + LibC.strerror(r.errno()), r.errno());
+        }
+        return scratch.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
+    }
+
+    /**
+     * Which of the members given to {@link #open(int, PerfEventAttr, List, int)} a count of a
+     * sample's {@link PerfRecord.Counts} is, by its id (an inherited event reports its parent's);
+     * -1 for the leader or an id not opened here.
+     */
+    public int member(long id) {
+        return memberById.getOrDefault(id, -1);
     }
 
     /**
@@ -120,19 +181,42 @@ public final class PerfEvents implements AutoCloseable {
      * @throws PerfException the reason, as {@link #open} would report it
      */
     public static void probe(PerfEventAttr attr) throws PerfException {
+        probe(attr, List.of());
+    }
+
+    /**
+     * Whether {@code leader} with {@code members} in its group ({@link #open(int, PerfEventAttr,
+     * List, int)}) can be opened here: opens the group (disabled) on this process and closes it.
+     */
+    public static void probe(PerfEventAttr leader, List<PerfEventAttr> members) throws PerfException {
         if (LibC.SYS_PERF_EVENT_OPEN < 0) {
             throw new PerfUnavailableException(
                     PerfUnavailableException.Reason.NO_SYSCALL,
                     "perf_event_open: no syscall number known for architecture " + System.getProperty("os.arch"),
                     LibC.ENOSYS);
         }
+        PerfEventAttr attr =
+                (members.isEmpty() ? leader : leader.withGroupRead()).withFlags(PerfEventAttr.FLAG_DISABLED);
+        List<Integer> opened = new ArrayList<>();
         try (Arena arena = Arena.ofConfined()) {
-            LibC.Result r = LibC.perfEventOpen(
-                    attr.withFlags(PerfEventAttr.FLAG_DISABLED).toSegment(arena), 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+            LibC.Result r = LibC.perfEventOpen(attr.toSegment(arena), 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
             if (r.value() < 0) {
                 throw openFailure(r.errno(), attr, 0, -1);
             }
-            LibC.close((int) r.value());
+            opened.add((int) r.value());
+            for (PerfEventAttr m : members) {
+                PerfEventAttr member = m.asMemberOf(attr);
+                LibC.Result mr =
+                        LibC.perfEventOpen(member.toSegment(arena), 0, -1, (int) r.value(), PERF_FLAG_FD_CLOEXEC);
+                if (mr.value() < 0) {
+                    throw openFailure(mr.errno(), member, 0, -1);
+                }
+                opened.add((int) mr.value());
+            }
+        } finally {
+            for (int fd : opened) {
+                LibC.close(fd);
+            }
         }
     }
 
@@ -216,6 +300,9 @@ public final class PerfEvents implements AutoCloseable {
         }
         closed = true;
         for (Ring ring : rings) {
+            for (int fd : ring.memberFds()) {
+                LibC.close(fd);
+            }
             LibC.close(ring.fd());
         }
         arena.close();
@@ -294,10 +381,18 @@ public final class PerfEvents implements AutoCloseable {
                         what + ". Too many open files: one event per CPU is needed;" + " raise the limit (ulimit -n).",
                         errno);
             case LibC.EINVAL ->
-                new PerfException(
-                        what + ". The kernel rejected the attributes (sample rate above"
-                                + " kernel.perf_event_max_sample_rate, or an attribute this kernel does not know).",
-                        errno);
+                attr.has(PerfEventAttr.FLAG_INHERIT) && attr.samples(PerfEventAttr.SAMPLE_READ)
+                        ? new PerfUnavailableException(
+                                PerfUnavailableException.Reason.NO_SAMPLE_READ,
+                                what + ". This kernel (Linux " + System.getProperty("os.version") + ") does not put"
+                                        + " counter values in the samples of inherited events (PERF_SAMPLE_READ with"
+                                        + " inherit needs Linux 6.12 or later)",
+                                errno)
+                        : new PerfException(
+                                what + ". The kernel rejected the attributes (sample rate above"
+                                        + " kernel.perf_event_max_sample_rate, or an attribute this kernel does not"
+                                        + " know).",
+                                errno);
             default -> new PerfException(what, errno);
         };
     }

@@ -28,6 +28,7 @@ public sealed interface PerfRecord {
      * @param userRegs        the registers of sample_regs_user, in ascending bit order
      * @param userStack       the copied user stack from the sampled SP upwards, trimmed to the dyn_size
      *                        the kernel could actually copy
+     * @param read            the counts of PERF_SAMPLE_READ, {@link Counts#NONE} without it
      */
     record Sample(
             long time,
@@ -41,10 +42,30 @@ public sealed interface PerfRecord {
             long[] userFrames,
             long userRegsAbi,
             long[] userRegs,
-            byte[] userStack)
+            byte[] userStack,
+            Counts read)
             implements PerfRecord {
         public boolean userMode() {
             return cpumode == CPUMODE_USER || cpumode == CPUMODE_GUEST_USER;
+        }
+    }
+
+    /**
+     * The counts a PERF_SAMPLE_READ sample carries: one event's (PERF_FORMAT_GROUP unset) or its
+     * group's, leader first then the members in the order they were opened, each with its id
+     * ({@code -1} without PERF_FORMAT_ID; an inherited event reports its parent's id).
+     */
+    record Counts(long[] values, long[] ids) {
+        public static final Counts NONE = new Counts(new long[0], new long[0]);
+
+        public Counts {
+            if (values.length != ids.length) {
+                throw new IllegalArgumentException(values.length + " values, " + ids.length + " ids");
+            }
+        }
+
+        public int size() {
+            return values.length;
         }
     }
 

@@ -86,8 +86,8 @@ public final class PerfRingReader {
      * @param pageSize the metadata page's size, used when the kernel does not publish data_offset
      */
     public PerfRingReader(MemorySegment mapping, PerfEventAttr attr, long pageSize) {
-        if (attr.samples(PerfEventAttr.SAMPLE_READ) || attr.samples(PerfEventAttr.SAMPLE_BRANCH_STACK)) {
-            throw new IllegalArgumentException("PERF_SAMPLE_READ and PERF_SAMPLE_BRANCH_STACK are not decoded");
+        if (attr.samples(PerfEventAttr.SAMPLE_BRANCH_STACK)) {
+            throw new IllegalArgumentException("PERF_SAMPLE_BRANCH_STACK is not decoded");
         }
         this.mapping = mapping;
         this.attr = attr;
@@ -293,6 +293,11 @@ public final class PerfRingReader {
             period = rec.get(JAVA_LONG_UNALIGNED, p);
             p += 8;
         }
+        PerfRecord.Counts read = PerfRecord.Counts.NONE;
+        if ((st & PerfEventAttr.SAMPLE_READ) != 0) {
+            read = decodeRead(rec, p);
+            p += readSize(attr.readFormat(), read.size());
+        }
         long[] kernel = NO_LONGS;
         long[] user = NO_LONGS;
         if ((st & PerfEventAttr.SAMPLE_CALLCHAIN) != 0) {
@@ -338,7 +343,49 @@ public final class PerfRingReader {
             }
         }
         return new PerfRecord.Sample(
-                time, pid, tid, cpu, ip, period, misc & MISC_CPUMODE_MASK, kernel, user, abi, regs, stack);
+                time, pid, tid, cpu, ip, period, misc & MISC_CPUMODE_MASK, kernel, user, abi, regs, stack, read);
+    }
+
+    /**
+     * struct read_format at {@code p}: with PERF_FORMAT_GROUP {@code nr}, the optional times, then
+     * per event {value, id?, lost?}; without it {value, times?, id?, lost?}.
+     */
+    private PerfRecord.Counts decodeRead(MemorySegment rec, long p) {
+        long format = attr.readFormat();
+        int times = Long.bitCount(
+                format & (PerfEventAttr.FORMAT_TOTAL_TIME_ENABLED | PerfEventAttr.FORMAT_TOTAL_TIME_RUNNING));
+        boolean withId = (format & PerfEventAttr.FORMAT_ID) != 0;
+        boolean withLost = (format & PerfEventAttr.FORMAT_LOST) != 0;
+        if ((format & PerfEventAttr.FORMAT_GROUP) == 0) {
+            long value = rec.get(JAVA_LONG_UNALIGNED, p);
+            long id = withId ? rec.get(JAVA_LONG_UNALIGNED, p + 8L * (1 + times)) : -1;
+            return new PerfRecord.Counts(new long[] {value}, new long[] {id});
+        }
+        long nr = rec.get(JAVA_LONG_UNALIGNED, p);
+        int stride = 1 + (withId ? 1 : 0) + (withLost ? 1 : 0);
+        if (nr < 0 || p + 8 * (1 + times + nr * stride) > rec.byteSize()) {
+            throw new IndexOutOfBoundsException("read_format nr " + nr);
+        }
+        long[] values = new long[(int) nr];
+        long[] ids = new long[(int) nr];
+        long q = p + 8L * (1 + times);
+        for (int i = 0; i < nr; i++, q += 8L * stride) {
+            values[i] = rec.get(JAVA_LONG_UNALIGNED, q);
+            ids[i] = withId ? rec.get(JAVA_LONG_UNALIGNED, q + 8) : -1;
+        }
+        return new PerfRecord.Counts(values, ids);
+    }
+
+    /** Bytes of a struct read_format of {@code events} events. */
+    static long readSize(long format, int events) {
+        int times = Long.bitCount(
+                format & (PerfEventAttr.FORMAT_TOTAL_TIME_ENABLED | PerfEventAttr.FORMAT_TOTAL_TIME_RUNNING));
+        int perEvent = 1
+                + ((format & PerfEventAttr.FORMAT_ID) != 0 ? 1 : 0)
+                + ((format & PerfEventAttr.FORMAT_LOST) != 0 ? 1 : 0);
+        return (format & PerfEventAttr.FORMAT_GROUP) != 0
+                ? 8L * (1 + times + (long) events * perEvent)
+                : 8L * (times + perEvent);
     }
 
     /** Splits a raw callchain at its context markers into {kernel frames, user frames}. */

@@ -16,7 +16,9 @@ public final class PerfUnavailableException extends PerfException {
         /** ENOENT / ENODEV / EOPNOTSUPP: the PMU or the event does not exist here (no hardware PMU in VMs). */
         NO_SUCH_EVENT,
         /** ENOSYS or an architecture without a known syscall number. */
-        NO_SYSCALL
+        NO_SYSCALL,
+        /** EINVAL for PERF_SAMPLE_READ with inherit: the kernel predates Linux 6.12, which allows it. */
+        NO_SAMPLE_READ
     }
 
     private final Reason reason;

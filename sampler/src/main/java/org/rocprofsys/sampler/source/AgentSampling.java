@@ -96,7 +96,7 @@ public final class AgentSampling implements BackgroundSource {
                     } else {
                         timers.announce(t);
                     }
-                    counters.started(t);
+                    counters.started(t, downstream);
                     downstream.accept(e);
                     threads.started(t, downstream);
                 }

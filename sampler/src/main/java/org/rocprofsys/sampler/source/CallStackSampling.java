@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.rocprofsys.config.SettingType;
 import org.rocprofsys.config.Settings;
@@ -12,10 +13,13 @@ import org.rocprofsys.config.proc.ProcFs;
 import org.rocprofsys.core.counters.CpuEvents;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.sampler.counters.CpuEventResolver;
+import org.rocprofsys.sampler.counters.PerfCounter;
 import org.rocprofsys.sampler.perf.OverflowEvent;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;
 import org.rocprofsys.sampler.perf.PerfException;
+import org.rocprofsys.sampler.perf.PerfUnavailableException;
 
 /**
  * Builds the call-stack samplers a run's settings ask for (inventory §5). USE_SAMPLING turns
@@ -30,6 +34,10 @@ import org.rocprofsys.sampler.perf.PerfException;
  * <li>Overflow: perf samples of SAMPLING_OVERFLOW_EVENT every SAMPLING_OVERFLOW_FREQ events, in place
  * of the CPU-time sampler (software events here; hardware ones where the PMU exists).</li>
  * </ul>
+ * The CPU counters of ROCPROFSYS_PAPI_EVENTS ride in either sampler's samples (per-thread
+ * {@code Thread <event> [<n>] (S)} tracks): perf's samples carry them where the kernel puts counts
+ * in the samples of inherited events (Linux 6.12+); elsewhere CPU time is sampled with the agent's
+ * timers instead, after the usual notice naming the kernel, as if perf were refused.
  * Each timer's frequency and delay are its own setting when above 0, else SAMPLING_FREQ and
  * SAMPLING_DELAY; its threads are its own _TIDS setting when not empty, else SAMPLING_TIDS.
  * With agent timers, the rings grow beyond RING_BUFFER_SIZE_KB where a quarter of a second of
@@ -84,6 +92,7 @@ public final class CallStackSampling {
         long durationNs = seconds(settings.number("ROCPROFSYS_SAMPLING_DURATION"));
         ThreadFilter allTids = ThreadFilter.parse("ROCPROFSYS_SAMPLING_TIDS", settings.get("ROCPROFSYS_SAMPLING_TIDS"));
         int verbose = (int) settings.integer("ROCPROFSYS_VERBOSE");
+        List<String> counterNames = CpuEvents.from(settings).names();
 
         List<BackgroundSource> sources = new ArrayList<>();
         List<AgentTimer> timers = new ArrayList<>();
@@ -110,8 +119,14 @@ public final class CallStackSampling {
                     hz = allowed;
                 }
             }
+            List<Optional<PerfCounter>> counterSlots = counterNames.isEmpty()
+                    ? List.of()
+                    : CpuEventResolver.resolve(counterNames).slots();
             if (refused == null) {
                 refused = perfRefusal(environment, Math.max(1, Math.round(hz)));
+            }
+            if (refused == null) {
+                refused = perfCountersRefusal(Math.max(1, Math.round(hz)), counterSlots);
             }
             if (refused == null) {
                 sources.add(new PerfSamplingSource(
@@ -122,7 +137,9 @@ public final class CallStackSampling {
                                 keepInternal,
                                 verbose,
                                 overflowEvent,
-                                settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES")),
+                                settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"),
+                                counterNames,
+                                counterSlots),
                         log));
             } else {
                 if (overflow) {
@@ -241,6 +258,36 @@ public final class CallStackSampling {
         } catch (RuntimeException | LinkageError e) {
             return e.toString();
         }
+    }
+
+    /**
+     * Why perf's samples cannot carry the counters here (they would come without them), or null:
+     * probes the sampling event with the counters in its group. Only a kernel that refuses counts
+     * in the samples of inherited events (before Linux 6.12) answers here; a counter refused on its
+     * own was left out already, with its warning.
+     */
+    static String perfCountersRefusal(long hz, List<Optional<PerfCounter>> slots) {
+        List<PerfEventAttr> members =
+                slots.stream().flatMap(Optional::stream).map(PerfCounter::attr).toList();
+        if (members.isEmpty()) {
+            return null;
+        }
+        try {
+            PerfEvents.probe(PerfSamplingSource.attr(hz), members);
+            return null;
+        } catch (PerfException e) {
+            return countersRefusal(e);
+        } catch (RuntimeException | LinkageError e) {
+            return null; // the source says so itself when it opens its events
+        }
+    }
+
+    /** The notice's reason for a refused counter group: only an old kernel's refusal makes the agent's timers sample. */
+    static String countersRefusal(PerfException e) {
+        return e instanceof PerfUnavailableException u && u.reason() == PerfUnavailableException.Reason.NO_SAMPLE_READ
+                ? "the CPU counters of " + CpuEvents.SETTING + " in perf's samples need Linux 6.12 or later"
+                        + " (PERF_SAMPLE_READ with inherit), this is Linux " + System.getProperty("os.version")
+                : null;
     }
 
     private static ThreadFilter tids(Settings settings, String key, ThreadFilter fallback) {

@@ -14,7 +14,8 @@ import org.rocprofsys.sampler.counters.CpuEventResolver;
 
 /**
  * The CPU counters regions carry (ROCPROFSYS_PAPI_EVENTS with papi_array among the timemory
- * components) and the agent's stack samples carry (with USE_SAMPLING; perf's samples do not): the
+ * components) and the agent's stack samples carry (with USE_SAMPLING; perf's samples carry them
+ * through {@link PerfSamplingSource}'s own group): the
  * events resolved and checked before the launch, handed to the agent as
  * {@code type:config} pairs; the agent reads them itself with every region, so this source
  * collects nothing while the target runs.

@@ -7,16 +7,23 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
+import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.ffm.ThreadNice;
+import org.rocprofsys.sampler.counters.PerfCounter;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;
 import org.rocprofsys.sampler.perf.PerfException;
 import org.rocprofsys.sampler.perf.PerfRecord;
+import org.rocprofsys.sampler.perf.PerfUnavailableException;
 import org.rocprofsys.sampler.symbols.Symbolizer;
 import org.rocprofsys.sampler.unwind.AddressSpace;
 import org.rocprofsys.sampler.unwind.RegisterSet;
@@ -31,6 +38,13 @@ import org.rocprofsys.sampler.unwind.X86Regs;
  * without frame pointers unwinds), symbolized and handed on as a {@link StackSample}. Samples
  * outside the SAMPLING_DELAY / SAMPLING_DURATION window are dropped here rather than by timers
  * in the target.
+ *
+ * <p>With CPU counters (ROCPROFSYS_PAPI_EVENTS), each CPU's sampling event leads a group of them
+ * and every sample carries their counts ({@link PerfSampleCounts}); the changes become the
+ * {@code Thread <event> [<n>] (S)} tracks of {@link SampleCounters}, named in this source's
+ * intercept stage once THREAD_START has numbered the thread. A kernel before Linux 6.12 refuses
+ * such samples of inherited events: the source then says so once and samples without counters
+ * ({@link CallStackSampling} normally sees that before the launch and picks the agent's timers).
  */
 public final class PerfSamplingSource implements BackgroundSource {
     /** Bytes of user stack copied per sample: deep enough for ordinary call chains. */
@@ -49,6 +63,11 @@ public final class PerfSamplingSource implements BackgroundSource {
      * @param delayNs    samples before this long after the start are dropped
      * @param durationNs samples after delay + this are dropped (0: until the end)
      */
+    /**
+     * @param counterNames the run's CPU counters (ROCPROFSYS_PAPI_EVENTS), read with every sample
+     * @param counterSlots per name, its event, or empty where it was refused
+     *                     ({@link org.rocprofsys.sampler.counters.CpuEventResolver})
+     */
     public record Config(
             long freqHz,
             long delayNs,
@@ -56,9 +75,21 @@ public final class PerfSamplingSource implements BackgroundSource {
             boolean keepInternal,
             int verbose,
             PerfEventAttr event,
-            boolean inlines) {
+            boolean inlines,
+            List<String> counterNames,
+            List<Optional<PerfCounter>> counterSlots) {
+        public Config {
+            counterNames = List.copyOf(counterNames);
+            counterSlots = List.copyOf(counterSlots);
+        }
+
         public Config(long freqHz, long delayNs, long durationNs) {
-            this(freqHz, delayNs, durationNs, false, 0, null, false);
+            this(freqHz, delayNs, durationNs, false, 0, null, false, List.of(), List.of());
+        }
+
+        /** This configuration with the CPU counters read with every sample. */
+        public Config withCounters(List<String> names, List<Optional<PerfCounter>> slots) {
+            return new Config(freqHz, delayNs, durationNs, keepInternal, verbose, event, inlines, names, slots);
         }
 
         /** The sampled event: the cpu-clock at freqHz unless an overflow event was chosen. */
@@ -122,12 +153,22 @@ public final class PerfSamplingSource implements BackgroundSource {
     private long windowStartNs;
     private long windowEndNs;
     private long taken;
+    /** The CPU counters in the samples (none when the kernel refused them); the unwinder's. */
+    private PerfSampleCounts counts;
+    /** Names the counter changes on their threads' tracks; the collector thread's. */
+    private final SampleCounters counterTracks;
+    /** Changes the unwinder made, for the intercept stage to name. */
+    private final Queue<SampleCounters.Changes> counterChanges = new ConcurrentLinkedQueue<>();
+
+    private Consumer<TraceEvent> out;
 
     public PerfSamplingSource(Config config, PrintStream log) {
         this.config = config;
         this.symbolizer = StackResolver.symbolizer(config.inlines());
         this.frames = new StackResolver(symbolizer, config.inlines(), config.keepInternal());
         this.log = log;
+        this.counts = new PerfSampleCounts(config.counterNames(), config.counterSlots());
+        this.counterTracks = new SampleCounters(config.counterNames());
     }
 
     /** The cpu-clock event this source opens by default (also the collector's perf probe). */
@@ -179,11 +220,36 @@ public final class PerfSamplingSource implements BackgroundSource {
         thread = Thread.ofPlatform().daemon().name("rocprof-sys-sampler").start(this::read);
     }
 
-    /** The largest rings the locked-memory limit allows (mmap EPERM/ENOMEM: try half the size). */
+    /**
+     * The events with the counters in their group; where that group cannot be opened (a kernel
+     * before Linux 6.12 refuses counts in the samples of inherited events), the events alone after
+     * one warning: the samples matter more than their counters.
+     */
     private PerfEvents openEvents(int pid, boolean onExec) throws PerfException {
+        if (counts.isEmpty()) {
+            return openRings(pid, onExec);
+        }
+        try {
+            return openRings(pid, onExec);
+        } catch (PerfException e) {
+            counts = PerfSampleCounts.none();
+            PerfEvents alone = openRings(pid, onExec); // refused too: the sampler's own failure
+            log.println("[rocprof-sys] warning: perf's samples carry no CPU counters: " + e.getMessage()
+                    + (e instanceof PerfUnavailableException u
+                                    && u.reason() == PerfUnavailableException.Reason.NO_SAMPLE_READ
+                            ? "; the agent's timer sampler records them (" + CallStackSampling.USE_PERF_ENV + "=OFF)"
+                            : ""));
+            return alone;
+        }
+    }
+
+    /** The largest rings the locked-memory limit allows (mmap EPERM/ENOMEM: try half the size). */
+    private PerfEvents openRings(int pid, boolean onExec) throws PerfException {
         for (int log2 = RING_PAGES_LOG2; ; log2--) {
             try {
-                return onExec ? PerfEvents.openOnExec(pid, attr(), log2) : PerfEvents.open(pid, attr(), log2);
+                return onExec
+                        ? PerfEvents.openOnExec(pid, attr(), counts.members(), log2)
+                        : PerfEvents.open(pid, attr(), counts.members(), log2);
             } catch (PerfException e) {
                 boolean memory = e.errno() == 1 || e.errno() == 12;
                 if (!memory || log2 == MIN_RING_PAGES_LOG2 || !e.getMessage().contains("mmap")) {
@@ -203,6 +269,7 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     @Override
     public void start(int targetPid, Consumer<TraceEvent> out) {
+        this.out = out;
         if (!attachedBeforeExec) {
             try {
                 events = openEvents(targetPid, false);
@@ -301,6 +368,7 @@ public final class PerfSamplingSource implements BackgroundSource {
                 }
                 case PerfRecord.Comm c -> mapsChanged(r, c.pid());
                 case PerfRecord.Exit e -> {
+                    counts.threadEnded(e.tid());
                     if (e.pid() == e.tid()) {
                         flushDeferred(e.pid(), out);
                     }
@@ -325,7 +393,15 @@ public final class PerfSamplingSource implements BackgroundSource {
     }
 
     private void sample(PerfRecord.Sample s, Consumer<TraceEvent> out) {
-        if (s.time() < windowStartNs || s.time() > windowEndNs || !s.userMode()) {
+        // every sample moves its thread's counter baseline, those in the window give changes
+        long[] changes = counts.changes(s, events::member);
+        if (s.time() < windowStartNs || s.time() > windowEndNs) {
+            return;
+        }
+        if (changes != null) {
+            counterChanges.add(new SampleCounters.Changes(s.time(), s.pid(), s.tid(), changes));
+        }
+        if (!s.userMode()) {
             return;
         }
         long t0 = System.nanoTime();
@@ -420,6 +496,37 @@ public final class PerfSamplingSource implements BackgroundSource {
         }
     }
 
+    /**
+     * Names the counter changes on the collector thread, where THREAD_START gives each thread its
+     * number: at every event, the changes made since go on (or wait for their thread's number).
+     */
+    @Override
+    public Consumer<TraceEvent> intercept(Consumer<TraceEvent> downstream) {
+        if (counterTracks.isEmpty()) {
+            return downstream;
+        }
+        return e -> {
+            nameChanges(downstream);
+            switch (e) {
+                case ThreadStarted t -> {
+                    downstream.accept(t);
+                    counterTracks.started(t, downstream);
+                }
+                case ProcessEnded p -> {
+                    counterTracks.ended(p.pid(), downstream);
+                    downstream.accept(p);
+                }
+                default -> downstream.accept(e);
+            }
+        };
+    }
+
+    private void nameChanges(Consumer<? super TraceEvent> to) {
+        for (SampleCounters.Changes c; (c = counterChanges.poll()) != null; ) {
+            counterTracks.offer(c, to);
+        }
+    }
+
     @Override
     public void stop(long timestampNs) {
         if (events == null) {
@@ -436,6 +543,9 @@ public final class PerfSamplingSource implements BackgroundSource {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // the last changes, through the collector (its thread may be past its last event of ours)
+        nameChanges(out);
+        counterTracks.flush(out);
         long lost = events.lostRecords();
         events.close();
         symbolizer.close();

@@ -1,5 +1,6 @@
 package org.rocprofsys.sampler.source;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,28 +11,59 @@ import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.event.TraceEvent;
 
 /**
- * The CPU counters the agent reads with each of its stack samples, as upstream's per-thread
- * sampled counter tracks: {@code Thread <event> [<thread number>] (S)}, each value the counter's
- * change since the thread's previous sample (the first sample of a thread starts its series).
+ * The CPU counters read with each stack sample, as upstream's per-thread sampled counter tracks:
+ * {@code Thread <event> [<thread number>] (S)}, each value the counter's change over the interval
+ * the sample stands for. Two samplers give them:
+ * <ul>
+ * <li>the agent's timers: raw values of the thread's counter group ({@link #accept(AgentStackSample,
+ * Consumer)}); a value is the change since the thread's previous sample, and a thread's first
+ * sample starts its series;</li>
+ * <li>perf's samples: changes made by {@link PerfSampleCounts} ({@link #offer}); they may come
+ * before the THREAD_START that numbers their thread, and wait for it (up to {@value #MAX_HELD}),
+ * or until their process ends or {@link #flush} (then numbered by their tid, as a thread the agent
+ * never announced is).</li>
+ * </ul>
+ * The collector thread calls it, and the perf source's {@code stop} once at the end: hence synchronized.
  */
 final class SampleCounters {
+    static final long MAX_HELD = 200_000;
+
+    /** One sample's counter changes, by the run's counter order ({@link RegionMetrics#ABSENT} where none). */
+    record Changes(long timestampNs, int pid, int tid, long[] values) {}
+
     private final List<String> names;
     private final Map<Long, Integer> sequences = new HashMap<>();
+    /** The agent's raw values of each thread's previous sample. */
     private final Map<Long, long[]> previous = new HashMap<>();
+    /** perf's changes of threads not numbered yet. */
+    private final Map<Long, List<Changes>> held = new HashMap<>();
+
+    private long heldCount;
 
     SampleCounters(List<String> names) {
         this.names = List.copyOf(names);
     }
 
-    void started(ThreadStarted t) {
-        sequences.put(key(t.pid(), t.tid()), t.sequence());
-        previous.remove(key(t.pid(), t.tid()));
+    boolean isEmpty() {
+        return names.isEmpty();
     }
 
-    void accept(AgentStackSample s, Consumer<TraceEvent> out) {
+    /** Learns a thread's number; its changes that waited for it go to {@code out}. */
+    synchronized void started(ThreadStarted t, Consumer<? super CounterSample> out) {
+        long k = key(t.pid(), t.tid());
+        sequences.put(k, t.sequence());
+        previous.remove(k);
+        List<Changes> waiting = held.remove(k);
+        if (waiting != null) {
+            heldCount -= waiting.size();
+            waiting.forEach(c -> emit(c, t.sequence(), out));
+        }
+    }
+
+    /** The agent's sample: the change of each counter since the thread's previous sample. */
+    synchronized void accept(AgentStackSample s, Consumer<? super CounterSample> out) {
         long[] now = s.counters();
         if (names.isEmpty() || now.length == 0) {
             return;
@@ -41,14 +73,57 @@ final class SampleCounters {
         if (before == null) {
             return;
         }
-        int seq = sequences.getOrDefault(k, s.tid());
-        for (int i = 0; i < Math.min(names.size(), Math.min(now.length, before.length)); i++) {
-            if (now[i] == RegionMetrics.ABSENT || before[i] == RegionMetrics.ABSENT) {
+        long[] change = new long[Math.min(now.length, before.length)];
+        for (int i = 0; i < change.length; i++) {
+            change[i] = now[i] == RegionMetrics.ABSENT || before[i] == RegionMetrics.ABSENT
+                    ? RegionMetrics.ABSENT
+                    : now[i] - before[i];
+        }
+        emit(new Changes(s.timestampNs(), s.pid(), s.tid(), change), sequences.getOrDefault(k, s.tid()), out);
+    }
+
+    /** perf's changes: on their thread's track now, or once the thread's number is known. */
+    synchronized void offer(Changes c, Consumer<? super CounterSample> out) {
+        long k = key(c.pid(), c.tid());
+        Integer seq = sequences.get(k);
+        if (seq != null) {
+            emit(c, seq, out);
+        } else if (heldCount < MAX_HELD) {
+            held.computeIfAbsent(k, x -> new ArrayList<>()).add(c);
+            heldCount++;
+        }
+    }
+
+    /** A process ended: the changes of its threads that were never numbered go on under their tids. */
+    synchronized void ended(int pid, Consumer<? super CounterSample> out) {
+        List<Long> keys =
+                held.keySet().stream().filter(k -> (int) (k >>> 32) == pid).toList();
+        for (long k : keys) {
+            release(k, out);
+        }
+    }
+
+    /** Every change still waiting goes on under its tid (the end of the run). */
+    synchronized void flush(Consumer<? super CounterSample> out) {
+        for (long k : List.copyOf(held.keySet())) {
+            release(k, out);
+        }
+    }
+
+    private void release(long k, Consumer<? super CounterSample> out) {
+        List<Changes> waiting = held.remove(k);
+        heldCount -= waiting.size();
+        waiting.forEach(c -> emit(c, c.tid(), out));
+    }
+
+    private void emit(Changes c, int seq, Consumer<? super CounterSample> out) {
+        for (int i = 0; i < Math.min(names.size(), c.values().length); i++) {
+            if (c.values()[i] == RegionMetrics.ABSENT) {
                 continue;
             }
             CounterTrack track = new CounterTrack(
-                    "Thread " + names.get(i) + " [" + seq + "] (S)", "", Category.THREAD_HARDWARE_COUNTER, s.pid());
-            out.accept(new CounterSample(s.timestampNs(), track, now[i] - before[i]));
+                    "Thread " + names.get(i) + " [" + seq + "] (S)", "", Category.THREAD_HARDWARE_COUNTER, c.pid());
+            out.accept(new CounterSample(c.timestampNs(), track, c.values()[i]));
         }
     }
 

@@ -22,7 +22,8 @@ class PerfEventAttrTest {
                         PerfEventAttr.TYPE_SOFTWARE,
                         PerfEventAttr.SW_TASK_CLOCK,
                         997,
-                        PerfEventAttr.SAMPLE_DEFAULT,
+                        PerfEventAttr.SAMPLE_DEFAULT | PerfEventAttr.SAMPLE_READ,
+                        PerfEventAttr.FORMAT_GROUP | PerfEventAttr.FORMAT_ID,
                         PerfEventAttr.FLAG_DISABLED
                                 | PerfEventAttr.FLAG_INHERIT
                                 | PerfEventAttr.FLAG_EXCLUDE_KERNEL

@@ -1,6 +1,7 @@
 package org.rocprofsys.sampler.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -38,7 +39,16 @@ class PerfEventsTest {
     }
 
     /** What one profiled run produced. */
-    record Run(List<PerfRecord> records, long before, long after, int pid, int tid1, int tid2, long cpuNs, long lost) {
+    record Run(
+            List<PerfRecord> records,
+            long before,
+            long after,
+            int pid,
+            int tid1,
+            int tid2,
+            long cpuNs,
+            long lost,
+            java.util.function.LongToIntFunction memberOf) {
         List<PerfRecord.Sample> samples() {
             return records.stream()
                     .filter(r -> r instanceof PerfRecord.Sample)
@@ -49,13 +59,18 @@ class PerfEventsTest {
     }
 
     static Run profile(PerfEventAttr attr, int millis) throws IOException, InterruptedException {
+        return profile(attr, List.of(), millis);
+    }
+
+    static Run profile(PerfEventAttr attr, List<PerfEventAttr> members, int millis)
+            throws IOException, InterruptedException {
         Process shim = new ProcessBuilder(
                         "/bin/sh", "-c", "read _ && exec \"$0\" \"$@\"", burn.toString(), Integer.toString(millis))
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         PerfEvents events;
         try {
-            events = PerfEvents.openOnExec((int) shim.pid(), attr, 7);
+            events = PerfEvents.openOnExec((int) shim.pid(), attr, members, 7);
         } catch (PerfUnavailableException e) {
             shim.destroyForcibly();
             abort("perf_event_open is not usable on this machine, so the sampler cannot be tested: " + e.getMessage());
@@ -91,7 +106,8 @@ class PerfEventsTest {
                     Integer.parseInt(m.group(2)),
                     Integer.parseInt(m.group(3)),
                     Long.parseLong(m.group(4)),
-                    events.lostRecords());
+                    events.lostRecords(),
+                    events::member);
         }
     }
 
@@ -186,6 +202,95 @@ class PerfEventsTest {
         }
     }
 
+    /** PAPI's perf:: software event as the run's counters open it. */
+    private static PerfEventAttr counter(String name) {
+        return org.rocprofsys.sampler.counters.PerfCounter.ALL.stream()
+                .filter(c -> c.name().equals("perf::" + name))
+                .findFirst()
+                .orElseThrow()
+                .attr();
+    }
+
+    @Test
+    void groupCountsRideInEachSampleAsTheSampledThreadsOwnCounts() throws Exception {
+        List<PerfEventAttr> members = List.of(
+                counter("PERF_COUNT_SW_CPU_CLOCK"),
+                counter("PERF_COUNT_SW_CONTEXT_SWITCHES"),
+                counter("PERF_COUNT_SW_PAGE_FAULTS"));
+        int millis = 500;
+        Run run = profile(PerfEventAttr.clockSampling(false, FREQ).userOnly(), members, millis);
+        List<PerfRecord.Sample> samples = run.samples();
+        assertTrue(samples.size() >= 3 * millis / 4, samples.size() + " samples");
+        // per (thread, CPU): the copy of the group that thread has on that CPU, whose counts only grow
+        Map<Long, long[]> last = new java.util.HashMap<>();
+        // tid -> summed changes of the 3 members, then of the leader
+        Map<Integer, long[]> perThread = new TreeMap<>();
+        for (PerfRecord.Sample s : samples.stream()
+                .sorted(java.util.Comparator.comparingLong(PerfRecord.Sample::time))
+                .toList()) {
+            PerfRecord.Counts c = s.read();
+            assertEquals(4, c.size(), "the leader's count and the 3 members': " + s);
+            assertEquals(-1, run.memberOf().applyAsInt(c.ids()[0]), "the leader comes first");
+            long[] now = new long[4];
+            now[0] = c.values()[0];
+            for (int i = 1; i < 4; i++) {
+                int m = run.memberOf().applyAsInt(c.ids()[i]);
+                assertEquals(i - 1, m, "the members in the order opened, known by their ids");
+                now[1 + m] = c.values()[i];
+            }
+            long key = ((long) s.tid() << 32) | s.cpu();
+            long[] before = last.put(key, now);
+            long[] sum = perThread.computeIfAbsent(s.tid(), t -> new long[4]);
+            for (int i = 0; i < 4; i++) {
+                long base = before == null ? 0 : before[i];
+                assertTrue(now[i] >= base, "counts of one thread on one CPU never go down: " + s);
+                sum[(i + 3) % 4] += now[i] - base;
+            }
+        }
+        System.out.printf(
+                "perf group read: %d samples, per tid {cpu-clock ns, context switches, page faults,"
+                        + " leader cpu-clock ns} %s%n",
+                samples.size(),
+                perThread.entrySet().stream()
+                        .map(e -> e.getKey() + "=" + java.util.Arrays.toString(e.getValue()))
+                        .toList());
+        assertEquals(3, perThread.size(), perThread.keySet().toString());
+        long faults = 0;
+        for (Map.Entry<Integer, long[]> e : perThread.entrySet()) {
+            long clock = e.getValue()[0];
+            // each thread spins `millis` ms of its own CPU time; the changes add up to it, less what
+            // ran on each CPU after that CPU's last sample of the thread (< 1 ms each at 1 kHz)
+            assertTrue(
+                    clock >= millis * 1_000_000L * 0.85 && clock <= millis * 1_000_000L * 1.3,
+                    "thread " + e.getKey() + ": " + clock + " ns of cpu-clock in its samples");
+            assertTrue(e.getValue()[1] >= 0 && e.getValue()[2] >= 0);
+            // the member cpu-clock and the sampling cpu-clock count the same thread on the same CPUs
+            long leader = e.getValue()[3];
+            assertTrue(
+                    Math.abs(clock - leader) <= clock / 100 + 2_000_000,
+                    "member " + clock + " ns, leader " + leader + " ns of thread " + e.getKey());
+            faults += e.getValue()[2];
+        }
+        assertTrue(faults > 0, "the program's start faults its pages in: " + faults);
+    }
+
+    @Test
+    void einvalForCountsInInheritedSamplesNamesTheKernel() {
+        PerfEventAttr grouped = PerfEventAttr.clockSampling(false, FREQ).withGroupRead();
+        PerfException e = PerfEvents.openFailure(LibC.EINVAL, grouped, 42, 0);
+        PerfUnavailableException u =
+                org.junit.jupiter.api.Assertions.assertInstanceOf(PerfUnavailableException.class, e);
+        assertEquals(PerfUnavailableException.Reason.NO_SAMPLE_READ, u.reason());
+        assertTrue(
+                e.getMessage().contains("Linux " + System.getProperty("os.version"))
+                        && e.getMessage().contains("6.12"),
+                e.getMessage());
+        // EINVAL otherwise stays the generic rejection
+        assertFalse(
+                PerfEvents.openFailure(LibC.EINVAL, PerfEventAttr.clockSampling(false, FREQ), 42, 0)
+                        instanceof PerfUnavailableException);
+    }
+
     @Test
     void userRegistersAndStackArriveForDwarfUnwinding() throws Exception {
         assumeTrue(System.getProperty("os.arch").equals("amd64"), "the register mask here is x86-64's");
@@ -266,6 +371,7 @@ class PerfEventsTest {
                 PerfEventAttr.HW_CPU_CYCLES,
                 FREQ,
                 PerfEventAttr.SAMPLE_DEFAULT,
+                0,
                 PerfEventAttr.FLAG_DISABLED | PerfEventAttr.FLAG_FREQ | PerfEventAttr.FLAG_EXCLUDE_KERNEL,
                 1,
                 0,

@@ -276,6 +276,73 @@ class PerfRingReaderTest {
         assertEquals(ring.head, ring.tail());
     }
 
+    /**
+     * PERF_SAMPLE_READ with PERF_FORMAT_GROUP | PERF_FORMAT_ID sits between PERIOD and CALLCHAIN:
+     * {@code nr}, then {value, id} per event, leader first; what follows still decodes.
+     */
+    @Test
+    void decodesTheGroupReadOfASampleBetweenPeriodAndCallchain() {
+        PerfEventAttr attr = ATTR.withGroupRead();
+        assertEquals(PerfEventAttr.FORMAT_GROUP | PerfEventAttr.FORMAT_ID, attr.readFormat());
+        Rec r = new Rec(PerfRingReader.RECORD_SAMPLE, PerfRecord.CPUMODE_USER);
+        r.u64(0x401000).u32(100).u32(101).u64(7_000).u32(3).u32(0).u64(1_000_000);
+        r.u64(3).u64(2_000_000).u64(71).u64(1_999_000).u64(72).u64(52).u64(73); // nr, {value, id} x 3
+        r.u64(2).u64(0x401000).u64(0x401100); // callchain
+        r.u64(2).u64(0x7ff0).u64(0x7fe0).u64(0x401000); // regs
+        byte[] stack = new byte[64];
+        stack[0] = 42;
+        r.u64(stack.length).bytes(stack).u64(16);
+        Ring ring = new Ring(0);
+        ring.write(r.bytes());
+        ring.publish();
+        List<PerfRecord> got = new ArrayList<>();
+        assertEquals(1, new PerfRingReader(ring.map, attr, PAGE).drain(got::add));
+        PerfRecord.Sample s = assertInstanceOf(PerfRecord.Sample.class, got.getFirst());
+        assertArrayEquals(new long[] {2_000_000, 1_999_000, 52}, s.read().values());
+        assertArrayEquals(new long[] {71, 72, 73}, s.read().ids());
+        assertEquals(3, s.cpu());
+        assertEquals(1_000_000, s.period());
+        assertArrayEquals(new long[] {0x401000, 0x401100}, s.userFrames());
+        assertArrayEquals(new long[] {0x7ff0, 0x7fe0, 0x401000}, s.userRegs());
+        assertEquals(16, s.userStack().length);
+        assertEquals(42, s.userStack()[0]);
+
+        // one event, with both times and an id: {value, enabled, running, id}
+        PerfEventAttr single = new PerfEventAttr(
+                PerfEventAttr.TYPE_SOFTWARE,
+                PerfEventAttr.SW_CPU_CLOCK,
+                1000,
+                PerfEventAttr.SAMPLE_TID | PerfEventAttr.SAMPLE_READ | PerfEventAttr.SAMPLE_PERIOD,
+                PerfEventAttr.FORMAT_TOTAL_TIME_ENABLED
+                        | PerfEventAttr.FORMAT_TOTAL_TIME_RUNNING
+                        | PerfEventAttr.FORMAT_ID,
+                0,
+                1,
+                0,
+                0,
+                0,
+                0);
+        Rec one = new Rec(PerfRingReader.RECORD_SAMPLE, PerfRecord.CPUMODE_USER)
+                .u32(100)
+                .u32(100)
+                .u64(5_000)
+                .u64(123_456)
+                .u64(9_000)
+                .u64(8_000)
+                .u64(99);
+        assertEquals(32, PerfRingReader.readSize(single.readFormat(), 1));
+        assertEquals(8 + 3 * 16, PerfRingReader.readSize(attr.readFormat(), 3));
+        Ring ring2 = new Ring(0);
+        ring2.write(one.bytes());
+        ring2.publish();
+        got.clear();
+        new PerfRingReader(ring2.map, single, PAGE).drain(got::add);
+        PerfRecord.Sample o = assertInstanceOf(PerfRecord.Sample.class, got.getFirst());
+        assertEquals(5_000, o.period());
+        assertArrayEquals(new long[] {123_456}, o.read().values());
+        assertArrayEquals(new long[] {99}, o.read().ids());
+    }
+
     @Test
     void splitsCallchainsWithoutLeadingMarkerByCpumode() {
         long[][] split = PerfRingReader.splitCallchain(new long[] {0x10, 0x20}, PerfRecord.CPUMODE_USER);

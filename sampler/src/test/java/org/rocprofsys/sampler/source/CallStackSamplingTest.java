@@ -166,4 +166,20 @@ class CallStackSamplingTest {
         assertThrows(IllegalArgumentException.class, () -> ThreadFilter.parse("T", "3-1"));
         assertThrows(IllegalArgumentException.class, () -> ThreadFilter.parse("T", "-1"));
     }
+
+    @Test
+    void onlyAnOldKernelsRefusalOfCountersInSamplesMakesTheAgentsTimersSample() {
+        // what PerfEvents reports for EINVAL on an inherited event with PERF_SAMPLE_READ
+        var old = new org.rocprofsys.sampler.perf.PerfUnavailableException(
+                org.rocprofsys.sampler.perf.PerfUnavailableException.Reason.NO_SAMPLE_READ, "EINVAL", 22);
+        String why = CallStackSampling.countersRefusal(old);
+        assertTrue(
+                why.contains("need Linux 6.12 or later")
+                        && why.contains("this is Linux " + System.getProperty("os.version"))
+                        && why.contains("ROCPROFSYS_PAPI_EVENTS"),
+                why);
+        // any other failure is the source's to report when it opens its events
+        assertEquals(
+                null, CallStackSampling.countersRefusal(new org.rocprofsys.sampler.perf.PerfException("EMFILE", 24)));
+    }
 }
