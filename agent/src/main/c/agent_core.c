@@ -326,7 +326,7 @@ static RSYS_ALWAYS_INLINE int rsys_begin_inline(uint32_t category, const char *n
     return 1;
 }
 
-static RSYS_ALWAYS_INLINE int rsys_end_inline(uint32_t category, int is_main)
+static RSYS_ALWAYS_INLINE int rsys_end_inline(uint32_t category, int is_main, int readings)
 {
     struct rsys_tls *t = &rsys_tls;
     if (RSYS_UNLIKELY(t->data == NULL) && !rsys_attach(t)) {
@@ -355,11 +355,12 @@ static RSYS_ALWAYS_INLINE int rsys_end_inline(uint32_t category, int is_main)
         reserve = rsys_reserve_for(t, t->depth - 1);
     }
     uint64_t now = rsys_now();
-    uint32_t nm = t->nmetrics;
+    uint32_t nm = readings ? t->nmetrics : 0u;
+    uint32_t metrics = readings ? t->metrics : 0u;
     uint32_t size = 16u + 8u * nm;
     uint64_t mv[RSYS_MAX_METRICS];
     if (RSYS_UNLIKELY(nm != 0)) {
-        rsys_read_metrics(t->metrics, mv);
+        rsys_read_metrics(metrics, mv);
     }
     /* the invariant kept by every other record guarantees this fits in drop mode */
     unsigned char *p = rsys_reserve(t, size, reserve, RSYS_SLOW_WAIT);
@@ -368,7 +369,7 @@ static RSYS_ALWAYS_INLINE int rsys_end_inline(uint32_t category, int is_main)
         return 0;
     }
     uint64_t *w = (uint64_t *)p;
-    w[0] = rsys_record_word(RSYS_REC_REGION_END, size, (category & 0xffu) | (t->metrics << 8));
+    w[0] = rsys_record_word(RSYS_REC_REGION_END, size, (category & 0xffu) | (metrics << 8));
     w[1] = now;
     for (uint32_t i = 0; i < nm; i++) {
         w[2 + i] = mv[i];
@@ -389,7 +390,12 @@ int rsys_region_begin(uint32_t category, const char *name, int is_main)
 
 int rsys_region_end(uint32_t category, int is_main)
 {
-    return rsys_end_inline(category, is_main);
+    return rsys_end_inline(category, is_main, 1);
+}
+
+int rsys_region_end_without_readings(uint32_t category, int is_main)
+{
+    return rsys_end_inline(category, is_main, 0);
 }
 
 static void rsys_annotation(struct rsys_tls *t, const rocprofsys_annotation_t *a)
@@ -528,7 +534,7 @@ RSYS_EXPORT int rocprofsys_push_region(const char *name)
 RSYS_EXPORT int rocprofsys_pop_region(const char *name)
 {
     (void)name;
-    rsys_end_inline(ROCPROFSYS_CATEGORY_USER, 0);
+    rsys_end_inline(ROCPROFSYS_CATEGORY_USER, 0, 1);
     return 0;
 }
 
@@ -540,7 +546,7 @@ RSYS_EXPORT void rocprofsys_push_trace(const char *name)
 RSYS_EXPORT void rocprofsys_pop_trace(const char *name)
 {
     (void)name;
-    rsys_end_inline(ROCPROFSYS_CATEGORY_HOST, 0);
+    rsys_end_inline(ROCPROFSYS_CATEGORY_HOST, 0, 1);
 }
 
 RSYS_EXPORT int rocprofsys_push_category_region(rocprofsys_category_t category, const char *name,
@@ -556,7 +562,7 @@ RSYS_EXPORT int rocprofsys_pop_category_region(rocprofsys_category_t category, c
                                                rocprofsys_annotation_t *annotations, size_t count)
 {
     (void)name;
-    if (rsys_end_inline((uint32_t)category, 0) && count != 0) {
+    if (rsys_end_inline((uint32_t)category, 0, 1) && count != 0) {
         rsys_annotations(annotations, count);
     }
     return 0;

@@ -62,6 +62,8 @@ static void rsys_read_settings(void)
     uint64_t stall_ms = rsys_env_u64("ROCPROFSYS_AGENT_STALL_MS", 0);
     rsys_g.stall_ns = stall_ms > 3600000u ? 3600000000000ull : stall_ms * 1000000ull;
     rsys_g.metrics = (uint32_t)rsys_env_u64("ROCPROFSYS_AGENT_METRICS", 0) & RSYS_METRIC_ALL;
+    rsys_g.thread_calls = (uint32_t)rsys_env_u64("ROCPROFSYS_AGENT_THREAD_CALLS", 0) &
+                          (RSYS_THREAD_CALL_BARRIER | RSYS_THREAD_CALL_JOIN);
     rsys_counters_init();
     rsys_g.page_size = sysconf(_SC_PAGESIZE);
 }
@@ -325,7 +327,13 @@ void rsys_finalize(void)
     rsys_timers_dump_maps(); /* what was loaded since init (dlopen) */
     rsys_gpu_finalize(); /* buffered GPU records before the exit records */
     if (t->state == RSYS_TS_ACTIVE) {
-        if (t->is_main) {
+        if (t->is_main && rsys_g.main_rewritten) {
+            /* as upstream's rewritten main, whose exit snippet finalizes the tool before main
+             * returns: the main region is closed by the finalizer, under a name (argv[0]) other
+             * than the one it was opened with (its basename), so it finds no component values to
+             * end with */
+            rsys_region_end_without_readings(ROCPROFSYS_CATEGORY_HOST, 1);
+        } else if (t->is_main) {
             rsys_region_end(ROCPROFSYS_CATEGORY_HOST, 1);
         }
         rsys_write_thread_end(t);

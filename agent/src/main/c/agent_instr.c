@@ -538,6 +538,9 @@ static void rsys_notes(struct dl_phdr_info *info, int at_init)
                         rsys_refuse_module(mod, why);
                     } else {
                         rsys_register(h, at_init, 1);
+                        if (info->dlpi_name == NULL || *info->dlpi_name == 0) {
+                            rsys_g.main_rewritten = 1;
+                        }
                     }
                 }
             }

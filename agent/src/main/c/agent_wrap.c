@@ -7,6 +7,7 @@
  *   execve, execvpe, execv, execvp,        timers off around exec (agent_timer.c)
  *   execl, execlp, execle
  *   pthread_create                         thread_seq at creation, THREAD_START (agent_threads.c)
+ *   pthread_barrier_wait, pthread_join     a pthread region around the call, when asked for
  *   sigaction, signal                      the application's disposition of a sampler signal
  *   _Unwind_RaiseException & co.,          instrumented frames around an unwinder's walk
  *   __gxx_personality_v0, __cxa_begin_catch,
@@ -42,6 +43,8 @@ enum rsys_real_id {
     RSYS_R_EXECVP,
     RSYS_R_PTHREAD_CREATE,
     RSYS_R_PTHREAD_EXIT,
+    RSYS_R_PTHREAD_BARRIER_WAIT,
+    RSYS_R_PTHREAD_JOIN,
     RSYS_R_SIGACTION,
     RSYS_R_SIGNAL,
     RSYS_R_DLOPEN,
@@ -69,6 +72,8 @@ static const char *const rsys_real_names[RSYS_R_COUNT] = {
     [RSYS_R_EXECVP] = "execvp",
     [RSYS_R_PTHREAD_CREATE] = "pthread_create",
     [RSYS_R_PTHREAD_EXIT] = "pthread_exit",
+    [RSYS_R_PTHREAD_BARRIER_WAIT] = "pthread_barrier_wait",
+    [RSYS_R_PTHREAD_JOIN] = "pthread_join",
     [RSYS_R_SIGACTION] = "sigaction",
     [RSYS_R_SIGNAL] = "signal",
     [RSYS_R_DLOPEN] = "dlopen",
@@ -341,6 +346,49 @@ RSYS_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     if (rc != 0) {
         free(s);
     }
+    return rc;
+}
+
+/*
+ * pthread_barrier_wait and pthread_join: with the call's bit in ROCPROFSYS_AGENT_THREAD_CALLS, the
+ * time a thread waits in them is a region of its own (category pthread, named after the function,
+ * as upstream's wrappers of ROCPROFSYS_TRACE_THREAD_BARRIERS and _JOIN), with the component
+ * readings of any other region. Its end is written only if its begin was.
+ */
+static int rsys_thread_call_begins(uint32_t call, const char *name)
+{
+    return (rsys_g.thread_calls & call) != 0 && __atomic_load_n(&rsys_g.active, __ATOMIC_ACQUIRE) &&
+           rsys_is_ours() && rsys_region_begin(ROCPROFSYS_CATEGORY_PTHREAD, name, 0);
+}
+
+static void rsys_thread_call_ends(int begun)
+{
+    if (begun && __atomic_load_n(&rsys_g.active, __ATOMIC_ACQUIRE)) {
+        rsys_region_end(ROCPROFSYS_CATEGORY_PTHREAD, 0);
+    }
+}
+
+RSYS_EXPORT int pthread_barrier_wait(pthread_barrier_t *barrier)
+{
+    int (*real)(pthread_barrier_t *) = (int (*)(pthread_barrier_t *))rsys_real(RSYS_R_PTHREAD_BARRIER_WAIT);
+    if (real == NULL) {
+        rsys_missing(RSYS_R_PTHREAD_BARRIER_WAIT);
+    }
+    int begun = rsys_thread_call_begins(RSYS_THREAD_CALL_BARRIER, "pthread_barrier_wait");
+    int rc = real(barrier);
+    rsys_thread_call_ends(begun);
+    return rc;
+}
+
+RSYS_EXPORT int pthread_join(pthread_t thread, void **value)
+{
+    int (*real)(pthread_t, void **) = (int (*)(pthread_t, void **))rsys_real(RSYS_R_PTHREAD_JOIN);
+    if (real == NULL) {
+        rsys_missing(RSYS_R_PTHREAD_JOIN);
+    }
+    int begun = rsys_thread_call_begins(RSYS_THREAD_CALL_JOIN, "pthread_join");
+    int rc = real(thread, value);
+    rsys_thread_call_ends(begun);
     return rc;
 }
 

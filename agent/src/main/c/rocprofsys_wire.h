@@ -54,6 +54,14 @@
 /* Bits of rsys_file_header.flags */
 #define RSYS_FLAG_LOSSLESS 1u /* a full ring makes the producer wait instead of dropping */
 
+/*
+ * Bits of ROCPROFSYS_AGENT_THREAD_CALLS: the pthread calls the agent records as regions of category
+ * ROCPROFSYS_CATEGORY_PTHREAD named after the function, one around each call (upstream's
+ * ROCPROFSYS_TRACE_THREAD_BARRIERS and _JOIN).
+ */
+#define RSYS_THREAD_CALL_BARRIER 1u /* pthread_barrier_wait */
+#define RSYS_THREAD_CALL_JOIN 2u    /* pthread_join */
+
 /* Bits of rsys_file_header.metrics and of a region record's metric flags */
 #define RSYS_METRIC_THREAD_CPU 1u /* u64 CLOCK_THREAD_CPUTIME_ID ns */
 #define RSYS_METRIC_RSS 2u        /* u64 current resident set size, bytes */

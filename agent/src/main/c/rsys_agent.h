@@ -102,6 +102,7 @@ struct rsys_global {
     uint64_t stall_ns;                /* drop mode: wait for room while the collector frees space,
                                          drop once it has freed none for this long (0: never wait) */
     uint32_t metrics;
+    uint32_t thread_calls;            /* RSYS_THREAD_CALL_*: pthread calls recorded as regions */
     uint32_t max_rings;
     uint64_t ring_data_size;
     struct rsys_file_header *hdr;     /* the mapping */
@@ -120,6 +121,7 @@ struct rsys_global {
     uint32_t clock_kind;              /* RSYS_CLOCK_* of every file this process writes */
     char session_dir[4096];
     char main_name[256];              /* executable basename: the main region's name */
+    int main_rewritten;               /* the executable is binary-rewritten (its RocProfSys note) */
     char agent_path[RSYS_AGENT_PATH_CAPACITY]; /* copied into each file header */
 };
 
@@ -195,6 +197,8 @@ RSYS_HIDDEN void rsys_counters_close(struct rsys_tls *t);
 RSYS_HIDDEN size_t rsys_cut_utf8(const char *s, size_t len, size_t max);
 RSYS_HIDDEN int rsys_region_begin(uint32_t category, const char *name, int is_main);
 RSYS_HIDDEN int rsys_region_end(uint32_t category, int is_main);
+/* An END that carries no component readings (the main region of a binary-rewritten executable) */
+RSYS_HIDDEN int rsys_region_end_without_readings(uint32_t category, int is_main);
 RSYS_HIDDEN void rsys_annotations(const rocprofsys_annotation_t *a, size_t n);
 RSYS_HIDDEN void rsys_mark(uint32_t category, const char *name);
 /* THREAD_START, FORK, TRACE_CONTROL: time, then two i32 when with_ints */

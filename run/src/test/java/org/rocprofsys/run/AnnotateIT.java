@@ -1,6 +1,7 @@
 package org.rocprofsys.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.testkit.DistributionTest;
@@ -15,19 +18,28 @@ import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * Upstream's {@code annotate} test (rocprof-sys-annotate-tests.cmake, inventory §9.3):
- * parallel-overhead rewritten with {@code -R run} and sampled, with
+ * parallel-overhead {@code 30 2 200} rewritten with {@code -R run} and sampled, with
  * {@code TIMEMORY_COMPONENTS=thread_cpu_clock papi_array} and
  * {@code PAPI_EVENTS=perf::PERF_COUNT_SW_CPU_CLOCK}; validate-perfetto-proto.py's
- * {@code --key-names} check counts the slices whose arguments hold {@code debug.<key>}.
+ * {@code --key-names} check counts the slices whose arguments hold {@code debug.<key>}: 8 and 8 for
+ * the rewritten run, 6 for the sampled one.
  *
- * <p>Upstream expects 8 (rewrite) and 6 (sampling) for its own parallel-overhead.cpp, whose main
- * thread runs {@code run} too and whose trace has upstream's thread regions. Our example runs
- * {@code run} on its THREADS workers only and has one region per thread besides them, the main
- * region: the counts here are those of our program (main + one {@code run} per worker in the
- * rewritten run, main alone when sampled), and every region end carries both keys.
+ * <p>Where the counts come from, upstream and here alike: the program runs {@code run} on the main
+ * thread and on each of its 2 threads, each runner waiting first at one pthread barrier, and main
+ * joins the 2 threads. A region's end carries the values of its components when it was pushed with
+ * them (upstream's {@code category_region} with timemory on): instrumented functions, and the
+ * pthread wrappers of {@code TRACE_THREAD_BARRIERS} and {@code TRACE_THREAD_JOIN} (both on by
+ * default). Upstream's {@code pthread_create} and thread regions are perfetto-only and carry none
+ * (ours has no such slices). So the rewritten run has 3 {@code run} + 3 {@code pthread_barrier_wait}
+ * + 2 {@code pthread_join} = 8; its main region carries none, because the rewritten main's exit
+ * snippet finalizes the tool before main returns and the finalizer pops main under argv[0], not the
+ * basename it was pushed with, so it finds no values (our agent ends a rewritten executable's main
+ * region without readings). Sampled, nothing is instrumented and main's region is popped normally:
+ * main + 3 + 2 = 6.
  */
 class AnnotateIT extends DistributionTest {
     private static final String COUNTER = "perf::PERF_COUNT_SW_CPU_CLOCK";
+    private static final String[] RUN_ARGS = {"30", "2", "200"};
 
     private Map<String, String> env(String name, String... extra) {
         Map<String, String> env = environment(
@@ -50,13 +62,42 @@ class AnnotateIT extends DistributionTest {
         return env;
     }
 
+    private static String[] command(Path exe, String... args) {
+        String[] all = new String[args.length + 2];
+        all[0] = "--";
+        all[1] = exe.toString();
+        System.arraycopy(args, 0, all, 2, args.length);
+        return all;
+    }
+
     /** Slices whose arguments hold {@code key} (the begin's and the end's merged, as trace_processor does). */
     private static List<DecodedTrace.Slice> withKey(DecodedTrace trace, String key) {
         return trace.slices.stream().filter(s -> s.args.containsKey(key)).toList();
     }
 
+    private static Map<String, Long> countByName(List<DecodedTrace.Slice> slices) {
+        return slices.stream().collect(Collectors.groupingBy(s -> s.name, TreeMap::new, Collectors.counting()));
+    }
+
+    /**
+     * Every annotated slice has both values, sane: the thread's CPU time in seconds and its cpu-clock
+     * count in ns, both >= 0; where the slice computed (fib(30) x 200 in run, or main's region
+     * around it) both are positive and agree within 20 %.
+     */
+    private static void assertSaneValues(List<DecodedTrace.Slice> annotated, String computing) {
+        for (DecodedTrace.Slice s : annotated) {
+            double seconds = (Double) s.args.get("thread_cpu_clock");
+            double counted = (Double) s.args.get(COUNTER);
+            assertTrue(seconds >= 0 && counted >= 0, s::toString);
+            if (s.name.equals(computing)) {
+                assertTrue(seconds > 0.05, s::toString);
+                assertTrue(Math.abs(counted / 1e9 - seconds) <= 0.2 * seconds, s::toString);
+            }
+        }
+    }
+
     @Test
-    void rewrittenRunAnnotatesEveryRegionWithThreadCpuClockAndTheCounter() throws Exception {
+    void rewrittenRunAnnotatesRunBarriersAndJoinsAsUpstreamsEight() throws Exception {
         Path exe = examples().resolve("parallel-overhead");
         var rw = tool(
                 "rocprof-sys-instrument",
@@ -82,57 +123,73 @@ class AnnotateIT extends DistributionTest {
                 exe.toString());
         assertEquals(0, rw.exitCode(), rw::toString);
         var r = tool(
-                "rocprof-sys-run",
-                env("annotate-binary-rewrite"),
-                "--",
-                cwd.resolve("annotate.inst").toString(),
-                "22",
-                "2",
-                "20");
+                "rocprof-sys-run", env("annotate-binary-rewrite"), command(cwd.resolve("annotate.inst"), RUN_ARGS));
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/annotate-binary-rewrite/perfetto-trace.proto"));
         List<DecodedTrace.Slice> cpu = withKey(trace, "thread_cpu_clock");
         List<DecodedTrace.Slice> counter = withKey(trace, COUNTER);
-        // the main region and run on each of the 2 workers
-        assertEquals(3, cpu.size(), () -> trace.slices.toString());
-        assertEquals(3, counter.size(), () -> trace.slices.toString());
-        assertEquals(2, cpu.stream().filter(s -> s.name.equals("run")).count(), cpu::toString);
-        for (DecodedTrace.Slice s : cpu) {
-            double seconds = (Double) s.args.get("thread_cpu_clock");
-            double counted = (Double) s.args.get(COUNTER);
-            assertTrue(seconds >= 0 && counted >= 0, s::toString);
-            if (s.name.equals("run")) {
-                // fib(22) x 20 computed in run: its thread's CPU time, in seconds, and the
-                // thread's cpu-clock count (ns) over the same interval agree within 20 %
-                assertTrue(seconds > 0, s::toString);
-                assertTrue(Math.abs(counted / 1e9 - seconds) <= 0.2 * seconds, s::toString);
-            }
-        }
+        // upstream: --key-names perf::PERF_COUNT_SW_CPU_CLOCK thread_cpu_clock --key-counts 8 8
+        assertEquals(8, cpu.size(), () -> trace.slices.toString());
+        assertEquals(8, counter.size(), () -> trace.slices.toString());
+        assertEquals(
+                Map.of("pthread_barrier_wait", 3L, "pthread_join", 2L, "run", 3L), countByName(cpu), cpu::toString);
+        assertEquals(
+                3,
+                cpu.stream()
+                        .filter(s -> s.name.equals("run"))
+                        .map(s -> s.trackUuid)
+                        .distinct()
+                        .count());
+        DecodedTrace.Slice main = trace.slices.stream()
+                .filter(s -> s.name.equals("annotate.inst"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(trace.slices.toString()));
+        assertFalse(main.args.containsKey("thread_cpu_clock") || main.args.containsKey(COUNTER), main::toString);
+        assertSaneValues(cpu, "run");
         // the profile of the new component
         Path text = cwd.resolve("out/annotate-binary-rewrite/thread_cpu_clock.txt");
         assertTrue(Files.isRegularFile(text), r::toString);
         String table = Files.readString(text);
         assertTrue(table.contains("CPU-CLOCK TIMER FOR THE CALLING THREAD"), table);
         assertTrue(table.contains("|_run"), table);
+        assertTrue(table.contains("|_pthread_join"), table);
         assertTrue(Files.isRegularFile(cwd.resolve("out/annotate-binary-rewrite/thread_cpu_clock.json")));
     }
 
     @Test
-    void sampledRunAnnotatesTheMainRegion() throws Exception {
+    void sampledRunAnnotatesMainBarriersAndJoinsAsUpstreamsSix() throws Exception {
         var r = tool(
                 "rocprof-sys-sample",
                 env("annotate-sampling"),
-                "--",
-                examples().resolve("parallel-overhead").toString(),
-                "22",
-                "2",
-                "20");
+                command(examples().resolve("parallel-overhead"), RUN_ARGS));
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/annotate-sampling/perfetto-trace.proto"));
         List<DecodedTrace.Slice> cpu = withKey(trace, "thread_cpu_clock");
-        assertEquals(1, cpu.size(), cpu::toString);
-        assertEquals("parallel-overhead", cpu.getFirst().name);
-        assertEquals(1, withKey(trace, COUNTER).size());
+        // upstream: --key-names thread_cpu_clock --key-counts 6
+        assertEquals(6, cpu.size(), () -> trace.slices.toString());
+        assertEquals(
+                Map.of("parallel-overhead", 1L, "pthread_barrier_wait", 3L, "pthread_join", 2L),
+                countByName(cpu),
+                cpu::toString);
+        assertEquals(6, withKey(trace, COUNTER).size());
+        assertSaneValues(cpu, "parallel-overhead");
+    }
+
+    @Test
+    void theThreadCallsAreRegionsOnlyWhileTheirSettingsAreOn() throws Exception {
+        var r = tool(
+                "rocprof-sys-sample",
+                env(
+                        "annotate-no-thread-calls",
+                        "ROCPROFSYS_TRACE_THREAD_BARRIERS",
+                        "OFF",
+                        "ROCPROFSYS_TRACE_THREAD_JOIN",
+                        "OFF"),
+                command(examples().resolve("parallel-overhead"), "20", "2", "2"));
+        assertEquals(0, r.exitCode(), r::toString);
+        DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/annotate-no-thread-calls/perfetto-trace.proto"));
+        assertEquals(Map.of("parallel-overhead", 1L), countByName(withKey(trace, "thread_cpu_clock")));
+        assertTrue(trace.slices.stream().noneMatch(s -> s.name.startsWith("pthread_")), () -> trace.slices.toString());
     }
 
     @Test
@@ -218,9 +275,9 @@ class AnnotateIT extends DistributionTest {
         assertTrue(
                 r.stderr().contains("warning: ROCPROFSYS_PAPI_EVENTS: unknown CPU event 'perf::NO_SUCH_EVENT'"),
                 r::toString);
-        // the other counter keeps its values, the unknown one has none
+        // the other counter keeps its values (main, 3 barrier waits, 2 joins), the unknown one has none
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/annotate-unknown/perfetto-trace.proto"));
-        assertEquals(1, withKey(trace, COUNTER).size(), () -> trace.slices.toString());
+        assertEquals(6, withKey(trace, COUNTER).size(), () -> trace.slices.toString());
         assertEquals(0, withKey(trace, "perf::NO_SUCH_EVENT").size());
 
         ProcessResult strict = tool(

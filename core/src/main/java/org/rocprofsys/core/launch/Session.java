@@ -240,10 +240,17 @@ public final class Session {
         env.put(WireFormat.ENV_LOSSLESS, settings.bool("ROCPROFSYS_RING_BUFFER_LOSSLESS") ? "1" : "0");
         env.put(WireFormat.ENV_STALL_MS, Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_STALL_MS")));
         env.put(WireFormat.ENV_METRICS, Integer.toString(agentMetrics()));
+        env.put(WireFormat.ENV_THREAD_CALLS, Integer.toString(threadCalls()));
         for (BackgroundSource source : sources) {
             env.putAll(source.targetEnvironment(sessionDir));
         }
         return env;
+    }
+
+    /** The pthread calls the agent records as regions (upstream's TRACE_THREAD_BARRIERS and _JOIN). */
+    private int threadCalls() {
+        return (settings.bool("ROCPROFSYS_TRACE_THREAD_BARRIERS") ? WireFormat.THREAD_CALL_BARRIER : 0)
+                | (settings.bool("ROCPROFSYS_TRACE_THREAD_JOIN") ? WireFormat.THREAD_CALL_JOIN : 0);
     }
 
     /** The readings the agent must take with each region, for the selected timemory components. */

@@ -366,7 +366,9 @@ public final class PerfettoSink implements EventSink {
         if (annotateValues) {
             long beginNs = t.openBeginNs();
             RegionMetrics begin = t.closeRegion();
-            if (!e.forced() && begin != null && e.metrics() != null) {
+            // an end without readings (a rewritten executable's main region, closed by the
+            // finalizer as upstream's is) carries no values, as a forced one
+            if (!e.forced() && begin != null && e.metrics() != null && !RegionMetrics.NONE.equals(e.metrics())) {
                 encodeAnnotations(t, options.regionValues().of(e.timestampNs() - beginNs, begin, e.metrics()));
             }
         }

@@ -168,6 +168,11 @@ public final class WireFormat {
     public static final String ENV_METRICS = "ROCPROFSYS_AGENT_METRICS";
     /** The CPU counters of METRIC_COUNTER0.. as perf {@code type:config} pairs joined by ','. */
     public static final String ENV_COUNTERS = "ROCPROFSYS_AGENT_COUNTERS";
+    /** The pthread calls the agent records as regions: {@link #THREAD_CALL_BARRIER} | {@link #THREAD_CALL_JOIN}. */
+    public static final String ENV_THREAD_CALLS = "ROCPROFSYS_AGENT_THREAD_CALLS";
+
+    public static final int THREAD_CALL_BARRIER = 1;
+    public static final int THREAD_CALL_JOIN = 2;
     /** "monotonic": the agent never uses {@link #CLOCK_TSC}. */
     public static final String ENV_CLOCK = "ROCPROFSYS_AGENT_CLOCK";
     /** Runtime instrumentation plan file the agent applies before main (docs/instrumentation.md). */

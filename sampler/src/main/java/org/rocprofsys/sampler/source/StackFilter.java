@@ -13,6 +13,8 @@ import org.rocprofsys.core.event.StackFrame;
 final class StackFilter {
     /** The file name of the in-process agent, whose frames are the profiler's own. */
     static final String AGENT_LIBRARY = "librocprof-sys.so";
+    /** The agent's wrapper of main (agent_wrap.c): a stack without main starts at what it called. */
+    static final String MAIN_WRAPPER = "rsys_main_wrapper";
 
     private StackFilter() {}
 
@@ -47,8 +49,10 @@ final class StackFilter {
             }
         }
         if (start < 0) {
+            // only the main wrapper: other agent frames are wrappers of calls the program makes
+            // (pthread_join) in the middle of a thread's stack
             for (int i = frames.size() - 1; i >= 0; i--) {
-                if (isAgent(frames.get(i))) {
+                if (isAgent(frames.get(i)) && frames.get(i).symbol().equals(MAIN_WRAPPER)) {
                     start = i + 1;
                     break;
                 }

@@ -37,6 +37,12 @@ class StackShapingTest {
         List<StackFrame> withMain =
                 List.of(f("_start"), agent("rsys_main_wrapper"), f("main"), agent("hook"), f("work"));
         assertEquals(List.of(f("main"), f("work")), StackFilter.trim(withMain, false));
+        // a thread without main (a fork child's): all of it, less the agent's pthread_join wrapper
+        List<StackFrame> worker = List.of(
+                f("clone3"), f("start_thread"), f("launch"), agent("pthread_join"), f("__pthread_clockjoin_ex"));
+        assertEquals(
+                List.of(f("clone3"), f("start_thread"), f("launch"), f("__pthread_clockjoin_ex")),
+                StackFilter.trim(worker, false));
         // SAMPLING_KEEP_INTERNAL shows the agent's frames, its main wrapper included
         assertEquals(
                 List.of(agent("rsys_main_wrapper"), f("main"), agent("hook"), f("work")),
