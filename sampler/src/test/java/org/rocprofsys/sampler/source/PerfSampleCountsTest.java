@@ -27,7 +27,6 @@ import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.sampler.counters.PerfCounter;
 import org.rocprofsys.sampler.perf.PerfRecord;
-import org.rocprofsys.testkit.NativeCompiler;
 
 /** The CPU counters in perf's samples: per-(thread, CPU) changes, and the per-thread tracks of a real run. */
 class PerfSampleCountsTest {
@@ -103,19 +102,9 @@ class PerfSampleCountsTest {
      */
     @Test
     void aRealRunGivesEachThreadsTracksWhoseChangesAddUpToItsCpuTime() throws Exception {
-        Path burn = NativeCompiler.c()
-                .compile(
-                        Path.of("src/test/c/burn.c").toAbsolutePath(),
-                        Path.of("target/test-native/burn-counters").toAbsolutePath(),
-                        "-O2",
-                        "-fno-omit-frame-pointer",
-                        "-pthread")
-                .toRealPath();
+        Path burn = BurnProgram.build("burn-counters");
         int millis = 400;
-        Process shim = new ProcessBuilder(
-                        "/bin/sh", "-c", "read _ && exec \"$0\" \"$@\"", burn.toString(), Integer.toString(millis))
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
+        Process shim = BurnProgram.held(burn, millis);
         ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
         PerfSamplingSource source = new PerfSamplingSource(
                 new PerfSamplingSource.Config(1000, 0, 0)

@@ -8,14 +8,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.testkit.NativeCompiler;
 
 /**
  * The sampling window of a target launched through the exec gate starts when the target is
@@ -25,17 +23,7 @@ import org.rocprofsys.testkit.NativeCompiler;
 class PerfSamplingWindowTest {
     @Test
     void samplesTakenBeforeStartAreKeptWhenAttachedBeforeExec() throws Exception {
-        Path burn = NativeCompiler.c()
-                .compile(
-                        Path.of("src/test/c/burn.c").toAbsolutePath(),
-                        Path.of("target/test-native/burn-window").toAbsolutePath(),
-                        "-O2",
-                        "-fno-omit-frame-pointer",
-                        "-pthread")
-                .toRealPath();
-        Process shim = new ProcessBuilder("/bin/sh", "-c", "read _ && exec \"$0\" \"$@\"", burn.toString(), "300")
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
+        Process shim = BurnProgram.held(BurnProgram.build("burn-window"), 300);
         ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
         PerfSamplingSource source = new PerfSamplingSource(
                 new PerfSamplingSource.Config(1000, 0, 0), new PrintStream(logBytes, true, StandardCharsets.UTF_8));
