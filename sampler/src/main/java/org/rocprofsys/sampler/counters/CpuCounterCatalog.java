@@ -25,12 +25,20 @@ public final class CpuCounterCatalog implements AvailCatalog {
     @Override
     public List<HardwareCounter> hardwareCounters() {
         List<HardwareCounter> out = new ArrayList<>();
-        Papi.presets()
-                .ifPresent(presets -> presets.forEach(
-                        p -> out.add(new HardwareCounter(p.name(), DEVICE, p.available(), p.description(), DEVICE))));
+        List<HardwareCounter> perf = new ArrayList<>();
+        boolean pmu = false;
         for (PerfCounter c : PerfCounter.ALL) {
-            out.add(new HardwareCounter(c.name(), DEVICE, opens(c), c.description(), DEVICE));
+            boolean opens = opens(c);
+            pmu |= opens && c.hardware();
+            perf.add(new HardwareCounter(c.name(), DEVICE, opens, c.description(), DEVICE));
         }
+        // PAPI's presets are hardware events, and PAPI_query_event answers from the CPU model's
+        // preset table (true on a VM whose CPU model has them but no PMU): a preset is available
+        // only where perf can also open a hardware event here
+        for (Papi.Preset p : Papi.presets().orElse(List.of())) {
+            out.add(new HardwareCounter(p.name(), DEVICE, p.available() && pmu, p.description(), DEVICE));
+        }
+        out.addAll(perf);
         return out;
     }
 
