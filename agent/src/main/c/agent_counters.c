@@ -1,6 +1,7 @@
 /*
  * CPU counters read with regions (RSYS_METRIC_COUNTERS): each thread opens the events of
- * ROCPROFSYS_AGENT_COUNTERS as one perf group counting that thread only, in user space, and a
+ * ROCPROFSYS_AGENT_COUNTERS as one perf group counting that thread only, in user space (in the
+ * kernel too for a pair marked ":k", an event such as a context switch that happens there), and a
  * region record carries the group's raw values at that moment (one read() for all of them). The
  * collector resolved the names (PAPI's or perf's) to perf type:config pairs and checked that this
  * machine accepts them; here a thread that cannot open its group records all ones (absent).
@@ -38,6 +39,11 @@ void rsys_counters_init(void)
         }
         rsys_g.counter_type[rsys_g.ncounters] = (uint32_t)type;
         rsys_g.counter_config[rsys_g.ncounters] = (uint64_t)config;
+        /* ":k": an event that happens in the kernel (a context switch), counted there too */
+        rsys_g.counter_kernel[rsys_g.ncounters] = end[0] == ':' && end[1] == 'k';
+        if (rsys_g.counter_kernel[rsys_g.ncounters]) {
+            end += 2;
+        }
         rsys_g.ncounters++;
         s = *end == ',' ? end + 1 : end;
     }
@@ -45,7 +51,7 @@ void rsys_counters_init(void)
     rsys_g.metrics = (rsys_g.metrics & ~RSYS_METRIC_COUNTERS) | (((1u << rsys_g.ncounters) - 1u) << 16);
 }
 
-static int rsys_perf_open(uint32_t type, uint64_t config, int group)
+static int rsys_perf_open(uint32_t type, uint64_t config, int kernel, int group)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof a);
@@ -53,7 +59,7 @@ static int rsys_perf_open(uint32_t type, uint64_t config, int group)
     a.type = type;
     a.config = config;
     a.read_format = PERF_FORMAT_GROUP;
-    a.exclude_kernel = 1;
+    a.exclude_kernel = kernel ? 0 : 1;
     a.exclude_hv = 1;
     return (int)syscall(SYS_perf_event_open, &a, 0 /* this thread */, -1, group, PERF_FLAG_FD_CLOEXEC);
 }
@@ -77,7 +83,8 @@ static void rsys_counters_open(struct rsys_tls *t)
         if (rsys_g.counter_type[i] == RSYS_COUNTER_NONE) {
             continue;
         }
-        int fd = rsys_perf_open(rsys_g.counter_type[i], rsys_g.counter_config[i], m == 0 ? -1 : t->counter_fd[0]);
+        int fd = rsys_perf_open(rsys_g.counter_type[i], rsys_g.counter_config[i], rsys_g.counter_kernel[i],
+                                m == 0 ? -1 : t->counter_fd[0]);
         if (fd < 0) {
             for (uint32_t j = 0; j < m; j++) {
                 close(t->counter_fd[j]);

@@ -113,6 +113,7 @@ struct rsys_global {
 #define RSYS_COUNTER_NONE 0xffffffffu /* counter_type of a slot recorded absent ("-") */
     uint32_t counter_type[RSYS_MAX_COUNTERS];
     uint64_t counter_config[RSYS_MAX_COUNTERS];
+    uint8_t counter_kernel[RSYS_MAX_COUNTERS]; /* counted in the kernel too (":k") */
     long page_size;
     uint32_t next_seq;                /* atomic: thread_seq of the next thread */
     int finalized;                    /* atomic: exit records written */

@@ -87,6 +87,42 @@ class MultiValueProfilesIT extends DistributionTest {
         assertEquals(3, compared, papiText);
     }
 
+    /**
+     * A context switch happens in the kernel: counted in user space only, as the other counters
+     * are, it read 0. A program that sleeps switches at least once in its main region.
+     */
+    @Test
+    void contextSwitchesAreCountedWhereTheyHappen() throws Exception {
+        var r = tool(
+                "rocprof-sys-run",
+                environment(
+                        "switches",
+                        "ROCPROFSYS_TRACE",
+                        "OFF",
+                        "ROCPROFSYS_PROFILE",
+                        "ON",
+                        "ROCPROFSYS_USE_SAMPLING",
+                        "OFF",
+                        "ROCPROFSYS_USE_PROCESS_SAMPLING",
+                        "OFF",
+                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
+                        "wall_clock papi_array",
+                        "ROCPROFSYS_PAPI_EVENTS",
+                        "perf::CONTEXT-SWITCHES"),
+                "--",
+                "sleep",
+                "0.2");
+        assertEquals(0, r.exitCode(), r::toString);
+        JsonNode main = graph(cwd.resolve("out/switches"), "papi_array").get(0);
+        long switches = main.get("entry").get("value").get(0).asLong();
+        if (r.stderr().contains("happens in the kernel")) {
+            // perf_event_paranoid >= 2 without CAP_PERFMON: said once, and user space has none
+            assertEquals(0, switches, r::toString);
+        } else {
+            assertTrue(switches >= 1, () -> main + "\n" + r);
+        }
+    }
+
     private static JsonNode json(Path out, String label) throws Exception {
         return new ObjectMapper()
                 .readTree(out.resolve(label + ".json").toFile())

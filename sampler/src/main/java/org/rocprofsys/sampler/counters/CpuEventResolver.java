@@ -35,12 +35,14 @@ public final class CpuEventResolver {
 
     /**
      * What became of the names: per name (in order, at most {@link #MAX_EVENTS}) its perf event,
-     * or empty where it is refused, and one problem per refusal naming the event and why.
+     * or empty where it is refused, one problem per refusal naming the event and why, and notes on
+     * events that are recorded but cannot count everything here.
      */
-    public record Resolution(List<Optional<PerfCounter>> slots, List<String> problems) {
+    public record Resolution(List<Optional<PerfCounter>> slots, List<String> problems, List<String> notes) {
         public Resolution {
             slots = List.copyOf(slots);
             problems = List.copyOf(problems);
+            notes = List.copyOf(notes);
         }
 
         /** Whether any event is counted. */
@@ -52,7 +54,8 @@ public final class CpuEventResolver {
         public String agentSpec() {
             List<String> out = new ArrayList<>();
             for (Optional<PerfCounter> c : slots) {
-                out.add(c.map(p -> p.type() + ":" + p.config()).orElse("-"));
+                out.add(c.map(p -> p.type() + ":" + p.config() + (p.kernel() ? ":k" : ""))
+                        .orElse("-"));
             }
             return String.join(",", out);
         }
@@ -65,6 +68,7 @@ public final class CpuEventResolver {
     static Resolution resolve(List<String> names, Probe probe) {
         List<Optional<PerfCounter>> out = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
         if (names.size() > MAX_EVENTS) {
             problems.add(names.size() + " CPU events given, at most " + MAX_EVENTS
                     + " are recorded together: " + String.join(", ", names.subList(MAX_EVENTS, names.size()))
@@ -83,9 +87,20 @@ public final class CpuEventResolver {
                                 : refusal)
                         + "; rocprof-sys-avail -H shows which events are available");
             }
+            if (c.isPresent() && refusal == null && c.get().kernelSide()) {
+                // counted where it happens, in the kernel, where perf_event_paranoid (<= 1) or
+                // CAP_PERFMON allow it; else user space only, where it reads 0: said once
+                String kernelRefusal = probe.refusal(c.get().withKernel());
+                if (kernelRefusal == null) {
+                    c = Optional.of(c.get().withKernel());
+                } else {
+                    notes.add("CPU event '" + name + "' happens in the kernel, which this process may not count ("
+                            + kernelRefusal + "; perf_event_paranoid <= 1 or CAP_PERFMON allow it): it reads 0");
+                }
+            }
             out.add(refusal == null ? c : Optional.empty());
         }
-        return new Resolution(out, problems);
+        return new Resolution(out, problems, notes);
     }
 
     /** The agent records at most this many counters (its metric flags hold 8). */

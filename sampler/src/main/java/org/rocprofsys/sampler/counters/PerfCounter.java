@@ -8,22 +8,34 @@ import org.rocprofsys.sampler.perf.PerfEventAttr;
  * generalized hardware and software events of {@code linux/perf_event.h}, under their
  * {@code PERF_COUNT_*} names and perf's own aliases.
  */
-public record PerfCounter(String name, int type, long config, String description) {
-    /** The counting attributes of this event for the calling process, user space only. */
-    public PerfEventAttr attr() {
-        return new PerfEventAttr(
-                type,
-                config,
-                0,
-                0,
-                0,
-                PerfEventAttr.FLAG_DISABLED | PerfEventAttr.FLAG_EXCLUDE_KERNEL | PerfEventAttr.FLAG_EXCLUDE_HV,
-                0,
-                0,
-                0,
-                0,
-                0);
+public record PerfCounter(String name, int type, long config, String description, boolean kernel) {
+    /** Counted in user space only. */
+    public PerfCounter(String name, int type, long config, String description) {
+        this(name, type, config, description, false);
     }
+
+    /** The counting attributes of this event for the calling process: user space only unless {@link #kernel}. */
+    public PerfEventAttr attr() {
+        long flags = PerfEventAttr.FLAG_DISABLED | PerfEventAttr.FLAG_EXCLUDE_HV;
+        return new PerfEventAttr(
+                type, config, 0, 0, 0, kernel ? flags : flags | PerfEventAttr.FLAG_EXCLUDE_KERNEL, 0, 0, 0, 0, 0);
+    }
+
+    /**
+     * Whether the event only ever happens in the kernel's context (a context switch, a CPU
+     * migration): counted in user space only, as every other counter, it would always read 0.
+     */
+    public boolean kernelSide() {
+        return type == PerfEventAttr.TYPE_SOFTWARE && (config == SW_CONTEXT_SWITCHES || config == SW_CPU_MIGRATIONS);
+    }
+
+    /** The same event, counted in the kernel too. */
+    public PerfCounter withKernel() {
+        return new PerfCounter(name, type, config, description, true);
+    }
+
+    static final long SW_CONTEXT_SWITCHES = 3;
+    static final long SW_CPU_MIGRATIONS = 4;
 
     public boolean hardware() {
         return type == PerfEventAttr.TYPE_HARDWARE;

@@ -51,6 +51,9 @@ public final class CpuCounters implements BackgroundSource {
                 }
             }
         }
+        if (!settings.bool("ROCPROFSYS_PAPI_QUIET")) {
+            r.notes().forEach(n -> log.println("[rocprof-sys] warning: " + CpuEvents.SETTING + ": " + n));
+        }
         return r.counts() ? List.of(new CpuCounters(r.agentSpec())) : List.of();
     }
 

@@ -30,7 +30,26 @@ class CpuEventResolverTest {
         assertEquals("PAPI_TOT_INS", got.get(2).name());
         assertEquals(PerfEventAttr.TYPE_HARDWARE, got.get(2).type());
         assertEquals(1, got.get(2).config());
-        assertEquals("1:0,1:3,0:1", r.agentSpec());
+        // a context switch happens in the kernel: counted there where the probe allows it
+        assertTrue(got.get(1).kernel() && !got.get(0).kernel() && !got.get(2).kernel());
+        assertFalse(got.get(1).attr().has(PerfEventAttr.FLAG_EXCLUDE_KERNEL));
+        assertTrue(got.get(0).attr().has(PerfEventAttr.FLAG_EXCLUDE_KERNEL));
+        assertEquals("1:0,1:3:k,0:1", r.agentSpec());
+        assertEquals(List.of(), r.notes());
+    }
+
+    @Test
+    void aKernelSideEventThatMayNotCountTheKernelIsKeptUserOnlyWithANote() {
+        CpuEventResolver.Probe userOnly =
+                c -> c.kernel() ? "perf_event_open: EACCES, kernel.perf_event_paranoid=2" : null;
+        CpuEventResolver.Resolution r =
+                CpuEventResolver.resolve(List.of("perf::CONTEXT-SWITCHES", "perf::PAGE-FAULTS"), userOnly);
+        assertEquals(List.of(), r.problems());
+        assertEquals("1:3,1:2", r.agentSpec());
+        assertEquals(1, r.notes().size(), r.notes()::toString);
+        String n = r.notes().getFirst();
+        assertTrue(n.contains("'perf::CONTEXT-SWITCHES' happens in the kernel") && n.contains("it reads 0"), n);
+        assertTrue(n.contains("EACCES") && n.contains("perf_event_paranoid <= 1"), n);
     }
 
     @Test
