@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.DistributionTest;
@@ -22,23 +24,10 @@ class MultiValueProfilesIT extends DistributionTest {
 
     @Test
     void cpuUtilThreadCpuUtilAndPapiArrayWriteTheirFiles() throws Exception {
-        var r = tool(
-                "rocprof-sys-run",
-                environment(
-                        "multi-value",
-                        "ROCPROFSYS_TRACE",
-                        "OFF",
-                        "ROCPROFSYS_PROFILE",
-                        "ON",
-                        "ROCPROFSYS_USE_SAMPLING",
-                        "OFF",
-                        "ROCPROFSYS_USE_PROCESS_SAMPLING",
-                        "OFF",
-                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
-                        "wall_clock cpu_util thread_cpu_util papi_array thread_cpu_clock",
-                        "ROCPROFSYS_PAPI_EVENTS",
-                        COUNTER),
-                "--",
+        var r = profile(
+                "multi-value",
+                "wall_clock cpu_util thread_cpu_util papi_array thread_cpu_clock",
+                COUNTER,
                 examples().resolve("user-api").toString(),
                 "25",
                 "2",
@@ -93,25 +82,7 @@ class MultiValueProfilesIT extends DistributionTest {
      */
     @Test
     void contextSwitchesAreCountedWhereTheyHappen() throws Exception {
-        var r = tool(
-                "rocprof-sys-run",
-                environment(
-                        "switches",
-                        "ROCPROFSYS_TRACE",
-                        "OFF",
-                        "ROCPROFSYS_PROFILE",
-                        "ON",
-                        "ROCPROFSYS_USE_SAMPLING",
-                        "OFF",
-                        "ROCPROFSYS_USE_PROCESS_SAMPLING",
-                        "OFF",
-                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
-                        "wall_clock papi_array",
-                        "ROCPROFSYS_PAPI_EVENTS",
-                        "perf::CONTEXT-SWITCHES"),
-                "--",
-                "sleep",
-                "0.2");
+        var r = profile("switches", "wall_clock papi_array", "perf::CONTEXT-SWITCHES", "sleep", "0.2");
         assertEquals(0, r.exitCode(), r::toString);
         JsonNode main = graph(cwd.resolve("out/switches"), "papi_array").get(0);
         long switches = main.get("entry").get("value").get(0).asLong();
@@ -121,6 +92,30 @@ class MultiValueProfilesIT extends DistributionTest {
         } else {
             assertTrue(switches >= 1, () -> main + "\n" + r);
         }
+    }
+
+    /** {@code rocprof-sys-run -- command} with the profile alone: these components and CPU events. */
+    private org.rocprofsys.testkit.ProcessResult profile(
+            String label, String components, String events, String... command) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--"));
+        args.addAll(List.of(command));
+        return tool(
+                "rocprof-sys-run",
+                environment(
+                        label,
+                        "ROCPROFSYS_TRACE",
+                        "OFF",
+                        "ROCPROFSYS_PROFILE",
+                        "ON",
+                        "ROCPROFSYS_USE_SAMPLING",
+                        "OFF",
+                        "ROCPROFSYS_USE_PROCESS_SAMPLING",
+                        "OFF",
+                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
+                        components,
+                        "ROCPROFSYS_PAPI_EVENTS",
+                        events),
+                args.toArray(String[]::new));
     }
 
     private static JsonNode json(Path out, String label) throws Exception {

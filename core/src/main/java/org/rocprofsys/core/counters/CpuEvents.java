@@ -38,6 +38,12 @@ public record CpuEvents(List<String> names) {
         return names.isEmpty();
     }
 
+    /** The counters the regions of a run carry ({@link #withRegions}), in their recorded order; else none. */
+    public static List<String> regionCounters(Settings settings) {
+        CpuEvents events = from(settings);
+        return events.withRegions(settings) ? events.names() : List.of();
+    }
+
     /**
      * Whether regions carry the counters: as upstream, when the profile is on and its components
      * include {@code papi_array} (the component that holds them).

@@ -17,7 +17,12 @@ import java.util.stream.Stream;
  * removed with everything in it when the run ends.
  */
 public final class SessionDirectory implements AutoCloseable {
+    /** A change of the directory this recent may hide a file created in the same coarse clock tick. */
+    static final long COARSE_CLOCK_MS = 50;
+
     private final Path path;
+    /** The directory's modification time when it was last listed (read before the listing). */
+    private FileTime listed;
 
     private SessionDirectory(Path path) {
         this.path = path;
@@ -39,9 +44,6 @@ public final class SessionDirectory implements AutoCloseable {
         return path;
     }
 
-    /** The directory's modification time when it was last listed (read before the listing). */
-    private FileTime listed;
-
     /**
      * Whether a ring file may have come or gone since the last {@link #ringFiles}: a stat instead
      * of a listing, so that an idle collector's polls cost little. The file system stamps times
@@ -52,8 +54,6 @@ public final class SessionDirectory implements AutoCloseable {
         FileTime now = Files.getLastModifiedTime(path);
         return !now.equals(listed) || System.currentTimeMillis() - now.toMillis() < COARSE_CLOCK_MS;
     }
-
-    static final long COARSE_CLOCK_MS = 50;
 
     /** The ring files present now, oldest exec generation of a pid first. */
     public List<Path> ringFiles() throws IOException {

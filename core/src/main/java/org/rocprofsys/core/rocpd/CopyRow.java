@@ -1,6 +1,9 @@
 package org.rocprofsys.core.rocpd;
 
-/** A rocpd_memory_copy row's values (ids of rows already added). */
+/**
+ * A rocpd_memory_copy row's values (ids of rows already added). A null address (both sides: a
+ * unified-memory migration keeps its virtual address), queue, stream or region name is NULL.
+ */
 record CopyRow(
         long processId,
         long threadId,
@@ -9,8 +12,9 @@ record CopyRow(
         long nameId,
         long dstAgentId,
         long srcAgentId,
+        Long address,
         long size,
-        long queueId,
-        long streamId,
-        long regionNameId,
+        Long queueId,
+        Long streamId,
+        Long regionNameId,
         long eventId) {}

@@ -180,10 +180,8 @@ final class GpuRows {
             Dispatch d = new Dispatch(p.image, p.agentId, eventId, component);
             dispatchEvents.put(key, d);
             List<GpuCounterSample> waiting = waitingForKernel.remove(key);
-            if (waiting != null) {
-                for (GpuCounterSample s : waiting) {
-                    rows.pmcEvent(d.eventId, pmcId(d.image, d.agentId, s.metric(), d.component), s.value());
-                }
+            for (GpuCounterSample s : waiting == null ? List.<GpuCounterSample>of() : waiting) {
+                onDispatch(d, s);
             }
         }
     }
@@ -193,12 +191,16 @@ final class GpuRows {
         String key = s.pid() + "/" + s.correlationId();
         Dispatch d = s.correlationId() != 0 ? dispatchEvents.get(key) : null;
         if (d != null) {
-            rows.pmcEvent(d.eventId, pmcId(d.image, d.agentId, s.metric(), d.component), s.value());
+            onDispatch(d, s);
         } else if (s.correlationId() != 0) {
             waitingForKernel.computeIfAbsent(key, k -> new ArrayList<>()).add(s);
         } else {
             withoutKernel(s);
         }
+    }
+
+    private void onDispatch(Dispatch d, GpuCounterSample s) throws SQLException {
+        rows.pmcEvent(d.eventId, pmcId(d.image, d.agentId, s.metric(), d.component), s.value());
     }
 
     /** A counter value whose kernel is unknown: on an event of its own, outside the kernel views. */
@@ -267,6 +269,7 @@ final class GpuRows {
                 rows.string(c.kind().operationName()),
                 agent(p.image, c.dstDevice()),
                 agent(p.image, c.srcDevice()),
+                null,
                 c.bytes(),
                 p.queueId,
                 p.streamId,
@@ -290,7 +293,7 @@ final class GpuRows {
         long src = m.direction() == MigrationDirection.HOST_TO_DEVICE ? host : device;
         String extdata = "{\"trigger\":\"" + m.trigger().key() + "\",\"fault_group\":" + m.faultGroup() + "}";
         long eventId = rows.event(categoryId(Category.ROCM_PAGE_MIGRATION), 0, null, null, extdata);
-        rows.migration(
+        rows.copy(new CopyRow(
                 image.id,
                 threadId,
                 m.beginNs(),
@@ -300,7 +303,10 @@ final class GpuRows {
                 src,
                 m.address(),
                 m.bytes(),
-                eventId);
+                null,
+                null,
+                null,
+                eventId));
     }
 
     private void allocation(GpuMemoryAllocation a) throws SQLException {

@@ -58,8 +58,7 @@ public final class RocpdFormat implements OutputFormat {
     public OutputWriter open(OutputContext context) throws IOException {
         Path file = file(context.paths());
         OutputPaths.createParentDirectories(file);
-        org.rocprofsys.core.counters.CpuEvents events = org.rocprofsys.core.counters.CpuEvents.from(context.settings());
-        List<String> counters = events.withRegions(context.settings()) ? events.names() : List.of();
+        List<String> counters = org.rocprofsys.core.counters.CpuEvents.regionCounters(context.settings());
         return new Writer(RocpdSink.create(file, context.rootPid(), counters), file, context);
     }
 

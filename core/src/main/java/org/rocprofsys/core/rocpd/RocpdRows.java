@@ -425,84 +425,23 @@ final class RocpdRows {
     }
 
     long copy(CopyRow c) throws SQLException {
-        return copyRow(
-                c.processId(),
-                c.threadId(),
-                c.start(),
-                c.end(),
-                c.nameId(),
-                c.dstAgentId(),
-                c.srcAgentId(),
-                null,
-                c.size(),
-                c.queueId(),
-                c.streamId(),
-                c.regionNameId(),
-                c.eventId());
-    }
-
-    /** A unified-memory migration: a copy with the same address on both sides, no queue or stream. */
-    long migration(
-            long processId,
-            long threadId,
-            long start,
-            long end,
-            long nameId,
-            long dstAgentId,
-            long srcAgentId,
-            long address,
-            long size,
-            long eventId)
-            throws SQLException {
-        return copyRow(
-                processId,
-                threadId,
-                start,
-                end,
-                nameId,
-                dstAgentId,
-                srcAgentId,
-                address,
-                size,
-                null,
-                null,
-                null,
-                eventId);
-    }
-
-    /** A rocpd_memory_copy row; a null address (both sides), queue, stream or region name is NULL. */
-    private long copyRow(
-            long processId,
-            long threadId,
-            long start,
-            long end,
-            long nameId,
-            long dstAgentId,
-            long srcAgentId,
-            Long address,
-            long size,
-            Long queueId,
-            Long streamId,
-            Long regionNameId,
-            long eventId)
-            throws SQLException {
         long id = copy.begin();
         var s = copy;
         s.setLong(2, nid);
-        s.setLong(3, processId);
-        s.setLong(4, threadId);
-        s.setLong(5, start);
-        s.setLong(6, end);
-        s.setLong(7, nameId);
-        s.setLong(8, dstAgentId);
-        s.setNullableLong(9, address);
-        s.setLong(10, srcAgentId);
-        s.setNullableLong(11, address);
-        s.setLong(12, size);
-        s.setNullableLong(13, queueId);
-        s.setNullableLong(14, streamId);
-        s.setNullableLong(15, regionNameId);
-        s.setLong(16, eventId);
+        s.setLong(3, c.processId());
+        s.setLong(4, c.threadId());
+        s.setLong(5, c.start());
+        s.setLong(6, c.end());
+        s.setLong(7, c.nameId());
+        s.setLong(8, c.dstAgentId());
+        s.setNullableLong(9, c.address());
+        s.setLong(10, c.srcAgentId());
+        s.setNullableLong(11, c.address());
+        s.setLong(12, c.size());
+        s.setNullableLong(13, c.queueId());
+        s.setNullableLong(14, c.streamId());
+        s.setNullableLong(15, c.regionNameId());
+        s.setLong(16, c.eventId());
         copy.add();
         return id;
     }

@@ -45,8 +45,7 @@ public final class RegionAnnotations {
             Component c = picked.get(i);
             units[i] = options.format(c).unit();
         }
-        CpuEvents events = CpuEvents.from(settings);
-        List<String> counters = events.withRegions(settings) ? events.names() : List.of();
+        List<String> counters = CpuEvents.regionCounters(settings);
         return picked.isEmpty() && counters.isEmpty()
                 ? NONE
                 : new RegionAnnotations(List.copyOf(picked), units, counters);

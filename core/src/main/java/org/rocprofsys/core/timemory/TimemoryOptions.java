@@ -106,10 +106,9 @@ public record TimemoryOptions(
      *                                  component ({@link #validateComponents} gives the text)
      */
     public static TimemoryOptions from(Settings s) {
-        CpuEvents events = CpuEvents.from(s);
         return new TimemoryOptions(
                 Component.parse(s.get("ROCPROFSYS_TIMEMORY_COMPONENTS")),
-                events.withRegions(s) ? events.names() : List.of(),
+                CpuEvents.regionCounters(s),
                 new Profile(
                         s.bool("ROCPROFSYS_FLAT_PROFILE"),
                         s.bool("ROCPROFSYS_TIMELINE_PROFILE"),

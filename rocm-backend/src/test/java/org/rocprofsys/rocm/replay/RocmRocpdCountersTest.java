@@ -27,18 +27,7 @@ class RocmRocpdCountersTest {
 
     @Test
     void transposeCountersArePmcEventsOfTheirDispatches() throws Exception {
-        ReplayRun run = ReplayRun.of(
-                "transpose",
-                Map.of(
-                        "ROCPROFSYS_ROCM_DOMAINS",
-                        "hip_api,kernel_dispatch,memory_copy",
-                        "ROCPROFSYS_ROCM_EVENTS",
-                        String.join(",", METRICS) + ":device=0",
-                        "ROCPROFSYS_USE_ROCPD",
-                        "true"),
-                dir,
-                "10");
-        assertEquals(0, run.target().exitCode(), run.target().all());
+        ReplayRun run = transposeIntoRocpd("ROCPROFSYS_ROCM_EVENTS", String.join(",", METRICS) + ":device=0");
         Path db = run.rocpdFile();
         DecodedTrace t = run.trace();
         // the trace's points per GPU counter track are the rows' (value at begin, 0 at end)
@@ -104,18 +93,7 @@ class RocmRocpdCountersTest {
 
     @Test
     void queueGroupedKernelsAndCopiesKeepTheTraceCategories() throws Exception {
-        ReplayRun run = ReplayRun.of(
-                "transpose",
-                Map.of(
-                        "ROCPROFSYS_ROCM_DOMAINS",
-                        "hip_api,kernel_dispatch,memory_copy",
-                        "ROCPROFSYS_ROCM_GROUP_BY_QUEUE",
-                        "true",
-                        "ROCPROFSYS_USE_ROCPD",
-                        "true"),
-                dir,
-                "10");
-        assertEquals(0, run.target().exitCode(), run.target().all());
+        ReplayRun run = transposeIntoRocpd("ROCPROFSYS_ROCM_GROUP_BY_QUEUE", "true");
         Path db = run.rocpdFile();
         Map<String, Long> counts = RocpdCounts.assertSameCounts(run.trace(), db);
         assertTrue(counts.get("kernels") >= 24 && counts.get("memory_copies") > 0, counts.toString());
@@ -128,5 +106,22 @@ class RocmRocpdCountersTest {
                 RocpdCounts.query(db, "SELECT category, COUNT(*) FROM memory_copies GROUP BY 1")
                         .keySet());
         SqliteCli.assertConsistent(db);
+    }
+
+    /** The replayed transpose (10 iterations) with HIP API, dispatches and copies into rocpd, plus one setting. */
+    private ReplayRun transposeIntoRocpd(String setting, String value) throws Exception {
+        ReplayRun run = ReplayRun.of(
+                "transpose",
+                Map.of(
+                        "ROCPROFSYS_ROCM_DOMAINS",
+                        "hip_api,kernel_dispatch,memory_copy",
+                        setting,
+                        value,
+                        "ROCPROFSYS_USE_ROCPD",
+                        "true"),
+                dir,
+                "10");
+        assertEquals(0, run.target().exitCode(), run.target().all());
+        return run;
     }
 }

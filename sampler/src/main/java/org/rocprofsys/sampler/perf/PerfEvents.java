@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -114,27 +115,12 @@ public final class PerfEvents implements AutoCloseable {
         Map<Long, Integer> memberById = new HashMap<>();
         long length = (long) LibC.PAGE_SIZE * (1 + (1L << ringPagesLog2));
         try {
-            MemorySegment attrSeg = attr.toSegment(arena);
-            List<PerfEventAttr> memberAttrs =
-                    members.stream().map(m -> m.asMemberOf(attr)).toList();
-            List<MemorySegment> memberSegs =
-                    memberAttrs.stream().map(m -> m.toSegment(arena)).toList();
             MemorySegment id = arena.allocate(8, 8);
             for (int cpu : cpus) {
-                LibC.Result r = LibC.perfEventOpen(attrSeg, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-                if (r.value() < 0) {
-                    throw openFailure(r.errno(), attr, pid, cpu);
-                }
-                int fd = (int) r.value();
-                opened.add(fd);
-                int[] memberFds = new int[members.size()];
+                int[] group = openGroup(arena, attr, members, pid, cpu, opened);
+                int fd = group[0];
+                int[] memberFds = Arrays.copyOfRange(group, 1, group.length);
                 for (int i = 0; i < memberFds.length; i++) {
-                    LibC.Result mr = LibC.perfEventOpen(memberSegs.get(i), pid, cpu, fd, PERF_FLAG_FD_CLOEXEC);
-                    if (mr.value() < 0) {
-                        throw openFailure(mr.errno(), memberAttrs.get(i), pid, cpu);
-                    }
-                    memberFds[i] = (int) mr.value();
-                    opened.add(memberFds[i]);
                     memberById.put(eventId(memberFds[i], id), i);
                 }
                 LibC.Result m = LibC.mmapShared(fd, length);
@@ -153,6 +139,28 @@ public final class PerfEvents implements AutoCloseable {
             arena.close();
             throw e;
         }
+    }
+
+    /**
+     * Opens {@code leader} and then each of {@code members} in its group ({@link
+     * PerfEventAttr#asMemberOf}) for {@code pid} on {@code cpu}: the fds, leader first. Each fd
+     * opened is added to {@code opened}, which the caller closes.
+     */
+    private static int[] openGroup(
+            Arena arena, PerfEventAttr leader, List<PerfEventAttr> members, int pid, int cpu, List<Integer> opened)
+            throws PerfException {
+        int[] fds = new int[1 + members.size()];
+        for (int i = 0; i < fds.length; i++) {
+            PerfEventAttr a = i == 0 ? leader : members.get(i - 1).asMemberOf(leader);
+            LibC.Result r =
+                    LibC.perfEventOpen(a.toSegment(arena), pid, cpu, i == 0 ? -1 : fds[0], PERF_FLAG_FD_CLOEXEC);
+            if (r.value() < 0) {
+                throw openFailure(r.errno(), a, pid, cpu);
+            }
+            fds[i] = (int) r.value();
+            opened.add(fds[i]);
+        }
+        return fds;
     }
 
     /** The id the kernel gives {@code fd}'s event in PERF_FORMAT_ID (PERF_EVENT_IOC_ID). */
@@ -199,20 +207,7 @@ public final class PerfEvents implements AutoCloseable {
                 (members.isEmpty() ? leader : leader.withGroupRead()).withFlags(PerfEventAttr.FLAG_DISABLED);
         List<Integer> opened = new ArrayList<>();
         try (Arena arena = Arena.ofConfined()) {
-            LibC.Result r = LibC.perfEventOpen(attr.toSegment(arena), 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-            if (r.value() < 0) {
-                throw openFailure(r.errno(), attr, 0, -1);
-            }
-            opened.add((int) r.value());
-            for (PerfEventAttr m : members) {
-                PerfEventAttr member = m.asMemberOf(attr);
-                LibC.Result mr =
-                        LibC.perfEventOpen(member.toSegment(arena), 0, -1, (int) r.value(), PERF_FLAG_FD_CLOEXEC);
-                if (mr.value() < 0) {
-                    throw openFailure(mr.errno(), member, 0, -1);
-                }
-                opened.add((int) mr.value());
-            }
+            openGroup(arena, attr, members, 0, -1, opened);
         } finally {
             for (int fd : opened) {
                 LibC.close(fd);

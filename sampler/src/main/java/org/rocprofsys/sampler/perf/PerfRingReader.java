@@ -352,24 +352,22 @@ public final class PerfRingReader {
      */
     private PerfRecord.Counts decodeRead(MemorySegment rec, long p) {
         long format = attr.readFormat();
-        int times = Long.bitCount(
-                format & (PerfEventAttr.FORMAT_TOTAL_TIME_ENABLED | PerfEventAttr.FORMAT_TOTAL_TIME_RUNNING));
+        int times = readTimes(format);
         boolean withId = (format & PerfEventAttr.FORMAT_ID) != 0;
-        boolean withLost = (format & PerfEventAttr.FORMAT_LOST) != 0;
         if ((format & PerfEventAttr.FORMAT_GROUP) == 0) {
             long value = rec.get(JAVA_LONG_UNALIGNED, p);
             long id = withId ? rec.get(JAVA_LONG_UNALIGNED, p + 8L * (1 + times)) : -1;
             return new PerfRecord.Counts(new long[] {value}, new long[] {id});
         }
         long nr = rec.get(JAVA_LONG_UNALIGNED, p);
-        int stride = 1 + (withId ? 1 : 0) + (withLost ? 1 : 0);
-        if (nr < 0 || p + 8 * (1 + times + nr * stride) > rec.byteSize()) {
+        if (nr < 0 || nr > Integer.MAX_VALUE || p + readSize(format, (int) nr) > rec.byteSize()) {
             throw new IndexOutOfBoundsException("read_format nr " + nr);
         }
         long[] values = new long[(int) nr];
         long[] ids = new long[(int) nr];
+        long stride = 8L * readWordsPerEvent(format);
         long q = p + 8L * (1 + times);
-        for (int i = 0; i < nr; i++, q += 8L * stride) {
+        for (int i = 0; i < nr; i++, q += stride) {
             values[i] = rec.get(JAVA_LONG_UNALIGNED, q);
             ids[i] = withId ? rec.get(JAVA_LONG_UNALIGNED, q + 8) : -1;
         }
@@ -378,14 +376,24 @@ public final class PerfRingReader {
 
     /** Bytes of a struct read_format of {@code events} events. */
     static long readSize(long format, int events) {
-        int times = Long.bitCount(
-                format & (PerfEventAttr.FORMAT_TOTAL_TIME_ENABLED | PerfEventAttr.FORMAT_TOTAL_TIME_RUNNING));
-        int perEvent = 1
-                + ((format & PerfEventAttr.FORMAT_ID) != 0 ? 1 : 0)
-                + ((format & PerfEventAttr.FORMAT_LOST) != 0 ? 1 : 0);
+        int times = readTimes(format);
+        int perEvent = readWordsPerEvent(format);
         return (format & PerfEventAttr.FORMAT_GROUP) != 0
                 ? 8L * (1 + times + (long) events * perEvent)
                 : 8L * (times + perEvent);
+    }
+
+    /** The u64 times a read_format carries once: time_enabled, time_running. */
+    private static int readTimes(long format) {
+        return Long.bitCount(
+                format & (PerfEventAttr.FORMAT_TOTAL_TIME_ENABLED | PerfEventAttr.FORMAT_TOTAL_TIME_RUNNING));
+    }
+
+    /** The u64s a read_format carries per event: value, id, lost. */
+    private static int readWordsPerEvent(long format) {
+        return 1
+                + ((format & PerfEventAttr.FORMAT_ID) != 0 ? 1 : 0)
+                + ((format & PerfEventAttr.FORMAT_LOST) != 0 ? 1 : 0);
     }
 
     /** Splits a raw callchain at its context markers into {kernel frames, user frames}. */

@@ -119,12 +119,13 @@ public final class CallStackSampling {
                     hz = allowed;
                 }
             }
-            List<Optional<PerfCounter>> counterSlots = counterNames.isEmpty()
-                    ? List.of()
-                    : CpuEventResolver.resolve(counterNames).slots();
             if (refused == null) {
                 refused = perfRefusal(environment, Math.max(1, Math.round(hz)));
             }
+            // the counters perf's samples would carry (each probed: only where perf samples at all)
+            List<Optional<PerfCounter>> counterSlots = refused != null || counterNames.isEmpty()
+                    ? List.of()
+                    : CpuEventResolver.resolve(counterNames).slots();
             if (refused == null) {
                 refused = perfCountersRefusal(Math.max(1, Math.round(hz)), counterSlots);
             }

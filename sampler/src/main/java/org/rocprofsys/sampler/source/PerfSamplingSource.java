@@ -62,8 +62,6 @@ public final class PerfSamplingSource implements BackgroundSource {
      * @param freqHz     samples per second of CPU time
      * @param delayNs    samples before this long after the start are dropped
      * @param durationNs samples after delay + this are dropped (0: until the end)
-     */
-    /**
      * @param counterNames the run's CPU counters (ROCPROFSYS_PAPI_EVENTS), read with every sample
      * @param counterSlots per name, its event, or empty where it was refused
      *                     ({@link org.rocprofsys.sampler.counters.CpuEventResolver})

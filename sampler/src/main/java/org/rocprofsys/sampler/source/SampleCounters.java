@@ -1,6 +1,5 @@
 package org.rocprofsys.sampler.source;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,15 +20,13 @@ import org.rocprofsys.core.event.ThreadStarted;
  * Consumer)}); a value is the change since the thread's previous sample, and a thread's first
  * sample starts its series;</li>
  * <li>perf's samples: changes made by {@link PerfSampleCounts} ({@link #offer}); they may come
- * before the THREAD_START that numbers their thread, and wait for it (up to {@value #MAX_HELD}),
+ * before the THREAD_START that numbers their thread, and wait for it (up to {@value UnnumberedThreads#MAX_HELD}),
  * or until their process ends or {@link #flush} (then numbered by their tid, as a thread the agent
  * never announced is).</li>
  * </ul>
  * The collector thread calls it, and the perf source's {@code stop} once at the end: hence synchronized.
  */
 final class SampleCounters {
-    static final long MAX_HELD = 200_000;
-
     /** One sample's counter changes, by the run's counter order ({@link RegionMetrics#ABSENT} where none). */
     record Changes(long timestampNs, int pid, int tid, long[] values) {}
 
@@ -38,9 +35,7 @@ final class SampleCounters {
     /** The agent's raw values of each thread's previous sample. */
     private final Map<Long, long[]> previous = new HashMap<>();
     /** perf's changes of threads not numbered yet. */
-    private final Map<Long, List<Changes>> held = new HashMap<>();
-
-    private long heldCount;
+    private final UnnumberedThreads<Changes> held = new UnnumberedThreads<>();
 
     SampleCounters(List<String> names) {
         this.names = List.copyOf(names);
@@ -55,10 +50,8 @@ final class SampleCounters {
         long k = key(t.pid(), t.tid());
         sequences.put(k, t.sequence());
         previous.remove(k);
-        List<Changes> waiting = held.remove(k);
-        if (waiting != null) {
-            heldCount -= waiting.size();
-            waiting.forEach(c -> emit(c, t.sequence(), out));
+        for (Changes c : held.release(t.pid(), t.tid())) {
+            emit(c, t.sequence(), out);
         }
     }
 
@@ -88,32 +81,23 @@ final class SampleCounters {
         Integer seq = sequences.get(k);
         if (seq != null) {
             emit(c, seq, out);
-        } else if (heldCount < MAX_HELD) {
-            held.computeIfAbsent(k, x -> new ArrayList<>()).add(c);
-            heldCount++;
+        } else {
+            held.hold(c.pid(), c.tid(), c);
         }
     }
 
     /** A process ended: the changes of its threads that were never numbered go on under their tids. */
     synchronized void ended(int pid, Consumer<? super CounterSample> out) {
-        List<Long> keys =
-                held.keySet().stream().filter(k -> (int) (k >>> 32) == pid).toList();
-        for (long k : keys) {
-            release(k, out);
+        for (Changes c : held.releaseProcess(pid)) {
+            emit(c, c.tid(), out);
         }
     }
 
     /** Every change still waiting goes on under its tid (the end of the run). */
     synchronized void flush(Consumer<? super CounterSample> out) {
-        for (long k : List.copyOf(held.keySet())) {
-            release(k, out);
+        for (Changes c : held.releaseAll()) {
+            emit(c, c.tid(), out);
         }
-    }
-
-    private void release(long k, Consumer<? super CounterSample> out) {
-        List<Changes> waiting = held.remove(k);
-        heldCount -= waiting.size();
-        waiting.forEach(c -> emit(c, c.tid(), out));
     }
 
     private void emit(Changes c, int seq, Consumer<? super CounterSample> out) {
@@ -128,6 +112,6 @@ final class SampleCounters {
     }
 
     private static long key(int pid, int tid) {
-        return ((long) pid << 32) | (tid & 0xffffffffL);
+        return UnnumberedThreads.key(pid, tid);
     }
 }

@@ -1,8 +1,6 @@
 package org.rocprofsys.sampler.source;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.StackSample;
@@ -13,21 +11,17 @@ import org.rocprofsys.core.event.ThreadStarted;
  * when its kind's {@link ThreadFilter} (SAMPLING_TIDS, SAMPLING_CPUTIME_TIDS for CPU time,
  * SAMPLING_REALTIME_TIDS for wall time) selects its thread's number, which the agent's THREAD_START
  * records give. perf's samples can come before the thread's ring says its number: they wait for it
- * (up to {@value #MAX_HELD} in all), and those of a process that never said it are dropped at its
+ * (up to {@value UnnumberedThreads#MAX_HELD} in all), and those of a process that never said it are dropped at its
  * end. The agent's timers run only on their selected threads and start after THREAD_START, so its
  * samples pass here as they were taken. Used on the collector thread only.
  */
 final class SampledThreads {
-    static final long MAX_HELD = 200_000;
-
     private final ThreadFilter cpu;
     private final ThreadFilter wall;
     /** (pid, tid) -> thread number, from THREAD_START; kept after a process ends (its perf samples may be late). */
     private final Map<Long, Integer> numbers = new HashMap<>();
-    /** Samples of threads whose number is not known yet, by (pid, tid). */
-    private final Map<Long, List<StackSample>> held = new HashMap<>();
-
-    private long heldCount;
+    /** Samples of threads whose number is not known yet. */
+    private final UnnumberedThreads<StackSample> held = new UnnumberedThreads<>();
 
     /**
      * @param cpu  the threads whose CPU-time samples go on
@@ -59,33 +53,27 @@ final class SampledThreads {
             if (f.selects(seq)) {
                 out.accept(s);
             }
-        } else if (heldCount < MAX_HELD) {
-            held.computeIfAbsent(key(s.pid(), s.tid()), k -> new ArrayList<>()).add(s);
-            heldCount++;
+        } else {
+            held.hold(s.pid(), s.tid(), s);
         }
     }
 
     /** Learns a thread's number; its samples that waited for it go on (the selected ones) to {@code out}. */
     void started(ThreadStarted t, Consumer<? super StackSample> out) {
         numbers.put(key(t.pid(), t.tid()), t.sequence());
-        List<StackSample> waiting = held.remove(key(t.pid(), t.tid()));
-        if (waiting != null) {
-            heldCount -= waiting.size();
-            for (StackSample s : waiting) {
-                if (filter(s.kind()).selects(t.sequence())) {
-                    out.accept(s);
-                }
+        for (StackSample s : held.release(t.pid(), t.tid())) {
+            if (filter(s.kind()).selects(t.sequence())) {
+                out.accept(s);
             }
         }
     }
 
     /** Drops the waiting samples of a process that has ended: their threads never said their number. */
     void ended(int pid) {
-        held.keySet().removeIf(k -> (int) (k >>> 32) == pid);
-        heldCount = held.values().stream().mapToLong(List::size).sum();
+        held.releaseProcess(pid);
     }
 
     private static long key(int pid, int tid) {
-        return ((long) pid << 32) | (tid & 0xffffffffL);
+        return UnnumberedThreads.key(pid, tid);
     }
 }
