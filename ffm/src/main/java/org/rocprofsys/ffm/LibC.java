@@ -39,6 +39,8 @@ public final class LibC {
     public static final int PROT_READ = 1;
     public static final int PROT_WRITE = 2;
     public static final int MAP_SHARED = 1;
+    public static final int MAP_PRIVATE = 2;
+    public static final int MAP_ANONYMOUS = 0x20;
     public static final long MAP_FAILED = -1L;
     public static final short POLLIN = 1;
 
@@ -166,6 +168,23 @@ public final class LibC {
             MemorySegment state = a.allocate(CAPTURE);
             MemorySegment p = (MemorySegment)
                     MMAP.invokeExact(state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
+            long addr = p.address();
+            return new Result(addr, addr == MAP_FAILED ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * mmap(NULL, length, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0): zeroed pages
+     * that the kernel supplies on first touch (no second zeroing, as Arena.allocate does); value is
+     * the address or -1.
+     */
+    public static Result mmapAnonymous(long length) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            MemorySegment p = (MemorySegment) MMAP.invokeExact(
+                    state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
             long addr = p.address();
             return new Result(addr, addr == MAP_FAILED ? (int) ERRNO.get(state, 0L) : 0);
         } catch (Throwable t) {

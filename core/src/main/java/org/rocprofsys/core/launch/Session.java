@@ -128,13 +128,21 @@ public final class Session {
                         source.attachBeforeExec(pid);
                     }
                 }
-                ExecGate.release(target);
             }
             String exe = Path.of(launch.command().getFirst()).getFileName().toString();
-            OutputPaths paths = outputPaths(pid, env);
             ZonedDateTime launched = ZonedDateTime.now(ZoneId.systemDefault());
-            RunOutputs outputs = RunOutputs.open(
-                    formats, new OutputContext(settings, paths, pid, exe, realtimeOffset, log, System.out));
+            RunOutputs outputs;
+            try {
+                // while a gated target still waits: opening the outputs then takes none of its CPU
+                outputs = RunOutputs.open(
+                        formats,
+                        new OutputContext(settings, outputPaths(pid, env), pid, exe, realtimeOffset, log, System.out));
+            } catch (IOException | RuntimeException e) {
+                if (gated) {
+                    target.destroyForcibly(); // held before its exec: it has not run
+                }
+                throw e;
+            }
             Pipeline pipeline = new Pipeline(
                     windows, initiallyEnabled(), CategoryFilter.dropped(settings), sources, outputs.writers());
             Collector collector = new Collector(
@@ -143,6 +151,9 @@ public final class Session {
                     log,
                     sources.stream().flatMap(s -> s.backendRecords().stream()).toList());
             collector.setRootPid(pid);
+            if (gated) {
+                ExecGate.release(target);
+            }
             for (BackgroundSource source : sources) {
                 source.start(pid, collector::offer);
             }

@@ -32,6 +32,15 @@ import org.rocprofsys.core.wire.WireFormat;
  */
 public final class Collector {
     private static final long LIVENESS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** An idle collector looks at the rings at least this often (a waiting producer waits this long at most)... */
+    private static final long IDLE_SLEEP_MAX_US = 5_000;
+    /**
+     * ...and, once nothing has come for {@link #LONG_IDLE_NS}, this often: the polls of a collector
+     * beside a target that records nothing (a sampled program) took CPU the target could use.
+     */
+    private static final long LONG_IDLE_SLEEP_MAX_US = 20_000;
+
+    private static final long LONG_IDLE_NS = TimeUnit.SECONDS.toNanos(1);
 
     private final SessionDirectory directory;
     private final Consumer<TraceEvent> out;
@@ -105,17 +114,17 @@ public final class Collector {
         if (opened.size() == 1) {
             return opened.getFirst();
         }
-        // owns() is asked for every record of the ring: answered from a table made once
-        boolean[] owned = new boolean[1 << 16];
-        for (int type = 0; type < owned.length; type++) {
-            for (BackendRecords b : opened) {
-                owned[type] |= b.owns(type);
-            }
-        }
+        // owns() is asked for every record of the ring: answered from a table filled as types
+        // are first seen (filling all 65536 at once took tens of ms of a start-up in the target's time)
+        byte[] owned = new byte[1 << 16]; // 0 not asked yet, 1 owned, 2 not
         return new BackendRecords() {
             @Override
             public boolean owns(int type) {
-                return owned[type & 0xffff];
+                int t = type & 0xffff;
+                if (owned[t] == 0) {
+                    owned[t] = opened.stream().anyMatch(b -> b.owns(t)) ? (byte) 1 : (byte) 2;
+                }
+                return owned[t] == 1;
             }
 
             @Override
@@ -170,6 +179,7 @@ public final class Collector {
     public void run(long graceNs) throws IOException, WireException, InterruptedException {
         long idleSleepMicros = 200;
         long rootEndSeen = 0;
+        long idleSince = System.nanoTime();
         while (true) {
             int n = pass();
             RootEnd end = rootEnd;
@@ -193,9 +203,11 @@ public final class Collector {
             }
             if (n == 0) {
                 TimeUnit.MICROSECONDS.sleep(idleSleepMicros);
-                idleSleepMicros = Math.min(idleSleepMicros * 2, 5000);
+                boolean longIdle = System.nanoTime() - idleSince > LONG_IDLE_NS;
+                idleSleepMicros = Math.min(idleSleepMicros * 2, longIdle ? LONG_IDLE_SLEEP_MAX_US : IDLE_SLEEP_MAX_US);
             } else {
                 idleSleepMicros = 200;
+                idleSince = System.nanoTime();
             }
         }
     }

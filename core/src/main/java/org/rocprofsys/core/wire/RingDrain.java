@@ -95,6 +95,11 @@ public final class RingDrain {
     /** Reads every record published so far and frees their space; returns how many were read. */
     public int drain() throws WireException {
         long head = ring.head();
+        if (head == tail) {
+            // an idle ring (most of them, most passes) costs no clock derivation
+            reportDrops();
+            return 0;
+        }
         ClockConversion clock = ring.clock(); // after head: pairs stored before those records are seen
         MemorySegment data = ring.data();
         long mask = ring.mask();
@@ -123,13 +128,17 @@ public final class RingDrain {
         }
         ring.release(tail);
         records += n;
+        reportDrops();
+        return n;
+    }
+
+    private void reportDrops() {
         long dropped = ring.dropped();
         if (dropped != reportedDrops) {
             reportedDrops = dropped;
             flushPending();
             out.accept(new RecordsDropped(lastTime, pid, tid, dropped));
         }
-        return n;
     }
 
     /** Emits a held-back region event; called when the ring can have nothing more for it. */

@@ -209,7 +209,8 @@ public final class RocmTracing implements BackgroundSource {
 
     /** The decoder of one process image's ROCm records. */
     public static BackendRecords records(int pid, RocmDecodeOptions options, Consumer<TraceEvent> out) {
-        RocmDecoder decoder = new RocmDecoder(pid, Demangler.shared()::demangle, options, out);
+        // the demangler's binding (~20 ms) is made at the first kernel name, not for every image
+        RocmDecoder decoder = new RocmDecoder(pid, name -> Demangler.shared().demangle(name), options, out);
         return new BackendRecords() {
             @Override
             public boolean owns(int type) {

@@ -324,6 +324,14 @@ public record PerfEventAttr(
                 sampleMaxStack);
     }
 
+    /**
+     * Wakes a poller once {@code bytes} of the ring are unread (attr.watermark with
+     * wakeup_watermark) instead of every n events.
+     */
+    public PerfEventAttr withWakeupWatermark(int bytes) {
+        return withWakeupEvents(bytes).withFlags(FLAG_WATERMARK);
+    }
+
     /** Number of registers a sample carries: the population count of the mask. */
     public int userRegisterCount() {
         return samples(SAMPLE_REGS_USER) ? Long.bitCount(sampleRegsUser) : 0;

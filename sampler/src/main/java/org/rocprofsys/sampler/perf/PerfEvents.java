@@ -272,6 +272,44 @@ public final class PerfEvents implements AutoCloseable {
         return n;
     }
 
+    /** The bytes one ring had pending, copied by {@link #copyPending}. */
+    public record Copy(int ring, MemorySegment bytes) {}
+
+    /**
+     * Copies what every ring has pending into {@code into} and hands the space back to the kernel,
+     * CPU by CPU, without decoding (see {@link #decode}); empty when nothing was pending.
+     */
+    public List<Copy> copyPending(RingCopies into) {
+        checkOpen();
+        List<Copy> copies = new java.util.ArrayList<>();
+        for (int i = 0; i < rings.size(); i++) {
+            MemorySegment b = rings.get(i).reader().copyPending(into::room);
+            if (b.byteSize() > 0) {
+                copies.add(new Copy(i, b));
+            }
+        }
+        return copies;
+    }
+
+    /**
+     * Decodes copies made by {@link #copyPending} in order, as {@link #drain} would have (one
+     * thread at a time; may be another than the copying one).
+     *
+     * @return the number of records handed out
+     */
+    public int decode(List<Copy> copies, Consumer<? super PerfRecord> out) {
+        int n = 0;
+        for (Copy c : copies) {
+            n += rings.get(c.ring()).reader().decodeCopy(c.bytes(), out);
+        }
+        return n;
+    }
+
+    /** The largest copy {@link #copyPending} can make: one ring's data area. */
+    public long ringDataBytes() {
+        return rings.isEmpty() ? 0 : rings.getFirst().reader().dataBytes();
+    }
+
     /** Records the kernel dropped (ring full, or before the ring), over all rings so far. */
     public long lostRecords() {
         return rings.stream().mapToLong(r -> r.reader().lostRecords()).sum();

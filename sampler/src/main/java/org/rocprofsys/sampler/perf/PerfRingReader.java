@@ -78,6 +78,9 @@ public final class PerfRingReader {
     private long samples;
     private long throttles;
     private long skippedRecords;
+    /** Copies given up because head and tail disagreed (the copying thread's; see skippedRecords). */
+    private long resyncs;
+
     private long wrappedRecords;
 
     /**
@@ -123,6 +126,11 @@ public final class PerfRingReader {
             }
         }
         return n;
+    }
+
+    /** The size of the ring's data area: the most one {@link #copyPending} copies. */
+    public long dataBytes() {
+        return dataSize;
     }
 
     /** Bytes written by the kernel and not yet consumed. */
@@ -184,6 +192,70 @@ public final class PerfRingReader {
         return handed;
     }
 
+    /**
+     * Copies every byte the kernel has written and this reader not yet consumed, in order, and
+     * hands the space back: the cheapest way to keep a ring from overflowing, leaving the decoding
+     * ({@link #decodeCopy}) for later or another thread. The copy goes into {@code room} (see
+     * {@link RingCopies}); empty when nothing is pending.
+     */
+    public MemorySegment copyPending(java.util.function.LongFunction<MemorySegment> room) {
+        long head = (long) LONG_VH.getAcquire(mapping, OFF_DATA_HEAD);
+        if (head - tail > dataSize || head < tail) {
+            // as in drain: should not happen; resynchronize
+            resyncs++;
+            tail = head;
+            LONG_VH.setRelease(mapping, OFF_DATA_TAIL, tail);
+            return MemorySegment.NULL;
+        }
+        long n = head - tail;
+        if (n == 0) {
+            return MemorySegment.NULL;
+        }
+        MemorySegment copy = room.apply(n);
+        long off = tail & mask;
+        long first = Math.min(n, dataSize - off);
+        MemorySegment.copy(data, off, copy, 0, first);
+        if (first < n) {
+            MemorySegment.copy(data, 0, copy, first, n - first);
+        }
+        tail = head;
+        LONG_VH.setRelease(mapping, OFF_DATA_TAIL, tail);
+        return copy;
+    }
+
+    /**
+     * Decodes the records of a {@link #copyPending} copy and hands each to {@code out}, as
+     * {@link #drain} does; one thread at a time (it counts samples and losses).
+     *
+     * @return the number of records handed out
+     */
+    public int decodeCopy(MemorySegment bytes, Consumer<? super PerfRecord> out) {
+        int handed = 0;
+        for (long at = 0; at + 8 <= bytes.byteSize(); ) {
+            int type = bytes.get(JAVA_INT_UNALIGNED, at);
+            int misc = Short.toUnsignedInt(bytes.get(JAVA_SHORT_UNALIGNED, at + 4));
+            int size = Short.toUnsignedInt(bytes.get(JAVA_SHORT_UNALIGNED, at + 6));
+            if (size < 8 || size > bytes.byteSize() - at) {
+                skippedRecords++;
+                break;
+            }
+            PerfRecord r;
+            try {
+                r = decode(type, misc, bytes.asSlice(at, size));
+            } catch (IndexOutOfBoundsException e) {
+                r = null; // malformed record: skip it, keep the stream going
+            }
+            at += size;
+            if (r == null) {
+                skippedRecords++;
+            } else {
+                handed++;
+                out.accept(r);
+            }
+        }
+        return handed;
+    }
+
     /** Records (and samples) the kernel reported as dropped, summed over LOST and LOST_SAMPLES. */
     public long lostRecords() {
         return lostRecords;
@@ -197,9 +269,9 @@ public final class PerfRingReader {
         return throttles;
     }
 
-    /** Records of types not modelled, or malformed. */
+    /** Records of types not modelled, or malformed, and bytes given up to resynchronize. */
     public long skippedRecords() {
-        return skippedRecords;
+        return skippedRecords + resyncs;
     }
 
     /** Records that crossed the end of the data area (copied in two pieces). */

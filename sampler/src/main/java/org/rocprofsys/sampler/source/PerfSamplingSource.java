@@ -24,6 +24,7 @@ import org.rocprofsys.sampler.perf.PerfEvents;
 import org.rocprofsys.sampler.perf.PerfException;
 import org.rocprofsys.sampler.perf.PerfRecord;
 import org.rocprofsys.sampler.perf.PerfUnavailableException;
+import org.rocprofsys.sampler.perf.RingCopies;
 import org.rocprofsys.sampler.symbols.Symbolizer;
 import org.rocprofsys.sampler.unwind.AddressSpace;
 import org.rocprofsys.sampler.unwind.RegisterSet;
@@ -45,6 +46,12 @@ import org.rocprofsys.sampler.unwind.X86Regs;
  * intercept stage once THREAD_START has numbered the thread. A kernel before Linux 6.12 refuses
  * such samples of inherited events: the source then says so once and samples without counters
  * ({@link CallStackSampling} normally sees that before the launch and picks the agent's timers).
+ *
+ * <p>While the target runs, only the reader works: it copies the rings' records into memory, and
+ * the unwinder waits. Unwinding, symbolizing and writing the samples is CPU time, and on a machine
+ * whose CPUs the target fills every CPU-second of the collector is one the target loses
+ * (docs/benchmarks.md, "Analysis after the run"). The held records are analysed when sampling
+ * stops, or, in long runs, whenever they exceed {@link #holdBytes} (then down to half of it).
  */
 public final class PerfSamplingSource implements BackgroundSource {
     /** Bytes of user stack copied per sample: deep enough for ordinary call chains. */
@@ -57,6 +64,10 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     static final int MIN_RING_PAGES_LOG2 = 7;
     private static final int POLL_MS = 50;
+    /** The reader is woken when a ring is this full: a few times a second at 1 kHz, not 60. */
+    private static final int WAKEUP_RING_FRACTION = 4;
+    /** What the held records may take before they are analysed while the target runs. */
+    private static final long MAX_HOLD_BYTES = 512L << 20;
 
     /**
      * @param freqHz     samples per second of CPU time
@@ -146,8 +157,21 @@ public final class PerfSamplingSource implements BackgroundSource {
     private boolean attachedBeforeExec;
     private Thread thread;
     private Thread processor;
-    private final java.util.concurrent.LinkedBlockingQueue<List<PerfRecord>> batches =
+    /** What the reader copied from the rings at each wake-up, in order; an empty list ends it. */
+    private final java.util.concurrent.LinkedBlockingQueue<List<PerfEvents.Copy>> batches =
             new java.util.concurrent.LinkedBlockingQueue<>();
+    /** Bytes the reader copied and the unwinder has not analysed yet. */
+    private final java.util.concurrent.atomic.AtomicLong heldBytes = new java.util.concurrent.atomic.AtomicLong();
+
+    private final Object hold = new Object();
+    /** Where the reader's copies wait; made with the events. */
+    private RingCopies copies;
+
+    private long holdBytes;
+    /** Batches the unwinder has taken up so far (tests). */
+    private final java.util.concurrent.atomic.AtomicInteger batchesAnalysed =
+            new java.util.concurrent.atomic.AtomicInteger();
+
     private long windowStartNs;
     private long windowEndNs;
     private long taken;
@@ -167,14 +191,29 @@ public final class PerfSamplingSource implements BackgroundSource {
         this.log = log;
         this.counts = new PerfSampleCounts(config.counterNames(), config.counterSlots());
         this.counterTracks = new SampleCounters(config.counterNames());
+        this.holdBytes = Math.min(MAX_HOLD_BYTES, Runtime.getRuntime().maxMemory() / 4);
     }
 
     /** The cpu-clock event this source opens by default (also the collector's perf probe). */
     static PerfEventAttr attr(long freqHz) {
-        return PerfEventAttr.clockSampling(false, freqHz)
-                .userOnly()
+        return sampling(PerfEventAttr.clockSampling(false, freqHz), RING_PAGES_LOG2);
+    }
+
+    /** {@code base} with the user stack and registers of every sample, for rings of 2^log2 pages. */
+    private static PerfEventAttr sampling(PerfEventAttr base, int ringPagesLog2) {
+        return base.userOnly()
                 .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES)
-                .withWakeupEvents(16);
+                .withWakeupWatermark((4096 << ringPagesLog2) / WAKEUP_RING_FRACTION);
+    }
+
+    /** The held records are analysed beyond {@code bytes} (tests: the default is most of the heap). */
+    PerfSamplingSource withHoldBytes(long bytes) {
+        holdBytes = bytes;
+        return this;
+    }
+
+    int batchesAnalysed() {
+        return batchesAnalysed.get();
     }
 
     /** Leaves upstream's two duration lines to the agent's timers, which print them after their trigger lines. */
@@ -183,11 +222,8 @@ public final class PerfSamplingSource implements BackgroundSource {
         return this;
     }
 
-    private PerfEventAttr attr() {
-        return config.base()
-                .userOnly()
-                .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES)
-                .withWakeupEvents(16);
+    private PerfEventAttr attr(int ringPagesLog2) {
+        return sampling(config.base(), ringPagesLog2);
     }
 
     @Override
@@ -212,6 +248,7 @@ public final class PerfSamplingSource implements BackgroundSource {
     }
 
     private void openWindow(int pid, long startNs) {
+        copies = new RingCopies(Math.max(events.ringDataBytes(), 1 << 20));
         rootPid = pid;
         windowStartNs = startNs + config.delayNs();
         windowEndNs = config.durationNs() > 0 ? windowStartNs + config.durationNs() : Long.MAX_VALUE;
@@ -246,8 +283,8 @@ public final class PerfSamplingSource implements BackgroundSource {
         for (int log2 = RING_PAGES_LOG2; ; log2--) {
             try {
                 return onExec
-                        ? PerfEvents.openOnExec(pid, attr(), counts.members(), log2)
-                        : PerfEvents.open(pid, attr(), counts.members(), log2);
+                        ? PerfEvents.openOnExec(pid, attr(log2), counts.members(), log2)
+                        : PerfEvents.open(pid, attr(log2), counts.members(), log2);
             } catch (PerfException e) {
                 boolean memory = e.errno() == 1 || e.errno() == 12;
                 if (!memory || log2 == MIN_RING_PAGES_LOG2 || !e.getMessage().contains("mmap")) {
@@ -295,8 +332,8 @@ public final class PerfSamplingSource implements BackgroundSource {
     }
 
     /**
-     * Empties the kernel's rings as fast as it can (copying only), so a busy unwinder never makes
-     * the kernel drop records; batches go to the unwinder in order.
+     * Empties the kernel's rings as fast as it can (copying their bytes only), so a busy or
+     * waiting unwinder never makes the kernel drop records; batches go to the unwinder in order.
      */
     private void read() {
         while (!stopping) {
@@ -327,21 +364,52 @@ public final class PerfSamplingSource implements BackgroundSource {
         batches.add(List.of()); // end of stream
     }
 
-    private int readBatch() {
-        List<PerfRecord> batch = new ArrayList<>();
-        events.drain(batch::add);
-        if (!batch.isEmpty()) {
+    /** Copies what the rings hold (decoding waits for the unwinder); returns how many bytes. */
+    private long readBatch() {
+        List<PerfEvents.Copy> batch = events.copyPending(copies);
+        long n = bytes(batch);
+        if (n > 0) {
             batches.add(batch);
+            if (heldBytes.addAndGet(n) >= holdBytes) {
+                synchronized (hold) {
+                    hold.notifyAll();
+                }
+            }
         }
-        return batch.size();
+        return n;
+    }
+
+    private static long bytes(List<PerfEvents.Copy> batch) {
+        long n = 0;
+        for (PerfEvents.Copy c : batch) {
+            n += c.bytes().byteSize();
+        }
+        return n;
+    }
+
+    /** Waits while sampling goes on and the held records fit in {@link #holdBytes}. */
+    private void holdWhileSampling() throws InterruptedException {
+        synchronized (hold) {
+            while (!stopping && heldBytes.get() < holdBytes) {
+                hold.wait();
+            }
+        }
     }
 
     private void process(Consumer<TraceEvent> out) {
         // unwinding can wait for an idle CPU: its input queue holds what the reader copied
         ThreadNice.lowerCurrentThread();
         try {
-            for (List<PerfRecord> b; !(b = batches.take()).isEmpty(); ) {
-                handle(b, out);
+            holdWhileSampling();
+            for (List<PerfEvents.Copy> b; !(b = batches.take()).isEmpty(); ) {
+                batchesAnalysed.incrementAndGet();
+                List<PerfRecord> records = new ArrayList<>();
+                events.decode(b, records::add);
+                b.forEach(c -> copies.consumed()); // decoded records hold copies of their own
+                handle(records, out);
+                if (heldBytes.addAndGet(-bytes(b)) < holdBytes / 2) {
+                    holdWhileSampling();
+                }
             }
             for (Integer pid : List.copyOf(deferred.keySet())) {
                 flushDeferred(pid, out);
@@ -531,6 +599,9 @@ public final class PerfSamplingSource implements BackgroundSource {
             return;
         }
         stopping = true;
+        synchronized (hold) {
+            hold.notifyAll();
+        }
         try {
             if (thread != null) {
                 thread.join();
@@ -546,6 +617,9 @@ public final class PerfSamplingSource implements BackgroundSource {
         counterTracks.flush(out);
         long lost = events.lostRecords();
         events.close();
+        if (copies != null) {
+            copies.close();
+        }
         symbolizer.close();
         if (lost > 0) {
             log.println("[rocprof-sys] warning: the kernel dropped " + lost + " sampling records (" + taken

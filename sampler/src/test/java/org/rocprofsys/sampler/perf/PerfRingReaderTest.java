@@ -276,6 +276,63 @@ class PerfRingReaderTest {
         assertEquals(ring.head, ring.tail());
     }
 
+    /** A ring holding a COMM, a sample that crosses the end of the data area, and an EXIT. */
+    private static Ring wrappedRing() {
+        Ring ring = new Ring(DATA - 64);
+        ring.write(new Rec(PerfRingReader.RECORD_COMM, 0)
+                .u32(7)
+                .u32(7)
+                .str("w")
+                .id(7, 7, 10, 0)
+                .bytes());
+        byte[] stack = new byte[64];
+        java.util.Arrays.fill(stack, (byte) 0x5a);
+        ring.write(sample(20, 7, 8, 0x401000, new long[] {0x401000, 0x402000}, new long[] {1, 2, 3}, stack, 48));
+        ring.write(new Rec(PerfRingReader.RECORD_EXIT, 0)
+                .u32(7)
+                .u32(1)
+                .u32(8)
+                .u32(7)
+                .u64(30)
+                .id(7, 8, 30, 0)
+                .bytes());
+        ring.publish();
+        return ring;
+    }
+
+    private static String describe(PerfRecord r) {
+        return r instanceof PerfRecord.Sample s
+                ? "Sample " + s.time() + " " + s.pid() + "/" + s.tid() + " " + java.util.Arrays.toString(s.userFrames())
+                        + " " + java.util.Arrays.toString(s.userRegs()) + " " + java.util.Arrays.toString(s.userStack())
+                : r.toString();
+    }
+
+    /** A copy taken now and decoded later (on another thread) gives what a drain gives, and frees the ring. */
+    @Test
+    void copiesDecodeAsDrainDoes() {
+        Ring drained = wrappedRing();
+        List<String> expected = new ArrayList<>();
+        new PerfRingReader(drained.map, ATTR, PAGE).drain(r -> expected.add(describe(r)));
+        assertEquals(3, expected.size());
+
+        Ring copied = wrappedRing();
+        PerfRingReader reader = new PerfRingReader(copied.map, ATTR, PAGE);
+        try (RingCopies copies = new RingCopies(DATA)) {
+            MemorySegment copy = reader.copyPending(copies::room);
+            assertEquals(copied.head, copied.tail(), "the copy hands the space back at once");
+            assertEquals(0, reader.pending());
+            assertEquals(0, reader.copyPending(copies::room).byteSize(), "nothing pending: no copy");
+            for (long i = copied.tail() - 8; i < copied.tail(); i++) {
+                copied.map.set(ValueLayout.JAVA_BYTE, PAGE + (i % DATA), (byte) 0xff); // the kernel reuses it
+            }
+            List<String> got = new ArrayList<>();
+            assertEquals(3, reader.decodeCopy(copy, r -> got.add(describe(r))));
+            assertEquals(expected, got);
+            assertEquals(1, reader.samples());
+            copies.consumed();
+        }
+    }
+
     /**
      * PERF_SAMPLE_READ with PERF_FORMAT_GROUP | PERF_FORMAT_ID sits between PERIOD and CALLCHAIN:
      * {@code nr}, then {value, id} per event, leader first; what follows still decodes.

@@ -1,5 +1,6 @@
 package org.rocprofsys.sampler.source;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.abort;
@@ -51,5 +52,56 @@ class PerfSamplingWindowTest {
         // start() would keep none, and rings read only from start() would overflow (~500 per CPU)
         assertTrue(samples.size() >= 300, samples.size() + " samples kept; log: " + logBytes);
         assertFalse(logBytes.toString(StandardCharsets.UTF_8).contains("dropped"), logBytes::toString);
+    }
+
+    /**
+     * While the target runs only the reader works: the samples are unwound and handed on when
+     * sampling stops, unless what the reader holds exceeds the budget, which is then analysed as
+     * the target runs (by the unwinder at nice 19: on a machine the target fills, it may get
+     * through little). Either way every sample arrives.
+     */
+    @Test
+    void samplesAreAnalysedAfterTheRunUnlessTheHeldRecordsExceedTheBudget() throws Exception {
+        int[] whileRunning = held(Long.MAX_VALUE, 300);
+        assertEquals(0, whileRunning[0], "samples analysed while the target ran");
+        assertEquals(0, whileRunning[1], "batches taken up while the target ran");
+        assertTrue(whileRunning[2] >= 300, whileRunning[2] + " samples in all");
+        int[] overBudget = held(64 * 1024, 600);
+        assertTrue(overBudget[1] > 0, "a small budget is analysed while the target runs");
+        assertTrue(overBudget[2] >= 600, overBudget[2] + " samples in all");
+    }
+
+    /**
+     * With {@code holdBytes}: samples handed on before the target ended, batches the unwinder
+     * took up by then, and samples in all.
+     */
+    private static int[] held(long holdBytes, int burnMs) throws Exception {
+        Process shim = BurnProgram.held(BurnProgram.build("burn-hold"), burnMs);
+        ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+        PerfSamplingSource source = new PerfSamplingSource(
+                        new PerfSamplingSource.Config(1000, 0, 0),
+                        new PrintStream(logBytes, true, StandardCharsets.UTF_8))
+                .withHoldBytes(holdBytes);
+        source.attachBeforeExec((int) shim.pid());
+        if (logBytes.toString(StandardCharsets.UTF_8).contains("call-stack sampling is off")) {
+            shim.destroyForcibly();
+            abort("perf_event_open is refused here: "
+                    + logBytes.toString(StandardCharsets.UTF_8).strip());
+        }
+        java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
+        source.start((int) shim.pid(), (TraceEvent e) -> {
+            if (e instanceof StackSample) {
+                samples.incrementAndGet();
+            }
+        });
+        try (OutputStream release = shim.getOutputStream()) {
+            release.write('\n');
+        }
+        assertTrue(shim.waitFor(60, TimeUnit.SECONDS), "the test program did not end");
+        int before = samples.get();
+        int batches = source.batchesAnalysed();
+        source.stop(System.nanoTime());
+        assertFalse(logBytes.toString(StandardCharsets.UTF_8).contains("dropped"), logBytes::toString);
+        return new int[] {before, batches, samples.get()};
     }
 }
