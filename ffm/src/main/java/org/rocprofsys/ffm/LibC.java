@@ -41,6 +41,7 @@ public final class LibC {
     public static final int MAP_SHARED = 1;
     public static final int MAP_PRIVATE = 2;
     public static final int MAP_ANONYMOUS = 0x20;
+    public static final int MAP_POPULATE = 0x8000;
     public static final long MAP_FAILED = -1L;
     public static final short POLLIN = 1;
 
@@ -181,10 +182,16 @@ public final class LibC {
      * the address or -1.
      */
     public static Result mmapAnonymous(long length) {
+        return mmapAnonymous(length, false);
+    }
+
+    /** {@link #mmapAnonymous(long)}, with every page faulted in now when {@code populate} (MAP_POPULATE). */
+    public static Result mmapAnonymous(long length, boolean populate) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment state = a.allocate(CAPTURE);
-            MemorySegment p = (MemorySegment) MMAP.invokeExact(
-                    state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
+            int flags = MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0);
+            MemorySegment p = (MemorySegment)
+                    MMAP.invokeExact(state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, flags, -1, 0L);
             long addr = p.address();
             return new Result(addr, addr == MAP_FAILED ? (int) ERRNO.get(state, 0L) : 0);
         } catch (Throwable t) {

@@ -50,7 +50,7 @@ public final class RingCopies implements AutoCloseable {
             }
             current = free.poll();
             if (current == null) {
-                current = new Block(newBlock());
+                current = new Block(newBlock(false));
             }
         }
         MemorySegment slot = current.memory.asSlice(current.used, bytes);
@@ -77,9 +77,19 @@ public final class RingCopies implements AutoCloseable {
         }
     }
 
+    /**
+     * Maps and faults in blocks for {@code bytes} of copies now, before they are needed: a sampler
+     * does it while its target still waits to start, so the target does not pay for the faults.
+     */
+    public void reserve(long bytes) {
+        for (long n = 0; n < bytes; n += blockBytes) {
+            free.add(new Block(newBlock(true)));
+        }
+    }
+
     /** Pages straight from the kernel: zeroed once, when first touched (Arena.allocate zeroes them again). */
-    private MemorySegment newBlock() {
-        LibC.Result r = LibC.mmapAnonymous(blockBytes);
+    private MemorySegment newBlock(boolean populate) {
+        LibC.Result r = LibC.mmapAnonymous(blockBytes, populate);
         if (r.value() == LibC.MAP_FAILED) {
             throw new OutOfMemoryError(
                     "cannot map " + blockBytes + " bytes for perf ring copies: " + LibC.strerror(r.errno()));

@@ -66,6 +66,12 @@ public final class PerfSamplingSource implements BackgroundSource {
     private static final int POLL_MS = 50;
     /** The reader is woken when a ring is this full: a few times a second at 1 kHz, not 60. */
     private static final int WAKEUP_RING_FRACTION = 4;
+    /** About what one sample takes in a ring: its 8 KiB of stack, registers, callchain and header. */
+    private static final long SAMPLE_BYTES = STACK_BYTES + 256;
+    /** Copies made room for before the target starts: this many seconds of one thread's samples... */
+    private static final long RESERVE_SECONDS = 8;
+    /** ...but no more than this. */
+    private static final long MAX_RESERVE_BYTES = 64L << 20;
     /** What the held records may take before they are analysed while the target runs. */
     private static final long MAX_HOLD_BYTES = 512L << 20;
 
@@ -249,6 +255,10 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     private void openWindow(int pid, long startNs) {
         copies = new RingCopies(Math.max(events.ringDataBytes(), 1 << 20));
+        // faulted in now, while the target still waits (about 30 ms for 64 MiB), rather than one
+        // page at a time as the samples arrive, in the target's time
+        copies.reserve(
+                Math.min(Math.min(holdBytes, MAX_RESERVE_BYTES), config.freqHz() * RESERVE_SECONDS * SAMPLE_BYTES));
         rootPid = pid;
         windowStartNs = startNs + config.delayNs();
         windowEndNs = config.durationNs() > 0 ? windowStartNs + config.durationNs() : Long.MAX_VALUE;

@@ -53,6 +53,22 @@ class RingCopiesTest {
         }
     }
 
+    /** Reserved blocks are faulted in up front and used before any other is mapped. */
+    @Test
+    void reservedBlocksServeTheFirstCopies() {
+        try (RingCopies copies = new RingCopies(BLOCK)) {
+            copies.reserve(2 * BLOCK - 1);
+            assertEquals(2 * BLOCK, copies.allocatedBytes());
+            MemorySegment a = fill(copies, BLOCK, (byte) 1);
+            MemorySegment b = fill(copies, BLOCK, (byte) 2);
+            assertEquals(2 * BLOCK, copies.allocatedBytes(), "no block mapped beyond the reserved two");
+            assertFilled(a, (byte) 1);
+            assertFilled(b, (byte) 2);
+            fill(copies, 8, (byte) 3);
+            assertEquals(3 * BLOCK, copies.allocatedBytes());
+        }
+    }
+
     @Test
     void refusesACopyLargerThanABlock() {
         try (RingCopies copies = new RingCopies(BLOCK)) {
