@@ -17,6 +17,11 @@ import org.rocprofsys.core.pipeline.BackgroundSource;
  * The background process sampler: a thread of the collector that reads its metric readers at
  * PROCESS_SAMPLING_FREQ for PROCESS_SAMPLING_DURATION and ends every series with a 0 at stop, as
  * upstream. It runs in the collector, never in the target.
+ *
+ * <p>The values wait in this sampler until it stops (up to {@value #MAX_HELD}, then they go on
+ * together and the next ones wait again): handing each on as it came took the collector thread's
+ * CPU while the target ran, which a target that fills the machine's CPUs pays for
+ * (docs/benchmarks.md, "Analysis after the run").
  */
 final class ProcessSampler implements BackgroundSource {
     private final long periodNs;
@@ -24,7 +29,12 @@ final class ProcessSampler implements BackgroundSource {
     private final IntFunction<List<MetricReader>> readers;
     private final PrintStream log;
     private final Runnable release;
+    static final int MAX_HELD = 200_000;
+
     private final Map<CounterTrack, Boolean> seen = new LinkedHashMap<>();
+    /** Values not handed on yet; the sampling thread's until it has ended. */
+    private final List<CounterSample> held = new ArrayList<>();
+
     private volatile boolean running;
     private Thread thread;
     private Consumer<TraceEvent> out;
@@ -63,7 +73,10 @@ final class ProcessSampler implements BackgroundSource {
         long next = start;
         Consumer<CounterSample> record = s -> {
             seen.put(s.track(), Boolean.TRUE);
-            out.accept(s);
+            if (held.size() == MAX_HELD) {
+                handOn();
+            }
+            held.add(s);
         };
         while (running) {
             if (next - start > durationNs) {
@@ -88,6 +101,11 @@ final class ProcessSampler implements BackgroundSource {
         }
     }
 
+    private void handOn() {
+        held.forEach(out);
+        held.clear();
+    }
+
     @Override
     public void stop(long timestampNs) {
         running = false;
@@ -99,6 +117,7 @@ final class ProcessSampler implements BackgroundSource {
                 Thread.currentThread().interrupt();
             }
         }
+        handOn();
         for (CounterTrack track : seen.keySet()) {
             out.accept(new CounterSample(timestampNs, track, 0));
         }
