@@ -126,15 +126,25 @@ class ProcessSamplerTest {
                 .contains("'3-1'"));
     }
 
-    @Test
-    void samplerTicksAtItsFrequencyAndEndsEverySeriesWithZero() throws Exception {
-        List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        MetricReader reader = (t, out) -> out.accept(new CounterSample(
+    /** A reader of one series that reads 1 at every tick. */
+    private static MetricReader ones() {
+        return (t, out) -> out.accept(new CounterSample(
                 t,
                 new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0),
                 1));
-        ProcessSampler sampler = new ProcessSampler(100, 0, pid -> List.of(reader), System.err, () -> {});
+    }
+
+    /** A sampler of {@link #ones} at {@code hz}, started, handing its values to {@code events}. */
+    private static ProcessSampler started(double hz, List<TraceEvent> events) {
+        ProcessSampler sampler = new ProcessSampler(hz, 0, pid -> List.of(ones()), System.err, () -> {});
         sampler.start(1, events::add);
+        return sampler;
+    }
+
+    @Test
+    void samplerTicksAtItsFrequencyAndEndsEverySeriesWithZero() throws Exception {
+        List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        ProcessSampler sampler = started(100, events);
         Thread.sleep(300);
         sampler.stop(42);
         int ticks = events.size() - 1;
@@ -148,12 +158,7 @@ class ProcessSamplerTest {
     @Test
     void valuesWaitUntilTheSamplerStops() throws Exception {
         List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        MetricReader reader = (t, out) -> out.accept(new CounterSample(
-                t,
-                new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0),
-                1));
-        ProcessSampler sampler = new ProcessSampler(200, 0, pid -> List.of(reader), System.err, () -> {});
-        sampler.start(1, events::add);
+        ProcessSampler sampler = started(200, events);
         Thread.sleep(200);
         assertEquals(0, events.size(), "values handed on while sampling");
         sampler.stop(System.nanoTime());
@@ -166,10 +171,7 @@ class ProcessSamplerTest {
     @Test
     void durationStopsSampling() throws Exception {
         List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        MetricReader reader = (t, out) -> out.accept(new CounterSample(
-                t,
-                new org.rocprofsys.core.event.CounterTrack("X (S)", "", org.rocprofsys.core.event.Category.NONE, 0),
-                1));
+        MetricReader reader = ones();
         java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
         ProcessSampler sampler =
                 new ProcessSampler(100, 0.05, pid -> List.of(reader), new java.io.PrintStream(log, true), () -> {});

@@ -174,19 +174,8 @@ public final class PerfRingReader {
                 rec = scratch.asSlice(0, size);
                 wrappedRecords++;
             }
-            PerfRecord r;
-            try {
-                r = decode(type, misc, rec);
-            } catch (IndexOutOfBoundsException e) {
-                r = null; // malformed record: skip it, keep the stream going
-            }
+            handed += handOn(type, misc, rec, out);
             tail += size;
-            if (r == null) {
-                skippedRecords++;
-            } else {
-                handed++;
-                out.accept(r);
-            }
         }
         LONG_VH.setRelease(mapping, OFF_DATA_TAIL, tail);
         return handed;
@@ -239,21 +228,26 @@ public final class PerfRingReader {
                 skippedRecords++;
                 break;
             }
-            PerfRecord r;
-            try {
-                r = decode(type, misc, bytes.asSlice(at, size));
-            } catch (IndexOutOfBoundsException e) {
-                r = null; // malformed record: skip it, keep the stream going
-            }
+            handed += handOn(type, misc, bytes.asSlice(at, size), out);
             at += size;
-            if (r == null) {
-                skippedRecords++;
-            } else {
-                handed++;
-                out.accept(r);
-            }
         }
         return handed;
+    }
+
+    /** Decodes one record and hands it to {@code out}: 1, or 0 for a type not modelled or malformed. */
+    private int handOn(int type, int misc, MemorySegment rec, Consumer<? super PerfRecord> out) {
+        PerfRecord r;
+        try {
+            r = decode(type, misc, rec);
+        } catch (IndexOutOfBoundsException e) {
+            r = null; // malformed record: skip it, keep the stream going
+        }
+        if (r == null) {
+            skippedRecords++;
+            return 0;
+        }
+        out.accept(r);
+        return 1;
     }
 
     /** Records (and samples) the kernel reported as dropped, summed over LOST and LOST_SAMPLES. */
