@@ -132,25 +132,29 @@ public final class Session {
             String exe = Path.of(launch.command().getFirst()).getFileName().toString();
             ZonedDateTime launched = ZonedDateTime.now(ZoneId.systemDefault());
             RunOutputs outputs;
+            Pipeline pipeline;
+            Collector collector;
             try {
                 // while a gated target still waits: opening the outputs then takes none of its CPU
                 outputs = RunOutputs.open(
                         formats,
                         new OutputContext(settings, outputPaths(pid, env), pid, exe, realtimeOffset, log, System.out));
+                pipeline = new Pipeline(
+                        windows, initiallyEnabled(), CategoryFilter.dropped(settings), sources, outputs.writers());
+                collector = new Collector(
+                        dir,
+                        pipeline.head(),
+                        log,
+                        sources.stream()
+                                .flatMap(s -> s.backendRecords().stream())
+                                .toList());
+                collector.setRootPid(pid);
             } catch (IOException | RuntimeException e) {
                 if (gated) {
                     target.destroyForcibly(); // held before its exec: it has not run
                 }
                 throw e;
             }
-            Pipeline pipeline = new Pipeline(
-                    windows, initiallyEnabled(), CategoryFilter.dropped(settings), sources, outputs.writers());
-            Collector collector = new Collector(
-                    dir,
-                    pipeline.head(),
-                    log,
-                    sources.stream().flatMap(s -> s.backendRecords().stream()).toList());
-            collector.setRootPid(pid);
             if (gated) {
                 ExecGate.release(target);
             }

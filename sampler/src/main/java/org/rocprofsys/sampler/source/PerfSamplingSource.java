@@ -212,7 +212,7 @@ public final class PerfSamplingSource implements BackgroundSource {
                 .withWakeupWatermark((4096 << ringPagesLog2) / WAKEUP_RING_FRACTION);
     }
 
-    /** The held records are analysed beyond {@code bytes} (tests: the default is most of the heap). */
+    /** The held records are analysed beyond {@code bytes} (tests; the default is a quarter of the heap, at most 512 MiB). */
     PerfSamplingSource withHoldBytes(long bytes) {
         holdBytes = bytes;
         return this;
@@ -346,6 +346,19 @@ public final class PerfSamplingSource implements BackgroundSource {
      * waiting unwinder never makes the kernel drop records; batches go to the unwinder in order.
      */
     private void read() {
+        try {
+            readUntilStopped();
+        } catch (RuntimeException | Error e) {
+            // e.g. no memory left for the copies: what was read is still analysed, and nothing waits for more
+            log.println("[rocprof-sys] warning: call-stack sampling stopped early: " + e);
+        } finally {
+            readerCpuNs =
+                    java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            batches.add(List.of()); // end of stream
+        }
+    }
+
+    private void readUntilStopped() {
         while (!stopping) {
             events.await(POLL_MS);
             if (!durationOver && System.nanoTime() > windowEndNs) {
@@ -370,8 +383,6 @@ public final class PerfSamplingSource implements BackgroundSource {
             }
         }
         readBatch();
-        readerCpuNs = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-        batches.add(List.of()); // end of stream
     }
 
     /** Copies what the rings hold (decoding waits for the unwinder); returns how many bytes. */
