@@ -46,6 +46,15 @@ final class OverheadBench {
         double profilerCpuS() {
             return Math.max(0, treeCpuS - targetCpuS);
         }
+
+        /**
+         * The share of its wall time the target's threads waited for a CPU: wall / (CPU / threads)
+         * - 1. A host whose speed drifts (the 16-core host: the same work took +-6 % CPU time from
+         * run to run) moves wall and CPU time together, and this cancels it.
+         */
+        double waitedShare(int threads) {
+            return workS / (targetCpuS / threads) - 1;
+        }
     }
 
     static List<Result> run(Env env) throws Exception {
@@ -228,15 +237,17 @@ final class OverheadBench {
             List<Run> rs = e.getValue();
             double work = median(rs, Run::workS);
             double cpuPerS = median(rs, x -> x.profilerCpuS() / x.workS());
+            double waited = median(rs, x -> x.waitedShare(threads));
             long lost = rs.stream().mapToLong(Run::lost).sum();
             System.out.printf(
                     Locale.ROOT,
-                    "  %-44s work %.3f s (x%.4f, %+.2f %%)  profiler CPU %.3f s per target s  command wall %.2f s"
-                            + "  lost %d  runs %s%n",
+                    "  %-44s work %.3f s (x%.4f, %+.2f %%)  waited for a CPU %+.2f %%  profiler CPU %.3f s per target s"
+                            + "  command wall %.2f s  lost %d  runs %s%n",
                     c.name(),
                     work,
                     work / baseWork,
                     (work / baseWork - 1) * 100,
+                    waited * 100,
                     c.unprofiled() ? 0.0 : cpuPerS,
                     median(rs, Run::commandWallS),
                     lost,
@@ -257,6 +268,16 @@ final class OverheadBench {
                     "s",
                     work / baseWork,
                     c.kind().equals("ours") && c.freq() >= 1000 ? 1 : Double.NaN,
+                    false));
+            r.add(new Result(
+                    "  waited for a CPU, " + label,
+                    waited * 100,
+                    "%",
+                    "unprofiled " + threads + "T, same run",
+                    median(runs.get(base), x -> x.waitedShare(threads)) * 100,
+                    "%",
+                    Double.NaN,
+                    Double.NaN,
                     false));
             r.add(new Result(
                     "  profiler CPU per target s, " + label,
