@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -192,12 +193,13 @@ class AnnotateIT extends DistributionTest {
         assertTrue(trace.slices.stream().noneMatch(s -> s.name.startsWith("pthread_")), () -> trace.slices.toString());
     }
 
-    @Test
-    void theAgentsStackSamplesCarryTheCountersAsPerThreadTracks() throws Exception {
-        // the agent's timer sampler (perf's samples carry them too: the next test)
-        var r = tool(
-                "rocprof-sys-sample",
-                env("annotate-sample-counters", "ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
+    /**
+     * rocprof-sys-sample at 200 Hz from the start ({@code -w 0}) with {@code options} on
+     * parallel-overhead's two workers, each doing {@code rounds} rounds of fib(30).
+     */
+    private ProcessResult sampleAt200Hz(Map<String, String> env, List<String> options, String rounds) throws Exception {
+        List<String> args = new ArrayList<>(options);
+        args.addAll(List.of(
                 "-w",
                 "0",
                 "-f",
@@ -206,7 +208,14 @@ class AnnotateIT extends DistributionTest {
                 examples().resolve("parallel-overhead").toString(),
                 "30",
                 "2",
-                "10");
+                rounds));
+        return tool("rocprof-sys-sample", env, args.toArray(String[]::new));
+    }
+
+    @Test
+    void theAgentsStackSamplesCarryTheCountersAsPerThreadTracks() throws Exception {
+        // the agent's timer sampler (perf's samples carry them too: the next test)
+        var r = sampleAt200Hz(env("annotate-sample-counters", "ROCPROFSYS_SAMPLING_USE_PERF", "OFF"), List.of(), "10");
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/annotate-sample-counters/perfetto-trace.proto"));
         Map<String, List<Double>> counters = trace.counters();
@@ -225,22 +234,9 @@ class AnnotateIT extends DistributionTest {
         // the default CPU-time sampler, perf, with the counter from -C
         Map<String, String> env = env("annotate-perf-sample-counters");
         env.remove("ROCPROFSYS_PAPI_EVENTS");
-        var r = tool(
-                "rocprof-sys-sample",
-                env,
-                "-C",
-                COUNTER,
-                "-w",
-                "0",
-                "-f",
-                "200",
-                "--",
-                examples().resolve("parallel-overhead").toString(),
-                "30",
-                "2",
-                // 40 rounds of fib(30): about 200 ms of CPU per worker, some 40 samples at 200 Hz
-                // (10 rounds gave 10-17, against the 10 asked for below: a flaky margin)
-                "40");
+        // 40 rounds of fib(30): about 200 ms of CPU per worker, some 40 samples at 200 Hz
+        // (10 rounds gave 10-17, against the 10 asked for below: a flaky margin)
+        var r = sampleAt200Hz(env, List.of("-C", COUNTER), "40");
         assertEquals(0, r.exitCode(), r::toString);
         // a kernel before Linux 6.12 (or a refused perf_event_open) makes it the agent's timers: said once
         boolean perf = !r.stderr().contains("falling back to the agent's timer sampler");

@@ -21,6 +21,18 @@ class CudaRocpdTest {
     @TempDir
     Path dir;
 
+    /**
+     * The run's rocpd database after checking that it counts what the trace shows (with some
+     * {@code kind} counted) and is consistent.
+     */
+    private static Path consistentDatabase(FixtureRun run, String kind) throws Exception {
+        Path db = run.rocpdFile();
+        Map<String, Long> compared = RocpdCounts.assertSameCounts(run.trace(), db);
+        assertTrue(compared.get(kind) > 0, compared.toString());
+        SqliteCli.assertConsistent(db);
+        return db;
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {
@@ -38,11 +50,7 @@ class CudaRocpdTest {
                 "managed-memory"
             })
     void theViewsCountWhatTheTraceShows(String fixture) throws Exception {
-        FixtureRun run = FixtureRun.of(fixture, dir, true);
-        Path db = run.rocpdFile();
-        Map<String, Long> compared = RocpdCounts.assertSameCounts(run.trace(), db);
-        assertTrue(compared.get("regions") > 0, compared.toString());
-        SqliteCli.assertConsistent(db);
+        consistentDatabase(FixtureRun.of(fixture, dir, true), "regions");
     }
 
     /**
@@ -53,10 +61,7 @@ class CudaRocpdTest {
     @ValueSource(strings = {"counters", "counters-batch2", "counters-kernels-only", "vector-add-counters"})
     void kernelCountersArePmcEventsOfTheirDispatches(String fixture) throws Exception {
         FixtureRun run = FixtureRun.of(fixture, dir, true);
-        Path db = run.rocpdFile();
-        Map<String, Long> compared = RocpdCounts.assertSameCounts(run.trace(), db);
-        assertTrue(compared.get("gpu_counters") > 0, compared.toString());
-        SqliteCli.assertConsistent(db);
+        Path db = consistentDatabase(run, "gpu_counters");
         // one description per metric and agent, of the GPU, measured by CUPTI
         assertEquals(
                 RocpdCounts.number(db, "SELECT COUNT(DISTINCT counter_name) FROM pmc_events"),

@@ -281,7 +281,7 @@ public final class PerfEvents implements AutoCloseable {
      */
     public List<Copy> copyPending(RingCopies into) {
         checkOpen();
-        List<Copy> copies = new java.util.ArrayList<>();
+        List<Copy> copies = new ArrayList<>();
         for (int i = 0; i < rings.size(); i++) {
             MemorySegment b = rings.get(i).reader().copyPending(into::room);
             if (b.byteSize() > 0) {

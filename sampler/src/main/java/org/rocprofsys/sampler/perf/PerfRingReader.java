@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 
 /**
  * Reads one perf ring buffer: the {@code struct perf_event_mmap_page} metadata page followed by
@@ -187,7 +188,7 @@ public final class PerfRingReader {
      * ({@link #decodeCopy}) for later or another thread. The copy goes into {@code room} (see
      * {@link RingCopies}); empty when nothing is pending.
      */
-    public MemorySegment copyPending(java.util.function.LongFunction<MemorySegment> room) {
+    public MemorySegment copyPending(LongFunction<MemorySegment> room) {
         long head = (long) LONG_VH.getAcquire(mapping, OFF_DATA_HEAD);
         if (head - tail > dataSize || head < tail) {
             // as in drain: should not happen; resynchronize

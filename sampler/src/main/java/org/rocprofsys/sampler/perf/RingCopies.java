@@ -1,6 +1,8 @@
 package org.rocprofsys.sampler.perf;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rocprofsys.ffm.LibC;
@@ -14,7 +16,7 @@ import org.rocprofsys.ffm.LibC;
  */
 public final class RingCopies implements AutoCloseable {
     private final long blockBytes;
-    private final java.util.List<MemorySegment> blocks = new java.util.ArrayList<>();
+    private final List<MemorySegment> blocks = new ArrayList<>();
     private final ConcurrentLinkedQueue<Block> free = new ConcurrentLinkedQueue<>();
     /** The block of every copy not consumed yet, in the order the copies were made. */
     private final ConcurrentLinkedQueue<Block> owners = new ConcurrentLinkedQueue<>();
