@@ -7,9 +7,11 @@
 #include "rocprofsys_agent_api.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 __thread struct rsys_tls rsys_tls __attribute__((tls_model("initial-exec")));
@@ -126,6 +128,13 @@ static int rsys_wait_for_collector(struct rsys_tls *t, uint64_t *seen_tail, uint
     return 0;
 }
 
+void rsys_ring_doorbell(void)
+{
+    if (rsys_g.ring_path[0] != 0) {
+        utimensat(AT_FDCWD, rsys_g.ring_path, NULL, 0);
+    }
+}
+
 /*
  * The ring has no room for the record at head (rsys_reserve's fast test failed): re-read the tail,
  * wrap to the start with a PAD when the record does not fit before the end, and in lossless mode
@@ -169,12 +178,17 @@ unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t res
         /*
          * Yield first (room usually comes within microseconds: the collector hands space back
          * every 16 KiB it reads), then nap: a producer spinning for long takes CPU time from the
-         * collector it waits for, which on a small machine may share its CPU.
+         * collector it waits for, which on a small machine may share its CPU. Before the first
+         * nap, ring: a collector with nothing to read for a while polls only every 250 ms.
          */
         if (waits < 64) {
             waits++;
             sched_yield();
         } else {
+            if (waits == 64) {
+                waits++;
+                rsys_ring_doorbell();
+            }
             struct timespec nap = {0, 20000};
             nanosleep(&nap, NULL);
         }

@@ -289,6 +289,7 @@ static int rsys_open_file(int forked_from)
     clock_gettime(CLOCK_REALTIME, &rt);
     h->init_realtime_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
 
+    rsys_append(rsys_g.ring_path, 0, sizeof rsys_g.ring_path, path);
     rsys_g.hdr = h;
     rsys_g.map_size = size;
     rsys_g.pid = pid;
@@ -347,6 +348,7 @@ void rsys_finalize(void)
     }
     h->exit_code = rsys_g.exit_code_known ? rsys_g.exit_code : -1;
     __atomic_store_n(&h->state, RSYS_STATE_EXITED, __ATOMIC_RELEASE);
+    rsys_ring_doorbell();
     rsys_instr_finalize();
 }
 

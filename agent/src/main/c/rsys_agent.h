@@ -121,12 +121,19 @@ struct rsys_global {
     int exit_code;
     uint32_t clock_kind;              /* RSYS_CLOCK_* of every file this process writes */
     char session_dir[4096];
+    char ring_path[4096 + 64];        /* this process's ring file: touched to wake the collector */
     char main_name[256];              /* executable basename: the main region's name */
     int main_rewritten;               /* the executable is binary-rewritten (its RocProfSys note) */
     char agent_path[RSYS_AGENT_PATH_CAPACITY]; /* copied into each file header */
 };
 
 extern struct rsys_global rsys_g RSYS_HIDDEN;
+
+/*
+ * Wakes a collector that sleeps between idle polls: touching the ring file is an inotify event on
+ * the session directory it waits on. For the slow paths only (a full ring, exit).
+ */
+void rsys_ring_doorbell(void) RSYS_HIDDEN;
 
 /* What a calibration pair is read for (the test hook is told) */
 #define RSYS_PAIR_INIT 0u

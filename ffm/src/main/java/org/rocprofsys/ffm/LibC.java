@@ -314,6 +314,60 @@ public final class LibC {
         }
     }
 
+    public static final int IN_ATTRIB = 0x4;
+    public static final int IN_MOVED_TO = 0x80;
+    public static final int IN_CREATE = 0x100;
+    public static final int IN_DELETE = 0x200;
+    public static final int IN_Q_OVERFLOW = 0x4000;
+
+    /** Bound on first use: only the collector's watch of its session directory waits this way. */
+    private static final class Waits {
+        static final MethodHandle INOTIFY_INIT1 =
+                LINKER.downcallHandle(find("inotify_init1"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), CAPTURE_ERRNO);
+        static final MethodHandle INOTIFY_ADD_WATCH = LINKER.downcallHandle(
+                find("inotify_add_watch"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
+        // int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo_p, const sigset_t *sigmask)
+        static final MethodHandle PPOLL = LINKER.downcallHandle(
+                find("ppoll"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
+    }
+
+    /** inotify_init1(IN_NONBLOCK | IN_CLOEXEC): value is the descriptor, or -1 with errno. */
+    public static Result inotifyInit() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            int fd = (int) Waits.INOTIFY_INIT1.invokeExact(state, O_NONBLOCK | O_CLOEXEC);
+            return new Result(fd, fd < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** inotify_add_watch(2): value is the watch descriptor, or -1 with errno. */
+    public static Result inotifyAddWatch(int fd, String path, int mask) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            int wd = (int) Waits.INOTIFY_ADD_WATCH.invokeExact(state, fd, a.allocateFrom(path), mask);
+            return new Result(wd, wd < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * ppoll(2) on {@code nfds} pollfd entries the caller filled in {@code pollfds}, for at most
+     * {@code timeoutNs}, with {@code timespec} as scratch (16 bytes): no allocation, so a thread that
+     * waits often pays only the call. Returns the number of ready entries (0 on timeout, -1 on EINTR).
+     */
+    public static int ppoll(MemorySegment pollfds, int nfds, long timeoutNs, MemorySegment timespec) {
+        timespec.set(JAVA_LONG, 0, timeoutNs / 1_000_000_000L);
+        timespec.set(JAVA_LONG, 8, timeoutNs % 1_000_000_000L);
+        try {
+            return (int) Waits.PPOLL.invokeExact(pollfds, (long) nfds, timespec, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     /** kill(2); 0 on success, -1 on failure. */
     public static int kill(long pid, int signal) {
         try {

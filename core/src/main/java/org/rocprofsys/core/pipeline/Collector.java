@@ -39,8 +39,16 @@ public final class Collector {
      * beside a target that records nothing (a sampled program) took CPU the target could use.
      */
     private static final long LONG_IDLE_SLEEP_MAX_US = 20_000;
+    /**
+     * The same where the session directory is watched: a new ring file, a full ring (the agent
+     * rings after its first spins) and an exit each wake the collector at once, so polls are only
+     * for what no agent reports (a process killed, a background source's events).
+     */
+    private static final long WATCHED_LONG_IDLE_SLEEP_MAX_US = 250_000;
 
     private static final long LONG_IDLE_NS = TimeUnit.SECONDS.toNanos(1);
+    /** The same where the directory is watched: a waiting producer rings, it need not be polled for. */
+    private static final long WATCHED_LONG_IDLE_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final SessionDirectory directory;
     private final Consumer<TraceEvent> out;
@@ -151,6 +159,7 @@ public final class Collector {
     /** Called by the session when its child has been reaped. */
     public void targetReaped(RootEnd end) {
         this.rootEnd = end;
+        directory.wake();
     }
 
     /** How the launched target's last image ended, as the collector reported it; empty before that. */
@@ -202,9 +211,12 @@ public final class Collector {
                 }
             }
             if (n == 0) {
-                TimeUnit.MICROSECONDS.sleep(idleSleepMicros);
-                boolean longIdle = System.nanoTime() - idleSince > LONG_IDLE_NS;
-                idleSleepMicros = Math.min(idleSleepMicros * 2, longIdle ? LONG_IDLE_SLEEP_MAX_US : IDLE_SLEEP_MAX_US);
+                directory.awaitChange(idleSleepMicros);
+                boolean longIdle = !unpublished // a header is published without a notification
+                        && System.nanoTime() - idleSince > (directory.watched() ? WATCHED_LONG_IDLE_NS : LONG_IDLE_NS);
+                long longIdleMax =
+                        directory.watched() && end == null ? WATCHED_LONG_IDLE_SLEEP_MAX_US : LONG_IDLE_SLEEP_MAX_US;
+                idleSleepMicros = Math.min(idleSleepMicros * 2, longIdle ? longIdleMax : IDLE_SLEEP_MAX_US);
             } else {
                 idleSleepMicros = 200;
                 idleSince = System.nanoTime();

@@ -9,6 +9,8 @@ import java.security.SecureRandom;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -21,11 +23,14 @@ public final class SessionDirectory implements AutoCloseable {
     static final long COARSE_CLOCK_MS = 50;
 
     private final Path path;
+    /** Where inotify is available: what tells the collector of changes (else it polls). */
+    private final Optional<DirectoryWatch> watch;
     /** The directory's modification time when it was last listed (read before the listing). */
     private FileTime listed;
 
     private SessionDirectory(Path path) {
         this.path = path;
+        this.watch = DirectoryWatch.open(path);
     }
 
     public static SessionDirectory create(Path fallbackTmp) throws IOException {
@@ -51,8 +56,39 @@ public final class SessionDirectory implements AutoCloseable {
      * was: a directory changed within the last {@value #COARSE_CLOCK_MS} ms counts as changed.
      */
     public boolean changedSinceListing() throws IOException {
+        if (watch.isPresent()) {
+            return watch.get().takeFilesChanged();
+        }
         FileTime now = Files.getLastModifiedTime(path);
         return !now.equals(listed) || System.currentTimeMillis() - now.toMillis() < COARSE_CLOCK_MS;
+    }
+
+    /**
+     * Whether a ring file coming, going or being touched (an agent's doorbell) ends
+     * {@link #awaitChange} at once; where not, only its timeout does, so the caller must poll.
+     */
+    public boolean watched() {
+        return watch.isPresent();
+    }
+
+    /**
+     * Sleeps for {@code micros} or, where {@link #watched}, until a ring file comes, goes or is
+     * touched, or {@link #wake} is called. For one thread (the collector's).
+     */
+    public void awaitChange(long micros) throws InterruptedException {
+        if (watch.isPresent()) {
+            watch.get().await(TimeUnit.MICROSECONDS.toNanos(micros));
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+        } else {
+            TimeUnit.MICROSECONDS.sleep(micros);
+        }
+    }
+
+    /** Ends the current or next {@link #awaitChange} at once (from any thread). */
+    public void wake() {
+        watch.ifPresent(DirectoryWatch::wake);
     }
 
     /** The ring files present now, oldest exec generation of a pid first. */
@@ -69,6 +105,7 @@ public final class SessionDirectory implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        watch.ifPresent(DirectoryWatch::close);
         if (!Files.exists(path)) {
             return;
         }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.testkit.Make;
 import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
@@ -50,9 +51,13 @@ class FullRingPolicyTest {
     }
 
     private Process start(String stallMs) throws IOException {
+        return start(stallMs, session);
+    }
+
+    private Process start(String stallMs, Path sessionDir) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(program.toString(), Long.toString(PAIRS));
         pb.environment().put("LD_PRELOAD", agent.toString());
-        pb.environment().put(WireFormat.ENV_SESSION_DIR, session.toString());
+        pb.environment().put(WireFormat.ENV_SESSION_DIR, sessionDir.toString());
         pb.environment().put(WireFormat.ENV_RING_KB, "16");
         pb.environment().remove(WireFormat.ENV_LOSSLESS);
         pb.environment().remove(WireFormat.ENV_INSTRUMENT_PLAN);
@@ -81,13 +86,21 @@ class FullRingPolicyTest {
     }
 
     private Path ringFile() throws IOException {
-        try (Stream<Path> files = Files.list(session)) {
+        return ringFile(session);
+    }
+
+    private static Path ringFile(Path sessionDir) throws IOException {
+        try (Stream<Path> files = Files.list(sessionDir)) {
             return files.filter(f -> f.toString().endsWith(".ring")).findFirst().orElse(null);
         }
     }
 
     private long dropped() throws Exception {
-        try (RingFile f = RingFile.open(ringFile())) {
+        return dropped(ringFile());
+    }
+
+    private static long dropped(Path ringFile) throws Exception {
+        try (RingFile f = RingFile.open(ringFile)) {
             return f.rings().getFirst().dropped();
         }
     }
@@ -160,5 +173,67 @@ class FullRingPolicyTest {
         assertEquals(0, dropped());
         // every pair, plus the main region's begin and end
         assertEquals(2 * PAIRS + 2, regions.get());
+    }
+
+    @Test
+    void aWaitingThreadWakesACollectorThatOnlyWakesWhenRung() throws Exception {
+        // a collector whose sleeps last 20 s unless the agent rings (touches its ring file when a
+        // full ring makes it wait, and at exit): the program still ends in a few seconds
+        try (SessionDirectory dir = SessionDirectory.create(session)) {
+            Process p = start("20000", dir.path());
+            AtomicLong regions = new AtomicLong();
+            AtomicLong rungDrains = new AtomicLong();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            long sleep = TimeUnit.SECONDS.toMicros(20);
+            Thread collector = Thread.ofPlatform().start(() -> {
+                try {
+                    Path file;
+                    while ((file = ringFile(dir.path())) == null) {
+                        dir.awaitChange(sleep);
+                    }
+                    RingFile opened;
+                    while ((opened = RingFile.open(file)) == null) {
+                        Thread.sleep(1); // header not yet published
+                    }
+                    try (RingFile f = opened) {
+                        RingDrain drain = null;
+                        while (true) {
+                            boolean exited = f.state() == WireFormat.STATE_EXITED;
+                            if (drain == null && !f.rings().isEmpty()) {
+                                drain = new RingDrain(f.pid(), f.rings().getFirst(), e -> {
+                                    if (e instanceof RegionBegin || e instanceof RegionEnd) {
+                                        regions.incrementAndGet();
+                                    }
+                                });
+                            }
+                            if (drain != null) {
+                                drain.drain();
+                            }
+                            if (exited) {
+                                drain.flushPending();
+                                return;
+                            }
+                            long t0 = System.nanoTime();
+                            dir.awaitChange(sleep);
+                            if (System.nanoTime() - t0 > TimeUnit.SECONDS.toNanos(15)) {
+                                throw new AssertionError("slept 15 s: the waiting thread did not ring");
+                            }
+                            rungDrains.incrementAndGet();
+                        }
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            finish(p);
+            collector.join(120_000);
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+            assertEquals(0, dropped(ringFile(dir.path())));
+            assertEquals(2 * PAIRS + 2, regions.get());
+            // 40 K records fill the 16 KiB ring about 45 times
+            assertTrue(rungDrains.get() >= 10, "woken " + rungDrains.get() + " times");
+        }
     }
 }

@@ -257,6 +257,14 @@ public final class PerfEvents implements AutoCloseable {
         return LibC.pollIn(fds, timeoutMs) > 0;
     }
 
+    /** {@link #await}, also ended by {@code wakeFd} becoming readable. */
+    public boolean await(int timeoutMs, int wakeFd) {
+        checkOpen();
+        int[] all = java.util.Arrays.copyOf(fds, fds.length + 1);
+        all[fds.length] = wakeFd;
+        return LibC.pollIn(all, timeoutMs) > 0;
+    }
+
     /**
      * Drains every ring once, CPU by CPU. Records of different rings are not merged: a consumer
      * needing global order sorts a batch by {@link PerfRecord#time()}.

@@ -1,6 +1,7 @@
 package org.rocprofsys.sampler.source;
 
 import java.io.PrintStream;
+import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.StackFrame;
@@ -17,6 +19,7 @@ import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.ffm.LibC;
 import org.rocprofsys.ffm.ThreadNice;
 import org.rocprofsys.sampler.counters.PerfCounter;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
@@ -63,9 +66,16 @@ public final class PerfSamplingSource implements BackgroundSource {
     static final int RING_PAGES_LOG2 = 10;
 
     static final int MIN_RING_PAGES_LOG2 = 7;
-    private static final int POLL_MS = 50;
-    /** The reader is woken when a ring is this full: a few times a second at 1 kHz, not 60. */
-    private static final int WAKEUP_RING_FRACTION = 4;
+    /**
+     * The reader's longest sleep: the rings' watermark and {@link #stop} wake it before that. Each
+     * wake-up of a thread costs 50-250 µs of CPU time on a small virtual machine, taken from the
+     * target.
+     */
+    private static final int POLL_MS = 1000;
+    /** How long the reader naps when the target's ended events leave its rings readable. */
+    private static final int HUNG_UP_NAP_MS = 10;
+    /** The reader is woken when a ring is half full: a few times a second at 1 kHz, leaving it a quarter second to come. */
+    private static final int WAKEUP_RING_FRACTION = 2;
     /** About what one sample takes in a ring: its 8 KiB of stack, registers, callchain and header. */
     private static final long SAMPLE_BYTES = STACK_BYTES + 256;
     /** Copies made room for before the target starts: this many seconds of one thread's samples... */
@@ -162,6 +172,9 @@ public final class PerfSamplingSource implements BackgroundSource {
     private PerfEvents events;
     private boolean attachedBeforeExec;
     private Thread thread;
+    /** Written by {@link #stop} to end the reader's sleep: {read end, write end}. */
+    private int[] stopPipe;
+
     private Thread processor;
     /** What the reader copied from the rings at each wake-up, in order; an empty list ends it. */
     private final java.util.concurrent.LinkedBlockingQueue<List<PerfEvents.Copy>> batches =
@@ -262,6 +275,7 @@ public final class PerfSamplingSource implements BackgroundSource {
         rootPid = pid;
         windowStartNs = startNs + config.delayNs();
         windowEndNs = config.durationNs() > 0 ? windowStartNs + config.durationNs() : Long.MAX_VALUE;
+        stopPipe = LibC.pipeNonBlocking();
         thread = Thread.ofPlatform().daemon().name("rocprof-sys-sampler").start(this::read);
     }
 
@@ -360,7 +374,7 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     private void readUntilStopped() {
         while (!stopping) {
-            events.await(POLL_MS);
+            events.await(pollMs(), stopPipe[0]);
             if (!durationOver && System.nanoTime() > windowEndNs) {
                 durationOver = true;
                 try {
@@ -383,6 +397,15 @@ public final class PerfSamplingSource implements BackgroundSource {
             }
         }
         readBatch();
+    }
+
+    /** Until the sampling window ends, or the longest sleep. */
+    private int pollMs() {
+        if (durationOver || windowEndNs == Long.MAX_VALUE) {
+            return POLL_MS;
+        }
+        long ms = TimeUnit.NANOSECONDS.toMillis(windowEndNs - System.nanoTime()) + 1;
+        return (int) Math.clamp(ms, 1, POLL_MS);
     }
 
     /** Copies what the rings hold (decoding waits for the unwinder); returns how many bytes. */
@@ -577,7 +600,7 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     private static void sleep() {
         try {
-            Thread.sleep(POLL_MS / 5);
+            Thread.sleep(HUNG_UP_NAP_MS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -625,6 +648,9 @@ public final class PerfSamplingSource implements BackgroundSource {
         }
         try {
             if (thread != null) {
+                try (Arena a = Arena.ofConfined()) {
+                    LibC.write(stopPipe[1], a.allocate(1)); // ends the reader's sleep
+                }
                 thread.join();
             }
             if (processor != null) {
@@ -638,6 +664,10 @@ public final class PerfSamplingSource implements BackgroundSource {
         counterTracks.flush(out);
         long lost = events.lostRecords();
         events.close();
+        if (stopPipe != null) {
+            LibC.close(stopPipe[0]);
+            LibC.close(stopPipe[1]);
+        }
         if (copies != null) {
             copies.close();
         }
