@@ -13,13 +13,15 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 
 /**
  * The one libc binding of the project, through FFM: the sampler's perf calls, the symbolizer's
  * open/close/free, the exec gate's kill. {@code open}, {@code syscall} and {@code ioctl} are
  * variadic (java-stack.md gotcha 5); errno is captured in the call (a later Java call would
- * clobber it). Handles are created on first use of this class; {@link #warmUp()} does it before a
- * target is spawned (the first variadic handle costs 15-20 ms).
+ * clobber it). Each function is bound on its first call, in a holder class of its own: binding
+ * spins classes (5-20 ms each), which a run that needs a few of them should not pay for all;
+ * {@link #warmUp()} binds the sampler's before a target is spawned.
  */
 public final class LibC {
     private LibC() {}
@@ -69,72 +71,124 @@ public final class LibC {
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
     // long syscall(long number, ...): perf_event_open(attr*, pid_t, int cpu, int group_fd, unsigned long flags)
-    private static final MethodHandle SYSCALL_PERF = LINKER.downcallHandle(
-            find("syscall"),
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG),
-            Linker.Option.firstVariadicArg(1),
-            CAPTURE_ERRNO);
+    private static final class PerfEventOpen {
+        static final MethodHandle H = LINKER.downcallHandle(
+                find("syscall"),
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG),
+                Linker.Option.firstVariadicArg(1),
+                CAPTURE_ERRNO);
+    }
     // int ioctl(int fd, unsigned long request, ...)
-    private static final MethodHandle IOCTL = LINKER.downcallHandle(
-            find("ioctl"),
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
-            Linker.Option.firstVariadicArg(2),
-            CAPTURE_ERRNO);
-    private static final MethodHandle MMAP = LINKER.downcallHandle(
-            find("mmap"),
-            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG),
-            CAPTURE_ERRNO);
-    private static final MethodHandle MUNMAP =
-            LINKER.downcallHandle(find("munmap"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle CLOSE =
-            LINKER.downcallHandle(find("close"), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final class Ioctl {
+        static final MethodHandle H = LINKER.downcallHandle(
+                find("ioctl"),
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
+                Linker.Option.firstVariadicArg(2),
+                CAPTURE_ERRNO);
+    }
+
+    private static final class Mmap {
+        static final MethodHandle H = LINKER.downcallHandle(
+                find("mmap"),
+                FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG),
+                CAPTURE_ERRNO);
+    }
+
+    private static final class Munmap {
+        static final MethodHandle H =
+                LINKER.downcallHandle(find("munmap"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    }
+
+    private static final class Close {
+        static final MethodHandle H = LINKER.downcallHandle(find("close"), FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    }
     // int poll(struct pollfd *fds, nfds_t nfds, int timeout)
-    private static final MethodHandle POLL = LINKER.downcallHandle(
-            find("poll"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
+    private static final class Poll {
+        static final MethodHandle H = LINKER.downcallHandle(
+                find("poll"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
+    }
     /** open is variadic (mode): the fixed arguments are path and flags. */
-    private static final MethodHandle OPEN = LINKER.downcallHandle(
-            find("open"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), Linker.Option.firstVariadicArg(2));
+    private static final class Open {
+        static final MethodHandle H = LINKER.downcallHandle(
+                find("open"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), Linker.Option.firstVariadicArg(2));
+    }
 
-    private static final MethodHandle OPEN_ERRNO = LINKER.downcallHandle(
-            find("open"),
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT),
-            Linker.Option.firstVariadicArg(2),
-            CAPTURE_ERRNO);
+    private static final class OpenErrno {
+        static final MethodHandle H = LINKER.downcallHandle(
+                find("open"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT),
+                Linker.Option.firstVariadicArg(2),
+                CAPTURE_ERRNO);
+    }
 
-    private static final MethodHandle READ = LINKER.downcallHandle(
-            find("read"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE_ERRNO);
-    private static final MethodHandle WRITE = LINKER.downcallHandle(
-            find("write"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE_ERRNO);
-    private static final MethodHandle CLOCK_GETTIME =
-            LINKER.downcallHandle(find("clock_gettime"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-    private static final MethodHandle PIPE2 =
-            LINKER.downcallHandle(find("pipe2"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
+    private static final class Read {
+        static final MethodHandle H = LINKER.downcallHandle(
+                find("read"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE_ERRNO);
+    }
 
-    private static final MethodHandle FREE = LINKER.downcallHandle(find("free"), FunctionDescriptor.ofVoid(ADDRESS));
-    private static final MethodHandle KILL =
-            LINKER.downcallHandle(find("kill"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle STRERROR =
-            LINKER.downcallHandle(find("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
-    private static final MethodHandle GETPAGESIZE =
-            LINKER.downcallHandle(find("getpagesize"), FunctionDescriptor.of(JAVA_INT));
+    private static final class Write {
+        static final MethodHandle H = LINKER.downcallHandle(
+                find("write"), FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), CAPTURE_ERRNO);
+    }
 
-    public static final int PAGE_SIZE = pageSize();
+    private static final class ClockGettime {
+        static final MethodHandle H =
+                LINKER.downcallHandle(find("clock_gettime"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    }
+
+    private static final class Pipe2 {
+        static final MethodHandle H =
+                LINKER.downcallHandle(find("pipe2"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
+    }
+
+    private static final class Free {
+        static final MethodHandle H = LINKER.downcallHandle(find("free"), FunctionDescriptor.ofVoid(ADDRESS));
+    }
+
+    private static final class Kill {
+        static final MethodHandle H =
+                LINKER.downcallHandle(find("kill"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Strerror {
+        static final MethodHandle H = LINKER.downcallHandle(find("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    }
+
+    private static final class GetPageSize {
+        static final MethodHandle H = LINKER.downcallHandle(find("getpagesize"), FunctionDescriptor.of(JAVA_INT));
+    }
 
     private static MemorySegment find(String name) {
         return LIBC.find(name).orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
     }
 
-    private static int pageSize() {
-        try {
-            return (int) GETPAGESIZE.invokeExact();
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+    /** The system's page size. */
+    public static int pageSize() {
+        return PageSize.VALUE;
+    }
+
+    private static final class PageSize {
+        static final int VALUE;
+
+        static {
+            try {
+                VALUE = (int) GetPageSize.H.invokeExact();
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
         }
     }
 
-    /** Forces the class (and its downcall handles) to initialize. */
+    /**
+     * Binds the sampler's calls (perf_event_open, ioctl, mmap, munmap, poll, close) now, before a
+     * target is spawned: each binding spins classes (the first variadic one 15-20 ms).
+     */
     public static void warmUp() {
-        // the static initializer did the work
+        // reading a holder's handle initialises the holder, which binds it
+        for (MethodHandle h : new MethodHandle[] {PerfEventOpen.H, Ioctl.H, Mmap.H, Munmap.H, Poll.H, Close.H}) {
+            Objects.requireNonNull(h);
+        }
+        pageSize();
     }
 
     /** A result and the errno captured with it (errno meaningful only on failure). */
@@ -146,7 +200,7 @@ public final class LibC {
         }
         try (Arena a = Arena.ofConfined()) {
             MemorySegment state = a.allocate(CAPTURE);
-            long r = (long) SYSCALL_PERF.invokeExact(state, SYS_PERF_EVENT_OPEN, attr, pid, cpu, groupFd, flags);
+            long r = (long) PerfEventOpen.H.invokeExact(state, SYS_PERF_EVENT_OPEN, attr, pid, cpu, groupFd, flags);
             return new Result(r, r < 0 ? (int) ERRNO.get(state, 0L) : 0);
         } catch (Throwable t) {
             throw rethrow(t);
@@ -156,7 +210,7 @@ public final class LibC {
     public static Result ioctl(int fd, long request, long arg) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment state = a.allocate(CAPTURE);
-            int r = (int) IOCTL.invokeExact(state, fd, request, arg);
+            int r = (int) Ioctl.H.invokeExact(state, fd, request, arg);
             return new Result(r, r < 0 ? (int) ERRNO.get(state, 0L) : 0);
         } catch (Throwable t) {
             throw rethrow(t);
@@ -168,7 +222,7 @@ public final class LibC {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment state = a.allocate(CAPTURE);
             MemorySegment p = (MemorySegment)
-                    MMAP.invokeExact(state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
+                    Mmap.H.invokeExact(state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
             long addr = p.address();
             return new Result(addr, addr == MAP_FAILED ? (int) ERRNO.get(state, 0L) : 0);
         } catch (Throwable t) {
@@ -191,7 +245,7 @@ public final class LibC {
             MemorySegment state = a.allocate(CAPTURE);
             int flags = MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0);
             MemorySegment p = (MemorySegment)
-                    MMAP.invokeExact(state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, flags, -1, 0L);
+                    Mmap.H.invokeExact(state, MemorySegment.NULL, length, PROT_READ | PROT_WRITE, flags, -1, 0L);
             long addr = p.address();
             return new Result(addr, addr == MAP_FAILED ? (int) ERRNO.get(state, 0L) : 0);
         } catch (Throwable t) {
@@ -201,7 +255,7 @@ public final class LibC {
 
     public static int munmap(MemorySegment address, long length) {
         try {
-            return (int) MUNMAP.invokeExact(address, length);
+            return (int) Munmap.H.invokeExact(address, length);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -210,7 +264,7 @@ public final class LibC {
     /** open(path, O_RDONLY|O_CLOEXEC); -1 on failure. */
     public static int openRead(String path) {
         try (Arena a = Arena.ofConfined()) {
-            return (int) OPEN.invokeExact(a.allocateFrom(path), O_RDONLY | O_CLOEXEC);
+            return (int) Open.H.invokeExact(a.allocateFrom(path), O_RDONLY | O_CLOEXEC);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -220,7 +274,7 @@ public final class LibC {
     public static Result openReadWrite(String path) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment state = a.allocate(CAPTURE);
-            int fd = (int) OPEN_ERRNO.invokeExact(state, a.allocateFrom(path), O_RDWR | O_CLOEXEC);
+            int fd = (int) OpenErrno.H.invokeExact(state, a.allocateFrom(path), O_RDWR | O_CLOEXEC);
             return new Result(fd, fd < 0 ? (int) ERRNO.get(state, 0L) : 0);
         } catch (Throwable t) {
             throw rethrow(t);
@@ -231,7 +285,7 @@ public final class LibC {
     public static Result read(int fd, MemorySegment buffer) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment state = a.allocate(CAPTURE);
-            long n = (long) READ.invokeExact(state, fd, buffer, buffer.byteSize());
+            long n = (long) Read.H.invokeExact(state, fd, buffer, buffer.byteSize());
             return new Result(n, n < 0 ? (int) ERRNO.get(state, 0L) : 0);
         } catch (Throwable t) {
             throw rethrow(t);
@@ -242,7 +296,7 @@ public final class LibC {
     public static Result write(int fd, MemorySegment data) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment state = a.allocate(CAPTURE);
-            long n = (long) WRITE.invokeExact(state, fd, data, data.byteSize());
+            long n = (long) Write.H.invokeExact(state, fd, data, data.byteSize());
             return new Result(n, n < 0 ? (int) ERRNO.get(state, 0L) : 0);
         } catch (Throwable t) {
             throw rethrow(t);
@@ -253,7 +307,7 @@ public final class LibC {
     public static long clockNanos(int clockId) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment ts = a.allocate(JAVA_LONG, 2);
-            int r = (int) CLOCK_GETTIME.invokeExact(clockId, ts);
+            int r = (int) ClockGettime.H.invokeExact(clockId, ts);
             if (r != 0) {
                 throw new IllegalStateException("clock_gettime(" + clockId + ") failed");
             }
@@ -270,7 +324,7 @@ public final class LibC {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment fds = a.allocate(JAVA_INT, 2);
             MemorySegment state = a.allocate(CAPTURE);
-            int r = (int) PIPE2.invokeExact(state, fds, O_NONBLOCK | O_CLOEXEC);
+            int r = (int) Pipe2.H.invokeExact(state, fds, O_NONBLOCK | O_CLOEXEC);
             if (r < 0) {
                 throw new IllegalStateException("pipe2: " + strerror((int) ERRNO.get(state, 0L)));
             }
@@ -285,7 +339,7 @@ public final class LibC {
     /** free(3) of a buffer a native library malloc'd for the caller. */
     public static void free(MemorySegment p) {
         try {
-            FREE.invokeExact(p);
+            Free.H.invokeExact(p);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -371,7 +425,7 @@ public final class LibC {
     /** kill(2); 0 on success, -1 on failure. */
     public static int kill(long pid, int signal) {
         try {
-            return (int) KILL.invokeExact((int) pid, signal);
+            return (int) Kill.H.invokeExact((int) pid, signal);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -379,7 +433,7 @@ public final class LibC {
 
     public static int close(int fd) {
         try {
-            return (int) CLOSE.invokeExact(fd);
+            return (int) Close.H.invokeExact(fd);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -394,7 +448,7 @@ public final class LibC {
                 pfd.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 8L * i + 4, POLLIN);
             }
             MemorySegment state = a.allocate(CAPTURE);
-            return (int) POLL.invokeExact(state, pfd, (long) fds.length, timeoutMs);
+            return (int) Poll.H.invokeExact(state, pfd, (long) fds.length, timeoutMs);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -402,7 +456,7 @@ public final class LibC {
 
     public static String strerror(int errno) {
         try {
-            MemorySegment s = (MemorySegment) STRERROR.invokeExact(errno);
+            MemorySegment s = (MemorySegment) Strerror.H.invokeExact(errno);
             return s.reinterpret(256).getString(0);
         } catch (Throwable t) {
             throw rethrow(t);

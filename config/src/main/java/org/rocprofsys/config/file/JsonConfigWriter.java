@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.rocprofsys.config.SettingDefinition;
 import org.rocprofsys.config.SettingType;
 
@@ -14,6 +15,10 @@ import org.rocprofsys.config.SettingType;
  * back. With {@code full}, each entry is the whole setting record as upstream's {@code --all}.
  */
 public final class JsonConfigWriter {
+    // compiled once: metadata.json writes every setting through here
+    private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9]+");
+    private static final Pattern REAL = Pattern.compile("[-+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?");
+
     private JsonConfigWriter() {}
 
     public static String write(List<ConfigEntry> entries, boolean full) {
@@ -85,9 +90,9 @@ public final class JsonConfigWriter {
             }
             case STRING -> g.writeStringField(field, value);
             default -> {
-                if (v.matches("[-+]?[0-9]+")) {
+                if (INTEGER.matcher(v).matches()) {
                     g.writeNumberField(field, Long.parseLong(v.replace("+", "")));
-                } else if (v.matches("[-+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?")) {
+                } else if (REAL.matcher(v).matches()) {
                     g.writeFieldName(field);
                     g.writeNumber(v);
                 } else {

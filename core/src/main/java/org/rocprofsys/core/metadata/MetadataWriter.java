@@ -1,5 +1,6 @@
 package org.rocprofsys.core.metadata;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -79,8 +80,11 @@ public final class MetadataWriter {
             Map<String, com.fasterxml.jackson.databind.JsonNode> facts)
             throws IOException {
         try (OutputStream os = Files.newOutputStream(tmp);
-                JsonGenerator g = new com.fasterxml.jackson.databind.ObjectMapper()
-                        .getFactory()
+                // jackson-core alone unless a fact must be written as a tree: databind's first
+                // ObjectMapper costs a run tens of milliseconds of class initialisation
+                JsonGenerator g = (facts.isEmpty()
+                                ? new JsonFactory()
+                                : new com.fasterxml.jackson.databind.ObjectMapper().getFactory())
                         .createGenerator(os)) {
             g.useDefaultPrettyPrinter();
             g.writeStartObject();

@@ -113,7 +113,7 @@ public final class PerfEvents implements AutoCloseable {
         List<Ring> rings = new ArrayList<>();
         List<Integer> opened = new ArrayList<>();
         Map<Long, Integer> memberById = new HashMap<>();
-        long length = (long) LibC.PAGE_SIZE * (1 + (1L << ringPagesLog2));
+        long length = (long) LibC.pageSize() * (1 + (1L << ringPagesLog2));
         try {
             MemorySegment id = arena.allocate(8, 8);
             for (int cpu : cpus) {
@@ -129,7 +129,7 @@ public final class PerfEvents implements AutoCloseable {
                 }
                 MemorySegment mapping =
                         MemorySegment.ofAddress(m.value()).reinterpret(length, arena, seg -> LibC.munmap(seg, length));
-                rings.add(new Ring(cpu, fd, mapping, new PerfRingReader(mapping, attr, LibC.PAGE_SIZE), memberFds));
+                rings.add(new Ring(cpu, fd, mapping, new PerfRingReader(mapping, attr, LibC.pageSize()), memberFds));
             }
             return new PerfEvents(arena, attr, rings, memberById);
         } catch (PerfException | RuntimeException e) {
