@@ -2,6 +2,7 @@ package org.rocprofsys.core.metadata;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ public final class MetadataWriter {
             Map<String, Map<String, List<Path>>> outputs,
             Map<String, String> environment,
             Map<String, Long> drops,
-            Map<String, com.fasterxml.jackson.databind.JsonNode> facts)
+            Map<String, JsonNode> facts)
             throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         AtomicFile.write(file, tmp -> {
@@ -77,15 +78,12 @@ public final class MetadataWriter {
             Map<String, Map<String, List<Path>>> outputs,
             Map<String, String> environment,
             Map<String, Long> drops,
-            Map<String, com.fasterxml.jackson.databind.JsonNode> facts)
+            Map<String, JsonNode> facts)
             throws IOException {
         try (OutputStream os = Files.newOutputStream(tmp);
-                // jackson-core alone unless a fact must be written as a tree: databind's first
-                // ObjectMapper costs a run tens of milliseconds of class initialisation
-                JsonGenerator g = (facts.isEmpty()
-                                ? new JsonFactory()
-                                : new com.fasterxml.jackson.databind.ObjectMapper().getFactory())
-                        .createGenerator(os)) {
+                // jackson-core alone: databind's first ObjectMapper costs a run tens of
+                // milliseconds of class initialisation (the facts' trees are written by writeNode)
+                JsonGenerator g = new JsonFactory().createGenerator(os)) {
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeObjectFieldStart(JsonConfigReader.ROOT);
@@ -112,7 +110,7 @@ public final class MetadataWriter {
             g.writeEndObject();
             for (Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> f : facts.entrySet()) {
                 g.writeFieldName(f.getKey());
-                g.writeTree(f.getValue());
+                writeNode(g, f.getValue());
             }
             g.writeArrayFieldStart("environment");
             for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
@@ -159,6 +157,38 @@ public final class MetadataWriter {
             entries.add(new ConfigEntry(v, d.envName().equals("ROCPROFSYS_CONFIG_FILE") ? "" : v.value()));
         }
         return entries;
+    }
+
+    /** A tree made with JsonNodeFactory, as ObjectMapper would write it (no codec needed). */
+    private static void writeNode(JsonGenerator g, JsonNode n) throws IOException {
+        switch (n.getNodeType()) {
+            case OBJECT -> {
+                g.writeStartObject();
+                for (Map.Entry<String, JsonNode> e : n.properties()) {
+                    g.writeFieldName(e.getKey());
+                    writeNode(g, e.getValue());
+                }
+                g.writeEndObject();
+            }
+            case ARRAY -> {
+                g.writeStartArray();
+                for (JsonNode e : n) {
+                    writeNode(g, e);
+                }
+                g.writeEndArray();
+            }
+            case STRING -> g.writeString(n.textValue());
+            case BOOLEAN -> g.writeBoolean(n.booleanValue());
+            case NULL, MISSING -> g.writeNull();
+            case NUMBER -> {
+                if (n.isIntegralNumber()) {
+                    g.writeNumber(n.bigIntegerValue());
+                } else {
+                    g.writeNumber(n.doubleValue());
+                }
+            }
+            case BINARY, POJO -> throw new IllegalArgumentException("metadata facts hold plain JSON values, not " + n);
+        }
     }
 
     private static void writeInfo(
