@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -23,14 +24,25 @@ public final class SessionDirectory implements AutoCloseable {
     static final long COARSE_CLOCK_MS = 50;
 
     private final Path path;
-    /** Where inotify is available: what tells the collector of changes (else it polls). */
-    private final Optional<DirectoryWatch> watch;
+    /**
+     * Where inotify is available: what tells the collector of changes (else it polls). Opened on a
+     * thread of its own while the run starts (binding its libc calls takes milliseconds); a file
+     * made before it is ready is still found, by the first listing, which waits for it.
+     */
+    private final CompletableFuture<Optional<DirectoryWatch>> opening;
     /** The directory's modification time when it was last listed (read before the listing). */
     private FileTime listed;
 
     private SessionDirectory(Path path) {
         this.path = path;
-        this.watch = DirectoryWatch.open(path);
+        this.opening = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("rocprof-sys-watch").start(() -> {
+            try {
+                opening.complete(DirectoryWatch.open(path));
+            } catch (RuntimeException | Error e) {
+                opening.complete(Optional.empty()); // polling, as without inotify
+            }
+        });
     }
 
     public static SessionDirectory create(Path fallbackTmp) throws IOException {
@@ -56,6 +68,7 @@ public final class SessionDirectory implements AutoCloseable {
      * was: a directory changed within the last {@value #COARSE_CLOCK_MS} ms counts as changed.
      */
     public boolean changedSinceListing() throws IOException {
+        Optional<DirectoryWatch> watch = watch();
         if (watch.isPresent()) {
             return watch.get().takeFilesChanged();
         }
@@ -68,7 +81,7 @@ public final class SessionDirectory implements AutoCloseable {
      * {@link #awaitChange} at once; where not, only its timeout does, so the caller must poll.
      */
     public boolean watched() {
-        return watch.isPresent();
+        return watch().isPresent();
     }
 
     /**
@@ -76,6 +89,7 @@ public final class SessionDirectory implements AutoCloseable {
      * touched, or {@link #wake} is called. For one thread (the collector's).
      */
     public void awaitChange(long micros) throws InterruptedException {
+        Optional<DirectoryWatch> watch = watch();
         if (watch.isPresent()) {
             watch.get().await(TimeUnit.MICROSECONDS.toNanos(micros));
             if (Thread.interrupted()) {
@@ -88,7 +102,11 @@ public final class SessionDirectory implements AutoCloseable {
 
     /** Ends the current or next {@link #awaitChange} at once (from any thread). */
     public void wake() {
-        watch.ifPresent(DirectoryWatch::wake);
+        watch().ifPresent(DirectoryWatch::wake);
+    }
+
+    private Optional<DirectoryWatch> watch() {
+        return opening.join();
     }
 
     /** The ring files present now, oldest exec generation of a pid first. */
@@ -105,7 +123,7 @@ public final class SessionDirectory implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        watch.ifPresent(DirectoryWatch::close);
+        watch().ifPresent(DirectoryWatch::close);
         if (!Files.exists(path)) {
             return;
         }
