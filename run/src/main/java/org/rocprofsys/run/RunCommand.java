@@ -108,7 +108,7 @@ public final class RunCommand {
 
     public static void main(String[] args) throws InterruptedException {
         // compiling can wait for an idle CPU: the target comes first (docs/benchmarks.md, overhead)
-        ThreadNice.lowerJitCompilers();
+        ThreadNice.lowerJitCompilersSoon();
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
         int rc =
                 new RunCommand(prefix, System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err).run(args);
