@@ -56,7 +56,9 @@ final class DirectoryWatch implements AutoCloseable {
             LibC.close(inotify);
             return Optional.empty();
         }
-        return Optional.of(new DirectoryWatch(inotify, LibC.pipeNonBlocking()));
+        DirectoryWatch watch = new DirectoryWatch(inotify, LibC.pipeNonBlocking());
+        watch.readNotifications(); // binds read(2) here, not in a first pass beside the target
+        return Optional.of(watch);
     }
 
     /**
