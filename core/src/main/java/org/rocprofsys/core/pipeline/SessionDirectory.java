@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -24,25 +23,16 @@ public final class SessionDirectory implements AutoCloseable {
     static final long COARSE_CLOCK_MS = 50;
 
     private final Path path;
-    /**
-     * Where inotify is available: what tells the collector of changes (else it polls). Opened on a
-     * thread of its own while the run starts (binding its libc calls takes milliseconds); a file
-     * made before it is ready is still found, by the first listing, which waits for it.
-     */
-    private final CompletableFuture<Optional<DirectoryWatch>> opening;
+    /** Where inotify is available: what tells the collector of changes (else it polls). */
+    private final Optional<DirectoryWatch> watch;
     /** The directory's modification time when it was last listed (read before the listing). */
     private FileTime listed;
 
     private SessionDirectory(Path path) {
         this.path = path;
-        this.opening = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().name("rocprof-sys-watch").start(() -> {
-            try {
-                opening.complete(DirectoryWatch.open(path));
-            } catch (RuntimeException | Error e) {
-                opening.complete(Optional.empty()); // polling, as without inotify
-            }
-        });
+        // before any agent can make a file here, so a caller that lists and then waits misses
+        // none (opened on another thread, a file made meanwhile went unnoticed)
+        this.watch = DirectoryWatch.open(path);
     }
 
     public static SessionDirectory create(Path fallbackTmp) throws IOException {
@@ -68,7 +58,6 @@ public final class SessionDirectory implements AutoCloseable {
      * was: a directory changed within the last {@value #COARSE_CLOCK_MS} ms counts as changed.
      */
     public boolean changedSinceListing() throws IOException {
-        Optional<DirectoryWatch> watch = watch();
         if (watch.isPresent()) {
             return watch.get().takeFilesChanged();
         }
@@ -81,7 +70,7 @@ public final class SessionDirectory implements AutoCloseable {
      * {@link #awaitChange} at once; where not, only its timeout does, so the caller must poll.
      */
     public boolean watched() {
-        return watch().isPresent();
+        return watch.isPresent();
     }
 
     /**
@@ -89,7 +78,6 @@ public final class SessionDirectory implements AutoCloseable {
      * touched, or {@link #wake} is called. For one thread (the collector's).
      */
     public void awaitChange(long micros) throws InterruptedException {
-        Optional<DirectoryWatch> watch = watch();
         if (watch.isPresent()) {
             watch.get().await(TimeUnit.MICROSECONDS.toNanos(micros));
             if (Thread.interrupted()) {
@@ -102,11 +90,7 @@ public final class SessionDirectory implements AutoCloseable {
 
     /** Ends the current or next {@link #awaitChange} at once (from any thread). */
     public void wake() {
-        watch().ifPresent(DirectoryWatch::wake);
-    }
-
-    private Optional<DirectoryWatch> watch() {
-        return opening.join();
+        watch.ifPresent(DirectoryWatch::wake);
     }
 
     /** The ring files present now, oldest exec generation of a pid first. */
@@ -123,7 +107,7 @@ public final class SessionDirectory implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        watch().ifPresent(DirectoryWatch::close);
+        watch.ifPresent(DirectoryWatch::close);
         if (!Files.exists(path)) {
             return;
         }

@@ -54,7 +54,7 @@ class FullRingPolicyTest {
         return start(stallMs, session);
     }
 
-    private Process start(String stallMs, Path sessionDir) throws IOException {
+    private static Process start(String stallMs, Path sessionDir) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(program.toString(), Long.toString(PAIRS));
         pb.environment().put("LD_PRELOAD", agent.toString());
         pb.environment().put(WireFormat.ENV_SESSION_DIR, sessionDir.toString());
@@ -125,17 +125,25 @@ class FullRingPolicyTest {
         assertTrue(dropped() > PAIRS, "dropped " + dropped());
     }
 
-    @Test
-    void aDrainingCollectorLosesNothing() throws Exception {
-        // a stall far longer than anything a drain takes: the thread only ever waits
-        Process p = start("60000");
+    /** What a test collector does between two drains (and while it waits for the ring file). */
+    private interface Pause {
+        void between() throws Exception;
+    }
+
+    /**
+     * Runs full_ring (waiting on a full ring for up to {@code stallMs}) against a collector thread
+     * that drains its ring, pausing as told between drains, until the program has exited; returns
+     * how many region records the collector read, after checking that nothing was lost.
+     */
+    private static long drainWhileItRuns(Path sessionDir, String stallMs, Pause pause) throws Exception {
+        Process p = start(stallMs, sessionDir);
         AtomicLong regions = new AtomicLong();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread collector = Thread.ofPlatform().start(() -> {
             try {
                 Path file;
-                while ((file = ringFile()) == null) {
-                    Thread.sleep(1);
+                while ((file = ringFile(sessionDir)) == null) {
+                    pause.between();
                 }
                 RingFile opened;
                 while ((opened = RingFile.open(file)) == null) {
@@ -159,6 +167,7 @@ class FullRingPolicyTest {
                             drain.flushPending();
                             return;
                         }
+                        pause.between();
                     }
                 }
             } catch (Throwable t) {
@@ -170,9 +179,16 @@ class FullRingPolicyTest {
         if (failure.get() != null) {
             throw new AssertionError(failure.get());
         }
-        assertEquals(0, dropped());
+        assertEquals(0, dropped(ringFile(sessionDir)));
+        return regions.get();
+    }
+
+    @Test
+    void aDrainingCollectorLosesNothing() throws Exception {
+        // a stall far longer than anything a drain takes: the thread only ever waits
+        long regions = drainWhileItRuns(session, "60000", () -> {});
         // every pair, plus the main region's begin and end
-        assertEquals(2 * PAIRS + 2, regions.get());
+        assertEquals(2 * PAIRS + 2, regions);
     }
 
     @Test
@@ -180,60 +196,18 @@ class FullRingPolicyTest {
         // a collector whose sleeps last 20 s unless the agent rings (touches its ring file when a
         // full ring makes it wait, and at exit): the program still ends in a few seconds
         try (SessionDirectory dir = SessionDirectory.create(session)) {
-            Process p = start("20000", dir.path());
-            AtomicLong regions = new AtomicLong();
-            AtomicLong rungDrains = new AtomicLong();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            long sleep = TimeUnit.SECONDS.toMicros(20);
-            Thread collector = Thread.ofPlatform().start(() -> {
-                try {
-                    Path file;
-                    while ((file = ringFile(dir.path())) == null) {
-                        dir.awaitChange(sleep);
-                    }
-                    RingFile opened;
-                    while ((opened = RingFile.open(file)) == null) {
-                        Thread.sleep(1); // header not yet published
-                    }
-                    try (RingFile f = opened) {
-                        RingDrain drain = null;
-                        while (true) {
-                            boolean exited = f.state() == WireFormat.STATE_EXITED;
-                            if (drain == null && !f.rings().isEmpty()) {
-                                drain = new RingDrain(f.pid(), f.rings().getFirst(), e -> {
-                                    if (e instanceof RegionBegin || e instanceof RegionEnd) {
-                                        regions.incrementAndGet();
-                                    }
-                                });
-                            }
-                            if (drain != null) {
-                                drain.drain();
-                            }
-                            if (exited) {
-                                drain.flushPending();
-                                return;
-                            }
-                            long t0 = System.nanoTime();
-                            dir.awaitChange(sleep);
-                            if (System.nanoTime() - t0 > TimeUnit.SECONDS.toNanos(15)) {
-                                throw new AssertionError("slept 15 s: the waiting thread did not ring");
-                            }
-                            rungDrains.incrementAndGet();
-                        }
-                    }
-                } catch (Throwable t) {
-                    failure.set(t);
+            AtomicLong wakeUps = new AtomicLong();
+            long regions = drainWhileItRuns(dir.path(), "20000", () -> {
+                long t0 = System.nanoTime();
+                dir.awaitChange(TimeUnit.SECONDS.toMicros(20));
+                if (System.nanoTime() - t0 > TimeUnit.SECONDS.toNanos(15)) {
+                    throw new AssertionError("slept 15 s: the waiting thread did not ring");
                 }
+                wakeUps.incrementAndGet();
             });
-            finish(p);
-            collector.join(120_000);
-            if (failure.get() != null) {
-                throw new AssertionError(failure.get());
-            }
-            assertEquals(0, dropped(ringFile(dir.path())));
-            assertEquals(2 * PAIRS + 2, regions.get());
+            assertEquals(2 * PAIRS + 2, regions);
             // 40 K records fill the 16 KiB ring about 45 times
-            assertTrue(rungDrains.get() >= 10, "woken " + rungDrains.get() + " times");
+            assertTrue(wakeUps.get() >= 10, "woken " + wakeUps.get() + " times");
         }
     }
 }
