@@ -260,7 +260,7 @@ public final class PerfEvents implements AutoCloseable {
     /** {@link #await}, also ended by {@code wakeFd} becoming readable. */
     public boolean await(int timeoutMs, int wakeFd) {
         checkOpen();
-        int[] all = java.util.Arrays.copyOf(fds, fds.length + 1);
+        int[] all = Arrays.copyOf(fds, fds.length + 1);
         all[fds.length] = wakeFd;
         return LibC.pollIn(all, timeoutMs) > 0;
     }
