@@ -236,8 +236,16 @@ class StrippedProgramsIT extends DistributionTest {
         assertTrue(
                 namedShare(ours) >= namedShare(theirs),
                 "ours " + namedShare(ours) + " " + ours + "\nperf " + namedShare(theirs) + " " + theirs);
-        if (libcDbg && theirs.keySet().stream().anyMatch(n -> n.startsWith("_int_"))) {
-            assertTrue(ours.keySet().stream().anyMatch(n -> n.startsWith("_int_")), "perf names _int_*: " + ours);
+        // only where perf's run had several: with one or two, our own run of a few hundred samples
+        // may by chance have none (a fresh-clone run failed so, naming libc's other internals)
+        long theirIntSamples = theirs.entrySet().stream()
+                .filter(e -> e.getKey().startsWith("_int_"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+        if (libcDbg && theirIntSamples >= 5) {
+            assertTrue(
+                    ours.keySet().stream().anyMatch(n -> n.startsWith("_int_")),
+                    "perf names _int_* in " + theirIntSamples + " samples: " + ours);
         }
     }
 }

@@ -45,20 +45,30 @@ final class DirectoryWatch implements AutoCloseable {
 
     /** A watch of {@code dir}; empty where inotify is unavailable (the collector then polls). */
     static Optional<DirectoryWatch> open(Path dir) {
-        LibC.Result fd = LibC.inotifyInit();
+        LibC.Result fd;
+        try {
+            fd = LibC.inotifyInit();
+        } catch (RuntimeException | LinkageError e) {
+            return Optional.empty(); // a libc without inotify_init1 or ppoll
+        }
         if (fd.value() < 0) {
-            return Optional.empty();
+            return Optional.empty(); // e.g. fs.inotify.max_user_instances reached
         }
         int inotify = (int) fd.value();
-        if (LibC.inotifyAddWatch(inotify, dir.toString(), FILES | LibC.IN_ATTRIB)
-                        .value()
-                < 0) {
-            LibC.close(inotify);
+        try {
+            if (LibC.inotifyAddWatch(inotify, dir.toString(), FILES | LibC.IN_ATTRIB)
+                            .value()
+                    < 0) {
+                LibC.close(inotify);
+                return Optional.empty();
+            }
+            DirectoryWatch watch = new DirectoryWatch(inotify, LibC.pipeNonBlocking());
+            watch.readNotifications(); // binds read(2) here, not in a first pass beside the target
+            return Optional.of(watch);
+        } catch (RuntimeException e) {
+            LibC.close(inotify); // no pipe (no descriptors left): poll instead
             return Optional.empty();
         }
-        DirectoryWatch watch = new DirectoryWatch(inotify, LibC.pipeNonBlocking());
-        watch.readNotifications(); // binds read(2) here, not in a first pass beside the target
-        return Optional.of(watch);
     }
 
     /**

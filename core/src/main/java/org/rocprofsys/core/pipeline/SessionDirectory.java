@@ -31,7 +31,7 @@ public final class SessionDirectory implements AutoCloseable {
     private SessionDirectory(Path path) {
         this.path = path;
         // before any agent can make a file here, so a caller that lists and then waits misses
-        // none (opened on another thread, a file made meanwhile went unnoticed)
+        // none (a watch opened later could miss a file made meanwhile)
         this.watch = DirectoryWatch.open(path);
     }
 
