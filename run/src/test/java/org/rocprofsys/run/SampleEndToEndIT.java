@@ -80,18 +80,25 @@ class SampleEndToEndIT extends DistributionTest {
                 .map(DecodedTrace.Track::uuid)
                 .toList();
         assertEquals(1, sampled.size(), trace.tracks::toString);
-        // frames named only by an FDE or a module offset are left out: on the 16-core GPU host two
-        // runs in four had real samples there, taken by chance at the same places each time, in
-        // ld.so before main (ld-linux-x86-64.so.2+0x1f5a0) and in two unnamed stubs under main
-        // (func_0x5780, func_0x5670; most likely the PLT while a libc call is bound)
         List<String> slices = trace.slices.stream()
                 .filter(s -> s.trackUuid == sampled.getFirst())
-                .filter(s -> !s.name.matches("func_0x[0-9a-f]+|.*\\+0x[0-9a-f]+"))
                 .map(s -> s.depth + ":" + s.name)
                 .distinct()
                 .sorted()
                 .toList();
-        assertEquals(List.of("0:samples [rocprof-sys]", "1:main", "2:heavy", "2:light"), slices);
+        assertTrue(
+                slices.containsAll(List.of("0:samples [rocprof-sys]", "1:main", "2:heavy", "2:light")),
+                slices::toString);
+        // main, heavy and light only where they nest; other frames may come by chance: on the
+        // 16-core GPU host, three runs in eight also had a sample outside main
+        // (ld-linux-x86-64.so.2+0x1f5a0 at depth 1, or a strcpy at depth 6) or in two unnamed
+        // stubs under main (func_0x5780, func_0x5670; most likely the PLT while a call is bound)
+        assertEquals(
+                List.of("1:main", "2:heavy", "2:light"),
+                slices.stream()
+                        .filter(x -> x.matches("\\d+:(main|heavy|light)"))
+                        .toList(),
+                slices::toString);
     }
 
     @Test
