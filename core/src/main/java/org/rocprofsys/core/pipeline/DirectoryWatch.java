@@ -1,6 +1,5 @@
 package org.rocprofsys.core.pipeline;
 
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
@@ -9,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.rocprofsys.ffm.LibC;
+import org.rocprofsys.ffm.WakePipe;
 
 /**
  * What an idle collector sleeps on: inotify on the session directory, and a pipe other threads
@@ -25,21 +25,20 @@ final class DirectoryWatch implements AutoCloseable {
     private static final int EVENT_HEADER = 16; // struct inotify_event: wd, mask, cookie, len, name[len]
 
     private final int inotify;
-    private final int[] pipe;
+    private final WakePipe pipe;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment pollfds = arena.allocate(16, 8);
     private final MemorySegment timespec = arena.allocate(16, 8);
     private final MemorySegment buffer = arena.allocate(4096, 8);
-    private final MemorySegment wakeByte = arena.allocate(1);
     /** Whether ring files may have come or gone since {@link #takeFilesChanged} last said so. */
     private boolean filesChanged = true;
 
-    private DirectoryWatch(int inotify, int[] pipe) {
+    private DirectoryWatch(int inotify, WakePipe pipe) {
         this.inotify = inotify;
         this.pipe = pipe;
         pollfds.set(JAVA_INT, 0, inotify);
         pollfds.set(JAVA_SHORT, 4, LibC.POLLIN);
-        pollfds.set(JAVA_INT, 8, pipe[0]);
+        pollfds.set(JAVA_INT, 8, pipe.readFd());
         pollfds.set(JAVA_SHORT, 12, LibC.POLLIN);
     }
 
@@ -62,7 +61,7 @@ final class DirectoryWatch implements AutoCloseable {
                 LibC.close(inotify);
                 return Optional.empty();
             }
-            DirectoryWatch watch = new DirectoryWatch(inotify, LibC.pipeNonBlocking());
+            DirectoryWatch watch = new DirectoryWatch(inotify, new WakePipe());
             watch.readNotifications(); // binds read(2) here, not in a first pass beside the target
             return Optional.of(watch);
         } catch (RuntimeException e) {
@@ -83,9 +82,7 @@ final class DirectoryWatch implements AutoCloseable {
             return false;
         }
         readNotifications();
-        while (LibC.read(pipe[0], buffer).value() > 0) {
-            // emptied: one wake-up however many were asked for
-        }
+        pipe.drain();
         return true;
     }
 
@@ -99,12 +96,7 @@ final class DirectoryWatch implements AutoCloseable {
 
     /** Ends the collector's current or next {@link #await} at once. */
     void wake() {
-        try {
-            wakeByte.set(JAVA_BYTE, 0, (byte) 1);
-            LibC.write(pipe[1], wakeByte); // a full pipe already holds a wake-up
-        } catch (IllegalStateException closed) {
-            // the collector has ended: nobody to wake
-        }
+        pipe.wake();
     }
 
     private void readNotifications() {
@@ -122,8 +114,7 @@ final class DirectoryWatch implements AutoCloseable {
     @Override
     public void close() {
         LibC.close(inotify);
-        LibC.close(pipe[0]);
-        LibC.close(pipe[1]);
+        pipe.close();
         arena.close();
     }
 }

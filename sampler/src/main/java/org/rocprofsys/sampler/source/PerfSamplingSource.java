@@ -1,7 +1,7 @@
 package org.rocprofsys.sampler.source;
 
 import java.io.PrintStream;
-import java.lang.foreign.Arena;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,7 +11,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.StackFrame;
@@ -19,8 +22,8 @@ import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.pipeline.BackgroundSource;
-import org.rocprofsys.ffm.LibC;
 import org.rocprofsys.ffm.ThreadNice;
+import org.rocprofsys.ffm.WakePipe;
 import org.rocprofsys.sampler.counters.PerfCounter;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;
@@ -172,15 +175,14 @@ public final class PerfSamplingSource implements BackgroundSource {
     private PerfEvents events;
     private boolean attachedBeforeExec;
     private Thread thread;
-    /** Written by {@link #stop} to end the reader's sleep: {read end, write end}. */
-    private int[] stopPipe;
+    /** Woken by {@link #stop} to end the reader's sleep. */
+    private WakePipe stopPipe;
 
     private Thread processor;
     /** What the reader copied from the rings at each wake-up, in order; an empty list ends it. */
-    private final java.util.concurrent.LinkedBlockingQueue<List<PerfEvents.Copy>> batches =
-            new java.util.concurrent.LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<List<PerfEvents.Copy>> batches = new LinkedBlockingQueue<>();
     /** Bytes the reader copied and the unwinder has not analysed yet. */
-    private final java.util.concurrent.atomic.AtomicLong heldBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong heldBytes = new AtomicLong();
 
     private final Object hold = new Object();
     /** Where the reader's copies wait; made with the events. */
@@ -188,8 +190,7 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     private long holdBytes;
     /** Batches the unwinder has taken up so far (tests). */
-    private final java.util.concurrent.atomic.AtomicInteger batchesAnalysed =
-            new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger batchesAnalysed = new AtomicInteger();
 
     private long windowStartNs;
     private long windowEndNs;
@@ -275,7 +276,7 @@ public final class PerfSamplingSource implements BackgroundSource {
         rootPid = pid;
         windowStartNs = startNs + config.delayNs();
         windowEndNs = config.durationNs() > 0 ? windowStartNs + config.durationNs() : Long.MAX_VALUE;
-        stopPipe = LibC.pipeNonBlocking();
+        stopPipe = new WakePipe();
         thread = Thread.ofPlatform().daemon().name("rocprof-sys-sampler").start(this::read);
     }
 
@@ -366,15 +367,14 @@ public final class PerfSamplingSource implements BackgroundSource {
             // e.g. no memory left for the copies: what was read is still analysed, and nothing waits for more
             log.println("[rocprof-sys] warning: call-stack sampling stopped early: " + e);
         } finally {
-            readerCpuNs =
-                    java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            readerCpuNs = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             batches.add(List.of()); // end of stream
         }
     }
 
     private void readUntilStopped() {
         while (!stopping) {
-            events.await(pollMs(), stopPipe[0]);
+            events.await(pollMs(), stopPipe.readFd());
             if (!durationOver && System.nanoTime() > windowEndNs) {
                 durationOver = true;
                 try {
@@ -458,8 +458,7 @@ public final class PerfSamplingSource implements BackgroundSource {
             for (Integer pid : List.copyOf(deferred.keySet())) {
                 flushDeferred(pid, out);
             }
-            unwinderCpuNs =
-                    java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            unwinderCpuNs = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -648,9 +647,7 @@ public final class PerfSamplingSource implements BackgroundSource {
         }
         try {
             if (thread != null) {
-                try (Arena a = Arena.ofConfined()) {
-                    LibC.write(stopPipe[1], a.allocate(1)); // ends the reader's sleep
-                }
+                stopPipe.wake();
                 thread.join();
             }
             if (processor != null) {
@@ -665,8 +662,7 @@ public final class PerfSamplingSource implements BackgroundSource {
         long lost = events.lostRecords();
         events.close();
         if (stopPipe != null) {
-            LibC.close(stopPipe[0]);
-            LibC.close(stopPipe[1]);
+            stopPipe.close();
         }
         if (copies != null) {
             copies.close();
