@@ -214,6 +214,18 @@ public final class PerfettoSink implements EventSink {
 
     @Override
     public void accept(SinkEvent event) throws IOException {
+        // regions are nearly every event: tested first by their exact (final) classes, before the
+        // general switch and its timestamp read through the interface
+        if (started && !finished) {
+            if (event instanceof RegionBegin b) {
+                regionBegin(b, NO_FLOW);
+                return;
+            }
+            if (event instanceof RegionEnd e) {
+                regionEnd(e);
+                return;
+            }
+        }
         accept(event, NO_FLOW);
     }
 
@@ -235,7 +247,9 @@ public final class PerfettoSink implements EventSink {
         if (finished) {
             throw new IllegalStateException("event after finish: " + event);
         }
-        start(event.timestampNs());
+        if (!started) {
+            start(event.timestampNs());
+        }
         switch (event) {
             case ProcessStarted p -> processStarted(p);
             case ProcessEnded p -> processEnded(p);
@@ -1072,7 +1086,8 @@ public final class PerfettoSink implements EventSink {
          * with an absolute MONOTONIC timestamp (as Perfetto's SDK does) and the clock stays.
          */
         long advance(long timestampNs) {
-            long units = Math.floorDiv(timestampNs, unit);
+            // a 64-bit division per event is measurable; the default unit is 1 ns
+            long units = unit == 1 ? timestampNs : Math.floorDiv(timestampNs, unit);
             if (units < lastUnits) {
                 return -1;
             }

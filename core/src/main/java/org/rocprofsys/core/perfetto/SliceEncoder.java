@@ -2,7 +2,11 @@ package org.rocprofsys.core.perfetto;
 
 import com.google.protobuf.CodedOutputStream;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.rocprofsys.core.event.AnnotationValue;
 
 /**
@@ -11,105 +15,132 @@ import org.rocprofsys.core.event.AnnotationValue;
  * packet). Field numbers are those of perfetto_trace_subset.proto; fields are written in
  * field-number order, as protobuf itself serialises them, and the decoding tests read the result
  * back with the generated classes.
+ *
+ * <p>The TrackEvent is written into one buffer after {@value #HEAD_ROOM} free bytes; the packet's
+ * header (its frame, timestamp, sequence and the event's length) is then written into the bytes
+ * just before it, so a packet is built in place and handed over in one write, without copying the
+ * event. Every tag here fits one byte except the clock id's, and capacity is checked once per
+ * field, not per byte: this runs twice per region, and its per-byte checks were half the cost of
+ * the Perfetto writer's thread.
  */
 final class SliceEncoder {
-    // TracePacket
-    private static final int PACKET_TIMESTAMP = 8;
-    private static final int PACKET_SEQUENCE_ID = 10;
-    private static final int PACKET_TRACK_EVENT = 11;
-    private static final int PACKET_INTERNED_DATA = 12;
-    private static final int PACKET_TIMESTAMP_CLOCK_ID = 58;
-    // TrackEvent
-    private static final int EVENT_CATEGORY_IIDS = 3;
-    private static final int EVENT_DEBUG_ANNOTATIONS = 4;
-    private static final int EVENT_TYPE = 9;
-    private static final int EVENT_NAME_IID = 10;
-    // DebugAnnotation
-    private static final int ANNOTATION_NAME_IID = 1;
-    private static final int ANNOTATION_BOOL = 2;
-    private static final int ANNOTATION_UINT = 3;
-    private static final int ANNOTATION_INT = 4;
-    private static final int ANNOTATION_DOUBLE = 5;
-    private static final int ANNOTATION_STRING = 6;
-    private static final int ANNOTATION_POINTER = 7;
+    // one-byte tags: field number << 3 | wire type
+    private static final byte TRACE_PACKET = (1 << 3) | 2;
+    private static final byte PACKET_TIMESTAMP = (8 << 3);
+    private static final byte PACKET_SEQUENCE_ID = (10 << 3);
+    private static final byte PACKET_TRACK_EVENT = (11 << 3) | 2;
+    private static final byte PACKET_INTERNED_DATA = (12 << 3) | 2;
+    /** Field 58, varint: a tag of two bytes. */
+    private static final int PACKET_TIMESTAMP_CLOCK_ID_TAG = 58 << 3;
 
-    private static final int VARINT = 0;
-    private static final int FIXED64 = 1;
-    private static final int LENGTH_DELIMITED = 2;
+    private static final byte EVENT_CATEGORY_IIDS = (3 << 3);
+    private static final byte EVENT_DEBUG_ANNOTATIONS = (4 << 3) | 2;
+    private static final byte EVENT_TYPE = (9 << 3);
+    private static final byte EVENT_NAME_IID = (10 << 3);
 
-    /** The TrackEvent being built. */
-    private final Bytes event = new Bytes();
-    /** One DebugAnnotation, copied into {@link #event} when complete. */
-    private final Bytes annotation = new Bytes();
+    private static final byte ANNOTATION_NAME_IID = (1 << 3);
+    private static final byte ANNOTATION_BOOL = (2 << 3);
+    private static final byte ANNOTATION_UINT = (3 << 3);
+    private static final byte ANNOTATION_INT = (4 << 3);
+    private static final byte ANNOTATION_DOUBLE = (5 << 3) | 1;
+    private static final byte ANNOTATION_STRING = (6 << 3) | 2;
+    private static final byte ANNOTATION_POINTER = (7 << 3);
 
-    private final Bytes packet = new Bytes();
+    /** The most a packet header takes: frame tag + int, 3 tags + a long and two ints. */
+    private static final int HEAD_ROOM = 1 + 5 + 1 + 10 + 1 + 5 + 1 + 5;
+    /** The most a varint field takes: a one-byte tag and ten bytes. */
+    private static final int VARINT_FIELD = 11;
+
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private byte[] buf = new byte[512];
+    /** The end of the event being built; it starts at {@link #HEAD_ROOM}. */
+    private int end = HEAD_ROOM;
+
+    /** One DebugAnnotation's body, copied into the event when complete. */
+    private byte[] annotation = new byte[64];
 
     /** Starts a TrackEvent; its fields must then be added in field-number order. */
     void begin() {
-        event.length = 0;
+        end = HEAD_ROOM;
     }
 
     void categoryIid(long iid) {
-        event.tag(EVENT_CATEGORY_IIDS, VARINT);
-        event.varint(iid);
+        varintField(EVENT_CATEGORY_IIDS, iid);
     }
 
     void annotation(long nameIid, AnnotationValue value) {
-        annotation.length = 0;
-        annotation.tag(ANNOTATION_NAME_IID, VARINT);
-        annotation.varint(nameIid);
+        byte[] utf8 = value instanceof AnnotationValue.Text t
+                ? (t.value() == null ? "" : t.value()).getBytes(StandardCharsets.UTF_8)
+                : null;
+        int need = 2 * VARINT_FIELD + 5 + (utf8 == null ? 0 : utf8.length);
+        if (annotation.length < need) {
+            annotation = new byte[Math.max(need, 2 * annotation.length)];
+        }
+        byte[] a = annotation;
+        int n = 0;
+        a[n++] = ANNOTATION_NAME_IID;
+        n = putVarint(a, n, nameIid);
         switch (value) {
             case AnnotationValue.Bool v -> {
-                annotation.tag(ANNOTATION_BOOL, VARINT);
-                annotation.varint(v.value() ? 1 : 0);
+                a[n++] = ANNOTATION_BOOL;
+                a[n++] = (byte) (v.value() ? 1 : 0);
             }
             case AnnotationValue.Unsigned v -> {
-                annotation.tag(ANNOTATION_UINT, VARINT);
-                annotation.varint(v.value());
+                a[n++] = ANNOTATION_UINT;
+                n = putVarint(a, n, v.value());
             }
             case AnnotationValue.Signed v -> {
-                annotation.tag(ANNOTATION_INT, VARINT);
-                annotation.varint(v.value());
+                a[n++] = ANNOTATION_INT;
+                n = putVarint(a, n, v.value());
             }
             case AnnotationValue.Real v -> {
-                annotation.tag(ANNOTATION_DOUBLE, FIXED64);
-                annotation.fixed64(Double.doubleToRawLongBits(v.value()));
+                a[n++] = ANNOTATION_DOUBLE;
+                long bits = Double.doubleToRawLongBits(v.value());
+                for (int i = 0; i < 8; i++) {
+                    a[n++] = (byte) (bits >>> (8 * i));
+                }
             }
             case AnnotationValue.Text v -> {
-                byte[] utf8 = (v.value() == null ? "" : v.value()).getBytes(StandardCharsets.UTF_8);
-                annotation.tag(ANNOTATION_STRING, LENGTH_DELIMITED);
-                annotation.varint(utf8.length);
-                annotation.raw(utf8, 0, utf8.length);
+                a[n++] = ANNOTATION_STRING;
+                n = putVarint(a, n, utf8.length);
+                System.arraycopy(utf8, 0, a, n, utf8.length);
+                n += utf8.length;
             }
             case AnnotationValue.Pointer v -> {
-                annotation.tag(ANNOTATION_POINTER, VARINT);
-                annotation.varint(v.address());
+                a[n++] = ANNOTATION_POINTER;
+                n = putVarint(a, n, v.address());
             }
         }
-        event.tag(EVENT_DEBUG_ANNOTATIONS, LENGTH_DELIMITED);
-        event.varint(annotation.length);
-        event.raw(annotation.data, 0, annotation.length);
+        ensure(1 + VARINT_FIELD + n);
+        byte[] b = buf;
+        int p = end;
+        b[p++] = EVENT_DEBUG_ANNOTATIONS;
+        p = putVarint(b, p, n);
+        System.arraycopy(a, 0, b, p, n);
+        end = p + n;
     }
 
     /** An unsigned annotation (a region's begin_ns or end_ns), without boxing its value. */
     void unsignedAnnotation(long nameIid, long value) {
-        int length = 1 + Bytes.varintSize(nameIid) + 1 + Bytes.varintSize(value);
-        event.tag(EVENT_DEBUG_ANNOTATIONS, LENGTH_DELIMITED);
-        event.varint(length);
-        event.tag(ANNOTATION_NAME_IID, VARINT);
-        event.varint(nameIid);
-        event.tag(ANNOTATION_UINT, VARINT);
-        event.varint(value);
+        ensure(2 + 2 * VARINT_FIELD);
+        byte[] b = buf;
+        int p = end;
+        b[p++] = EVENT_DEBUG_ANNOTATIONS;
+        b[p++] = (byte) (1 + varintSize(nameIid) + 1 + varintSize(value)); // < 128
+        b[p++] = ANNOTATION_NAME_IID;
+        p = putVarint(b, p, nameIid);
+        b[p++] = ANNOTATION_UINT;
+        end = putVarint(b, p, value);
     }
 
     void type(int type) {
-        event.tag(EVENT_TYPE, VARINT);
-        event.varint(type);
+        varintField(EVENT_TYPE, type);
     }
 
     void nameIid(long iid) {
-        event.tag(EVENT_NAME_IID, VARINT);
-        event.varint(iid);
+        varintField(EVENT_NAME_IID, iid);
     }
 
     /**
@@ -120,83 +151,115 @@ final class SliceEncoder {
      */
     void writePacket(CodedOutputStream out, long timestamp, int clockId, int sequenceId, byte[] interned)
             throws IOException {
-        // framed here and handed over in one write: a slice is two packets per region, and the
-        // stream's per-field calls cost more than the encoding itself
-        int size = 1
-                + Bytes.varintSize(timestamp)
-                + 1
-                + Bytes.varintSize(sequenceId)
-                + 1
-                + Bytes.varintSize(event.length)
-                + event.length;
+        int eventLength = end - HEAD_ROOM;
+        int tail = 0;
         if (interned != null) {
-            size += 1 + Bytes.varintSize(interned.length) + interned.length;
+            tail += 1 + varintSize(interned.length) + interned.length;
         }
         if (clockId != 0) {
-            size += 2 + Bytes.varintSize(clockId);
+            tail += 2 + varintSize(clockId);
         }
-        Bytes p = packet;
-        p.length = 0;
-        p.tag(1, LENGTH_DELIMITED);
-        p.varint(size);
-        p.tag(PACKET_TIMESTAMP, VARINT);
-        p.varint(timestamp);
-        p.tag(PACKET_SEQUENCE_ID, VARINT);
-        p.varint(sequenceId);
-        p.tag(PACKET_TRACK_EVENT, LENGTH_DELIMITED);
-        p.varint(event.length);
-        p.raw(event.data, 0, event.length);
-        if (interned != null) {
-            p.tag(PACKET_INTERNED_DATA, LENGTH_DELIMITED);
-            p.varint(interned.length);
-            p.raw(interned, 0, interned.length);
+        int inner = 1 + varintSize(timestamp) + 1 + varintSize(sequenceId) + 1 + varintSize(eventLength);
+        int size = inner + eventLength + tail;
+        // the header goes just before the event, so its varints are stored byte by byte (a wide
+        // store would run into the event); they are small: deltas, a sequence, lengths
+        int start = HEAD_ROOM - 1 - varintSize(size) - inner;
+        byte[] b = buf;
+        b[start] = TRACE_PACKET;
+        int p = putVarintExact(b, start + 1, size);
+        b[p++] = PACKET_TIMESTAMP;
+        p = putVarintExact(b, p, timestamp);
+        b[p++] = PACKET_SEQUENCE_ID;
+        p = putVarintExact(b, p, sequenceId);
+        b[p++] = PACKET_TRACK_EVENT;
+        putVarintExact(b, p, eventLength);
+        if (tail != 0) {
+            ensure(tail + VARINT_FIELD); // the last varint's store may run past the tail
+            b = buf;
+            p = end;
+            if (interned != null) {
+                b[p++] = PACKET_INTERNED_DATA;
+                p = putVarint(b, p, interned.length);
+                System.arraycopy(interned, 0, b, p, interned.length);
+                p += interned.length;
+            }
+            if (clockId != 0) {
+                p = putVarint(b, p, PACKET_TIMESTAMP_CLOCK_ID_TAG);
+                p = putVarint(b, p, clockId);
+            }
+            end = p;
         }
-        if (clockId != 0) {
-            p.tag(PACKET_TIMESTAMP_CLOCK_ID, VARINT);
-            p.varint(clockId);
-        }
-        out.writeRawBytes(p.data, 0, p.length);
+        out.writeRawBytes(b, start, end - start);
     }
 
-    private static final class Bytes {
-        byte[] data = new byte[256];
-        int length;
+    private void varintField(byte tag, long value) {
+        ensure(VARINT_FIELD);
+        buf[end] = tag;
+        end = putVarint(buf, end + 1, value);
+    }
 
-        /** Bytes of {@code v} as a varint (a negative int or long takes ten, as protobuf's uint64). */
-        static int varintSize(long v) {
-            return v == 0 ? 1 : (64 - Long.numberOfLeadingZeros(v) + 6) / 7;
+    private void ensure(int more) {
+        if (end + more > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, end + more));
         }
+    }
 
-        void tag(int field, int wireType) {
-            varint(((long) field << 3) | wireType);
-        }
+    /** Bytes of {@code v} as a varint (a negative int or long takes ten, as protobuf's uint64). */
+    static int varintSize(long v) {
+        return v == 0 ? 1 : (64 - Long.numberOfLeadingZeros(v) + 6) / 7;
+    }
 
-        void varint(long v) {
-            ensure(10);
-            while ((v & ~0x7FL) != 0) {
-                data[length++] = (byte) ((v & 0x7F) | 0x80);
-                v >>>= 7;
-            }
-            data[length++] = (byte) v;
+    /** Writes {@code v} as a varint at {@code p}, byte by byte, writing nothing after it. */
+    private static int putVarintExact(byte[] b, int p, long v) {
+        while ((v & ~0x7FL) != 0) {
+            b[p++] = (byte) (v | 0x80);
+            v >>>= 7;
         }
+        b[p++] = (byte) v;
+        return p;
+    }
 
-        void fixed64(long v) {
-            ensure(8);
-            for (int i = 0; i < 8; i++) {
-                data[length++] = (byte) (v >>> (8 * i));
-            }
-        }
+    /** 0x80 in each byte of a varint of n bytes but its last, for n = 0..8. */
+    private static final long[] CONTINUATIONS = new long[9];
 
-        void raw(byte[] bytes, int offset, int count) {
-            ensure(count);
-            System.arraycopy(bytes, offset, data, length, count);
-            length += count;
+    static {
+        for (int n = 2; n <= 8; n++) {
+            CONTINUATIONS[n] = 0x8080808080808080L >>> (8 * (9 - n));
         }
+    }
 
-        private void ensure(int more) {
-            if (length + more > data.length) {
-                data = java.util.Arrays.copyOf(data, Math.max(data.length * 2, length + more));
-            }
+    /**
+     * Writes {@code v} as a varint at {@code p}; returns the position after it. The caller leaves
+     * ten writable bytes at {@code p}: a varint of more than one byte is stored eight bytes at a
+     * time, its groups of seven bits spread with shifts (no loop, one bounds check), and the bytes
+     * after it within that store are zeros for the next field to overwrite.
+     */
+    private static int putVarint(byte[] b, int p, long v) {
+        if ((v & ~0x7FL) == 0) {
+            b[p] = (byte) v;
+            return p + 1;
         }
+        int n = varintSize(v);
+        long groups = (v & 0x7FL)
+                | ((v << 1) & 0x7F00L)
+                | ((v << 2) & 0x7F0000L)
+                | ((v << 3) & 0x7F000000L)
+                | ((v << 4) & 0x7F00000000L)
+                | ((v << 5) & 0x7F0000000000L)
+                | ((v << 6) & 0x7F000000000000L)
+                | ((v << 7) & 0x7F00000000000000L);
+        if (n <= 8) {
+            LONG_LE.set(b, p, groups | CONTINUATIONS[n]);
+            return p + n;
+        }
+        LONG_LE.set(b, p, groups | 0x8080808080808080L);
+        long high = v >>> 56;
+        if (n == 9) {
+            b[p + 8] = (byte) high;
+        } else {
+            b[p + 8] = (byte) (high | 0x80);
+            b[p + 9] = (byte) (high >>> 7);
+        }
+        return p + n;
     }
 }
