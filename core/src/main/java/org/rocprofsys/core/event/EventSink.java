@@ -12,4 +12,13 @@ public interface EventSink {
     void accept(SinkEvent event) throws IOException;
 
     void finish(RunSummary summary) throws IOException;
+
+    /**
+     * Whether this sink reads {@link RegionBegin} and {@link RegionEnd} events. One that does not
+     * (the GPU and sampling reports) may be spared them: it then sees every other event, in
+     * order, and no region event; regions are nearly all of a traced run's events.
+     */
+    default boolean readsRegions() {
+        return true;
+    }
 }

@@ -77,6 +77,11 @@ public final class SamplingProfileSink implements OutputWriter {
     }
 
     @Override
+    public boolean readsRegions() {
+        return false; // stack samples and thread starts only
+    }
+
+    @Override
     public void accept(SinkEvent event) {
         if (event instanceof ThreadStarted t) {
             wall.accept(t); // thread numbers for the "|N>>>" labels

@@ -13,12 +13,15 @@ import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.Mark;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 
 class SinkThreadsTest {
     /** Records what it was given and on which thread. */
-    private static final class Recording implements EventSink {
+    private static class Recording implements EventSink {
         final List<SinkEvent> events = new ArrayList<>();
         final List<Thread> threads = new ArrayList<>();
 
@@ -60,6 +63,31 @@ class SinkThreadsTest {
         assertNotEquals(a.threads.getFirst(), b.threads.getFirst());
         threads.finish(); // a second finish does nothing
         assertEquals(events, a.events);
+    }
+
+    @Test
+    void aSinkThatReadsNoRegionsIsSparedBatchesOfRegionsAlone() {
+        Recording all = new Recording();
+        Recording noRegions = new Recording() {
+            @Override
+            public boolean readsRegions() {
+                return false;
+            }
+        };
+        SinkThreads threads = new SinkThreads(List.of(all, noRegions));
+        List<SinkEvent> events = new ArrayList<>();
+        for (int i = 0; i < SinkThreads.BATCH * 3; i += 2) { // three batches of regions alone
+            events.add(new RegionBegin(i, 1, 1, "r", Category.USER, List.of(), RegionMetrics.NONE));
+            events.add(new RegionEnd(i + 1, 1, 1, Category.USER, List.of(), RegionMetrics.NONE, false));
+        }
+        Mark mark = new Mark(SinkThreads.BATCH * 3, 1, 1, "m", Category.USER);
+        events.add(mark); // the last, partial batch: one region and the mark
+        events.add(new RegionBegin(mark.timestampNs() + 1, 1, 1, "r", Category.USER, List.of(), RegionMetrics.NONE));
+        events.forEach(threads::accept);
+        threads.finish();
+
+        assertEquals(events, all.events);
+        assertEquals(events.subList(events.size() - 2, events.size()), noRegions.events);
     }
 
     @Test

@@ -49,6 +49,11 @@ public final class UnifiedMemoryFormat implements OutputFormat {
         }
 
         @Override
+        public boolean readsRegions() {
+            return false; // GPU activity only
+        }
+
+        @Override
         public void accept(SinkEvent event) {
             if (event instanceof GpuActivity g) {
                 reports.computeIfAbsent(g.pid(), p -> new UnifiedMemoryReport()).accept(g.event());

@@ -55,6 +55,11 @@ public final class GpuCounterFormat implements OutputFormat {
         }
 
         @Override
+        public boolean readsRegions() {
+            return false; // GPU activity only
+        }
+
+        @Override
         public void accept(SinkEvent event) {
             if (event instanceof GpuActivity g && g.event() instanceof GpuCounterSample s) {
                 String key = String.format(Locale.ROOT, "%08d/%s", s.device(), s.metricKey());

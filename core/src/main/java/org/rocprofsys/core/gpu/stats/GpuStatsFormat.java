@@ -64,6 +64,11 @@ public final class GpuStatsFormat implements OutputFormat {
         }
 
         @Override
+        public boolean readsRegions() {
+            return false; // GPU activity only
+        }
+
+        @Override
         public void accept(SinkEvent event) {
             if (event instanceof GpuActivity g) {
                 any = true;
