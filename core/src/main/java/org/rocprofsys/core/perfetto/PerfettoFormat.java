@@ -15,6 +15,7 @@ import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.output.BackgroundOutputStream;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
@@ -39,7 +40,11 @@ public final class PerfettoFormat implements OutputFormat {
         AtomicFile.Pending pending = AtomicFile.begin(file);
         TraceBudget budget;
         try {
-            budget = TraceBudget.of(context.settings(), Files.newOutputStream(pending.temporary()));
+            // written to the file from a thread of its own: write(2) was half of the trace
+            // thread's time on a 16-core host
+            budget = TraceBudget.of(
+                    context.settings(),
+                    new BackgroundOutputStream(Files.newOutputStream(pending.temporary()), "rocprof-sys-trace-file"));
         } catch (IOException e) {
             pending.close();
             throw new FileWriteException(file, AtomicFile.reason(e), e);
