@@ -42,6 +42,12 @@ public final class InterpreterMainRegion implements Consumer<TraceEvent> {
 
     @Override
     public void accept(TraceEvent e) {
+        // nearly every event is a region of a process that is no interpreter: passed on at once
+        Class<?> type = e.getClass();
+        if (mainThreads.isEmpty() && (type == RegionBegin.class || type == RegionEnd.class)) {
+            downstream.accept(e);
+            return;
+        }
         switch (e) {
             case ProcessStarted p -> {
                 pythonProcess.put(p.pid(), isInterpreter(p.executable()));

@@ -35,13 +35,17 @@ final class SinkThreads implements Consumer<SinkEvent> {
     /** Batches queued per sink before the collector waits: about 16 MB of events in flight at most. */
     private static final int QUEUE_BATCHES = 64;
 
-    /** Events handed on together; {@code onlyRegions} when every one is a region begin or end. */
-    private record Batch(SinkEvent[] events, int size, boolean onlyRegions) {}
+    /**
+     * Events handed on together; {@code onlyRegions} when every one is a region begin or end. An
+     * Object[], not a SinkEvent[]: a store into an array of an interface type checks the element's
+     * type, a scan of its secondary supertypes, for every event.
+     */
+    private record Batch(Object[] events, int size, boolean onlyRegions) {}
 
-    private static final Batch END = new Batch(new SinkEvent[0], 0, false);
+    private static final Batch END = new Batch(new Object[0], 0, false);
 
     private final List<Worker> workers = new ArrayList<>();
-    private SinkEvent[] batch = new SinkEvent[BATCH];
+    private Object[] batch = new Object[BATCH];
     private int size;
     private boolean onlyRegions = true;
     private boolean finished;
@@ -99,7 +103,7 @@ final class SinkThreads implements Consumer<SinkEvent> {
         }
         rethrow();
         Batch full = new Batch(batch, size, onlyRegions);
-        batch = new SinkEvent[BATCH];
+        batch = new Object[BATCH];
         size = 0;
         onlyRegions = true;
         for (Worker w : workers) {
@@ -150,9 +154,9 @@ final class SinkThreads implements Consumer<SinkEvent> {
                         continue; // keep taking, so that the collector never waits for a dead sink
                     }
                     try {
-                        SinkEvent[] events = b.events();
+                        Object[] events = b.events();
                         for (int i = 0, n = b.size(); i < n; i++) {
-                            sink.accept(events[i]);
+                            sink.accept((SinkEvent) events[i]);
                         }
                     } catch (IOException | RuntimeException | Error ex) {
                         failure = ex;
