@@ -456,6 +456,8 @@ final class CallGraphBuilder {
      * meaning nothing open), at most {@link #HISTORY_CAPACITY}, oldest dropped first.
      */
     static final class History {
+        // lengths are powers of two (64 doubling to HISTORY_CAPACITY): indices wrap with a mask,
+        // not a division, on every main-thread region
         private long[] times = new long[64];
         private ProfileNode[] nodes = new ProfileNode[64];
         private int start;
@@ -466,11 +468,11 @@ final class CallGraphBuilder {
                 if (times.length < HISTORY_CAPACITY) {
                     grow();
                 } else {
-                    start = (start + 1) % times.length;
+                    start = (start + 1) & (times.length - 1);
                     size--;
                 }
             }
-            int i = (start + size) % times.length;
+            int i = (start + size) & (times.length - 1);
             times[i] = t;
             nodes[i] = node;
             size++;
@@ -481,7 +483,7 @@ final class CallGraphBuilder {
             long[] nt = new long[cap];
             ProfileNode[] nn = new ProfileNode[cap];
             for (int k = 0; k < size; k++) {
-                int i = (start + k) % times.length;
+                int i = (start + k) & (times.length - 1);
                 nt[k] = times[i];
                 nn[k] = nodes[i];
             }
@@ -501,14 +503,14 @@ final class CallGraphBuilder {
             int found = -1;
             while (lo <= hi) {
                 int mid = (lo + hi) >>> 1;
-                if (times[(start + mid) % times.length] <= t) {
+                if (times[(start + mid) & (times.length - 1)] <= t) {
                     found = mid;
                     lo = mid + 1;
                 } else {
                     hi = mid - 1;
                 }
             }
-            return found < 0 ? null : nodes[(start + found) % times.length];
+            return found < 0 ? null : nodes[(start + found) & (times.length - 1)];
         }
 
         int size() {
