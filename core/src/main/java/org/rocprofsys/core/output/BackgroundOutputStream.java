@@ -146,6 +146,8 @@ public final class BackgroundOutputStream extends OutputStream {
                         out.close();
                     } catch (IOException e) {
                         f = f == null ? e : f;
+                    } catch (RuntimeException | Error e) {
+                        f = f == null ? new IOException(e.toString(), e) : f;
                     }
                     answers.put(f == null ? DONE : f);
                     return;
@@ -159,6 +161,10 @@ public final class BackgroundOutputStream extends OutputStream {
                         }
                     } catch (IOException e) {
                         failure = e;
+                    } catch (RuntimeException | Error e) {
+                        // kept as a failure, not left to end this thread: the writer would wait
+                        // for a free chunk for ever
+                        failure = new IOException(e.toString(), e);
                     }
                 }
                 if (c == FLUSH) {

@@ -14,6 +14,7 @@ import java.io.OutputStream;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class BackgroundOutputStreamTest {
     /** Records the bytes, the thread that wrote them, flushes and the close. */
@@ -124,5 +125,31 @@ class BackgroundOutputStreamTest {
             out.close();
         });
         assertSame(full, thrown.getCause());
+    }
+
+    @Test
+    @Timeout(30)
+    void anUncheckedFailureOfTheStreamIsAnIOExceptionNotAHang() {
+        IllegalStateException bug = new IllegalStateException("bug in the stream");
+        OutputStream failing = new OutputStream() {
+            @Override
+            public void write(int b) {
+                throw bug;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                throw bug;
+            }
+        };
+        BackgroundOutputStream out = new BackgroundOutputStream(failing, "test-writer");
+        byte[] chunk = new byte[BackgroundOutputStream.CHUNK];
+        IOException thrown = assertThrows(IOException.class, () -> {
+            for (int i = 0; i < 100; i++) { // more than the chunks there are: a dead thread would hang here
+                out.write(chunk);
+            }
+        });
+        assertSame(bug, thrown.getCause().getCause());
+        assertThrows(IOException.class, out::close);
     }
 }
