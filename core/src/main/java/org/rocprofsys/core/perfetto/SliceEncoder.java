@@ -20,8 +20,8 @@ import org.rocprofsys.core.event.AnnotationValue;
  * header (its frame, timestamp, sequence and the event's length) is then written into the bytes
  * just before it, so a packet is built in place and handed over in one write, without copying the
  * event. Every tag here fits one byte except the clock id's, and capacity is checked once per
- * field, not per byte: this runs twice per region, and its per-byte checks were half the cost of
- * the Perfetto writer's thread.
+ * field, not per byte: this runs twice per region and is most of the Perfetto writer thread's
+ * work.
  */
 final class SliceEncoder {
     // one-byte tags: field number << 3 | wire type
