@@ -10,16 +10,16 @@ import java.util.concurrent.BlockingQueue;
 /**
  * An output stream whose bytes reach the stream under it from a thread of its own: the caller
  * only copies into one of a few chunks of {@value #CHUNK} bytes, and a full chunk is written by
- * that thread while the caller goes on. The trace writer's thread spent about half of its time in
- * write(2) on the 16-core GPU host (copying into the page cache), and that host has CPUs to
- * spare; on a machine without, it costs one more hand-off per chunk.
+ * that thread while the caller goes on. The trace writer's thread spent a third to a half of its
+ * time in write(2) on the 16-core GPU host (copying into the page cache), and that host has CPUs
+ * to spare; on a machine without, it costs one more hand-off per chunk.
  *
  * <p>At most {@value #CHUNKS} chunks are in flight; a caller that gets ahead of the disk waits for
  * one to be written. A failure of the stream under it (a full disk) is thrown from the caller's
  * next {@link #write}, {@link #flush} or {@link #close}, as a new exception each time (a caller's
  * try-with-resources would otherwise suppress an exception with itself) with the same message and
- * the original as its cause; after a failure nothing more is written. {@link #close} writes what is left, closes the stream under it and ends
- * the thread. Not thread-safe: one thread writes.
+ * the original as its cause; after a failure nothing more is written. {@link #close} writes what
+ * is left, closes the stream under it and ends the thread. Not thread-safe: one thread writes.
  */
 public final class BackgroundOutputStream extends OutputStream {
     static final int CHUNK = 1 << 20;
@@ -35,7 +35,7 @@ public final class BackgroundOutputStream extends OutputStream {
     private final OutputStream out;
     private final BlockingQueue<Chunk> full = new ArrayBlockingQueue<>(CHUNKS + 2);
     private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(CHUNKS);
-    /** The thread's answers to FLUSH and CLOSE: its failure, or null when none. */
+    /** The thread's answers to FLUSH and CLOSE: its failure, or {@link #DONE} when none. */
     private final BlockingQueue<Object> answers = new ArrayBlockingQueue<>(2);
 
     private static final Object DONE = new Object();

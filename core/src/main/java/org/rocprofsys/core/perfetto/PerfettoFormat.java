@@ -40,8 +40,8 @@ public final class PerfettoFormat implements OutputFormat {
         AtomicFile.Pending pending = AtomicFile.begin(file);
         TraceBudget budget;
         try {
-            // written to the file from a thread of its own: write(2) was half of the trace
-            // thread's time on a 16-core host
+            // written to the file from a thread of its own: write(2) was a third to a half of
+            // the trace thread's time on a 16-core host
             budget = TraceBudget.of(
                     context.settings(),
                     new BackgroundOutputStream(Files.newOutputStream(pending.temporary()), "rocprof-sys-trace-file"));
