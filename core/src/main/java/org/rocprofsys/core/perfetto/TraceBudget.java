@@ -3,7 +3,6 @@ package org.rocprofsys.core.perfetto;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
-import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -106,8 +105,13 @@ public final class TraceBudget extends OutputStream {
     private final Map<Integer, SequenceState> sequences = new HashMap<>();
     private byte[] scratch = new byte[256];
 
+    /**
+     * @param file where the kept packets go; it should buffer (the trace's is a {@code
+     *             BackgroundOutputStream}): this writes packet by packet when the budget is near
+     *             and in ring_buffer mode
+     */
     public TraceBudget(OutputStream file, long limitBytes, FillPolicy policy) {
-        this.file = new BufferedOutputStream(file, 1 << 16);
+        this.file = file;
         this.limitBytes = limitBytes;
         this.policy = policy;
     }
