@@ -6,6 +6,12 @@
 # - it does not: this run records what it loads (-XX:AOTMode=record), and a watcher started here
 #   makes the cache from that record once the run has ended, at nice 19, so no run waits for it;
 #   one recording at a time (a lock directory; one older than 30 minutes is taken over);
+# - rocprof-sys-run's cache is recorded from a training run instead, made by that watcher after the
+#   user's run (which runs without recording): rocprof-sys-aot-train, two threads pushing 4 M region
+#   events, traced and profiled. The cache keeps the method profiles C2 compiles from, and a cache
+#   recorded from a short first run (`rocprof-sys-run -- /bin/echo`) left every later run to profile
+#   the ingest path afresh, at about half the rate in most runs (docs/benchmarks.md). A training run
+#   that fails leaves a marker, and the next run is recorded as for the other tools;
 # - nowhere to write: nothing (the JVM's own CDS archive still applies).
 # The cache lives in lib/aot of the install when that is writable, else in
 # $XDG_CACHE_HOME/rocprof-sys/aot (~/.cache). Its name holds a key of the JDK, the tool and the
@@ -46,19 +52,51 @@ rocprofsys_aot_cache() {
     fi
     mkdir "$lock" 2>/dev/null || return 0 # another run is recording or making it
     conf=$cache.$$.conf
-    # (a recording JVM says so on stdout, which is the user's: its tty output is off for this run)
-    ROCPROFSYS_AOT_OPTS+=(-XX:AOTMode=record -XX:AOTConfiguration="$conf" -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput)
+    local train=
+    if [[ $main == org.rocprofsys.run.RunCommand && -x $libexec/rocprof-sys-aot-train && ! -e $cache.untrained ]]; then
+        train=$libexec/rocprof-sys-aot-train
+    else
+        # (a recording JVM says so on stdout, which is the user's: its tty output is off for this run)
+        ROCPROFSYS_AOT_OPTS+=(-XX:AOTMode=record -XX:AOTConfiguration="$conf" -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput)
+    fi
     # $$ is this shell, which becomes the JVM by exec: wait for it to end, then make the cache
     (
         set +e # (the launcher's errexit would leave the lock behind at the first failing step)
         trap '' INT TERM HUP
         while kill -0 $$ 2>/dev/null; do sleep 0.5; done
+        if [[ -n $train ]] && ! rocprofsys_aot_train "$main" "$train" "$conf" "$@"; then
+            rm -f "$conf"
+            touch "$cache.untrained"
+        fi
         if [[ -s $conf ]] && nice -n 19 "$ROCPROFSYS_JAVA" "$@" -XX:AOTMode=create -XX:AOTConfiguration="$conf" \
             -XX:AOTCache="$cache.$$.tmp" -Xlog:aot=off -Xlog:cds=off -cp "$prefix/lib/*"; then
-            find "$dir" -maxdepth 1 -name "$tool-*.aot" ! -name "${cache##*/}" -delete 2>/dev/null
+            find "$dir" -maxdepth 1 \( -name "$tool-*.aot" -o -name "$tool-*.aot.untrained" \) \
+                ! -name "${cache##*/}" -delete 2>/dev/null
             mv -f "$cache.$$.tmp" "$cache"
         fi
         rm -f "$conf" "$cache.$$.tmp"
         rmdir "$lock"
     ) </dev/null >/dev/null 2>&1 &
+}
+
+# rocprofsys_aot_train MAIN TARGET CONF JVM_OPTS...: records CONF from MAIN profiling TARGET, at
+# nice 19, with none of the user's settings (a config file, a filter or an output path of theirs
+# would change what is trained), into a scratch output folder; fails when the run does.
+rocprofsys_aot_train() {
+    local main=$1 target=$2 conf=$3 out rc name
+    shift 3
+    out=$(mktemp -d "${TMPDIR:-/tmp}/rocprof-sys-aot-train.XXXXXX") || return 1
+    (
+        for name in $(compgen -e); do
+            [[ $name == ROCPROFSYS_* ]] && unset "$name"
+        done
+        export ROCPROFSYS_OUTPUT_PATH=$out ROCPROFSYS_SUPPRESS_CONFIG=ON ROCPROFSYS_TRACE=ON \
+            ROCPROFSYS_PROFILE=ON ROCPROFSYS_RING_BUFFER_LOSSLESS=ON
+        exec timeout 600 nice -n 19 "$ROCPROFSYS_JAVA" "$@" -XX:AOTMode=record -XX:AOTConfiguration="$conf" \
+            -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -Xlog:aot=off -Xlog:cds=off \
+            -Drocprofsys.prefix="$prefix" -cp "$prefix/lib/*" "$main" -- "$target"
+    )
+    rc=$?
+    rm -rf "$out"
+    return $rc
 }

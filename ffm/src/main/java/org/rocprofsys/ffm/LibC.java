@@ -191,6 +191,19 @@ public final class LibC {
         pageSize();
     }
 
+    /**
+     * Binds the session directory watch's calls (inotify_init1, inotify_add_watch, ppoll, pipe2,
+     * read, close): 15-25 ms of spinning classes that a run's start otherwise spends on its main
+     * thread, to be done on another while the command line is read.
+     */
+    public static void warmUpWatch() {
+        for (MethodHandle h :
+                new MethodHandle[] {Waits.INOTIFY_INIT1, Waits.INOTIFY_ADD_WATCH, Waits.PPOLL, Pipe2.H, Read.H, Close.H
+                }) {
+            Objects.requireNonNull(h);
+        }
+    }
+
     /** A result and the errno captured with it (errno meaningful only on failure). */
     public record Result(long value, int errno) {}
 

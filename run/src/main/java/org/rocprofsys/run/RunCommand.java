@@ -109,6 +109,7 @@ public final class RunCommand {
     public static void main(String[] args) throws InterruptedException {
         // compiling can wait for an idle CPU: the target comes first (docs/benchmarks.md, overhead)
         ThreadNice.lowerJitCompilersSoon();
+        StartupWarmUp.soon();
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
         int rc =
                 new RunCommand(prefix, System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err).run(args);

@@ -15,6 +15,7 @@ public final class SampleCommand {
 
     public static void main(String[] args) throws InterruptedException {
         ThreadNice.lowerJitCompilersSoon(); // as RunCommand.main: the target comes first
+        StartupWarmUp.soon();
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
         List<String> given = List.of(args);
         int rc = new RunCommand(

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,8 +14,14 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.output.OutputPaths;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.output.BackgroundOutputStream;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
@@ -28,6 +35,23 @@ import org.rocprofsys.core.timemory.RegionAnnotations;
  * could not be completed; {@link TraceBudget} keeps it within ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB.
  */
 public final class PerfettoFormat implements OutputFormat {
+    /**
+     * Writes a small trace to nowhere: its first packets initialise protobuf's generated classes
+     * and runtime, which took the trace writer 30-70 ms at the end of a short run, after the
+     * target, where every run waits for it. Called on a thread of its own while the command line
+     * is read; the bytes written are discarded.
+     */
+    public static void warmUp() throws IOException {
+        PerfettoSink sink = new PerfettoSink(
+                OutputStream.nullOutputStream(),
+                new PerfettoSink.Options(true, 0, 0, "warm-up", 1, RegionAnnotations.NONE));
+        sink.accept(new ProcessStarted(1, 1, 0, "warm-up", List.of("warm-up"), 0, 0));
+        sink.accept(new ThreadStarted(1, 1, 1, 0));
+        sink.accept(new RegionBegin(2, 1, 1, "warm-up", Category.HOST, List.of(), RegionMetrics.NONE));
+        sink.accept(new RegionEnd(3, 1, 1, Category.HOST, List.of(), RegionMetrics.NONE, false));
+        sink.finish(new RunSummary(4, 0, 1, "warm-up", Map.of()));
+    }
+
     @Override
     public boolean enabled(Settings settings) {
         return settings.bool("ROCPROFSYS_TRACE");
