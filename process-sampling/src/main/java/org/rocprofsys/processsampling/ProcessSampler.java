@@ -62,13 +62,18 @@ final class ProcessSampler implements BackgroundSource {
     @Override
     public void start(int targetPid, Consumer<TraceEvent> sink) {
         this.out = sink;
-        List<MetricReader> list = new ArrayList<>(readers.apply(targetPid));
         running = true;
-        thread =
-                Thread.ofPlatform().daemon().name("rocprof-sys-process-sampler").start(() -> loop(list));
+        // the readers are made on the sampling thread: making them may wait for the GPUs' detection
+        thread = Thread.ofPlatform()
+                .daemon()
+                .name("rocprof-sys-process-sampler")
+                .start(() -> loop(new ArrayList<>(readers.apply(targetPid))));
     }
 
     private void loop(List<MetricReader> list) {
+        if (list.isEmpty()) {
+            return; // nothing to read: no wake-ups for nothing
+        }
         long start = System.nanoTime();
         long next = start;
         Consumer<CounterSample> record = s -> {

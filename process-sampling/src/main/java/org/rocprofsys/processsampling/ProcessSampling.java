@@ -4,10 +4,12 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.processsampling.gpu.GpuBackend;
 import org.rocprofsys.processsampling.gpu.GpuBackends;
+import org.rocprofsys.processsampling.gpu.GpuOptions;
 
 /**
  * Builds the process sampler a run's settings ask for (inventory §7): USE_PROCESS_SAMPLING turns it
@@ -35,10 +37,15 @@ public final class ProcessSampling {
                         settings.get("ROCPROFSYS_SAMPLING_CPUS"),
                         Runtime.getRuntime().availableProcessors())
                 : List.of();
-        List<GpuBackend> gpus = GpuBackends.detect(settings, log);
-        if (!cpu && gpus.isEmpty()) {
+        GpuOptions gpuOptions = GpuOptions.from(settings); // bad GPU settings fail the run here
+        if (!cpu && !GpuBackends.wanted(gpuOptions)) {
             return List.of();
         }
+        // the GPUs are found while the run starts; a sampler that finds none and reads no CPU
+        // metrics ends at once and writes nothing, as if there were none
+        CompletableFuture<List<GpuBackend>> gpus = GpuBackends.wanted(gpuOptions)
+                ? GpuBackends.detectSoon(gpuOptions, log)
+                : CompletableFuture.completedFuture(List.of());
         ProcessSampler sampler = new ProcessSampler(
                 frequency(settings),
                 duration(settings),
@@ -50,13 +57,13 @@ public final class ProcessSampling {
                             readers.add(new CpuFrequencyReader(root, cpus));
                         }
                     }
-                    for (GpuBackend gpu : gpus) {
+                    for (GpuBackend gpu : gpus.join()) {
                         readers.add(gpu::sample);
                     }
                     return readers;
                 },
                 log,
-                () -> GpuBackends.closeAll(gpus));
+                () -> GpuBackends.closeAll(gpus.join()));
         return List.of(sampler);
     }
 

@@ -185,4 +185,55 @@ class ProcessSamplerTest {
                 log.toString().contains("Background process sampling duration of 0.050000 seconds has elapsed"),
                 log::toString);
     }
+
+    @Test
+    void readersAreMadeOnTheSamplingThreadSoStartNeverWaitsForThem() throws Exception {
+        // the factory waits, as it does for the GPUs' detection: start must not
+        java.util.concurrent.CountDownLatch detected = new java.util.concurrent.CountDownLatch(1);
+        List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        ProcessSampler sampler = new ProcessSampler(
+                100,
+                0,
+                pid -> {
+                    try {
+                        detected.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return List.of(ones());
+                },
+                System.err,
+                () -> {});
+        Thread.ofPlatform()
+                .daemon()
+                .start(
+                        () -> { // the detection ends a second later
+                            try {
+                                Thread.sleep(1000);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            detected.countDown();
+                        });
+        long t0 = System.nanoTime();
+        sampler.start(1, events::add);
+        long took = System.nanoTime() - t0;
+        assertTrue(took < 500_000_000L, "start waited for the readers: " + took / 1_000_000 + " ms");
+        detected.await();
+        Thread.sleep(200);
+        sampler.stop(7);
+        assertTrue(events.size() >= 2, "samples once the readers came, then the closing 0: " + events);
+    }
+
+    @Test
+    void aSamplerWithNothingToReadEndsAtOnceAndWritesNothing() throws Exception {
+        List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        ProcessSampler sampler = new ProcessSampler(1000, 0, pid -> List.of(), System.err, () -> released.set(true));
+        sampler.start(1, events::add);
+        Thread.sleep(100);
+        sampler.stop(7);
+        assertEquals(List.of(), events);
+        assertTrue(released.get());
+    }
 }

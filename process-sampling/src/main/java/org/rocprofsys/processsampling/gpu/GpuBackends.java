@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import org.rocprofsys.config.Settings;
 
 /**
@@ -33,12 +34,36 @@ public final class GpuBackends {
         return detect(VENDORS, options, log);
     }
 
+    /** Whether the options ask for any GPU metric at all (else detection finds nothing). */
+    public static boolean wanted(GpuOptions options) {
+        return options.enabled()
+                && !options.metrics().isEmpty()
+                && !options.devices().none();
+    }
+
+    /**
+     * {@link #detect(GpuOptions, PrintStream)} on a thread of its own: loading, binding and
+     * initialising NVML took about 50 ms of a run's start on the 16-core GPU host, before the
+     * target was spawned; the sampler takes the result when it starts sampling. A failure no
+     * backend caught itself is said once on {@code log} and leaves no GPU.
+     */
+    public static CompletableFuture<List<GpuBackend>> detectSoon(GpuOptions options, PrintStream log) {
+        CompletableFuture<List<GpuBackend>> found = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("rocprof-sys-gpu-detect").start(() -> {
+            try {
+                found.complete(detect(options, log));
+            } catch (RuntimeException | Error e) {
+                log.println("[rocprof-sys] warning: GPU detection failed (" + e + "); no GPU metrics");
+                found.complete(List.of());
+            }
+        });
+        return found;
+    }
+
     /** Asks each vendor in turn, numbering its GPUs after those of the vendors before it. */
     static List<GpuBackend> detect(List<GpuVendor> vendors, GpuOptions options, PrintStream log) {
         List<GpuBackend> out = new ArrayList<>();
-        if (!options.enabled()
-                || options.metrics().isEmpty()
-                || options.devices().none()) {
+        if (!wanted(options)) {
             return out;
         }
         int total = 0;

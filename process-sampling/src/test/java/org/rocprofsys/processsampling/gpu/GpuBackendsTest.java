@@ -71,6 +71,21 @@ class GpuBackendsTest {
     }
 
     @Test
+    void detectionSoonFindsTheSameBackendsOnAThreadOfItsOwn() throws Exception {
+        FakeSysfs fs = oneAmdCard();
+        GpuOptions options = GpuOptions.defaults().withSysfsRoot(fs.root()).withLibraries(NO_NVML, NO_AMD_SMI);
+        assertTrue(GpuBackends.wanted(options));
+        List<GpuBackend> b = GpuBackends.detectSoon(options, log).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        try {
+            assertEquals(
+                    List.of("amdgpu-sysfs"), b.stream().map(GpuBackend::name).toList());
+        } finally {
+            GpuBackends.closeAll(b);
+        }
+        assertFalse(GpuBackends.wanted(GpuOptions.defaults().withMetrics(java.util.Set.of())));
+    }
+
+    @Test
     void librariesWithoutTheirSymbolsAreTreatedAsAbsent() throws Exception {
         // libc loads but is neither NVML nor AMD SMI: NVML is skipped silently; AMD SMI counts as
         // present-but-broken, so the sysfs fallback says so once
