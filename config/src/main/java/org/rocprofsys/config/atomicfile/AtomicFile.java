@@ -116,7 +116,7 @@ public final class AtomicFile {
 
     private static Path createTemporary(Path target, Path absolute, Path dir) throws FileWriteException {
         try {
-            return Files.createTempFile(dir, "." + absolute.getFileName() + ".", ".tmp");
+            return TemporaryNames.createFile(dir, "." + absolute.getFileName() + ".", ".tmp");
         } catch (NoSuchFileException e) {
             throw new FileWriteException(target, "directory " + dir + " does not exist", e);
         } catch (AccessDeniedException e) {

@@ -4,14 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.rocprofsys.config.atomicfile.TemporaryNames;
 
 /**
  * The per-run directory the agents create their ring files in: on /dev/shm when it is usable
@@ -38,13 +36,9 @@ public final class SessionDirectory implements AutoCloseable {
     public static SessionDirectory create(Path fallbackTmp) throws IOException {
         Path shm = Path.of("/dev/shm");
         Path parent = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : fallbackTmp;
-        byte[] random = new byte[6];
-        new SecureRandom().nextBytes(random);
-        Path dir = parent.resolve("rocprofsys-" + ProcessHandle.current().pid() + "-"
-                + HexFormat.of().formatHex(random));
         Files.createDirectories(parent);
-        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        return new SessionDirectory(dir);
+        return new SessionDirectory(TemporaryNames.createFolder(
+                parent, "rocprofsys-" + ProcessHandle.current().pid() + "-"));
     }
 
     public Path path() {
