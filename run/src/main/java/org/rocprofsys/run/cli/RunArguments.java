@@ -81,6 +81,10 @@ public final class RunArguments {
     public static RunInvocation parse(
             String[] argv, Map<String, String> inheritedEnv, Libraries libraries, SettingsRegistry registry)
             throws RunUsageException {
+        RunInvocation plain = withoutOptions(argv, inheritedEnv);
+        if (plain != null) {
+            return plain;
+        }
         RunOptions table = registry == SettingsRegistry.standard() ? RunOptions.standard() : RunOptions.build(registry);
         return parse(argv, inheritedEnv, libraries, table, registry);
     }
@@ -88,7 +92,52 @@ public final class RunArguments {
     /** Parses a rocprof-sys-sample command line (its option table, inventory §1.3). */
     public static RunInvocation parseSample(String[] argv, Map<String, String> inheritedEnv, Libraries libraries)
             throws RunUsageException {
+        RunInvocation plain = withoutOptions(argv, inheritedEnv);
+        if (plain != null) {
+            return plain;
+        }
         return parse(argv, inheritedEnv, libraries, RunOptions.sample(), SettingsRegistry.standard());
+    }
+
+    /**
+     * The invocation of a command line without options ({@code -- cmd...}, or a command alone), or
+     * null when it has some. Its option table (a few hundred options made from the settings) is
+     * then not built: that was about a third of a run's start-up before the target was spawned.
+     */
+    private static RunInvocation withoutOptions(String[] argv, Map<String, String> inheritedEnv)
+            throws RunUsageException {
+        Objects.requireNonNull(argv, "argv");
+        Objects.requireNonNull(inheritedEnv, "inheritedEnv");
+        if (argv.length == 0) {
+            throw RunUsageException.usage();
+        }
+        List<String> args = List.of(argv);
+        List<String> command;
+        if (args.get(0).equals("--")) {
+            command = args.subList(1, args.size()); // every word after "--" is the command's
+        } else if (!args.get(0).startsWith("-") && args.stream().noneMatch(RunArguments::asksToParse)) {
+            command = args;
+        } else {
+            return null;
+        }
+        if (command.isEmpty()) {
+            throw RunUsageException.usage();
+        }
+        return new RunInvocation(
+                RunInvocation.Request.EXECUTE,
+                command,
+                List.of(),
+                inheritedEnv,
+                false,
+                0,
+                false,
+                java.util.Optional.empty(),
+                List.of());
+    }
+
+    /** Words that make a command line without a leading option go through the option table. */
+    private static boolean asksToParse(String a) {
+        return a.equals("--") || a.equals("-?") || a.equals("-h") || a.equals("--help") || a.equals("--version");
     }
 
     static RunInvocation parse(
@@ -106,24 +155,9 @@ public final class RunArguments {
         }
         List<String> args = List.of(argv);
 
-        boolean parse = false;
-        for (String a : args) {
-            if (a.equals("--") || a.equals("-?") || a.equals("-h") || a.equals("--help") || a.equals("--version")) {
-                parse = true;
-                break;
-            }
-        }
-        if (!parse && !args.get(0).startsWith("-")) {
-            return new RunInvocation(
-                    RunInvocation.Request.EXECUTE,
-                    args,
-                    List.of(),
-                    inheritedEnv,
-                    false,
-                    0,
-                    false,
-                    java.util.Optional.empty(),
-                    List.of());
+        RunInvocation plain = withoutOptions(argv, inheritedEnv);
+        if (plain != null) {
+            return plain;
         }
 
         int dash = args.indexOf("--");

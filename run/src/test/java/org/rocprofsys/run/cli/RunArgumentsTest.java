@@ -270,6 +270,19 @@ class RunArgumentsTest {
     }
 
     @Test
+    void aLeadingDoubleDashMakesEverythingAfterItTheCommand() throws Exception {
+        RunInvocation inv = parse("--", "app", "--help", "-T", "--");
+        assertEquals(RunInvocation.Request.EXECUTE, inv.request());
+        assertEquals(List.of("app", "--help", "-T", "--"), inv.command());
+        assertEquals(List.of(), inv.updates());
+        assertEquals(List.of(), inv.ignoredArguments());
+        assertFalse(inv.fork());
+        assertEquals(0, inv.verbose());
+        assertEquals(java.util.Optional.empty(), inv.launcher());
+        assertTrue(error("--").usageOnly());
+    }
+
+    @Test
     void everythingAfterTheFirstDoubleDashIsTheCommand() throws Exception {
         RunInvocation inv = parse("-T", "--", "app", "-P", "--", "--help");
         assertEquals(List.of("app", "-P", "--", "--help"), inv.command());
