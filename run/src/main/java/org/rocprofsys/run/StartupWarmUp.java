@@ -23,8 +23,10 @@ final class StartupWarmUp {
         try {
             LibC.warmUpWatch();
             PerfettoFormat.warmUp();
-        } catch (IOException | RuntimeException e) {
-            // reported by the run itself when it binds or writes for real
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // reported by the run itself when it binds or writes for real (a class whose
+            // initialisation failed here says so, with this failure as its cause, when the run
+            // uses it); nothing is printed from this thread
         }
     }
 }

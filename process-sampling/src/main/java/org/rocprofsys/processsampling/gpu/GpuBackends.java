@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import org.rocprofsys.config.Settings;
+import org.rocprofsys.ffm.ThreadNice;
 
 /**
  * Chooses the GPU backends by what the machine has, asking each {@link GpuVendor} of {@link #VENDORS}
@@ -44,12 +45,15 @@ public final class GpuBackends {
     /**
      * {@link #detect(GpuOptions, PrintStream)} on a thread of its own: loading, binding and
      * initialising NVML took about 50 ms of a run's start on the 16-core GPU host, before the
-     * target was spawned; the sampler takes the result when it starts sampling. A failure no
-     * backend caught itself is said once on {@code log} and leaves no GPU.
+     * target was spawned; the sampler takes the result when it starts sampling. The thread runs at
+     * nice 19 ({@link ThreadNice}): it may still be at work when the target starts, and on a busy
+     * machine the target comes first (nothing but the sampler's first tick waits for it). A failure
+     * no backend caught itself is said once on {@code log} and leaves no GPU.
      */
     public static CompletableFuture<List<GpuBackend>> detectSoon(GpuOptions options, PrintStream log) {
         CompletableFuture<List<GpuBackend>> found = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("rocprof-sys-gpu-detect").start(() -> {
+            ThreadNice.lowerCurrentThread();
             try {
                 found.complete(detect(options, log));
             } catch (RuntimeException | Error e) {
