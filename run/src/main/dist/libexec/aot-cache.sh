@@ -83,16 +83,17 @@ rocprofsys_aot_cache() {
 # nice 19, with none of the user's settings (a config file, a filter or an output path of theirs
 # would change what is trained), into a scratch output folder; fails when the run does.
 rocprofsys_aot_train() {
-    local main=$1 target=$2 conf=$3 out rc name
+    local main=$1 target=$2 conf=$3 java=$ROCPROFSYS_JAVA out rc name
     shift 3
     out=$(mktemp -d "${TMPDIR:-/tmp}/rocprof-sys-aot-train.XXXXXX") || return 1
     (
+        # (the launcher's own ROCPROFSYS_JAVA may be exported too: the java path is kept above)
         for name in $(compgen -e); do
             [[ $name == ROCPROFSYS_* ]] && unset "$name"
         done
         export ROCPROFSYS_OUTPUT_PATH=$out ROCPROFSYS_SUPPRESS_CONFIG=ON ROCPROFSYS_TRACE=ON \
             ROCPROFSYS_PROFILE=ON ROCPROFSYS_RING_BUFFER_LOSSLESS=ON
-        exec timeout 600 nice -n 19 "$ROCPROFSYS_JAVA" "$@" -XX:AOTMode=record -XX:AOTConfiguration="$conf" \
+        exec timeout 600 nice -n 19 "$java" "$@" -XX:AOTMode=record -XX:AOTConfiguration="$conf" \
             -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -Xlog:aot=off -Xlog:cds=off \
             -Drocprofsys.prefix="$prefix" -cp "$prefix/lib/*" "$main" -- "$target"
     )

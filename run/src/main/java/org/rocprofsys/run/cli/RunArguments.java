@@ -101,8 +101,8 @@ public final class RunArguments {
 
     /**
      * The invocation of a command line without options ({@code -- cmd...}, or a command alone), or
-     * null when it has some. Its option table (a few hundred options made from the settings) is
-     * then not built: that was about a third of a run's start-up before the target was spawned.
+     * null when it has some. Its option table (a few hundred options made from the settings, built
+     * by code that runs once per run, interpreted) is then not built at all.
      */
     private static RunInvocation withoutOptions(String[] argv, Map<String, String> inheritedEnv)
             throws RunUsageException {
