@@ -53,7 +53,12 @@ public final class GpuBackends {
     public static CompletableFuture<List<GpuBackend>> detectSoon(GpuOptions options, PrintStream log) {
         CompletableFuture<List<GpuBackend>> found = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("rocprof-sys-gpu-detect").start(() -> {
-            ThreadNice.lowerCurrentThread();
+            try {
+                ThreadNice.lowerCurrentThread();
+            } catch (RuntimeException | LinkageError e) {
+                // detection at normal priority then; the future must complete whatever happens,
+                // or the sampler would wait for it for ever
+            }
             try {
                 found.complete(detect(options, log));
             } catch (RuntimeException | Error e) {
