@@ -1,6 +1,5 @@
 package org.rocprofsys.config;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -48,15 +47,6 @@ public final class SettingsRegistry {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    static SettingsRegistry parse(BufferedReader reader) throws IOException {
-        StringBuilder text = new StringBuilder();
-        char[] buffer = new char[8192];
-        for (int n; (n = reader.read(buffer)) > 0; ) {
-            text.append(buffer, 0, n);
-        }
-        return parse(text.toString());
     }
 
     /**

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +19,11 @@ class UnsupportedSettingsTest {
 
     @Test
     void theHonouredFlagIsParsed() throws Exception {
-        SettingsRegistry r = SettingsRegistry.parse(new BufferedReader(new StringReader(String.join(
+        SettingsRegistry r = SettingsRegistry.parse(String.join(
                 "\n",
                 "ROCPROFSYS_A\tbool\tfalse\tcustom\t\thonoured\tall values",
                 "ROCPROFSYS_B\tstring\tx\tcustom\tx,y,z\thonoured=x|y\tsome values",
-                "ROCPROFSYS_C\tint\t0\tcustom\t\t\tnot yet"))));
+                "ROCPROFSYS_C\tint\t0\tcustom\t\t\tnot yet"));
         assertInstanceOf(
                 SettingSupport.Honoured.class,
                 r.find("ROCPROFSYS_A").orElseThrow().support());

@@ -184,10 +184,7 @@ public final class LibC {
      * target is spawned: each binding spins classes (the first variadic one 15-20 ms).
      */
     public static void warmUp() {
-        // reading a holder's handle initialises the holder, which binds it
-        for (MethodHandle h : new MethodHandle[] {PerfEventOpen.H, Ioctl.H, Mmap.H, Munmap.H, Poll.H, Close.H}) {
-            Objects.requireNonNull(h);
-        }
+        bound(PerfEventOpen.H, Ioctl.H, Mmap.H, Munmap.H, Poll.H, Close.H);
         pageSize();
     }
 
@@ -197,9 +194,12 @@ public final class LibC {
      * thread, to be done on another while the command line is read.
      */
     public static void warmUpWatch() {
-        for (MethodHandle h :
-                new MethodHandle[] {Waits.INOTIFY_INIT1, Waits.INOTIFY_ADD_WATCH, Waits.PPOLL, Pipe2.H, Read.H, Close.H
-                }) {
+        bound(Waits.INOTIFY_INIT1, Waits.INOTIFY_ADD_WATCH, Waits.PPOLL, Pipe2.H, Read.H, Close.H);
+    }
+
+    /** Takes the handles: reading a holder's handle initialises the holder, which binds it. */
+    private static void bound(MethodHandle... handles) {
+        for (MethodHandle h : handles) {
             Objects.requireNonNull(h);
         }
     }

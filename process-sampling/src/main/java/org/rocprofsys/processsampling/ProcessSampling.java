@@ -38,14 +38,14 @@ public final class ProcessSampling {
                         Runtime.getRuntime().availableProcessors())
                 : List.of();
         GpuOptions gpuOptions = GpuOptions.from(settings); // bad GPU settings fail the run here
-        if (!cpu && !GpuBackends.wanted(gpuOptions)) {
+        boolean gpuWanted = GpuBackends.wanted(gpuOptions);
+        if (!cpu && !gpuWanted) {
             return List.of();
         }
         // the GPUs are found while the run starts; a sampler that finds none and reads no CPU
         // metrics ends at once and writes nothing, as if there were none
-        CompletableFuture<List<GpuBackend>> gpus = GpuBackends.wanted(gpuOptions)
-                ? GpuBackends.detectSoon(gpuOptions, log)
-                : CompletableFuture.completedFuture(List.of());
+        CompletableFuture<List<GpuBackend>> gpus =
+                gpuWanted ? GpuBackends.detectSoon(gpuOptions, log) : CompletableFuture.completedFuture(List.of());
         ProcessSampler sampler = new ProcessSampler(
                 frequency(settings),
                 duration(settings),

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -51,7 +50,7 @@ class AotCacheIT extends DistributionTest {
     @Test
     @Timeout(600)
     void aFreshInstallRecordsTheRunCacheFromTheTrainingRunAfterTheUsersRun() throws Exception {
-        Path prefix = copyOfTheInstallWithoutCaches();
+        Path prefix = copyOfTheInstall(tmp.resolve("prefix"));
         Path scratch = Files.createDirectories(tmp.resolve("scratch"));
         Path out = tmp.resolve("out");
         var r = launch(
@@ -78,25 +77,6 @@ class AotCacheIT extends DistributionTest {
                     s.noneMatch(p -> p.getFileName().toString().contains("aot-train")),
                     "the training run wrote nothing where the user's settings point");
         }
-    }
-
-    private Path copyOfTheInstallWithoutCaches() throws IOException {
-        Path copy = tmp.resolve("prefix");
-        try (Stream<Path> walk = Files.walk(DIST)) {
-            for (Path p : walk.toList()) {
-                Path rel = DIST.relativize(p);
-                if (rel.startsWith("lib/aot") && !rel.equals(Path.of("lib/aot"))) {
-                    continue;
-                }
-                Path target = copy.resolve(rel.toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-        return copy;
     }
 
     private static boolean has(Path dir, String suffix) throws IOException {

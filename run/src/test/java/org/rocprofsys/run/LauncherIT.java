@@ -40,20 +40,7 @@ class LauncherIT extends DistributionTest {
 
     @Test
     void installTreeIsRelocatable() throws Exception {
-        Path copy = tmp.resolve("prefix");
-        try (var walk = Files.walk(DIST)) {
-            for (Path p : walk.toList()) {
-                if (DIST.relativize(p).startsWith("lib/aot")) {
-                    continue; // the tools' AOT caches (libexec/aot-cache.sh), perhaps being made now
-                }
-                Path target = copy.resolve(DIST.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+        Path copy = copyOfTheInstall(tmp.resolve("prefix"));
         var r = launch(copy.resolve("bin/rocprof-sys-avail"), tmp, Map.of(), "-r", "USE_PID", "--brief");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("ROCPROFSYS_USE_PID"), r::toString);

@@ -3,6 +3,7 @@ package org.rocprofsys.testkit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -55,6 +56,28 @@ public abstract class DistributionTest {
             examplesBuilt = true;
         }
         return EXAMPLES;
+    }
+
+    /**
+     * A copy of the distribution at {@code to}, as a user would install it elsewhere; the tools' AOT
+     * caches (lib/aot, perhaps being made now by libexec/aot-cache.sh) are left out.
+     */
+    protected static Path copyOfTheInstall(Path to) throws IOException {
+        try (Stream<Path> walk = Files.walk(DIST)) {
+            for (Path p : walk.toList()) {
+                Path rel = DIST.relativize(p);
+                if (rel.startsWith("lib/aot")) {
+                    continue;
+                }
+                Path target = to.resolve(rel.toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        return to;
     }
 
     /**

@@ -26,7 +26,7 @@ public final class TemporaryNames {
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_FOLDER =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
-    /** Names tried before a folder that keeps answering "exists" is given up on. */
+    /** Names tried before a folder where every one exists already is given up on. */
     private static final int ATTEMPTS = 100;
 
     private TemporaryNames() {}
@@ -50,22 +50,24 @@ public final class TemporaryNames {
      * write, as {@code Files.createTempFile} does.
      */
     public static Path createFile(Path dir, String prefix, String suffix) throws IOException {
-        for (int i = 0; ; i++) {
-            try {
-                return Files.createFile(dir.resolve(prefix + randomHex(8) + suffix), OWNER_ONLY_FILE);
-            } catch (FileAlreadyExistsException e) {
-                if (i == ATTEMPTS) {
-                    throw e;
-                }
-            }
-        }
+        return createNew(() -> Files.createFile(dir.resolve(prefix + randomHex(8) + suffix), OWNER_ONLY_FILE));
     }
 
     /** Creates a new folder {@code dir/prefix<random>} that only its owner can enter. */
     public static Path createFolder(Path dir, String prefix) throws IOException {
+        return createNew(() -> Files.createDirectory(dir.resolve(prefix + randomHex(6)), OWNER_ONLY_FOLDER));
+    }
+
+    /** Makes one file or folder under a new random name. */
+    private interface Attempt {
+        Path create() throws IOException;
+    }
+
+    /** Tries new names until one does not exist yet. */
+    private static Path createNew(Attempt attempt) throws IOException {
         for (int i = 0; ; i++) {
             try {
-                return Files.createDirectory(dir.resolve(prefix + randomHex(6)), OWNER_ONLY_FOLDER);
+                return attempt.create();
             } catch (FileAlreadyExistsException e) {
                 if (i == ATTEMPTS) {
                     throw e;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.rocprofsys.config.SettingsRegistry;
 
 /**
@@ -81,37 +82,27 @@ public final class RunArguments {
     public static RunInvocation parse(
             String[] argv, Map<String, String> inheritedEnv, Libraries libraries, SettingsRegistry registry)
             throws RunUsageException {
-        RunInvocation plain = withoutOptions(argv, inheritedEnv);
-        if (plain != null) {
-            return plain;
-        }
-        RunOptions table = registry == SettingsRegistry.standard() ? RunOptions.standard() : RunOptions.build(registry);
-        return parse(argv, inheritedEnv, libraries, table, registry);
+        return parse(
+                argv,
+                inheritedEnv,
+                libraries,
+                () -> registry == SettingsRegistry.standard() ? RunOptions.standard() : RunOptions.build(registry),
+                registry);
     }
 
     /** Parses a rocprof-sys-sample command line (its option table, inventory §1.3). */
     public static RunInvocation parseSample(String[] argv, Map<String, String> inheritedEnv, Libraries libraries)
             throws RunUsageException {
-        RunInvocation plain = withoutOptions(argv, inheritedEnv);
-        if (plain != null) {
-            return plain;
-        }
-        return parse(argv, inheritedEnv, libraries, RunOptions.sample(), SettingsRegistry.standard());
+        return parse(argv, inheritedEnv, libraries, RunOptions::sample, SettingsRegistry.standard());
     }
 
     /**
-     * The invocation of a command line without options ({@code -- cmd...}, or a command alone), or
-     * null when it has some. Its option table (a few hundred options made from the settings, built
+     * The invocation of a non-empty command line without options ({@code -- cmd...}, or a command
+     * alone), or null when it has some. Its option table (a few hundred options made from the settings, built
      * by code that runs once per run, interpreted) is then not built at all.
      */
-    private static RunInvocation withoutOptions(String[] argv, Map<String, String> inheritedEnv)
+    private static RunInvocation withoutOptions(List<String> args, Map<String, String> inheritedEnv)
             throws RunUsageException {
-        Objects.requireNonNull(argv, "argv");
-        Objects.requireNonNull(inheritedEnv, "inheritedEnv");
-        if (argv.length == 0) {
-            throw RunUsageException.usage();
-        }
-        List<String> args = List.of(argv);
         List<String> command;
         if (args.get(0).equals("--")) {
             command = args.subList(1, args.size()); // every word after "--" is the command's
@@ -144,7 +135,7 @@ public final class RunArguments {
             String[] argv,
             Map<String, String> inheritedEnv,
             Libraries libraries,
-            RunOptions table,
+            Supplier<RunOptions> tables,
             SettingsRegistry registry)
             throws RunUsageException {
         Objects.requireNonNull(argv, "argv");
@@ -155,10 +146,11 @@ public final class RunArguments {
         }
         List<String> args = List.of(argv);
 
-        RunInvocation plain = withoutOptions(argv, inheritedEnv);
+        RunInvocation plain = withoutOptions(args, inheritedEnv);
         if (plain != null) {
             return plain;
         }
+        RunOptions table = tables.get();
 
         int dash = args.indexOf("--");
         List<String> options = dash < 0 ? args : args.subList(0, dash);
