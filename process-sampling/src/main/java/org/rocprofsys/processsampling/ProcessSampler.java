@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
@@ -34,6 +35,12 @@ final class ProcessSampler implements BackgroundSource {
     private final Map<CounterTrack, Boolean> seen = new LinkedHashMap<>();
     /** Values not handed on yet; the sampling thread's until it has ended. */
     private final List<CounterSample> held = new ArrayList<>();
+
+    private static final int MAKING_READERS = 0;
+    private static final int SAMPLING = 1;
+    private static final int CANCELLED = 2;
+    /** Whether the sampling thread got past making its readers, or was stopped before. */
+    private final AtomicInteger phase = new AtomicInteger(MAKING_READERS);
 
     private volatile boolean running;
     private Thread thread;
@@ -67,7 +74,12 @@ final class ProcessSampler implements BackgroundSource {
         thread = Thread.ofPlatform()
                 .daemon()
                 .name("rocprof-sys-process-sampler")
-                .start(() -> loop(new ArrayList<>(readers.apply(targetPid))));
+                .start(() -> {
+                    List<MetricReader> list = new ArrayList<>(readers.apply(targetPid));
+                    if (phase.compareAndSet(MAKING_READERS, SAMPLING)) {
+                        loop(list);
+                    }
+                });
     }
 
     private void loop(List<MetricReader> list) {
@@ -114,7 +126,9 @@ final class ProcessSampler implements BackgroundSource {
     @Override
     public void stop(long timestampNs) {
         running = false;
-        if (thread != null) {
+        // a sampler still making its readers (the GPUs' detection, which took 100 ms and more on two
+        // busy CPUs of the GPU host) has sampled nothing: the run does not wait for it
+        if (thread != null && !phase.compareAndSet(MAKING_READERS, CANCELLED)) {
             LockSupport.unpark(thread);
             try {
                 thread.join();

@@ -63,7 +63,8 @@ public final class ProcessSampling {
                     return readers;
                 },
                 log,
-                () -> GpuBackends.closeAll(gpus.join()));
+                // closed once found: a run shorter than the detection does not wait for it
+                () -> gpus.thenAccept(GpuBackends::closeAll));
         return List.of(sampler);
     }
 

@@ -1,6 +1,7 @@
 package org.rocprofsys.processsampling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -223,6 +224,50 @@ class ProcessSamplerTest {
         Thread.sleep(200);
         sampler.stop(7);
         assertTrue(events.size() >= 2, "samples once the readers came, then the closing 0: " + events);
+    }
+
+    @Test
+    void aStopBeforeTheReadersAreMadeDoesNotWaitForThemAndNothingIsSampledAfterIt() throws Exception {
+        // a run shorter than the GPUs' detection: its end must not wait for the detection
+        java.util.concurrent.CountDownLatch detected = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch made = new java.util.concurrent.CountDownLatch(1);
+        List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        ProcessSampler sampler = new ProcessSampler(
+                1000,
+                0,
+                pid -> {
+                    try {
+                        detected.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    made.countDown();
+                    return List.of(ones());
+                },
+                System.err,
+                () -> released.set(true));
+        sampler.start(1, events::add);
+        Thread.sleep(50);
+        // stopped from a thread of its own, so that a stop that waits fails the test, not hangs it
+        java.util.concurrent.CompletableFuture<Void> stopped = new java.util.concurrent.CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            sampler.stop(7);
+            stopped.complete(null);
+        });
+        boolean waited = false;
+        try {
+            stopped.get(2, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            waited = true;
+        } finally {
+            detected.countDown(); // the detection ends after the run
+        }
+        assertFalse(waited, "stop waited for the readers");
+        assertTrue(released.get());
+        assertTrue(made.await(5, java.util.concurrent.TimeUnit.SECONDS));
+        Thread.sleep(100);
+        assertEquals(List.of(), events);
     }
 
     @Test
