@@ -157,7 +157,7 @@ final class FinalizeBench {
         return new Times((t1 - t0) / 1e9, (t2 - t1) / 1e9, (t3 - t2) / 1e9, traceBytes, profileBytes);
     }
 
-    private static OutputPaths paths(Path dir) {
+    static OutputPaths paths(Path dir) {
         LaunchContext ctx = new LaunchContext(
                 List.of("./bench_app"),
                 SyntheticRun.PID,

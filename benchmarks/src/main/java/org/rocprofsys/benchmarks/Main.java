@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * benchmarks/run.sh [--quick] [pushpop] [ingest] [perfetto] [finalize] [rss] [procsampling] [sampling]
- *                   [instrument] [overhead] [fixedcost] [rocpd]
+ *                   [instrument] [overhead] [fixedcost] [rocpd] [python] [floor]
  * </pre>
  *
  * With no name every benchmark runs, in that order. {@code --quick} shrinks the sizes (a smoke
@@ -40,7 +40,8 @@ public final class Main {
             "overhead",
             "fixedcost",
             "rocpd",
-            "python");
+            "python",
+            "floor");
 
     private Main() {}
 
@@ -88,6 +89,7 @@ public final class Main {
                 case "fixedcost" -> FixedCostBench.run(env);
                 case "rocpd" -> RocpdBench.run(env);
                 case "python" -> PythonBench.run(env);
+                case "floor" -> IngestFloorBench.run(env);
                 default -> throw new IllegalStateException(n);
             };
             for (Result x : r) {
