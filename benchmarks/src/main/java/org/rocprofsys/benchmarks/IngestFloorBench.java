@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 
 import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -359,7 +360,7 @@ final class IngestFloorBench {
         }
 
         private static int varintSize(long v) {
-            return v == 0 ? 1 : (64 - Long.numberOfLeadingZeros(v) + 6) / 7;
+            return CodedOutputStream.computeUInt64SizeNoTag(v);
         }
     }
 

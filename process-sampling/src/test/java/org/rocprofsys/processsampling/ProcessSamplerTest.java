@@ -12,6 +12,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.event.CounterSample;
@@ -128,6 +134,19 @@ class ProcessSamplerTest {
     }
 
     /** A reader of one series that reads 1 at every tick. */
+    /** Readers made once {@code detected} is counted down, as after the GPUs' detection; then counts down {@code made}. */
+    private static IntFunction<List<MetricReader>> readersOnce(CountDownLatch detected, CountDownLatch made) {
+        return pid -> {
+            try {
+                detected.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            made.countDown();
+            return List.of(ones());
+        };
+    }
+
     private static MetricReader ones() {
         return (t, out) -> out.accept(new CounterSample(
                 t,
@@ -190,21 +209,10 @@ class ProcessSamplerTest {
     @Test
     void readersAreMadeOnTheSamplingThreadSoStartNeverWaitsForThem() throws Exception {
         // the factory waits, as it does for the GPUs' detection: start must not
-        java.util.concurrent.CountDownLatch detected = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch detected = new CountDownLatch(1);
         List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        ProcessSampler sampler = new ProcessSampler(
-                100,
-                0,
-                pid -> {
-                    try {
-                        detected.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return List.of(ones());
-                },
-                System.err,
-                () -> {});
+        ProcessSampler sampler =
+                new ProcessSampler(100, 0, readersOnce(detected, new CountDownLatch(1)), System.err, () -> {});
         Thread.ofPlatform()
                 .daemon()
                 .start(
@@ -229,43 +237,31 @@ class ProcessSamplerTest {
     @Test
     void aStopBeforeTheReadersAreMadeDoesNotWaitForThemAndNothingIsSampledAfterIt() throws Exception {
         // a run shorter than the GPUs' detection: its end must not wait for the detection
-        java.util.concurrent.CountDownLatch detected = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch made = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch detected = new CountDownLatch(1);
+        CountDownLatch made = new CountDownLatch(1);
         List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
-        ProcessSampler sampler = new ProcessSampler(
-                1000,
-                0,
-                pid -> {
-                    try {
-                        detected.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    made.countDown();
-                    return List.of(ones());
-                },
-                System.err,
-                () -> released.set(true));
+        AtomicBoolean released = new AtomicBoolean();
+        ProcessSampler sampler =
+                new ProcessSampler(1000, 0, readersOnce(detected, made), System.err, () -> released.set(true));
         sampler.start(1, events::add);
         Thread.sleep(50);
         // stopped from a thread of its own, so that a stop that waits fails the test, not hangs it
-        java.util.concurrent.CompletableFuture<Void> stopped = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<Void> stopped = new CompletableFuture<>();
         Thread.ofPlatform().daemon().start(() -> {
             sampler.stop(7);
             stopped.complete(null);
         });
         boolean waited = false;
         try {
-            stopped.get(2, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
+            stopped.get(2, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
             waited = true;
         } finally {
             detected.countDown(); // the detection ends after the run
         }
         assertFalse(waited, "stop waited for the readers");
         assertTrue(released.get());
-        assertTrue(made.await(5, java.util.concurrent.TimeUnit.SECONDS));
+        assertTrue(made.await(5, TimeUnit.SECONDS));
         Thread.sleep(100);
         assertEquals(List.of(), events);
     }
@@ -273,7 +269,7 @@ class ProcessSamplerTest {
     @Test
     void aSamplerWithNothingToReadEndsAtOnceAndWritesNothing() throws Exception {
         List<TraceEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean released = new AtomicBoolean();
         ProcessSampler sampler = new ProcessSampler(1000, 0, pid -> List.of(), System.err, () -> released.set(true));
         sampler.start(1, events::add);
         Thread.sleep(100);
