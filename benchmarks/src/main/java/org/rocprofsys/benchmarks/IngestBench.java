@@ -16,6 +16,7 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.wire.RingDrain;
 import org.rocprofsys.core.wire.RingFile;
 import org.rocprofsys.core.wire.WireFormat;
@@ -97,7 +98,8 @@ final class IngestBench {
             try (RingFile f = RingFile.open(ringFile)) {
                 RingFile.Ring ring = fullestRing(f);
                 bytes = ring.head();
-                RingDrain d = new RingDrain(f.pid(), ring, ev -> events2[0]++);
+                RingDrain d =
+                        new RingDrain(f.pid(), ring, ev -> events2[0] += ev instanceof RegionRun r ? r.size() : 1);
                 records = d.drain();
                 d.flushPending();
                 ring.release(0);

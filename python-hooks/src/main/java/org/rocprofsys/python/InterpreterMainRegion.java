@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 
@@ -44,7 +45,8 @@ public final class InterpreterMainRegion implements Consumer<TraceEvent> {
     public void accept(TraceEvent e) {
         // nearly every event is a region of a process that is no interpreter: passed on at once
         Class<?> type = e.getClass();
-        if (mainThreads.isEmpty() && (type == RegionBegin.class || type == RegionEnd.class)) {
+        if (mainThreads.isEmpty()
+                && (type == RegionBegin.class || type == RegionEnd.class || type == RegionRun.class)) {
             downstream.accept(e);
             return;
         }
@@ -81,6 +83,13 @@ public final class InterpreterMainRegion implements Consumer<TraceEvent> {
                     downstream.accept(e);
                 } else {
                     m.mainOpen = false;
+                }
+            }
+            case RegionRun r -> {
+                if (mainThreads.containsKey(key(r.pid(), r.tid()))) {
+                    r.forEachEvent(this); // the interpreter's main thread: its main region is taken out
+                } else {
+                    downstream.accept(e);
                 }
             }
             default -> downstream.accept(e);

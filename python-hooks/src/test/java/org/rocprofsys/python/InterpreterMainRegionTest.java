@@ -2,6 +2,7 @@ package org.rocprofsys.python;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -11,6 +12,9 @@ import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RegionRun;
+import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 
@@ -74,6 +78,41 @@ class InterpreterMainRegionTest {
                         "B11:worker",
                         "E11"),
                 regions());
+    }
+
+    @Test
+    void runsOfRegionsAreReadAsTheirEvents() {
+        stage.accept(process(10, "/usr/bin/python3.12"));
+        stage.accept(new ThreadStarted(1, 10, 10, 0));
+        stage.accept(RegionRun.of(List.of(
+                plain(begin(10, 10, "python3.12", Category.HOST)),
+                plain(begin(10, 10, "run", Category.PYTHON)),
+                plain(end(10, 10, Category.PYTHON)))));
+        stage.accept(new ThreadStarted(1, 10, 11, 1));
+        RegionRun worker = RegionRun.of(
+                List.of(plain(begin(10, 11, "worker", Category.PYTHON)), plain(end(10, 11, Category.PYTHON))));
+        stage.accept(worker);
+        stage.accept(RegionRun.of(List.of(plain(end(10, 10, Category.HOST)))));
+        assertSame(worker, out.get(out.size() - 1), "another thread's run passes whole");
+        List<TraceEvent> expanded = new ArrayList<>();
+        out.forEach(RegionRun.expanding(expanded::add));
+        out.clear();
+        out.addAll(expanded);
+        assertEquals(
+                List.of("ProcessStarted", "ThreadStarted", "B10:run", "E10", "ThreadStarted", "B11:worker", "E11"),
+                regions());
+    }
+
+    private static SinkEvent plain(SinkEvent e) {
+        return switch (e) {
+            case RegionBegin b ->
+                new RegionBegin(
+                        b.timestampNs(), b.pid(), b.tid(), b.name(), b.category(), List.of(), RegionMetrics.NONE);
+            case RegionEnd en ->
+                new RegionEnd(
+                        en.timestampNs(), en.pid(), en.tid(), en.category(), List.of(), RegionMetrics.NONE, false);
+            default -> e;
+        };
     }
 
     @Test

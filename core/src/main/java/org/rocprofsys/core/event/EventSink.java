@@ -11,6 +11,17 @@ import java.io.IOException;
 public interface EventSink {
     void accept(SinkEvent event) throws IOException;
 
+    /**
+     * A run of one thread's plain regions, in the stream's order: the same as {@link #accept} of each
+     * of its events, which this default does. An output that reads regions may read the run's
+     * arrays instead, making no object per region; it must not keep or change the run.
+     */
+    default void acceptRegions(RegionRun run) throws IOException {
+        for (int i = 0, n = run.size(); i < n; i++) {
+            accept(run.event(i));
+        }
+    }
+
     void finish(RunSummary summary) throws IOException;
 
     /**

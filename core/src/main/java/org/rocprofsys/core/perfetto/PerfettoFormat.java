@@ -19,6 +19,7 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.ThreadStarted;
@@ -92,6 +93,15 @@ public final class PerfettoFormat implements OutputFormat {
         public void accept(SinkEvent event) throws IOException {
             try {
                 sink.accept(event);
+            } catch (IOException e) {
+                throw abandon(e);
+            }
+        }
+
+        @Override
+        public void acceptRegions(RegionRun run) throws IOException {
+            try {
+                sink.acceptRegions(run);
             } catch (IOException e) {
                 throw abandon(e);
             }

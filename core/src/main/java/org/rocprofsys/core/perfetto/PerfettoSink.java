@@ -25,6 +25,7 @@ import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackFrame;
@@ -331,18 +332,33 @@ public final class PerfettoSink implements EventSink {
         lastThread = null;
     }
 
+    /** A run of plain regions: the same packets as its events one by one, read from its arrays. */
+    @Override
+    public void acceptRegions(RegionRun run) throws IOException {
+        if (!started || finished) {
+            EventSink.super.acceptRegions(run); // the trace starts at (or refuses) the first event
+            return;
+        }
+        ThreadTrack t = thread(run.pid(), run.tid(), run.timestampNs());
+        for (int i = 0, n = run.size(); i < n; i++) {
+            if (run.isBegin(i)) {
+                regionBegin(t, run.time(i), run.name(i), run.category(i), List.of(), RegionMetrics.NONE);
+            } else {
+                regionEnd(t, run.time(i), List.of(), RegionMetrics.NONE, false);
+            }
+        }
+    }
+
     private void regionBegin(RegionBegin b, Consumer<TrackEvent.Builder> flow) throws IOException {
         ThreadTrack t = thread(b.pid(), b.tid(), b.timestampNs());
-        if (annotateValues) {
-            t.openRegion(b.timestampNs(), b.metrics());
-        }
-        long category = t.categoryIid(b.category());
-        long name = t.nameIid(Objects.requireNonNullElse(b.name(), ""));
         if (flow != NO_FLOW) {
+            if (annotateValues) {
+                t.openRegion(b.timestampNs(), b.metrics());
+            }
             TrackEvent.Builder ev = TrackEvent.newBuilder()
                     .setType(TrackEvent.Type.TYPE_SLICE_BEGIN)
-                    .addCategoryIids(category)
-                    .setNameIid(name);
+                    .addCategoryIids(t.categoryIid(b.category()))
+                    .setNameIid(t.nameIid(Objects.requireNonNullElse(b.name(), "")));
             if (options.annotations()) {
                 addAnnotations(t, ev, b.annotations());
                 ev.addDebugAnnotations(annotation(t, "begin_ns").setUintValue(realtime(b.timestampNs())));
@@ -352,29 +368,45 @@ public final class PerfettoSink implements EventSink {
             emit(t, b.timestampNs(), ev);
             return;
         }
+        regionBegin(t, b.timestampNs(), b.name(), b.category(), b.annotations(), b.metrics());
+    }
+
+    private void regionBegin(
+            ThreadTrack t, long ns, String name, Category category, List<Annotation> annotations, RegionMetrics metrics)
+            throws IOException {
+        if (annotateValues) {
+            t.openRegion(ns, metrics);
+        }
+        long categoryIid = t.categoryIid(category);
+        long nameIid = t.nameIid(Objects.requireNonNullElse(name, ""));
         slices.begin();
-        slices.categoryIid(category);
+        slices.categoryIid(categoryIid);
         if (options.annotations()) {
-            encodeAnnotations(t, b.annotations());
-            slices.unsignedAnnotation(t.beginNsIid(), realtime(b.timestampNs()));
+            encodeAnnotations(t, annotations);
+            slices.unsignedAnnotation(t.beginNsIid(), realtime(ns));
         }
         slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
-        slices.nameIid(name);
+        slices.nameIid(nameIid);
         t.depth++;
-        emitSlice(t, b.timestampNs());
+        emitSlice(t, ns);
     }
 
     private void regionEnd(RegionEnd e) throws IOException {
-        ThreadTrack t = thread(e.pid(), e.tid(), e.timestampNs());
+        regionEnd(thread(e.pid(), e.tid(), e.timestampNs()), e.timestampNs(), e.annotations(), e.metrics(), e.forced());
+    }
+
+    private void regionEnd(
+            ThreadTrack t, long timestampNs, List<Annotation> annotations, RegionMetrics metrics, boolean forced)
+            throws IOException {
         if (t.depth == 0) {
             return; // nothing open: an END would only be an orphan for trace_processor
         }
         // a forced end never goes before the thread's last event (a sample can be later than the
         // thread's end as the collector saw it)
-        long ns = e.forced() ? Math.max(e.timestampNs(), t.lastNs()) : e.timestampNs();
+        long ns = forced ? Math.max(timestampNs, t.lastNs()) : timestampNs;
         slices.begin();
         if (options.annotations()) {
-            encodeAnnotations(t, e.annotations());
+            encodeAnnotations(t, annotations);
             slices.unsignedAnnotation(t.endNsIid(), realtime(ns));
         }
         if (annotateValues) {
@@ -382,11 +414,11 @@ public final class PerfettoSink implements EventSink {
             RegionMetrics begin = t.closeRegion();
             // an end without readings (a rewritten executable's main region, closed by the
             // finalizer as upstream's is) carries no values, as a forced one
-            if (!e.forced() && begin != null && e.metrics() != null && !RegionMetrics.NONE.equals(e.metrics())) {
-                encodeAnnotations(t, options.regionValues().of(e.timestampNs() - beginNs, begin, e.metrics()));
+            if (!forced && begin != null && metrics != null && !RegionMetrics.NONE.equals(metrics)) {
+                encodeAnnotations(t, options.regionValues().of(timestampNs - beginNs, begin, metrics));
             }
         }
-        if (e.forced()) {
+        if (forced) {
             slices.annotation(t.annotationNameIid(CLOSED_BY_PROFILER), new AnnotationValue.Bool(true));
         }
         slices.type(TrackEvent.Type.TYPE_SLICE_END_VALUE);

@@ -13,6 +13,7 @@ import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.Mark;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
@@ -78,6 +79,10 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
 
     @Override
     public void accept(TraceEvent e) {
+        if (e instanceof RegionRun r) {
+            regions(r);
+            return;
+        }
         boolean keep = switch (e) {
             case RegionBegin b -> {
                 boolean k = !dropped.contains(b.category());
@@ -104,6 +109,28 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
         };
         if (keep) {
             next.accept(e);
+        }
+    }
+
+    /** A run: each of its regions by the rules above. */
+    private void regions(RegionRun r) {
+        ArrayDeque<Boolean> stack = open.computeIfAbsent(key(r.pid(), r.tid()), x -> new ArrayDeque<>());
+        int kept = 0;
+        for (int i = 0, n = r.size(); i < n; i++) {
+            boolean k;
+            if (r.isBegin(i)) {
+                k = !dropped.contains(r.category(i));
+                stack.addLast(k);
+            } else {
+                k = stack.isEmpty() ? !dropped.contains(r.category(i)) : stack.removeLast();
+            }
+            if (k) {
+                r.keep(i, kept++);
+            }
+        }
+        r.truncate(kept);
+        if (kept > 0) {
+            next.accept(r);
         }
     }
 

@@ -10,6 +10,7 @@ import org.rocprofsys.core.event.Mark;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.GpuApiCall;
@@ -102,6 +103,7 @@ final class CollectionFilter implements Consumer<TraceEvent> {
                     downstream.accept(e);
                 }
             }
+            case RegionRun r -> regions(r);
             case Mark m -> {
                 ProcessState p = process(m.pid(), m.timestampNs());
                 if (p.enabled && thread(p, m.tid()).enabled && windows.enabledAt(m.timestampNs() - p.startNs)) {
@@ -114,6 +116,30 @@ final class CollectionFilter implements Consumer<TraceEvent> {
                 }
             }
             default -> downstream.accept(e);
+        }
+    }
+
+    /** A run: each of its regions as if it came alone (no trace control can come inside a run). */
+    private void regions(RegionRun r) {
+        ProcessState p = process(r.pid(), r.timestampNs());
+        ThreadState t = thread(p, r.tid());
+        boolean enabled = p.enabled && t.enabled;
+        int kept = 0;
+        for (int i = 0, n = r.size(); i < n; i++) {
+            boolean on;
+            if (r.isBegin(i)) {
+                on = enabled && windows.enabledAt(r.time(i) - p.startNs);
+                t.recorded.push(on);
+            } else {
+                on = !t.recorded.isEmpty() && t.recorded.pop();
+            }
+            if (on) {
+                r.keep(i, kept++);
+            }
+        }
+        r.truncate(kept);
+        if (kept > 0) {
+            downstream.accept(r);
         }
     }
 

@@ -20,6 +20,7 @@ import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
@@ -48,6 +49,8 @@ import org.rocprofsys.core.event.TraceEvent;
  */
 public final class EventNormaliser implements Consumer<TraceEvent> {
     private final Consumer<? super SinkEvent> downstream;
+    /** Where runs of regions go on whole; the events' consumer, element by element, when it takes no runs. */
+    private final Consumer<RegionRun> runs;
     /** Open regions per thread (their categories, innermost first), by {@link #key}. */
     private final Map<Long, ArrayDeque<Category>> threads = new HashMap<>();
 
@@ -57,8 +60,15 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
 
     private ArrayDeque<Category> lastOpen;
 
+    /** Hands on events only: a {@link RegionRun} goes on as the events it stands for. */
     public EventNormaliser(Consumer<? super SinkEvent> downstream) {
+        this(downstream, run -> run.forEachEvent(downstream));
+    }
+
+    /** Hands on events, and runs of regions whole to {@code runs} (in the same order). */
+    public EventNormaliser(Consumer<? super SinkEvent> downstream, Consumer<RegionRun> runs) {
         this.downstream = downstream;
+        this.runs = runs;
     }
 
     @Override
@@ -85,6 +95,7 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
                     downstream.accept(e);
                 }
             }
+            case RegionRun r -> regions(r);
             case Mark m -> {
                 open(m.pid(), m.tid());
                 downstream.accept(m);
@@ -100,6 +111,26 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
             case CounterSample c -> downstream.accept(c);
             case StackSample s -> downstream.accept(s);
             case GpuActivity g -> downstream.accept(g);
+        }
+    }
+
+    /** A run: the same rules as for its events one by one (an end with nothing open is dropped). */
+    private void regions(RegionRun r) {
+        ArrayDeque<Category> open = open(r.pid(), r.tid());
+        int kept = 0;
+        for (int i = 0, n = r.size(); i < n; i++) {
+            if (r.isBegin(i)) {
+                open.push(r.category(i));
+            } else if (open.isEmpty()) {
+                continue;
+            } else {
+                open.pop();
+            }
+            r.keep(i, kept++);
+        }
+        r.truncate(kept);
+        if (kept > 0) {
+            runs.accept(r);
         }
     }
 

@@ -40,7 +40,7 @@ public final class Pipeline {
             List<BackgroundSource> sources,
             List<? extends EventSink> outputs) {
         this.outputs = new SinkThreads(outputs);
-        this.normaliser = new EventNormaliser(this.outputs);
+        this.normaliser = new EventNormaliser(this.outputs, this.outputs::acceptRegions);
         Consumer<TraceEvent> first =
                 new CollectionFilter(windows, initiallyEnabled, CategoryFilter.of(droppedCategories, normaliser));
         for (BackgroundSource source : sources.reversed()) {

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.SinkEvent;
 
 /**
@@ -30,13 +31,17 @@ import org.rocprofsys.core.event.SinkEvent;
  * {@link #accept} or from {@link #finish}.
  */
 final class SinkThreads implements Consumer<SinkEvent> {
-    /** Events per hand-off: a queue operation per event would cost more than most sinks' work. */
+    /**
+     * Events per hand-off (a run's regions count one each): a queue operation per event would cost
+     * more than most sinks' work.
+     */
     static final int BATCH = 2048;
     /** Batches queued per sink before the collector waits: about 16 MB of events in flight at most. */
     private static final int QUEUE_BATCHES = 64;
 
     /**
-     * Events handed on together; {@code onlyRegions} when every one is a region begin or end. An
+     * Events handed on together; {@code onlyRegions} when every one is a region begin or end or a
+     * {@link RegionRun}. An
      * Object[], not a SinkEvent[]: a store into an array of an interface type checks the element's
      * type, a scan of its secondary supertypes, for every event.
      */
@@ -47,6 +52,9 @@ final class SinkThreads implements Consumer<SinkEvent> {
     private final List<Worker> workers = new ArrayList<>();
     private Object[] batch = new Object[BATCH];
     private int size;
+    /** Events in {@link #batch}, a run's regions counted one each. */
+    private int events;
+
     private boolean onlyRegions = true;
     private boolean finished;
 
@@ -68,7 +76,16 @@ final class SinkThreads implements Consumer<SinkEvent> {
         Class<?> type = e.getClass();
         onlyRegions &= type == RegionBegin.class || type == RegionEnd.class;
         batch[size++] = e;
-        if (size == BATCH) {
+        if (size == BATCH || ++events >= BATCH) {
+            handOff();
+        }
+    }
+
+    /** A run of regions, handed on whole: each output reads it ({@link EventSink#acceptRegions}). */
+    void acceptRegions(RegionRun run) {
+        batch[size++] = run;
+        events += run.size();
+        if (size == BATCH || events >= BATCH) {
             handOff();
         }
     }
@@ -105,6 +122,7 @@ final class SinkThreads implements Consumer<SinkEvent> {
         Batch full = new Batch(batch, size, onlyRegions);
         batch = new Object[BATCH];
         size = 0;
+        events = 0;
         onlyRegions = true;
         for (Worker w : workers) {
             if (w.readsRegions || !full.onlyRegions()) {
@@ -156,7 +174,11 @@ final class SinkThreads implements Consumer<SinkEvent> {
                     try {
                         Object[] events = b.events();
                         for (int i = 0, n = b.size(); i < n; i++) {
-                            sink.accept((SinkEvent) events[i]);
+                            if (events[i] instanceof RegionRun run) {
+                                sink.acceptRegions(run);
+                            } else {
+                                sink.accept((SinkEvent) events[i]);
+                            }
                         }
                     } catch (IOException | RuntimeException | Error ex) {
                         failure = ex;

@@ -12,6 +12,7 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
@@ -184,10 +185,24 @@ final class CallGraphBuilder {
         }
     }
 
+    /** A run of plain regions: the same as its events one by one, read from its arrays. */
+    void acceptRegions(RegionRun run) {
+        ThreadState t = thread(run.pid(), run.tid());
+        for (int i = 0, n = run.size(); i < n; i++) {
+            if (run.isBegin(i)) {
+                begin(t, run.time(i), run.name(i), RegionMetrics.NONE);
+            } else {
+                end(t, run.time(i), RegionMetrics.NONE);
+            }
+        }
+    }
+
     private void begin(RegionBegin b) {
-        ThreadState t = thread(b.pid(), b.tid());
+        begin(thread(b.pid(), b.tid()), b.timestampNs(), b.name(), b.metrics());
+    }
+
+    private void begin(ThreadState t, long ts, String name, RegionMetrics metrics) {
         ProcessState p = t.process;
-        long ts = b.timestampNs();
         boolean main = p.main == t;
         if (main) {
             p.mainAdvance(t, ts);
@@ -198,16 +213,16 @@ final class CallGraphBuilder {
         ProfileNode parent = options.profile().flat() ? t.head : t.current();
         ProfileNode node;
         if (options.profile().timeline()) {
-            node = parent.newChild(b.name(), t.timelineCounter++, n);
+            node = parent.newChild(name, t.timelineCounter++, n);
             nodes++;
         } else {
-            node = parent.find(b.name());
+            node = parent.find(name);
             if (node == null) {
-                node = parent.add(b.name(), n);
+                node = parent.add(name, n);
                 nodes++;
             }
         }
-        RegionMetrics m = b.metrics() == null ? RegionMetrics.NONE : b.metrics();
+        RegionMetrics m = metrics == null ? RegionMetrics.NONE : metrics;
         t.push(node, ts, m);
         if (t.lastTs < ts) {
             t.lastTs = ts;
@@ -218,9 +233,11 @@ final class CallGraphBuilder {
     }
 
     private void end(RegionEnd e) {
-        ThreadState t = thread(e.pid(), e.tid());
+        end(thread(e.pid(), e.tid()), e.timestampNs(), e.metrics());
+    }
+
+    private void end(ThreadState t, long ts, RegionMetrics metrics) {
         ProcessState p = t.process;
-        long ts = e.timestampNs();
         boolean main = p.main == t;
         if (main) {
             p.mainAdvance(t, ts);
@@ -228,7 +245,7 @@ final class CallGraphBuilder {
         if (t.size == 0) {
             return;
         }
-        RegionMetrics m = e.metrics() == null ? RegionMetrics.NONE : e.metrics();
+        RegionMetrics m = metrics == null ? RegionMetrics.NONE : metrics;
         record(t, ts, m);
         if (t.lastTs < ts) {
             t.lastTs = ts;

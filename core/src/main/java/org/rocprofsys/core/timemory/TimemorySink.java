@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.function.IntFunction;
 import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.output.OutputPaths;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.output.OutputWriter;
@@ -85,6 +86,11 @@ public final class TimemorySink implements OutputWriter {
     @Override
     public void accept(SinkEvent event) {
         builder.accept(event);
+    }
+
+    @Override
+    public void acceptRegions(RegionRun run) {
+        builder.acceptRegions(run);
     }
 
     @Override

@@ -21,6 +21,7 @@ import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
@@ -28,10 +29,14 @@ import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
 
 /**
- * Turns one ring's records into events. A region event is held back until the record after it,
- * because annotations follow their region as separate records. Record times become CLOCK_MONOTONIC
- * ns through the file's {@link ClockConversion}, never going backwards on one ring (a TSC file's
- * conversion is refined while its process runs).
+ * Turns one ring's records into events. Plain regions (no readings: nearly all of a traced run's
+ * records) are gathered into {@link RegionRun}s of up to {@value #RUN_CAPACITY}, handed on when
+ * another kind of record comes, when the run is full, or at the end of a drain, so that no object is
+ * made per region. A user region is held back until the record after it, because annotations
+ * follow their region as separate records: a region that gets them leaves its run and goes on as
+ * its own event. Record times become CLOCK_MONOTONIC ns through the file's
+ * {@link ClockConversion}, never going backwards on one ring (a TSC file's conversion is refined
+ * while its process runs).
  */
 public final class RingDrain {
     private final int pid;
@@ -40,7 +45,15 @@ public final class RingDrain {
     private final int tid;
     private long tail;
     private long reportedDrops;
+    /** A region held back for the annotations that may follow it; never set while {@link #run} holds regions. */
     private TraceEvent pendingRegion;
+
+    static final int RUN_CAPACITY = 1024;
+    /** Plain regions decoded and not yet handed on (null when none). */
+    private RegionRun run;
+    /** Whether the run's last region is a user region, which annotation records may still follow. */
+    private boolean runEndsWithUserRegion;
+
     private final List<Annotation> pendingAnnotations = new ArrayList<>();
     private long lastTime;
     private long records;
@@ -128,6 +141,10 @@ public final class RingDrain {
         }
         ring.release(tail);
         records += n;
+        if (run != null && runEndsWithUserRegion) {
+            pendingRegion = run.removeLast(); // held back, as a region out of a run would be
+        }
+        emitRun();
         reportDrops();
         return n;
     }
@@ -141,8 +158,35 @@ public final class RingDrain {
         }
     }
 
-    /** Emits a held-back region event; called when the ring can have nothing more for it. */
+    /** Emits the held-back regions; called when the ring can have nothing more for them. */
     public void flushPending() {
+        emitRun();
+        emitPendingRegion();
+    }
+
+    private void emitRun() {
+        if (run != null) {
+            RegionRun r = run;
+            run = null;
+            if (!r.isEmpty()) {
+                out.accept(r);
+            }
+        }
+    }
+
+    /** The run to add the next plain region to: a new one when there is none or it is full. */
+    private RegionRun run(boolean userRegion) {
+        if (run != null && run.isFull()) {
+            emitRun();
+        }
+        if (run == null) {
+            run = new RegionRun(pid, tid, RUN_CAPACITY);
+        }
+        runEndsWithUserRegion = userRegion;
+        return run;
+    }
+
+    private void emitPendingRegion() {
         if (pendingRegion == null) {
             return;
         }
@@ -171,6 +215,11 @@ public final class RingDrain {
             throws WireException {
         long end = at + size;
         if (type == WireFormat.REC_ANNOTATION) {
+            if (pendingRegion == null && run != null && runEndsWithUserRegion) {
+                // the run's last region is annotated: it goes on as an event of its own, after the rest
+                pendingRegion = run.removeLast();
+                emitRun();
+            }
             if (pendingRegion != null) {
                 pendingAnnotations.add(annotation(data.asSlice(at, size), aux));
             }
@@ -187,9 +236,30 @@ public final class RingDrain {
             functions.define(aux, string(data.asSlice(at, size), 8)); // no event: annotations may still follow a region
             return;
         }
-        flushPending();
+        boolean plainRegion = (type == WireFormat.REC_REGION_BEGIN || type == WireFormat.REC_REGION_END)
+                        && WireFormat.metricFlags(aux) == 0
+                || (type == WireFormat.REC_FUNC_ENTER || type == WireFormat.REC_FUNC_EXIT) && size <= 16;
+        if (plainRegion) {
+            emitPendingRegion();
+        } else {
+            flushPending();
+        }
         long time = Math.max(clock.toMonotonicNs(data.get(JAVA_LONG_UNALIGNED, at + 8)), lastTime);
         lastTime = time;
+        if (plainRegion) {
+            switch (type) {
+                case WireFormat.REC_REGION_BEGIN ->
+                    run(true)
+                            .addBegin(
+                                    time,
+                                    at + 16 < end ? names.get(data, at + 16, end) : "",
+                                    Category.fromCode(aux & 0xff));
+                case WireFormat.REC_REGION_END -> run(true).addEnd(time, Category.fromCode(aux & 0xff));
+                case WireFormat.REC_FUNC_ENTER -> run(false).addBegin(time, functions.name(aux), Category.HOST);
+                default -> run(false).addEnd(time, Category.HOST);
+            }
+            return;
+        }
         switch (type) {
             case WireFormat.REC_THREAD_START ->
                 out.accept(new ThreadStarted(

@@ -7,8 +7,9 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.core.event.AbruptEndsScenario;
 import org.rocprofsys.core.event.GoldenFile;
 import org.rocprofsys.core.event.SinkFeed;
@@ -20,21 +21,29 @@ class PerfettoGoldenTest {
     @TempDir
     Path dir;
 
-    @Test
-    void abruptEndsWithAnnotations() throws IOException, NoSuchAlgorithmException {
-        assertGolden(true, "perfetto-abrupt-ends-annotated.txt");
+    /** {@code maxRun} 0: regions one by one; else in runs of at most that many (the same trace). */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 64})
+    void abruptEndsWithAnnotations(int maxRun) throws IOException, NoSuchAlgorithmException {
+        assertGolden(true, "perfetto-abrupt-ends-annotated.txt", maxRun);
     }
 
-    @Test
-    void abruptEndsWithoutAnnotations() throws IOException, NoSuchAlgorithmException {
-        assertGolden(false, "perfetto-abrupt-ends.txt");
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 64})
+    void abruptEndsWithoutAnnotations(int maxRun) throws IOException, NoSuchAlgorithmException {
+        assertGolden(false, "perfetto-abrupt-ends.txt", maxRun);
     }
 
-    private void assertGolden(boolean annotations, String golden) throws IOException, NoSuchAlgorithmException {
+    private void assertGolden(boolean annotations, String golden, int maxRun)
+            throws IOException, NoSuchAlgorithmException {
         Path out = dir.resolve("perfetto-trace.proto");
         PerfettoSink sink =
                 new PerfettoSink(out, new PerfettoSink.Options(annotations, AbruptEndsScenario.REALTIME_OFFSET, "app"));
-        SinkFeed.run(sink, AbruptEndsScenario.events(), AbruptEndsScenario.summary());
+        if (maxRun == 0) {
+            SinkFeed.run(sink, AbruptEndsScenario.events(), AbruptEndsScenario.summary());
+        } else {
+            SinkFeed.runGathered(sink, AbruptEndsScenario.events(), AbruptEndsScenario.summary(), maxRun);
+        }
         byte[] bytes = Files.readAllBytes(out);
         // the digest holds the bytes (field order included); the text shows what changed when it differs
         StringBuilder text = new StringBuilder("sha-256: ")

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.core.event.AbruptEndsScenario;
 import org.rocprofsys.core.event.GoldenFile;
 import org.rocprofsys.core.event.SinkFeed;
@@ -18,8 +20,10 @@ class TimemoryGoldenTest {
     @TempDir
     Path dir;
 
-    @Test
-    void abruptEnds() throws IOException {
+    /** {@code maxRun} 0: regions one by one; else in runs of at most that many (the same profile). */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 64})
+    void abruptEnds(int maxRun) throws IOException {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         TimemoryOptions options =
                 TimemoryOptions.defaults().withComponents(List.of(Component.WALL_CLOCK, Component.TRIP_COUNT));
@@ -28,7 +32,11 @@ class TimemoryGoldenTest {
                 TestPaths.paths(dir, AbruptEndsScenario.PID),
                 new PrintStream(log, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream()));
-        SinkFeed.run(sink, AbruptEndsScenario.events(), AbruptEndsScenario.summary());
+        if (maxRun == 0) {
+            SinkFeed.run(sink, AbruptEndsScenario.events(), AbruptEndsScenario.summary());
+        } else {
+            SinkFeed.runGathered(sink, AbruptEndsScenario.events(), AbruptEndsScenario.summary(), maxRun);
+        }
         StringBuilder text =
                 new StringBuilder(log.toString(StandardCharsets.UTF_8).replace(dir.toString(), "<dir>"));
         for (var f : sink.files()) {

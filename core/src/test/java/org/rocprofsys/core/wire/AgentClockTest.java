@@ -105,7 +105,7 @@ class AgentClockTest {
                     "exit time converts near its pair: " + exitError + " ns off");
             List<org.rocprofsys.core.event.TraceEvent> events = new java.util.ArrayList<>();
             for (RingFile.Ring r : f.rings()) {
-                RingDrain d = new RingDrain(f.pid(), r, events::add);
+                RingDrain d = new RingDrain(f.pid(), r, org.rocprofsys.core.event.RegionRun.expanding(events::add));
                 d.drain();
                 d.flushPending();
             }

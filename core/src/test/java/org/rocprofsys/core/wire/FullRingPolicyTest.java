@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.testkit.Make;
 import org.rocprofsys.testkit.NativeCompiler;
@@ -154,11 +155,11 @@ class FullRingPolicyTest {
                     while (true) {
                         boolean exited = f.state() == WireFormat.STATE_EXITED;
                         if (drain == null && !f.rings().isEmpty()) {
-                            drain = new RingDrain(f.pid(), f.rings().getFirst(), e -> {
+                            drain = new RingDrain(f.pid(), f.rings().getFirst(), RegionRun.expanding(e -> {
                                 if (e instanceof RegionBegin || e instanceof RegionEnd) {
                                     regions.incrementAndGet();
                                 }
-                            });
+                            }));
                         }
                         if (drain != null) {
                             drain.drain();

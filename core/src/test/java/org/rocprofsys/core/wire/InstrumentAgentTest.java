@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.testkit.Make;
@@ -398,7 +399,7 @@ class InstrumentAgentTest {
             // FUNC_DEFs are drained, so their names are found by looking through the file
             for (RingFile.Ring ring : f.rings().reversed()) {
                 List<TraceEvent> events = new ArrayList<>();
-                RingDrain d = new RingDrain(f.pid(), ring, events::add, image.names);
+                RingDrain d = new RingDrain(f.pid(), ring, RegionRun.expanding(events::add), image.names);
                 d.drain();
                 d.flushPending();
                 assertEquals(0, ring.dropped(), "no record dropped");

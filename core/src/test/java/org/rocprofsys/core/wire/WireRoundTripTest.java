@@ -36,6 +36,7 @@ import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
@@ -251,7 +252,7 @@ class WireRoundTripTest {
 
         // decoded
         List<TraceEvent> events = new ArrayList<>();
-        RingDrain drain = new RingDrain(f.pid(), ring, events::add);
+        RingDrain drain = new RingDrain(f.pid(), ring, RegionRun.expanding(events::add));
         assertEquals(ring.tid(), drain.tid());
         drain.drain();
         drain.flushPending();
