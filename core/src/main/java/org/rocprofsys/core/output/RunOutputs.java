@@ -69,9 +69,19 @@ public final class RunOutputs {
             facts.putAll(w.metadata());
         }
         Path metadata = context.paths().file("metadata", "json");
-        MetadataWriter.write(
-                metadata, context.settings(), commandLine, launch, written, env, summary.droppedRecords(), facts);
-        context.log().println("[rocprof-sys][" + context.rootPid() + "][metadata]> Outputting '" + metadata + "'...");
+        try {
+            MetadataWriter.write(
+                    metadata, context.settings(), commandLine, launch, written, env, summary.droppedRecords(), facts);
+            context.log()
+                    .println("[rocprof-sys][" + context.rootPid() + "][metadata]> Outputting '" + metadata + "'...");
+        } catch (IOException e) {
+            if (failure == null) {
+                throw e;
+            }
+            // the writer's failure came first and is the one the caller reports
+            context.log().println("[rocprof-sys][" + context.rootPid() + "] error: " + e.getMessage());
+            failure.addSuppressed(e);
+        }
         if (failure != null) {
             throw failure;
         }

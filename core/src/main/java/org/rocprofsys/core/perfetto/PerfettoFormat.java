@@ -3,6 +3,7 @@ package org.rocprofsys.core.perfetto;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -64,18 +65,20 @@ public final class PerfettoFormat implements OutputFormat {
         OutputPaths.createParentDirectories(file);
         AtomicFile.Pending pending = AtomicFile.begin(file);
         TraceBudget budget;
+        OutputStream toFile;
         try {
-            // written to the file from a thread of its own: write(2) was a third to a half of
-            // the trace thread's time on a 16-core host
+            // the budget and the file are served by a thread of their own: write(2) was a third to
+            // a half of the trace thread's time on a 16-core host, and the budget's walk over the
+            // packets a tenth of what remained (that thread is the slowest stage of a traced run)
             budget = TraceBudget.of(
-                    context.settings(),
-                    new BackgroundOutputStream(Files.newOutputStream(pending.temporary()), "rocprof-sys-trace-file"));
+                    context.settings(), new BufferedOutputStream(Files.newOutputStream(pending.temporary()), 1 << 20));
+            toFile = new BackgroundOutputStream(budget, "rocprof-sys-trace-file");
         } catch (IOException e) {
             pending.close();
             throw new FileWriteException(file, AtomicFile.reason(e), e);
         }
         PerfettoSink sink = new PerfettoSink(
-                budget,
+                toFile,
                 new PerfettoSink.Options(
                         context.settings().bool("ROCPROFSYS_PERFETTO_ANNOTATIONS"),
                         context.realtimeOffsetNs(),
@@ -83,11 +86,20 @@ public final class PerfettoFormat implements OutputFormat {
                         context.executable(),
                         1,
                         RegionAnnotations.from(context.settings())));
-        return new Writer(sink, budget, pending, file, context);
+        return new Writer(sink, toFile, budget, pending, file, context);
     }
 
+    /**
+     * @param toFile the sink's stream: the budget's bytes reach it from a thread of its own, so
+     *               {@code budget} may be read only once {@code toFile} is closed (by the sink's finish)
+     */
     private record Writer(
-            PerfettoSink sink, TraceBudget budget, AtomicFile.Pending pending, Path file, OutputContext context)
+            PerfettoSink sink,
+            OutputStream toFile,
+            TraceBudget budget,
+            AtomicFile.Pending pending,
+            Path file,
+            OutputContext context)
             implements OutputWriter {
         @Override
         public void accept(SinkEvent event) throws IOException {
@@ -120,7 +132,12 @@ public final class PerfettoFormat implements OutputFormat {
         /** Removes the incomplete trace; the error names the trace, not its temporary file. */
         private IOException abandon(IOException e) {
             try {
-                budget.close();
+                toFile.close(); // closes the budget and the file
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            try {
+                budget.close(); // when the thread could not
             } catch (IOException closing) {
                 e.addSuppressed(closing);
             }
