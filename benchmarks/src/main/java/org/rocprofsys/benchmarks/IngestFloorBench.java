@@ -24,6 +24,10 @@ import java.util.Locale;
 import java.util.Map;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.EventSink;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.perfetto.PerfettoSink;
@@ -48,7 +52,8 @@ import org.rocprofsys.core.wire.WireFormat;
  *
  * <p>Baseline in the same run: the product's two sinks, {@link PerfettoSink} into a file and
  * {@link TimemorySink}, on one thread, fed as many region events of {@link SyntheticRun} (one
- * thread), made before the timing.
+ * thread), made before the timing and gathered into {@link RegionRun}s as the product's drain
+ * gathers them.
  */
 final class IngestFloorBench {
     private static final long REALTIME_OFFSET_NS = SyntheticRun.REALTIME_OFFSET_NS;
@@ -68,7 +73,7 @@ final class IngestFloorBench {
             ClockConversion clock = ClockConversion.through(
                     new ClockConversion.Pair(1_000_000L, 3_000_000_000L),
                     new ClockConversion.Pair(1_000_000L + 2_500_000_000L, 4_000_000_000L));
-            List<SinkEvent> events = events(records);
+            List<Object> events = gathered(events(records));
 
             double[] floor = new double[rounds + warmUps];
             double[] product = new double[rounds + warmUps];
@@ -400,25 +405,67 @@ final class IngestFloorBench {
         return events;
     }
 
+    /**
+     * The events as the product's drain hands them on: one thread's plain regions gathered into
+     * {@link RegionRun}s of up to 1024 (RingDrain's capacity), every other event as it is.
+     */
+    private static List<Object> gathered(List<SinkEvent> events) {
+        List<Object> out = new ArrayList<>();
+        RegionRun run = null;
+        for (SinkEvent e : events) {
+            boolean plain = switch (e) {
+                case RegionBegin b -> b.annotations().isEmpty() && RegionMetrics.NONE.equals(b.metrics());
+                case RegionEnd en ->
+                    en.annotations().isEmpty() && RegionMetrics.NONE.equals(en.metrics()) && !en.forced();
+                default -> false;
+            };
+            int tid = e instanceof RegionBegin b ? b.tid() : e instanceof RegionEnd en ? en.tid() : -1;
+            if (run != null && (!plain || run.tid() != tid || run.pid() != e.pid() || run.size() == 1024)) {
+                out.add(run);
+                run = null;
+            }
+            if (!plain) {
+                out.add(e);
+                continue;
+            }
+            if (run == null) {
+                run = new RegionRun(e.pid(), tid, 1024);
+            }
+            if (e instanceof RegionBegin b) {
+                run.addBegin(b.timestampNs(), b.name(), b.category());
+            } else {
+                run.addEnd(e.timestampNs(), ((RegionEnd) e).category());
+            }
+        }
+        if (run != null) {
+            out.add(run);
+        }
+        return out;
+    }
+
     /** The product's sinks on one thread over the events; returns the nanoseconds taken. */
-    private static double productPass(Path dir, List<SinkEvent> events) throws IOException {
+    private static double productPass(Path dir, List<Object> events) throws IOException {
         Path trace = dir.resolve("product.proto");
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         PerfettoSink perfetto =
                 new PerfettoSink(trace, new PerfettoSink.Options(true, REALTIME_OFFSET_NS, "bench_app"));
         TimemorySink timemory = new TimemorySink(TimemoryOptions.defaults(), FinalizeBench.paths(dir), quiet, quiet);
         long t0 = System.nanoTime();
-        for (SinkEvent e : events) {
-            perfetto.accept(e);
-            timemory.accept(e);
+        long last = 0;
+        for (Object o : events) {
+            if (o instanceof RegionRun r) {
+                perfetto.acceptRegions(r);
+                timemory.acceptRegions(r);
+                last = r.time(r.size() - 1);
+            } else {
+                SinkEvent e = (SinkEvent) o;
+                perfetto.accept(e);
+                timemory.accept(e);
+                last = e.timestampNs();
+            }
         }
         long t1 = System.nanoTime();
-        RunSummary summary = new RunSummary(
-                events.get(events.size() - 1).timestampNs() + 1,
-                REALTIME_OFFSET_NS,
-                SyntheticRun.PID,
-                "bench_app",
-                Map.of());
+        RunSummary summary = new RunSummary(last + 1, REALTIME_OFFSET_NS, SyntheticRun.PID, "bench_app", Map.of());
         perfetto.finish(summary);
         Files.deleteIfExists(trace);
         return t1 - t0;

@@ -26,6 +26,7 @@ public final class RegionRun implements TraceEvent {
     private Category[] categories;
     private int size;
 
+    /** @param capacity the elements it holds before its arrays grow */
     public RegionRun(int pid, int tid, int capacity) {
         this.pid = pid;
         this.tid = tid;
@@ -86,10 +87,6 @@ public final class RegionRun implements TraceEvent {
         return size == 0;
     }
 
-    public boolean isFull() {
-        return size == times.length;
-    }
-
     public boolean isBegin(int i) {
         return names[i] != null;
     }
@@ -117,7 +114,7 @@ public final class RegionRun implements TraceEvent {
 
     private void add(long timestampNs, String name, Category category) {
         if (size == times.length) {
-            int capacity = Math.max(8, size * 2);
+            int capacity = Math.max(8, size * 2); // from a capacity of 0 too
             times = Arrays.copyOf(times, capacity);
             names = Arrays.copyOf(names, capacity);
             categories = Arrays.copyOf(categories, capacity);

@@ -53,6 +53,8 @@ public final class RingDrain {
     private RegionRun run;
     /** Whether the run's last region is a user region, which annotation records may still follow. */
     private boolean runEndsWithUserRegion;
+    /** The size a new run starts with: what the bytes being drained can hold, so a trickle makes small runs. */
+    private int runCapacity = RUN_CAPACITY;
 
     private final List<Annotation> pendingAnnotations = new ArrayList<>();
     private long lastTime;
@@ -114,6 +116,7 @@ public final class RingDrain {
             return 0;
         }
         ClockConversion clock = ring.clock(); // after head: pairs stored before those records are seen
+        runCapacity = (int) Math.min(RUN_CAPACITY, Math.max(8, (head - tail) / 16)); // 16 bytes: the smallest record
         MemorySegment data = ring.data();
         long mask = ring.mask();
         int n = 0;
@@ -176,11 +179,11 @@ public final class RingDrain {
 
     /** The run to add the next plain region to: a new one when there is none or it is full. */
     private RegionRun run(boolean userRegion) {
-        if (run != null && run.isFull()) {
+        if (run != null && run.size() >= RUN_CAPACITY) {
             emitRun();
         }
         if (run == null) {
-            run = new RegionRun(pid, tid, RUN_CAPACITY);
+            run = new RegionRun(pid, tid, runCapacity);
         }
         runEndsWithUserRegion = userRegion;
         return run;
