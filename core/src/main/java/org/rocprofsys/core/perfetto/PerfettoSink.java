@@ -1,6 +1,5 @@
 package org.rocprofsys.core.perfetto;
 
-import com.google.protobuf.CodedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -170,7 +169,7 @@ public final class PerfettoSink implements EventSink {
     private final boolean annotateValues;
 
     private final OutputStream file;
-    private final CodedOutputStream out;
+    private final PacketBuffer out;
     private final Map<Integer, ProcessTrack> processes = new HashMap<>();
     private final Map<Long, ThreadTrack> threads = new HashMap<>();
     private long lastThreadKey;
@@ -187,7 +186,11 @@ public final class PerfettoSink implements EventSink {
     /** Counter tracks by name, with their uuid; their samples go on the global sequence. */
     private final Map<String, Long> counters = new HashMap<>();
 
-    private final SliceEncoder slices = new SliceEncoder();
+    private final SliceEncoder slices;
+    /** The timestamp and clock of the slice packet begun ({@link #beginSlice}). */
+    private long sliceTimestamp;
+
+    private int sliceClock;
     /** GPU activity tracks by {@link GpuTracks#streamKey}. */
     private final Map<String, ThreadTrack> gpuStreams = new HashMap<>();
     /** Bytes allocated on each device of each process, by {@link GpuTracks#deviceKey}. */
@@ -209,8 +212,9 @@ public final class PerfettoSink implements EventSink {
         this.options = Objects.requireNonNull(options, "options");
         this.annotateValues = options.annotations() && !options.regionValues().isEmpty();
         this.file = Objects.requireNonNull(stream, "stream");
-        // CodedOutputStream buffers itself: packets go to the file in 64 KiB writes.
-        this.out = CodedOutputStream.newInstance(file, 1 << 16);
+        // whole packets go to the stream in writes of up to 64 KiB
+        this.out = new PacketBuffer(file);
+        this.slices = new SliceEncoder(out);
     }
 
     @Override
@@ -281,7 +285,7 @@ public final class PerfettoSink implements EventSink {
         finished = true;
         try (OutputStream f = file) {
             start(summary.endNs());
-            out.flush();
+            out.handOn();
         } finally {
             threads.clear();
             lastThread = null;
@@ -379,7 +383,7 @@ public final class PerfettoSink implements EventSink {
         }
         long categoryIid = t.categoryIid(category);
         long nameIid = t.nameIid(Objects.requireNonNullElse(name, ""));
-        slices.begin();
+        beginSlice(t, ns);
         slices.categoryIid(categoryIid);
         if (options.annotations()) {
             encodeAnnotations(t, annotations);
@@ -388,7 +392,7 @@ public final class PerfettoSink implements EventSink {
         slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
         slices.nameIid(nameIid);
         t.depth++;
-        emitSlice(t, ns);
+        emitSlice(t);
     }
 
     private void regionEnd(RegionEnd e) throws IOException {
@@ -404,7 +408,7 @@ public final class PerfettoSink implements EventSink {
         // a forced end never goes before the thread's last event (a sample can be later than the
         // thread's end as the collector saw it)
         long ns = forced ? Math.max(timestampNs, t.lastNs()) : timestampNs;
-        slices.begin();
+        beginSlice(t, ns);
         if (options.annotations()) {
             encodeAnnotations(t, annotations);
             slices.unsignedAnnotation(t.endNsIid(), realtime(ns));
@@ -423,7 +427,7 @@ public final class PerfettoSink implements EventSink {
         }
         slices.type(TrackEvent.Type.TYPE_SLICE_END_VALUE);
         t.depth--;
-        emitSlice(t, ns);
+        emitSlice(t);
     }
 
     private void encodeAnnotations(ThreadTrack t, List<Annotation> annotations) {
@@ -437,14 +441,23 @@ public final class PerfettoSink implements EventSink {
         }
     }
 
-    /** {@link #emit} for the event in {@link #slices}: the same timestamps and interning, no builders. */
-    private void emitSlice(ThreadTrack t, long timestampNs) throws IOException {
+    /**
+     * Starts a slice packet of {@code t} at {@code timestampNs}: the sequence's clock moves now, so
+     * the packet's header is known before its event is written (the encoder leaves room for it).
+     */
+    private void beginSlice(ThreadTrack t, long timestampNs) throws IOException {
         long delta = t.advance(timestampNs);
+        sliceTimestamp = delta >= 0 ? delta : timestampNs;
+        sliceClock = delta >= 0 ? 0 : CLOCK_MONOTONIC;
+        slices.begin(sliceTimestamp, t.sequenceId);
+    }
+
+    /** {@link #emit} for the event in {@link #slices}: the same timestamps and interning, no builders. */
+    private void emitSlice(ThreadTrack t) {
         InternedData.Builder interned = t.takeInterned();
         slices.writePacket(
-                out,
-                delta >= 0 ? delta : timestampNs,
-                delta >= 0 ? 0 : CLOCK_MONOTONIC,
+                sliceTimestamp,
+                sliceClock,
                 t.sequenceId,
                 interned == null ? null : interned.build().toByteArray());
     }
@@ -972,7 +985,7 @@ public final class PerfettoSink implements EventSink {
         long from = Math.max(t.lastNs(), s.timestampNs() - s.intervalNs());
         long to = Math.max(from, s.timestampNs());
         // upstream's layout: an outer "samples [rocprof-sys]" slice, then one slice per frame
-        slices.begin();
+        beginSlice(t, from);
         slices.categoryIid(t.categoryIid("sampling"));
         slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
         slices.nameIid(t.nameIid(SAMPLES_SLICE));
@@ -981,9 +994,9 @@ public final class PerfettoSink implements EventSink {
             slices.annotation(t.annotationNameIid("end_ns"), new AnnotationValue.Unsigned(realtime(to)));
         }
         t.depth++;
-        emitSlice(t, from);
+        emitSlice(t);
         for (StackFrame f : s.frames()) {
-            slices.begin();
+            beginSlice(t, from);
             slices.categoryIid(t.categoryIid("sampling"));
             slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
             slices.nameIid(t.nameIid(f.symbol()));
@@ -999,13 +1012,13 @@ public final class PerfettoSink implements EventSink {
                 }
             }
             t.depth++;
-            emitSlice(t, from);
+            emitSlice(t);
         }
         while (t.depth > 0) {
-            slices.begin();
+            beginSlice(t, to);
             slices.type(TrackEvent.Type.TYPE_SLICE_END_VALUE);
             t.depth--;
-            emitSlice(t, to);
+            emitSlice(t);
         }
     }
 
@@ -1045,7 +1058,7 @@ public final class PerfettoSink implements EventSink {
     }
 
     private void write(TracePacket packet) throws IOException {
-        out.writeMessage(1, packet);
+        out.write(packet);
     }
 
     private static long key(int pid, int tid) {

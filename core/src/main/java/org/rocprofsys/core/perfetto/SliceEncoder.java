@@ -1,12 +1,10 @@
 package org.rocprofsys.core.perfetto;
 
-import com.google.protobuf.CodedOutputStream;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import org.rocprofsys.core.event.AnnotationValue;
 
 /**
@@ -16,12 +14,13 @@ import org.rocprofsys.core.event.AnnotationValue;
  * field-number order, as protobuf itself serialises them, and the decoding tests read the result
  * back with the generated classes.
  *
- * <p>The TrackEvent is written into one buffer after {@value #HEAD_ROOM} free bytes; the packet's
- * header (its frame, timestamp, sequence and the event's length) is then written into the bytes
- * just before it, so a packet is built in place and handed over in one write, without copying the
- * event. Every tag here fits one byte except the clock id's, and capacity is checked once per
- * field, not per byte: this runs twice per region and is most of the Perfetto writer thread's
- * work.
+ * <p>Packets are built in place in the trace's {@link PacketBuffer}: the TrackEvent is written
+ * after room for the packet's header (its frame, timestamp, sequence and the event's length), and
+ * the header is then written into that room. The room is what the header takes when the event and
+ * the packet are shorter than 128 bytes, as nearly every slice's are; when it takes more, the event
+ * is moved once to fit it. So a slice is never copied from one buffer into another. Every tag here
+ * fits one byte except the clock id's, and capacity is checked once per field, not per byte: this
+ * runs twice per region and is most of the Perfetto writer thread's work.
  */
 final class SliceEncoder {
     // one-byte tags: field number << 3 | wire type
@@ -46,24 +45,38 @@ final class SliceEncoder {
     private static final byte ANNOTATION_STRING = (6 << 3) | 2;
     private static final byte ANNOTATION_POINTER = (7 << 3);
 
-    /** The most a packet header takes: frame tag + int, 3 tags + a long and two ints. */
-    private static final int HEAD_ROOM = 1 + 5 + 1 + 10 + 1 + 5 + 1 + 5;
     /** The most a varint field takes: a one-byte tag and ten bytes. */
     private static final int VARINT_FIELD = 11;
+    /** Room reserved for a packet at its start; a field that needs more grows the buffer. */
+    private static final int TYPICAL_PACKET = 256;
 
     private static final VarHandle LONG_LE =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private byte[] buf = new byte[512];
-    /** The end of the event being built; it starts at {@link #HEAD_ROOM}. */
-    private int end = HEAD_ROOM;
+    private final PacketBuffer out;
+    /** Where the event being built starts and ends in {@link PacketBuffer#bytes}. */
+    private int start;
+
+    private int end;
 
     /** One DebugAnnotation's body, copied into the event when complete. */
     private byte[] annotation = new byte[64];
 
-    /** Starts a TrackEvent; its fields must then be added in field-number order. */
-    void begin() {
-        end = HEAD_ROOM;
+    /** @param out where the packets are built and gathered */
+    SliceEncoder(PacketBuffer out) {
+        this.out = out;
+    }
+
+    /**
+     * Starts the packet of a TrackEvent; its fields must then be added in field-number order. The
+     * event is written after room for the header it will most likely have (its length and the
+     * packet's below 128 bytes: no interned names), given the packet's timestamp and sequence.
+     */
+    void begin(long timestamp, int sequenceId) throws IOException {
+        int header = 1 + 1 + 1 + varintSize(timestamp) + 1 + varintSize(sequenceId) + 1 + 1;
+        out.reserve(header + TYPICAL_PACKET);
+        start = out.position + header;
+        end = start;
     }
 
     void categoryIid(long iid) {
@@ -114,7 +127,7 @@ final class SliceEncoder {
             }
         }
         ensure(1 + VARINT_FIELD + n);
-        byte[] b = buf;
+        byte[] b = out.bytes;
         int p = end;
         b[p++] = EVENT_DEBUG_ANNOTATIONS;
         p = putVarint(b, p, n);
@@ -125,7 +138,7 @@ final class SliceEncoder {
     /** An unsigned annotation (a region's begin_ns or end_ns), without boxing its value. */
     void unsignedAnnotation(long nameIid, long value) {
         ensure(2 + 2 * VARINT_FIELD);
-        byte[] b = buf;
+        byte[] b = out.bytes;
         int p = end;
         b[p++] = EVENT_DEBUG_ANNOTATIONS;
         b[p++] = (byte) (1 + varintSize(nameIid) + 1 + varintSize(value)); // < 128
@@ -144,14 +157,13 @@ final class SliceEncoder {
     }
 
     /**
-     * Writes the TracePacket holding the event as one {@code Trace.packet} record.
+     * Completes the TracePacket holding the event as one {@code Trace.packet} record in the buffer.
      *
      * @param clockId  0 for the sequence's default clock, else the clock of an absolute timestamp
      * @param interned the serialised InternedData of names first used by this packet, or null
      */
-    void writePacket(CodedOutputStream out, long timestamp, int clockId, int sequenceId, byte[] interned)
-            throws IOException {
-        int eventLength = end - HEAD_ROOM;
+    void writePacket(long timestamp, int clockId, int sequenceId, byte[] interned) {
+        int eventLength = end - start;
         int tail = 0;
         if (interned != null) {
             tail += 1 + varintSize(interned.length) + interned.length;
@@ -161,12 +173,20 @@ final class SliceEncoder {
         }
         int inner = 1 + varintSize(timestamp) + 1 + varintSize(sequenceId) + 1 + varintSize(eventLength);
         int size = inner + eventLength + tail;
-        // the header goes just before the event, so its varints are stored byte by byte (a wide
-        // store would run into the event); they are small: deltas, a sequence, lengths
-        int start = HEAD_ROOM - 1 - varintSize(size) - inner;
-        byte[] b = buf;
-        b[start] = TRACE_PACKET;
-        int p = putVarintExact(b, start + 1, size);
+        int header = 1 + varintSize(size) + inner;
+        int packetStart = out.position;
+        if (header != start - packetStart) {
+            // a longer header (a long event, names interned with it): the event moves to fit it
+            ensure(header + VARINT_FIELD);
+            System.arraycopy(out.bytes, start, out.bytes, packetStart + header, eventLength);
+            start = packetStart + header;
+            end = start + eventLength;
+        }
+        // the header's varints are stored byte by byte (a wide store would run into the event);
+        // they are small: deltas, a sequence, lengths
+        byte[] b = out.bytes;
+        b[packetStart] = TRACE_PACKET;
+        int p = putVarintExact(b, packetStart + 1, size);
         b[p++] = PACKET_TIMESTAMP;
         p = putVarintExact(b, p, timestamp);
         b[p++] = PACKET_SEQUENCE_ID;
@@ -175,7 +195,7 @@ final class SliceEncoder {
         putVarintExact(b, p, eventLength);
         if (tail != 0) {
             ensure(tail + VARINT_FIELD); // the last varint's store may run past the tail
-            b = buf;
+            b = out.bytes;
             p = end;
             if (interned != null) {
                 b[p++] = PACKET_INTERNED_DATA;
@@ -189,19 +209,19 @@ final class SliceEncoder {
             }
             end = p;
         }
-        out.writeRawBytes(b, start, end - start);
+        out.position = end;
     }
 
     private void varintField(byte tag, long value) {
         ensure(VARINT_FIELD);
-        buf[end] = tag;
-        end = putVarint(buf, end + 1, value);
+        byte[] b = out.bytes;
+        b[end] = tag;
+        end = putVarint(b, end + 1, value);
     }
 
+    /** Room for {@code more} bytes after the event's end (the buffer grows: a packet is never split). */
     private void ensure(int more) {
-        if (end + more > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, end + more));
-        }
+        out.grow(end + more);
     }
 
     /** Bytes of {@code v} as a varint (a negative int or long takes ten, as protobuf's uint64). */

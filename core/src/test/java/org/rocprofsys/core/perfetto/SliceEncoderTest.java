@@ -1,11 +1,12 @@
 package org.rocprofsys.core.perfetto;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.CodedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -41,9 +42,17 @@ class SliceEncoderTest {
         return v;
     }
 
+    /**
+     * Every packet is protobuf's own serialisation, in one buffer that gathers them all (headers of
+     * every length, so events are moved to fit them; packets built by protobuf in between; the
+     * buffer handed on when full and grown for the largest).
+     */
     @Test
     void packetsAreProtobufsOwnBytesForEveryVarintLength() throws IOException {
-        SliceEncoder encoder = new SliceEncoder();
+        ByteArrayOutputStream ours = new ByteArrayOutputStream();
+        ByteArrayOutputStream theirs = new ByteArrayOutputStream();
+        PacketBuffer buffer = new PacketBuffer(ours);
+        SliceEncoder encoder = new SliceEncoder(buffer);
         List<Long> values = values();
         for (int i = 0; i < values.size(); i++) {
             long value = values.get(i);
@@ -56,20 +65,17 @@ class SliceEncoderTest {
                             .build()
                     : null;
 
-            encoder.begin();
+            encoder.begin(i % 2 == 0 ? value : 1, sequence); // half of them a wrong timestamp: the event moves
             encoder.categoryIid(other);
             encoder.unsignedAnnotation(i + 1, value);
             encoder.annotation(value, new AnnotationValue.Signed(other));
             encoder.annotation(i + 2, new AnnotationValue.Pointer(value));
-            encoder.annotation(i + 3, new AnnotationValue.Text("t".repeat(i % 200)));
+            encoder.annotation(i + 3, new AnnotationValue.Text("t".repeat(i % 7 == 0 ? 70_000 : i % 200)));
             encoder.annotation(i + 4, new AnnotationValue.Real(value * 0.5));
             encoder.annotation(i + 5, new AnnotationValue.Bool(i % 2 == 0));
             encoder.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
             encoder.nameIid(value);
-            ByteArrayOutputStream ours = new ByteArrayOutputStream();
-            CodedOutputStream out = CodedOutputStream.newInstance(ours);
-            encoder.writePacket(out, value, clock, sequence, interned == null ? null : interned.toByteArray());
-            out.flush();
+            encoder.writePacket(value, clock, sequence, interned == null ? null : interned.toByteArray());
 
             TrackEvent.Builder event = TrackEvent.newBuilder()
                     .addCategoryIids(other)
@@ -79,8 +85,9 @@ class SliceEncoderTest {
                             DebugAnnotation.newBuilder().setNameIid(value).setIntValue(other))
                     .addDebugAnnotations(
                             DebugAnnotation.newBuilder().setNameIid(i + 2).setPointerValue(value))
-                    .addDebugAnnotations(
-                            DebugAnnotation.newBuilder().setNameIid(i + 3).setStringValue("t".repeat(i % 200)))
+                    .addDebugAnnotations(DebugAnnotation.newBuilder()
+                            .setNameIid(i + 3)
+                            .setStringValue("t".repeat(i % 7 == 0 ? 70_000 : i % 200)))
                     .addDebugAnnotations(
                             DebugAnnotation.newBuilder().setNameIid(i + 4).setDoubleValue(value * 0.5))
                     .addDebugAnnotations(
@@ -97,8 +104,21 @@ class SliceEncoderTest {
             if (clock != 0) {
                 packet.setTimestampClockId(clock);
             }
-            byte[] theirs = Trace.newBuilder().addPacket(packet).build().toByteArray();
-            assertArrayEquals(theirs, ours.toByteArray(), "value " + value + ", other " + other);
+            theirs.write(Trace.newBuilder().addPacket(packet).build().toByteArray());
+            if (i % 5 == 0) {
+                TracePacket built = TracePacket.newBuilder()
+                        .setTimestamp(value)
+                        .setTrustedPacketSequenceId(1)
+                        .build();
+                buffer.write(built);
+                theirs.write(Trace.newBuilder().addPacket(built).build().toByteArray());
+            }
         }
+        buffer.handOn();
+        byte[] expected = theirs.toByteArray();
+        byte[] actual = ours.toByteArray();
+        int at = Arrays.mismatch(expected, actual);
+        assertEquals(-1, at, "the bytes differ from offset " + at + " of " + expected.length);
+        assertTrue(expected.length > 4 * PacketBuffer.CAPACITY, "the buffer was handed on and grown");
     }
 }
