@@ -1078,7 +1078,7 @@ public final class PerfettoSink implements EventSink {
         /** Slices open on the track. */
         int depth;
 
-        private final Map<String, Long> names = new HashMap<>();
+        private final NameIids names = new NameIids();
         private final Map<String, Long> categories = new HashMap<>();
         private final Map<String, Long> annotationNames = new HashMap<>();
         /** Entries interned since the last packet, written with the next one. */
@@ -1161,8 +1161,14 @@ public final class PerfettoSink implements EventSink {
         private static final Announce ANNOTATION_NAME = (d, iid, n) -> d.addDebugAnnotationNames(
                 DebugAnnotationName.newBuilder().setIid(iid).setName(n));
 
+        /** Looked up for every region begin: a table of its own, without boxing. */
         long nameIid(String name) {
-            return intern(names, name, EVENT_NAME);
+            long iid = names.get(name);
+            if (iid == 0) {
+                iid = names.add(name);
+                EVENT_NAME.add(interned(), iid, name);
+            }
+            return iid;
         }
 
         long categoryIid(String category) {
@@ -1219,6 +1225,64 @@ public final class PerfettoSink implements EventSink {
                 newInterned = InternedData.newBuilder();
             }
             return newInterned;
+        }
+    }
+
+    /**
+     * Event names to their iids (1, 2, ... in order of first use): open addressing on the names'
+     * hashes, so a lookup is two array reads and a comparison, where a HashMap of boxed iids took a
+     * node and a Long.
+     */
+    private static final class NameIids {
+        private String[] keys = new String[64];
+        private long[] iids = new long[64];
+        private int size;
+
+        /** The iid of {@code name}, 0 when it has none. */
+        long get(String name) {
+            int mask = keys.length - 1;
+            for (int i = slot(name, mask); ; i = (i + 1) & mask) {
+                String k = keys[i];
+                if (k == null) {
+                    return 0;
+                }
+                if (k == name || k.equals(name)) {
+                    return iids[i];
+                }
+            }
+        }
+
+        /** Gives {@code name} (which has none) the next iid. */
+        long add(String name) {
+            if (2 * (size + 1) > keys.length) {
+                String[] oldKeys = keys;
+                long[] oldIids = iids;
+                keys = new String[2 * oldKeys.length];
+                iids = new long[2 * oldKeys.length];
+                for (int j = 0; j < oldKeys.length; j++) {
+                    if (oldKeys[j] != null) {
+                        put(oldKeys[j], oldIids[j]);
+                    }
+                }
+            }
+            long iid = ++size;
+            put(name, iid);
+            return iid;
+        }
+
+        private void put(String name, long iid) {
+            int mask = keys.length - 1;
+            int i = slot(name, mask);
+            while (keys[i] != null) {
+                i = (i + 1) & mask;
+            }
+            keys[i] = name;
+            iids[i] = iid;
+        }
+
+        private static int slot(String name, int mask) {
+            int h = name.hashCode() * 0x9E3779B9;
+            return (h ^ (h >>> 16)) & mask;
         }
     }
 }
