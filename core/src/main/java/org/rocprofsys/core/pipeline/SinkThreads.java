@@ -41,9 +41,8 @@ final class SinkThreads implements Consumer<SinkEvent> {
 
     /**
      * Events handed on together; {@code onlyRegions} when every one is a region begin or end or a
-     * {@link RegionRun}. An
-     * Object[], not a SinkEvent[]: a store into an array of an interface type checks the element's
-     * type, a scan of its secondary supertypes, for every event.
+     * {@link RegionRun}. An Object[], not a SinkEvent[]: a store into an array of an interface type
+     * checks the element's type, a scan of its secondary supertypes, for every event.
      */
     private record Batch(Object[] events, int size, boolean onlyRegions) {}
 
@@ -76,7 +75,8 @@ final class SinkThreads implements Consumer<SinkEvent> {
         Class<?> type = e.getClass();
         onlyRegions &= type == RegionBegin.class || type == RegionEnd.class;
         batch[size++] = e;
-        if (size == BATCH || ++events >= BATCH) {
+        events++;
+        if (size == BATCH || events >= BATCH) {
             handOff();
         }
     }
