@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,6 +17,7 @@ import org.rocprofsys.core.event.Mark;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 
@@ -88,6 +90,52 @@ class SinkThreadsTest {
 
         assertEquals(events, all.events);
         assertEquals(events.subList(events.size() - 2, events.size()), noRegions.events);
+    }
+
+    @Test
+    void runsReachTheirReadersWholeInOrderCountingTheirRegionsTowardsTheBatch() {
+        List<RegionRun> seenRuns = new ArrayList<>();
+        Recording readsRuns = new Recording() {
+            @Override
+            public void acceptRegions(RegionRun run) {
+                seenRuns.add(run);
+                for (int i = 0; i < run.size(); i++) {
+                    accept(run.event(i));
+                }
+            }
+        };
+        Recording oneByOne = new Recording(); // the default: each region as its event
+        Recording noRegions = new Recording() {
+            @Override
+            public boolean readsRegions() {
+                return false;
+            }
+        };
+        SinkThreads threads = new SinkThreads(List.of(readsRuns, oneByOne, noRegions));
+        List<SinkEvent> expected = new ArrayList<>();
+        List<RegionRun> runs = new ArrayList<>();
+        long t = 0;
+        for (int r = 0; r < 12; r++) { // 12 runs of 1000 regions: a batch holds at most 3 of them
+            RegionRun run = new RegionRun(1, 1, 8);
+            for (int i = 0; i < 500; i++) {
+                run.addBegin(t++, "r" + (i % 3), Category.USER);
+                run.addEnd(t++, Category.USER);
+            }
+            runs.add(run);
+            threads.acceptRegions(run);
+            run.forEachEvent(expected::add);
+        }
+        Mark mark = new Mark(t, 1, 1, "m", Category.USER);
+        threads.accept(mark);
+        expected.add(mark);
+        threads.finish();
+
+        assertEquals(expected, readsRuns.events);
+        assertEquals(runs, seenRuns, "the runs themselves, in order");
+        assertEquals(expected, oneByOne.events);
+        // the batches of runs alone are spared it; the last batch (runs and the mark) is not
+        assertEquals(mark, noRegions.events.getLast());
+        assertTrue(noRegions.events.size() < expected.size() / 2, noRegions.events.size() + " events");
     }
 
     @Test
