@@ -58,6 +58,12 @@ final class SliceEncoder {
     private int start;
 
     private int end;
+    /** The timestamp and sequence {@link #begin} was given, and their varints' lengths. */
+    private long beginTimestamp;
+
+    private int beginSequence;
+    private int timestampBytes;
+    private int sequenceBytes;
 
     /** One DebugAnnotation's body, copied into the event when complete. */
     private byte[] annotation = new byte[64];
@@ -73,7 +79,11 @@ final class SliceEncoder {
      * packet's below 128 bytes: no interned names), given the packet's timestamp and sequence.
      */
     void begin(long timestamp, int sequenceId) throws IOException {
-        int header = 1 + 1 + 1 + varintSize(timestamp) + 1 + varintSize(sequenceId) + 1 + 1;
+        beginTimestamp = timestamp;
+        beginSequence = sequenceId;
+        timestampBytes = varintSize(timestamp);
+        sequenceBytes = varintSize(sequenceId);
+        int header = 1 + 1 + 1 + timestampBytes + 1 + sequenceBytes + 1 + 1;
         out.reserve(header + TYPICAL_PACKET);
         start = out.position + header;
         end = start;
@@ -140,12 +150,13 @@ final class SliceEncoder {
         ensure(2 + 2 * VARINT_FIELD);
         byte[] b = out.bytes;
         int p = end;
+        int valueBytes = varintSize(value);
         b[p++] = EVENT_DEBUG_ANNOTATIONS;
-        b[p++] = (byte) (1 + varintSize(nameIid) + 1 + varintSize(value)); // < 128
+        b[p++] = (byte) (1 + varintSize(nameIid) + 1 + valueBytes); // < 128
         b[p++] = ANNOTATION_NAME_IID;
         p = putVarint(b, p, nameIid);
         b[p++] = ANNOTATION_UINT;
-        end = putVarint(b, p, value);
+        end = putVarint(b, p, value, valueBytes);
     }
 
     void type(int type) {
@@ -171,9 +182,14 @@ final class SliceEncoder {
         if (clockId != 0) {
             tail += 2 + varintSize(clockId);
         }
-        int inner = 1 + varintSize(timestamp) + 1 + varintSize(sequenceId) + 1 + varintSize(eventLength);
+        int inner = 1
+                + (timestamp == beginTimestamp ? timestampBytes : varintSize(timestamp))
+                + 1
+                + (sequenceId == beginSequence ? sequenceBytes : varintSize(sequenceId))
+                + 1
+                + (eventLength < 128 ? 1 : varintSize(eventLength));
         int size = inner + eventLength + tail;
-        int header = 1 + varintSize(size) + inner;
+        int header = 1 + (size < 128 ? 1 : varintSize(size)) + inner;
         int packetStart = out.position;
         if (header != start - packetStart) {
             // a longer header (a long event, names interned with it): the event moves to fit it
@@ -259,7 +275,15 @@ final class SliceEncoder {
             b[p] = (byte) v;
             return p + 1;
         }
-        int n = varintSize(v);
+        return putVarint(b, p, v, varintSize(v));
+    }
+
+    /** {@link #putVarint(byte[], int, long)} of a value whose varint takes {@code n} bytes. */
+    private static int putVarint(byte[] b, int p, long v, int n) {
+        if (n == 1) {
+            b[p] = (byte) v;
+            return p + 1;
+        }
         long groups = (v & 0x7FL)
                 | ((v << 1) & 0x7F00L)
                 | ((v << 2) & 0x7F0000L)
