@@ -1,6 +1,6 @@
 package org.rocprofsys.core.pipeline;
 
-import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -52,13 +52,13 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
     /** Where runs of regions go on whole; the events' consumer, element by element, when it takes no runs. */
     private final Consumer<RegionRun> runs;
     /** Open regions per thread (their categories, innermost first), by {@link #key}. */
-    private final Map<Long, ArrayDeque<Category>> threads = new HashMap<>();
+    private final Map<Long, OpenRegions> threads = new HashMap<>();
 
     private final Set<Long> ended = new HashSet<>();
     /** The thread of the previous event and its open regions: most events follow one of their thread's. */
     private long lastKey;
 
-    private ArrayDeque<Category> lastOpen;
+    private OpenRegions lastOpen;
 
     /** Hands on events only: a {@link RegionRun} goes on as the events it stands for. */
     public EventNormaliser(Consumer<? super SinkEvent> downstream) {
@@ -89,7 +89,7 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
                 downstream.accept(b);
             }
             case RegionEnd e -> {
-                ArrayDeque<Category> open = open(e.pid(), e.tid());
+                OpenRegions open = open(e.pid(), e.tid());
                 if (!open.isEmpty()) {
                     open.pop();
                     downstream.accept(e);
@@ -116,7 +116,7 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
 
     /** A run: the same rules as for its events one by one (an end with nothing open is dropped). */
     private void regions(RegionRun r) {
-        ArrayDeque<Category> open = open(r.pid(), r.tid());
+        OpenRegions open = open(r.pid(), r.tid());
         int kept = 0;
         for (int i = 0, n = r.size(); i < n; i++) {
             if (r.isBegin(i)) {
@@ -136,7 +136,7 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
 
     /** Closes every region still open, at {@code endNs}; called once, after the last event. */
     public void finish(long endNs) {
-        for (Map.Entry<Long, ArrayDeque<Category>> e : threads.entrySet()) {
+        for (Map.Entry<Long, OpenRegions> e : threads.entrySet()) {
             close(e.getKey(), e.getValue(), endNs);
         }
         threads.clear();
@@ -145,9 +145,9 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
 
     private void processEnded(ProcessEnded p) {
         lastOpen = null;
-        Iterator<Map.Entry<Long, ArrayDeque<Category>>> it = threads.entrySet().iterator();
+        Iterator<Map.Entry<Long, OpenRegions>> it = threads.entrySet().iterator();
         while (it.hasNext()) {
-            Map.Entry<Long, ArrayDeque<Category>> e = it.next();
+            Map.Entry<Long, OpenRegions> e = it.next();
             if (pid(e.getKey()) == p.pid()) {
                 close(e.getKey(), e.getValue(), p.timestampNs());
                 it.remove();
@@ -161,11 +161,11 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
         lastOpen = null;
         long k = key(t.pid(), t.tid());
         ended.remove(k);
-        ArrayDeque<Category> old = threads.remove(k);
+        OpenRegions old = threads.remove(k);
         if (old != null) {
             close(k, old, t.timestampNs());
         }
-        threads.put(k, new ArrayDeque<>());
+        threads.put(k, new OpenRegions());
         downstream.accept(t);
     }
 
@@ -175,24 +175,24 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
         if (!ended.add(k)) {
             return;
         }
-        ArrayDeque<Category> open = threads.remove(k);
+        OpenRegions open = threads.remove(k);
         if (open != null) {
             close(k, open, t.timestampNs());
         }
         downstream.accept(t);
     }
 
-    private void close(long key, ArrayDeque<Category> open, long timestampNs) {
+    private void close(long key, OpenRegions open, long timestampNs) {
         while (!open.isEmpty()) {
             downstream.accept(
                     new RegionEnd(timestampNs, pid(key), tid(key), open.pop(), List.of(), RegionMetrics.NONE, true));
         }
     }
 
-    private ArrayDeque<Category> open(int pid, int tid) {
+    private OpenRegions open(int pid, int tid) {
         long k = key(pid, tid);
         if (lastOpen == null || k != lastKey) {
-            lastOpen = threads.computeIfAbsent(k, x -> new ArrayDeque<>());
+            lastOpen = threads.computeIfAbsent(k, x -> new OpenRegions());
             lastKey = k;
         }
         return lastOpen;
@@ -208,5 +208,28 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
 
     private static int tid(long key) {
         return (int) key;
+    }
+
+    /** A thread's open regions, their categories innermost last: an array stack, no deque. */
+    private static final class OpenRegions {
+        private Category[] categories = new Category[16];
+        private int size;
+
+        void push(Category c) {
+            if (size == categories.length) {
+                categories = Arrays.copyOf(categories, 2 * size);
+            }
+            categories[size++] = c;
+        }
+
+        Category pop() {
+            Category c = categories[--size];
+            categories[size] = null;
+            return c;
+        }
+
+        boolean isEmpty() {
+            return size == 0;
+        }
     }
 }
