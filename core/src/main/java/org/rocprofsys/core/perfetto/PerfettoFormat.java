@@ -69,9 +69,12 @@ public final class PerfettoFormat implements OutputFormat {
         try {
             // the budget and the file are served by a thread of their own: write(2) was a third to
             // a half of the trace thread's time on a 16-core host, and the budget's walk over the
-            // packets a tenth of what remained (that thread is the slowest stage of a traced run)
+            // packets a tenth of what remained (that thread is the slowest stage of a traced run).
+            // The buffer gathers the budget's packet-by-packet writes (near the limit, and the ring
+            // buffer's at the end); its runs of whole packets, nearly a chunk long, are larger than
+            // it and reach the file without a copy.
             budget = TraceBudget.of(
-                    context.settings(), new BufferedOutputStream(Files.newOutputStream(pending.temporary()), 1 << 20));
+                    context.settings(), new BufferedOutputStream(Files.newOutputStream(pending.temporary()), 1 << 16));
             toFile = new BackgroundOutputStream(budget, "rocprof-sys-trace-file");
         } catch (IOException e) {
             pending.close();
