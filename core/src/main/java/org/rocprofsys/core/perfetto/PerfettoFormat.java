@@ -135,12 +135,7 @@ public final class PerfettoFormat implements OutputFormat {
         /** Removes the incomplete trace; the error names the trace, not its temporary file. */
         private IOException abandon(IOException e) {
             try {
-                toFile.close(); // closes the budget and the file
-            } catch (IOException closing) {
-                e.addSuppressed(closing);
-            }
-            try {
-                budget.close(); // when the thread could not
+                toFile.close(); // its thread closes the budget and the file, after a failure too
             } catch (IOException closing) {
                 e.addSuppressed(closing);
             }

@@ -187,10 +187,6 @@ public final class PerfettoSink implements EventSink {
     private final Map<String, Long> counters = new HashMap<>();
 
     private final SliceEncoder slices;
-    /** The timestamp and clock of the slice packet begun ({@link #beginSlice}). */
-    private long sliceTimestamp;
-
-    private int sliceClock;
     /** GPU activity tracks by {@link GpuTracks#streamKey}. */
     private final Map<String, ThreadTrack> gpuStreams = new HashMap<>();
     /** Bytes allocated on each device of each process, by {@link GpuTracks#deviceKey}. */
@@ -447,19 +443,13 @@ public final class PerfettoSink implements EventSink {
      */
     private void beginSlice(ThreadTrack t, long timestampNs) throws IOException {
         long delta = t.advance(timestampNs);
-        sliceTimestamp = delta >= 0 ? delta : timestampNs;
-        sliceClock = delta >= 0 ? 0 : CLOCK_MONOTONIC;
-        slices.begin(sliceTimestamp, t.sequenceId);
+        slices.begin(delta >= 0 ? delta : timestampNs, delta >= 0 ? 0 : CLOCK_MONOTONIC, t.sequenceId);
     }
 
     /** {@link #emit} for the event in {@link #slices}: the same timestamps and interning, no builders. */
     private void emitSlice(ThreadTrack t) {
         InternedData.Builder interned = t.takeInterned();
-        slices.writePacket(
-                sliceTimestamp,
-                sliceClock,
-                t.sequenceId,
-                interned == null ? null : interned.build().toByteArray());
+        slices.writePacket(interned == null ? null : interned.build().toByteArray());
     }
 
     private void fork(Fork f) throws IOException {

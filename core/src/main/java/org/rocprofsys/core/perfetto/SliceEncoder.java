@@ -58,10 +58,11 @@ final class SliceEncoder {
     private int start;
 
     private int end;
-    /** The timestamp and sequence {@link #begin} was given, and their varints' lengths. */
-    private long beginTimestamp;
+    /** The packet's timestamp, clock and sequence ({@link #begin}), and their varints' lengths. */
+    private long timestamp;
 
-    private int beginSequence;
+    private int clockId;
+    private int sequenceId;
     private int timestampBytes;
     private int sequenceBytes;
 
@@ -76,11 +77,14 @@ final class SliceEncoder {
     /**
      * Starts the packet of a TrackEvent; its fields must then be added in field-number order. The
      * event is written after room for the header it will most likely have (its length and the
-     * packet's below 128 bytes: no interned names), given the packet's timestamp and sequence.
+     * packet's below 128 bytes: no interned names).
+     *
+     * @param clockId 0 for the sequence's default clock, else the clock of an absolute timestamp
      */
-    void begin(long timestamp, int sequenceId) throws IOException {
-        beginTimestamp = timestamp;
-        beginSequence = sequenceId;
+    void begin(long timestamp, int clockId, int sequenceId) throws IOException {
+        this.timestamp = timestamp;
+        this.clockId = clockId;
+        this.sequenceId = sequenceId;
         timestampBytes = varintSize(timestamp);
         sequenceBytes = varintSize(sequenceId);
         int header = 1 + 1 + 1 + timestampBytes + 1 + sequenceBytes + 1 + 1;
@@ -170,10 +174,9 @@ final class SliceEncoder {
     /**
      * Completes the TracePacket holding the event as one {@code Trace.packet} record in the buffer.
      *
-     * @param clockId  0 for the sequence's default clock, else the clock of an absolute timestamp
      * @param interned the serialised InternedData of names first used by this packet, or null
      */
-    void writePacket(long timestamp, int clockId, int sequenceId, byte[] interned) {
+    void writePacket(byte[] interned) {
         int eventLength = end - start;
         int tail = 0;
         if (interned != null) {
@@ -182,12 +185,7 @@ final class SliceEncoder {
         if (clockId != 0) {
             tail += 2 + varintSize(clockId);
         }
-        int inner = 1
-                + (timestamp == beginTimestamp ? timestampBytes : varintSize(timestamp))
-                + 1
-                + (sequenceId == beginSequence ? sequenceBytes : varintSize(sequenceId))
-                + 1
-                + (eventLength < 128 ? 1 : varintSize(eventLength));
+        int inner = 1 + timestampBytes + 1 + sequenceBytes + 1 + (eventLength < 128 ? 1 : varintSize(eventLength));
         int size = inner + eventLength + tail;
         int header = 1 + (size < 128 ? 1 : varintSize(size)) + inner;
         int packetStart = out.position;

@@ -1,6 +1,5 @@
 package org.rocprofsys.core.pipeline;
 
-import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Locale;
@@ -31,7 +30,7 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
     private final Set<Category> dropped;
     private final Consumer<TraceEvent> next;
     /** Per thread (pid, tid), whether each open region was kept, innermost last. */
-    private final Map<Long, ArrayDeque<Boolean>> open = new HashMap<>();
+    private final Map<Long, RegionFlags> open = new HashMap<>();
 
     private CategoryFilter(Set<Category> dropped, Consumer<TraceEvent> next) {
         this.dropped = dropped;
@@ -86,13 +85,13 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
         boolean keep = switch (e) {
             case RegionBegin b -> {
                 boolean k = !dropped.contains(b.category());
-                open.computeIfAbsent(key(b.pid(), b.tid()), x -> new ArrayDeque<>())
-                        .addLast(k);
+                open.computeIfAbsent(key(b.pid(), b.tid()), x -> new RegionFlags())
+                        .push(k);
                 yield k;
             }
             case RegionEnd end -> {
-                ArrayDeque<Boolean> stack = open.get(key(end.pid(), end.tid()));
-                yield stack == null || stack.isEmpty() ? !dropped.contains(end.category()) : stack.removeLast();
+                RegionFlags stack = open.get(key(end.pid(), end.tid()));
+                yield stack == null || stack.isEmpty() ? !dropped.contains(end.category()) : stack.pop();
             }
             case ThreadStarted t -> {
                 open.remove(key(t.pid(), t.tid()));
@@ -114,15 +113,15 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
 
     /** A run: each of its regions by the rules above. */
     private void regions(RegionRun r) {
-        ArrayDeque<Boolean> stack = open.computeIfAbsent(key(r.pid(), r.tid()), x -> new ArrayDeque<>());
+        RegionFlags stack = open.computeIfAbsent(key(r.pid(), r.tid()), x -> new RegionFlags());
         int kept = 0;
         for (int i = 0, n = r.size(); i < n; i++) {
             boolean k;
             if (r.isBegin(i)) {
                 k = !dropped.contains(r.category(i));
-                stack.addLast(k);
+                stack.push(k);
             } else {
-                k = stack.isEmpty() ? !dropped.contains(r.category(i)) : stack.removeLast();
+                k = stack.isEmpty() ? !dropped.contains(r.category(i)) : stack.pop();
             }
             if (k) {
                 r.keep(i, kept++);

@@ -1,6 +1,5 @@
 package org.rocprofsys.core.pipeline;
 
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -60,22 +59,8 @@ final class CollectionFilter implements Consumer<TraceEvent> {
 
     private static final class ThreadState {
         boolean enabled = true;
-        /** Whether each open region was recorded, innermost last (a boolean[] stack: no boxing, no deque). */
-        private boolean[] recorded = new boolean[16];
-
-        private int open;
-
-        void pushRecorded(boolean on) {
-            if (open == recorded.length) {
-                recorded = Arrays.copyOf(recorded, 2 * open);
-            }
-            recorded[open++] = on;
-        }
-
-        /** Whether the innermost open region was recorded, now closed; false when none is open. */
-        boolean popRecorded() {
-            return open > 0 && recorded[--open];
-        }
+        /** Whether each open region was recorded. */
+        final RegionFlags recorded = new RegionFlags();
     }
 
     CollectionFilter(TraceWindows windows, boolean initiallyEnabled, Consumer<TraceEvent> downstream) {
@@ -106,7 +91,7 @@ final class CollectionFilter implements Consumer<TraceEvent> {
                 ProcessState p = process(b.pid(), b.timestampNs());
                 ThreadState t = thread(p, b.tid());
                 boolean on = p.enabled && t.enabled && windows.enabledAt(b.timestampNs() - p.startNs);
-                t.pushRecorded(on);
+                t.recorded.push(on);
                 if (on) {
                     downstream.accept(e);
                 }
@@ -114,7 +99,7 @@ final class CollectionFilter implements Consumer<TraceEvent> {
             case RegionEnd en -> {
                 ThreadState t = thread(process(en.pid(), en.timestampNs()), en.tid());
                 // an end without a begin (e.g. a pop inherited across fork) is dropped
-                if (t.popRecorded()) {
+                if (!t.recorded.isEmpty() && t.recorded.pop()) {
                     downstream.accept(e);
                 }
             }
@@ -144,9 +129,9 @@ final class CollectionFilter implements Consumer<TraceEvent> {
             boolean on;
             if (r.isBegin(i)) {
                 on = enabled && windows.enabledAt(r.time(i) - p.startNs);
-                t.pushRecorded(on);
+                t.recorded.push(on);
             } else {
-                on = t.popRecorded();
+                on = !t.recorded.isEmpty() && t.recorded.pop();
             }
             if (on) {
                 r.keep(i, kept++);

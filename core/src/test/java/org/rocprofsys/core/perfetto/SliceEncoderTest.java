@@ -65,7 +65,7 @@ class SliceEncoderTest {
                             .build()
                     : null;
 
-            encoder.begin(i % 2 == 0 ? value : 1, sequence); // half of them a wrong timestamp: the event moves
+            encoder.begin(value, clock, sequence); // events and packets of 128 bytes and more: the event moves
             encoder.categoryIid(other);
             encoder.unsignedAnnotation(i + 1, value);
             encoder.annotation(value, new AnnotationValue.Signed(other));
@@ -75,7 +75,7 @@ class SliceEncoderTest {
             encoder.annotation(i + 5, new AnnotationValue.Bool(i % 2 == 0));
             encoder.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
             encoder.nameIid(value);
-            encoder.writePacket(value, clock, sequence, interned == null ? null : interned.toByteArray());
+            encoder.writePacket(interned == null ? null : interned.toByteArray());
 
             TrackEvent.Builder event = TrackEvent.newBuilder()
                     .addCategoryIids(other)
