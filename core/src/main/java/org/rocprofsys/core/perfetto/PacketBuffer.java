@@ -29,6 +29,12 @@ final class PacketBuffer {
         this.out = out;
     }
 
+    /** Gathers packets in {@code bytes} (an encoder's reused array) before handing them to {@code out}. */
+    PacketBuffer(OutputStream out, byte[] bytes) {
+        this.out = out;
+        this.bytes = bytes;
+    }
+
     /**
      * Makes room for {@code n} bytes at {@link #position}: the packets gathered so far go to the
      * stream first when they do not leave that much, and a packet larger than the array grows it.

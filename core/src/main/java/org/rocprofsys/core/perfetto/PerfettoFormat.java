@@ -88,7 +88,11 @@ public final class PerfettoFormat implements OutputFormat {
                         0,
                         context.executable(),
                         1,
-                        RegionAnnotations.from(context.settings())));
+                        RegionAnnotations.from(context.settings()),
+                        // the ring_buffer budget needs each sequence's state packets at its start
+                        budget.policy() == TraceBudget.FillPolicy.DISCARD
+                                ? PerfettoSink.Options.encoderThreadsHere()
+                                : 0));
         return new Writer(sink, toFile, budget, pending, file, context);
     }
 
@@ -134,6 +138,7 @@ public final class PerfettoFormat implements OutputFormat {
 
         /** Removes the incomplete trace; the error names the trace, not its temporary file. */
         private IOException abandon(IOException e) {
+            sink.abandon();
             try {
                 toFile.close(); // its thread closes the budget and the file, after a failure too
             } catch (IOException closing) {

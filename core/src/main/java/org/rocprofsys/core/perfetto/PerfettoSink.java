@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,6 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RecordsDropped;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
-import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
@@ -49,9 +49,6 @@ import org.rocprofsys.core.gpu.RocmScratchMemory;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
 import org.rocprofsys.core.perfetto.proto.CounterDescriptor;
 import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
-import org.rocprofsys.core.perfetto.proto.DebugAnnotationName;
-import org.rocprofsys.core.perfetto.proto.EventCategory;
-import org.rocprofsys.core.perfetto.proto.EventName;
 import org.rocprofsys.core.perfetto.proto.InternedData;
 import org.rocprofsys.core.perfetto.proto.ProcessDescriptor;
 import org.rocprofsys.core.perfetto.proto.ThreadDescriptor;
@@ -59,7 +56,6 @@ import org.rocprofsys.core.perfetto.proto.TracePacket;
 import org.rocprofsys.core.perfetto.proto.TracePacketDefaults;
 import org.rocprofsys.core.perfetto.proto.TrackDescriptor;
 import org.rocprofsys.core.perfetto.proto.TrackEvent;
-import org.rocprofsys.core.perfetto.proto.TrackEventDefaults;
 import org.rocprofsys.core.timemory.RegionAnnotations;
 
 /**
@@ -116,6 +112,9 @@ public final class PerfettoSink implements EventSink {
      *                         and makes traces smaller
      * @param regionValues     the component and counter values put on region ends (with
      *                         {@code annotations}), from the readings the regions carry
+     * @param encoderThreads   threads that encode long stretches of one thread's region runs
+     *                         beside the sink's ({@link SegmentEncoders}); 0 for none. Only for a
+     *                         stream that keeps every byte in order (not a ring_buffer budget)
      */
     public record Options(
             boolean annotations,
@@ -123,13 +122,33 @@ public final class PerfettoSink implements EventSink {
             long boottimeOffsetNs,
             String executable,
             long timestampUnitNs,
-            RegionAnnotations regionValues) {
+            RegionAnnotations regionValues,
+            int encoderThreads) {
         public Options {
             Objects.requireNonNull(executable, "executable");
             Objects.requireNonNull(regionValues, "regionValues");
             if (timestampUnitNs < 1) {
                 throw new IllegalArgumentException("timestampUnitNs must be >= 1: " + timestampUnitNs);
             }
+            if (encoderThreads < 0) {
+                throw new IllegalArgumentException("encoderThreads must be >= 0: " + encoderThreads);
+            }
+        }
+
+        /** Every packet encoded on the sink's thread. */
+        public Options(
+                boolean annotations,
+                long realtimeOffsetNs,
+                long boottimeOffsetNs,
+                String executable,
+                long timestampUnitNs,
+                RegionAnnotations regionValues) {
+            this(annotations, realtimeOffsetNs, boottimeOffsetNs, executable, timestampUnitNs, regionValues, 0);
+        }
+
+        /** The encoder threads for a trace written on this machine ({@link SegmentEncoders#threadsFor}). */
+        public static int encoderThreadsHere() {
+            return SegmentEncoders.threadsFor(Runtime.getRuntime().availableProcessors());
         }
 
         public Options(
@@ -186,7 +205,15 @@ public final class PerfettoSink implements EventSink {
     /** Counter tracks by name, with their uuid; their samples go on the global sequence. */
     private final Map<String, Long> counters = new HashMap<>();
 
-    private final SliceEncoder slices;
+    /** The slices of regions (and sampled frames) written on this thread. */
+    private final RegionSlices regions;
+    /** Long stretches of one thread's region runs encoded on other threads; null when there are none. */
+    private final SegmentEncoders segments;
+    /** The track of the runs gathered for the next segment (null when none), and those runs. */
+    private ThreadTrack segmentTrack;
+
+    private final List<RegionRun> segmentRuns = new ArrayList<>();
+    private int segmentRegions;
     /** GPU activity tracks by {@link GpuTracks#streamKey}. */
     private final Map<String, ThreadTrack> gpuStreams = new HashMap<>();
     /** Bytes allocated on each device of each process, by {@link GpuTracks#deviceKey}. */
@@ -205,16 +232,27 @@ public final class PerfettoSink implements EventSink {
 
     /** Writes to {@code stream} (e.g. a {@link TraceBudget}), which {@link #finish} closes. */
     public PerfettoSink(OutputStream stream, Options options) {
+        this(stream, options, SegmentEncoders.SEGMENT_REGIONS, SegmentEncoders.MIN_SEGMENT_REGIONS);
+    }
+
+    /** With segments of other sizes for the encoder threads (tests). */
+    PerfettoSink(OutputStream stream, Options options, int segmentRegions, int minSegmentRegions) {
         this.options = Objects.requireNonNull(options, "options");
         this.annotateValues = options.annotations() && !options.regionValues().isEmpty();
         this.file = Objects.requireNonNull(stream, "stream");
-        // whole packets go to the stream in writes of up to 64 KiB
-        this.out = new PacketBuffer(file);
-        this.slices = new SliceEncoder(out);
+        this.segments = options.encoderThreads() > 0
+                ? new SegmentEncoders(file, options, options.encoderThreads(), segmentRegions, minSegmentRegions)
+                : null;
+        // whole packets go to the stream in writes of up to 64 KiB (after the segments before them)
+        this.out = new PacketBuffer(segments != null ? segments.ordered() : file);
+        this.regions = new RegionSlices(out, options);
     }
 
     @Override
     public void accept(SinkEvent event) throws IOException {
+        if (segmentTrack != null) {
+            closeSegment();
+        }
         // regions are nearly every event: tested first by their exact (final) classes, before the
         // general switch and its timestamp read through the interface
         if (started && !finished) {
@@ -241,6 +279,7 @@ public final class PerfettoSink implements EventSink {
         if (!(event instanceof RegionBegin) && !(event instanceof Mark)) {
             throw new IllegalArgumentException("flows attach to RegionBegin or Mark, not " + event);
         }
+        closeSegment();
         accept(event, terminating ? ev -> ev.addTerminatingFlowIds(flowId) : ev -> ev.addFlowIds(flowId));
     }
 
@@ -280,9 +319,16 @@ public final class PerfettoSink implements EventSink {
         }
         finished = true;
         try (OutputStream f = file) {
+            closeSegment();
             start(summary.endNs());
             out.handOn();
+            if (segments != null) {
+                segments.finish();
+            }
         } finally {
+            if (segments != null) {
+                segments.abandon(); // after a failure: the workers stop
+            }
             threads.clear();
             lastThread = null;
             processes.clear();
@@ -339,13 +385,68 @@ public final class PerfettoSink implements EventSink {
             EventSink.super.acceptRegions(run); // the trace starts at (or refuses) the first event
             return;
         }
-        ThreadTrack t = thread(run.pid(), run.tid(), run.timestampNs());
-        for (int i = 0, n = run.size(); i < n; i++) {
-            if (run.isBegin(i)) {
-                regionBegin(t, run.time(i), run.name(i), run.category(i), List.of(), RegionMetrics.NONE);
+        if (segments == null) {
+            regions.run(thread(run.pid(), run.tid(), run.timestampNs()), run);
+            return;
+        }
+        ThreadTrack t = track(run.pid(), run.tid(), run.timestampNs());
+        if (t != segmentTrack) {
+            closeSegment();
+            segmentTrack = t;
+        }
+        segmentRuns.add(run);
+        segmentRegions += run.size();
+        if (segmentRegions >= segments.segmentRegions) {
+            closeSegment();
+        } else {
+            segments.writeDone();
+        }
+    }
+
+    /**
+     * Encodes the runs gathered for a segment: on a worker when there are enough of them (the
+     * sink's track then moves past them as if it had written them, and starts its sequence again
+     * before its next packet), else here.
+     */
+    private void closeSegment() throws IOException {
+        ThreadTrack t = segmentTrack;
+        if (t == null) {
+            return;
+        }
+        segmentTrack = null;
+        try {
+            if (segmentRegions < segments.minSegmentRegions) {
+                restartIfStale(t);
+                for (RegionRun run : segmentRuns) {
+                    regions.run(t, run);
+                }
             } else {
-                regionEnd(t, run.time(i), List.of(), RegionMetrics.NONE, false);
+                out.handOn(); // the packets before the segment go before it
+                segments.submit(t.continuation(), segmentRuns);
+                for (RegionRun run : segmentRuns) {
+                    regions.skip(t, run);
+                }
+                t.stale = true;
             }
+        } finally {
+            segmentRuns.clear();
+            segmentRegions = 0;
+        }
+    }
+
+    /** Starts the track's sequence again when a segment encoded elsewhere left its state cleared. */
+    private void restartIfStale(ThreadTrack t) throws IOException {
+        if (t.stale) {
+            t.stale = false;
+            t.clearInterned();
+            write(t.startPacket());
+        }
+    }
+
+    /** Stops the encoder threads of a trace that will not be finished (its file failed). */
+    public void abandon() {
+        if (segments != null) {
+            segments.abandon();
         }
     }
 
@@ -368,88 +469,12 @@ public final class PerfettoSink implements EventSink {
             emit(t, b.timestampNs(), ev);
             return;
         }
-        regionBegin(t, b.timestampNs(), b.name(), b.category(), b.annotations(), b.metrics());
-    }
-
-    private void regionBegin(
-            ThreadTrack t, long ns, String name, Category category, List<Annotation> annotations, RegionMetrics metrics)
-            throws IOException {
-        if (annotateValues) {
-            t.openRegion(ns, metrics);
-        }
-        long categoryIid = t.categoryIid(category);
-        long nameIid = t.nameIid(Objects.requireNonNullElse(name, ""));
-        beginSlice(t, ns);
-        slices.categoryIid(categoryIid);
-        if (options.annotations()) {
-            encodeAnnotations(t, annotations);
-            slices.unsignedAnnotation(t.beginNsIid(), realtime(ns));
-        }
-        slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
-        slices.nameIid(nameIid);
-        t.depth++;
-        emitSlice(t);
+        regions.begin(t, b.timestampNs(), b.name(), b.category(), b.annotations(), b.metrics());
     }
 
     private void regionEnd(RegionEnd e) throws IOException {
-        regionEnd(thread(e.pid(), e.tid(), e.timestampNs()), e.timestampNs(), e.annotations(), e.metrics(), e.forced());
-    }
-
-    private void regionEnd(
-            ThreadTrack t, long timestampNs, List<Annotation> annotations, RegionMetrics metrics, boolean forced)
-            throws IOException {
-        if (t.depth == 0) {
-            return; // nothing open: an END would only be an orphan for trace_processor
-        }
-        // a forced end never goes before the thread's last event (a sample can be later than the
-        // thread's end as the collector saw it)
-        long ns = forced ? Math.max(timestampNs, t.lastNs()) : timestampNs;
-        beginSlice(t, ns);
-        if (options.annotations()) {
-            encodeAnnotations(t, annotations);
-            slices.unsignedAnnotation(t.endNsIid(), realtime(ns));
-        }
-        if (annotateValues) {
-            long beginNs = t.openBeginNs();
-            RegionMetrics begin = t.closeRegion();
-            // an end without readings (a rewritten executable's main region, closed by the
-            // finalizer as upstream's is) carries no values, as a forced one
-            if (!forced && begin != null && metrics != null && !RegionMetrics.NONE.equals(metrics)) {
-                encodeAnnotations(t, options.regionValues().of(timestampNs - beginNs, begin, metrics));
-            }
-        }
-        if (forced) {
-            slices.annotation(t.annotationNameIid(CLOSED_BY_PROFILER), new AnnotationValue.Bool(true));
-        }
-        slices.type(TrackEvent.Type.TYPE_SLICE_END_VALUE);
-        t.depth--;
-        emitSlice(t);
-    }
-
-    private void encodeAnnotations(ThreadTrack t, List<Annotation> annotations) {
-        if (annotations == null || annotations.isEmpty()) {
-            return;
-        }
-        for (Annotation a : annotations) {
-            if (a != null && a.value() != null) {
-                slices.annotation(t.annotationNameIid(Objects.requireNonNullElse(a.name(), "")), a.value());
-            }
-        }
-    }
-
-    /**
-     * Starts a slice packet of {@code t} at {@code timestampNs}: the sequence's clock moves now, so
-     * the packet's header is known before its event is written (the encoder leaves room for it).
-     */
-    private void beginSlice(ThreadTrack t, long timestampNs) throws IOException {
-        long delta = t.advance(timestampNs);
-        slices.begin(delta >= 0 ? delta : timestampNs, delta >= 0 ? 0 : CLOCK_MONOTONIC, t.sequenceId);
-    }
-
-    /** {@link #emit} for the event in {@link #slices}: the same timestamps and interning, no builders. */
-    private void emitSlice(ThreadTrack t) {
-        InternedData.Builder interned = t.takeInterned();
-        slices.writePacket(interned == null ? null : interned.build().toByteArray());
+        regions.end(
+                thread(e.pid(), e.tid(), e.timestampNs()), e.timestampNs(), e.annotations(), e.metrics(), e.forced());
     }
 
     private void fork(Fork f) throws IOException {
@@ -905,7 +930,15 @@ public final class PerfettoSink implements EventSink {
                 .build());
     }
 
+    /** The thread's track, ready for a packet written here. */
     private ThreadTrack thread(int pid, int tid, long timestampNs) throws IOException {
+        ThreadTrack t = track(pid, tid, timestampNs);
+        restartIfStale(t);
+        return t;
+    }
+
+    /** The thread's track, made (with its descriptor) when new. */
+    private ThreadTrack track(int pid, int tid, long timestampNs) throws IOException {
         long k = key(pid, tid);
         if (lastThread != null && k == lastThreadKey) {
             return lastThread; // events come in runs of one thread (a ring's batch)
@@ -975,40 +1008,40 @@ public final class PerfettoSink implements EventSink {
         long from = Math.max(t.lastNs(), s.timestampNs() - s.intervalNs());
         long to = Math.max(from, s.timestampNs());
         // upstream's layout: an outer "samples [rocprof-sys]" slice, then one slice per frame
-        beginSlice(t, from);
-        slices.categoryIid(t.categoryIid("sampling"));
-        slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
-        slices.nameIid(t.nameIid(SAMPLES_SLICE));
+        regions.beginSlice(t, from);
+        regions.encoder.categoryIid(t.categoryIid("sampling"));
+        regions.encoder.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
+        regions.encoder.nameIid(t.nameIid(SAMPLES_SLICE));
         if (options.annotations()) {
-            slices.annotation(t.annotationNameIid("begin_ns"), new AnnotationValue.Unsigned(realtime(from)));
-            slices.annotation(t.annotationNameIid("end_ns"), new AnnotationValue.Unsigned(realtime(to)));
+            regions.encoder.annotation(t.annotationNameIid("begin_ns"), new AnnotationValue.Unsigned(realtime(from)));
+            regions.encoder.annotation(t.annotationNameIid("end_ns"), new AnnotationValue.Unsigned(realtime(to)));
         }
         t.depth++;
-        emitSlice(t);
+        regions.emitSlice(t);
         for (StackFrame f : s.frames()) {
-            beginSlice(t, from);
-            slices.categoryIid(t.categoryIid("sampling"));
-            slices.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
-            slices.nameIid(t.nameIid(f.symbol()));
+            regions.beginSlice(t, from);
+            regions.encoder.categoryIid(t.categoryIid("sampling"));
+            regions.encoder.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
+            regions.encoder.nameIid(t.nameIid(f.symbol()));
             if (options.annotations()) {
                 // the source file when DWARF names it, else the module
                 String file = f.file() != null ? f.file() : f.module();
                 if (file != null) {
-                    slices.annotation(t.annotationNameIid("file"), new AnnotationValue.Text(file));
+                    regions.encoder.annotation(t.annotationNameIid("file"), new AnnotationValue.Text(file));
                 }
-                slices.annotation(t.annotationNameIid("pc"), new AnnotationValue.Pointer(f.pc()));
+                regions.encoder.annotation(t.annotationNameIid("pc"), new AnnotationValue.Pointer(f.pc()));
                 if (f.line() > 0) {
-                    slices.annotation(t.annotationNameIid("line"), new AnnotationValue.Unsigned(f.line()));
+                    regions.encoder.annotation(t.annotationNameIid("line"), new AnnotationValue.Unsigned(f.line()));
                 }
             }
             t.depth++;
-            emitSlice(t);
+            regions.emitSlice(t);
         }
         while (t.depth > 0) {
-            beginSlice(t, to);
-            slices.type(TrackEvent.Type.TYPE_SLICE_END_VALUE);
+            regions.beginSlice(t, to);
+            regions.encoder.type(TrackEvent.Type.TYPE_SLICE_END_VALUE);
             t.depth--;
-            emitSlice(t);
+            regions.emitSlice(t);
         }
     }
 
@@ -1016,19 +1049,7 @@ public final class PerfettoSink implements EventSink {
     private ThreadTrack openSequence(int pid, long timestampNs) throws IOException {
         long unit = options.timestampUnitNs();
         ThreadTrack t = new ThreadTrack(pid, nextSequenceId++, nextUuid++, unit, Math.floorDiv(timestampNs, unit));
-        // First packet: clear the sequence's state, set its defaults and define its clock.
-        write(TracePacket.newBuilder()
-                .setTrustedPacketSequenceId(t.sequenceId)
-                .setSequenceFlags(TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED_VALUE)
-                .setTracePacketDefaults(TracePacketDefaults.newBuilder()
-                        .setTimestampClockId(SEQUENCE_CLOCK_ID)
-                        .setTrackEventDefaults(TrackEventDefaults.newBuilder().setTrackUuid(t.uuid)))
-                .setClockSnapshot(ClockSnapshot.newBuilder()
-                        .addClocks(clock(CLOCK_MONOTONIC, t.lastUnits * unit))
-                        .addClocks(clock(SEQUENCE_CLOCK_ID, t.lastUnits)
-                                .setIsIncremental(true)
-                                .setUnitMultiplierNs(unit)))
-                .build());
+        write(t.startPacket());
         return t;
     }
 
@@ -1056,223 +1077,4 @@ public final class PerfettoSink implements EventSink {
     }
 
     private record ProcessTrack(long uuid, String executable) {}
-
-    /** One thread: its track, its packet sequence and the sequence's incremental state. */
-    private static final class ThreadTrack {
-        final int pid;
-        final int sequenceId;
-        final long uuid;
-        final long unit;
-        /** The sequence's incremental clock, in units. */
-        long lastUnits;
-        /** Slices open on the track. */
-        int depth;
-
-        private final NameIids names = new NameIids();
-        private final Map<String, Long> categories = new HashMap<>();
-        private final Map<String, Long> annotationNames = new HashMap<>();
-        /** Entries interned since the last packet, written with the next one. */
-        InternedData.Builder newInterned;
-
-        /** Begin times and readings of the open regions (only when region values are annotated). */
-        private long[] openNs = new long[16];
-
-        private RegionMetrics[] openReadings = new RegionMetrics[16];
-        private int open;
-
-        void openRegion(long ns, RegionMetrics m) {
-            if (open == openNs.length) {
-                openNs = java.util.Arrays.copyOf(openNs, open * 2);
-                openReadings = java.util.Arrays.copyOf(openReadings, open * 2);
-            }
-            openNs[open] = ns;
-            openReadings[open++] = m;
-        }
-
-        long openBeginNs() {
-            return open == 0 ? 0 : openNs[open - 1];
-        }
-
-        /** The innermost open region's begin readings, now closed (null when none was open). */
-        RegionMetrics closeRegion() {
-            if (open == 0) {
-                return null;
-            }
-            RegionMetrics m = openReadings[--open];
-            openReadings[open] = null;
-            return m;
-        }
-
-        ThreadTrack(int pid, int sequenceId, long uuid, long unit, long lastUnits) {
-            this.pid = pid;
-            this.sequenceId = sequenceId;
-            this.uuid = uuid;
-            this.unit = unit;
-            this.lastUnits = lastUnits;
-        }
-
-        long lastNs() {
-            return lastUnits * unit;
-        }
-
-        /**
-         * Moves the sequence's incremental clock to {@code timestampNs} and returns the delta in
-         * units, or -1 when the event is earlier than the sequence's last one: it is then written
-         * with an absolute MONOTONIC timestamp (as Perfetto's SDK does) and the clock stays.
-         */
-        long advance(long timestampNs) {
-            // a 64-bit division per event is measurable; the default unit is 1 ns
-            long units = unit == 1 ? timestampNs : Math.floorDiv(timestampNs, unit);
-            if (units < lastUnits) {
-                return -1;
-            }
-            long delta = units - lastUnits;
-            lastUnits = units;
-            return delta;
-        }
-
-        /** The entries interned since the last packet (to go with the next one), or null. */
-        InternedData.Builder takeInterned() {
-            InternedData.Builder b = newInterned;
-            newInterned = null;
-            return b;
-        }
-
-        /** Adds a newly interned entry to the interned data of the next packet. */
-        private interface Announce {
-            void add(InternedData.Builder interned, long iid, String name);
-        }
-
-        // constants, so the per-event lookups allocate nothing
-        private static final Announce EVENT_NAME = (d, iid, n) ->
-                d.addEventNames(EventName.newBuilder().setIid(iid).setName(n));
-        private static final Announce EVENT_CATEGORY = (d, iid, n) ->
-                d.addEventCategories(EventCategory.newBuilder().setIid(iid).setName(n));
-        private static final Announce ANNOTATION_NAME = (d, iid, n) -> d.addDebugAnnotationNames(
-                DebugAnnotationName.newBuilder().setIid(iid).setName(n));
-
-        /** Looked up for every region begin: a table of its own, without boxing. */
-        long nameIid(String name) {
-            long iid = names.get(name);
-            if (iid == 0) {
-                iid = names.add(name);
-                EVENT_NAME.add(interned(), iid, name);
-            }
-            return iid;
-        }
-
-        long categoryIid(String category) {
-            return intern(categories, category, EVENT_CATEGORY);
-        }
-
-        private Category lastCategory;
-        private long lastCategoryIid;
-
-        /** {@link #categoryIid(String)} of a category's label; a thread's regions mostly share one. */
-        long categoryIid(Category category) {
-            if (category != lastCategory || lastCategoryIid == 0) {
-                lastCategoryIid = categoryIid(label(category));
-                lastCategory = category;
-            }
-            return lastCategoryIid;
-        }
-
-        long annotationNameIid(String name) {
-            return intern(annotationNames, name, ANNOTATION_NAME);
-        }
-
-        // every region's begin and end carry these two: their iids are kept, not looked up
-        private long beginNsIid;
-        private long endNsIid;
-
-        long beginNsIid() {
-            if (beginNsIid == 0) {
-                beginNsIid = annotationNameIid("begin_ns");
-            }
-            return beginNsIid;
-        }
-
-        long endNsIid() {
-            if (endNsIid == 0) {
-                endNsIid = annotationNameIid("end_ns");
-            }
-            return endNsIid;
-        }
-
-        /** The iid of {@code name} in {@code table}, assigning the next one (and announcing it) when new. */
-        private long intern(Map<String, Long> table, String name, Announce announce) {
-            Long iid = table.get(name);
-            if (iid == null) {
-                iid = table.size() + 1L;
-                table.put(name, iid);
-                announce.add(interned(), iid, name);
-            }
-            return iid;
-        }
-
-        private InternedData.Builder interned() {
-            if (newInterned == null) {
-                newInterned = InternedData.newBuilder();
-            }
-            return newInterned;
-        }
-    }
-
-    /**
-     * Event names to their iids (1, 2, ... in order of first use): open addressing on the names'
-     * hashes, so a lookup is two array reads and a comparison, where a HashMap of boxed iids took a
-     * node and a Long.
-     */
-    private static final class NameIids {
-        private String[] keys = new String[64];
-        private long[] iids = new long[64];
-        private int size;
-
-        /** The iid of {@code name}, 0 when it has none. */
-        long get(String name) {
-            int mask = keys.length - 1;
-            for (int i = slot(name, mask); ; i = (i + 1) & mask) {
-                String k = keys[i];
-                if (k == null) {
-                    return 0;
-                }
-                if (k == name || k.equals(name)) {
-                    return iids[i];
-                }
-            }
-        }
-
-        /** Gives {@code name} (which has none) the next iid. */
-        long add(String name) {
-            if (2 * (size + 1) > keys.length) {
-                String[] oldKeys = keys;
-                long[] oldIids = iids;
-                keys = new String[2 * oldKeys.length];
-                iids = new long[2 * oldKeys.length];
-                for (int j = 0; j < oldKeys.length; j++) {
-                    if (oldKeys[j] != null) {
-                        put(oldKeys[j], oldIids[j]);
-                    }
-                }
-            }
-            long iid = ++size;
-            put(name, iid);
-            return iid;
-        }
-
-        private void put(String name, long iid) {
-            int mask = keys.length - 1;
-            int i = slot(name, mask);
-            while (keys[i] != null) {
-                i = (i + 1) & mask;
-            }
-            keys[i] = name;
-            iids[i] = iid;
-        }
-
-        private static int slot(String name, int mask) {
-            int h = name.hashCode() * 0x9E3779B9;
-            return (h ^ (h >>> 16)) & mask;
-        }
-    }
 }
