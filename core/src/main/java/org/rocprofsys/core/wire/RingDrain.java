@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -128,8 +127,10 @@ public final class RingDrain {
                 released = tail;
             }
             long pos = tail & mask;
-            int type = Short.toUnsignedInt(data.get(JAVA_SHORT_UNALIGNED, pos));
-            int size = Short.toUnsignedInt(data.get(JAVA_SHORT_UNALIGNED, pos + 2));
+            // the header's type, size and aux in one read (little-endian: type in the low 16 bits)
+            long header = data.get(JAVA_LONG_UNALIGNED, pos);
+            int type = (int) header & 0xffff;
+            int size = (int) (header >>> 16) & 0xffff;
             if (type == WireFormat.REC_PAD) {
                 tail += data.byteSize() - pos;
                 continue;
@@ -138,7 +139,12 @@ public final class RingDrain {
                 throw new WireException("pid " + pid + " tid " + tid + ": corrupt record (type " + type + ", size "
                         + size + ") at offset " + tail);
             }
-            decode(data, pos, size, type, data.get(JAVA_INT_UNALIGNED, pos + 4), clock);
+            int aux = (int) (header >>> 32);
+            if (isPlainRegion(type, size, aux)) {
+                plainRegion(data, pos, size, type, aux, clock); // nearly every record: no other test first
+            } else {
+                decode(data, pos, size, type, aux, clock);
+            }
             tail += size;
             n++;
         }
@@ -213,7 +219,42 @@ public final class RingDrain {
         out.accept(e);
     }
 
-    /** Decodes the record of {@code size} bytes at offset {@code at} of the ring's data. */
+    /**
+     * A region begin or end without readings, or an instrumented function's entry or exit without
+     * metrics: what goes into a {@link RegionRun}.
+     */
+    private static boolean isPlainRegion(int type, int size, int aux) {
+        return (type == WireFormat.REC_REGION_BEGIN || type == WireFormat.REC_REGION_END)
+                        && WireFormat.metricFlags(aux) == 0
+                || (type == WireFormat.REC_FUNC_ENTER || type == WireFormat.REC_FUNC_EXIT) && size <= 16;
+    }
+
+    /** Adds a plain region ({@link #isPlainRegion}) to the run. */
+    private void plainRegion(MemorySegment data, long at, int size, int type, int aux, ClockConversion clock) {
+        if (pendingRegion != null) {
+            emitPendingRegion();
+        }
+        long time = clock.toMonotonicNs(data.get(JAVA_LONG_UNALIGNED, at + 8));
+        if (time < lastTime) {
+            time = lastTime;
+        }
+        lastTime = time;
+        switch (type) {
+            case WireFormat.REC_REGION_BEGIN -> {
+                long end = at + size;
+                run(true)
+                        .addBegin(
+                                time,
+                                at + 16 < end ? names.get(data, at + 16, end) : "",
+                                Category.fromCode(aux & 0xff));
+            }
+            case WireFormat.REC_REGION_END -> run(true).addEnd(time, Category.fromCode(aux & 0xff));
+            case WireFormat.REC_FUNC_ENTER -> run(false).addBegin(time, functions.name(aux), Category.HOST);
+            default -> run(false).addEnd(time, Category.HOST);
+        }
+    }
+
+    /** Decodes a record that is not a plain region, of {@code size} bytes at offset {@code at} of the ring's data. */
     private void decode(MemorySegment data, long at, int size, int type, int aux, ClockConversion clock)
             throws WireException {
         long end = at + size;
@@ -239,30 +280,9 @@ public final class RingDrain {
             functions.define(aux, string(data.asSlice(at, size), 8)); // no event: annotations may still follow a region
             return;
         }
-        boolean plainRegion = (type == WireFormat.REC_REGION_BEGIN || type == WireFormat.REC_REGION_END)
-                        && WireFormat.metricFlags(aux) == 0
-                || (type == WireFormat.REC_FUNC_ENTER || type == WireFormat.REC_FUNC_EXIT) && size <= 16;
-        if (plainRegion) {
-            emitPendingRegion();
-        } else {
-            flushPending();
-        }
+        flushPending(); // the drain loop decodes plain regions itself
         long time = Math.max(clock.toMonotonicNs(data.get(JAVA_LONG_UNALIGNED, at + 8)), lastTime);
         lastTime = time;
-        if (plainRegion) {
-            switch (type) {
-                case WireFormat.REC_REGION_BEGIN ->
-                    run(true)
-                            .addBegin(
-                                    time,
-                                    at + 16 < end ? names.get(data, at + 16, end) : "",
-                                    Category.fromCode(aux & 0xff));
-                case WireFormat.REC_REGION_END -> run(true).addEnd(time, Category.fromCode(aux & 0xff));
-                case WireFormat.REC_FUNC_ENTER -> run(false).addBegin(time, functions.name(aux), Category.HOST);
-                default -> run(false).addEnd(time, Category.HOST);
-            }
-            return;
-        }
         switch (type) {
             case WireFormat.REC_THREAD_START ->
                 out.accept(new ThreadStarted(

@@ -61,4 +61,44 @@ class RecordStringsTest {
             assertEquals("89abcdef", names.get(r, 8, r.byteSize()));
         }
     }
+
+    @Test
+    void prefixesOfOneAnotherStayApartWhateverFollowsTheirNul() {
+        RecordStrings names = new RecordStrings();
+        String all = "abcdefghijklmnopqrstuvwx";
+        String[] first = new String[all.length() + 1];
+        try (Arena arena = Arena.ofConfined()) {
+            for (int round = 0; round < 3; round++) {
+                for (int length = 0; length <= all.length(); length++) {
+                    String n = all.substring(0, length);
+                    MemorySegment r = record(arena, n, 4);
+                    r.fill((byte) (0x41 + round)); // garbage that spells the next letters, or others
+                    MemorySegment.copy(n.getBytes(StandardCharsets.UTF_8), 0, r, ValueLayout.JAVA_BYTE, 0, length);
+                    r.set(ValueLayout.JAVA_BYTE, length, (byte) 0);
+                    String got = names.get(r, 0, r.byteSize());
+                    assertEquals(n, got, "length " + length + ", round " + round);
+                    if (round == 0) {
+                        first[length] = got;
+                    } else {
+                        // the bytes after the NUL differ from round to round: the cached string still serves
+                        assertSame(first[length], got, "length " + length + ", round " + round);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void manyNamesOfOneLengthDifferingInTheirFirstWordStayExact() {
+        RecordStrings names = new RecordStrings();
+        try (Arena arena = Arena.ofConfined()) {
+            for (int pass = 0; pass < 2; pass++) {
+                for (int i = 0; i < 5000; i++) {
+                    String n = String.format("r%05d", i); // 6 bytes: one word, sharing 512 slots
+                    MemorySegment r = record(arena, n, 2);
+                    assertEquals(n, names.get(r, 0, r.byteSize()), "pass " + pass);
+                }
+            }
+        }
+    }
 }
