@@ -97,6 +97,7 @@ public final class DecodedTrace {
     public final List<Slice> slices = new ArrayList<>();
     final Map<Integer, Long> globalClocks = new HashMap<>();
     int trackEvents;
+    int stateClears;
     int sliceBegins;
     int sliceEnds;
     /** Sums of the resolved BEGIN and END timestamps, to check huge traces without keeping them. */
@@ -183,6 +184,11 @@ public final class DecodedTrace {
         return sliceBegins;
     }
 
+    /** Packets that cleared their sequence's incremental state (counted whether or not packets are retained). */
+    public int stateClears() {
+        return stateClears;
+    }
+
     /** SLICE_END events read. */
     public int sliceEnds() {
         return sliceEnds;
@@ -202,6 +208,7 @@ public final class DecodedTrace {
         }
         Sequence seq = sequences.computeIfAbsent(seqId, k -> new Sequence());
         if ((p.getSequenceFlags() & TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED_VALUE) != 0) {
+            stateClears++;
             Sequence fresh = new Sequence();
             fresh.cleared = true;
             sequences.put(seqId, fresh);

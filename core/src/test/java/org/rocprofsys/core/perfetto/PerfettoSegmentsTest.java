@@ -30,7 +30,6 @@ import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.perfetto.proto.TracePacket;
 import org.rocprofsys.core.timemory.RegionAnnotations;
 
 /**
@@ -221,10 +220,7 @@ class PerfettoSegmentsTest {
     }
 
     private static int stateClears(DecodedTrace trace) {
-        return (int) trace.packets.stream()
-                .filter(p ->
-                        (p.getSequenceFlags() & TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED_VALUE) != 0)
-                .count();
+        return trace.stateClears();
     }
 
     private static void assertSameSlices(DecodedTrace expected, DecodedTrace actual, String what) {
