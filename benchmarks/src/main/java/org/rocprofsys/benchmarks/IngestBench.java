@@ -17,6 +17,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 import org.rocprofsys.core.event.RegionRun;
+import org.rocprofsys.core.perfetto.PerfettoSink;
 import org.rocprofsys.core.wire.RingDrain;
 import org.rocprofsys.core.wire.RingFile;
 import org.rocprofsys.core.wire.WireFormat;
@@ -198,17 +199,83 @@ final class IngestBench {
         return results;
     }
 
+    /** The steady state of one end-to-end run: records/s and CPU per record. */
+    private record Steady(double rate, double cpuNs, double processCpuNs) {}
+
     private static List<Result> endToEnd(Env env, double drainRate) throws Exception {
+        int encoders = PerfettoSink.Options.encoderThreadsHere();
+        Steady s = steady(env, null);
+        List<Result> r = new ArrayList<>();
+        r.add(new Result(
+                "ingest, end to end (lossless)",
+                s.rate() / 1e6,
+                "M rec/s",
+                "RingDrain in process",
+                drainRate / 1e6,
+                "M rec/s",
+                s.rate() / drainRate,
+                GOAL_RECORDS_PER_S / 1e6,
+                true));
+        r.add(new Result(
+                "  whole collector, per CPU-second",
+                1e3 / s.processCpuNs(),
+                "M rec/s",
+                "RingDrain in process",
+                drainRate / 1e6,
+                "M rec/s",
+                1e9 / s.processCpuNs() / drainRate,
+                GOAL_RECORDS_PER_S / 1e6,
+                true));
+        r.add(new Result(
+                "  collector thread, per CPU-second",
+                1e3 / s.cpuNs(),
+                "M rec/s",
+                "RingDrain in process",
+                drainRate / 1e6,
+                "M rec/s",
+                1e9 / s.cpuNs() / drainRate,
+                GOAL_RECORDS_PER_S / 1e6,
+                true));
+        if (encoders > 0) {
+            // the same run with every slice encoded on the trace writer's thread: what the
+            // segment encoders give on this machine, in the same run
+            Steady serial = steady(env, "-D" + SEGMENT_ENCODERS_PROPERTY + "=0");
+            r.add(new Result(
+                    "  with " + encoders + " segment encoders",
+                    s.rate() / 1e6,
+                    "M rec/s",
+                    "no segment encoder",
+                    serial.rate() / 1e6,
+                    "M rec/s",
+                    s.rate() / serial.rate(),
+                    GOAL_RECORDS_PER_S / 1e6,
+                    true));
+        } else {
+            System.out.printf(
+                    Locale.ROOT,
+                    "no segment encoder on this machine (%d CPUs): the trace writer's thread encodes every slice%n",
+                    Runtime.getRuntime().availableProcessors());
+        }
+        return r;
+    }
+
+    /** The system property that sets the trace's segment encoders (core's SegmentEncoders). */
+    private static final String SEGMENT_ENCODERS_PROPERTY = "rocprofsys.perfetto.encoders";
+
+    /** {@code region_stream} under rocprof-sys-run, lossless, trace and profile on; {@code javaOptions} may be null. */
+    private static Steady steady(Env env, String javaOptions) throws Exception {
         long events = env.size(24_000_000, 3_000_000);
         long first = events / 6;
         Path out = env.scratch("ingest");
         try {
-            Map<String, String> e = env.profiledEnvironment(
-                    out,
-                    Map.of(
-                            "ROCPROFSYS_TRACE", "ON",
-                            "ROCPROFSYS_PROFILE", "ON",
-                            "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"));
+            Map<String, String> settings = new HashMap<>(Map.of(
+                    "ROCPROFSYS_TRACE", "ON",
+                    "ROCPROFSYS_PROFILE", "ON",
+                    "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"));
+            if (javaOptions != null) {
+                settings.put("ROCPROFSYS_JAVA_OPTIONS", javaOptions);
+            }
+            Map<String, String> e = env.profiledEnvironment(out, settings);
             Env.Outcome o = Env.run(
                             List.of(
                                     env.runLauncher().toString(),
@@ -230,54 +297,23 @@ final class IngestBench {
             double dCpu = Main.number(cps.get(1), "collector_cpu_s") - Main.number(cps.get(0), "collector_cpu_s");
             double dProcessCpu = Main.number(cps.get(1), "collector_process_cpu_s")
                     - Main.number(cps.get(0), "collector_process_cpu_s");
-            double rate = dEvents / dWall;
-            double cpuNs = dCpu / dEvents * 1e9;
-            double processCpuNs = dProcessCpu / dEvents * 1e9;
+            Steady s = new Steady(dEvents / dWall, dCpu / dEvents * 1e9, dProcessCpu / dEvents * 1e9);
             System.out.printf(
                     Locale.ROOT,
-                    "end to end (lossless, trace + profile): %d events in %.2f s; steady state after %d: %.2f M records/s,"
-                            + " collector thread %.1f ns CPU per record (%.1f M records per CPU-second), whole collector"
-                            + " (every thread: drain, outputs, JIT, GC) %.1f ns CPU per record; run took %.1f s%n",
+                    "end to end (lossless, trace + profile%s): %d events in %.2f s; steady state after %d: %.2f M"
+                            + " records/s, collector thread %.1f ns CPU per record (%.1f M records per CPU-second),"
+                            + " whole collector (every thread: drain, outputs, JIT, GC) %.1f ns CPU per record; run"
+                            + " took %.1f s%n",
+                    javaOptions == null ? "" : ", " + javaOptions,
                     events,
                     Main.number(Main.keyValues(o.stdout()), "wall_s"),
                     first,
-                    rate / 1e6,
-                    cpuNs,
-                    1e3 / cpuNs,
-                    processCpuNs,
+                    s.rate() / 1e6,
+                    s.cpuNs(),
+                    1e3 / s.cpuNs(),
+                    s.processCpuNs(),
                     o.wallSeconds());
-            List<Result> r = new ArrayList<>();
-            r.add(new Result(
-                    "ingest, end to end (lossless)",
-                    rate / 1e6,
-                    "M rec/s",
-                    "RingDrain in process",
-                    drainRate / 1e6,
-                    "M rec/s",
-                    rate / drainRate,
-                    GOAL_RECORDS_PER_S / 1e6,
-                    true));
-            r.add(new Result(
-                    "  whole collector, per CPU-second",
-                    1e3 / processCpuNs,
-                    "M rec/s",
-                    "RingDrain in process",
-                    drainRate / 1e6,
-                    "M rec/s",
-                    1e9 / processCpuNs / drainRate,
-                    GOAL_RECORDS_PER_S / 1e6,
-                    true));
-            r.add(new Result(
-                    "  collector thread, per CPU-second",
-                    1e3 / cpuNs,
-                    "M rec/s",
-                    "RingDrain in process",
-                    drainRate / 1e6,
-                    "M rec/s",
-                    1e9 / cpuNs / drainRate,
-                    GOAL_RECORDS_PER_S / 1e6,
-                    true));
-            return r;
+            return s;
         } finally {
             Main.deleteTree(out);
         }
