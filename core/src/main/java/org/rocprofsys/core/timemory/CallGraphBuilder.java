@@ -52,6 +52,8 @@ final class CallGraphBuilder {
     private final long[] units;
     /** The slot of papi_array's first counter, -1 when papi_array is not selected. */
     private final int counterSlot;
+    /** Only wall_clock is measured (the default): a call's one value is its wall time. */
+    private final boolean wallClockOnly;
 
     private final Map<Integer, ProcessState> processes = new LinkedHashMap<>();
     private final Map<Long, ThreadState> threadsByKey = new HashMap<>();
@@ -83,6 +85,7 @@ final class CallGraphBuilder {
         }
         int papi = options.components().indexOf(Component.PAPI_ARRAY);
         this.counterSlot = papi < 0 ? -1 : slots.first(papi);
+        this.wallClockOnly = comps.length == 1 && comps[0] == Component.WALL_CLOCK && n == 1;
         this.values = new long[n];
         this.display = new double[n];
     }
@@ -286,6 +289,11 @@ final class CallGraphBuilder {
         RegionMetrics begin = t.readings[k];
         t.readings[k] = null;
         long wallNs = ts - t.begin[k];
+        if (wallClockOnly) {
+            // what the loop below makes of wall_clock alone, without its arrays
+            node.measure.recordOne(wallNs, (double) wallNs / (double) units[0], wallNs);
+            return;
+        }
         for (int i = 0; i < comps.length; i++) {
             int slot = slots.first(i);
             if (slot == counterSlot) {

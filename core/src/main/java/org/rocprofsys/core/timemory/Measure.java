@@ -67,6 +67,25 @@ final class Measure {
         count++;
     }
 
+    /** {@link #record} of an entry with one slot: {@code value} raw, {@code display} in display units. */
+    void recordOne(long value, double display, long callWallNs) {
+        laps++;
+        wallNs += callWallNs;
+        raw[0] += value;
+        if (count == 0) {
+            sum[0] = display;
+            sqr[0] = display * display;
+            min[0] = display;
+            max[0] = display;
+        } else {
+            sum[0] += display;
+            sqr[0] += display * display;
+            min[0] = cmin(min[0], display);
+            max[0] = cmax(max[0], display);
+        }
+        count++;
+    }
+
     /** Merging identical entries of different threads (COLLAPSE_THREADS): laps, values and statistics. */
     void addAll(Measure o) {
         laps += o.laps;

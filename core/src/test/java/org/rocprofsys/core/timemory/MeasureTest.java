@@ -1,0 +1,35 @@
+package org.rocprofsys.core.timemory;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The one-slot record of the default profile (wall_clock alone) is the general record of one slot. */
+class MeasureTest {
+    @Test
+    void recordOneKeepsWhatRecordKeeps() {
+        Random r = new Random(11);
+        for (int trial = 0; trial < 50; trial++) {
+            Measure general = new Measure(1);
+            Measure one = new Measure(1);
+            int calls = 1 + r.nextInt(40);
+            for (int c = 0; c < calls; c++) {
+                long wallNs = r.nextInt(1_000_000);
+                double display = wallNs / 1e9;
+                general.record(new long[] {wallNs}, new double[] {display}, wallNs);
+                one.recordOne(wallNs, display, wallNs);
+            }
+            String at = "trial " + trial + ", " + calls + " calls";
+            assertEquals(general.laps, one.laps, at);
+            assertEquals(general.wallNs, one.wallNs, at);
+            assertEquals(general.count, one.count, at);
+            assertArrayEquals(general.raw, one.raw, at);
+            assertArrayEquals(general.sum, one.sum, at);
+            assertArrayEquals(general.sqr, one.sqr, at);
+            assertArrayEquals(general.min, one.min, at);
+            assertArrayEquals(general.max, one.max, at);
+        }
+    }
+}
