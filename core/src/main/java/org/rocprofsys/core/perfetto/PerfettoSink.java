@@ -184,8 +184,6 @@ public final class PerfettoSink implements EventSink {
     private static final Consumer<TrackEvent.Builder> NO_FLOW = ev -> {};
 
     private final Options options;
-    /** Region ends carry component and counter values. */
-    private final boolean annotateValues;
 
     private final OutputStream file;
     private final PacketBuffer out;
@@ -238,7 +236,6 @@ public final class PerfettoSink implements EventSink {
     /** With segments of other sizes for the encoder threads (tests). */
     PerfettoSink(OutputStream stream, Options options, int segmentRegions, int minSegmentRegions) {
         this.options = Objects.requireNonNull(options, "options");
-        this.annotateValues = options.annotations() && !options.regionValues().isEmpty();
         this.file = Objects.requireNonNull(stream, "stream");
         this.segments = options.encoderThreads() > 0
                 ? new SegmentEncoders(file, options, options.encoderThreads(), segmentRegions, minSegmentRegions)
@@ -453,9 +450,7 @@ public final class PerfettoSink implements EventSink {
     private void regionBegin(RegionBegin b, Consumer<TrackEvent.Builder> flow) throws IOException {
         ThreadTrack t = thread(b.pid(), b.tid(), b.timestampNs());
         if (flow != NO_FLOW) {
-            if (annotateValues) {
-                t.openRegion(b.timestampNs(), b.metrics());
-            }
+            regions.opened(t, b.timestampNs(), b.metrics());
             TrackEvent.Builder ev = TrackEvent.newBuilder()
                     .setType(TrackEvent.Type.TYPE_SLICE_BEGIN)
                     .addCategoryIids(t.categoryIid(b.category()))

@@ -51,9 +51,7 @@ final class RegionSlices {
         for (int i = 0, n = run.size(); i < n; i++) {
             if (run.isBegin(i)) {
                 t.advance(run.time(i));
-                if (annotateValues) {
-                    t.openRegion(run.time(i), RegionMetrics.NONE);
-                }
+                opened(t, run.time(i), RegionMetrics.NONE);
                 t.depth++;
             } else if (t.depth > 0) { // an end with nothing open is not written and moves nothing
                 t.advance(run.time(i));
@@ -65,12 +63,21 @@ final class RegionSlices {
         }
     }
 
-    void begin(
-            ThreadTrack t, long ns, String name, Category category, List<Annotation> annotations, RegionMetrics metrics)
-            throws IOException {
+    /**
+     * Notes a region opened on {@code t} at {@code ns} with its begin readings, for the values its
+     * end will carry (when region values are annotated); {@link #begin} does it for the slices
+     * written here.
+     */
+    void opened(ThreadTrack t, long ns, RegionMetrics metrics) {
         if (annotateValues) {
             t.openRegion(ns, metrics);
         }
+    }
+
+    void begin(
+            ThreadTrack t, long ns, String name, Category category, List<Annotation> annotations, RegionMetrics metrics)
+            throws IOException {
+        opened(t, ns, metrics);
         long categoryIid = t.categoryIid(category);
         long nameIid = t.nameIid(Objects.requireNonNullElse(name, ""));
         beginSlice(t, ns);

@@ -229,15 +229,5 @@ final class SegmentEncoders {
                 pending.add(new Pending(CompletableFuture.completedFuture(List.of(copy)), false));
             }
         }
-
-        @Override
-        public void flush() throws IOException {
-            file.flush();
-        }
-
-        @Override
-        public void close() throws IOException {
-            file.close();
-        }
     }
 }

@@ -51,18 +51,7 @@ final class Measure {
         boolean first = count == 0;
         for (int i = 0; i < raw.length; i++) {
             raw[i] += values[i];
-            double d = display[i];
-            if (first) {
-                sum[i] = d;
-                sqr[i] = d * d;
-                min[i] = d;
-                max[i] = d;
-            } else {
-                sum[i] += d;
-                sqr[i] += d * d;
-                min[i] = cmin(min[i], d);
-                max[i] = cmax(max[i], d);
-            }
+            addStatistic(i, display[i], first);
         }
         count++;
     }
@@ -72,18 +61,23 @@ final class Measure {
         laps++;
         wallNs += callWallNs;
         raw[0] += value;
-        if (count == 0) {
-            sum[0] = display;
-            sqr[0] = display * display;
-            min[0] = display;
-            max[0] = display;
-        } else {
-            sum[0] += display;
-            sqr[0] += display * display;
-            min[0] = cmin(min[0], display);
-            max[0] = cmax(max[0], display);
-        }
+        addStatistic(0, display, count == 0);
         count++;
+    }
+
+    /** One call's value {@code d} of slot {@code i} into the statistics (the first call sets them). */
+    private void addStatistic(int i, double d, boolean first) {
+        if (first) {
+            sum[i] = d;
+            sqr[i] = d * d;
+            min[i] = d;
+            max[i] = d;
+        } else {
+            sum[i] += d;
+            sqr[i] += d * d;
+            min[i] = cmin(min[i], d);
+            max[i] = cmax(max[i], d);
+        }
     }
 
     /** Merging identical entries of different threads (COLLAPSE_THREADS): laps, values and statistics. */

@@ -234,11 +234,7 @@ public final class RingDrain {
         if (pendingRegion != null) {
             emitPendingRegion();
         }
-        long time = clock.toMonotonicNs(data.get(JAVA_LONG_UNALIGNED, at + 8));
-        if (time < lastTime) {
-            time = lastTime;
-        }
-        lastTime = time;
+        long time = recordTime(data, at, clock);
         switch (type) {
             case WireFormat.REC_REGION_BEGIN -> {
                 long end = at + size;
@@ -252,6 +248,13 @@ public final class RingDrain {
             case WireFormat.REC_FUNC_ENTER -> run(false).addBegin(time, functions.name(aux), Category.HOST);
             default -> run(false).addEnd(time, Category.HOST);
         }
+    }
+
+    /** The record's time as CLOCK_MONOTONIC ns, never before the ring's previous record's. */
+    private long recordTime(MemorySegment data, long at, ClockConversion clock) {
+        long time = Math.max(clock.toMonotonicNs(data.get(JAVA_LONG_UNALIGNED, at + 8)), lastTime);
+        lastTime = time;
+        return time;
     }
 
     /** Decodes a record that is not a plain region, of {@code size} bytes at offset {@code at} of the ring's data. */
@@ -281,8 +284,7 @@ public final class RingDrain {
             return;
         }
         flushPending(); // the drain loop decodes plain regions itself
-        long time = Math.max(clock.toMonotonicNs(data.get(JAVA_LONG_UNALIGNED, at + 8)), lastTime);
-        lastTime = time;
+        long time = recordTime(data, at, clock);
         switch (type) {
             case WireFormat.REC_THREAD_START ->
                 out.accept(new ThreadStarted(
