@@ -4,9 +4,11 @@
  * applied in memory by agent_plan.c), fills in their hook, and records function entry and exit
  * into the thread's ring (FUNC_DEF / FUNC_ENTER / FUNC_EXIT).
  *
- * Entry: the area's stub calls rsys_instr_enter(fid, ctx, ret_slot). It pushes {real return
- * address, slot, global id} on the thread's shadow stack, writes FUNC_ENTER and puts the exit
- * trampoline (agent_instr_tramp.S) into the slot. Exit: the trampoline calls rsys_instr_exit(sp),
+ * Entry: the area's stub calls rsys_instr_enter(fid, ctx, ret_slot, landing). It pushes {real
+ * return address, slot, hook, global id} on the thread's shadow stack, writes FUNC_ENTER and puts
+ * the hook into the slot: the trampoline's landing (version 2 areas, rsys_instr_area.h), which
+ * jumps to rsys_instr_exit_tramp_landed, or for version 1 areas rsys_instr_exit_tramp itself
+ * (agent_instr_tramp.S; each return then goes where the CPU did not predict). Exit: the trampoline calls rsys_instr_exit(sp),
  * which finds the entry of that slot (the topmost entry whose slot is sp - 8), pops and records
  * the entries above it first (frames abandoned by longjmp), writes FUNC_EXIT and returns the real
  * address. C++ exceptions: the unwinder entry points are wrapped (agent_wrap.c) to put the real
@@ -41,6 +43,7 @@
 struct rsys_shadow {
     uint64_t ret;  /* real return address */
     uint64_t slot; /* address of the return-address slot */
+    uint64_t hook; /* what the slot holds while hooked: the landing or the exit trampoline */
     uint32_t gid;
     uint32_t flags;
 };
@@ -203,7 +206,7 @@ static void rsys_shadow_free(void *p)
     }
 }
 
-void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
+void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot, uint64_t landing)
 {
     struct rsys_istack *st = &rsys_ist;
     if (RSYS_UNLIKELY(st->busy)) {
@@ -250,12 +253,19 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
     t->fdepth++;
     s[top].ret = *ret_slot;
     s[top].slot = (uint64_t)(uintptr_t)ret_slot;
+    s[top].hook = landing;
     s[top].gid = gid;
     s[top].flags = RSYS_SH_RECORDED;
     st->top = top + 1;
-    *ret_slot = (uint64_t)(uintptr_t)rsys_instr_exit_tramp;
+    *ret_slot = landing;
 out:
     st->busy = 0;
+}
+
+/* The hook of a version 1 area, whose trampolines have no landing. */
+static void rsys_instr_enter_no_landing(uint32_t fid, uint64_t ctx, uint64_t *ret_slot)
+{
+    rsys_instr_enter(fid, ctx, ret_slot, (uint64_t)(uintptr_t)rsys_instr_exit_tramp);
 }
 
 /* Pops entry e: its FUNC_EXIT when its FUNC_ENTER is in this file. */
@@ -326,7 +336,7 @@ void rsys_instr_unhook_all(void)
     for (uint32_t j = st->top; j > 0; j--) {
         struct rsys_shadow *e = &st->s[j - 1];
         uint64_t *slot = (uint64_t *)(uintptr_t)e->slot;
-        if (*slot == (uint64_t)(uintptr_t)rsys_instr_exit_tramp) {
+        if (*slot == e->hook) {
             *slot = e->ret;
             e->flags |= RSYS_SH_UNHOOKED;
         }
@@ -358,7 +368,7 @@ void rsys_instr_after_unwind(uint64_t sp, int rehook)
             if (e->flags & RSYS_SH_UNHOOKED) {
                 uint64_t *slot = (uint64_t *)(uintptr_t)e->slot;
                 if (*slot == e->ret) {
-                    *slot = (uint64_t)(uintptr_t)rsys_instr_exit_tramp;
+                    *slot = e->hook;
                 }
                 e->flags &= ~RSYS_SH_UNHOOKED;
             }
@@ -477,7 +487,11 @@ static void rsys_register(struct rsys_instr_area_header *h, int at_init, int in_
     }
     d->ctx = base;
     /* the FUNC_DEFs are published before any thread can call the hook */
-    __atomic_store_n(&d->enter_fn, (uint64_t)(uintptr_t)rsys_instr_enter, __ATOMIC_RELEASE);
+    d->exit_fn = (uint64_t)(uintptr_t)rsys_instr_exit_tramp_landed;
+    uint64_t enter = h->version == RSYS_INSTR_AREA_VERSION_NO_LANDING
+                         ? (uint64_t)(uintptr_t)rsys_instr_enter_no_landing
+                         : (uint64_t)(uintptr_t)rsys_instr_enter;
+    __atomic_store_n(&d->enter_fn, enter, __ATOMIC_RELEASE);
 }
 
 /* ---------------------------------------------------------------------------------------------

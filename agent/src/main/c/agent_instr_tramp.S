@@ -1,15 +1,16 @@
 /*
  * Binary instrumentation, the agent's assembly (docs/instrumentation.md).
  *
- * rsys_instr_exit_tramp: where a hooked function returns to. enter_fn replaced its return address
- * (at slot S) with this address, so the function's `ret` lands here with rsp = S + 8 (a tail call
- * chain jumps here again with the same rsp). It calls rsys_instr_exit(S + 8), which pops the
- * thread's shadow stack, records FUNC_EXIT and returns the real return address, and goes there
- * with every general register, xmm0 and xmm1 as the function left them (x87 untouched): the C
- * side is compiled with -mgeneral-regs-only. The real address is stored into S itself (the
- * returned function's slot, free now) and reached with an indirect jump through it once rsp is
- * back at S + 8 (S is then in the red zone), so no register is clobbered and the return stack
- * buffer stays in step with the calls above.
+ * rsys_instr_exit_tramp, rsys_instr_exit_tramp_landed: where a hooked function returns to.
+ * enter_fn replaced its return address (at slot S) with the trampoline's landing, which jumps to
+ * rsys_instr_exit_tramp_landed (version 2 areas), or with rsys_instr_exit_tramp itself (version 1),
+ * so the function's `ret` arrives with rsp = S + 8 (a tail call chain arrives again with the same
+ * rsp). It calls rsys_instr_exit(S + 8), which pops the thread's shadow stack, records FUNC_EXIT
+ * and returns the real return address, and goes there with every general register, xmm0 and xmm1
+ * as the function left them (x87 untouched): the C side is compiled with -mgeneral-regs-only. The
+ * real address is stored into S itself (the returned function's slot, free now), so no register
+ * is clobbered; how each trampoline leaves keeps the CPU's return predictor in step with the calls
+ * above (below).
  *
  * rsys_instr_guarded(fn, arg): calls fn(arg) with the whole x87/SSE/AVX/AVX-512 state saved
  * (xsave with the mask and size the agent computed at init, else fxsave) for the rare slow paths
@@ -19,11 +20,13 @@
  */
     .text
 
-    .globl rsys_instr_exit_tramp
-    .hidden rsys_instr_exit_tramp
-    .type rsys_instr_exit_tramp, @function
+/* the two exit trampolines differ only in how they leave (LEAVE: their last instruction) */
+.macro EXIT_TRAMP name
+    .globl \name
+    .hidden \name
+    .type \name, @function
     .p2align 4
-rsys_instr_exit_tramp:
+\name:
     /* no CFI: an unwinder must never walk through here (the agent unhooks before it does) */
     subq $8, %rsp               /* rsp = S: will hold the real return address */
     pushq %rax
@@ -53,11 +56,23 @@ rsys_instr_exit_tramp:
     popq %rdx
     popq %rcx
     popq %rax
-    /* to the real address without a `ret`, which would pop the caller's return-stack-buffer
-     * entry and mispredict every return above; S now lies in the red zone, safe from signals */
+.endm
+
+    /* Reached by the function's ret itself (version 1 areas): the return predictor's entry for
+     * the real address was used up by that mispredicted ret, so a `ret` here would pop the
+     * caller's entry and mispredict every return above. Jump instead; S now lies in the red
+     * zone, safe from signals. */
+    EXIT_TRAMP rsys_instr_exit_tramp
     leaq 8(%rsp), %rsp
     jmp *-8(%rsp)
     .size rsys_instr_exit_tramp, .-rsys_instr_exit_tramp
+
+    /* Reached through a trampoline's landing (version 2 areas): the function's ret consumed the
+     * landing's entry, so the entry below it, pushed by the call of the function, is the real
+     * return address, and a `ret` is predicted right. */
+    EXIT_TRAMP rsys_instr_exit_tramp_landed
+    ret
+    .size rsys_instr_exit_tramp_landed, .-rsys_instr_exit_tramp_landed
 
     .globl rsys_instr_guarded
     .hidden rsys_instr_guarded

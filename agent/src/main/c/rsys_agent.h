@@ -280,7 +280,7 @@ RSYS_HIDDEN void rsys_instr_finalize(void);
 RSYS_HIDDEN void rsys_instr_discover(int at_init);
 RSYS_HIDDEN void rsys_instr_unhook_all(void);
 RSYS_HIDDEN void rsys_instr_after_unwind(uint64_t sp, int rehook);
-RSYS_HIDDEN void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot);
+RSYS_HIDDEN void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot, uint64_t landing);
 RSYS_HIDDEN uint64_t rsys_instr_exit(uint64_t sp);
 RSYS_HIDDEN unsigned char *rsys_instr_reserve_guarded(struct rsys_tls *t, uint32_t size,
                                                       uint64_t reserve);
@@ -289,6 +289,7 @@ RSYS_HIDDEN void rsys_instr_test_def(uint32_t gid, const char *name); /* wire ro
 /* agent_instr_tramp.S: where a hooked function returns to; fn(arg) with the extended state saved
  * (the hooks' calls out of -mgeneral-regs-only code); the xsave area size and mask it uses. */
 extern char rsys_instr_exit_tramp[] RSYS_HIDDEN;
+extern char rsys_instr_exit_tramp_landed[] RSYS_HIDDEN;
 RSYS_HIDDEN uint64_t rsys_instr_guarded(uint64_t (*fn)(void *), void *arg);
 extern uint32_t rsys_instr_xsave_size RSYS_HIDDEN;
 extern uint32_t rsys_instr_xsave_mask RSYS_HIDDEN;

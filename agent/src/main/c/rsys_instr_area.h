@@ -10,7 +10,9 @@
 #include <stdint.h>
 
 #define RSYS_INSTR_AREA_MAGIC UINT64_C(0x31534e4953595352) /* "RSYSINS1" */
-#define RSYS_INSTR_AREA_VERSION 1u
+/* 2: trampolines give the hook a landing (below); 1 (no landing) is still applied */
+#define RSYS_INSTR_AREA_VERSION 2u
+#define RSYS_INSTR_AREA_VERSION_NO_LANDING 1u
 #define RSYS_INSTR_PLAN_MAGIC UINT64_C(0x314e4c5053595352) /* "RSYSPLN1" */
 #define RSYS_INSTR_PLAN_VERSION 1u
 
@@ -55,9 +57,18 @@ struct rsys_instr_reloc {
     uint64_t target_vaddr;
 };
 
+/*
+ * Version 2 trampoline head: push fid; call stub; call L+5 (pushes L, the landing, as a return
+ * address the CPU predicts); L: jmp [rip + exit_fn]; lea rsp, [rsp + 8] (drops L again). The stub
+ * passes L in rcx and the hook puts it into the function's return-address slot, so the function's
+ * ret goes where the CPU's return predictor expects, and the exit trampoline's own ret goes to the
+ * real return address, again as predicted. Version 1 heads (push fid; call stub) pass no landing.
+ */
 struct rsys_instr_data {
-    uint64_t enter_fn; /* void enter_fn(uint32_t fid, uint64_t ctx, uint64_t *ret_slot), 0: off */
+    uint64_t enter_fn; /* v2: void enter_fn(uint32_t fid, uint64_t ctx, uint64_t *ret_slot,
+                          uint64_t landing); v1: without landing; 0: off */
     uint64_t ctx;      /* the area's global function id base */
+    uint64_t exit_fn;  /* v2: the exit trampoline the landing jumps to */
 };
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L

@@ -784,10 +784,10 @@ int main(int argc, char **argv)
     {
         uint64_t slot = 0x123456789aull;
         uint64_t m_before = metric_reads;
-        rsys_instr_enter(2, 5, &slot); /* local id 2 of the area whose base (ctx) is 5 */
+        rsys_instr_enter(2, 5, &slot, 0x4242u); /* local id 2 of the area whose base (ctx) is 5 */
         exp_func(R0, "FUNC_ENTER", next_time(0), metric_reads, 7, "instrumented_fn");
-        if (slot == 0x123456789aull) {
-            fprintf(stderr, "wire_roundtrip: the entry hook did not hook the slot\n");
+        if (slot != 0x4242u) {
+            fprintf(stderr, "wire_roundtrip: the entry hook did not put the landing into the slot\n");
             return 1;
         }
         uint64_t real = rsys_instr_exit((uint64_t)(uintptr_t)&slot + 8u);

@@ -3,11 +3,16 @@
  * itself (wall time, and the thread's CPU time, which a busy machine does not inflate), so the instrumented copy (rocprof-sys-instrument -o) run under
  * rocprof-sys-run can be compared with this original in the same benchmark run.
  *
- *   instrumented_calls [N]     prints "calls=<N> loop_ns=<ns> cpu_ns=<ns>"
+ *   instrumented_calls [N]     prints "calls=<N> loop_ns=<ns> cpu_ns=<ns>", and on x86-64 after the
+ *                              loop "two_rdtsc_ns=<ns>": N iterations of two rdtsc, the floor of a
+ *                              recorded call (two time stamps), in the same run
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 __attribute__((noipa)) long tiny(long x)
 {
@@ -28,5 +33,17 @@ int main(int argc, char** argv)
     printf("calls=%ld loop_ns=%lld cpu_ns=%lld sum=%ld\n", n,
            (long long) (b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec),
            (long long) (cb.tv_sec - ca.tv_sec) * 1000000000LL + (cb.tv_nsec - ca.tv_nsec), s);
+#if defined(__x86_64__)
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for(long i = 0; i < n; ++i)
+    {
+        unsigned long long t0 = __rdtsc();
+        unsigned long long t1 = __rdtsc();
+        __asm__ volatile("" ::"r"(t0), "r"(t1) : "memory");
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("two_rdtsc_ns=%.2f\n",
+           (double) ((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec)) / (double) n);
+#endif
     return 0;
 }

@@ -81,7 +81,7 @@ static unsigned char *build_area(const struct pg_func *all, const int *mod, unsi
     unsigned char *a = calloc(1, cap);
     struct rsys_instr_area_header *h = (struct rsys_instr_area_header *)a;
     h->magic = RSYS_INSTR_AREA_MAGIC;
-    h->version = RSYS_INSTR_AREA_VERSION;
+    h->version = RSYS_INSTR_AREA_VERSION_NO_LANDING; /* the trampolines below give no landing */
     h->nfuncs = n;
     h->funcs_off = sizeof *h;
     struct rsys_instr_func *f = (struct rsys_instr_func *)(a + h->funcs_off);

@@ -3,7 +3,8 @@
  * functions' entries already jump to their trampolines, and an instrumentation area (contract
  * format, docs/instrumentation.md, flags = applied) sits in its own section, named by a
  * PT_NOTE "RocProfSys" type 1. Linked into a non-PIE executable (load bias 0), so every vaddr is
- * its link-time address and no relocation is left for the loader.
+ * its link-time address and no relocation is left for the loader. Area version 2: each trampoline
+ * gives the hook its landing (rsys_instr_area.h); rewritten_dso.S keeps version 1.
  *
  * Functions (fid: name, first instructions relocated into the trampoline, patch length):
  *   0 rw_leaf(a, b) -> a + b          push rbp; mov rbp, rsp; sub rsp, 16    8
@@ -129,7 +130,7 @@ plain_bench:
     .p2align 12
 area:
     .quad 0x31534e4953595352        /* magic */
-    .long 1                         /* version */
+    .long 2                         /* version */
     .long 1                         /* flags: applied */
     .long 8                         /* nfuncs */
     .long 0                         /* nrelocs */
@@ -196,6 +197,8 @@ stub:
     mov edi, r11d
     mov rsi, [rip + data + 8]
     lea rdx, [rsp + 72]
+    mov rcx, [rsp + 64]             /* the trampoline's return address... */
+    add rcx, 5                      /* ...past its `call 2f`: the landing */
     call rax
 1:  pop r10
     pop r9
@@ -212,6 +215,9 @@ stub:
 \label:
     mov r11d, \fid
     call stub
+    call 2f                         /* the landing, as the return predictor's entry */
+    jmp qword ptr [rip + data + 16] /* the landing: exit_fn */
+2:  lea rsp, [rsp + 8]
     push rbp
     mov rbp, rsp
     sub rsp, 16
@@ -223,6 +229,9 @@ stub:
 T_lea:
     mov r11d, 1
     call stub
+    call 2f
+    jmp qword ptr [rip + data + 16]
+2:  lea rsp, [rsp + 8]
     lea rax, [rip + rw_counter]
     jmp rw_lea + 7
     TRAMP T_recurse, 2, rw_recurse
@@ -237,6 +246,7 @@ rx_end:
 data:
     .quad 0                         /* enter_fn */
     .quad 0                         /* ctx */
+    .quad 0                         /* exit_fn */
     .p2align 12
 area_end:
 

@@ -146,11 +146,8 @@ public final class AreaBuilder {
             AreaFormat.putInt(a, fo + AreaFormat.F_PATCH_LEN, f.patchLength());
             funcs.add(new Area.Function(funcVaddr, t, f.patchLength(), f.label()));
 
-            // push fid; call stub
-            a[t] = 0x68;
-            AreaFormat.putInt(a, t + 1, i);
-            a[t + 5] = (byte) 0xE8;
-            AreaFormat.putInt(a, t + 6, stubOff - (t + AreaFormat.TRAMP_HEAD_SIZE));
+            // push fid; call stub; the landing
+            System.arraycopy(AreaFormat.trampolineHead(t, i, stubOff, dataOff), 0, a, t, AreaFormat.TRAMP_HEAD_SIZE);
             int codeOff = t + AreaFormat.TRAMP_HEAD_SIZE;
             System.arraycopy(code, 0, a, codeOff, code.length);
             for (CodeFixup fx : emitted[i].fixups()) {

@@ -10,7 +10,8 @@ public final class AreaFormat {
     /** "RSYSINS1" read as a little-endian u64. */
     public static final long MAGIC = 0x31534e4953595352L;
 
-    public static final int VERSION = 1;
+    /** 2: each trampoline gives the hook a landing ({@link #TRAMP_HEAD_SIZE}); the agent still applies 1. */
+    public static final int VERSION = 2;
     /** Header flag: relocations and entry patches already applied (rewrite mode). */
     public static final int FLAG_APPLIED = 1;
 
@@ -54,6 +55,8 @@ public final class AreaFormat {
     // struct rsys_instr_data field offsets (relative to data_off)
     public static final int D_ENTER_FN = 0;
     public static final int D_CTX = 8;
+    /** The agent's exit trampoline, which each trampoline's landing jumps to. */
+    public static final int D_EXIT_FN = 16;
 
     /** Trampolines and the stub start at multiples of this; gaps are filled with int3. */
     public static final int CODE_ALIGN = 16;
@@ -61,12 +64,42 @@ public final class AreaFormat {
     public static final byte INT3 = (byte) 0xCC;
 
     /**
-     * {@code push imm32} (68 imm32: the function id) then {@code call rel32} (E8 rel32): 10 bytes.
+     * {@code push imm32} (68 imm32: the function id), {@code call rel32} to the stub (E8 rel32),
+     * then the landing: {@code call +6} (E8 06000000) pushes the address after it, L, which is where
+     * the hook points the function's return (the stub passes L = its return address + 5); at L
+     * {@code jmp [rip + exit_fn]} (FF 25 rel32) to the agent's exit trampoline; after it
+     * {@code lea rsp, [rsp + 8]} (48 8D 64 24 08) drops L from the stack again: 26 bytes. The call
+     * leaves L in the CPU's return predictor, so the function's {@code ret} to L, and the exit
+     * trampoline's {@code ret} to the real return address below it, are predicted right.
      * No register is touched: with GCC's interprocedural register allocation (-fipa-ra, on at -O2)
      * a caller may keep values in call-clobbered registers (r11 included) across a call to a
      * callee it knows leaves them alone.
      */
-    public static final int TRAMP_HEAD_SIZE = 10;
+    public static final int TRAMP_HEAD_SIZE = 26;
+    /** Where the call to the stub ends in a trampoline: its rel32 counts from here. */
+    public static final int TRAMP_STUB_CALL_END = 10;
+    /** Offset of the landing's {@code jmp [rip + exit_fn]} in a trampoline. */
+    public static final int TRAMP_LANDING = 15;
+
+    /** The trampoline head at {@code t}, for function {@code fid}, its stub at {@code stubOff}. */
+    public static byte[] trampolineHead(int t, int fid, int stubOff, int dataOff) {
+        byte[] h = new byte[TRAMP_HEAD_SIZE];
+        h[0] = 0x68; // push imm32
+        putInt(h, 1, fid);
+        h[5] = (byte) 0xE8; // call stub
+        putInt(h, 6, stubOff - (t + TRAMP_STUB_CALL_END));
+        h[10] = (byte) 0xE8; // call L + 6 (the lea): pushes L
+        putInt(h, 11, 6);
+        h[15] = (byte) 0xFF; // L: jmp [rip + exit_fn]
+        h[16] = 0x25;
+        putInt(h, 17, dataOff + D_EXIT_FN - (t + TRAMP_LANDING + 6));
+        h[21] = 0x48; // lea rsp, [rsp + 8]
+        h[22] = (byte) 0x8D;
+        h[23] = 0x64;
+        h[24] = 0x24;
+        h[25] = 0x08;
+        return h;
+    }
     /** {@code jmp rel32} back to the function: 5 bytes. */
     public static final int TRAMP_TAIL_SIZE = 5;
 
@@ -100,7 +133,7 @@ public final class AreaFormat {
         (byte) 0x85,
         (byte) 0xC0, // test rax, rax
         0x74,
-        0x12, // jz 1f (+18)
+        0x1B, // jz 1f (+27)
         (byte) 0x8B,
         0x7C,
         0x24,
@@ -117,6 +150,15 @@ public final class AreaFormat {
         0x54,
         0x24,
         0x58, // lea rdx, [rsp + 88]         (f's return-address slot)
+        0x48,
+        (byte) 0x8B,
+        0x4C,
+        0x24,
+        0x48, // mov rcx, [rsp + 72]         (the trampoline's return address...)
+        0x48,
+        (byte) 0x83,
+        (byte) 0xC1,
+        0x05, // add rcx, 5                  (...past its call +6: the landing)
         (byte) 0xFF,
         (byte) 0xD0, // call rax
         0x41,

@@ -140,7 +140,18 @@ public final class AreaReader {
                     label,
                     i);
             check((a[t + 5] & 0xFF) == 0xE8, "function %d (%s): no call after push", i, label);
-            int target = t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.getInt(a, t + 6);
+            int target = t + AreaFormat.TRAMP_STUB_CALL_END + AreaFormat.getInt(a, t + 6);
+            check(
+                    Arrays.equals(
+                            a,
+                            t,
+                            t + AreaFormat.TRAMP_HEAD_SIZE,
+                            AreaFormat.trampolineHead(t, i, target, dataOff),
+                            0,
+                            AreaFormat.TRAMP_HEAD_SIZE),
+                    "function %d (%s): trampoline head differs from the contract (landing)",
+                    i,
+                    label);
             if (stubOff < 0) {
                 stubOff = target;
             }

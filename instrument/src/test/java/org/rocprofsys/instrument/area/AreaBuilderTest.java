@@ -109,7 +109,7 @@ class AreaBuilderTest {
                 .toList();
         String data = "0x" + Long.toHexString(vma + area.dataOff());
         String ctx = "0x" + Long.toHexString(vma + area.dataOff() + 8);
-        String pops = "0x" + Long.toHexString(vma + stub + 43);
+        String pops = "0x" + Long.toHexString(vma + stub + 52);
         assertEquals(
                 List.of(
                         "push rax",
@@ -127,6 +127,8 @@ class AreaBuilderTest {
                         "mov edi,DWORD PTR [rsp+0x50]",
                         "mov rsi,QWORD PTR [rip+X] # " + ctx,
                         "lea rdx,[rsp+0x58]",
+                        "mov rcx,QWORD PTR [rsp+0x48]",
+                        "add rcx,0x5",
                         "call rax",
                         "pop r11",
                         "pop r10",
@@ -143,12 +145,11 @@ class AreaBuilderTest {
                         .toList());
 
         String stubAddr = "0x" + Long.toHexString(vma + stub);
+        String exitFn = "0x" + Long.toHexString(vma + area.dataOff() + 16);
         List<List<String>> expected = List.of(
-                List.of("push 0x0", "call " + stubAddr, "push rbp", "mov rbp,rsp", "sub rsp,0x10", "jmp 0x1141"),
-                List.of("push 0x1", "call " + stubAddr, "mov rax,QWORD PTR [rip+X] # 0x4010", "jmp 0x2007"),
+                List.of("push rbp", "mov rbp,rsp", "sub rsp,0x10", "jmp 0x1141"),
+                List.of("mov rax,QWORD PTR [rip+X] # 0x4010", "jmp 0x2007"),
                 List.of(
-                        "push 0x2",
-                        "call " + stubAddr,
                         "lea rsp,[rsp-0x8]",
                         "push rax",
                         "lea rax,[rip+X] # 0x2105",
@@ -157,8 +158,6 @@ class AreaBuilderTest {
                         "jmp 0x1234",
                         "jmp 0x2105"),
                 List.of(
-                        "push 0x3",
-                        "call " + stubAddr,
                         "push rbx",
                         "lea rsp,[rsp-0x8]",
                         "push rax",
@@ -170,12 +169,20 @@ class AreaBuilderTest {
         int[] codeLen = {8, 7, 19 + 5, 1 + 19 + 6};
         for (int i = 0; i < 4; i++) {
             Area.Function f = d.functions().get(i);
+            // push fid; call the stub; the landing: call past it, jmp to exit_fn, drop its address
+            List<String> head = List.of(
+                    "push 0x" + Integer.toHexString(i),
+                    "call " + stubAddr,
+                    "call 0x" + Long.toHexString(vma + f.trampOff() + 21),
+                    "jmp QWORD PTR [rip+X] # " + exitFn,
+                    "lea rsp,[rsp+0x8]");
+            List<String> want = new ArrayList<>(head);
+            want.addAll(expected.get(i));
             int len = H + codeLen[i] + 5;
             List<String> text = new ArrayList<>();
             for (Objdump.Insn insn : Objdump.objdumpBinary(bin, vma, f.trampOff(), f.trampOff() + len)) {
                 text.add(insn.text().replaceAll("\\s*<.*>", "").replaceAll("\\[rip[^\\]]*\\]", "[rip+X]"));
             }
-            List<String> want = expected.get(i);
             assertEquals(want, text, "trampoline " + i);
         }
     }
