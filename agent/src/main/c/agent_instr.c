@@ -8,10 +8,10 @@
  * return address, slot, hook, global id} on the thread's shadow stack, writes FUNC_ENTER and puts
  * the hook into the slot: the trampoline's landing (version 2 areas, rsys_instr_area.h), which
  * jumps to rsys_instr_exit_tramp_landed, or for version 1 areas rsys_instr_exit_tramp itself
- * (agent_instr_tramp.S; each return then goes where the CPU did not predict). Exit: the trampoline calls rsys_instr_exit(sp),
- * which finds the entry of that slot (the topmost entry whose slot is sp - 8), pops and records
- * the entries above it first (frames abandoned by longjmp), writes FUNC_EXIT and returns the real
- * address. C++ exceptions: the unwinder entry points are wrapped (agent_wrap.c) to put the real
+ * (agent_instr_tramp.S; each return then goes where the CPU did not predict). Exit: the
+ * trampoline calls rsys_instr_exit(sp), which finds the entry of that slot (the topmost entry
+ * whose slot is sp - 8), pops and records the entries above it first (frames abandoned by
+ * longjmp), writes FUNC_EXIT and returns the real address. C++ exceptions: the unwinder entry points are wrapped (agent_wrap.c) to put the real
  * return addresses back before the unwinder walks the stack (rsys_instr_unhook_all);
  * __cxa_begin_catch records the exits of the frames that were unwound and hooks the surviving ones
  * again (rsys_instr_after_unwind).

@@ -58,7 +58,7 @@ struct rsys_instr_reloc {
 };
 
 /*
- * Version 2 trampoline head: push fid; call stub; call L+5 (pushes L, the landing, as a return
+ * Version 2 trampoline head: push fid; call stub; call L + 6 (pushes L, the landing, as a return
  * address the CPU predicts); L: jmp [rip + exit_fn]; lea rsp, [rsp + 8] (drops L again). The stub
  * passes L in rcx and the hook puts it into the function's return-address slot, so the function's
  * ret goes where the CPU's return predictor expects, and the exit trampoline's own ret goes to the

@@ -301,10 +301,14 @@ class AreaBuilderTest {
         Path bin = tmp.resolve("r11.bin");
         Files.write(bin, area.applied(vma));
         AreaReader.Decoded d = AreaReader.read(area.applied(vma));
+        String exitFn = "jmp QWORD PTR [rip+X] # 0x" + Long.toHexString(vma + area.dataOff() + 16);
         List<List<String>> expected = List.of(
                 List.of(
                         "push 0x0",
                         "call",
+                        "call",
+                        exitFn,
+                        "lea rsp,[rsp+0x8]",
                         "push rbx",
                         "lea rsp,[rsp-0x8]",
                         "push rax",
@@ -316,6 +320,9 @@ class AreaBuilderTest {
                 List.of(
                         "push 0x1",
                         "call",
+                        "call",
+                        exitFn,
+                        "lea rsp,[rsp+0x8]",
                         "push rbx",
                         "lea rsp,[rsp-0x8]",
                         "push rax",
