@@ -12,6 +12,8 @@ public final class AreaFormat {
 
     /** 2: each trampoline gives the hook a landing ({@link #TRAMP_HEAD_SIZE}); the agent still applies 1. */
     public static final int VERSION = 2;
+    /** Areas of earlier builds: trampoline heads without the landing; still read (and applied by the agent). */
+    public static final int VERSION_NO_LANDING = 1;
     /** Header flag: relocations and entry patches already applied (rewrite mode). */
     public static final int FLAG_APPLIED = 1;
 
@@ -76,7 +78,7 @@ public final class AreaFormat {
      * callee it knows leaves them alone.
      */
     public static final int TRAMP_HEAD_SIZE = 26;
-    /** Where the call to the stub ends in a trampoline: its rel32 counts from here. */
+    /** Where the call to the stub ends in a trampoline: its rel32 counts from here; a version 1 head ends here too. */
     public static final int TRAMP_STUB_CALL_END = 10;
     /** Offset of the landing's {@code jmp [rip + exit_fn]} in a trampoline. */
     public static final int TRAMP_LANDING = 15;
@@ -181,6 +183,29 @@ public final class AreaFormat {
 
     /** Length of {@code area_entry_stub} in bytes. */
     public static final int STUB_SIZE = STUB_TEMPLATE.length;
+
+    /** Where the stub's landing bytes ({@code mov rcx, [rsp + 72]; add rcx, 5}) lie; a version 1 stub lacks them. */
+    private static final int STUB_LANDING_OFF = 41;
+
+    private static final int STUB_LANDING_SIZE = 9;
+
+    /** The stub of a version {@code version} area; version 1 passes no landing. */
+    public static byte[] entryStub(int stubOff, int dataOff, int version) {
+        byte[] stub = entryStub(stubOff, dataOff);
+        if (version != VERSION_NO_LANDING) {
+            return stub;
+        }
+        byte[] v1 = new byte[STUB_SIZE - STUB_LANDING_SIZE];
+        System.arraycopy(stub, 0, v1, 0, STUB_LANDING_OFF);
+        System.arraycopy(
+                stub,
+                STUB_LANDING_OFF + STUB_LANDING_SIZE,
+                v1,
+                STUB_LANDING_OFF,
+                STUB_SIZE - STUB_LANDING_OFF - STUB_LANDING_SIZE);
+        v1[24] = (byte) (stub[24] - STUB_LANDING_SIZE); // jz over the call: 9 bytes shorter
+        return v1;
+    }
 
     /**
      * The common entry stub placed at {@code stubOff}, its RIP-relative loads pointing at the

@@ -50,7 +50,14 @@ public final class AreaReader {
         check(a.length >= AreaFormat.HEADER_SIZE, "shorter than the header (%d bytes)", a.length);
         check(AreaFormat.getLong(a, AreaFormat.H_MAGIC) == AreaFormat.MAGIC, "bad magic");
         int version = AreaFormat.getInt(a, AreaFormat.H_VERSION);
-        check(version == AreaFormat.VERSION, "version %d, expected %d", version, AreaFormat.VERSION);
+        check(
+                version == AreaFormat.VERSION || version == AreaFormat.VERSION_NO_LANDING,
+                "version %d, expected %d or %d",
+                version,
+                AreaFormat.VERSION,
+                AreaFormat.VERSION_NO_LANDING);
+        boolean landing = version == AreaFormat.VERSION;
+        int headSize = landing ? AreaFormat.TRAMP_HEAD_SIZE : AreaFormat.TRAMP_STUB_CALL_END;
         int flags = AreaFormat.getInt(a, AreaFormat.H_FLAGS);
         int nfuncs = AreaFormat.getInt(a, AreaFormat.H_NFUNCS);
         int nrelocs = AreaFormat.getInt(a, AreaFormat.H_NRELOCS);
@@ -128,7 +135,7 @@ public final class AreaReader {
             String label = new String(a, strtabOff + nameOff, ne - strtabOff - nameOff, StandardCharsets.UTF_8);
             check(patchLen >= 5, "function %d (%s): patch_len %d < 5", i, label, patchLen);
             check(
-                    t >= tablesEnd && t >= 0 && t + AreaFormat.TRAMP_HEAD_SIZE + AreaFormat.TRAMP_TAIL_SIZE <= rxSize,
+                    t >= tablesEnd && t >= 0 && t + headSize + AreaFormat.TRAMP_TAIL_SIZE <= rxSize,
                     "function %d (%s): tramp_off 0x%x outside the code",
                     i,
                     label,
@@ -142,13 +149,14 @@ public final class AreaReader {
             check((a[t + 5] & 0xFF) == 0xE8, "function %d (%s): no call after push", i, label);
             int target = t + AreaFormat.TRAMP_STUB_CALL_END + AreaFormat.getInt(a, t + 6);
             check(
-                    Arrays.equals(
-                            a,
-                            t,
-                            t + AreaFormat.TRAMP_HEAD_SIZE,
-                            AreaFormat.trampolineHead(t, i, target, dataOff),
-                            0,
-                            AreaFormat.TRAMP_HEAD_SIZE),
+                    !landing
+                            || Arrays.equals(
+                                    a,
+                                    t,
+                                    t + AreaFormat.TRAMP_HEAD_SIZE,
+                                    AreaFormat.trampolineHead(t, i, target, dataOff),
+                                    0,
+                                    AreaFormat.TRAMP_HEAD_SIZE),
                     "function %d (%s): trampoline head differs from the contract (landing)",
                     i,
                     label);
@@ -159,13 +167,13 @@ public final class AreaReader {
             funcs.add(new Area.Function(funcVaddr, t, patchLen, label));
         }
         if (stubOff >= 0) {
+            byte[] expected = AreaFormat.entryStub(stubOff, dataOff, version);
             check(
-                    stubOff >= tablesEnd && stubOff + AreaFormat.STUB_SIZE <= rxSize,
+                    stubOff >= tablesEnd && stubOff + expected.length <= rxSize,
                     "stub at 0x%x outside the code",
                     stubOff);
-            byte[] expected = AreaFormat.entryStub(stubOff, dataOff);
             check(
-                    Arrays.equals(a, stubOff, stubOff + AreaFormat.STUB_SIZE, expected, 0, expected.length),
+                    Arrays.equals(a, stubOff, stubOff + expected.length, expected, 0, expected.length),
                     "stub bytes at 0x%x differ from the contract",
                     stubOff);
         }

@@ -250,6 +250,44 @@ class AreaBuilderTest {
         assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(stub));
         byte[] shortA = java.util.Arrays.copyOf(good, good.length - 1);
         assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(shortA));
+        byte[] landing = good.clone();
+        landing[t + AreaFormat.TRAMP_LANDING + 2] ^= 1; // the jmp to exit_fn points elsewhere
+        assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(landing));
+    }
+
+    /** An area of an earlier build (version 1: no landing, the shorter stub) is still read: rocprof-sys-run takes its --env defaults. */
+    @Test
+    void versionOneAreasAreStillRead() {
+        Map<String, String> env = Map.of("ROCPROFSYS_TRACE", "ON");
+        byte[] v2 = AreaBuilder.build(samplePlan(), env).bytes();
+        AreaReader.Decoded d2 = AreaReader.read(v2);
+        int stub = d2.stubOff();
+        byte[] v1 = v2.clone();
+        AreaFormat.putInt(v1, AreaFormat.H_VERSION, AreaFormat.VERSION_NO_LANDING);
+        byte[] stub1 = AreaFormat.entryStub(stub, d2.dataOff(), AreaFormat.VERSION_NO_LANDING);
+        assertEquals(AreaFormat.STUB_SIZE - 9, stub1.length);
+        // the version 1 contract: jz +0x12 over mov edi / mov rsi / lea rdx / call rax, then the pops
+        assertEquals(0x74, stub1[23] & 0xFF);
+        assertEquals(0x12, stub1[24]);
+        assertEquals(0xFF, stub1[41] & 0xFF);
+        assertEquals(0xD0, stub1[42] & 0xFF);
+        assertEquals(0x41, stub1[43] & 0xFF);
+        assertEquals(0x5B, stub1[44] & 0xFF);
+        System.arraycopy(stub1, 0, v1, stub, stub1.length);
+        AreaReader.Decoded d1 = AreaReader.read(v1);
+        assertEquals(1, d1.version());
+        assertEquals(env, d1.env());
+        assertEquals(d2.functions(), d1.functions());
+        // the version decides the stub: a version 2 stub in a version 1 area is refused, and the reverse
+        byte[] mixed = v2.clone();
+        AreaFormat.putInt(mixed, AreaFormat.H_VERSION, AreaFormat.VERSION_NO_LANDING);
+        assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(mixed));
+        byte[] reverse = v1.clone();
+        AreaFormat.putInt(reverse, AreaFormat.H_VERSION, AreaFormat.VERSION);
+        assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(reverse));
+        byte[] v3 = v2.clone();
+        AreaFormat.putInt(v3, AreaFormat.H_VERSION, 3);
+        assertThrows(AreaReader.InvalidAreaException.class, () -> AreaReader.read(v3));
     }
 
     @Test
