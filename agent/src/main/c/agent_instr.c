@@ -206,7 +206,80 @@ static void rsys_shadow_free(void *p)
     }
 }
 
+/*
+ * The hooks' fast paths: a 16-byte FUNC_ENTER / FUNC_EXIT stamped with rdtsc where the ring has
+ * room at once, no metrics are read and nothing else is unusual. They call nothing, so the
+ * compiler keeps them in call-clobbered registers (no callee-saved pushes and pops around every
+ * instrumented call); anything else goes to the general hooks below, which check it all again.
+ * 0: nothing was written (and the thread's state is as it was).
+ */
+static RSYS_ALWAYS_INLINE int rsys_fn_record_fast(struct rsys_tls *t, uint32_t type, uint32_t gid,
+                                                  uint64_t reserve)
+{
+#if RSYS_HAVE_TSC
+    if (RSYS_UNLIKELY(t->nmetrics != 0 || !rsys_clock_rdtsc)) {
+        return 0;
+    }
+    t->busy = 1; /* before the producer state is read, as in rsys_reserve */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uint64_t head = t->head;
+    uint64_t off = head & t->mask;
+    if (RSYS_UNLIKELY(off + 16u > t->mask + 1u || head + 16u + reserve > t->limit)) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        t->busy = 0;
+        return 0;
+    }
+    uint64_t now = __builtin_ia32_rdtsc();
+    uint64_t *w = (uint64_t *)(t->data + off);
+    t->head = head + 16u;
+    w[0] = rsys_record_word(type, 16u, gid);
+    w[1] = now;
+    rsys_publish(t);
+    return 1;
+#else
+    (void)t, (void)type, (void)gid, (void)reserve;
+    return 0;
+#endif
+}
+
+static __attribute__((noinline)) void rsys_instr_enter_general(uint32_t fid, uint64_t ctx,
+                                                               uint64_t *ret_slot, uint64_t landing);
+static __attribute__((noinline)) uint64_t rsys_instr_exit_general(uint64_t sp);
+
 void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot, uint64_t landing)
+{
+    struct rsys_istack *st = &rsys_ist;
+    if (RSYS_UNLIKELY(st->busy)) {
+        return; /* a signal handler interrupted a hook */
+    }
+    st->busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    struct rsys_shadow *s = st->s;
+    uint32_t top = st->top;
+    struct rsys_tls *t = &rsys_tls;
+    uint32_t gid = (uint32_t)ctx + fid;
+    /* as a region BEGIN: room for the END of every open region, this one included, + 2 */
+    if (RSYS_LIKELY(s != NULL && top < RSYS_SHADOW_CAP && t->data != NULL && t->skip == 0) &&
+        rsys_fn_record_fast(t, RSYS_REC_FUNC_ENTER, gid, (uint64_t)(t->depth + 3u) * t->unit)) {
+        t->depth++;
+        t->fdepth++;
+        s[top].ret = *ret_slot;
+        s[top].slot = (uint64_t)(uintptr_t)ret_slot;
+        s[top].hook = landing;
+        s[top].gid = gid;
+        s[top].flags = RSYS_SH_RECORDED;
+        st->top = top + 1;
+        *ret_slot = landing;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        st->busy = 0;
+        return;
+    }
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    st->busy = 0;
+    rsys_instr_enter_general(fid, ctx, ret_slot, landing);
+}
+
+static void rsys_instr_enter_general(uint32_t fid, uint64_t ctx, uint64_t *ret_slot, uint64_t landing)
 {
     struct rsys_istack *st = &rsys_ist;
     if (RSYS_UNLIKELY(st->busy)) {
@@ -294,6 +367,35 @@ static __attribute__((noreturn, noinline)) void rsys_lost_return(uint64_t sp)
 }
 
 uint64_t rsys_instr_exit(uint64_t sp)
+{
+    struct rsys_istack *st = &rsys_ist;
+    if (RSYS_LIKELY(!st->busy)) {
+        st->busy = 1;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        uint32_t top = st->top;
+        struct rsys_tls *t = &rsys_tls;
+        if (RSYS_LIKELY(top > 0)) {
+            /* the common case: the innermost entry returns (no longjmp), recorded, with room */
+            const struct rsys_shadow *e = &st->s[top - 1];
+            if (RSYS_LIKELY(e->slot == sp - 8u && e->flags == RSYS_SH_RECORDED && t->data != NULL &&
+                            t->fdepth != 0) &&
+                rsys_fn_record_fast(t, RSYS_REC_FUNC_EXIT, e->gid, (uint64_t)(t->depth + 1u) * t->unit)) {
+                t->depth--;
+                t->fdepth--;
+                uint64_t ret = e->ret;
+                st->top = top - 1;
+                __atomic_signal_fence(__ATOMIC_SEQ_CST);
+                st->busy = 0;
+                return ret;
+            }
+        }
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        st->busy = 0;
+    }
+    return rsys_instr_exit_general(sp);
+}
+
+static uint64_t rsys_instr_exit_general(uint64_t sp)
 {
     struct rsys_istack *st = &rsys_ist;
     uint64_t slot = sp - 8u;
