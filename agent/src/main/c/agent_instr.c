@@ -242,6 +242,23 @@ static RSYS_ALWAYS_INLINE int rsys_fn_record_fast(struct rsys_tls *t, uint32_t t
 #endif
 }
 
+/* A recorded FUNC_ENTER's bookkeeping: the thread's depths, the shadow entry, the hooked slot. */
+static RSYS_ALWAYS_INLINE void rsys_hook_entered(struct rsys_istack *st, struct rsys_tls *t,
+                                                 uint32_t top, uint32_t gid, uint64_t *ret_slot,
+                                                 uint64_t landing)
+{
+    struct rsys_shadow *e = &st->s[top];
+    t->depth++;
+    t->fdepth++;
+    e->ret = *ret_slot;
+    e->slot = (uint64_t)(uintptr_t)ret_slot;
+    e->hook = landing;
+    e->gid = gid;
+    e->flags = RSYS_SH_RECORDED;
+    st->top = top + 1;
+    *ret_slot = landing;
+}
+
 static __attribute__((noinline)) void rsys_instr_enter_general(uint32_t fid, uint64_t ctx,
                                                                uint64_t *ret_slot, uint64_t landing);
 static __attribute__((noinline)) uint64_t rsys_instr_exit_general(uint64_t sp);
@@ -261,15 +278,7 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot, uint64_t l
     /* as a region BEGIN: room for the END of every open region, this one included, + 2 */
     if (RSYS_LIKELY(s != NULL && top < RSYS_SHADOW_CAP && t->data != NULL && t->skip == 0) &&
         rsys_fn_record_fast(t, RSYS_REC_FUNC_ENTER, gid, (uint64_t)(t->depth + 3u) * t->unit)) {
-        t->depth++;
-        t->fdepth++;
-        s[top].ret = *ret_slot;
-        s[top].slot = (uint64_t)(uintptr_t)ret_slot;
-        s[top].hook = landing;
-        s[top].gid = gid;
-        s[top].flags = RSYS_SH_RECORDED;
-        st->top = top + 1;
-        *ret_slot = landing;
+        rsys_hook_entered(st, t, top, gid, ret_slot, landing);
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         st->busy = 0;
         return;
@@ -322,15 +331,7 @@ static void rsys_instr_enter_general(uint32_t fid, uint64_t ctx, uint64_t *ret_s
         rsys_count_drops(t, 2);
         goto out;
     }
-    t->depth++;
-    t->fdepth++;
-    s[top].ret = *ret_slot;
-    s[top].slot = (uint64_t)(uintptr_t)ret_slot;
-    s[top].hook = landing;
-    s[top].gid = gid;
-    s[top].flags = RSYS_SH_RECORDED;
-    st->top = top + 1;
-    *ret_slot = landing;
+    rsys_hook_entered(st, t, top, gid, ret_slot, landing);
 out:
     st->busy = 0;
 }
