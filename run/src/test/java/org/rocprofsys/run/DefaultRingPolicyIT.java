@@ -33,14 +33,15 @@ class DefaultRingPolicyIT extends DistributionTest {
     }
 
     /**
-     * The same with the trace's regions encoded by worker threads, as on a machine of 4 CPUs or
-     * more (set here, since CI machines have 2): segments restart their sequence's state, and the
-     * trace still holds every slice, in order (DecodedTrace fails on a name or an end out of place).
+     * The same with the trace's regions encoded by worker threads and the pipeline's stages on a
+     * thread of their own, as on a machine of 4 CPUs or more (set here, since CI machines have 2):
+     * segments restart their sequence's state, and the trace still holds every slice, in order
+     * (DecodedTrace fails on a name or an end out of place), and the profile every call.
      */
     @Test
     void twoMillionRegionsEncodedInSegmentsLoseNothing() throws Exception {
         Map<String, String> env = environment("segments-2m");
-        env.put("ROCPROFSYS_JAVA_OPTIONS", "-Drocprofsys.perfetto.encoders=2");
+        env.put("ROCPROFSYS_JAVA_OPTIONS", "-Drocprofsys.perfetto.encoders=2 -Drocprofsys.pipeline.stagethread=true");
         DecodedTrace trace = twoMillionRegions("segments-2m", env);
         // one restart per segment of 32768 regions
         assertTrue(trace.stateClears() > 50, trace.stateClears() + " state clears");

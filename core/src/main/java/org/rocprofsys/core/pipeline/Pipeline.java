@@ -8,16 +8,20 @@ import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.TraceEvent;
 
 /**
- * The stages between the sources and the outputs, on the collector thread: each background
- * source's intercept stage (in the order the sources are given), the collection filter (trace
- * windows and the program's start/stop), the category filter (ENABLE/DISABLE_CATEGORIES), the
- * normaliser (lifetimes, forced region ends), and the fan-out to every output, each output on a
- * thread of its own ({@link SinkThreads}).
+ * The stages between the sources and the outputs: each background source's intercept stage (in the
+ * order the sources are given), the collection filter (trace windows and the program's
+ * start/stop), the category filter (ENABLE/DISABLE_CATEGORIES), the normaliser (lifetimes, forced
+ * region ends), and the fan-out to every output, each output on a thread of its own
+ * ({@link SinkThreads}). The intercepts run on the collector thread; the filters and the
+ * normaliser there too, or on a thread of their own ({@link StageThread}) where the machine has CPUs
+ * to spare.
  */
 public final class Pipeline {
     private final EventNormaliser normaliser;
     private final SinkThreads outputs;
     private final Consumer<TraceEvent> head;
+    /** The stages' own thread; null where they run on the collector thread. */
+    private final StageThread stageThread;
 
     /**
      * @param initiallyEnabled whether collection is on when a process starts (ROCPROFSYS_INIT_ENABLED)
@@ -41,8 +45,13 @@ public final class Pipeline {
             List<? extends EventSink> outputs) {
         this.outputs = new SinkThreads(outputs);
         this.normaliser = new EventNormaliser(this.outputs, this.outputs::acceptRegions);
-        Consumer<TraceEvent> first =
+        Consumer<TraceEvent> stages =
                 new CollectionFilter(windows, initiallyEnabled, CategoryFilter.of(droppedCategories, normaliser));
+        this.stageThread =
+                StageThread.wanted(Runtime.getRuntime().availableProcessors()) ? new StageThread(stages) : null;
+        // the sources' intercepts stay on the collector thread: what they learn from the events (a
+        // thread's number, say) is read by the sources' own threads as soon as the collector has it
+        Consumer<TraceEvent> first = stageThread != null ? stageThread : stages;
         for (BackgroundSource source : sources.reversed()) {
             first = source.intercept(first);
         }
@@ -59,6 +68,9 @@ public final class Pipeline {
      * has taken every event (they run on threads of their own), before the outputs finish.
      */
     public void finish(long endNs) {
+        if (stageThread != null) {
+            stageThread.finish();
+        }
         normaliser.finish(endNs);
         outputs.finish();
     }
