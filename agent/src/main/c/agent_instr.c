@@ -220,18 +220,12 @@ static RSYS_ALWAYS_INLINE int rsys_fn_record_fast(struct rsys_tls *t, uint32_t t
     if (RSYS_UNLIKELY(t->nmetrics != 0 || !rsys_clock_rdtsc)) {
         return 0;
     }
-    t->busy = 1; /* before the producer state is read, as in rsys_reserve */
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    uint64_t head = t->head;
-    uint64_t off = head & t->mask;
-    if (RSYS_UNLIKELY(off + 16u > t->mask + 1u || head + 16u + reserve > t->limit)) {
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        t->busy = 0;
+    /* stamped before the ring's stores: after them, a call cost 2.5 ns more on this VM's AMD core */
+    uint64_t now = __builtin_ia32_rdtsc();
+    uint64_t *w = (uint64_t *)rsys_reserve(t, 16u, reserve, RSYS_SLOW_NONE);
+    if (RSYS_UNLIKELY(w == NULL)) {
         return 0;
     }
-    uint64_t now = __builtin_ia32_rdtsc();
-    uint64_t *w = (uint64_t *)(t->data + off);
-    t->head = head + 16u;
     w[0] = rsys_record_word(type, 16u, gid);
     w[1] = now;
     rsys_publish(t);

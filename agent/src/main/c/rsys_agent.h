@@ -331,6 +331,7 @@ static RSYS_ALWAYS_INLINE uint64_t rsys_reserve_for(const struct rsys_tls *t, ui
 #define RSYS_SLOW_WAIT 0    /* rsys_reserve_slow, waiting for room in lossless mode */
 #define RSYS_SLOW_NOWAIT 1  /* never waits: the sample handler (the collector may need it) */
 #define RSYS_SLOW_GUARDED 2 /* through rsys_instr_guarded: a hook, with vector registers live */
+#define RSYS_SLOW_NONE 3    /* none: NULL when the ring has no room at once (the hooks' fast paths) */
 
 /*
  * Claims `size` bytes for a record, keeping `reserve` bytes free afterwards. Returns where to
@@ -349,9 +350,9 @@ static RSYS_ALWAYS_INLINE unsigned char *rsys_reserve(struct rsys_tls *t, uint32
         t->head = head + size;
         return t->data + off;
     }
-    unsigned char *p = slow == RSYS_SLOW_GUARDED
-                           ? rsys_instr_reserve_guarded(t, size, reserve)
-                           : rsys_reserve_slow(t, size, reserve, slow == RSYS_SLOW_WAIT);
+    unsigned char *p = slow == RSYS_SLOW_NONE      ? NULL
+                       : slow == RSYS_SLOW_GUARDED ? rsys_instr_reserve_guarded(t, size, reserve)
+                                                   : rsys_reserve_slow(t, size, reserve, slow == RSYS_SLOW_WAIT);
     if (RSYS_UNLIKELY(p == NULL)) {
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         t->busy = 0;
