@@ -20,7 +20,7 @@
  */
     .text
 
-/* the two exit trampolines differ only in how they leave (LEAVE: their last instruction) */
+/* the two exit trampolines share all but how they leave, which follows each use of the macro */
 .macro EXIT_TRAMP name
     .globl \name
     .hidden \name

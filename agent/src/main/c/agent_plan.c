@@ -29,7 +29,7 @@ const char *rsys_area_check(const struct rsys_instr_area_header *h, uint64_t siz
     if (h->magic != RSYS_INSTR_AREA_MAGIC) {
         return "bad area magic";
     }
-    if (h->version != RSYS_INSTR_AREA_VERSION && h->version != RSYS_INSTR_AREA_VERSION_NO_LANDING) {
+    if (!rsys_instr_area_version_ok(h->version)) {
         return "unsupported area version";
     }
     uint64_t sz = h->area_size;
@@ -249,8 +249,7 @@ static const char *rsys_apply(struct rsys_plan_mod *m, const struct dl_phdr_info
         return "area marked applied in a runtime plan";
     }
     /* tables are checked on an aligned copy below; first the header's sizes */
-    if (hv.magic != RSYS_INSTR_AREA_MAGIC ||
-        (hv.version != RSYS_INSTR_AREA_VERSION && hv.version != RSYS_INSTR_AREA_VERSION_NO_LANDING)) {
+    if (hv.magic != RSYS_INSTR_AREA_MAGIC || !rsys_instr_area_version_ok(hv.version)) {
         return "bad area magic or version";
     }
     if ((hv.rx_size & (uint32_t)(rsys_pagesz - 1)) != 0 || hv.data_off != hv.rx_size ||

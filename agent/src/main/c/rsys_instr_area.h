@@ -13,6 +13,12 @@
 /* 2: trampolines give the hook a landing (below); 1 (no landing) is still applied */
 #define RSYS_INSTR_AREA_VERSION 2u
 #define RSYS_INSTR_AREA_VERSION_NO_LANDING 1u
+
+/* Whether the agent applies an area of this version. */
+static inline int rsys_instr_area_version_ok(uint32_t version)
+{
+    return version == RSYS_INSTR_AREA_VERSION || version == RSYS_INSTR_AREA_VERSION_NO_LANDING;
+}
 #define RSYS_INSTR_PLAN_MAGIC UINT64_C(0x314e4c5053595352) /* "RSYSPLN1" */
 #define RSYS_INSTR_PLAN_VERSION 1u
 

@@ -216,26 +216,8 @@ final class IngestBench {
                 s.rate() / drainRate,
                 GOAL_RECORDS_PER_S / 1e6,
                 true));
-        r.add(new Result(
-                "  whole collector, per CPU-second",
-                1e3 / s.processCpuNs(),
-                "M rec/s",
-                "RingDrain in process",
-                drainRate / 1e6,
-                "M rec/s",
-                1e9 / s.processCpuNs() / drainRate,
-                GOAL_RECORDS_PER_S / 1e6,
-                true));
-        r.add(new Result(
-                "  collector thread, per CPU-second",
-                1e3 / s.cpuNs(),
-                "M rec/s",
-                "RingDrain in process",
-                drainRate / 1e6,
-                "M rec/s",
-                1e9 / s.cpuNs() / drainRate,
-                GOAL_RECORDS_PER_S / 1e6,
-                true));
+        r.add(perCpuSecond("  whole collector, per CPU-second", s.processCpuNs(), drainRate));
+        r.add(perCpuSecond("  collector thread, per CPU-second", s.cpuNs(), drainRate));
         if (encoders > 0) {
             // the same run with every slice encoded on the trace writer's thread: what the
             // segment encoders give on this machine, in the same run
@@ -260,6 +242,20 @@ final class IngestBench {
     }
 
     /** The system property that sets the trace's segment encoders (core's SegmentEncoders). */
+    /** Records per CPU-second of {@code cpuNsPerRecord}, against the in-process drain's rate. */
+    private static Result perCpuSecond(String name, double cpuNsPerRecord, double drainRate) {
+        return new Result(
+                name,
+                1e3 / cpuNsPerRecord,
+                "M rec/s",
+                "RingDrain in process",
+                drainRate / 1e6,
+                "M rec/s",
+                1e9 / cpuNsPerRecord / drainRate,
+                GOAL_RECORDS_PER_S / 1e6,
+                true);
+    }
+
     private static final String SEGMENT_ENCODERS_PROPERTY = "rocprofsys.perfetto.encoders";
 
     /** {@code region_stream} under rocprof-sys-run, lossless, trace and profile on; {@code javaOptions} may be null. */

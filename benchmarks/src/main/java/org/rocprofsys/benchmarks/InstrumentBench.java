@@ -89,17 +89,7 @@ final class InstrumentBench {
             twoRdtsc[i] = original.stdout().contains("two_rdtsc_ns=")
                     ? CallStackSamplingBench.field(original, "two_rdtsc_ns=")
                     : Double.NaN;
-            Env.Outcome o = Env.run(
-                            List.of(
-                                    env.dist().resolve("bin/rocprof-sys-run").toString(),
-                                    "--",
-                                    inst.toString(),
-                                    Long.toString(calls)),
-                            profiled,
-                            out,
-                            null,
-                            0)
-                    .check("rewritten");
+            Env.Outcome o = underRun(env, out, inst, calls, profiled).check("rewritten");
             instr[i] = CallStackSamplingBench.field(o, "cpu_ns=") / calls;
             instrWall[i] = CallStackSamplingBench.field(o, "loop_ns=") / calls;
         }
@@ -144,17 +134,7 @@ final class InstrumentBench {
         Map<String, String> defaults = env.profiledEnvironment(out, Map.of("ROCPROFSYS_PROFILE", "ON"));
         double[] wall = new double[reps];
         for (int i = 0; i < reps; i++) {
-            Env.Outcome o = Env.run(
-                            List.of(
-                                    env.dist().resolve("bin/rocprof-sys-run").toString(),
-                                    "--",
-                                    inst.toString(),
-                                    Long.toString(calls)),
-                            defaults,
-                            out,
-                            null,
-                            0)
-                    .check("rewritten, default settings");
+            Env.Outcome o = underRun(env, out, inst, calls, defaults).check("rewritten, default settings");
             wall[i] = CallStackSamplingBench.field(o, "loop_ns=") / calls;
         }
         double w = median(wall);
@@ -176,6 +156,21 @@ final class InstrumentBench {
                 w / floor,
                 2.0,
                 false);
+    }
+
+    /** The rewritten program, making {@code calls} calls, under rocprof-sys-run with {@code environment}. */
+    private static Env.Outcome underRun(Env env, Path out, Path inst, long calls, Map<String, String> environment)
+            throws Exception {
+        return Env.run(
+                List.of(
+                        env.dist().resolve("bin/rocprof-sys-run").toString(),
+                        "--",
+                        inst.toString(),
+                        Long.toString(calls)),
+                environment,
+                out,
+                null,
+                0);
     }
 
     private static List<Result> rewriteAndStartup(Env env, Path out) throws Exception {

@@ -1,11 +1,8 @@
 package org.rocprofsys.core.pipeline;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RegionBegin;
@@ -39,35 +36,36 @@ final class SinkThreads implements Consumer<SinkEvent> {
     /** Batches queued per sink before the collector waits: about 16 MB of events in flight at most. */
     private static final int QUEUE_BATCHES = 64;
 
+    /** An output's thread, and whether its sink reads regions ({@link EventSink#readsRegions}). */
+    private record Output(BatchThread thread, boolean readsRegions) {}
+
+    private final List<Output> outputs = new ArrayList<>();
     /**
-     * Events handed on together; {@code onlyRegions} when every one is a region begin or end or a
-     * {@link RegionRun}. An Object[], not a SinkEvent[]: a store into an array of an interface type
-     * checks the element's type, a scan of its secondary supertypes, for every event.
+     * Events handed on together. An Object[], not a SinkEvent[]: a store into an array of an
+     * interface type checks the element's type, a scan of its secondary supertypes, for every event.
      */
-    private record Batch(Object[] events, int size, boolean onlyRegions) {}
-
-    private static final Batch END = new Batch(new Object[0], 0, false);
-
-    private final List<Worker> workers = new ArrayList<>();
     private Object[] batch = new Object[BATCH];
+
     private int size;
     /** Events in {@link #batch}, a run's regions counted one each. */
     private int events;
-
+    /** Whether every event in {@link #batch} is a region begin or end or a {@link RegionRun}. */
     private boolean onlyRegions = true;
+
     private boolean finished;
 
     SinkThreads(List<? extends EventSink> sinks) {
         int i = 0;
         for (EventSink sink : sinks) {
-            Worker w = new Worker(sink);
-            w.thread = Thread.ofPlatform()
-                    .name("rocprof-sys-output-" + i++)
-                    .daemon(true)
-                    .unstarted(w::run);
-            workers.add(w);
+            BatchThread thread = new BatchThread("rocprof-sys-output-" + i++, QUEUE_BATCHES, e -> {
+                if (e instanceof RegionRun run) {
+                    sink.acceptRegions(run);
+                } else {
+                    sink.accept((SinkEvent) e);
+                }
+            });
+            outputs.add(new Output(thread, sink.readsRegions()));
         }
-        workers.forEach(w -> w.thread.start());
     }
 
     @Override
@@ -100,17 +98,8 @@ final class SinkThreads implements Consumer<SinkEvent> {
         }
         finished = true;
         handOff();
-        for (Worker w : workers) {
-            put(w.queue, END);
-        }
-        for (Worker w : workers) {
-            try {
-                w.thread.join();
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while the outputs were finishing", ex);
-            }
-        }
+        outputs.forEach(o -> o.thread().close());
+        outputs.forEach(o -> o.thread().join());
         rethrow();
     }
 
@@ -119,74 +108,18 @@ final class SinkThreads implements Consumer<SinkEvent> {
             return;
         }
         rethrow();
-        Batch full = new Batch(batch, size, onlyRegions);
+        for (Output o : outputs) {
+            if (o.readsRegions() || !onlyRegions) {
+                o.thread().put(batch, size);
+            }
+        }
         batch = new Object[BATCH];
         size = 0;
         events = 0;
         onlyRegions = true;
-        for (Worker w : workers) {
-            if (w.readsRegions || !full.onlyRegions()) {
-                put(w.queue, full);
-            }
-        }
     }
 
     private void rethrow() {
-        for (Worker w : workers) {
-            switch (w.failure) {
-                case null -> {}
-                case IOException io -> throw new UncheckedIOException(io);
-                case RuntimeException r -> throw r;
-                case Error err -> throw err;
-                case Throwable t -> throw new IllegalStateException(t);
-            }
-        }
-    }
-
-    private static void put(BlockingQueue<Batch> queue, Batch batch) {
-        try {
-            queue.put(batch);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while handing events to the outputs", ex);
-        }
-    }
-
-    private static final class Worker {
-        final EventSink sink;
-        final boolean readsRegions;
-        final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(QUEUE_BATCHES);
-        Thread thread;
-        /** An IOException, RuntimeException or Error of the sink. */
-        volatile Throwable failure;
-
-        Worker(EventSink sink) {
-            this.sink = sink;
-            this.readsRegions = sink.readsRegions();
-        }
-
-        void run() {
-            try {
-                for (Batch b; (b = queue.take()) != END; ) {
-                    if (failure != null) {
-                        continue; // keep taking, so that the collector never waits for a dead sink
-                    }
-                    try {
-                        Object[] events = b.events();
-                        for (int i = 0, n = b.size(); i < n; i++) {
-                            if (events[i] instanceof RegionRun run) {
-                                sink.acceptRegions(run);
-                            } else {
-                                sink.accept((SinkEvent) events[i]);
-                            }
-                        }
-                    } catch (IOException | RuntimeException | Error ex) {
-                        failure = ex;
-                    }
-                }
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        outputs.forEach(o -> o.thread().rethrow());
     }
 }
