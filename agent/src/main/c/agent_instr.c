@@ -212,10 +212,14 @@ static void rsys_shadow_free(void *p)
  * room at once, no metrics are read and nothing else is unusual. They call nothing, so the
  * compiler saves fewer callee-saved registers around every instrumented call (4 and 3 instead of 6
  * and a frame each); anything else goes to the general hooks below, which check it all again.
+ *
+ * The FUNC_ENTER is left unpublished (RSYS_REC_FUNC_CALL): when the call returns with nothing
+ * written after it, the exit turns it into one FUNC_CALL, so that a leaf call costs the collector
+ * one record instead of two. Anything else the thread writes publishes it with itself. The ring
+ * header's unpublished_head says where it is, for a process that dies inside the call.
  * 0: nothing was written (and the thread's state is as it was).
  */
-static RSYS_ALWAYS_INLINE int rsys_fn_record_fast(struct rsys_tls *t, uint32_t type, uint32_t gid,
-                                                  uint64_t reserve)
+static RSYS_ALWAYS_INLINE int rsys_fn_enter_fast(struct rsys_tls *t, uint32_t gid, uint64_t reserve)
 {
 #if RSYS_HAVE_TSC
     if (RSYS_UNLIKELY(t->nmetrics != 0 || !rsys_clock_rdtsc)) {
@@ -227,12 +231,54 @@ static RSYS_ALWAYS_INLINE int rsys_fn_record_fast(struct rsys_tls *t, uint32_t t
     if (RSYS_UNLIKELY(w == NULL)) {
         return 0;
     }
-    w[0] = rsys_record_word(type, 16u, gid);
+    w[0] = rsys_record_word(RSYS_REC_FUNC_ENTER, 16u, gid);
+    w[1] = now;
+    t->unpublished = t->head;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the record before the mark (x86 keeps store order) */
+    t->ring->unpublished_head = t->head;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->busy = 0;
+    return 1;
+#else
+    (void)t, (void)gid, (void)reserve;
+    return 0;
+#endif
+}
+
+/* The exit of entry gid: its unpublished FUNC_ENTER made a FUNC_CALL in place, or a FUNC_EXIT. */
+static RSYS_ALWAYS_INLINE int rsys_fn_exit_fast(struct rsys_tls *t, uint32_t gid, uint64_t reserve)
+{
+#if RSYS_HAVE_TSC
+    if (RSYS_UNLIKELY(t->nmetrics != 0 || !rsys_clock_rdtsc)) {
+        return 0;
+    }
+    uint64_t now = __builtin_ia32_rdtsc();
+    t->busy = 1; /* as rsys_reserve: a sample signal from here on drops its sample */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uint64_t head = t->head;
+    uint64_t off = (head - 16u) & t->mask;
+    uint64_t *w = (uint64_t *)(t->data + off);
+    if (RSYS_LIKELY(t->unpublished == head && off + 24u <= t->mask + 1 && head + 8u + reserve <= t->limit &&
+                    w[0] == rsys_record_word(RSYS_REC_FUNC_ENTER, 16u, gid))) {
+        w[2] = now;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* complete before its header says so */
+        w[0] = rsys_record_word(RSYS_REC_FUNC_CALL, 24u, gid);
+        t->head = head + 8u;
+        rsys_publish(t);
+        return 1;
+    }
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->busy = 0;
+    w = (uint64_t *)rsys_reserve(t, 16u, reserve, RSYS_SLOW_NONE);
+    if (RSYS_UNLIKELY(w == NULL)) {
+        return 0;
+    }
+    w[0] = rsys_record_word(RSYS_REC_FUNC_EXIT, 16u, gid);
     w[1] = now;
     rsys_publish(t);
     return 1;
 #else
-    (void)t, (void)type, (void)gid, (void)reserve;
+    (void)t, (void)gid, (void)reserve;
     return 0;
 #endif
 }
@@ -272,7 +318,7 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot, uint64_t l
     uint32_t gid = (uint32_t)ctx + fid;
     /* as a region BEGIN: room for the END of every open region, this one included, + 2 */
     if (RSYS_LIKELY(s != NULL && top < RSYS_SHADOW_CAP && t->data != NULL && t->skip == 0) &&
-        rsys_fn_record_fast(t, RSYS_REC_FUNC_ENTER, gid, (uint64_t)(t->depth + 3u) * t->unit)) {
+        rsys_fn_enter_fast(t, gid, (uint64_t)(t->depth + 3u) * t->unit)) {
         rsys_hook_entered(st, t, top, gid, ret_slot, landing);
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         st->busy = 0;
@@ -375,7 +421,7 @@ uint64_t rsys_instr_exit(uint64_t sp)
             const struct rsys_shadow *e = &st->s[top - 1];
             if (RSYS_LIKELY(e->slot == sp - 8u && e->flags == RSYS_SH_RECORDED && t->data != NULL &&
                             t->fdepth != 0) &&
-                rsys_fn_record_fast(t, RSYS_REC_FUNC_EXIT, e->gid, (uint64_t)(t->depth + 1u) * t->unit)) {
+                rsys_fn_exit_fast(t, e->gid, (uint64_t)(t->depth + 1u) * t->unit)) {
                 t->depth--;
                 t->fdepth--;
                 uint64_t ret = e->ret;

@@ -67,6 +67,7 @@ int rsys_attach(struct rsys_tls *t)
     t->mask = rsys_g.ring_data_size - 1;
     t->head = 0;
     t->limit = rsys_g.ring_data_size;
+    t->unpublished = UINT64_MAX; /* a fork child's new ring: the parent's FUNC_ENTER is not in it */
     t->metrics = m;
     t->nmetrics = (uint32_t)__builtin_popcount(m);
     /* an END (16 + 8 per metric) plus a PAD shorter than it */

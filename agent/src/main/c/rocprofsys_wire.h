@@ -13,7 +13,7 @@
 
 /* "RSYSWIR1" read as a little-endian u64 */
 #define RSYS_WIRE_MAGIC UINT64_C(0x3152495753595352)
-#define RSYS_WIRE_VERSION 2u
+#define RSYS_WIRE_VERSION 3u
 
 /* One file per process image: <session dir>/<pid>.<exec generation>.ring, mode 0600. */
 #define RSYS_FILE_HEADER_SIZE 4096u
@@ -152,7 +152,16 @@ struct rsys_ring_header {
     int32_t thread_seq;    /* 136 0 = main thread, then creation order (upstream "Thread N") */
     uint32_t reserved0;    /* 140 */
     uint64_t dropped;      /* 144 atomic: records dropped because the ring was full */
-    uint8_t pad2[104];     /* 152 .. 256 */
+    uint8_t pad2[40];      /* 152 */
+    /*
+     * 192 head as it would be with the FUNC_ENTER the producer last left unpublished (see
+     * RSYS_REC_FUNC_CALL): stored after that record, on a line the collector does not read while
+     * the process runs. Once the process is gone, unpublished_head == head + 16 means that the
+     * record at head is complete: a FUNC_ENTER (or the FUNC_CALL it was becoming) whose function
+     * had not returned. Any other value means nothing.
+     */
+    uint64_t unpublished_head;
+    uint8_t pad3[56];      /* 200 .. 256 */
 };
 
 /*
@@ -208,6 +217,14 @@ struct rsys_record_header {
 #define RSYS_REC_FUNC_ENTER 10u
 /* u64 time [metric u64s as FUNC_ENTER]; aux = global function id. Closes the innermost open region. */
 #define RSYS_REC_FUNC_EXIT 11u
+/*
+ * u64 enter time, u64 exit time; aux = global function id: a FUNC_ENTER and its FUNC_EXIT in one
+ * record, for a call that wrote no other record in between (a leaf call, nearly every call of a
+ * traced program). The agent writes the FUNC_ENTER and leaves it unpublished; the exit turns it into
+ * this record in place when nothing was written after it, else the FUNC_ENTER is published by the
+ * next record like any other and the exit writes a FUNC_EXIT. Never with metrics.
+ */
+#define RSYS_REC_FUNC_CALL 26u
 
 /*
  * A call-stack sample taken by the agent's timer sampler (agent_timer.c) in its signal handler.
@@ -383,6 +400,7 @@ _Static_assert(offsetof(struct rsys_ring_header, state) == 128, "ring state");
 _Static_assert(offsetof(struct rsys_ring_header, tid) == 132, "tid");
 _Static_assert(offsetof(struct rsys_ring_header, thread_seq) == 136, "thread_seq");
 _Static_assert(offsetof(struct rsys_ring_header, dropped) == 144, "dropped");
+_Static_assert(offsetof(struct rsys_ring_header, unpublished_head) == 192, "unpublished_head");
 _Static_assert(sizeof(struct rsys_record_header) == 8, "record header");
 _Static_assert(RSYS_MAX_RECORD_SIZE % 8 == 0 && RSYS_MAX_RECORD_SIZE <= 65535, "record size fits u16");
 _Static_assert(RSYS_MAX_SAMPLE_RECORD_SIZE % 8 == 0 && RSYS_MAX_SAMPLE_RECORD_SIZE <= 65535, "sample size fits u16");

@@ -67,6 +67,9 @@ struct rsys_tls {
     uint64_t mask;                 /* ring data size - 1 */
     uint64_t head;                 /* producer's copy of ring->head */
     uint64_t limit;                /* cached tail + ring size: writing up to here is safe */
+    uint64_t unpublished;          /* head just after the FUNC_ENTER the enter hook left unpublished
+                                      (agent_instr.c); it is the latest record while head equals
+                                      it (UINT64_MAX: none) */
     uint64_t unit;                 /* reserve per open region (0 when lossless) */
     uint32_t metrics;              /* RSYS_METRIC_* written with regions */
     uint32_t nmetrics;             /* popcount(metrics) */

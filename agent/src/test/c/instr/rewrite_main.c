@@ -6,7 +6,7 @@
  *
  *   rewrite_test <scenario> [n]
  *   scenarios: basic, recurse <depth>, longjmp, tail, threads, texit, signals, vectors, fork, env,
- *              bench [calls]
+ *              killed (SIGKILL inside rw_call), bench [calls]
  * signals: rw_leaf from a SIGUSR1 handler on an alternate stack (another thread sends 300, 50 us
  * apart) while the main loop recurses; the handler's calls print as handler_calls (those that interrupted a hook
  * are not recorded, so the main calls are exact and the handler's at most that many).
@@ -182,6 +182,16 @@ static uint64_t now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- killed inside an instrumented call that calls no other: its FUNC_ENTER is unpublished ---- */
+static int64_t killer(int64_t x)
+{
+    (void)x;
+    print_calls("");
+    fflush(stdout);
+    raise(SIGKILL);
+    return 0;
 }
 
 /* ---- instrumented calls from a signal handler on an alternate stack ---- */
@@ -408,6 +418,10 @@ int main(int argc, char **argv)
         const char *v = getenv("RSYS_TEST_ENV_DEFAULT");
         printf("env=%s\n", v ? v : "");
         basic();
+    } else if (strcmp(s, "killed") == 0) {
+        basic();
+        n_call++;
+        rw_call(killer, 0); /* never returns */
     } else if (strcmp(s, "bench") == 0) {
         return bench(argc > 2 ? atol(argv[2]) : 2000000);
     } else {

@@ -330,6 +330,7 @@ public final class Collector {
     private void endImage(Image image, ProcessEnd how, int status, long timestampNs) {
         long end = timestampNs;
         for (RingDrain d : image.drains) {
+            d.recoverUnpublished(); // the calls its threads died in
             d.flushPending();
             end = Math.max(end, d.lastTime());
         }

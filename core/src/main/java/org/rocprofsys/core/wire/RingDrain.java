@@ -226,7 +226,8 @@ public final class RingDrain {
     private static boolean isPlainRegion(int type, int size, int aux) {
         return (type == WireFormat.REC_REGION_BEGIN || type == WireFormat.REC_REGION_END)
                         && WireFormat.metricFlags(aux) == 0
-                || (type == WireFormat.REC_FUNC_ENTER || type == WireFormat.REC_FUNC_EXIT) && size <= 16;
+                || (type == WireFormat.REC_FUNC_ENTER || type == WireFormat.REC_FUNC_EXIT) && size <= 16
+                || type == WireFormat.REC_FUNC_CALL && size == 24;
     }
 
     /** Adds a plain region ({@link #isPlainRegion}) to the run. */
@@ -246,13 +247,51 @@ public final class RingDrain {
             }
             case WireFormat.REC_REGION_END -> run(true).addEnd(time, Category.fromCode(aux & 0xff));
             case WireFormat.REC_FUNC_ENTER -> run(false).addBegin(time, functions.name(aux), Category.HOST);
+            case WireFormat.REC_FUNC_CALL -> {
+                RegionRun r = run(false);
+                r.addBegin(time, functions.name(aux), Category.HOST);
+                r.addEnd(timeAt(data, at + 16, clock), Category.HOST);
+            }
             default -> run(false).addEnd(time, Category.HOST);
+        }
+    }
+
+    /**
+     * Once the ring's process is gone and every published record is read: the FUNC_ENTER its thread
+     * had written but not yet published ({@link WireFormat#REC_FUNC_CALL}), the call it died in, as
+     * the region it opened. Nothing when the ring header's unpublished head says there is none.
+     */
+    public void recoverUnpublished() {
+        long head = ring.head();
+        if (tail != head || ring.unpublishedHead() != head + 16) {
+            return;
+        }
+        MemorySegment data = ring.data();
+        long pos = head & ring.mask();
+        if (pos + 16 > data.byteSize()) {
+            return;
+        }
+        long header = data.get(JAVA_LONG_UNALIGNED, pos);
+        int type = (int) header & 0xffff;
+        int size = (int) (header >>> 16) & 0xffff;
+        // a FUNC_CALL: the process died in the exit hook after the record was complete
+        boolean enter = type == WireFormat.REC_FUNC_ENTER && size == 16;
+        boolean call = type == WireFormat.REC_FUNC_CALL && size == 24 && pos + 24 <= data.byteSize();
+        if (enter || call) {
+            plainRegion(data, pos, size, type, (int) (header >>> 32), ring.clock());
+            tail = head + size;
+            records++;
         }
     }
 
     /** The record's time as CLOCK_MONOTONIC ns, never before the ring's previous record's. */
     private long recordTime(MemorySegment data, long at, ClockConversion clock) {
-        long time = Math.max(clock.toMonotonicNs(data.get(JAVA_LONG_UNALIGNED, at + 8)), lastTime);
+        return timeAt(data, at + 8, clock);
+    }
+
+    /** The record clock value at {@code at} as CLOCK_MONOTONIC ns, never before the ring's previous record's. */
+    private long timeAt(MemorySegment data, long at, ClockConversion clock) {
+        long time = Math.max(clock.toMonotonicNs(data.get(JAVA_LONG_UNALIGNED, at)), lastTime);
         lastTime = time;
         return time;
     }

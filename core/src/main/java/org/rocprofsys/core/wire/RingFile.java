@@ -366,6 +366,14 @@ public final class RingFile implements AutoCloseable {
             return (long) LONG.getAcquire(header, WireFormat.R_HEAD);
         }
 
+        /**
+         * Where head would be with the FUNC_ENTER the producer last left unpublished; meaningful
+         * only once the process is gone, and only when it is {@code head() + 16}.
+         */
+        public long unpublishedHead() {
+            return (long) LONG.getAcquire(header, WireFormat.R_UNPUBLISHED_HEAD);
+        }
+
         public long tail() {
             return header.get(JAVA_LONG, WireFormat.R_TAIL);
         }

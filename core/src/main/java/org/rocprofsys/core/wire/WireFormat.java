@@ -9,7 +9,7 @@ public final class WireFormat {
     private WireFormat() {}
 
     public static final long MAGIC = 0x3152495753595352L; // "RSYSWIR1"
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     public static final int FILE_HEADER_SIZE = 4096;
     public static final int RING_HEADER_SIZE = 256;
     public static final int EXE_CAPACITY = 512;
@@ -89,6 +89,8 @@ public final class WireFormat {
     public static final long R_TID = 132;
     public static final long R_THREAD_SEQ = 136;
     public static final long R_DROPPED = 144;
+    /** head with the producer's latest unpublished FUNC_ENTER: read only once the process is gone. */
+    public static final long R_UNPUBLISHED_HEAD = 192;
 
     public static final int RING_FREE = 0;
     public static final int RING_ACTIVE = 1;
@@ -110,6 +112,8 @@ public final class WireFormat {
     public static final int REC_FUNC_ENTER = 10;
     /** u64 time; aux = global function id: the innermost region ends. */
     public static final int REC_FUNC_EXIT = 11;
+    /** u64 enter time, u64 exit time; aux = global function id: a FUNC_ENTER and its FUNC_EXIT in one record. */
+    public static final int REC_FUNC_CALL = 26;
     /** A call-stack sample of the agent's timer sampler; aux = {@link #TIMER_CPUTIME} or {@link #TIMER_REALTIME}. */
     public static final int REC_STACK_SAMPLE = 12;
     /** Name of a CUDA API function: u32 cbid, u32 0, name; aux = CUPTI callback domain (1 driver, 2 runtime). */

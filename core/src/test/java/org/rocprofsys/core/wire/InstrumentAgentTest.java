@@ -99,6 +99,71 @@ class InstrumentAgentTest {
         }
     }
 
+    /**
+     * A leaf call is one FUNC_CALL record, the FUNC_ENTER left unpublished until its exit; killed
+     * inside rw_call, which calls nothing instrumented, the process leaves that FUNC_ENTER unpublished,
+     * and {@link RingDrain#recoverUnpublished} finds it through the ring header.
+     */
+    @Test
+    void leafCallsAreOneRecordAndTheCallAKilledProcessWasInIsRecovered() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(rewriteTest.toString(), "killed");
+        pb.environment().put("LD_PRELOAD", agent.toString());
+        pb.environment().remove(WireFormat.ENV_INSTRUMENT_PLAN);
+        pb.environment().put(WireFormat.ENV_SESSION_DIR, session.toString());
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "timed out");
+        assertEquals(128 + 9, p.exitValue(), "killed by SIGKILL: " + out);
+        assertTrue(out.contains("calls.rw_call=1"), out);
+        Path file;
+        try (Stream<Path> files = Files.list(session)) {
+            file = files.filter(x -> x.toString().endsWith(".ring")).findFirst().orElseThrow();
+        }
+        try (RingFile f = RingFile.open(file)) {
+            assertNotNull(f);
+            RingFile.Ring ring = f.rings().getFirst();
+            if (f.clockKind() == WireFormat.CLOCK_TSC) {
+                // basic(): the rw_lea x2 and rw_recurse's innermost level; rw_leaf, the thread's
+                // first call, takes the general path (it maps the shadow stack), which publishes at
+                // once; rw_call's FUNC_ENTER lies beyond head
+                Map<Integer, Integer> types = recordTypes(ring);
+                assertEquals(3, types.getOrDefault(WireFormat.REC_FUNC_CALL, 0), "leaf calls: " + types);
+                assertEquals(4, types.getOrDefault(WireFormat.REC_FUNC_ENTER, 0), "rw_leaf, rw_recurse x3: " + types);
+                assertEquals(4, types.getOrDefault(WireFormat.REC_FUNC_EXIT, 0), types.toString());
+            }
+            List<TraceEvent> events = new ArrayList<>();
+            RingDrain d = new RingDrain(f.pid(), ring, RegionRun.expanding(events::add), new FunctionNames(f));
+            d.drain();
+            d.flushPending();
+            assertEquals(0, count(events).getOrDefault("rw_call", 0), "rw_call's FUNC_ENTER is not published");
+            d.recoverUnpublished();
+            d.flushPending();
+            Map<String, Integer> expected = Map.of("rw_leaf", 1, "rw_lea", 2, "rw_recurse", 4, "rw_call", 1);
+            assertEquals(expected, count(events));
+            assertTrue(
+                    events.getLast() instanceof RegionBegin b && b.name().equals("rw_call"),
+                    events.getLast()::toString);
+            int size = events.size();
+            d.recoverUnpublished();
+            d.flushPending();
+            assertEquals(size, events.size(), "recovered once");
+        }
+    }
+
+    /** Record types and how many of each, from the start of a ring that has not wrapped. */
+    private static Map<Integer, Integer> recordTypes(RingFile.Ring ring) {
+        Map<Integer, Integer> types = new TreeMap<>();
+        long head = ring.head();
+        assertTrue(head <= ring.mask() + 1, "the ring has not wrapped");
+        for (long pos = 0; pos < head; ) {
+            long header = ring.data().get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, pos);
+            types.merge((int) header & 0xffff, 1, Integer::sum);
+            pos += (header >>> 16) & 0xffff;
+        }
+        return types;
+    }
+
     /** Threads that find no ring: their calls are not hooked, and counted as unringed drops. */
     @Test
     void threadsWithoutARing() throws Exception {
