@@ -215,6 +215,24 @@ class InstrumentEndToEndIT extends DistributionTest {
                 REPO.resolve("examples").resolve(source), cwd.resolve(name), all.toArray(String[]::new));
     }
 
+    /** Killed inside an instrumented call that calls no other: the call is in the profile all the same. */
+    @Test
+    void theCallAKilledProgramWasInIsKept() throws Exception {
+        Path exe = build("killed-in-call.c", "killed-in-call", "-O0", "-g");
+        var rw = instrument(env("killed"), "-o", "killed.inst", "-i", "1", "-R", "^(step|last)$", "--", exe.toString());
+        assertEquals(0, rw.exitCode(), rw::toString);
+        var r = run(
+                env("killed", "ROCPROFSYS_PROFILE", "ON"),
+                "--",
+                cwd.resolve("killed.inst").toString(),
+                "50");
+        assertTrue(r.stdout().contains("killing itself inside last("), r::toString);
+        assertNotEquals(0, r.exitCode(), r::toString);
+        Map<String, Long> counts = counts(cwd.resolve("out/killed/wall_clock.json"));
+        assertEquals(50L, counts.get("step"), counts::toString);
+        assertEquals(1L, counts.get("last"), counts::toString);
+    }
+
     @Test
     void rewrittenProgramsBehaveAsTheOriginalsAndCountExactly() throws Exception {
         record Case(String source, String args, Map<String, Long> expected) {}

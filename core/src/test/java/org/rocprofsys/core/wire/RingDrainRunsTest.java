@@ -167,6 +167,42 @@ class RingDrainRunsTest {
                 seen.stream().map(Object::getClass).toList());
     }
 
+    @Test
+    void aFunctionCallIsItsBeginAndEndInOneRunAndTheUnpublishedEnterOfAGoneProcessIsRecoveredOnce()
+            throws WireException {
+        List<TraceEvent> expected = new ArrayList<>();
+        functionDefinition(3, "leaf");
+        functionDefinition(4, "outer");
+        expected.add(functionEnter(4, "outer"));
+        expected.addAll(functionCall(3, "leaf"));
+        expected.addAll(functionCall(3, "leaf"));
+        expected.add(functionExit());
+        publish();
+        drain.drain();
+        drain.flushPending();
+        assertEquals(expected, expanded());
+        assertEquals(
+                List.of(RegionRun.class), seen.stream().map(Object::getClass).toList());
+
+        // written after head: recovered only where unpublished_head says head + 16
+        long ringHeader = WireFormat.FILE_HEADER_SIZE;
+        RegionBegin unpublished = functionEnter(3, "leaf");
+        head -= 16;
+        drain.recoverUnpublished();
+        drain.flushPending();
+        assertEquals(expected, expanded(), "no unpublished_head: nothing");
+        file.set(JAVA_LONG, ringHeader + WireFormat.R_UNPUBLISHED_HEAD, head + 8);
+        drain.recoverUnpublished();
+        drain.flushPending();
+        assertEquals(expected, expanded(), "not head + 16: nothing");
+        file.set(JAVA_LONG, ringHeader + WireFormat.R_UNPUBLISHED_HEAD, head + 16);
+        drain.recoverUnpublished();
+        drain.recoverUnpublished();
+        drain.flushPending();
+        expected.add(unpublished);
+        assertEquals(expected, expanded());
+    }
+
     // ---- the ring, written as the agent writes it -----------------------------------------------
 
     private List<TraceEvent> expanded() {
@@ -245,6 +281,17 @@ class RingDrainRunsTest {
         long t = time += 10;
         record(WireFormat.REC_FUNC_ENTER, 0, id, t);
         return new RegionBegin(t, PID, TID, name, Category.HOST, List.of(), RegionMetrics.NONE);
+    }
+
+    /** A FUNC_CALL: the begin and the end it stands for. */
+    private List<TraceEvent> functionCall(int id, String name) {
+        long t = time += 10;
+        long t2 = time += 10;
+        long at = record(WireFormat.REC_FUNC_CALL, 8, id, t);
+        data.set(JAVA_LONG, at + 16, t2);
+        return List.of(
+                new RegionBegin(t, PID, TID, name, Category.HOST, List.of(), RegionMetrics.NONE),
+                new RegionEnd(t2, PID, TID, Category.HOST, List.of(), RegionMetrics.NONE, false));
     }
 
     private RegionEnd functionExit() {
