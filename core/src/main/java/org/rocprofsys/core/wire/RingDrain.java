@@ -115,7 +115,8 @@ public final class RingDrain {
             return 0;
         }
         ClockConversion clock = ring.clock(); // after head: pairs stored before those records are seen
-        runCapacity = (int) Math.min(RUN_CAPACITY, Math.max(8, (head - tail) / 16)); // 16 bytes: the smallest record
+        // the most elements the bytes can hold: a 24-byte FUNC_CALL is two
+        runCapacity = (int) Math.min(RUN_CAPACITY, Math.max(8, (head - tail) / 12));
         MemorySegment data = ring.data();
         long mask = ring.mask();
         int n = 0;
@@ -185,7 +186,12 @@ public final class RingDrain {
 
     /** The run to add the next plain region to: a new one when there is none or it is full. */
     private RegionRun run(boolean userRegion) {
-        if (run != null && run.size() >= RUN_CAPACITY) {
+        return run(userRegion, 1);
+    }
+
+    /** The run to add the next {@code elements} plain regions to, which it holds without growing. */
+    private RegionRun run(boolean userRegion, int elements) {
+        if (run != null && run.size() + elements > RUN_CAPACITY) {
             emitRun();
         }
         if (run == null) {
@@ -248,7 +254,7 @@ public final class RingDrain {
             case WireFormat.REC_REGION_END -> run(true).addEnd(time, Category.fromCode(aux & 0xff));
             case WireFormat.REC_FUNC_ENTER -> run(false).addBegin(time, functions.name(aux), Category.HOST);
             case WireFormat.REC_FUNC_CALL -> {
-                RegionRun r = run(false);
+                RegionRun r = run(false, 2);
                 r.addBegin(time, functions.name(aux), Category.HOST);
                 r.addEnd(timeAt(data, at + 16, clock), Category.HOST);
             }
