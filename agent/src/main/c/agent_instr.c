@@ -307,8 +307,14 @@ static __attribute__((noinline)) uint64_t rsys_instr_exit_general(uint64_t sp);
 void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot, uint64_t landing)
 {
     struct rsys_istack *st = &rsys_ist;
-    if (RSYS_UNLIKELY(st->busy)) {
-        return; /* a signal handler interrupted a hook */
+    /*
+     * A signal handler interrupted a hook, or a record write of the thread between its claim and
+     * its publish (rsys_tls.busy: a user region, a GPU record): a record written now would take
+     * the claimed bytes (the interrupted writer has read head and not yet moved it). The call is
+     * not hooked, as the timer sampler drops its sample there.
+     */
+    if (RSYS_UNLIKELY(st->busy | rsys_tls.busy)) {
+        return;
     }
     st->busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -332,8 +338,8 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot, uint64_t l
 static void rsys_instr_enter_general(uint32_t fid, uint64_t ctx, uint64_t *ret_slot, uint64_t landing)
 {
     struct rsys_istack *st = &rsys_ist;
-    if (RSYS_UNLIKELY(st->busy)) {
-        return; /* a signal handler interrupted a hook */
+    if (RSYS_UNLIKELY(st->busy | rsys_tls.busy)) {
+        return; /* as rsys_instr_enter */
     }
     st->busy = 1;
     struct rsys_shadow *s = st->s;
