@@ -6,7 +6,7 @@
  *
  *   rewrite_test <scenario> [n]
  *   scenarios: basic, recurse <depth>, longjmp, tail, threads, texit, signals, vectors, fork, env,
- *              killed (SIGKILL inside rw_call), bench [calls]
+ *              killed (SIGKILL inside rw_call), sigregions, bench [calls]
  * signals: rw_leaf from a SIGUSR1 handler on an alternate stack (another thread sends 300, 50 us
  * apart) while the main loop recurses; the handler's calls print as handler_calls (those that interrupted a hook
  * are not recorded, so the main calls are exact and the handler's at most that many).
@@ -206,10 +206,12 @@ static void on_usr1(int sig)
     handler_calls++;
 }
 
+static int kicks = 300;
+
 static void *kicker(void *arg)
 {
     (void)arg;
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < kicks; i++) {
         pthread_kill(main_thread, SIGUSR1);
         usleep(50);
     }
@@ -217,7 +219,7 @@ static void *kicker(void *arg)
     return NULL;
 }
 
-static void signals(void)
+static void signal_setup(void)
 {
     static char altstack[1 << 16];
     stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0};
@@ -228,6 +230,11 @@ static void signals(void)
     sa.sa_flags = SA_ONSTACK | SA_RESTART;
     sigaction(SIGUSR1, &sa, NULL);
     main_thread = pthread_self();
+}
+
+static void signals(void)
+{
+    signal_setup();
     pthread_t th;
     pthread_create(&th, NULL, kicker, NULL);
     while (!kicker_done) {
@@ -242,6 +249,34 @@ static void signals(void)
     }
     pthread_join(th, NULL);
     printf("handler_calls=%ld\n", handler_calls);
+}
+
+/*
+ * ---- instrumented calls from a signal handler while the main loop writes user regions ----
+ * The handler's rw_leaf lands inside a region's record write now and then: it must not be hooked
+ * there (its record would take the bytes the write has claimed).
+ */
+static void signal_regions(void)
+{
+    int (*push)(const char *) = (int (*)(const char *))dlsym(RTLD_DEFAULT, "rocprofsys_push_region");
+    int (*pop)(const char *) = (int (*)(const char *))dlsym(RTLD_DEFAULT, "rocprofsys_pop_region");
+    check(push != NULL && pop != NULL, "the agent's user API");
+    signal_setup();
+    kicks = 1000;
+    pthread_t th;
+    pthread_create(&th, NULL, kicker, NULL);
+    long regions = 0;
+    while (!kicker_done) {
+        for (volatile int spin = 0; spin < 30; spin++) {
+            /* a region pair about every 100-200 ns: a ring of tens of MB holds the run */
+        }
+        push("sig_region");
+        pop("sig_region");
+        regions++;
+    }
+    pthread_join(th, NULL);
+    printf("handler_calls=%ld\n", handler_calls);
+    printf("calls.sig_region=%ld\n", regions);
 }
 
 /* ---- fork inside an instrumented frame ---- */
@@ -418,6 +453,8 @@ int main(int argc, char **argv)
         const char *v = getenv("RSYS_TEST_ENV_DEFAULT");
         printf("env=%s\n", v ? v : "");
         basic();
+    } else if (strcmp(s, "sigregions") == 0) {
+        signal_regions();
     } else if (strcmp(s, "killed") == 0) {
         basic();
         n_call++;

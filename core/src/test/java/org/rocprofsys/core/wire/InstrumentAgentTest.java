@@ -100,6 +100,25 @@ class InstrumentAgentTest {
     }
 
     /**
+     * Instrumented calls from a signal handler while the main loop writes user regions (1000
+     * signals into a loop that is inside a record write a third of the time): every region is
+     * kept, the ring reads back whole and nested, and at most one rw_leaf per handler call. A call
+     * that lands between a write's claim and its publish is not hooked (its record would take the
+     * claimed bytes); that window is a few instructions and what a race there breaks is visible to
+     * a collector reading the ring live, so this test does not single it out.
+     */
+    @Test
+    void signalHandlersInterruptingARecordWrite() throws Exception {
+        Run r = run(true, Map.of(WireFormat.ENV_RING_KB, "131072"), rewriteTest.toString(), "sigregions");
+        Image image = r.single();
+        Map<String, Integer> got = image.functionCounts();
+        assertEquals(Integer.parseInt(r.out.get("calls.sig_region")), got.get("sig_region"), got.toString());
+        int handlerCalls = Integer.parseInt(r.out.get("handler_calls"));
+        int leaf = got.getOrDefault("rw_leaf", 0);
+        assertTrue(handlerCalls > 0 && leaf <= handlerCalls, "rw_leaf " + leaf + " of " + handlerCalls);
+    }
+
+    /**
      * A leaf call is one FUNC_CALL record, the FUNC_ENTER left unpublished until its exit; killed
      * inside rw_call, which calls nothing instrumented, the process leaves that FUNC_ENTER unpublished,
      * and {@link RingDrain#recoverUnpublished} finds it through the ring header.
@@ -476,7 +495,9 @@ class InstrumentAgentTest {
                     assertTrue(e.timestampNs() >= last, "time goes forward");
                     last = e.timestampNs();
                     if (e instanceof RegionBegin b) {
-                        assertEquals(Category.HOST, b.category(), b.name());
+                        // instrumented functions are host regions; "sigregions" pushes user ones
+                        assertEquals(
+                                b.name().equals("sig_region") ? Category.USER : Category.HOST, b.category(), b.name());
                         assertFalse(b.name().startsWith("function#"), "every id named by a FUNC_DEF: " + b.name());
                         open.push(b.name());
                         image.maxDepth = Math.max(image.maxDepth, open.size());
