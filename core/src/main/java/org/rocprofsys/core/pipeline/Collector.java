@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.ProcessEnded;
@@ -34,6 +35,19 @@ public final class Collector {
     private static final long LIVENESS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** An idle collector looks at the rings at least this often (a waiting producer waits this long at most)... */
     private static final long IDLE_SLEEP_MAX_US = 5_000;
+    /**
+     * After a pass that read records but fewer than {@link #CAUGHT_UP_RECORDS} (it caught up with
+     * the producers), the collector pauses this long before the next one: a drain that chases a
+     * producer reads the cache lines it is still writing, and every line then moves between the two
+     * cores; read in batches, each line moves once. An instrumented call cost its program 94 ns of CPU
+     * with the chase and 84 ns with the pause, on the 16-core host (docs/benchmarks.md, thirteenth
+     * session). A ring holds many times what producers write in a pause. 0 turns it off
+     * ({@code -Drocprofsys.collector.caughtUpPauseMicros}).
+     */
+    private static final long CAUGHT_UP_PAUSE_NS =
+            TimeUnit.MICROSECONDS.toNanos(Long.getLong("rocprofsys.collector.caughtUpPauseMicros", 200));
+
+    private static final int CAUGHT_UP_RECORDS = 4096;
     /**
      * ...and, once nothing has come for {@link #LONG_IDLE_NS}, this often: the polls of a collector
      * beside a target that records nothing (a sampled program) took CPU the target could use.
@@ -220,6 +234,9 @@ public final class Collector {
             } else {
                 idleSleepMicros = 200;
                 idleSince = System.nanoTime();
+                if (n < CAUGHT_UP_RECORDS && CAUGHT_UP_PAUSE_NS > 0) {
+                    LockSupport.parkNanos(CAUGHT_UP_PAUSE_NS);
+                }
             }
         }
     }

@@ -83,9 +83,10 @@ public final class RingFile implements AutoCloseable {
             throw new WireException(path + ": not a rocprof-sys ring file (magic " + Long.toHexString(magic) + ")");
         }
         int version = seg.get(JAVA_INT, WireFormat.H_VERSION);
-        if (version != WireFormat.VERSION) {
+        if (version < WireFormat.OLDEST_READABLE_VERSION || version > WireFormat.VERSION) {
             throw new WireException(path + ": wire protocol version " + version + ", this collector reads "
-                    + WireFormat.VERSION + " (agent and collector from different builds?)");
+                    + WireFormat.OLDEST_READABLE_VERSION + " to " + WireFormat.VERSION
+                    + " (agent and collector from different builds?)");
         }
         if (seg.get(JAVA_INT, WireFormat.H_HEADER_SIZE) != WireFormat.FILE_HEADER_SIZE
                 || seg.get(JAVA_INT, WireFormat.H_RING_HEADER_SIZE) != WireFormat.RING_HEADER_SIZE) {

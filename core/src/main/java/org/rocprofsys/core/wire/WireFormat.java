@@ -10,6 +10,12 @@ public final class WireFormat {
 
     public static final long MAGIC = 0x3152495753595352L; // "RSYSWIR1"
     public static final int VERSION = 3;
+    /**
+     * Version 3 added FUNC_CALL and the ring header's unpublished_head (zero padding before): a
+     * version 2 file (the CUDA fixtures recorded on the GPU machine) reads the same.
+     */
+    public static final int OLDEST_READABLE_VERSION = 2;
+
     public static final int FILE_HEADER_SIZE = 4096;
     public static final int RING_HEADER_SIZE = 256;
     public static final int EXE_CAPACITY = 512;
