@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
@@ -107,15 +108,35 @@ public final class RunCommand {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        // compiling can wait for an idle CPU: the target comes first (docs/benchmarks.md, overhead)
-        ThreadNice.lowerJitCompilersSoon();
+        lowerJitCompilersUnlessRewritten(args, System.getenv(), Path.of("").toAbsolutePath());
         StartupWarmUp.soon();
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
-        int rc =
-                new RunCommand(prefix, System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err).run(args);
+        RunCommand command =
+                new RunCommand(prefix, System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err);
+        int rc = command.run(args);
         System.out.flush();
         System.err.flush();
         System.exit(rc);
+    }
+
+    /**
+     * Compiling can wait for an idle CPU: the target comes first (docs/benchmarks.md, overhead), so
+     * the JIT compilers go to nice 19, on a thread of their own so that start-up does not wait.
+     * Not for a binary rewritten by rocprof-sys-instrument: its calls wait on the collector, whose
+     * code at nice 19 stayed interpreted for seconds on two busy CPUs (tiny() x 20 M on the 2-core
+     * VM: 4.94 s at nice 19, 3.93 s without, medians of 7; docs/benchmarks.md, thirteenth session).
+     * rocprof-sys-instrument's runtime-mode runs never lower them.
+     */
+    private static void lowerJitCompilersUnlessRewritten(String[] args, Map<String, String> env, Path cwd) {
+        int dashes = List.of(args).indexOf("--");
+        String program = dashes >= 0 && dashes + 1 < args.length ? args[dashes + 1] : null;
+        Thread.ofPlatform().daemon().name("rocprof-sys-nice").start(() -> {
+            if (program == null
+                    || org.rocprofsys.instrument.rewrite.EmbeddedDefaults.forCommand(program, env, cwd)
+                            .isEmpty()) {
+                ThreadNice.lowerJitCompilers();
+            }
+        });
     }
 
     /**
@@ -123,11 +144,11 @@ public final class RunCommand {
      * {@code -C}, its mode): they apply where the environment does not set the variable.
      */
     private Map<String, String> withEmbeddedDefaults(Map<String, String> env, List<String> command) {
-        if (command.isEmpty()) {
-            return env;
-        }
-        Map<String, String> defaults = org.rocprofsys.instrument.rewrite.EmbeddedDefaults.forCommand(
-                command.getFirst(), env, workingDirectory);
+        Optional<Map<String, String>> embedded = command.isEmpty()
+                ? Optional.empty()
+                : org.rocprofsys.instrument.rewrite.EmbeddedDefaults.forCommand(
+                        command.getFirst(), env, workingDirectory);
+        Map<String, String> defaults = embedded.orElse(Map.of());
         if (defaults.isEmpty()) {
             return env;
         }

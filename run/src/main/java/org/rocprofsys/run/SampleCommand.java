@@ -14,7 +14,7 @@ public final class SampleCommand {
     private SampleCommand() {}
 
     public static void main(String[] args) throws InterruptedException {
-        ThreadNice.lowerJitCompilersSoon(); // as RunCommand.main: the target comes first
+        ThreadNice.lowerJitCompilersSoon(); // as RunCommand's: the target comes first
         StartupWarmUp.soon();
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
         List<String> given = List.of(args);

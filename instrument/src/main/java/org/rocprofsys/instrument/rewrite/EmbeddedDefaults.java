@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import org.rocprofsys.core.launch.ProgramPath;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfNote;
@@ -20,16 +21,19 @@ import org.rocprofsys.instrument.area.AreaReader;
 public final class EmbeddedDefaults {
     private EmbeddedDefaults() {}
 
-    /** The defaults of the program a command starts (PATH searched), or none. */
-    public static Map<String, String> forCommand(String program, Map<String, String> env, Path cwd) {
-        return ProgramPath.find(program, env, cwd).map(EmbeddedDefaults::of).orElse(Map.of());
+    /**
+     * The defaults of the program a command starts (PATH searched); empty when it is not a
+     * rewritten ELF file (a rewritten one without defaults gives an empty map).
+     */
+    public static Optional<Map<String, String>> forCommand(String program, Map<String, String> env, Path cwd) {
+        return ProgramPath.find(program, env, cwd).flatMap(EmbeddedDefaults::of);
     }
 
     /** The defaults embedded in {@code file}; empty for anything that is not a rewritten ELF file. */
-    public static Map<String, String> of(Path file) {
+    public static Optional<Map<String, String>> of(Path file) {
         try {
             if (!Files.isRegularFile(file)) {
-                return Map.of();
+                return Optional.empty();
             }
             ElfFile elf = ElfFile.open(file);
             for (ElfNote n : elf.segmentNotes()) {
@@ -45,12 +49,12 @@ public final class EmbeddedDefaults {
                     // the read+write data page need not be in the file: only the RX part is read
                     byte[] bytes = new byte[rx + AreaFormat.PAGE];
                     System.arraycopy(elf.bytesAt(area, rx), 0, bytes, 0, rx);
-                    return AreaReader.read(bytes).env();
+                    return Optional.of(AreaReader.read(bytes).env());
                 }
             }
         } catch (IOException | RuntimeException e) {
             // not ours, or not readable: no defaults
         }
-        return Map.of();
+        return Optional.empty();
     }
 }
