@@ -219,37 +219,50 @@ static void rsys_shadow_free(void *p)
  * header's unpublished_head says where it is, for a process that dies inside the call.
  * 0: nothing was written (and the thread's state is as it was).
  */
-static RSYS_ALWAYS_INLINE int rsys_fn_enter_fast(struct rsys_tls *t, uint32_t gid, uint64_t reserve)
-{
 #if RSYS_HAVE_TSC
-    if (RSYS_UNLIKELY(t->nmetrics != 0 || !rsys_clock_rdtsc)) {
-        return 0;
-    }
-    /* stamped before the ring's stores: after them, a call cost 2.5 ns more on this VM's AMD core */
-    uint64_t now = __builtin_ia32_rdtsc();
+/* The fast paths' clock and record form: rdtsc, and no metrics to read. */
+static RSYS_ALWAYS_INLINE int rsys_fn_fast_ok(const struct rsys_tls *t)
+{
+    return t->nmetrics == 0 && rsys_clock_rdtsc;
+}
+
+/*
+ * A 16-byte FUNC_ENTER / FUNC_EXIT where the ring has room at once, claimed by rsys_reserve and
+ * not yet published (the thread stays busy). 0: no room, nothing written, the thread not busy.
+ */
+static RSYS_ALWAYS_INLINE int rsys_fn_put16(struct rsys_tls *t, uint32_t type, uint32_t gid, uint64_t now,
+                                            uint64_t reserve)
+{
     uint64_t *w = (uint64_t *)rsys_reserve(t, 16u, reserve, RSYS_SLOW_NONE);
     if (RSYS_UNLIKELY(w == NULL)) {
         return 0;
     }
-    w[0] = rsys_record_word(RSYS_REC_FUNC_ENTER, 16u, gid);
+    w[0] = rsys_record_word(type, 16u, gid);
     w[1] = now;
+    return 1;
+}
+
+static RSYS_ALWAYS_INLINE int rsys_fn_enter_fast(struct rsys_tls *t, uint32_t gid, uint64_t reserve)
+{
+    if (RSYS_UNLIKELY(!rsys_fn_fast_ok(t))) {
+        return 0;
+    }
+    /* stamped before the ring's stores: after them, a call cost 2.5 ns more on this VM's AMD core */
+    if (RSYS_UNLIKELY(!rsys_fn_put16(t, RSYS_REC_FUNC_ENTER, gid, __builtin_ia32_rdtsc(), reserve))) {
+        return 0;
+    }
     t->unpublished = t->head;
     __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the record before the mark (x86 keeps store order) */
     t->ring->unpublished_head = t->head;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->busy = 0;
     return 1;
-#else
-    (void)t, (void)gid, (void)reserve;
-    return 0;
-#endif
 }
 
 /* The exit of entry gid: its unpublished FUNC_ENTER made a FUNC_CALL in place, or a FUNC_EXIT. */
 static RSYS_ALWAYS_INLINE int rsys_fn_exit_fast(struct rsys_tls *t, uint32_t gid, uint64_t reserve)
 {
-#if RSYS_HAVE_TSC
-    if (RSYS_UNLIKELY(t->nmetrics != 0 || !rsys_clock_rdtsc)) {
+    if (RSYS_UNLIKELY(!rsys_fn_fast_ok(t))) {
         return 0;
     }
     uint64_t now = __builtin_ia32_rdtsc();
@@ -267,21 +280,26 @@ static RSYS_ALWAYS_INLINE int rsys_fn_exit_fast(struct rsys_tls *t, uint32_t gid
         rsys_publish(t);
         return 1;
     }
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    t->busy = 0;
-    w = (uint64_t *)rsys_reserve(t, 16u, reserve, RSYS_SLOW_NONE);
-    if (RSYS_UNLIKELY(w == NULL)) {
+    /* still busy: rsys_reserve keeps it so, or clears it when there is no room */
+    if (RSYS_UNLIKELY(!rsys_fn_put16(t, RSYS_REC_FUNC_EXIT, gid, now, reserve))) {
         return 0;
     }
-    w[0] = rsys_record_word(RSYS_REC_FUNC_EXIT, 16u, gid);
-    w[1] = now;
     rsys_publish(t);
     return 1;
+}
 #else
+static RSYS_ALWAYS_INLINE int rsys_fn_enter_fast(struct rsys_tls *t, uint32_t gid, uint64_t reserve)
+{
     (void)t, (void)gid, (void)reserve;
     return 0;
-#endif
 }
+
+static RSYS_ALWAYS_INLINE int rsys_fn_exit_fast(struct rsys_tls *t, uint32_t gid, uint64_t reserve)
+{
+    (void)t, (void)gid, (void)reserve;
+    return 0;
+}
+#endif
 
 /* A recorded FUNC_ENTER's bookkeeping: the thread's depths, the shadow entry, the hooked slot. */
 static RSYS_ALWAYS_INLINE void rsys_hook_entered(struct rsys_istack *st, struct rsys_tls *t,

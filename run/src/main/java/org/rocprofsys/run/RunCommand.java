@@ -7,12 +7,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
+import org.rocprofsys.core.launch.ProgramPath;
 import org.rocprofsys.core.launch.Session;
 import org.rocprofsys.core.launch.SessionException;
 import org.rocprofsys.core.launch.TargetOutcome;
@@ -24,6 +26,7 @@ import org.rocprofsys.core.timemory.SamplingProfileFormat;
 import org.rocprofsys.core.timemory.TimemoryFormat;
 import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.ffm.ThreadNice;
+import org.rocprofsys.instrument.rewrite.EmbeddedDefaults;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.python.PythonTargets;
 import org.rocprofsys.rocm.source.RocmTracing;
@@ -108,11 +111,13 @@ public final class RunCommand {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        lowerJitCompilersUnlessRewritten(args, System.getenv(), Path.of("").toAbsolutePath());
+        Map<String, String> env = System.getenv();
+        Path cwd = Path.of("").toAbsolutePath();
+        CompletableFuture<ProgramNote> note = readProgramNoteSoon(args, env, cwd);
         StartupWarmUp.soon();
         Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
-        RunCommand command =
-                new RunCommand(prefix, System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err);
+        RunCommand command = new RunCommand(prefix, env, cwd, System.out, System.err);
+        command.programNote = note;
         int rc = command.run(args);
         System.out.flush();
         System.err.flush();
@@ -120,35 +125,57 @@ public final class RunCommand {
     }
 
     /**
-     * Compiling can wait for an idle CPU: the target comes first (docs/benchmarks.md, overhead), so
-     * the JIT compilers go to nice 19, on a thread of their own so that start-up does not wait.
-     * Not for a binary rewritten by rocprof-sys-instrument: its calls wait on the collector, whose
-     * code at nice 19 stayed interpreted for seconds on two busy CPUs (tiny() x 20 M on the 2-core
-     * VM: 4.94 s at nice 19, 3.93 s without, medians of 7; docs/benchmarks.md, thirteenth session).
-     * rocprof-sys-instrument's runtime-mode runs never lower them.
+     * The program a command line starts (after {@code --}, PATH searched) and the defaults its
+     * RocProfSys note embeds (empty when it is not a binary rewritten by rocprof-sys-instrument).
      */
-    private static void lowerJitCompilersUnlessRewritten(String[] args, Map<String, String> env, Path cwd) {
+    private record ProgramNote(Optional<Path> program, Optional<Map<String, String>> defaults) {}
+
+    /** Read by {@link #main} at start, for {@link #withEmbeddedDefaults}; null in a test's in-process run. */
+    private CompletableFuture<ProgramNote> programNote;
+
+    /**
+     * Reads the program's note on a thread of its own, so that start-up does not wait, and then puts
+     * the JIT compilers at nice 19: compiling can wait for an idle CPU, the target comes first
+     * (docs/benchmarks.md, overhead). Not for a binary rewritten by rocprof-sys-instrument: its calls
+     * wait on the collector, whose code at nice 19 stayed interpreted for seconds on two busy CPUs
+     * (tiny() x 20 M on the 2-core VM: 4.94 s at nice 19, 3.93 s without, medians of 7;
+     * docs/benchmarks.md, thirteenth session). rocprof-sys-instrument's runtime-mode runs never lower them.
+     */
+    private static CompletableFuture<ProgramNote> readProgramNoteSoon(
+            String[] args, Map<String, String> env, Path cwd) {
         int dashes = List.of(args).indexOf("--");
         String program = dashes >= 0 && dashes + 1 < args.length ? args[dashes + 1] : null;
-        Thread.ofPlatform().daemon().name("rocprof-sys-nice").start(() -> {
-            if (program == null
-                    || org.rocprofsys.instrument.rewrite.EmbeddedDefaults.forCommand(program, env, cwd)
-                            .isEmpty()) {
+        CompletableFuture<ProgramNote> note = CompletableFuture.supplyAsync(
+                () -> {
+                    Optional<Path> path = program == null ? Optional.empty() : ProgramPath.find(program, env, cwd);
+                    return new ProgramNote(path, path.flatMap(EmbeddedDefaults::of));
+                },
+                task -> Thread.ofPlatform().daemon().name("rocprof-sys-nice").start(task));
+        note.thenAccept(n -> {
+            if (n.defaults().isEmpty()) {
                 ThreadNice.lowerJitCompilers();
             }
         });
+        return note;
     }
 
     /**
      * A binary rewritten by rocprof-sys-instrument carries environment defaults ({@code --env},
-     * {@code -C}, its mode): they apply where the environment does not set the variable.
+     * {@code -C}, its mode): they apply where the environment does not set the variable. The note
+     * {@link #main} read at start serves when it is of the same file.
      */
     private Map<String, String> withEmbeddedDefaults(Map<String, String> env, List<String> command) {
-        Optional<Map<String, String>> embedded = command.isEmpty()
-                ? Optional.empty()
-                : org.rocprofsys.instrument.rewrite.EmbeddedDefaults.forCommand(
-                        command.getFirst(), env, workingDirectory);
-        Map<String, String> defaults = embedded.orElse(Map.of());
+        if (command.isEmpty()) {
+            return env;
+        }
+        Optional<Path> program = ProgramPath.find(command.getFirst(), env, workingDirectory);
+        ProgramNote early = programNote == null
+                ? null
+                : programNote.exceptionally(x -> null).join();
+        Map<String, String> defaults = (early != null && early.program().equals(program)
+                        ? early.defaults()
+                        : program.flatMap(EmbeddedDefaults::of))
+                .orElse(Map.of());
         if (defaults.isEmpty()) {
             return env;
         }

@@ -28,11 +28,8 @@ import org.rocprofsys.core.event.SinkEvent;
  * {@link #accept} or from {@link #finish}.
  */
 final class SinkThreads implements Consumer<SinkEvent> {
-    /**
-     * Events per hand-off (a run's regions count one each): a queue operation per event would cost
-     * more than most sinks' work.
-     */
-    static final int BATCH = 2048;
+    /** Events per hand-off, a run's regions counted one each ({@link EventBatch}). */
+    static final int BATCH = EventBatch.CAPACITY;
     /** Batches queued per sink before the collector waits: about 16 MB of events in flight at most. */
     private static final int QUEUE_BATCHES = 64;
 
@@ -40,15 +37,7 @@ final class SinkThreads implements Consumer<SinkEvent> {
     private record Output(BatchThread thread, boolean readsRegions) {}
 
     private final List<Output> outputs = new ArrayList<>();
-    /**
-     * Events handed on together. An Object[], not a SinkEvent[]: a store into an array of an
-     * interface type checks the element's type, a scan of its secondary supertypes, for every event.
-     */
-    private Object[] batch = new Object[BATCH];
-
-    private int size;
-    /** Events in {@link #batch}, a run's regions counted one each. */
-    private int events;
+    private final EventBatch batch = new EventBatch();
     /** Whether every event in {@link #batch} is a region begin or end or a {@link RegionRun}. */
     private boolean onlyRegions = true;
 
@@ -72,18 +61,14 @@ final class SinkThreads implements Consumer<SinkEvent> {
     public void accept(SinkEvent e) {
         Class<?> type = e.getClass();
         onlyRegions &= type == RegionBegin.class || type == RegionEnd.class;
-        batch[size++] = e;
-        events++;
-        if (size == BATCH || events >= BATCH) {
+        if (batch.add(e, 1)) {
             handOff();
         }
     }
 
     /** A run of regions, handed on whole: each output reads it ({@link EventSink#acceptRegions}). */
     void acceptRegions(RegionRun run) {
-        batch[size++] = run;
-        events += run.size();
-        if (size == BATCH || events >= BATCH) {
+        if (batch.add(run, run.size())) {
             handOff();
         }
     }
@@ -104,18 +89,16 @@ final class SinkThreads implements Consumer<SinkEvent> {
     }
 
     private void handOff() {
-        if (size == 0) {
+        if (batch.isEmpty()) {
             return;
         }
         rethrow();
         for (Output o : outputs) {
             if (o.readsRegions() || !onlyRegions) {
-                o.thread().put(batch, size);
+                batch.handTo(o.thread());
             }
         }
-        batch = new Object[BATCH];
-        size = 0;
-        events = 0;
+        batch.clear();
         onlyRegions = true;
     }
 

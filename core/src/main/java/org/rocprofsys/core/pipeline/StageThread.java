@@ -20,17 +20,13 @@ final class StageThread implements Consumer<TraceEvent> {
 
     static final String PROPERTY = "rocprofsys.pipeline.stagethread";
 
-    /** Events per hand-off, a run's regions counted one each (as {@link SinkThreads#BATCH}). */
-    static final int BATCH = 2048;
+    /** Events per hand-off, a run's regions counted one each. */
+    static final int BATCH = EventBatch.CAPACITY;
 
     private static final int QUEUE_BATCHES = 16;
 
     private final BatchThread thread;
-    private Object[] batch = new Object[BATCH];
-    private int size;
-    /** Events in {@link #batch}, a run's regions counted one each. */
-    private int events;
-
+    private final EventBatch batch = new EventBatch();
     private boolean finished;
 
     StageThread(Consumer<? super TraceEvent> stages) {
@@ -46,9 +42,7 @@ final class StageThread implements Consumer<TraceEvent> {
     @Override
     public void accept(TraceEvent e) {
         thread.rethrow();
-        batch[size++] = e;
-        events += e instanceof RegionRun run ? run.size() : 1;
-        if (size == BATCH || events >= BATCH) {
+        if (batch.add(e, e instanceof RegionRun run ? run.size() : 1)) {
             handOff();
         }
     }
@@ -66,12 +60,9 @@ final class StageThread implements Consumer<TraceEvent> {
     }
 
     private void handOff() {
-        if (size == 0) {
-            return;
+        if (!batch.isEmpty()) {
+            batch.handTo(thread);
+            batch.clear();
         }
-        thread.put(batch, size);
-        batch = new Object[BATCH];
-        size = 0;
-        events = 0;
     }
 }

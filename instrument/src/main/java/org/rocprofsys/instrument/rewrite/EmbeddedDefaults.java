@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
-import org.rocprofsys.core.launch.ProgramPath;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfNote;
 import org.rocprofsys.instrument.area.AreaFormat;
@@ -20,14 +19,6 @@ import org.rocprofsys.instrument.area.AreaReader;
  */
 public final class EmbeddedDefaults {
     private EmbeddedDefaults() {}
-
-    /**
-     * The defaults of the program a command starts (PATH searched); empty when it is not a
-     * rewritten ELF file (a rewritten one without defaults gives an empty map).
-     */
-    public static Optional<Map<String, String>> forCommand(String program, Map<String, String> env, Path cwd) {
-        return ProgramPath.find(program, env, cwd).flatMap(EmbeddedDefaults::of);
-    }
 
     /** The defaults embedded in {@code file}; empty for anything that is not a rewritten ELF file. */
     public static Optional<Map<String, String>> of(Path file) {
