@@ -135,6 +135,34 @@ class SymbolizerTest {
         runtimeSymbols(SymBuild.compile("symbols_c.c", "symbols_c_nopie", "-O2", "-g", "-fno-pie", "-no-pie"), false);
     }
 
+    /**
+     * A program stripped of everything, its symbols and line tables in a debug file beside it
+     * (.gnu_debuglink), as distributions ship them: both come from that file.
+     */
+    @Test
+    void symbolsAndLinesOfAStrippedProgramComeFromItsDebugFile() throws Exception {
+        Path exe = SymBuild.compile("symbols_c.c", "symbols_c_split", "-O2", "-g", "-fPIE", "-pie");
+        Path stripped = exe.resolveSibling("symbols_c_split_stripped");
+        Path debug = exe.resolveSibling("symbols_c_split_stripped.debug");
+        Command.of("objcopy", "--only-keep-debug", exe.toString(), debug.toString())
+                .ok();
+        Command.of("objcopy", "--strip-all", "--add-gnu-debuglink=" + debug, exe.toString(), stripped.toString())
+                .ok();
+        assertTrue(SymBuild.nm(stripped, false).isEmpty(), "the stripped copy has no symbols of its own");
+        Run r = run(stripped, PID);
+        try (Symbolizer s = new Symbolizer(new Symbolizer.Options(true, false, Path.of("/nonexistent")))) {
+            r.maps().forEach(s::accept);
+            for (String fn : List.of("add_one", "compute_sum", "main")) {
+                Frame f = s.symbolize(PID, r.functions().get(fn) + 1);
+                assertEquals(fn, f.symbol(), f.toString());
+                assertEquals(stripped.toString(), f.module());
+                assertTrue(f.file() != null && f.file().endsWith("symbols_c.c"), f.toString());
+            }
+            Frame line = s.symbolize(PID, r.functions().get("add_one") + 1);
+            assertEquals(SymBuild.lineOf("symbols_c.c", "LINE-ADD-ONE"), line.line(), line.toString());
+        }
+    }
+
     @Test
     void perfMapForJitCode(@TempDir Path dir) throws Exception {
         Files.writeString(

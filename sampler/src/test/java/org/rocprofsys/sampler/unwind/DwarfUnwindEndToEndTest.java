@@ -20,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.rocprofsys.elf.DebugFiles;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;
@@ -34,8 +35,8 @@ import org.rocprofsys.testkit.NativeCompiler;
  * calls under main; perf samples it with the user registers and an 8 KiB stack copy, and every
  * user-mode sample is unwound with the MMAP2 maps. Most samples must unwind through the whole
  * known chain, through main into libc (__libc_start_call_main, __libc_start_main) and end
- * cleanly at _start. Run once with .eh_frame CFI and once with the program's functions in
- * .debug_frame only.
+ * cleanly at _start. Run with .eh_frame CFI, with the program's functions in .debug_frame only,
+ * and with that .debug_frame in a separate debug file found through .gnu_debuglink.
  */
 class DwarfUnwindEndToEndTest {
     static final List<String> CHAIN = List.of("hot_leaf", "level5", "level4", "level3", "level2", "level1", "main");
@@ -89,24 +90,31 @@ class DwarfUnwindEndToEndTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({
         "eh_frame, deep_eh, -O2 -fomit-frame-pointer",
-        "debug_frame, deep_dbg, -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables -g"
+        "debug_frame, deep_dbg, -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables -g",
+        "separate_debug_frame, deep_split, -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables -g"
     })
     void omitFramePointerProgramUnwindsToMainAndIntoLibc(String what, String exeName, String flags) throws Exception {
         assumeTrue(System.getProperty("os.arch").equals("amd64"), "x86-64 unwinding");
-        Path exe = compile(exeName, flags.split(" "));
+        Path built = compile(exeName, flags.split(" "));
+        Path exe = what.equals("separate_debug_frame") ? splitDebugFile(built) : built;
         List<Sym> exeSyms = nm(exe, false);
         for (String f : CHAIN) {
             assertTrue(exeSyms.stream().anyMatch(s -> s.name().equals(f)), f + " in nm output");
         }
         ElfFile img = ElfFile.open(exe);
-        if (what.equals("debug_frame")) {
-            CfiTable t = CfiTable.load(img);
+        if (what.endsWith("debug_frame")) {
             long leaf = exeSyms.stream()
                     .filter(s -> s.name().equals("hot_leaf"))
                     .findFirst()
                     .orElseThrow()
                     .start();
-            assertTrue(t.hasDebugFrame(), "the program has .debug_frame");
+            CfiTable t = CfiTable.load(img);
+            if (what.equals("separate_debug_frame")) {
+                assertTrue(t.find(leaf) == null, "the stripped program has no CFI for hot_leaf");
+                ElfFile debug = DebugFiles.system().open(img).orElseThrow(() -> new AssertionError("the debug file"));
+                t = CfiTable.load(img, debug);
+            }
+            assertTrue(t.hasDebugFrame(), "the program (or its debug file) has .debug_frame");
             assertNotNull(t.find(leaf), "hot_leaf has an FDE (in .debug_frame)");
         }
 
@@ -254,6 +262,19 @@ class DwarfUnwindEndToEndTest {
         assertTrue(intoLibc >= toMain * 0.8, intoLibc + " of " + toMain + " continue into libc");
         assertTrue(outermost >= toMain * 0.8, outermost + " of " + toMain + " end cleanly at _start");
         assertTrue(libcStartMain >= toMain * 0.8, libcStartMain + " of " + toMain + " pass __libc_start_main");
+    }
+
+    /**
+     * A copy of {@code exe} whose DWARF (its .debug_frame too) is in a debug file beside it, found
+     * through the copy's .gnu_debuglink, as distributions ship their -dbg packages: the unwinder
+     * finds the program's CFI only there.
+     */
+    static Path splitDebugFile(Path exe) throws IOException, InterruptedException {
+        Path stripped = exe.resolveSibling(exe.getFileName() + "_stripped");
+        Path debug = exe.resolveSibling(exe.getFileName() + "_stripped.debug");
+        run(List.of("objcopy", "--only-keep-debug", exe.toString(), debug.toString()));
+        run(List.of("objcopy", "--strip-debug", "--add-gnu-debuglink=" + debug, exe.toString(), stripped.toString()));
+        return stripped;
     }
 
     /** The unwinder's entry from a perf sample, as PerfSamplingSource calls it. */
