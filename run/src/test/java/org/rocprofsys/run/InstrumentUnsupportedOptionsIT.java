@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.DistributionTest;
@@ -36,7 +37,7 @@ class InstrumentUnsupportedOptionsIT extends DistributionTest {
     void buildProgram() throws Exception {
         program = NativeCompiler.build(
                 REPO.resolve("examples/rewrite-caller.c"), cwd.resolve("rewrite-caller"), "-O0", "-g");
-        plain = launch(program, cwd, java.util.Map.of(), "7");
+        plain = launch(program, cwd, Map.of(), "7");
         assertEquals(0, plain.exitCode(), plain::toString);
         assertTrue(plain.stdout().contains("number of calls made = 7"), plain::toString);
     }
@@ -83,6 +84,31 @@ class InstrumentUnsupportedOptionsIT extends DistributionTest {
         assertEquals(List.of(), notSupported("clean"));
     }
 
+    /** The settings' own warnings at run time come once too (instrument and run both load them). */
+    @Test
+    void atRunTimeADeprecatedNameIsWarnedOnce() throws Exception {
+        var r = tool(
+                "rocprof-sys-instrument",
+                environment("deprecated", "ROCPROFSYS_USE_TIMEMORY", "ON", "ROCPROFSYS_CI", "OFF"),
+                "-i",
+                "1",
+                "-R",
+                "^outer$",
+                "--",
+                program.toString(),
+                "7");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals(plain.stdout(), r.stdout(), r::toString);
+        assertEquals(
+                1,
+                lines(
+                        r,
+                        "[rocprof-sys-instrument] warning: environment: ROCPROFSYS_USE_TIMEMORY is deprecated;"
+                                + " use ROCPROFSYS_PROFILE instead"),
+                r::toString);
+        assertTrue(Files.isRegularFile(outputRoot().resolve("deprecated/wall_clock.json")), r::toString);
+    }
+
     @Test
     void aRewriteWarnsOnceAndItsBinaryRunsAsTheOriginal() throws Exception {
         var r = instrument("rewrite", "--mpi", "-o", "rc.inst", "-i", "1", "-R", "^outer$", "--", program.toString());
@@ -94,7 +120,7 @@ class InstrumentUnsupportedOptionsIT extends DistributionTest {
                 r::toString);
         assertEquals(
                 plain.stdout(),
-                launch(cwd.resolve("rc.inst"), cwd, java.util.Map.of(), "7").stdout());
+                launch(cwd.resolve("rc.inst"), cwd, Map.of(), "7").stdout());
     }
 
     @Test

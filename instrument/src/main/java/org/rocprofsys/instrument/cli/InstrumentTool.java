@@ -158,7 +158,6 @@ public final class InstrumentTool {
         } catch (ConfigException e) {
             throw new ToolError(e.getMessage());
         }
-        settings.warnings().forEach(w -> err.println("[" + InstrumentCli.TOOL + "] warning: " + w));
         Path target = resolveTarget(req.command().getFirst());
         ElfFile elf = open(target);
 
@@ -172,8 +171,10 @@ public final class InstrumentTool {
             allFunctions = true;
         }
         if (simulate || rewrite) {
-            // a runtime instrumentation hands these to rocprof-sys-run (Outcome.Launch), which warns
+            // a runtime instrumentation runs the command through rocprof-sys-run, which loads the same
+            // settings and warns about them then; it gets the options through Outcome.Launch and warns
             // about them once with its own and lists them all in metadata.json
+            settings.warnings().forEach(w -> err.println("[" + InstrumentCli.TOOL + "] warning: " + w));
             req.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
             settings.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
         }
