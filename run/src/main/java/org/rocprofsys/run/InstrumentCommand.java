@@ -40,7 +40,7 @@ public final class InstrumentCommand {
                 runArgs.addAll(l.command());
                 try {
                     yield new RunCommand(InstrumentCli.TOOL, prefix, env, cwd, System.out, System.err)
-                            .run(runArgs.toArray(String[]::new));
+                            .run(runArgs.toArray(String[]::new), l.unsupported());
                 } finally {
                     if (l.planFile() != null) {
                         try {

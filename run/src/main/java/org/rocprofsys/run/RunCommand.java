@@ -12,6 +12,7 @@ import org.rocprofsys.config.ConfigException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.config.UnsupportedUse;
 import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.launch.ProgramPath;
@@ -189,6 +190,15 @@ public final class RunCommand {
     }
 
     int run(String[] args) throws InterruptedException {
+        return run(args, List.of());
+    }
+
+    /**
+     * {@code toolOptions}: options of the tool that runs its command through here
+     * (rocprof-sys-instrument's) that have no effect; they go to the settings loader with this
+     * command line's own, so each is warned about once and listed in metadata.json.
+     */
+    int run(String[] args, List<UnsupportedUse> toolOptions) throws InterruptedException {
         Path lib = prefix.resolve("lib");
         RunInvocation inv;
         try {
@@ -234,6 +244,7 @@ public final class RunCommand {
         Settings settings;
         try {
             SettingsLoader loader = new SettingsLoader(SettingsRegistry.standard(), targetEnv, workingDirectory);
+            toolOptions.forEach(o -> loader.unsupportedOption(o.name(), o.value()));
             inv.unsupportedOptions().forEach(o -> loader.unsupportedOption(o.option(), o.value()));
             settings = loader.load();
         } catch (ConfigException e) {

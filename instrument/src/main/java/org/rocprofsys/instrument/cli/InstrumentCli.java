@@ -381,7 +381,15 @@ public final class InstrumentCli {
             if (!pr.hasMatchedOption(o)) {
                 continue;
             }
-            String value = String.join(" ", pr.matchedOption(o.longestName()).stringValues());
+            // a flag (ToolCli.flag: its value defaults to "true") is named without the value the user
+            // did not type, and when turned off it asks for the default: nothing to warn about
+            boolean flag = "true".equals(o.fallbackValue());
+            if (flag && !bool(pr, o)) {
+                continue;
+            }
+            String value = flag
+                    ? ""
+                    : String.join(" ", pr.matchedOption(o.longestName()).stringValues());
             out.add(new UnsupportedUse(String.join("/", o.names()), value, "command line"));
         }
         return out;

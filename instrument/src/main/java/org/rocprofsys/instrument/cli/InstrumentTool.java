@@ -22,6 +22,7 @@ import org.rocprofsys.config.RawEntry;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.config.UnsupportedUse;
 import org.rocprofsys.config.Version;
 import org.rocprofsys.config.file.ConfigFileContents;
 import org.rocprofsys.config.file.ConfigFiles;
@@ -76,8 +77,14 @@ public final class InstrumentTool {
     public sealed interface Outcome {
         record Exit(int status) implements Outcome {}
 
-        /** Run {@code command} under rocprof-sys-run with {@code environment} added; delete {@code planFile} after. */
-        record Launch(List<String> command, Map<String, String> environment, Path planFile) implements Outcome {}
+        /**
+         * Run {@code command} under rocprof-sys-run with {@code environment} added; delete {@code planFile}
+         * after. {@code unsupported}: the options given that have no effect, not yet warned about; the
+         * run warns and lists them in metadata.json as it does its own.
+         */
+        record Launch(
+                List<String> command, Map<String, String> environment, Path planFile, List<UnsupportedUse> unsupported)
+                implements Outcome {}
     }
 
     private final Map<String, String> environment;
@@ -151,8 +158,6 @@ public final class InstrumentTool {
         } catch (ConfigException e) {
             throw new ToolError(e.getMessage());
         }
-        settings.warnings().forEach(w -> err.println("[" + InstrumentCli.TOOL + "] warning: " + w));
-        req.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
         Path target = resolveTarget(req.command().getFirst());
         ElfFile elf = open(target);
 
@@ -166,7 +171,11 @@ public final class InstrumentTool {
             allFunctions = true;
         }
         if (simulate || rewrite) {
-            // a runtime instrumentation runs the command through rocprof-sys-run, which warns about these
+            // a runtime instrumentation runs the command through rocprof-sys-run, which loads the same
+            // settings and warns about them then; it gets the options through Outcome.Launch and warns
+            // about them once with its own and lists them all in metadata.json
+            settings.warnings().forEach(w -> err.println("[" + InstrumentCli.TOOL + "] warning: " + w));
+            req.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
             settings.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
         }
 
@@ -276,7 +285,7 @@ public final class InstrumentTool {
             RuntimePlanWriter.write(planFile, planned);
             launchEnv.put("ROCPROFSYS_INSTRUMENT_PLAN", planFile.toString());
         }
-        return new Outcome.Launch(req.command(), launchEnv, planFile);
+        return new Outcome.Launch(req.command(), launchEnv, planFile, req.unsupported());
     }
 
     private ElfFile open(Path file) throws ToolError {

@@ -78,6 +78,11 @@ class InstrumentCliTest {
         assertEquals(
                 "-L/--library libfoo.so (command line) is not supported yet and has no effect",
                 r.unsupported().get(2).message());
+        assertEquals(
+                "--mpi (command line) is not supported yet and has no effect",
+                r.unsupported().get(10).message());
+        // a flag turned off asks for what happens anyway
+        assertEquals(List.of(), parse("--mpi", "off", "-l", "false").unsupported());
     }
 
     @Test
