@@ -39,6 +39,7 @@ public final class SettingsLoader {
     private final Map<String, String> exported = new LinkedHashMap<>();
     private final List<Path> filesRead = new ArrayList<>();
     private final List<UnsupportedUse> unsupportedOptions = new ArrayList<>();
+    private final Map<String, String> setByOption = new HashMap<>();
 
     private record Alias(SettingDefinition target, String value, String origin) {}
 
@@ -51,6 +52,16 @@ public final class SettingsLoader {
     /** A value given on the command line; it beats every other source. */
     public SettingsLoader commandLine(String key, String value) {
         commandLine.add(new RawEntry(key, value, "command line"));
+        return this;
+    }
+
+    /**
+     * The environment variable {@code envName} was set by the tool's command-line option {@code
+     * option} (rocprof-sys-run passes its options to the target as variables, as upstream does): its
+     * messages name the option, not "environment".
+     */
+    public SettingsLoader setByOption(String envName, String option) {
+        setByOption.put(envName, option);
         return this;
     }
 
@@ -110,7 +121,8 @@ public final class SettingsLoader {
         for (SettingDefinition d : registry.all()) {
             String v = environment.get(d.envName());
             if (v != null) {
-                out.add(new RawEntry(d.envName(), v, "environment"));
+                String option = setByOption.get(d.envName());
+                out.add(new RawEntry(d.envName(), v, option == null ? "environment" : "command line: " + option));
             }
         }
         return out;

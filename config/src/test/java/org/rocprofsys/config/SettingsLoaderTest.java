@@ -63,6 +63,26 @@ class SettingsLoaderTest {
     }
 
     @Test
+    void aVariableSetByAToolOptionHasThatOptionAsItsOrigin() throws Exception {
+        Map<String, String> env = Map.of("ROCPROFSYS_TRACE_PERIOD_CLOCK_ID", "1", "ROCPROFSYS_SAMPLING_FREQ", "75");
+        Settings s = new SettingsLoader(SettingsRegistry.standard(), env, dir)
+                .setByOption("ROCPROFSYS_TRACE_PERIOD_CLOCK_ID", "--trace-clock-id")
+                .load();
+        assertEquals(
+                "command line: --trace-clock-id",
+                s.value("ROCPROFSYS_TRACE_PERIOD_CLOCK_ID").origin());
+        assertEquals(
+                ValueSource.ENVIRON, s.value("ROCPROFSYS_TRACE_PERIOD_CLOCK_ID").source());
+        assertEquals("environment", s.value("ROCPROFSYS_SAMPLING_FREQ").origin());
+        assertTrue(
+                s.unsupported().stream()
+                        .anyMatch(u -> u.message()
+                                .equals("ROCPROFSYS_TRACE_PERIOD_CLOCK_ID=1 (command line: --trace-clock-id)"
+                                        + " is not supported yet and has no effect")),
+                s.unsupported().toString());
+    }
+
+    @Test
     void unknownKeyNamesFileLineAndNearestSetting() throws Exception {
         Path cfg = write("bad.cfg", "# comment\nROCPROFSYS_TRACE = ON\nROCPROFSYS_SAMPLNG_FREQ = 10\n");
         ConfigException e =

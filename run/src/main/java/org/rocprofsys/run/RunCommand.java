@@ -244,6 +244,7 @@ public final class RunCommand {
         Settings settings;
         try {
             SettingsLoader loader = new SettingsLoader(SettingsRegistry.standard(), targetEnv, workingDirectory);
+            inv.variablesSetByOptions().forEach(loader::setByOption);
             toolOptions.forEach(o -> loader.unsupportedOption(o.name(), o.value()));
             inv.unsupportedOptions().forEach(o -> loader.unsupportedOption(o.option(), o.value()));
             settings = loader.load();

@@ -101,7 +101,7 @@ class SettingsSupportIT extends DistributionTest {
                 "[rocprof-sys-run] warning: ROCPROFSYS_PERFETTO_SHMEM_SIZE_HINT_KB=100 (environment) is"
                         + " not supported yet and has no effect",
                 "[rocprof-sys-run] warning: ROCPROFSYS_TRACE_PERIOD_CLOCK_ID=1"
-                        + " (environment) is not supported yet and has no effect",
+                        + " (command line: --trace-clock-id) is not supported yet and has no effect",
                 "[rocprof-sys-run] warning: --process-wait 1"
                         + " (command line) is not supported yet and has no effect")) {
             assertEquals(1, r.stderr().lines().filter(w::equals).count(), w + "\n" + r);

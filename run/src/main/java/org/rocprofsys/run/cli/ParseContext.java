@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +25,9 @@ final class ParseContext {
 
     final Map<String, OptionDef> byKey;
     final List<EnvUpdate> updates = new ArrayList<>();
+    /** The option whose update last set each variable (a removal forgets it), for the settings' origins. */
+    final Map<String, String> setBy = new LinkedHashMap<>();
+
     int verbose;
     boolean fork;
     boolean monochrome;
@@ -69,6 +73,11 @@ final class ParseContext {
 
     void add(OptionDef opt, EnvUpdate update) {
         updates.add(update);
+        if (update.mode() == EnvUpdate.Mode.REMOVE) {
+            setBy.remove(update.name());
+        } else {
+            setBy.put(update.name(), opt.label());
+        }
     }
 
     /** Checks a value against the registry's type and choices, where the variable is a known setting. */

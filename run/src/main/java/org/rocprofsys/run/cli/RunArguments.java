@@ -216,7 +216,8 @@ public final class RunArguments {
                 ctx.verbose,
                 ctx.monochrome,
                 ctx.launcher,
-                tk.ignored);
+                tk.ignored,
+                ctx.setBy);
     }
 
     private static void checkCount(OptionDef o, int n) throws RunUsageException {

@@ -2,6 +2,7 @@ package org.rocprofsys.run.cli;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,7 @@ import org.rocprofsys.config.SettingType;
  * @param monochrome           {@code --monochrome} was given (and not turned off)
  * @param launcher             {@code -l/--launcher}: regex of the target executable; see {@link #commandWithLauncher}
  * @param ignoredArguments     stray values before {@code --} that no option took; upstream drops them silently
+ * @param setBy                the option that set each variable it set, as typed ({@code --trace-clock-id})
  */
 public record RunInvocation(
         Request request,
@@ -37,7 +39,32 @@ public record RunInvocation(
         int verbose,
         boolean monochrome,
         Optional<String> launcher,
-        List<String> ignoredArguments) {
+        List<String> ignoredArguments,
+        Map<String, String> setBy) {
+
+    /** An invocation whose options set no variable (help, version, a bare command). */
+    public RunInvocation(
+            Request request,
+            List<String> command,
+            List<EnvUpdate> updates,
+            Map<String, String> inheritedEnvironment,
+            boolean fork,
+            int verbose,
+            boolean monochrome,
+            Optional<String> launcher,
+            List<String> ignoredArguments) {
+        this(
+                request,
+                command,
+                updates,
+                inheritedEnvironment,
+                fork,
+                verbose,
+                monochrome,
+                launcher,
+                ignoredArguments,
+                Map.of());
+    }
 
     /** What the launcher should do. */
     public enum Request {
@@ -56,6 +83,7 @@ public record RunInvocation(
         inheritedEnvironment = Map.copyOf(inheritedEnvironment);
         Objects.requireNonNull(launcher, "launcher");
         ignoredArguments = List.copyOf(ignoredArguments);
+        setBy = Map.copyOf(setBy);
     }
 
     /** An option the launcher accepts that has no effect in this build, with its value. */
@@ -81,6 +109,22 @@ public record RunInvocation(
         return out;
     }
 
+    /**
+     * The variables the options gave a value the command would not otherwise have, by the option
+     * that did (a {@link EnvUpdate.Mode#WEAK} update that left an inherited value is not one).
+     */
+    public Map<String, String> variablesSetByOptions() {
+        Map<String, String> env = environment();
+        Map<String, String> out = new LinkedHashMap<>();
+        setBy.forEach((name, option) -> {
+            String v = env.get(name);
+            if (v != null && !v.equals(inheritedEnvironment.get(name))) {
+                out.put(name, option);
+            }
+        });
+        return out;
+    }
+
     /** The inherited environment with {@link #updates()} applied (see {@link EnvUpdate.Mode}). */
     public Map<String, String> applyTo(Map<String, String> inherited) {
         return EnvUpdate.applyAll(inherited, updates);
@@ -101,7 +145,16 @@ public record RunInvocation(
         List<EnvUpdate> all = new ArrayList<>(initial);
         all.addAll(updates);
         return new RunInvocation(
-                request, command, all, inheritedEnvironment, fork, verbose, monochrome, launcher, ignoredArguments);
+                request,
+                command,
+                all,
+                inheritedEnvironment,
+                fork,
+                verbose,
+                monochrome,
+                launcher,
+                ignoredArguments,
+                setBy);
     }
 
     /**
@@ -112,7 +165,16 @@ public record RunInvocation(
         List<EnvUpdate> all = new ArrayList<>(updates);
         all.addAll(extra);
         return new RunInvocation(
-                request, command, all, inheritedEnvironment, fork, verbose, monochrome, launcher, ignoredArguments);
+                request,
+                command,
+                all,
+                inheritedEnvironment,
+                fork,
+                verbose,
+                monochrome,
+                launcher,
+                ignoredArguments,
+                setBy);
     }
 
     /**

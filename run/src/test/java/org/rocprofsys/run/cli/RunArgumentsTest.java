@@ -136,6 +136,18 @@ class RunArgumentsTest {
         return l.toArray(String[]::new);
     }
 
+    @Test
+    void variablesTheOptionsSetAreNamedByTheirOption() throws Exception {
+        RunInvocation inv =
+                parse(Map.of("ROCPROFSYS_TRACE", "true"), withCommand("-T", "--trace-clock-id", "monotonic", "-P"));
+        Map<String, String> by = inv.variablesSetByOptions();
+        assertEquals("--trace-clock-id", by.get("ROCPROFSYS_TRACE_PERIOD_CLOCK_ID"), by.toString());
+        assertEquals("-P/--profile", by.get("ROCPROFSYS_PROFILE"), by.toString());
+        // the value the command inherited anyway is the environment's, not the option's
+        assertFalse(by.containsKey("ROCPROFSYS_TRACE"), by.toString());
+        assertTrue(parse(withCommand()).variablesSetByOptions().isEmpty());
+    }
+
     // ------------------------------------------------------------------ upstream's test
 
     @Test
