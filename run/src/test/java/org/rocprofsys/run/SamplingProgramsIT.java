@@ -10,8 +10,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -71,6 +73,52 @@ class SamplingProgramsIT extends DistributionTest {
                 .toString();
     }
 
+    /** One row of sampling_percent: its function, COUNT (samples holding it) and percent. */
+    private record PercentRow(String function, long count, double percent) {}
+
+    /** sampling_percent.json's rows per thread ("0", "1", ...), in file order. */
+    private static Map<String, Map<String, PercentRow>> percentRows(Path json) throws Exception {
+        List<String[]> labels = entries(json, "sampling_percent");
+        JsonNode graph = new ObjectMapper()
+                .readTree(json.toFile())
+                .get("timemory")
+                .get("sampling_percent")
+                .get("ranks")
+                .get(0)
+                .get("graph");
+        Map<String, Map<String, PercentRow>> out = new TreeMap<>();
+        for (int i = 0; i < labels.size(); i++) {
+            JsonNode entry = graph.get(i).get("entry");
+            String function = labels.get(i)[1];
+            out.computeIfAbsent(labels.get(i)[0], k -> new LinkedHashMap<>())
+                    .put(
+                            function,
+                            new PercentRow(
+                                    function,
+                                    entry.get("laps").asLong(),
+                                    entry.get("repr_data").asDouble()));
+        }
+        return out;
+    }
+
+    /**
+     * rocprof-sys's sampling_percent (sampling.cpp, post_process_timemory): each frame of each
+     * sample of a thread adds 100 / (frames of all that thread's samples). So each thread's rows
+     * add up to 100 (not to its share of the process), and a function's percent is its COUNT over
+     * the thread's frame total: a function on every sample of its thread shows its thread root's
+     * (main's) percent, a function on fewer samples less.
+     */
+    private static void assertUpstreamPercentages(Map<String, Map<String, PercentRow>> threads) {
+        threads.forEach((thread, rows) -> {
+            double frames = rows.values().stream().mapToLong(PercentRow::count).sum();
+            double sum = rows.values().stream().mapToDouble(PercentRow::percent).sum();
+            assertEquals(100.0, sum, 1e-3, () -> "thread " + thread + ": " + rows.values());
+            for (PercentRow row : rows.values()) {
+                assertEquals(100.0 * row.count() / frames, row.percent(), 1e-4, () -> thread + ": " + rows.values());
+            }
+        });
+    }
+
     @Test
     void everyThreadGetsATrackAndAProfile() throws Exception {
         var r = sample(
@@ -102,6 +150,17 @@ class SamplingProgramsIT extends DistributionTest {
         assertTrue(
                 names.containsAll(List.of("thread_a", "work_a", "thread_b", "work_b", "main_work", "spin")),
                 names::toString);
+
+        var percent = percentRows(cwd.resolve("out/threads/sampling_percent.json"));
+        assertUpstreamPercentages(percent);
+        // main_work (main's only work) is on (nearly) every sample of thread 0: it shows main's
+        // percent, not a fraction of the three threads' frames
+        PercentRow main = percent.get("0").get("main");
+        PercentRow mainWork = percent.get("0").get("main_work");
+        assertTrue(mainWork.count() >= 0.95 * main.count(), percent::toString);
+        if (mainWork.count() == main.count()) {
+            assertEquals(main.percent(), mainWork.percent(), 1e-6, percent::toString);
+        }
     }
 
     @Test
@@ -294,6 +353,13 @@ class SamplingProgramsIT extends DistributionTest {
                 r::toString);
         for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
             assertTrue(Files.isRegularFile(cwd.resolve("out/duration/" + f + ".json")), f + "\n" + all);
+        }
+        // main is on every sample, the leaves heavy and light on some: both below main
+        var percent = percentRows(cwd.resolve("out/duration/sampling_percent.json"));
+        assertUpstreamPercentages(percent);
+        Map<String, PercentRow> rows = percent.get("0");
+        for (String leaf : List.of("heavy", "light")) {
+            assertTrue(rows.get(leaf).percent() < rows.get("main").percent(), rows::toString);
         }
     }
 

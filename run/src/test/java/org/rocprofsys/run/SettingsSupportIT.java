@@ -10,6 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.perfetto.DecodedTrace;
@@ -46,17 +53,6 @@ class SettingsSupportIT extends DistributionTest {
                 .toList();
     }
 
-    private static String graph(Path json) throws Exception {
-        return new ObjectMapper()
-                .readTree(json.toFile())
-                .get("timemory")
-                .get("wall_clock")
-                .get("ranks")
-                .get(0)
-                .get("graph")
-                .toString();
-    }
-
     @Test
     void disabledRunsTheProgramAndWritesNothing() throws Exception {
         var r = run("disabled", List.of("-T", "-P"), "ROCPROFSYS_ENABLED", "false");
@@ -66,12 +62,54 @@ class SettingsSupportIT extends DistributionTest {
         assertFalse(r.stderr().contains("Outputting"), r::toString);
     }
 
+    /** Labels of every row of a timemory profile, .txt or .json ("|0>>> |_inner" gives inner). */
+    private static final Pattern PROFILE_LABEL = Pattern.compile("\\|\\d+>>> [ |_]*([^ |\"]+)");
+
+    /**
+     * Output file name -> the region names it holds: the trace's slices and the labels of every
+     * timemory profile the run wrote (.txt and .json, whatever component), so that a profile added
+     * later is checked too. The trace and both wall_clock files must be there.
+     */
+    private Map<String, Set<String>> namesPerOutput(String name) throws Exception {
+        Map<String, Set<String>> out = new TreeMap<>();
+        try (Stream<Path> files = Files.list(out(name))) {
+            for (Path f : files.sorted().toList()) {
+                String file = f.getFileName().toString();
+                if (file.equals("perfetto-trace.proto")) {
+                    out.put(file, new TreeSet<>(sliceNames(f)));
+                } else if (!file.equals("metadata.json") && file.matches(".*\\.(txt|json)")) {
+                    Set<String> labels = new TreeSet<>();
+                    Matcher m = PROFILE_LABEL.matcher(Files.readString(f));
+                    while (m.find()) {
+                        labels.add(m.group(1));
+                    }
+                    out.put(file, labels);
+                }
+            }
+        }
+        assertTrue(
+                out.keySet().containsAll(List.of("perfetto-trace.proto", "wall_clock.json", "wall_clock.txt")),
+                out::toString);
+        return out;
+    }
+
+    /** Every output of the run holds each of {@code kept} and none of {@code gone}. */
+    private void assertEveryOutput(String name, ProcessResult r, List<String> kept, List<String> gone)
+            throws Exception {
+        namesPerOutput(name).forEach((file, names) -> {
+            assertTrue(names.containsAll(kept), () -> name + "/" + file + " lacks " + kept + ": " + names + "\n" + r);
+            assertTrue(
+                    gone.stream().noneMatch(names::contains),
+                    () -> name + "/" + file + " still has one of " + gone + ": " + names + "\n" + r);
+        });
+    }
+
     @Test
     void disabledCategoriesLeaveEveryOutput() throws Exception {
+        // regions pushes user regions outer > inner under the host region of the program itself
         var all = run("all", List.of("-T", "-P"));
         assertEquals(0, all.exitCode(), all::toString);
-        assertTrue(sliceNames(out("all").resolve("perfetto-trace.proto")).containsAll(List.of("outer", "inner")));
-        assertTrue(graph(out("all").resolve("wall_clock.json")).contains("outer"));
+        assertEveryOutput("all", all, List.of("regions", "outer", "inner"), List.of());
 
         for (String[] setting : List.of(
                 new String[] {"ROCPROFSYS_DISABLE_CATEGORIES", "user"},
@@ -80,11 +118,16 @@ class SettingsSupportIT extends DistributionTest {
             var r = run(name, List.of("-T", "-P"), setting[0], setting[1]);
             assertEquals(0, r.exitCode(), r::toString);
             assertFalse(r.stderr().contains(setting[0] + "="), r::toString);
-            List<String> slices = sliceNames(out(name).resolve("perfetto-trace.proto"));
-            assertFalse(slices.contains("outer") || slices.contains("inner"), slices::toString);
-            Path json = out(name).resolve("wall_clock.json");
-            assertTrue(!Files.exists(json) || !graph(json).contains("outer"), r::toString);
+            assertEveryOutput(name, r, List.of("regions"), List.of("outer", "inner"));
         }
+
+        // the other way round: the program's host region goes, the user regions stay and move up a
+        // level (outer becomes a root of the call graph)
+        var host = run("host", List.of("-T", "-P"), "ROCPROFSYS_DISABLE_CATEGORIES", "host");
+        assertEquals(0, host.exitCode(), host::toString);
+        assertEveryOutput("host", host, List.of("outer", "inner"), List.of("regions"));
+        String wall = Files.readString(out("host").resolve("wall_clock.txt"));
+        assertTrue(wall.contains("|0>>> outer ") && wall.contains("|0>>> |_inner "), wall);
     }
 
     @Test

@@ -39,12 +39,26 @@ final class Events {
     }
 
     Events begin(long t, int tid, String name, RegionMetrics m) {
-        list.add(new RegionBegin(t, pid, tid, name, Category.USER, List.of(), m));
+        return begin(t, tid, name, Category.USER, m);
+    }
+
+    /** A region of another category than user (host: the program's own region; python: the hooks'). */
+    Events begin(long t, int tid, String name, Category c) {
+        return begin(t, tid, name, c, RegionMetrics.NONE);
+    }
+
+    private Events begin(long t, int tid, String name, Category c, RegionMetrics m) {
+        list.add(new RegionBegin(t, pid, tid, name, c, List.of(), m));
         return this;
     }
 
     Events end(long t, int tid) {
         return end(t, tid, RegionMetrics.NONE, false);
+    }
+
+    Events end(long t, int tid, Category c) {
+        list.add(new RegionEnd(t, pid, tid, c, List.of(), RegionMetrics.NONE, false));
+        return this;
     }
 
     Events end(long t, int tid, RegionMetrics m, boolean forced) {

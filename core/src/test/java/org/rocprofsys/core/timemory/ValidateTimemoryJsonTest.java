@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.TraceEvent;
 
@@ -20,11 +21,16 @@ import org.rocprofsys.core.event.TraceEvent;
  * Upstream's validate-timemory-json.py checks (ported in {@link TimemoryJsonValidator}) and the
  * ctest regexes of inventory §9.3, run against the writer's output for upstream-like runs.
  *
- * <p>Every event here is of a kind the collector really produces: regions, threads and processes. Upstream's lock tests (parallel-overhead-locks: {@code pthread_mutex_lock} regions
- * from TRACE_THREAD_LOCKS) and its Python tests (python-source: regions from the Python hooks)
- * need features not built yet (those settings warn "not supported yet", docs/settings-support.md),
- * so their regexes are not claimed here; the same layouts (flat, collapsed threads, console
- * output, trip counts of a recursion) are checked with user regions of the same shape.
+ * <p>Every event here is one the collector really produces for the program it models: the
+ * program's host region (named after the executable), user-API regions, Python-hook regions,
+ * threads and processes. Upstream's validations also name {@code pthread_create},
+ * {@code start_thread}, {@code pthread_join} and the lock functions, which come from its pthread
+ * wrappers (TRACE_THREAD_LOCKS and friends); this agent records no such regions (those settings
+ * warn "not supported yet", docs/settings-support.md), so their regexes are checked here on the
+ * regions a real program gets instead: user regions around thread creation and in the workers.
+ * The same layouts (flat, collapsed threads, console output, trip counts of a recursion) are
+ * covered. End to end, RunEndToEndIT checks the user-api tree and PythonEndToEndIT the
+ * python-source list on real runs.
  */
 class ValidateTimemoryJsonTest {
     @TempDir
@@ -33,50 +39,37 @@ class ValidateTimemoryJsonTest {
     static final int PID = 777;
 
     /**
-     * A user-api-like run: the main region, initialization, thread_creation with 4
-     * pthread_create calls each starting a worker (start_thread > run(10) x 1000 > fib), then
-     * thread_wait with 4 pthread_join, then run > fib > fib. The labels are those of upstream's
-     * user-api validation; its pthread_create/start_thread/pthread_join regions come from upstream's
-     * pthread wrappers, which this agent does not record as regions, so this checks the writer's
-     * layout of that tree, not a run of the user-api program.
+     * What rocprof-sys-run records for {@code examples/user-api 10 4 1000} (RunEndToEndIT checks the
+     * same tree on a real run): the program's host region, the user region argv[0], then
+     * initialization, thread_creation (during which the 4 workers start, each pushing
+     * {@code run(10) x 1000}), thread_wait, the main thread's own {@code run(10) x 1000} and
+     * summarize. A worker's region nests under the main-thread region open when the worker began.
      */
     static List<List<SinkEvent>> userApiThreads() {
         Events main = new Events(PID)
                 .process(0, "user-api")
                 .thread(0, PID, 0)
-                .begin(0, PID, "user-api")
-                .region(1 * MS, 2 * MS, PID, "initialization")
-                .begin(3 * MS, PID, "thread_creation");
+                .begin(0, PID, "user-api", Category.HOST)
+                .begin(1 * MS, PID, "./user-api")
+                .region(2 * MS, 3 * MS, PID, "initialization")
+                .begin(4 * MS, PID, "thread_creation");
         List<Events> workers = new ArrayList<>();
         for (int k = 1; k <= 4; k++) {
             long t = 10L * k;
             int tid = PID + k;
-            main.begin(t * MS, PID, "pthread_create");
-            Events w = new Events(PID)
-                    .thread((t + 1) * MS, tid, k)
-                    .begin((t + 2) * MS, tid, "start_thread")
-                    .begin((t + 3) * MS, tid, "run(10) x 1000")
-                    .region((t + 4) * MS, (t + 5) * MS, tid, "fib")
-                    .end((200 + 10L * k) * MS, tid)
-                    .end((201 + 10L * k) * MS, tid)
-                    .threadEnd((202 + 10L * k) * MS, tid, false);
-            workers.add(w);
-            main.end((t + 5) * MS, PID);
+            workers.add(new Events(PID)
+                    .thread(t * MS, tid, k)
+                    .region((t + 1) * MS, (200 + 10L * k) * MS, tid, "run(10) x 1000")
+                    .threadEnd((201 + 10L * k) * MS, tid, false));
         }
-        main.end(60 * MS, PID).begin(60 * MS, PID, "thread_wait");
-        for (int k = 1; k <= 4; k++) {
-            main.region((200 + 10L * k) * MS, (203 + 10L * k) * MS, PID, "pthread_join");
-        }
-        main.end(300 * MS, PID)
-                .begin(300 * MS, PID, "run")
-                .begin(301 * MS, PID, "fib")
-                .region(302 * MS, 303 * MS, PID, "fib")
-                .region(304 * MS, 305 * MS, PID, "fib")
-                .end(306 * MS, PID)
-                .end(400 * MS, PID)
+        main.end(60 * MS, PID)
+                .region(60 * MS, 260 * MS, PID, "thread_wait")
+                .region(300 * MS, 400 * MS, PID, "run(10) x 1000")
+                .region(401 * MS, 402 * MS, PID, "summarize")
                 .end(500 * MS, PID)
-                .threadEnd(500 * MS, PID, false)
-                .processEnd(501 * MS);
+                .end(501 * MS, PID, Category.HOST)
+                .threadEnd(501 * MS, PID, false)
+                .processEnd(502 * MS);
         List<List<SinkEvent>> out = new ArrayList<>();
         out.add(main.list);
         for (Events w : workers) {
@@ -87,28 +80,18 @@ class ValidateTimemoryJsonTest {
 
     static final List<String> USER_API_LABELS = List.of(
             "user-api",
+            "./user-api",
             "initialization",
             "thread_creation",
-            "pthread_create",
-            "start_thread",
             "run(10) x 1000",
-            "fib",
-            "start_thread",
             "run(10) x 1000",
-            "fib",
-            "start_thread",
             "run(10) x 1000",
-            "fib",
-            "start_thread",
             "run(10) x 1000",
-            "fib",
             "thread_wait",
-            "pthread_join",
-            "run",
-            "fib",
-            "fib");
-    static final List<Integer> USER_API_COUNTS = List.of(1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1, 1, 2);
-    static final List<Integer> USER_API_DEPTHS = List.of(0, 1, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 1, 2, 1, 2, 3);
+            "run(10) x 1000",
+            "summarize");
+    static final List<Integer> USER_API_COUNTS = List.of(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+    static final List<Integer> USER_API_DEPTHS = List.of(0, 1, 2, 2, 3, 3, 3, 3, 2, 2, 2);
 
     /** Every thread's events in order, threads interleaved by timestamp (a stable merge). */
     static List<SinkEvent> byTime(List<List<SinkEvent>> threads) {
@@ -154,16 +137,21 @@ class ValidateTimemoryJsonTest {
     void theValidatorCanFail() throws Exception {
         Run r = Run.of(dir, TimemoryOptions.defaults(), byTime(userApiThreads()), 600 * MS, PID);
         List<Integer> counts = new ArrayList<>(USER_API_COUNTS);
-        counts.set(3, 5);
+        counts.set(4, 4);
         TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
                 r.file("wall_clock-777.json"), "wall_clock", USER_API_LABELS, counts, USER_API_DEPTHS);
         assertFalse(res.ok());
-        assertEquals("Mismatched count for   |_pthread_create: 4 vs. 5", res.message());
+        assertEquals("Mismatched count for     |_run(10) x 1000: 1 vs. 4", res.message());
         List<String> labels = new ArrayList<>(USER_API_LABELS);
-        labels.set(1, "init");
+        labels.set(2, "init");
         res = TimemoryJsonValidator.validate(
                 r.file("wall_clock-777.json"), "wall_clock", labels, USER_API_COUNTS, USER_API_DEPTHS);
-        assertEquals("Mismatched prefix: |_initialization vs. |_init", res.message());
+        assertEquals("Mismatched prefix:   |_initialization vs.   |_init", res.message());
+        List<Integer> depths = new ArrayList<>(USER_API_DEPTHS);
+        depths.set(4, 2);
+        assertFalse(TimemoryJsonValidator.validate(
+                        r.file("wall_clock-777.json"), "wall_clock", USER_API_LABELS, USER_API_COUNTS, depths)
+                .ok());
     }
 
     @Test
@@ -186,12 +174,12 @@ class ValidateTimemoryJsonTest {
 
     @Test
     void fourThreadsOfUserRegionsOnTheConsole() throws Exception {
-        // the shape of rocprof-sys-pthread-tests.cmake's regexes, with user regions in place of the
-        // lock functions: "wall_clock .*\|_pthread_create .* 4 .*" then, per thread, each region 1000 times
+        // the shape of rocprof-sys-pthread-tests.cmake's regexes ("wall_clock .*\|_pthread_create .* 4 .*"
+        // then, per thread, each lock function 1000 times) on the regions this agent records
         Run r = Run.of(dir, coutOptions(false, false), byTime(locks()), 10_000 * MS, PID);
         String out = r.stdout;
         Pattern p = Pattern.compile(
-                "wall_clock .*\\|_pthread_create .* 4 .*"
+                "wall_clock .*\\|_thread_creation .* 1 .*"
                         + ("\\|_lock_step .* 1000 .*\\|_unlock_step .* 1000 .*").repeat(4),
                 Pattern.DOTALL);
         assertTrue(p.matcher(out).find(), out);
@@ -200,21 +188,19 @@ class ValidateTimemoryJsonTest {
     @Test
     void flatCollapsedUserRegionsRegex() throws Exception {
         // the shape of parallel-overhead-locks-timemory's _flat regex (FLAT, COLLAPSE, COUT), user regions:
-        // "start_thread (.*) 4 (.*) lock_step (.*) 4000 (.*) unlock_step (.*) 4000"
+        // "start_thread (.*) 4 (.*) ... (.*) 4000", with the workers' own run region for start_thread
         Run r = Run.of(dir, coutOptions(true, true), byTime(locks()), 10_000 * MS, PID);
         String out = r.stdout;
         assertTrue(
-                Pattern.compile(
-                                "start_thread (.*) 4 (.*) lock_step (.*) 4000 (.*) " + "unlock_step (.*) 4000",
-                                Pattern.DOTALL)
+                Pattern.compile("run (.*) 4 (.*) lock_step (.*) 4000 (.*) " + "unlock_step (.*) 4000", Pattern.DOTALL)
                         .matcher(out)
                         .find(),
                 out);
         TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
                 r.file("wall_clock-777.json"),
                 "wall_clock",
-                List.of("app", "pthread_create", "start_thread", "lock_step", "unlock_step"),
-                List.of(1, 4, 4, 4000, 4000),
+                List.of("app", "thread_creation", "run", "lock_step", "unlock_step"),
+                List.of(1, 1, 4, 4000, 4000),
                 List.of(0, 0, 0, 0, 0));
         assertTrue(res.ok(), res.message());
         assertTrue(out.contains("| >>> app "), out);
@@ -223,10 +209,10 @@ class ValidateTimemoryJsonTest {
     @Test
     void flatWithoutCollapseKeepsOneEntryPerThread() throws Exception {
         Run r = Run.of(dir, coutOptions(true, false), byTime(locks()), 10_000 * MS, PID);
-        List<String> labels = new ArrayList<>(List.of("app", "pthread_create"));
-        List<Integer> counts = new ArrayList<>(List.of(1, 4));
+        List<String> labels = new ArrayList<>(List.of("app", "thread_creation"));
+        List<Integer> counts = new ArrayList<>(List.of(1, 1));
         for (int k = 0; k < 4; k++) {
-            labels.addAll(List.of("start_thread", "lock_step", "unlock_step"));
+            labels.addAll(List.of("run", "lock_step", "unlock_step"));
             counts.addAll(List.of(1, 1000, 1000));
         }
         List<Integer> depths = new ArrayList<>();
@@ -235,7 +221,7 @@ class ValidateTimemoryJsonTest {
                 TimemoryJsonValidator.validate(r.file("wall_clock-777.json"), "wall_clock", labels, counts, depths);
         assertTrue(res.ok(), res.message());
         String txt = r.text("wall_clock-777.txt");
-        assertTrue(txt.contains("| |1>>> start_thread "), txt);
+        assertTrue(txt.contains("| |1>>> run "), txt);
         assertTrue(txt.contains("| |4>>> unlock_step "), txt);
     }
 
@@ -245,8 +231,8 @@ class ValidateTimemoryJsonTest {
         TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
                 r.file("wall_clock-777.json"),
                 "wall_clock",
-                List.of("app", "pthread_create", "start_thread", "lock_step", "unlock_step"),
-                List.of(1, 4, 4, 4000, 4000),
+                List.of("app", "thread_creation", "run", "lock_step", "unlock_step"),
+                List.of(1, 1, 4, 4000, 4000),
                 List.of(0, 1, 2, 3, 3));
         assertTrue(res.ok(), res.message());
         assertTrue(r.stdout.contains("| >>>     |_lock_step "), r.stdout);
@@ -287,19 +273,21 @@ class ValidateTimemoryJsonTest {
 
     @Test
     void recursionTripCountsValidate() throws Exception {
-        // the call shape of upstream's python-source check (main_loop > run > fib recursion; inefficient >
-        // _sum), as user regions of a native program: the Python hooks are not built yet
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0);
+        // upstream's python-source check as the Python hooks record examples/python/source.py -v 5
+        // -n 5 -s 3: the user region main_loop around each iteration, python regions run > fib
+        // recursion and inefficient > _sum in the first 3 (PythonEndToEndIT: the same list, real run)
+        Events ev = new Events(PID).process(0, "python3").thread(0, PID, 0);
         long[] t = {0};
         for (int i = 0; i < 5; i++) {
             ev.begin(t[0]++, PID, "main_loop");
             if (i < 3) {
-                ev.begin(t[0]++, PID, "run");
+                ev.begin(t[0]++, PID, "run", Category.PYTHON);
                 fib(ev, t, 5);
-                ev.begin(t[0]++, PID, "inefficient")
-                        .region(t[0]++, t[0]++, PID, "_sum")
-                        .end(t[0]++, PID);
-                ev.end(t[0]++, PID);
+                ev.begin(t[0]++, PID, "inefficient", Category.PYTHON)
+                        .begin(t[0]++, PID, "_sum", Category.PYTHON)
+                        .end(t[0]++, PID, Category.PYTHON)
+                        .end(t[0]++, PID, Category.PYTHON);
+                ev.end(t[0]++, PID, Category.PYTHON);
             }
             ev.end(t[0]++, PID);
         }
@@ -316,24 +304,31 @@ class ValidateTimemoryJsonTest {
     }
 
     private static void fib(Events ev, long[] t, int n) {
-        ev.begin(t[0]++, PID, "fib");
+        ev.begin(t[0]++, PID, "fib", Category.PYTHON);
         if (n >= 2) {
             fib(ev, t, n - 1);
             fib(ev, t, n - 2);
         }
-        ev.end(t[0]++, PID);
+        ev.end(t[0]++, PID, Category.PYTHON);
     }
 
-    /** Four threads, each 1000 x (lock_step, unlock_step) user regions: parallel-overhead-locks' shape. */
+    /**
+     * Upstream's parallel-overhead-locks shape on what this agent records: the program's host
+     * region "app"; on the main thread the user region thread_creation around starting 4 workers;
+     * each worker pushes run, then 1000 x (lock_step, unlock_step) user regions.
+     */
     static List<List<SinkEvent>> locks() {
-        Events main = new Events(PID).process(0, "app").thread(0, PID, 0).begin(0, PID, "app");
+        Events main = new Events(PID)
+                .process(0, "app")
+                .thread(0, PID, 0)
+                .begin(0, PID, "app", Category.HOST)
+                .begin(5 * MS, PID, "thread_creation");
         List<List<SinkEvent>> out = new ArrayList<>();
         List<Events> workers = new ArrayList<>();
         for (int k = 1; k <= 4; k++) {
             long t0 = k * 10 * MS;
-            main.begin(t0, PID, "pthread_create");
             int tid = PID + k;
-            Events w = new Events(PID).thread(t0 + 1, tid, k).begin(t0 + 2, tid, "start_thread");
+            Events w = new Events(PID).thread(t0 + 1, tid, k).begin(t0 + 2, tid, "run");
             long t = 100 * MS + k;
             for (int i = 0; i < 1000; i++) {
                 w.region(t, t + 1000, tid, "lock_step");
@@ -342,9 +337,8 @@ class ValidateTimemoryJsonTest {
             }
             w.end(t, tid).threadEnd(t + 1, tid, false);
             workers.add(w);
-            main.end(t0 + 5 * MS, PID);
         }
-        main.end(9000 * MS, PID).processEnd(9001 * MS);
+        main.end(60 * MS, PID).end(9000 * MS, PID, Category.HOST).processEnd(9001 * MS);
         out.add(main.list);
         workers.forEach(w -> out.add(w.list));
         return out;

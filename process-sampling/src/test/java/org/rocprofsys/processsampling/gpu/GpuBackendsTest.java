@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.foreign.MemoryLayout.PathElement;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,6 +19,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
@@ -197,26 +202,98 @@ class GpuBackendsTest {
         assertTrue(e.getMessage().contains("Invalid GPU specification: 'gpu1'"), e.getMessage());
     }
 
+    /** /dev/nvidia0, /dev/nvidia1, ...: one node per NVIDIA GPU this machine (or container) is given. */
+    private static final Pattern NVIDIA_NODE = Pattern.compile("nvidia\\d+");
+
+    /** DRM cards, not their connectors (card0-DP-1) or render nodes. */
+    private static final Pattern DRM_CARD = Pattern.compile("card\\d+");
+
+    /**
+     * The GPUs the operating system shows, read without the product's code: NVIDIA's device nodes
+     * and the DRM cards whose PCI vendor is AMD (0x1002).
+     */
+    private static int gpusTheKernelShows() throws Exception {
+        return count(Path.of("/dev"), NVIDIA_NODE, p -> true)
+                + count(Path.of("/sys/class/drm"), DRM_CARD, p -> {
+                    Path vendor = p.resolve("device/vendor");
+                    return Files.isReadable(vendor)
+                            && Files.readString(vendor).strip().equalsIgnoreCase("0x1002");
+                });
+    }
+
+    private interface PathTest {
+        boolean test(Path p) throws Exception;
+    }
+
+    private static int count(Path folder, Pattern name, PathTest test) throws Exception {
+        if (!Files.isDirectory(folder)) {
+            return 0;
+        }
+        int n = 0;
+        try (Stream<Path> s = Files.list(folder)) {
+            for (Path p : s.toList()) {
+                if (name.matcher(p.getFileName().toString()).matches() && test.test(p)) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
     @Test
-    void theRealMachineNeverThrows() {
-        // whatever this machine has (often nothing), detection answers, samples, ends every series
-        // it started with a 0 and closes cleanly (twice)
+    void aMachineWithoutGpusGetsNoBackendAndNoNotice() throws Exception {
+        int gpus = gpusTheKernelShows();
+        assumeTrue(gpus == 0, () -> "this machine shows " + gpus + " GPU(s)");
+        // the real libraries and the real /sys: nothing is found, nothing to sample, nothing said
+        // (a missing library or an absent card is not worth a notice)
+        List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults(), log);
+        try {
+            assertEquals(List.of(), b.stream().map(GpuBackend::name).toList());
+        } finally {
+            GpuBackends.closeAll(b);
+        }
+        assertEquals("", logText());
+        // each vendor alike, numbering none
+        for (GpuVendor v : GpuBackends.VENDORS) {
+            assertEquals(GpuDetection.NONE, v.detect(GpuOptions.defaults(), 0, log));
+        }
+        // asking for a GPU by number on such a machine says it is not there
+        assertEquals(
+                List.of(), GpuBackends.detect(GpuOptions.defaults().withDevices(GpuDeviceSelection.parse("0")), log));
+        assertEquals(
+                List.of("[rocprof-sys] warning: ROCPROFSYS_SAMPLING_GPUS names GPU(s) [0] but this machine has 0"
+                        + " GPU(s); ignoring them"),
+                logText().lines().toList());
+    }
+
+    @Test
+    void theRealGpusAreFoundSampledAndEnded() throws Exception {
+        int gpus = gpusTheKernelShows();
+        assumeTrue(gpus > 0, "this machine shows no GPU (aMachineWithoutGpusGetsNoBackendAndNoNotice runs instead)");
         List<GpuBackend> b = GpuBackends.detect(GpuOptions.defaults(), log);
         try {
             List<Integer> indices = b.stream()
                     .flatMap(g -> g.devices().stream())
                     .map(GpuDevice::index)
                     .toList();
-            assertEquals(indices.stream().distinct().sorted().toList(), indices, "numbered in vendor order");
+            assertEquals(
+                    IntStream.range(0, gpus).boxed().toList(),
+                    indices,
+                    "every GPU the kernel shows, numbered in vendor order\n" + logText());
             for (GpuBackend g : b) {
                 assertTrue(Set.of("nvml", "amd-smi", "amdgpu-sysfs").contains(g.name()), g.name());
-                assertFalse(g.devices().isEmpty(), g.name() + " without devices");
                 List<CounterSample> sampled = new ArrayList<>();
                 g.sample(1, sampled::add);
+                for (GpuDevice d : g.devices()) {
+                    assertTrue(
+                            sampled.stream().anyMatch(s -> s.track().name().contains("[" + d.index() + "]")),
+                            () -> g.name() + ": no value for GPU " + d.index() + ": " + sampled + "\n" + logText());
+                }
                 for (CounterSample s : sampled) {
                     assertEquals(1, s.timestampNs());
-                    assertTrue(Double.isFinite(s.value()), s.toString());
+                    assertTrue(Double.isFinite(s.value()) && s.value() >= 0, s.toString());
                 }
+                // every series it started ends with a 0, once
                 List<CounterSample> stopped = new ArrayList<>();
                 g.stop(2, stopped::add);
                 assertEquals(
@@ -226,7 +303,7 @@ class GpuBackendsTest {
             }
         } finally {
             GpuBackends.closeAll(b);
-            GpuBackends.closeAll(b);
+            GpuBackends.closeAll(b); // closing twice is harmless
         }
         assertTrue(logText().lines().allMatch(l -> l.startsWith("[rocprof-sys] ")), logText());
     }
