@@ -2,7 +2,6 @@ package org.rocprofsys.core.timemory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.rocprofsys.core.timemory.Events.MS;
 
@@ -93,6 +92,16 @@ class TimemorySettingsEffectTest {
                     assertTrue(after.get(PEAK).contains("|    6.5 |"), after.get(PEAK));
                     assertEquals(before.get(WALL), after.get(WALL), "a memory setting leaves timing alone");
                 }),
+                new Case("ROCPROFSYS_MEMORY_UNITS", "KB", (before, after) -> {
+                    assertTrue(before.get(PEAK).contains("| peak_rss | MB     |  6.500 |"), before.get(PEAK));
+                    assertTrue(after.get(PEAK).contains("| peak_rss | KB     | 6500.000 |"), after.get(PEAK));
+                    assertEquals(before.get(WALL), after.get(WALL), "a memory setting leaves timing alone");
+                }),
+                new Case("ROCPROFSYS_TIMING_UNITS", "msec", (before, after) -> {
+                    assertTrue(before.get(WALL).contains("| wall_clock | sec    | 1.000000 |"), before.get(WALL));
+                    assertTrue(after.get(WALL).contains("| wall_clock | msec   | 1000.000000 |"), after.get(WALL));
+                    assertEquals(before.get(PEAK), after.get(PEAK), "a timing setting leaves memory alone");
+                }),
                 new Case("ROCPROFSYS_MEMORY_WIDTH", "14", (before, after) -> {
                     assertEquals(8, narrowest(before.get(PEAK)));
                     assertEquals(14, narrowest(after.get(PEAK)), after.get(PEAK));
@@ -112,7 +121,7 @@ class TimemorySettingsEffectTest {
     void theSettingChangesTheProfileAsItSays(Case c) throws Exception {
         Map<String, String> before = write("default", Map.of());
         Map<String, String> after = write("set", Map.of(c.setting(), c.value()));
-        assertNotEquals(before, after, c + " changed nothing");
+        assertFalse(before.equals(after), c + " changed none of " + before.keySet());
         c.effect().check(before, after);
     }
 
