@@ -13,6 +13,8 @@
  *   killed      20 kernels, a pause longer than the tool's flush period, then SIGKILL
  *   migrate     managed memory on GPU 0: two GPU faults each migrating 2 MiB host to device, a
  *               kernel, 64 KiB migrated back when the CPU reads, a 1 MiB prefetch to the GPU
+ *   operations  two operations of every API domain the tool traces (a roctx mark and a range for
+ *               the marker API) and a copy each way: for the per-domain operation filters
  * Test code only.
  */
 #include "replay_sdk.h"
@@ -252,6 +254,35 @@ static void scenario_migrate(void)
     hip("hipFree", 0);
 }
 
+/* ---- two operations of every traced API domain, and copies both ways ------------------------------------ */
+
+static void scenario_operations(void)
+{
+    static const struct {
+        int32_t kind;
+        const char *first, *second;
+    } ops[] = {
+        {RSDK_CB_HSA_CORE_API, "hsa_init", "hsa_agent_get_info"},
+        {RSDK_CB_HSA_AMD_EXT_API, "hsa_amd_memory_pool_allocate", "hsa_amd_agents_allow_access"},
+        {RSDK_CB_HSA_IMAGE_EXT_API, "hsa_ext_image_create", "hsa_ext_image_destroy"},
+        {RSDK_CB_HSA_FINALIZE_EXT_API, "hsa_ext_program_create", "hsa_ext_program_finalize"},
+        {RSDK_CB_HIP_RUNTIME_API, "hipMalloc", "hipFree"},
+        {RSDK_CB_HIP_COMPILER_API, "__hipRegisterFunction", "__hipPushCallConfiguration"},
+        {RSDK_CB_RCCL_API, "ncclGetUniqueId", "ncclCommDestroy"},
+        {RSDK_CB_ROCDECODE_API, "rocDecCreateDecoder", "rocDecDestroyDecoder"},
+        {RSDK_CB_ROCJPEG_API, "rocJpegCreate", "rocJpegDestroy"},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        replay_call(ops[i].kind, ops[i].first, NULL, 0, 0, "", 5);
+        replay_call(ops[i].kind, ops[i].second, NULL, 0, 0, "", 5);
+    }
+    roctx("roctxMarkA", "mark_one");
+    roctx("roctxRangePushA", "range_one");
+    roctx("roctxRangePop", NULL);
+    copy("hipMemcpy", 0, 2, 1 << 20);
+    copy("hipMemcpy", 0, 3, 1 << 20);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -285,6 +316,8 @@ int main(int argc, char **argv)
         scenario_scratch();
     } else if (strcmp(s, "migrate") == 0) {
         scenario_migrate();
+    } else if (strcmp(s, "operations") == 0) {
+        scenario_operations();
     } else if (strcmp(s, "killed") == 0) {
         scenario_killed();
     } else {

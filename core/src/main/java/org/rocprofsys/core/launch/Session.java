@@ -250,10 +250,7 @@ public final class Session {
         String agent = launch.agentLibrary().toString();
         env.put("LD_PRELOAD", preload == null || preload.isBlank() ? agent : agent + ":" + preload);
         env.put(WireFormat.ENV_SESSION_DIR, sessionDir.toString());
-        env.put(WireFormat.ENV_RING_KB, Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB")));
-        env.put(WireFormat.ENV_MAX_THREADS, Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_MAX_THREADS")));
-        env.put(WireFormat.ENV_LOSSLESS, settings.bool("ROCPROFSYS_RING_BUFFER_LOSSLESS") ? "1" : "0");
-        env.put(WireFormat.ENV_STALL_MS, Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_STALL_MS")));
+        env.putAll(ringEnvironment(settings));
         env.put(WireFormat.ENV_METRICS, Integer.toString(agentMetrics()));
         env.put(WireFormat.ENV_THREAD_CALLS, Integer.toString(threadCalls()));
         for (BackgroundSource source : sources) {
@@ -266,6 +263,22 @@ public final class Session {
     private int threadCalls() {
         return (settings.bool("ROCPROFSYS_TRACE_THREAD_BARRIERS") ? WireFormat.THREAD_CALL_BARRIER : 0)
                 | (settings.bool("ROCPROFSYS_TRACE_THREAD_JOIN") ? WireFormat.THREAD_CALL_JOIN : 0);
+    }
+
+    /**
+     * How the agent sizes and fills its rings (the RING_BUFFER_* settings), as the target's
+     * environment gives it to the agent.
+     */
+    public static Map<String, String> ringEnvironment(Settings settings) {
+        return Map.of(
+                WireFormat.ENV_RING_KB,
+                Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB")),
+                WireFormat.ENV_MAX_THREADS,
+                Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_MAX_THREADS")),
+                WireFormat.ENV_LOSSLESS,
+                settings.bool("ROCPROFSYS_RING_BUFFER_LOSSLESS") ? "1" : "0",
+                WireFormat.ENV_STALL_MS,
+                Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_STALL_MS")));
     }
 
     /** The readings the agent must take with each region, for the selected timemory components. */

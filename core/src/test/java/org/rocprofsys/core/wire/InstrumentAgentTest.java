@@ -23,13 +23,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.SettingsLoader;
+import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.launch.Session;
 import org.rocprofsys.testkit.Make;
 import org.rocprofsys.testkit.ProcessResult;
 
@@ -193,6 +198,30 @@ class InstrumentAgentTest {
         Map<String, Integer> c = image.functionCounts();
         assertEquals(1000 + 1, c.get("rw_leaf"), "one worker's and main's");
         assertEquals(101 + 4, c.get("rw_recurse"));
+    }
+
+    /**
+     * ROCPROFSYS_RING_BUFFER_MAX_THREADS as a run hands it to the agent ({@link Session#ringEnvironment}):
+     * with the default every one of the 5 threads has a ring; with fewer slots only the first
+     * threads do, and the others' calls are counted as unringed drops.
+     */
+    @ParameterizedTest(name = "RING_BUFFER_MAX_THREADS=''{0}''")
+    @CsvSource({"'', 5", "2, 2", "3, 3"})
+    void ringBufferMaxThreadsBoundsTheThreadsWithARing(String maxThreads, int rings) throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("HOME", build.toString());
+        if (!maxThreads.isEmpty()) {
+            env.put("ROCPROFSYS_RING_BUFFER_MAX_THREADS", maxThreads);
+        }
+        Settings settings = new SettingsLoader(SettingsRegistry.standard(), env, build).load();
+        Run r = run(true, Session.ringEnvironment(settings), rewriteTest.toString(), "threads");
+        Image image = r.single();
+        assertEquals(rings, image.threads.size(), "threads with a ring");
+        if (rings == 5) {
+            assertEquals(0, image.unringed, "every thread found a ring");
+        } else {
+            assertTrue(image.unringed >= (5 - rings) * 2 * 1101, "unringed drops: " + image.unringed);
+        }
     }
 
     /** Instrumented calls from a signal handler on an alternate stack, while the main loop calls. */
