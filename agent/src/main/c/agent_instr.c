@@ -335,8 +335,9 @@ void rsys_instr_enter(uint32_t fid, uint64_t ctx, uint64_t *ret_slot, uint64_t l
      * The fast path marks only the ring's thread busy (rsys_reserve) and keeps it so until the
      * shadow entry is in place, so a signal handler's instrumented call is not hooked while the
      * record or the shadow stack is half written. Before that mark such a call is hooked whole,
-     * entry and exit, and leaves the ring, the depths and the shadow stack as it found them. (Two
-     * flags set and cleared per hook cost 1-2.5 ns on this VM's AMD core.)
+     * entry and exit, and leaves the ring, the depths and the shadow stack as it found them. (The
+     * shadow stack's flag as well cost 0.5 ns per call on the 2-CPU VM's AMD core, 3 ns on the
+     * 16-core host's Xeon: docs/benchmarks.md, "One busy flag".)
      */
     struct rsys_shadow *s = st->s;
     uint32_t top = st->top;
