@@ -64,6 +64,16 @@ class InstrumentUnsupportedOptionsIT extends DistributionTest {
         return keys;
     }
 
+    /** A run-time instrumentation that fails before its run still says, once, what had no effect. */
+    @Test
+    void aFailureBeforeTheRunStillWarnsOnce() throws Exception {
+        var r = instrument(
+                "missing", "--mpi", "--", cwd.resolve("no-such-program").toString());
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertEquals(1, lines(r, MPI_WARNING), r::toString);
+        assertTrue(r.stderr().contains("no-such-program"), r::toString);
+    }
+
     @Test
     void atRunTimeEachIsWarnedOnceAndListedInMetadata() throws Exception {
         var r = instrument(

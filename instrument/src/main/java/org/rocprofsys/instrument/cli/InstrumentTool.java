@@ -93,6 +93,8 @@ public final class InstrumentTool {
     private final PrintStream err;
     private PrintWriter logFile;
     private int verbose;
+    /** Whether the options and settings without effect have been warned about (by this tool). */
+    private boolean warned;
 
     public InstrumentTool(Map<String, String> environment, Path cwd, PrintStream out, PrintStream err) {
         this.environment = environment;
@@ -158,6 +160,24 @@ public final class InstrumentTool {
         } catch (ConfigException e) {
             throw new ToolError(e.getMessage());
         }
+        try {
+            return instrument(req, settings);
+        } catch (ToolError e) {
+            if (!warned) { // the run that would have warned about them does not happen
+                warn(req, settings);
+            }
+            throw e;
+        }
+    }
+
+    private void warn(InstrumentRequest req, Settings settings) {
+        warned = true;
+        settings.warnings().forEach(w -> err.println("[" + InstrumentCli.TOOL + "] warning: " + w));
+        req.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
+        settings.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
+    }
+
+    private Outcome instrument(InstrumentRequest req, Settings settings) throws ToolError, IOException {
         Path target = resolveTarget(req.command().getFirst());
         ElfFile elf = open(target);
 
@@ -173,10 +193,9 @@ public final class InstrumentTool {
         if (simulate || rewrite) {
             // a runtime instrumentation runs the command through rocprof-sys-run, which loads the same
             // settings and warns about them then; it gets the options through Outcome.Launch and warns
-            // about them once with its own and lists them all in metadata.json
-            settings.warnings().forEach(w -> err.println("[" + InstrumentCli.TOOL + "] warning: " + w));
-            req.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
-            settings.unsupported().forEach(u -> err.println("[" + InstrumentCli.TOOL + "] warning: " + u.message()));
+            // about them once with its own and lists them all in metadata.json (or, when this tool
+            // fails before that run, this tool warns before its error)
+            warn(req, settings);
         }
 
         Path listDir = listDirectory(req, settings);
