@@ -144,17 +144,7 @@ public record RunInvocation(
     public RunInvocation withInitialUpdates(List<EnvUpdate> initial) {
         List<EnvUpdate> all = new ArrayList<>(initial);
         all.addAll(updates);
-        return new RunInvocation(
-                request,
-                command,
-                all,
-                inheritedEnvironment,
-                fork,
-                verbose,
-                monochrome,
-                launcher,
-                ignoredArguments,
-                setBy);
+        return withUpdates(all);
     }
 
     /**
@@ -164,6 +154,11 @@ public record RunInvocation(
     public RunInvocation withAdditionalUpdates(List<EnvUpdate> extra) {
         List<EnvUpdate> all = new ArrayList<>(updates);
         all.addAll(extra);
+        return withUpdates(all);
+    }
+
+    /** This invocation with {@code all} as its updates, everything else kept. */
+    private RunInvocation withUpdates(List<EnvUpdate> all) {
         return new RunInvocation(
                 request,
                 command,
