@@ -35,6 +35,7 @@ import org.rocprofsys.elf.ElfFormatException;
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.capstone.Capstone;
+import org.rocprofsys.instrument.capstone.CapstoneException;
 import org.rocprofsys.instrument.plan.Exclusion;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
 import org.rocprofsys.instrument.plan.LabelFormat;
@@ -236,7 +237,8 @@ public final class InstrumentTool {
             }
         } catch (ElfFormatException e) {
             throw new ToolError(e.getMessage());
-        } catch (IllegalStateException | UnsatisfiedLinkError e) {
+        } catch (IllegalStateException | UnsatisfiedLinkError | CapstoneException e) {
+            // CapstoneException: no Capstone library on the machine (the message names the package)
             throw new ToolError(e.getMessage());
         }
         List<InstrumentPlan> plans = results.stream().map(PlanResult::plan).toList();
