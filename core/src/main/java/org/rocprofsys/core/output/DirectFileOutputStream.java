@@ -5,28 +5,34 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
+import java.util.Set;
 
 /**
- * A file written past the page cache ({@code O_DIRECT}) where its file system allows it: the bytes
- * go from one aligned buffer of this stream to the disk. A trace of a busy run is gigabytes written
- * once and not read back by the collector; through write(2) the kernel copied every byte into page
- * cache pages it first had to find, and on a virtual machine whose memory the host backs lazily (this
- * 2-core VM; docs/benchmarks.md, fifteenth session) that took a third of the collector's CPU in a
- * steady traced run.
+ * A file written past the page cache ({@code O_DIRECT}) on a local disk's file system
+ * ({@link #DIRECT_FILE_SYSTEMS}): the bytes go from one aligned buffer of this stream to the disk.
+ * A trace of a busy run is gigabytes written once and not read back by the collector; through
+ * write(2) the kernel copied every byte into page cache pages it first had to find, and on a
+ * virtual machine whose memory the host backs lazily (this 2-core VM; docs/benchmarks.md, fifteenth
+ * session) that took a third of the collector's CPU in a steady traced run. It also leaves the
+ * profiled program's own file cache alone. Elsewhere (NFS, Lustre, GPFS, FUSE, tmpfs) the file is
+ * written through the page cache as before: a direct write there waits for the network, and the
+ * page cache is what absorbs a slow server while the program runs.
  *
  * <p>Direct writes must start at a multiple of the file system's block size and be a multiple of
  * it long; this stream writes whole buffers of {@value #BUFFER} bytes and, at {@link #close}, the
  * rest padded to a block, then truncates the file to the bytes written. Where the file cannot be
- * opened for direct I/O (tmpfs before Linux 6.6, some network file systems), or a direct write is
- * refused, the stream goes on with ordinary writes at the same place, so the file is the same
- * either way. Not thread-safe: one thread writes (BackgroundOutputStream's).
+ * opened for direct I/O, or a direct write is refused, the stream goes on with ordinary writes at
+ * the same place, so the file is the same either way. Not thread-safe: one thread writes (BackgroundOutputStream's).
  */
 public final class DirectFileOutputStream extends OutputStream {
     static final int BUFFER = 1 << 20;
+    /** File system types (as {@link java.nio.file.FileStore#type()} names them) written directly. */
+    static final Set<String> DIRECT_FILE_SYSTEMS = Set.of("ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs");
     /** The least alignment used, whatever the file system says: the usual page and block size. */
     private static final int MIN_ALIGNMENT = 4096;
 
@@ -58,13 +64,13 @@ public final class DirectFileOutputStream extends OutputStream {
         FileChannel plain = FileChannel.open(
                 file, StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
         int alignment = alignmentOf(file);
-        if (alignment > 0) {
+        if (alignment > 0) { // a local disk's file system: no page cache
             try {
                 FileChannel direct = FileChannel.open(file, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
                 plain.close();
                 return new DirectFileOutputStream(file, direct, true, alignment);
             } catch (IOException | UnsupportedOperationException e) {
-                // no direct I/O here: ordinary writes
+                // direct I/O refused after all: ordinary writes
             }
         }
         return new DirectFileOutputStream(file, plain, false, MIN_ALIGNMENT);
@@ -75,9 +81,14 @@ public final class DirectFileOutputStream extends OutputStream {
         return direct;
     }
 
+    /** The alignment of direct writes to {@code file}, or -1 where it is not written directly. */
     private static int alignmentOf(Path file) {
         try {
-            long block = Files.getFileStore(file).getBlockSize();
+            FileStore store = Files.getFileStore(file);
+            if (!DIRECT_FILE_SYSTEMS.contains(store.type())) {
+                return -1;
+            }
+            long block = store.getBlockSize();
             if (block <= 0 || block > BUFFER || Long.bitCount(block) != 1) {
                 return -1;
             }

@@ -18,7 +18,6 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,12 +71,29 @@ class DirectFileOutputStreamTest {
     }
 
     @Test
-    void writesPastThePageCacheOnAFileSystemThatAllowsIt() throws IOException {
+    void writesPastThePageCacheOnALocalDisk() throws IOException {
         String type = Files.getFileStore(dir).type();
-        // the local disk file systems of Linux (and tmpfs since 6.6) take O_DIRECT
-        assumeTrue(Set.of("ext4", "ext2/ext3", "xfs", "btrfs").contains(type), "file system " + type);
+        assumeTrue(DirectFileOutputStream.DIRECT_FILE_SYSTEMS.contains(type), "file system " + type);
         try (DirectFileOutputStream out = DirectFileOutputStream.open(dir.resolve("d"))) {
             assertTrue(out.direct(), "direct I/O on " + type);
+        }
+    }
+
+    @Test
+    void writesThroughThePageCacheElsewhere() throws IOException {
+        Path shm = Path.of("/dev/shm");
+        assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm), "no /dev/shm");
+        assumeTrue(Files.getFileStore(shm).type().equals("tmpfs"));
+        Path file = Files.createTempFile(shm, "rocprofsys-direct-test", ".bin");
+        try {
+            byte[] data = random(DirectFileOutputStream.BUFFER + 99, 4);
+            try (DirectFileOutputStream out = DirectFileOutputStream.open(file)) {
+                assertFalse(out.direct(), "tmpfs is written through the page cache");
+                out.write(data);
+            }
+            assertArrayEquals(data, Files.readAllBytes(file));
+        } finally {
+            Files.deleteIfExists(file);
         }
     }
 
