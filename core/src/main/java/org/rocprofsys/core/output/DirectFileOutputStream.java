@@ -27,7 +27,8 @@ import java.util.Set;
  * it long; this stream writes whole buffers of {@value #BUFFER} bytes and, at {@link #close}, the
  * rest padded to a block, then truncates the file to the bytes written. Where the file cannot be
  * opened for direct I/O, or a direct write is refused, the stream goes on with ordinary writes at
- * the same place, so the file is the same either way. Not thread-safe: one thread writes (BackgroundOutputStream's).
+ * the same place, so the file is the same either way. Not thread-safe: one thread writes (the
+ * trace's {@link BackgroundOutputStream} thread).
  */
 public final class DirectFileOutputStream extends OutputStream {
     static final int BUFFER = 1 << 20;
@@ -76,7 +77,7 @@ public final class DirectFileOutputStream extends OutputStream {
         return new DirectFileOutputStream(file, plain, false, MIN_ALIGNMENT);
     }
 
-    /** Whether the bytes go past the page cache (for tests and the benchmark's notes). */
+    /** Whether the bytes go past the page cache (for tests). */
     boolean direct() {
         return direct;
     }
