@@ -191,12 +191,61 @@ final class CallGraphBuilder {
     /** A run of plain regions: the same as its events one by one, read from its arrays. */
     void acceptRegions(RegionRun run) {
         ThreadState t = thread(run.pid(), run.tid());
+        boolean calls =
+                wallClockOnly && !options.profile().flat() && !options.profile().timeline();
         for (int i = 0, n = run.size(); i < n; i++) {
             if (run.isBegin(i)) {
-                begin(t, run.time(i), run.name(i), RegionMetrics.NONE);
+                if (calls && i + 1 < n && !run.isBegin(i + 1)) {
+                    call(t, run.time(i), run.time(i + 1), run.name(i));
+                    i++;
+                } else {
+                    begin(t, run.time(i), run.name(i), RegionMetrics.NONE);
+                }
             } else {
                 end(t, run.time(i), RegionMetrics.NONE);
             }
+        }
+    }
+
+    /**
+     * A region whose end comes next (a leaf call: most of an instrumented run's records), as
+     * {@link #begin} and then {@link #end} would take it in a tree profile of wall_clock alone, but
+     * without the thread's stack: its entry is never pushed unless a waiting worker's first region
+     * falls inside it and must find it open.
+     */
+    private void call(ThreadState t, long beginNs, long endNs, String name) {
+        ProcessState p = t.process;
+        boolean main = p.main == t;
+        if (main) {
+            p.mainAdvance(t, beginNs);
+        } else if (!t.begun) {
+            firstBegin(p, t, beginNs);
+        }
+        t.begun = true;
+        ProfileNode parent = t.current();
+        ProfileNode node = parent.find(name);
+        if (node == null) {
+            node = parent.add(name, n);
+            nodes++;
+        }
+        if (main) {
+            p.history.add(beginNs, node);
+            if (!p.pending.isEmpty()) {
+                t.push(node, beginNs, RegionMetrics.NONE);
+                p.mainAdvance(t, endNs);
+                t.size--;
+                t.nodes[t.size] = null;
+                t.readings[t.size] = null;
+            }
+        }
+        long wallNs = endNs - beginNs;
+        node.measure.recordOne(wallNs, (double) wallNs / (double) units[0], wallNs);
+        long last = Math.max(beginNs, endNs);
+        if (t.lastTs < last) {
+            t.lastTs = last;
+        }
+        if (main) {
+            p.history.add(endNs, t.open());
         }
     }
 
