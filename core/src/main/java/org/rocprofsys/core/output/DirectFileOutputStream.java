@@ -82,6 +82,11 @@ public final class DirectFileOutputStream extends OutputStream {
         return direct;
     }
 
+    /** Whether the file's channel of the moment is open (for tests). */
+    boolean channelOpen() {
+        return channel.isOpen();
+    }
+
     /** The alignment of direct writes to {@code file}, or -1 where it is not written directly. */
     private static int alignmentOf(Path file) {
         try {
@@ -136,7 +141,7 @@ public final class DirectFileOutputStream extends OutputStream {
             return;
         }
         closed = true;
-        try (FileChannel c = channel) {
+        try {
             int length = buffer.position();
             if (length > 0) {
                 int padded = (length + alignment - 1) / alignment * alignment;
@@ -148,6 +153,8 @@ public final class DirectFileOutputStream extends OutputStream {
                 writeFully();
                 channel.truncate(position - padded + length);
             }
+        } finally {
+            channel.close(); // the channel of the moment: writeFully may have moved off the direct one
         }
     }
 

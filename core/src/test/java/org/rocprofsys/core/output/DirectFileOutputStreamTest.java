@@ -123,6 +123,22 @@ class DirectFileOutputStreamTest {
         assertArrayEquals(data, Files.readAllBytes(file));
     }
 
+    /** A refusal at the last write (the padded rest, at close): its page-cache channel is closed too. */
+    @Test
+    void aRefusalAtCloseLeavesNoChannelOpen() throws IOException {
+        Path file = dir.resolve("refused-at-close");
+        byte[] data = random(DirectFileOutputStream.BUFFER - 10, 6);
+        FileChannel real = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.CREATE);
+        RefusingChannel refusing = new RefusingChannel(real, 1);
+        DirectFileOutputStream out = new DirectFileOutputStream(file, refusing, true, 4096);
+        out.write(data);
+        out.close();
+        assertEquals(1, refusing.refused);
+        assertFalse(out.direct());
+        assertFalse(out.channelOpen(), "the channel the stream moved to is closed");
+        assertArrayEquals(data, Files.readAllBytes(file));
+    }
+
     @Test
     void aWriteAfterCloseFailsAndCloseTwiceIsHarmless() throws IOException {
         DirectFileOutputStream out = DirectFileOutputStream.open(dir.resolve("c"));
