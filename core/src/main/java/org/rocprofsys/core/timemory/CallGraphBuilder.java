@@ -54,6 +54,10 @@ final class CallGraphBuilder {
     private final int counterSlot;
     /** Only wall_clock is measured (the default): a call's one value is its wall time. */
     private final boolean wallClockOnly;
+    /** FLAT_PROFILE and TIMELINE_PROFILE, read once: every region asks. */
+    private final boolean flat;
+
+    private final boolean timeline;
 
     private final Map<Integer, ProcessState> processes = new LinkedHashMap<>();
     private final Map<Long, ThreadState> threadsByKey = new HashMap<>();
@@ -86,6 +90,8 @@ final class CallGraphBuilder {
         int papi = options.components().indexOf(Component.PAPI_ARRAY);
         this.counterSlot = papi < 0 ? -1 : slots.first(papi);
         this.wallClockOnly = comps.length == 1 && comps[0] == Component.WALL_CLOCK && n == 1;
+        this.flat = options.profile().flat();
+        this.timeline = options.profile().timeline();
         this.values = new long[n];
         this.display = new double[n];
     }
@@ -191,8 +197,7 @@ final class CallGraphBuilder {
     /** A run of plain regions: the same as its events one by one, read from its arrays. */
     void acceptRegions(RegionRun run) {
         ThreadState t = thread(run.pid(), run.tid());
-        boolean calls =
-                wallClockOnly && !options.profile().flat() && !options.profile().timeline();
+        boolean calls = wallClockOnly && !flat && !timeline;
         for (int i = 0, n = run.size(); i < n; i++) {
             if (run.isBegin(i)) {
                 if (calls && i + 1 < n && !run.isBegin(i + 1)) {
@@ -216,26 +221,14 @@ final class CallGraphBuilder {
     private void call(ThreadState t, long beginNs, long endNs, String name) {
         ProcessState p = t.process;
         boolean main = p.main == t;
-        if (main) {
-            p.mainAdvance(t, beginNs);
-        } else if (!t.begun) {
-            firstBegin(p, t, beginNs);
-        }
-        t.begun = true;
-        ProfileNode parent = t.current();
-        ProfileNode node = parent.find(name);
-        if (node == null) {
-            node = parent.add(name, n);
-            nodes++;
-        }
+        beginning(t, beginNs);
+        ProfileNode node = child(t.current(), name);
         if (main) {
             p.history.add(beginNs, node);
             if (!p.pending.isEmpty()) {
                 t.push(node, beginNs, RegionMetrics.NONE);
                 p.mainAdvance(t, endNs);
-                t.size--;
-                t.nodes[t.size] = null;
-                t.readings[t.size] = null;
+                t.pop();
             }
         }
         long wallNs = endNs - beginNs;
@@ -256,32 +249,44 @@ final class CallGraphBuilder {
     private void begin(ThreadState t, long ts, String name, RegionMetrics metrics) {
         ProcessState p = t.process;
         boolean main = p.main == t;
-        if (main) {
-            p.mainAdvance(t, ts);
-        } else if (!t.begun) {
-            firstBegin(p, t, ts);
-        }
-        t.begun = true;
-        ProfileNode parent = options.profile().flat() ? t.head : t.current();
+        beginning(t, ts);
+        ProfileNode parent = flat ? t.head : t.current();
         ProfileNode node;
-        if (options.profile().timeline()) {
+        if (timeline) {
             node = parent.newChild(name, t.timelineCounter++, n);
             nodes++;
         } else {
-            node = parent.find(name);
-            if (node == null) {
-                node = parent.add(name, n);
-                nodes++;
-            }
+            node = child(parent, name);
         }
         RegionMetrics m = metrics == null ? RegionMetrics.NONE : metrics;
         t.push(node, ts, m);
         if (t.lastTs < ts) {
             t.lastTs = ts;
         }
-        if (main && !options.profile().flat()) {
+        if (main && !flat) {
             p.history.add(ts, node);
         }
+    }
+
+    /** Before a region begun on {@code t} at {@code ts} opens: the main thread's waiting workers, a worker's first region. */
+    private void beginning(ThreadState t, long ts) {
+        ProcessState p = t.process;
+        if (p.main == t) {
+            p.mainAdvance(t, ts);
+        } else if (!t.begun) {
+            firstBegin(p, t, ts);
+        }
+        t.begun = true;
+    }
+
+    /** The entry {@code name} below {@code parent} in a tree or flat profile, made when new. */
+    private ProfileNode child(ProfileNode parent, String name) {
+        ProfileNode node = parent.find(name);
+        if (node == null) {
+            node = parent.add(name, n);
+            nodes++;
+        }
+        return node;
     }
 
     private void end(RegionEnd e) {
@@ -302,7 +307,7 @@ final class CallGraphBuilder {
         if (t.lastTs < ts) {
             t.lastTs = ts;
         }
-        if (main && !options.profile().flat()) {
+        if (main && !flat) {
             p.history.add(ts, t.open());
         }
     }
@@ -310,7 +315,7 @@ final class CallGraphBuilder {
     /** A worker's first region: resolve its bookmark now if the main thread is past that time. */
     private void firstBegin(ProcessState p, ThreadState t, long ts) {
         t.firstBeginNs = ts;
-        if (options.profile().flat() || threadsAtRoot) {
+        if (flat || threadsAtRoot) {
             return; // flat inserts never move the main thread's current position off the graph head
         }
         ThreadState main = p.main;
@@ -332,12 +337,11 @@ final class CallGraphBuilder {
 
     /** Pops the thread's innermost region and adds the call to its entry. */
     private void record(ThreadState t, long ts, RegionMetrics end) {
-        int k = --t.size;
+        int k = t.size - 1;
         ProfileNode node = t.nodes[k];
-        t.nodes[k] = null;
         RegionMetrics begin = t.readings[k];
-        t.readings[k] = null;
         long wallNs = ts - t.begin[k];
+        t.pop();
         if (wallClockOnly) {
             // what the loop below makes of wall_clock alone, without its arrays
             node.measure.recordOne(wallNs, (double) wallNs / (double) units[0], wallNs);
@@ -522,6 +526,13 @@ final class CallGraphBuilder {
             begin[size] = ts;
             readings[size] = m;
             size++;
+        }
+
+        /** Closes the innermost open entry (the caller has read what it needs of it). */
+        void pop() {
+            size--;
+            nodes[size] = null;
+            readings[size] = null;
         }
     }
 

@@ -123,7 +123,8 @@ public final class RunArguments {
                 0,
                 false,
                 java.util.Optional.empty(),
-                List.of());
+                List.of(),
+                Map.of());
     }
 
     /** Words that make a command line without a leading option go through the option table. */
@@ -175,7 +176,8 @@ public final class RunArguments {
                     0,
                     false,
                     java.util.Optional.empty(),
-                    tk.ignored);
+                    tk.ignored,
+                    Map.of());
         }
         if (tk.found.containsKey(table.byKey.get("version"))) {
             return new RunInvocation(
@@ -187,7 +189,8 @@ public final class RunArguments {
                     0,
                     false,
                     java.util.Optional.empty(),
-                    tk.ignored);
+                    tk.ignored,
+                    Map.of());
         }
 
         ParseContext ctx = new ParseContext(registry, libraries, tk.found, table.byKey);

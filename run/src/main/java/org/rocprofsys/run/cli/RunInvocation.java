@@ -42,30 +42,6 @@ public record RunInvocation(
         List<String> ignoredArguments,
         Map<String, String> setBy) {
 
-    /** An invocation whose options set no variable (help, version, a bare command). */
-    public RunInvocation(
-            Request request,
-            List<String> command,
-            List<EnvUpdate> updates,
-            Map<String, String> inheritedEnvironment,
-            boolean fork,
-            int verbose,
-            boolean monochrome,
-            Optional<String> launcher,
-            List<String> ignoredArguments) {
-        this(
-                request,
-                command,
-                updates,
-                inheritedEnvironment,
-                fork,
-                verbose,
-                monochrome,
-                launcher,
-                ignoredArguments,
-                Map.of());
-    }
-
     /** What the launcher should do. */
     public enum Request {
         /** Apply the updates and execute {@link #command()}. */

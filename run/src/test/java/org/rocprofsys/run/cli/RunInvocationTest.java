@@ -26,7 +26,8 @@ class RunInvocationTest {
                 verbose,
                 false,
                 Optional.empty(),
-                List.of());
+                List.of(),
+                Map.of());
     }
 
     @Test
