@@ -47,6 +47,18 @@ class DefaultRingPolicyIT extends DistributionTest {
         assertTrue(trace.stateClears() > 50, trace.stateClears() + " state clears");
     }
 
+    /**
+     * The same with a budget of 1 MiB for the records the collector holds while the target runs
+     * (512 MiB by default, more than this program writes): the held records pass it again and again
+     * and are decoded while the target runs, between passes that go on holding.
+     */
+    @Test
+    void twoMillionRegionsPastTheHeldRecordsBudgetLoseNothing() throws Exception {
+        Map<String, String> env = environment("held-2m");
+        env.put("ROCPROFSYS_JAVA_OPTIONS", "-Drocprofsys.collector.holdBytes=1048576");
+        twoMillionRegions("held-2m", env);
+    }
+
     /** Runs the program's 2 M regions under {@code env}, checks that nothing was lost, and returns the trace. */
     private DecodedTrace twoMillionRegions(String name, Map<String, String> env) throws Exception {
         ProcessResult r = tool(

@@ -83,6 +83,26 @@ public final class Collector {
     private int lastPassRecords;
     private long recordsRead;
 
+    /**
+     * While the target runs, the rings' records are copied out and held, not decoded, up to this
+     * many bytes (0: never; see {@link HeldRecords#forRings}). The decoding, the outputs and their
+     * compilation would otherwise take a CPU the target could use (docs/benchmarks.md, "Records held
+     * while the target runs").
+     */
+    private final long holdBytes = HeldRecords.forRings(Runtime.getRuntime().availableProcessors());
+
+    /** Bytes the drains hold now. */
+    private long held;
+
+    /**
+     * Set once the held records reached {@link #holdBytes}: the next pass decodes them all (the
+     * rings' threads wait for room meanwhile, as they wait for a collector that falls behind), and
+     * rings are read as they come for the rest of the run. A target that writes this much writes
+     * faster than the collector decodes: holding more would only add the copies, which then cost it
+     * more than they save (docs/benchmarks.md, "Records held while the target runs").
+     */
+    private boolean holdingSpent;
+
     /** Events of background sources (samplers), handed over from their threads. */
     private final java.util.concurrent.ConcurrentLinkedQueue<TraceEvent> external =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -258,10 +278,17 @@ public final class Collector {
         if (checkLiveness) {
             lastLivenessCheck = now;
         }
+        // records are held only while the launched target runs: after it, nothing is gained by waiting
+        boolean holding = holdBytes > 0 && rootEnd == null;
+        long taken = 0;
         for (Image image : List.copyOf(images.values())) {
             // the state is read before the rings: what the agent wrote before EXITED is then visible
             boolean exited = image.file.state() == WireFormat.STATE_EXITED;
-            n += drainAll(image);
+            if (exited || !holding || holdingSpent) {
+                n += drainAll(image);
+            } else {
+                taken += holdAll(image);
+            }
             if (exited) {
                 RootEnd end = image.pid == rootPid ? rootEnd : null;
                 int code = image.file.exitCode();
@@ -281,7 +308,12 @@ public final class Collector {
                 endImage(image, ProcessEnd.KILLED_BY_SIGNAL, 0, System.nanoTime());
             }
         }
+        if (holding && held >= holdBytes) {
+            holdingSpent = true;
+        }
         recordsRead += n;
+        // for the idle and caught-up decisions, bytes held count as FUNC_CALLs (24 bytes, the most common record)
+        n = (int) Math.min(Integer.MAX_VALUE, n + (taken + 23) / 24);
         lastPassRecords = n;
         return n;
     }
@@ -332,16 +364,41 @@ public final class Collector {
         }
     }
 
-    private int drainAll(Image image) throws WireException {
+    /** The image's drains, one for each ring its threads have claimed so far. */
+    private List<RingDrain> drains(Image image) {
         List<RingFile.Ring> rings = image.file.rings();
         for (int i = image.drains.size(); i < rings.size(); i++) {
             image.drains.add(new RingDrain(image.pid, rings.get(i), out, image.functions, image.backend));
         }
+        return image.drains;
+    }
+
+    private int drainAll(Image image) throws WireException {
         int n = 0;
-        for (RingDrain d : image.drains) {
+        for (RingDrain d : drains(image)) {
+            held -= d.heldBytes();
             n += d.drain();
         }
         return n;
+    }
+
+    /** Copies the image's published records into its drains' spools; returns the bytes taken. */
+    private long holdAll(Image image) {
+        long bytes = 0;
+        for (RingDrain d : drains(image)) {
+            long before = d.heldBytes();
+            try {
+                bytes += d.hold();
+            } catch (OutOfMemoryError e) {
+                bytes += d.heldBytes() - before;
+                holdingSpent = true; // the next pass decodes what is held, and the rings are read as they come
+                log.println("[rocprof-sys] warning: no memory to hold records while the target runs (" + e.getMessage()
+                        + "); decoding them as they come");
+                break;
+            }
+        }
+        held += bytes;
+        return bytes;
     }
 
     private void endImage(Image image, ProcessEnd how, int status, long timestampNs) {

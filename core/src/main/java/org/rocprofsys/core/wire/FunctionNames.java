@@ -4,8 +4,10 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,6 +23,7 @@ public final class FunctionNames {
     private final Map<Integer, String> names = new HashMap<>();
     private static final int DENSE_LIMIT = 1 << 20;
     private String[] dense = new String[64];
+    private final List<RingSpool> spools = new ArrayList<>();
 
     /** @param file the image's file, looked through for FUNC_DEFs not yet drained; null: none */
     public FunctionNames(RingFile file) {
@@ -52,9 +55,7 @@ public final class FunctionNames {
         }
         String n = names.get(id);
         if (n == null) {
-            if (file != null) {
-                scan();
-            }
+            scan();
             n = names.get(id);
             if (n == null) {
                 n = "function#" + Integer.toUnsignedString(id);
@@ -69,7 +70,25 @@ public final class FunctionNames {
         return names.size();
     }
 
+    /**
+     * Adds a drain's spool to what {@link #name} looks through: records held there are consumed
+     * from their ring but not yet decoded.
+     */
+    void watch(RingSpool spool) {
+        spools.add(spool);
+    }
+
     private void scan() {
+        for (RingSpool spool : spools) {
+            try {
+                spool.forEachPiece((data, from, to) -> scan(data, from, to));
+            } catch (WireException e) {
+                throw new IllegalStateException(e); // scan(...) throws none
+            }
+        }
+        if (file == null) {
+            return;
+        }
         for (RingFile.Ring ring : file.rings()) {
             long head = ring.head();
             long tail = ring.tail();
@@ -77,20 +96,32 @@ public final class FunctionNames {
             long mask = ring.mask();
             while (tail < head) {
                 long pos = tail & mask;
-                int type = Short.toUnsignedInt(data.get(JAVA_SHORT, pos));
-                int size = Short.toUnsignedInt(data.get(JAVA_SHORT, pos + 2));
-                if (type == WireFormat.REC_PAD) {
-                    tail += data.byteSize() - pos;
-                    continue;
-                }
-                if (size < 8 || (size & 7) != 0 || pos + size > data.byteSize()) {
-                    break; // the ring's own drain reports it
-                }
-                if (type == WireFormat.REC_FUNC_DEF) {
-                    names.putIfAbsent(data.get(JAVA_INT, pos + 4), RingDrain.string(data.asSlice(pos, size), 8));
-                }
-                tail += size;
+                long end = Math.min(data.byteSize(), pos + (head - tail));
+                tail += scan(data, pos, end) - pos;
             }
         }
+    }
+
+    /**
+     * Takes the FUNC_DEFs among the records from {@code from} to {@code end} of {@code data}, a
+     * stretch that does not wrap (a PAD skips to its end); returns where it stopped.
+     */
+    private long scan(MemorySegment data, long from, long end) {
+        long pos = from;
+        while (pos < end) {
+            int type = Short.toUnsignedInt(data.get(JAVA_SHORT, pos));
+            int size = Short.toUnsignedInt(data.get(JAVA_SHORT, pos + 2));
+            if (type == WireFormat.REC_PAD) {
+                return end;
+            }
+            if (size < 8 || (size & 7) != 0 || pos + size > end) {
+                return end; // the ring's own drain reports it
+            }
+            if (type == WireFormat.REC_FUNC_DEF) {
+                names.putIfAbsent(data.get(JAVA_INT, pos + 4), RingDrain.string(data.asSlice(pos, size), 8));
+            }
+            pos += size;
+        }
+        return pos;
     }
 }

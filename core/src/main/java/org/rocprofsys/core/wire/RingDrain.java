@@ -61,6 +61,7 @@ public final class RingDrain {
     private final FunctionNames functions;
     private final BackendRecords backend;
     private final RecordStrings names = new RecordStrings();
+    private RingSpool spool = new RingSpool();
 
     public RingDrain(int pid, RingFile.Ring ring, Consumer<TraceEvent> out) {
         this(pid, ring, out, new FunctionNames(null));
@@ -84,6 +85,7 @@ public final class RingDrain {
         this.tail = ring.tail();
         this.functions = functions;
         this.backend = backend;
+        functions.watch(spool); // a FUNC_DEF held here can name another ring's records
     }
 
     public int tid() {
@@ -106,39 +108,79 @@ public final class RingDrain {
      */
     private static final long RELEASE_EVERY_BYTES = 16 * 1024;
 
-    /** Reads every record published so far and frees their space; returns how many were read. */
+    /**
+     * Reads every record held ({@link #hold}) and published so far and frees their space; returns
+     * how many were read.
+     */
     public int drain() throws WireException {
         long head = ring.head();
-        if (head == tail) {
+        if (head == tail && spool.isEmpty()) {
             // an idle ring (most of them, most passes) costs no clock derivation
             reportDrops();
             return 0;
         }
         ClockConversion clock = ring.clock(); // after head: pairs stored before those records are seen
         // the most elements the bytes can hold: a 24-byte FUNC_CALL is two
-        runCapacity = (int) Math.min(RUN_CAPACITY, Math.max(8, (head - tail) / 12));
+        runCapacity = (int) Math.min(RUN_CAPACITY, Math.max(8, (spool.bytes() + head - tail) / 12));
+        int n = decodeHeld(clock);
         MemorySegment data = ring.data();
         long mask = ring.mask();
-        int n = 0;
-        long released = tail;
         while (tail < head) {
-            if (tail - released >= RELEASE_EVERY_BYTES) {
-                // every record before tail is decoded: nothing refers to their bytes any more
-                ring.release(tail);
-                released = tail;
-            }
+            // space goes back to the producer every RELEASE_EVERY_BYTES: nothing refers to decoded bytes
             long pos = tail & mask;
+            long stretch = Math.min(data.byteSize(), pos + (head - tail));
+            n += decode(data, pos, stretch, Math.min(stretch, pos + RELEASE_EVERY_BYTES), tail, clock);
+            tail += decodedTo - pos;
+            ring.release(tail);
+        }
+        records += n;
+        handOn();
+        reportDrops();
+        return n;
+    }
+
+    private int decodeHeld(ClockConversion clock) throws WireException {
+        if (spool.isEmpty()) {
+            return 0;
+        }
+        int[] count = new int[1];
+        spool.drainTo((data, from, to) -> count[0] += decode(data, from, to, to, -1, clock));
+        return count[0];
+    }
+
+    /** Hands on the decoded regions, but a last user region, which annotations may still follow. */
+    private void handOn() {
+        if (run != null && runEndsWithUserRegion) {
+            pendingRegion = run.removeLast(); // held back, as a region out of a run would be
+        }
+        emitRun();
+    }
+
+    /** Where the last {@link #decode} stopped (the offset after its last record, or the stretch's end at a PAD). */
+    private long decodedTo;
+
+    /**
+     * Decodes the records of {@code data} from {@code from} on, up to the first record boundary at or
+     * after {@code stop}, within a stretch that ends at {@code end} and does not wrap (a PAD skips to
+     * {@code end}); sets {@link #decodedTo} and returns how many records it read. {@code offset} is
+     * where {@code from} is in the ring's byte stream, for errors (-1: held bytes).
+     */
+    private int decode(MemorySegment data, long from, long end, long stop, long offset, ClockConversion clock)
+            throws WireException {
+        int n = 0;
+        long pos = from;
+        while (pos < stop) {
             // the header's type, size and aux in one read (little-endian: type in the low 16 bits)
             long header = data.get(JAVA_LONG_UNALIGNED, pos);
             int type = (int) header & 0xffff;
             int size = (int) (header >>> 16) & 0xffff;
             if (type == WireFormat.REC_PAD) {
-                tail += data.byteSize() - pos;
-                continue;
+                pos = end;
+                break;
             }
-            if (size < 8 || (size & 7) != 0 || pos + size > data.byteSize() || tail + size > head) {
+            if (size < 8 || (size & 7) != 0 || pos + size > end) {
                 throw new WireException("pid " + pid + " tid " + tid + ": corrupt record (type " + type + ", size "
-                        + size + ") at offset " + tail);
+                        + size + ")" + (offset < 0 ? " in its held records" : " at offset " + (offset + pos - from)));
             }
             int aux = (int) (header >>> 32);
             if (isPlainRegion(type, size, aux)) {
@@ -146,17 +188,50 @@ public final class RingDrain {
             } else {
                 decode(data, pos, size, type, aux, clock);
             }
-            tail += size;
+            pos += size;
             n++;
         }
-        ring.release(tail);
-        records += n;
-        if (run != null && runEndsWithUserRegion) {
-            pendingRegion = run.removeLast(); // held back, as a region out of a run would be
-        }
-        emitRun();
-        reportDrops();
+        decodedTo = pos;
         return n;
+    }
+
+    /**
+     * Copies every record published so far into this drain's spool and frees their space, decoding
+     * nothing: the collector's work while the target runs is then a copy per record, and the
+     * records are read by the next {@link #drain}. Returns how many bytes it took. Where memory runs
+     * out it throws {@link OutOfMemoryError}, having taken only whole stretches: the rest stays in the
+     * ring, for a drain to read after the held records.
+     */
+    public long hold() {
+        long head = ring.head();
+        if (head == tail) {
+            return 0;
+        }
+        MemorySegment data = ring.data();
+        long mask = ring.mask();
+        long taken = head - tail;
+        while (tail < head) {
+            long pos = tail & mask;
+            long length = Math.min(data.byteSize() - pos, head - tail);
+            spool.take(data, pos, length);
+            tail += length;
+        }
+        ring.release(tail);
+        return taken;
+    }
+
+    /** Holds records in chunks of {@code bytes} from now on (tests); nothing may be held yet. */
+    void holdInChunksOf(long bytes) {
+        if (!spool.isEmpty()) {
+            throw new IllegalStateException("records are held");
+        }
+        spool = new RingSpool(bytes);
+        functions.watch(spool);
+    }
+
+    /** Bytes {@link #hold} has taken that no {@link #drain} has read yet. */
+    public long heldBytes() {
+        return spool.bytes();
     }
 
     private void reportDrops() {

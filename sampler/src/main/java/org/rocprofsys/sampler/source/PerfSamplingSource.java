@@ -22,6 +22,7 @@ import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.pipeline.HeldRecords;
 import org.rocprofsys.ffm.ThreadNice;
 import org.rocprofsys.ffm.WakePipe;
 import org.rocprofsys.sampler.counters.PerfCounter;
@@ -85,8 +86,6 @@ public final class PerfSamplingSource implements BackgroundSource {
     private static final long RESERVE_SECONDS = 8;
     /** ...but no more than this. */
     private static final long MAX_RESERVE_BYTES = 64L << 20;
-    /** What the held records may take before they are analysed while the target runs. */
-    private static final long MAX_HOLD_BYTES = 512L << 20;
 
     /**
      * @param freqHz     samples per second of CPU time
@@ -211,7 +210,7 @@ public final class PerfSamplingSource implements BackgroundSource {
         this.log = log;
         this.counts = new PerfSampleCounts(config.counterNames(), config.counterSlots());
         this.counterTracks = new SampleCounters(config.counterNames());
-        this.holdBytes = Math.min(MAX_HOLD_BYTES, Runtime.getRuntime().maxMemory() / 4);
+        this.holdBytes = HeldRecords.defaultBytes();
     }
 
     /** The cpu-clock event this source opens by default (also the collector's perf probe). */
@@ -226,7 +225,7 @@ public final class PerfSamplingSource implements BackgroundSource {
                 .withWakeupWatermark((4096 << ringPagesLog2) / WAKEUP_RING_FRACTION);
     }
 
-    /** The held records are analysed beyond {@code bytes} (tests; the default is a quarter of the heap, at most 512 MiB). */
+    /** The held records are analysed beyond {@code bytes} (tests; the default is {@link HeldRecords#defaultBytes}). */
     PerfSamplingSource withHoldBytes(long bytes) {
         holdBytes = bytes;
         return this;
