@@ -95,13 +95,32 @@ public final class Collector {
     private long held;
 
     /**
-     * Set once the held records reached {@link #holdBytes}: the next pass decodes them all (the
-     * rings' threads wait for room meanwhile, as they wait for a collector that falls behind), and
-     * rings are read as they come for the rest of the run. A target that writes this much writes
-     * faster than the collector decodes: holding more would only add the copies, which then cost it
-     * more than they save (docs/benchmarks.md, "Records held while the target runs").
+     * Set once the held records reached {@link #holdBytes}. From then on each pass decodes a slice
+     * of each ring's held records and, while that is below the budget, takes the ring's new records
+     * into the hold, so that its thread does not stop behind them; a ring that holds nothing any more
+     * is read as it comes. A target that writes slower than the collector decodes sees its rings read
+     * as they come within seconds, without a pause.
      */
     private boolean holdingSpent;
+
+    /**
+     * Cleared where, after holding was spent, what is held did not shrink within {@link
+     * #HELD_SHRINK_PERIOD_NS}: the target writes faster than the collector decodes, and copying its
+     * records costs more than it saves (they are decoded cold). The next pass decodes all that is
+     * held, while the rings' threads wait for room as they wait for a collector that falls behind,
+     * and the rings are read as they come from then on.
+     */
+    private boolean copyingNewWhileSpent = true;
+
+    private long shrinkCheckNs;
+    private long shrinkCheckHeld;
+    private static final long HELD_SHRINK_PERIOD_NS = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * What one pass decodes of a ring's held records once holding is spent: little, since the first
+     * of them may be decoded by code not compiled yet, while the ring's thread fills its ring.
+     */
+    private static final long HELD_SLICE_BYTES = 256L << 10;
 
     /** Events of background sources (samplers), handed over from their threads. */
     private final java.util.concurrent.ConcurrentLinkedQueue<TraceEvent> external =
@@ -284,8 +303,10 @@ public final class Collector {
         for (Image image : List.copyOf(images.values())) {
             // the state is read before the rings: what the agent wrote before EXITED is then visible
             boolean exited = image.file.state() == WireFormat.STATE_EXITED;
-            if (exited || !holding || holdingSpent) {
+            if (exited || !holding || (holdingSpent && !copyingNewWhileSpent)) {
                 n += drainAll(image);
+            } else if (holdingSpent) {
+                n += drainHeldFirst(image);
             } else {
                 taken += holdAll(image);
             }
@@ -308,8 +329,8 @@ public final class Collector {
                 endImage(image, ProcessEnd.KILLED_BY_SIGNAL, 0, System.nanoTime());
             }
         }
-        if (holding && held >= holdBytes) {
-            holdingSpent = true;
+        if (holding) {
+            spendHolding();
         }
         recordsRead += n;
         // for the idle and caught-up decisions, bytes held count as FUNC_CALLs (24 bytes, the most common record)
@@ -382,23 +403,68 @@ public final class Collector {
         return n;
     }
 
+    /** Spends holding at the budget, and stops copying past it where what is held does not shrink. */
+    private void spendHolding() {
+        long now = System.nanoTime();
+        if (!holdingSpent) {
+            if (held >= holdBytes) {
+                holdingSpent = true;
+                shrinkCheckNs = now;
+                shrinkCheckHeld = held;
+            }
+        } else if (copyingNewWhileSpent && now - shrinkCheckNs >= HELD_SHRINK_PERIOD_NS) {
+            copyingNewWhileSpent = held < shrinkCheckHeld;
+            shrinkCheckNs = now;
+            shrinkCheckHeld = held;
+        }
+    }
+
+    /**
+     * Reads a slice of each ring's held records, then takes its new ones into the hold while that is
+     * below the budget; a ring that holds nothing is read as it comes.
+     */
+    private int drainHeldFirst(Image image) throws WireException {
+        int n = 0;
+        for (RingDrain d : drains(image)) {
+            long before = d.heldBytes();
+            if (before == 0) {
+                n += d.drain();
+                continue;
+            }
+            n += d.drainHeld(HELD_SLICE_BYTES);
+            held -= before - d.heldBytes();
+            if (held < holdBytes) {
+                held += holdRing(d);
+            }
+        }
+        return n;
+    }
+
     /** Copies the image's published records into its drains' spools; returns the bytes taken. */
     private long holdAll(Image image) {
         long bytes = 0;
         for (RingDrain d : drains(image)) {
-            long before = d.heldBytes();
-            try {
-                bytes += d.hold();
-            } catch (OutOfMemoryError e) {
-                bytes += d.heldBytes() - before;
-                holdingSpent = true; // the next pass decodes what is held, and the rings are read as they come
-                log.println("[rocprof-sys] warning: no memory to hold records while the target runs (" + e.getMessage()
-                        + "); decoding them as they come");
-                break;
+            bytes += holdRing(d);
+            if (holdingSpent && !copyingNewWhileSpent) {
+                break; // memory ran out
             }
         }
         held += bytes;
         return bytes;
+    }
+
+    /** {@link RingDrain#hold}; where memory runs out, says so and reads the rings as they come from the next pass on. */
+    private long holdRing(RingDrain d) {
+        long before = d.heldBytes();
+        try {
+            return d.hold();
+        } catch (OutOfMemoryError e) {
+            holdingSpent = true;
+            copyingNewWhileSpent = false;
+            log.println("[rocprof-sys] warning: no memory to hold records while the target runs (" + e.getMessage()
+                    + "); decoding them as they come");
+            return d.heldBytes() - before;
+        }
     }
 
     private void endImage(Image image, ProcessEnd how, int status, long timestampNs) {

@@ -122,7 +122,7 @@ public final class RingDrain {
         ClockConversion clock = ring.clock(); // after head: pairs stored before those records are seen
         // the most elements the bytes can hold: a 24-byte FUNC_CALL is two
         runCapacity = (int) Math.min(RUN_CAPACITY, Math.max(8, (spool.bytes() + head - tail) / 12));
-        int n = decodeHeld(clock);
+        int n = decodeHeld(Long.MAX_VALUE, clock);
         MemorySegment data = ring.data();
         long mask = ring.mask();
         while (tail < head) {
@@ -139,12 +139,27 @@ public final class RingDrain {
         return n;
     }
 
-    private int decodeHeld(ClockConversion clock) throws WireException {
+    /**
+     * Reads the oldest held records ({@link #hold}), whole chunks of a few MiB until at least {@code
+     * bytes} of them, leaving the rest held and the ring alone; returns how many it read.
+     */
+    public int drainHeld(long bytes) throws WireException {
+        if (spool.isEmpty()) {
+            return 0;
+        }
+        runCapacity = RUN_CAPACITY;
+        int n = decodeHeld(bytes, ring.clock());
+        records += n;
+        handOn();
+        return n;
+    }
+
+    private int decodeHeld(long bytes, ClockConversion clock) throws WireException {
         if (spool.isEmpty()) {
             return 0;
         }
         int[] count = new int[1];
-        spool.drainTo((data, from, to) -> count[0] += decode(data, from, to, to, -1, clock));
+        spool.drainTo((data, from, to) -> count[0] += decode(data, from, to, to, -1, clock), bytes);
         return count[0];
     }
 

@@ -38,6 +38,8 @@ final class RingSpool {
         long used;
         long[] ends = new long[16];
         int pieces;
+        /** Pieces handed to a reader so far. */
+        int read;
 
         Chunk(long size) {
             // pages straight from the kernel, zeroed once when first touched (Arena.allocate zeroes them again)
@@ -98,34 +100,39 @@ final class RingSpool {
     /** Hands every held piece to {@code reader} in order, without letting go of them. */
     void forEachPiece(PieceReader reader) throws WireException {
         for (Chunk chunk : chunks) {
-            long from = 0;
-            for (int i = 0; i < chunk.pieces; i++) {
-                reader.read(chunk.segment, from, chunk.ends[i]);
-                from = chunk.ends[i];
+            for (int i = chunk.read; i < chunk.pieces; i++) {
+                reader.read(chunk.segment, i == 0 ? 0 : chunk.ends[i - 1], chunk.ends[i]);
             }
         }
     }
 
     /**
-     * Hands every held piece to {@code reader} in order, freeing each chunk once read. A reader that
-     * throws leaves the spool empty: the pieces after the failure are not read either.
+     * Hands the oldest held pieces to {@code reader} in order until at least {@code bytes} were read
+     * (or none is left), freeing each chunk once read. A reader that throws leaves the spool empty:
+     * the pieces after the failure are not read either.
      */
-    void drainTo(PieceReader reader) throws WireException {
+    void drainTo(PieceReader reader, long bytes) throws WireException {
+        long read = 0;
+        boolean failed = true;
         try {
-            for (Chunk chunk; (chunk = chunks.pollFirst()) != null; ) {
-                try {
-                    long from = 0;
-                    for (int i = 0; i < chunk.pieces; i++) {
-                        reader.read(chunk.segment, from, chunk.ends[i]);
-                        from = chunk.ends[i];
-                    }
-                } finally {
-                    bytes -= chunk.used;
+            for (Chunk chunk; read < bytes && (chunk = chunks.peekFirst()) != null; ) {
+                while (read < bytes && chunk.read < chunk.pieces) {
+                    long from = chunk.read == 0 ? 0 : chunk.ends[chunk.read - 1];
+                    long to = chunk.ends[chunk.read++];
+                    read += to - from;
+                    this.bytes -= to - from;
+                    reader.read(chunk.segment, from, to);
+                }
+                if (chunk.read == chunk.pieces) {
+                    chunks.pollFirst();
                     chunk.free();
                 }
             }
+            failed = false;
         } finally {
-            clear();
+            if (failed) {
+                clear();
+            }
         }
     }
 

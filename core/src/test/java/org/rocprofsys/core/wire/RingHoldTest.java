@@ -27,10 +27,11 @@ import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.TraceEvent;
 
 /**
- * Records held while the target runs ({@link RingDrain#hold}) and decoded later with the rest
- * ({@link RingDrain#drain}) give the events that decoding them as they come gives: the same ring
- * contents, written by a producer that wraps its small ring (PAD records at each lap's end), are
- * read by a drain alone and by a drain that holds and drains in a random order. A FUNC_DEF held on one ring names the calls of
+ * Records held while the target runs ({@link RingDrain#hold}) and decoded later, in slices
+ * ({@link RingDrain#drainHeld}) or with the rest ({@link RingDrain#drain}), give the events that
+ * decoding them as they come gives: the same ring contents, written by a producer that wraps its
+ * small ring (PAD records at each lap's end), are read by a drain alone and by a drain that holds,
+ * decodes slices and drains in a random order. A FUNC_DEF held on one ring names the calls of
  * another ring decoded first.
  */
 class RingHoldTest {
@@ -58,7 +59,7 @@ class RingHoldTest {
             List<TraceEvent> holdingSeen = new ArrayList<>();
             RingDrain a = plain.drain(0, plainSeen);
             RingDrain b = holding.drain(0, holdingSeen);
-            b.holdInChunksOf(DATA / 2); // many chunks, and pieces of several sizes in each
+            b.holdInChunksOf(DATA / 2); // many chunks, pieces of several sizes in each, slices that end inside one
             long heldMost = 0;
             for (Rec r : script) {
                 while (!plain.fits(0, r)) {
@@ -76,7 +77,8 @@ class RingHoldTest {
                 holding.write(0, r);
                 switch (random.nextInt(400)) {
                     case 0, 1, 2, 3, 4, 5, 6, 7 -> b.hold();
-                    case 8 -> b.drain();
+                    case 8, 9 -> b.drainHeld(1 + random.nextInt(3 * DATA));
+                    case 10 -> b.drain();
                     default -> {}
                 }
                 heldMost = Math.max(heldMost, b.heldBytes());
@@ -84,6 +86,7 @@ class RingHoldTest {
             a.drain();
             a.flushPending();
             b.hold();
+            b.drainHeld(1);
             b.drain();
             b.flushPending();
             assertEquals(0, b.heldBytes());
