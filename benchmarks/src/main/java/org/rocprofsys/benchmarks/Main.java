@@ -41,7 +41,8 @@ public final class Main {
             "fixedcost",
             "rocpd",
             "python",
-            "floor");
+            "floor",
+            "stall");
 
     private Main() {}
 
@@ -90,6 +91,7 @@ public final class Main {
                 case "rocpd" -> RocpdBench.run(env);
                 case "python" -> PythonBench.run(env);
                 case "floor" -> IngestFloorBench.run(env);
+                case "stall" -> StallBench.run(env);
                 default -> throw new IllegalStateException(n);
             };
             for (Result x : r) {
