@@ -433,7 +433,7 @@ public final class Collector {
             }
             n += d.drainHeld(HELD_SLICE_BYTES);
             held -= before - d.heldBytes();
-            if (held < holdBytes) {
+            if (copyingNewWhileSpent && held < holdBytes) { // (not after memory ran out)
                 held += holdRing(d);
             }
         }

@@ -140,8 +140,9 @@ public final class RingDrain {
     }
 
     /**
-     * Reads the oldest held records ({@link #hold}), whole chunks of a few MiB until at least {@code
-     * bytes} of them, leaving the rest held and the ring alone; returns how many it read.
+     * Reads the oldest held records ({@link #hold}), whole pieces (what one hold took of a stretch)
+     * until at least {@code bytes} of them, leaving the rest held and the ring alone; returns how
+     * many it read.
      */
     public int drainHeld(long bytes) throws WireException {
         if (spool.isEmpty()) {
