@@ -79,6 +79,9 @@ final class InstrumentBench {
         double[] instrWall = new double[reps];
         Env.run(List.of(prog.toString(), Long.toString(calls)), plain, out, null, 0)
                 .check("warm-up");
+        // a fresh build's first run under rocprof-sys-run makes its AOT cache in the background: not beside the figures
+        underRun(env, out, inst, calls, profiled).check("warm-up under rocprof-sys-run");
+        env.awaitAotCache();
         double[] twoRdtsc = new double[reps];
         for (int i = 0; i < reps; i++) {
             Env.Outcome original = Env.run(List.of(prog.toString(), Long.toString(calls)), plain, out, null, 0)
@@ -120,15 +123,17 @@ final class InstrumentBench {
                 20,
                 false));
         if (!Double.isNaN(twoRdtsc[0])) {
-            results.add(endToEnd(env, out, inst, calls, reps, median(twoRdtsc)));
+            results.add(endToEnd(env, out, inst, env.size(20_000_000, 2_000_000), reps, median(twoRdtsc)));
         }
         return results;
     }
 
     /**
      * Issue 11, item 3: the call as users see it, default settings (the 1 MiB ring that waits for
-     * the collector, the trace on) with the profile on, against the floor of a recorded call: two
-     * rdtsc, timed by the unprofiled program in the same benchmark run. Goal: at most 2x.
+     * the collector, the trace on) with the profile on, 20 M calls as the issue measures them (in a
+     * shorter loop the collector's start-up, still compiling, weighs more), against the floor of a
+     * recorded call: two rdtsc, timed by the unprofiled program in the same benchmark run. Goal: at
+     * most 2x.
      */
     private static Result endToEnd(Env env, Path out, Path inst, long calls, int reps, double floor) throws Exception {
         Map<String, String> defaults = env.profiledEnvironment(out, Map.of("ROCPROFSYS_PROFILE", "ON"));
