@@ -57,10 +57,10 @@ final class CallStackSamplingBench {
             }
             // the headline is the work's own CPU time (it includes the kernel's sample handling);
             // wall time is shown too, but a busy machine inflates it
-            double b = median(base);
-            double p = median(prof);
+            double b = Main.median(base);
+            double p = Main.median(prof);
             double slowdown = (p / b - 1) * 100;
-            double wallSlowdown = (median(profWall) / median(baseWall) - 1) * 100;
+            double wallSlowdown = (Main.median(profWall) / Main.median(baseWall) - 1) * 100;
             System.out.printf(
                     Locale.ROOT,
                     "sampling: work CPU time %.1f ms unprofiled, %.1f ms at 1 kHz (medians of"
@@ -166,12 +166,6 @@ final class CallStackSamplingBench {
             }
         }
         throw new IllegalStateException("no " + key + " in:\n" + o.stdout() + o.stderr());
-    }
-
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
     }
 
     private static double[] ms(double[] ns) {

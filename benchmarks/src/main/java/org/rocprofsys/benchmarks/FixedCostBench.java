@@ -81,11 +81,11 @@ final class FixedCostBench {
                             .add(new Sample(Main.number(f, "wall_ns") / 1e9, Main.number(f, "tree_cpu_ns") / 1e9));
                 }
             }
-            double echoWall = median(samples.get("/bin/echo hi"), Sample::wallS);
+            double echoWall = Main.median(samples.get("/bin/echo hi"), Sample::wallS);
             List<Result> r = new ArrayList<>();
             for (Map.Entry<String, List<Sample>> e : samples.entrySet()) {
-                double wall = median(e.getValue(), Sample::wallS);
-                double cpu = median(e.getValue(), Sample::cpuS);
+                double wall = Main.median(e.getValue(), Sample::wallS);
+                double cpu = Main.median(e.getValue(), Sample::cpuS);
                 System.out.printf(
                         Locale.ROOT,
                         "fixedcost: %-40s wall %.3f s  CPU %.3f s (medians of %d)%n",
@@ -122,10 +122,5 @@ final class FixedCostBench {
         } finally {
             Main.deleteTree(out);
         }
-    }
-
-    private static double median(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
-        double[] s = v.stream().mapToDouble(f).sorted().toArray();
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 }

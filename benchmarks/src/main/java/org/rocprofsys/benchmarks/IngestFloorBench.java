@@ -104,8 +104,8 @@ final class IngestFloorBench {
                         floorBytes / (double) records,
                         product[r]);
             }
-            double f = median(Arrays.copyOfRange(floor, warmUps, floor.length));
-            double p = median(Arrays.copyOfRange(product, warmUps, product.length));
+            double f = Main.median(Arrays.copyOfRange(floor, warmUps, floor.length));
+            double p = Main.median(Arrays.copyOfRange(product, warmUps, product.length));
             System.out.printf(
                     Locale.ROOT,
                     "floor: %.1f ns per record with no object per record (decode, call graph, trace packets"
@@ -469,11 +469,5 @@ final class IngestFloorBench {
         perfetto.finish(summary);
         Files.deleteIfExists(trace);
         return t1 - t0;
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 }

@@ -96,8 +96,8 @@ final class InstrumentBench {
             instr[i] = CallStackSamplingBench.field(o, "cpu_ns=") / calls;
             instrWall[i] = CallStackSamplingBench.field(o, "loop_ns=") / calls;
         }
-        double b = median(base);
-        double p = median(instr);
+        double b = Main.median(base);
+        double p = Main.median(instr);
         System.out.printf(
                 Locale.ROOT,
                 "instrument: tiny() %.2f ns/call original, %.2f ns/call instrumented and"
@@ -108,7 +108,7 @@ final class InstrumentBench {
                 reps,
                 calls,
                 p - b,
-                median(instrWall),
+                Main.median(instrWall),
                 Arrays.toString(base),
                 Arrays.toString(instr));
         List<Result> results = new ArrayList<>();
@@ -123,7 +123,7 @@ final class InstrumentBench {
                 20,
                 false));
         if (!Double.isNaN(twoRdtsc[0])) {
-            results.add(endToEnd(env, out, inst, env.size(20_000_000, 2_000_000), reps, median(twoRdtsc)));
+            results.add(endToEnd(env, out, inst, env.size(20_000_000, 2_000_000), reps, Main.median(twoRdtsc)));
         }
         return results;
     }
@@ -142,7 +142,7 @@ final class InstrumentBench {
             Env.Outcome o = underRun(env, out, inst, calls, defaults).check("rewritten, default settings");
             wall[i] = CallStackSamplingBench.field(o, "loop_ns=") / calls;
         }
-        double w = median(wall);
+        double w = Main.median(wall);
         System.out.printf(
                 Locale.ROOT,
                 "instrument: tiny() end to end, default settings with the profile: %.2f ns/call (median of %d: %s),"
@@ -253,15 +253,15 @@ final class InstrumentBench {
                     .check("rocprof-sys-instrument")
                     .wallSeconds();
         }
-        double delay = (median(instr) - median(run)) * 1000;
+        double delay = (Main.median(instr) - Main.median(run)) * 1000;
         System.out.printf(
                 Locale.ROOT,
                 "instrument: runtime mode start-up delay %.0f ms for %d functions"
                         + " (rocprof-sys-run %.0f ms, rocprof-sys-instrument %.0f ms, medians of %d)%n",
                 delay,
                 planned,
-                median(run) * 1000,
-                median(instr) * 1000,
+                Main.median(run) * 1000,
+                Main.median(instr) * 1000,
                 reps);
         return List.of(
                 new Result(
@@ -279,9 +279,9 @@ final class InstrumentBench {
                         delay,
                         "ms",
                         "rocprof-sys-run on the same program",
-                        median(run) * 1000,
+                        Main.median(run) * 1000,
                         "ms",
-                        median(instr) / median(run),
+                        Main.median(instr) / Main.median(run),
                         Double.NaN,
                         false));
     }
@@ -290,11 +290,5 @@ final class InstrumentBench {
         Map<String, String> plain = new HashMap<>(System.getenv());
         plain.keySet().removeIf(k -> k.startsWith("ROCPROFSYS_"));
         return plain;
-    }
-
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
     }
 }

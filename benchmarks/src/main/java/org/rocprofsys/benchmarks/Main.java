@@ -141,6 +141,18 @@ public final class Main {
     }
 
     /** Parses {@code key=value} pairs separated by spaces on one line (after a leading word). */
+    /** The median of {@code v} (the mean of the middle two for an even count). */
+    static double median(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    /** The median of {@code f} over {@code items}. */
+    static <T> double median(List<T> items, java.util.function.ToDoubleFunction<T> f) {
+        return median(items.stream().mapToDouble(f).toArray());
+    }
+
     static Map<String, String> fields(String line) {
         Map<String, String> m = new LinkedHashMap<>();
         for (String w : line.trim().split("\\s+")) {

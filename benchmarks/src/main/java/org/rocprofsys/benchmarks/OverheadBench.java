@@ -225,7 +225,7 @@ final class OverheadBench {
     private static List<Result> report(int threads, Map<Config, List<Run>> runs) {
         List<Result> r = new ArrayList<>();
         Config base = runs.keySet().iterator().next();
-        double baseWork = median(runs.get(base), Run::workS);
+        double baseWork = Main.median(runs.get(base), Run::workS);
         System.out.printf(
                 Locale.ROOT,
                 "overhead, %d thread%s (load average now %s):%n",
@@ -235,9 +235,9 @@ final class OverheadBench {
         for (Map.Entry<Config, List<Run>> e : runs.entrySet()) {
             Config c = e.getKey();
             List<Run> rs = e.getValue();
-            double work = median(rs, Run::workS);
-            double cpuPerS = median(rs, x -> x.profilerCpuS() / x.workS());
-            double waited = median(rs, x -> x.waitedShare(threads));
+            double work = Main.median(rs, Run::workS);
+            double cpuPerS = Main.median(rs, x -> x.profilerCpuS() / x.workS());
+            double waited = Main.median(rs, x -> x.waitedShare(threads));
             long lost = rs.stream().mapToLong(Run::lost).sum();
             System.out.printf(
                     Locale.ROOT,
@@ -249,7 +249,7 @@ final class OverheadBench {
                     (work / baseWork - 1) * 100,
                     waited * 100,
                     c.unprofiled() ? 0.0 : cpuPerS,
-                    median(rs, Run::commandWallS),
+                    Main.median(rs, Run::commandWallS),
                     lost,
                     rs.stream()
                             .map(x -> String.format(Locale.ROOT, "%.3f", x.workS()))
@@ -274,7 +274,7 @@ final class OverheadBench {
                     waited * 100,
                     "%",
                     "unprofiled " + threads + "T, same run",
-                    median(runs.get(base), x -> x.waitedShare(threads)) * 100,
+                    Main.median(runs.get(base), x -> x.waitedShare(threads)) * 100,
                     "%",
                     Double.NaN,
                     Double.NaN,
@@ -291,10 +291,5 @@ final class OverheadBench {
                     false));
         }
         return r;
-    }
-
-    private static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> f) {
-        double[] v = runs.stream().mapToDouble(f).sorted().toArray();
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 }

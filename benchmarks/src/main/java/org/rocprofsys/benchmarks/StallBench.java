@@ -64,12 +64,12 @@ final class StallBench {
                 }
             }
             List<Sample> base = samples.get("decoded as they come");
-            double baseStop = median(base, Sample::longestStopMs);
-            double baseWall = median(base, Sample::wallS);
+            double baseStop = Main.median(base, Sample::longestStopMs);
+            double baseWall = Main.median(base, Sample::wallS);
             List<Result> results = new ArrayList<>();
             for (Map.Entry<String, List<Sample>> e : samples.entrySet()) {
-                double stop = median(e.getValue(), Sample::longestStopMs);
-                double wall = median(e.getValue(), Sample::wallS);
+                double stop = Main.median(e.getValue(), Sample::longestStopMs);
+                double wall = Main.median(e.getValue(), Sample::wallS);
                 System.out.printf(
                         Locale.ROOT,
                         "stall: %-28s longest stop %7.1f ms  whole run %.2f s (medians of %d)%n",
@@ -105,10 +105,5 @@ final class StallBench {
         } finally {
             Main.deleteTree(out);
         }
-    }
-
-    private static double median(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
-        double[] s = v.stream().mapToDouble(f).sorted().toArray();
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 }
