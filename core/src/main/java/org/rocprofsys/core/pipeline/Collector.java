@@ -94,30 +94,36 @@ public final class Collector {
     /** Bytes the drains hold now. */
     private long held;
 
-    /**
-     * Set once the held records reached {@link #holdBytes}. From then on each pass decodes a slice
-     * of each ring's held records and, while that is below the budget, takes the ring's new records
-     * into the hold, so that its thread does not stop behind them; a ring that holds nothing any more
-     * is read as it comes. A target that writes slower than the collector decodes sees its rings read
-     * as they come within seconds, without a pause.
-     */
-    private boolean holdingSpent;
+    /** What a pass does with the rings of a running image while the launched target runs. */
+    private enum Holding {
+        /** Copies their records into the hold (below the budget). */
+        TAKING,
+        /**
+         * The held records reached {@link #holdBytes}: decodes a slice of each ring's held records
+         * and, while that is below the budget, takes the ring's new records into the hold, so that its
+         * thread does not stop behind them; a ring that holds nothing any more is read as it comes. A
+         * target that writes slower than the collector decodes sees its rings read as they come within
+         * seconds, without a pause.
+         */
+        SLICING,
+        /**
+         * Reads the rings as records come, each after all it holds (nothing is held, or held records
+         * did not shrink within {@link #HELD_SHRINK_PERIOD_NS} of slicing: the target writes faster
+         * than the collector decodes, and copying its records costs more than it saves; the rings'
+         * threads wait for room while the rest is decoded, as they wait for a collector that falls
+         * behind; or memory ran out).
+         */
+        READING
+    }
 
-    /**
-     * Cleared where, after holding was spent, what is held did not shrink within {@link
-     * #HELD_SHRINK_PERIOD_NS}: the target writes faster than the collector decodes, and copying its
-     * records costs more than it saves (they are decoded cold). The next pass decodes all that is
-     * held, while the rings' threads wait for room as they wait for a collector that falls behind,
-     * and the rings are read as they come from then on.
-     */
-    private boolean copyingNewWhileSpent = true;
+    private Holding holding = holdBytes > 0 ? Holding.TAKING : Holding.READING;
 
     private long shrinkCheckNs;
     private long shrinkCheckHeld;
     private static final long HELD_SHRINK_PERIOD_NS = TimeUnit.SECONDS.toNanos(1);
 
     /**
-     * What one pass decodes of a ring's held records once holding is spent: little, since the first
+     * What one pass decodes of a ring's held records while {@link Holding#SLICING}: little, since the first
      * of them may be decoded by code not compiled yet, while the ring's thread fills its ring.
      */
     private static final long HELD_SLICE_BYTES = 256L << 10;
@@ -298,14 +304,15 @@ public final class Collector {
             lastLivenessCheck = now;
         }
         // records are held only while the launched target runs: after it, nothing is gained by waiting
-        boolean holding = holdBytes > 0 && rootEnd == null;
+        boolean targetRuns = rootEnd == null;
         long taken = 0;
         for (Image image : List.copyOf(images.values())) {
             // the state is read before the rings: what the agent wrote before EXITED is then visible
             boolean exited = image.file.state() == WireFormat.STATE_EXITED;
-            if (exited || !holding || (holdingSpent && !copyingNewWhileSpent)) {
+            Holding stage = targetRuns ? holding : Holding.READING; // (memory may run out in the pass)
+            if (exited || stage == Holding.READING) {
                 n += drainAll(image);
-            } else if (holdingSpent) {
+            } else if (stage == Holding.SLICING) {
                 n += drainHeldFirst(image);
             } else {
                 taken += holdAll(image);
@@ -329,8 +336,8 @@ public final class Collector {
                 endImage(image, ProcessEnd.KILLED_BY_SIGNAL, 0, System.nanoTime());
             }
         }
-        if (holding) {
-            spendHolding();
+        if (targetRuns && holding != Holding.READING) {
+            spendHolding(now);
         }
         recordsRead += n;
         // for the idle and caught-up decisions, bytes held count as FUNC_CALLs (24 bytes, the most common record)
@@ -403,20 +410,17 @@ public final class Collector {
         return n;
     }
 
-    /** Spends holding at the budget, and stops copying past it where what is held does not shrink. */
-    private void spendHolding() {
-        long now = System.nanoTime();
-        if (!holdingSpent) {
-            if (held >= holdBytes) {
-                holdingSpent = true;
-                shrinkCheckNs = now;
-                shrinkCheckHeld = held;
-            }
-        } else if (copyingNewWhileSpent && now - shrinkCheckNs >= HELD_SHRINK_PERIOD_NS) {
-            copyingNewWhileSpent = held < shrinkCheckHeld;
-            shrinkCheckNs = now;
-            shrinkCheckHeld = held;
+    /** Slices at the budget, and reads as records come where slicing does not shrink what is held. */
+    private void spendHolding(long now) {
+        if (holding == Holding.TAKING && held >= holdBytes) {
+            holding = Holding.SLICING;
+        } else if (holding != Holding.SLICING || now - shrinkCheckNs < HELD_SHRINK_PERIOD_NS) {
+            return;
+        } else if (held >= shrinkCheckHeld) {
+            holding = Holding.READING;
         }
+        shrinkCheckNs = now;
+        shrinkCheckHeld = held;
     }
 
     /**
@@ -433,7 +437,7 @@ public final class Collector {
             }
             n += d.drainHeld(HELD_SLICE_BYTES);
             held -= before - d.heldBytes();
-            if (copyingNewWhileSpent && held < holdBytes) { // (not after memory ran out)
+            if (holding == Holding.SLICING && held < holdBytes) { // (not after memory ran out)
                 held += holdRing(d);
             }
         }
@@ -445,7 +449,7 @@ public final class Collector {
         long bytes = 0;
         for (RingDrain d : drains(image)) {
             bytes += holdRing(d);
-            if (holdingSpent && !copyingNewWhileSpent) {
+            if (holding == Holding.READING) {
                 break; // memory ran out
             }
         }
@@ -459,8 +463,7 @@ public final class Collector {
         try {
             return d.hold();
         } catch (OutOfMemoryError e) {
-            holdingSpent = true;
-            copyingNewWhileSpent = false;
+            holding = Holding.READING;
             log.println("[rocprof-sys] warning: no memory to hold records while the target runs (" + e.getMessage()
                     + "); decoding them as they come");
             return d.heldBytes() - before;

@@ -232,7 +232,7 @@ final class CallGraphBuilder {
             }
         }
         long wallNs = endNs - beginNs;
-        node.measure.recordOne(wallNs, (double) wallNs / (double) units[0], wallNs);
+        recordWall(node, wallNs);
         long last = Math.max(beginNs, endNs);
         if (t.lastTs < last) {
             t.lastTs = last;
@@ -335,6 +335,11 @@ final class CallGraphBuilder {
         }
     }
 
+    /** Adds a call of {@code wallNs} to {@code node} when wall_clock is the only component. */
+    private void recordWall(ProfileNode node, long wallNs) {
+        node.measure.recordOne(wallNs, (double) wallNs / (double) units[0], wallNs);
+    }
+
     /** Pops the thread's innermost region and adds the call to its entry. */
     private void record(ThreadState t, long ts, RegionMetrics end) {
         int k = t.size - 1;
@@ -344,7 +349,7 @@ final class CallGraphBuilder {
         t.pop();
         if (wallClockOnly) {
             // what the loop below makes of wall_clock alone, without its arrays
-            node.measure.recordOne(wallNs, (double) wallNs / (double) units[0], wallNs);
+            recordWall(node, wallNs);
             return;
         }
         for (int i = 0; i < comps.length; i++) {

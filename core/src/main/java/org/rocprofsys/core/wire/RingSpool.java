@@ -55,6 +55,11 @@ final class RingSpool {
             LibC.munmap(segment, segment.byteSize());
         }
 
+        /** Where piece {@code i} starts (each piece starts where the one before it ends). */
+        long start(int i) {
+            return i == 0 ? 0 : ends[i - 1];
+        }
+
         void add(long end) {
             if (pieces == ends.length) {
                 ends = Arrays.copyOf(ends, pieces * 2);
@@ -101,7 +106,7 @@ final class RingSpool {
     void forEachPiece(PieceReader reader) throws WireException {
         for (Chunk chunk : chunks) {
             for (int i = chunk.read; i < chunk.pieces; i++) {
-                reader.read(chunk.segment, i == 0 ? 0 : chunk.ends[i - 1], chunk.ends[i]);
+                reader.read(chunk.segment, chunk.start(i), chunk.ends[i]);
             }
         }
     }
@@ -117,11 +122,11 @@ final class RingSpool {
         try {
             for (Chunk chunk; read < bytes && (chunk = chunks.peekFirst()) != null; ) {
                 while (read < bytes && chunk.read < chunk.pieces) {
-                    long from = chunk.read == 0 ? 0 : chunk.ends[chunk.read - 1];
-                    long to = chunk.ends[chunk.read++];
-                    read += to - from;
-                    this.bytes -= to - from;
-                    reader.read(chunk.segment, from, to);
+                    int i = chunk.read++;
+                    long length = chunk.ends[i] - chunk.start(i);
+                    read += length;
+                    this.bytes -= length;
+                    reader.read(chunk.segment, chunk.start(i), chunk.ends[i]);
                 }
                 if (chunk.read == chunk.pieces) {
                     chunks.pollFirst();
