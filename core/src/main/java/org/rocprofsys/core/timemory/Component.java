@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import org.rocprofsys.core.calltree.Measure;
 import org.rocprofsys.core.event.RegionMetrics;
 
 /**
@@ -283,6 +284,14 @@ public enum Component {
     /** A utilisation's value (timemory's {@code cpu_util::get()}): 100 x cpu / wall, 0 without wall time. */
     public static double percent(long cpuNs, long wallNs) {
         return wallNs > 0 ? 100.0 * (double) cpuNs / (double) wallNs : 0.0;
+    }
+
+    /**
+     * The component's {@code get()} for slot {@code i} of {@code m}: the accumulated value in
+     * display units ({@code unit} raw units each), or for a utilisation 100 x CPU / wall time.
+     */
+    double value(Measure m, int i, long unit) {
+        return utilisation() ? percent(m.raw(i), m.wallNs()) : m.value(i, unit);
     }
 
     /** end - begin, or 0 when either reading is absent. */

@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.rocprofsys.core.calltree.Measure;
 import org.rocprofsys.core.timemory.ProcessReport.GraphNode;
 import org.rocprofsys.core.timemory.ProcessReport.Row;
 
@@ -148,7 +149,7 @@ final class JsonReport {
      */
     private static void entry(JsonOut j, Measure m, Component c, Values ci, TimemoryOptions.Format f) {
         j.beginObject("entry");
-        j.name("laps").value(m.laps);
+        j.name("laps").value(m.laps());
         if (ci.array()) {
             j.name("repr_data");
             doubles(j, m, c, ci, f);
@@ -166,20 +167,20 @@ final class JsonReport {
         int slot = ci.slot();
         if (c.utilisation()) {
             j.name("value");
-            pair(j, m.raw[slot], m.wallNs);
+            pair(j, m.raw(slot), m.wallNs());
             j.name("accum");
-            pair(j, m.raw[slot], m.wallNs);
+            pair(j, m.raw(slot), m.wallNs());
         } else {
-            j.name("value").value(m.raw[slot]);
+            j.name("value").value(m.raw(slot));
             if (c.hasAccum()) {
-                j.name("accum").value(m.raw[slot]);
+                j.name("accum").value(m.raw(slot));
             }
         }
         if (c.integral()) {
-            j.name("repr_data").value(m.raw[slot]);
-            j.name("repr_display").value(m.raw[slot]);
+            j.name("repr_data").value(m.raw(slot));
+            j.name("repr_display").value(m.raw(slot));
         } else {
-            double v = m.value(slot, c, f.unit());
+            double v = c.value(m, slot, f.unit());
             j.name("repr_data").value(v);
             j.name("repr_display").value(v);
         }
@@ -197,7 +198,7 @@ final class JsonReport {
     private static void longs(JsonOut j, Measure m, Values ci) {
         j.beginArray();
         for (int s : ci.slots) {
-            j.value(m.raw[s]);
+            j.value(m.raw(s));
         }
         j.endArray();
     }
@@ -205,7 +206,7 @@ final class JsonReport {
     private static void doubles(JsonOut j, Measure m, Component c, Values ci, TimemoryOptions.Format f) {
         j.beginArray();
         for (int s : ci.slots) {
-            j.value(m.value(s, c, f.unit()));
+            j.value(c.value(m, s, f.unit()));
         }
         j.endArray();
     }
@@ -217,11 +218,11 @@ final class JsonReport {
     private static void stats(JsonOut j, Measure m, Component c, Values ci) {
         j.beginObject("stats");
         if (c.reportsStatistics()) {
-            stat(j, "sum", ci, s -> m.sum[s]);
-            j.name("count").value(m.count);
-            stat(j, "min", ci, s -> m.min[s]);
-            stat(j, "max", ci, s -> m.max[s]);
-            stat(j, "sqr", ci, s -> m.sqr[s]);
+            stat(j, "sum", ci, s -> m.sum(s));
+            j.name("count").value(m.count());
+            stat(j, "min", ci, s -> m.min(s));
+            stat(j, "max", ci, s -> m.max(s));
+            stat(j, "sqr", ci, s -> m.sqr(s));
             stat(j, "mean", ci, m::mean);
             stat(j, "stddev", ci, m::stddev);
         }

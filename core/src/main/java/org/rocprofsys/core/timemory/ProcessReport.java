@@ -5,8 +5,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.rocprofsys.core.timemory.CallGraphBuilder.ProcessState;
-import org.rocprofsys.core.timemory.CallGraphBuilder.ThreadState;
+import org.rocprofsys.core.calltree.CallNode;
+import org.rocprofsys.core.calltree.Measure;
+import org.rocprofsys.core.calltree.ProcessCalls;
+import org.rocprofsys.core.calltree.ThreadCalls;
 
 /**
  * One process's profile as timemory finalizes it: the worker graphs merged into the main graph
@@ -117,20 +119,20 @@ final class ProcessReport {
         return options;
     }
 
-    static ProcessReport build(ProcessState p, TimemoryOptions options) {
+    static ProcessReport build(ProcessCalls p, TimemoryOptions options) {
         Builder b = new Builder(p, options);
         return b.build();
     }
 
     private static final class Builder {
-        private final ProcessState p;
+        private final ProcessCalls p;
         private final TimemoryOptions options;
         private final ValueSlots slots;
         private final int n;
         private final Map<String, Long> nameHash = new HashMap<>();
-        private Map<ThreadState, Integer> seq;
+        private Map<ThreadCalls, Integer> seq;
 
-        Builder(ProcessState p, TimemoryOptions options) {
+        Builder(ProcessCalls p, TimemoryOptions options) {
             this.p = p;
             this.options = options;
             this.slots = new ValueSlots(options);
@@ -139,16 +141,16 @@ final class ProcessReport {
 
         ProcessReport build() {
             seq = p.sequences();
-            int mainSeq = p.main == null ? 0 : seq.get(p.main);
+            int mainSeq = p.main() == null ? 0 : seq.get(p.main());
             GraphNode root = new GraphNode(null, 0, 0L, mainSeq, new Measure(n));
-            if (p.main != null) {
-                attach(root, p.main);
+            if (p.main() != null) {
+                attach(root, p.main());
             }
-            for (ThreadState w : p.workersInMergeOrder(seq)) {
+            for (ThreadCalls w : p.workersInMergeOrder(seq)) {
                 GraphNode target = root;
-                if (!options.profile().flat() && w.bookmark != null) {
-                    ProfileNode b = w.bookmark;
-                    target = find(root, hash(b.name, b.depth, b.timelineId), b.depth);
+                if (!options.profile().flat() && w.bookmark() != null) {
+                    CallNode b = w.bookmark();
+                    target = find(root, hash(b.name(), b.depth(), b.timelineId()), b.depth());
                     if (target == null) {
                         continue; // its bookmark lies below MAX_DEPTH: nothing of it is recorded
                     }
@@ -160,22 +162,22 @@ final class ProcessReport {
                 rows = collapse(rows);
             }
             computeSelf(rows);
-            int[] counterColumns = p.countersRead.stream()
+            int[] counterColumns = p.countersRead().stream()
                     .filter(k -> k < options.counters().size())
                     .toArray();
-            return new ProcessReport(p.pid, p.threads.size(), root, rows, slots, counterColumns, options);
+            return new ProcessReport(p.pid(), p.threads().size(), root, rows, slots, counterColumns, options);
         }
 
         /** Hangs a thread's entries below {@code target} (depth continues from the target). */
-        private void attach(GraphNode target, ThreadState t) {
+        private void attach(GraphNode target, ThreadCalls t) {
             int tid = seq.get(t);
-            List<ProfileNode> top = t.head.children();
+            List<CallNode> top = t.head().children();
             if (options.profile().flat()) {
                 // timemory's insert_flat puts the thread's first entry under the head and every
                 // later one under that first entry, all with depth 1
                 GraphNode first = null;
-                for (ProfileNode e : top) {
-                    GraphNode g = new GraphNode(e.name, 1, hash(e.name, 1, e.timelineId), tid, e.measure);
+                for (CallNode e : top) {
+                    GraphNode g = new GraphNode(e.name(), 1, hash(e.name(), 1, e.timelineId()), tid, e.measure());
                     if (first == null) {
                         first = g;
                         target.add(g);
@@ -185,14 +187,14 @@ final class ProcessReport {
                 }
                 return;
             }
-            for (ProfileNode e : top) {
+            for (CallNode e : top) {
                 copy(target, e, tid);
             }
         }
 
         /** Copies a thread's subtree below {@code parent}, dropping entries at depth >= MAX_DEPTH. */
-        private void copy(GraphNode parent, ProfileNode e, int tid) {
-            record Item(GraphNode parent, ProfileNode e) {}
+        private void copy(GraphNode parent, CallNode e, int tid) {
+            record Item(GraphNode parent, CallNode e) {}
             ArrayList<Item> stack = new ArrayList<>();
             stack.add(new Item(parent, e));
             while (!stack.isEmpty()) {
@@ -201,10 +203,10 @@ final class ProcessReport {
                 if (depth - 1 >= options.profile().maxDepth()) {
                     continue;
                 }
-                ProfileNode p = it.e;
-                GraphNode g = new GraphNode(p.name, depth, hash(p.name, depth, p.timelineId), tid, p.measure);
+                CallNode p = it.e;
+                GraphNode g = new GraphNode(p.name(), depth, hash(p.name(), depth, p.timelineId()), tid, p.measure());
                 it.parent.add(g);
-                List<ProfileNode> ch = p.children();
+                List<CallNode> ch = p.children();
                 for (int i = ch.size() - 1; i >= 0; i--) {
                     stack.add(new Item(g, ch.get(i)));
                 }
@@ -240,7 +242,7 @@ final class ProcessReport {
         private List<Row> flatten(GraphNode root) {
             List<Row> out = new ArrayList<>();
             int width = 1;
-            int count = p.threads.size();
+            int count = p.threads().size();
             if (count > 9) {
                 width = Math.max(width, (int) Math.log10(count) + 1);
             }
@@ -329,14 +331,14 @@ final class ProcessReport {
                         }
                         if (e.depth == r.depth + 1) {
                             for (int i = 0; i < n; i++) {
-                                excl[i] += e.measure.value(i, comps[i], units[i]);
+                                excl[i] += comps[i].value(e.measure, i, units[i]);
                             }
                         }
                     }
                 }
                 r.self = new double[n];
                 for (int i = 0; i < n; i++) {
-                    double v = r.measure.value(i, comps[i], units[i]);
+                    double v = comps[i].value(r.measure, i, units[i]);
                     double pd = v > 0 ? (1.0 - excl[i] / v) * 100.0 : 0.0;
                     r.self[i] = pd < 0 ? 0.0 : pd;
                 }

@@ -2,6 +2,7 @@ package org.rocprofsys.core.timemory;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.rocprofsys.core.calltree.Measure;
 import org.rocprofsys.core.timemory.ProcessReport.Row;
 
 /**
@@ -57,7 +58,7 @@ final class TextReport {
                     List<String> cells = new ArrayList<>(12);
                     if (k == 0) {
                         cells.add(r.prefix);
-                        cells.add(Long.toString(r.measure.laps));
+                        cells.add(Long.toString(r.measure.laps()));
                         cells.add(Integer.toString(r.depth));
                     } else {
                         cells.add("");
@@ -72,7 +73,7 @@ final class TextReport {
             } else {
                 List<String> cells = new ArrayList<>(12);
                 cells.add(r.prefix);
-                cells.add(Long.toString(r.measure.laps));
+                cells.add(Long.toString(r.measure.laps()));
                 cells.add(Integer.toString(r.depth));
                 values(cells, r, c, f, first, metric);
                 t.row(cells.toArray(String[]::new));
@@ -90,17 +91,17 @@ final class TextReport {
             cells.add(f.unitRepr());
         }
         if (c.integral()) {
-            cells.add(Long.toString(m.raw[slot]));
+            cells.add(Long.toString(m.raw(slot)));
         } else {
-            double v = m.value(slot, c, f.unit());
+            double v = c.value(m, slot, f.unit());
             cells.add(num(v, f));
             if (c.reportsMean()) {
-                cells.add(num(v / m.laps, f));
+                cells.add(num(v / m.laps(), f));
             }
         }
         if (c.reportsStatistics()) {
-            cells.add(num(m.min[slot], f));
-            cells.add(num(m.max[slot], f));
+            cells.add(num(m.min(slot), f));
+            cells.add(num(m.max(slot), f));
             cells.add(num(m.variance(slot), f));
             cells.add(num(m.stddev(slot), f));
         }

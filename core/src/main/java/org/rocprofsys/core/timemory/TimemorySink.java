@@ -11,6 +11,8 @@ import java.util.Objects;
 import java.util.function.IntFunction;
 import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.output.OutputPaths;
+import org.rocprofsys.core.calltree.CallTree;
+import org.rocprofsys.core.calltree.ProcessCalls;
 import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
@@ -24,7 +26,7 @@ import org.rocprofsys.core.output.WrittenFile;
  * does, each file announced with timemory's line
  * {@code [rocprofiler-systems][<pid>][<component>]> Outputting '<path>'}.
  *
- * <p>Events are folded into call graphs as they come ({@link CallGraphBuilder}); nothing is
+ * <p>Events are folded into call graphs as they come ({@link CallTree}); nothing is
  * written before {@link #finish}. A process with no region writes nothing.
  */
 public final class TimemorySink implements OutputWriter {
@@ -38,7 +40,7 @@ public final class TimemorySink implements OutputWriter {
     private final OutputPaths rootPaths;
     private final PrintStream log;
     private final PrintStream cout;
-    private final CallGraphBuilder builder;
+    private final CallTree builder;
     private final List<OutputFile> files = new ArrayList<>();
     /** Replaces the component's label in file names and messages (the sampled profiles' own names). */
     private String labelOverride;
@@ -57,7 +59,10 @@ public final class TimemorySink implements OutputWriter {
         this.pathsForPid = null;
         this.log = Objects.requireNonNull(log, "log");
         this.cout = Objects.requireNonNull(cout, "cout");
-        this.builder = new CallGraphBuilder(options);
+        this.builder = new CallTree(
+                new TimemoryMeter(options),
+                options.profile().flat(),
+                options.profile().timeline());
     }
 
     /** With the output names of every process given by {@code pathsForPid}. */
@@ -68,10 +73,13 @@ public final class TimemorySink implements OutputWriter {
         this.pathsForPid = Objects.requireNonNull(pathsForPid, "pathsForPid");
         this.log = Objects.requireNonNull(log, "log");
         this.cout = Objects.requireNonNull(cout, "cout");
-        this.builder = new CallGraphBuilder(options);
+        this.builder = new CallTree(
+                new TimemoryMeter(options),
+                options.profile().flat(),
+                options.profile().timeline());
     }
 
-    /** Every thread's graph starts at the head (see {@link CallGraphBuilder#threadsAtRoot}). */
+    /** Every thread's graph starts at the head (see {@link CallTree#threadsAtRoot}). */
     TimemorySink withThreadsAtRoot() {
         builder.threadsAtRoot();
         return this;
@@ -131,7 +139,7 @@ public final class TimemorySink implements OutputWriter {
     }
 
     private void writeAll(int rootPid) throws IOException {
-        for (CallGraphBuilder.ProcessState p : builder.processes()) {
+        for (ProcessCalls p : builder.processes()) {
             ProcessReport report = ProcessReport.build(p, options);
             if (report.isEmpty()) {
                 continue;

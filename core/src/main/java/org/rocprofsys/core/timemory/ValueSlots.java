@@ -3,10 +3,10 @@ package org.rocprofsys.core.timemory;
 import java.util.List;
 
 /**
- * Where each selected component's values sit in a call-graph entry's arrays ({@link Measure}):
+ * Where each selected component's values sit in a call-graph entry's arrays ({@link org.rocprofsys.core.calltree.Measure}):
  * one slot per component, except papi_array, which has one per CPU counter (timemory's
  * {@code std::array<long long, N>}). A utilisation's slot holds its CPU time; the wall time, the
- * other half of its pair, is the entry's {@link Measure#wallNs}.
+ * other half of its pair, is the entry's {@link org.rocprofsys.core.calltree.Measure#wallNs}.
  */
 final class ValueSlots {
     private final List<Component> components;
@@ -29,7 +29,7 @@ final class ValueSlots {
         this.total = next;
     }
 
-    /** Slots of every component together: the length of a {@link Measure}'s arrays. */
+    /** Slots of every component together: the length of a {@link org.rocprofsys.core.calltree.Measure}'s arrays. */
     int total() {
         return total;
     }

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocprofsys.core.calltree.CallTree;
+import org.rocprofsys.core.calltree.ProcessCalls;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionMetrics;
 
@@ -219,8 +221,8 @@ class CallGraphBuilderTest {
 
     @Test
     void memoryStaysBoundedByDistinctPaths() {
-        CallGraphBuilder b = new CallGraphBuilder(
-                opts(false, false, false, 65535, List.of(Component.WALL_CLOCK, Component.TRIP_COUNT)));
+        TimemoryOptions o = opts(false, false, false, 65535, List.of(Component.WALL_CLOCK, Component.TRIP_COUNT));
+        CallTree b = new CallTree(new TimemoryMeter(o), false, false);
         Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).thread(0, PID + 1, 1);
         ev.list.forEach(b::accept);
         long t = 0;
@@ -236,14 +238,15 @@ class CallGraphBuilderTest {
         b.finish(t);
         // app, app/outer, app/outer/x, app/outer/y on the main thread, outer, outer/x, outer/y on the worker
         assertEquals(7, b.nodeCount());
-        CallGraphBuilder.ProcessState p = b.processes().get(0);
-        assertTrue(p.history.size() <= CallGraphBuilder.HISTORY_CAPACITY);
+        ProcessCalls p = b.processes().get(0);
+        assertTrue(p.historySize() <= CallTree.HISTORY_CAPACITY);
         ProcessReport rep = ProcessReport.build(
                 p, opts(false, false, false, 65535, List.of(Component.WALL_CLOCK, Component.TRIP_COUNT)));
         assertEquals(7, rep.rows.size());
-        assertEquals(250_000, rep.rows.get(1).measure.laps);
+        assertEquals(250_000, rep.rows.get(1).measure.laps());
 
-        CallGraphBuilder tl = new CallGraphBuilder(opts(false, true, false, 65535, List.of(Component.WALL_CLOCK)));
+        CallTree tl = new CallTree(
+                new TimemoryMeter(opts(false, true, false, 65535, List.of(Component.WALL_CLOCK))), false, true);
         ev.list.forEach(tl::accept);
         for (int i = 0; i < 1000; i++) {
             tl.accept(begin(2L * i, PID, "k"));

@@ -1,25 +1,26 @@
-package org.rocprofsys.core.timemory;
+package org.rocprofsys.core.calltree;
 
 /**
- * What one call-graph entry holds for each selected component, as timemory's graph node does:
+ * What one call-tree entry holds for each of its meter's slots ({@link CallMeter}), as timemory's
+ * graph node does:
  * the lap count, the accumulated raw value (ns, bytes, or calls; timemory's {@code value} and
  * {@code accum}, which are equal for these components) and the statistics of the per-call values
  * in display units ({@code tim::statistics<double>}: sum, sum of squares, min, max, count).
  */
-final class Measure {
-    long laps;
+public final class Measure {
+    private long laps;
     /** The calls' wall time, the denominator of the utilisations (timemory's pair.second). */
-    long wallNs;
+    private long wallNs;
 
-    final long[] raw;
-    final double[] sum;
-    final double[] sqr;
-    final double[] min;
-    final double[] max;
-    long count;
+    private final long[] raw;
+    private final double[] sum;
+    private final double[] sqr;
+    private final double[] min;
+    private final double[] max;
+    private long count;
 
-    /** @param slots {@link ValueSlots#total()}: one value per component, one per counter of papi_array */
-    Measure(int slots) {
+    /** @param slots {@link CallMeter#slots()} */
+    public Measure(int slots) {
         raw = new long[slots];
         sum = new double[slots];
         sqr = new double[slots];
@@ -27,7 +28,7 @@ final class Measure {
         max = new double[slots];
     }
 
-    Measure copy() {
+    public Measure copy() {
         Measure m = new Measure(raw.length);
         m.laps = laps;
         m.wallNs = wallNs;
@@ -45,7 +46,7 @@ final class Measure {
      * ({@code storage} pop: {@code targ += obj}, then {@code stats += obj.get()}), lasting
      * {@code callWallNs}.
      */
-    void record(long[] values, double[] display, long callWallNs) {
+    public void record(long[] values, double[] display, long callWallNs) {
         laps++;
         wallNs += callWallNs;
         boolean first = count == 0;
@@ -57,7 +58,7 @@ final class Measure {
     }
 
     /** {@link #record} of an entry with one slot: {@code value} raw, {@code display} in display units. */
-    void recordOne(long value, double display, long callWallNs) {
+    public void recordOne(long value, double display, long callWallNs) {
         laps++;
         wallNs += callWallNs;
         raw[0] += value;
@@ -81,7 +82,7 @@ final class Measure {
     }
 
     /** Merging identical entries of different threads (COLLAPSE_THREADS): laps, values and statistics. */
-    void addAll(Measure o) {
+    public void addAll(Measure o) {
         laps += o.laps;
         addValuesAndStats(o);
     }
@@ -91,7 +92,7 @@ final class Measure {
      * when it merges siblings with equal hashes. The lap count is not summed (timemory's
      * component {@code operator+=} only adds value and accum).
      */
-    void addValuesAndStats(Measure o) {
+    public void addValuesAndStats(Measure o) {
         wallNs += o.wallNs;
         for (int i = 0; i < raw.length; i++) {
             raw[i] += o.raw[i];
@@ -117,7 +118,7 @@ final class Measure {
      * {@code statistics -= child} (sum and sqr subtracted, min/max widened, count kept; nothing
      * when the count is 0).
      */
-    void subtractChild(Measure o) {
+    public void subtractChild(Measure o) {
         wallNs -= o.wallNs;
         for (int i = 0; i < raw.length; i++) {
             raw[i] -= o.raw[i];
@@ -132,20 +133,57 @@ final class Measure {
         }
     }
 
-    /**
-     * The component's {@code get()} for slot {@code i}: the accumulated value in display units
-     * ({@code unit} raw units each), or for a utilisation 100 x CPU / wall time of the entry.
-     */
-    double value(int i, Component c, long unit) {
-        return c.utilisation() ? Component.percent(raw[i], wallNs) : (double) raw[i] / (double) unit;
+    /** Finished calls (timemory's laps). */
+    public long laps() {
+        return laps;
     }
 
-    double mean(int i) {
+    /** The calls' wall time in ns, the denominator of the utilisations. */
+    public long wallNs() {
+        return wallNs;
+    }
+
+    /** Calls in the statistics (equal to {@link #laps} unless merged siblings kept their laps). */
+    public long count() {
+        return count;
+    }
+
+    /** Slot {@code i}'s accumulated raw value (ns, bytes, counts). */
+    public long raw(int i) {
+        return raw[i];
+    }
+
+    /** The sum of slot {@code i}'s per-call values in display units. */
+    public double sum(int i) {
+        return sum[i];
+    }
+
+    /** The sum of squares of slot {@code i}'s per-call values in display units. */
+    public double sqr(int i) {
+        return sqr[i];
+    }
+
+    /** The least per-call value of slot {@code i} in display units. */
+    public double min(int i) {
+        return min[i];
+    }
+
+    /** The greatest per-call value of slot {@code i} in display units. */
+    public double max(int i) {
+        return max[i];
+    }
+
+    /** Slot {@code i}'s accumulated value in display units ({@code unit} raw units each). */
+    public double value(int i, long unit) {
+        return (double) raw[i] / (double) unit;
+    }
+
+    public double mean(int i) {
         return count > 0 ? sum[i] / count : 0.0;
     }
 
     /** {@code statistics::get_variance}: sample variance, 0 below two samples. */
-    double variance(int i) {
+    public double variance(int i) {
         if (count < 2) {
             return sum[i] - sum[i];
         }
@@ -156,7 +194,7 @@ final class Measure {
         return q;
     }
 
-    double stddev(int i) {
+    public double stddev(int i) {
         return Math.sqrt(Math.abs(variance(i)));
     }
 
