@@ -4,14 +4,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.rocprofsys.core.event.Annotation;
-import org.rocprofsys.core.event.AnnotationValue;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
@@ -27,7 +23,6 @@ import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
-import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
@@ -47,11 +42,7 @@ import org.rocprofsys.core.gpu.RocmKernelDispatch;
 import org.rocprofsys.core.gpu.RocmMemoryCopy;
 import org.rocprofsys.core.gpu.RocmScratchMemory;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
-import org.rocprofsys.core.perfetto.proto.CounterDescriptor;
 import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
-import org.rocprofsys.core.perfetto.proto.InternedData;
-import org.rocprofsys.core.perfetto.proto.ProcessDescriptor;
-import org.rocprofsys.core.perfetto.proto.ThreadDescriptor;
 import org.rocprofsys.core.perfetto.proto.TracePacket;
 import org.rocprofsys.core.perfetto.proto.TracePacketDefaults;
 import org.rocprofsys.core.perfetto.proto.TrackDescriptor;
@@ -90,6 +81,12 @@ import org.rocprofsys.core.timemory.RegionAnnotations;
  * read BOOTTIME itself (that needs {@code clock_gettime(CLOCK_BOOTTIME)}); with the default offset
  * 0 the trace time equals CLOCK_MONOTONIC, which is exact on a machine that was never suspended
  * and otherwise only shifts the trace's time axis, never relative or wall-clock times.
+ *
+ * <p>The sink dispatches; each job is a class of its own: {@link TrackRegistry} (which track and
+ * sequence an event goes on, each described once), {@link SliceWriter} (region slices, instants,
+ * sampled stacks; region runs and their {@link SegmentEncoders}), {@link CounterWriter} (counter
+ * values), {@link FlowWriter} (flow ids on events). The GPU methods below are the GPU writer, which
+ * reaches the others through the helpers above them.
  *
  * <p>Not thread-safe: {@link EventSink} calls come from one thread.
  */
@@ -181,37 +178,27 @@ public final class PerfettoSink implements EventSink {
     private static final int CLOCK_REALTIME = ClockSnapshot.Clock.BuiltinClocks.REALTIME_VALUE;
     private static final int CLOCK_MONOTONIC = ClockSnapshot.Clock.BuiltinClocks.MONOTONIC_VALUE;
     private static final int CLOCK_BOOTTIME = ClockSnapshot.Clock.BuiltinClocks.BOOTTIME_VALUE;
-    private static final Consumer<TrackEvent.Builder> NO_FLOW = ev -> {};
+    private static final Consumer<TrackEvent.Builder> NO_FLOW = FlowWriter.NONE;
 
     private final Options options;
 
     private final OutputStream file;
     private final PacketBuffer out;
-    private final Map<Integer, ProcessTrack> processes = new HashMap<>();
-    private final Map<Long, ThreadTrack> threads = new HashMap<>();
-    private long lastThreadKey;
-    private ThreadTrack lastThread;
-    /** The tracks of sampled call stacks, by thread; and each thread's number from its ThreadStarted. */
-    private final Map<Long, ThreadTrack> sampledThreads = new HashMap<>();
+    /** Which track each event goes on; each track described once. */
+    private final TrackRegistry tracks;
+    /** Region slices, instants and sampled stacks of thread tracks. */
+    private final SliceWriter slices;
+    /** Counter values on counter tracks. */
+    private final CounterWriter counters;
 
-    private final Map<Long, Integer> threadSequences = new HashMap<>();
-    /**
-     * The tracks of processes that ended: the sampler's events of a process can reach the sink
-     * after its end (they come from another source), and must go under its track, not a new one.
-     */
-    private final Map<Integer, ProcessTrack> endedProcesses = new HashMap<>();
-    /** Counter tracks by name, with their uuid; their samples go on the global sequence. */
-    private final Map<String, Long> counters = new HashMap<>();
-
-    /** The slices of regions (and sampled frames) written on this thread. */
-    private final RegionSlices regions;
     /** Long stretches of one thread's region runs encoded on other threads; null when there are none. */
     private final SegmentEncoders segments;
-    /** The track of the runs gathered for the next segment (null when none), and those runs. */
-    private ThreadTrack segmentTrack;
 
-    private final List<RegionRun> segmentRuns = new ArrayList<>();
-    private int segmentRegions;
+    // the GPU writer's state (docs/gpu.md "Tracks"); the registry's maps it reads under their old names
+    /** Each thread's number from its ThreadStarted ({@link TrackRegistry#threadSequences}). */
+    private final Map<Long, Integer> threadSequences;
+    /** The tracks of processes that ended ({@link TrackRegistry#endedProcesses}). */
+    private final Map<Integer, ProcessTrack> endedProcesses;
     /** GPU activity tracks by {@link GpuTracks#streamKey}. */
     private final Map<String, ThreadTrack> gpuStreams = new HashMap<>();
     /** Bytes allocated on each device of each process, by {@link GpuTracks#deviceKey}. */
@@ -219,8 +206,6 @@ public final class PerfettoSink implements EventSink {
     /** Page faults of each device of each process so far, by {@link GpuTracks#deviceKey}. */
     private final Map<Long, Long> gpuPageFaults = new HashMap<>();
 
-    private long nextUuid = 1;
-    private int nextSequenceId = GLOBAL_SEQUENCE_ID + 1;
     private boolean started;
     private boolean finished;
 
@@ -242,23 +227,27 @@ public final class PerfettoSink implements EventSink {
                 : null;
         // whole packets go to the stream in writes of up to 64 KiB (after the segments before them)
         this.out = new PacketBuffer(segments != null ? segments.ordered() : file);
-        this.regions = new RegionSlices(out, options);
+        this.tracks = new TrackRegistry(out, options);
+        this.slices = new SliceWriter(out, options, tracks, segments);
+        this.counters = new CounterWriter(out, tracks);
+        this.threadSequences = tracks.threadSequences;
+        this.endedProcesses = tracks.endedProcesses;
     }
 
     @Override
     public void accept(SinkEvent event) throws IOException {
-        if (segmentTrack != null) {
-            closeSegment();
+        if (slices.segmentOpen()) {
+            slices.closeSegment();
         }
         // regions are nearly every event: tested first by their exact (final) classes, before the
         // general switch and its timestamp read through the interface
         if (started && !finished) {
             if (event instanceof RegionBegin b) {
-                regionBegin(b, NO_FLOW);
+                slices.regionBegin(b, NO_FLOW);
                 return;
             }
             if (event instanceof RegionEnd e) {
-                regionEnd(e);
+                slices.regionEnd(e);
                 return;
             }
         }
@@ -276,8 +265,8 @@ public final class PerfettoSink implements EventSink {
         if (!(event instanceof RegionBegin) && !(event instanceof Mark)) {
             throw new IllegalArgumentException("flows attach to RegionBegin or Mark, not " + event);
         }
-        closeSegment();
-        accept(event, terminating ? ev -> ev.addTerminatingFlowIds(flowId) : ev -> ev.addFlowIds(flowId));
+        slices.closeSegment();
+        accept(event, FlowWriter.of(flowId, terminating));
     }
 
     private void accept(SinkEvent event, Consumer<TrackEvent.Builder> flow) throws IOException {
@@ -289,22 +278,16 @@ public final class PerfettoSink implements EventSink {
         }
         switch (event) {
             case ProcessStarted p -> processStarted(p);
-            case ProcessEnded p -> processEnded(p);
-            case ThreadStarted t -> threadStarted(t);
-            case ThreadEnded t -> threadEnded(t);
-            case RegionBegin b -> regionBegin(b, flow);
-            case RegionEnd e -> regionEnd(e);
-            case Mark m ->
-                instant(
-                        thread(m.pid(), m.tid(), m.timestampNs()),
-                        m.timestampNs(),
-                        label(m.category()),
-                        m.name(),
-                        flow);
-            case Fork f -> fork(f);
-            case RecordsDropped r -> recordsDropped(r);
+            case ProcessEnded p -> tracks.processEnded(p.pid());
+            case ThreadStarted t -> tracks.threadStarted(t);
+            case ThreadEnded t -> tracks.threadEnded(t.pid(), t.tid());
+            case RegionBegin b -> slices.regionBegin(b, flow);
+            case RegionEnd e -> slices.regionEnd(e);
+            case Mark m -> slices.mark(m, flow);
+            case Fork f -> slices.fork(f);
+            case RecordsDropped r -> slices.recordsDropped(r);
             case CounterSample c -> counter(c);
-            case StackSample s -> stackSample(s);
+            case StackSample s -> slices.stackSample(s);
             case GpuActivity g -> gpu(g.event());
         }
     }
@@ -316,7 +299,7 @@ public final class PerfettoSink implements EventSink {
         }
         finished = true;
         try (OutputStream f = file) {
-            closeSegment();
+            slices.closeSegment();
             start(summary.endNs());
             out.handOn();
             if (segments != null) {
@@ -326,53 +309,8 @@ public final class PerfettoSink implements EventSink {
             if (segments != null) {
                 segments.abandon(); // after a failure: the workers stop
             }
-            threads.clear();
-            lastThread = null;
-            processes.clear();
+            tracks.clear();
         }
-    }
-
-    // ---- events ------------------------------------------------------------------------------
-
-    private void processStarted(ProcessStarted p) throws IOException {
-        if (endedProcesses.remove(p.pid()) != null) { // a new image of the pid (exec)
-            sampledThreads.keySet().removeIf(k -> (int) (k >>> 32) == p.pid());
-            gpuStreams.keySet().removeIf(k -> k.startsWith(p.pid() + "/"));
-        }
-        String exe = basename(p.executable());
-        if (exe.isEmpty()) {
-            exe = options.executable();
-        }
-        ProcessTrack proc = new ProcessTrack(nextUuid++, exe);
-        processes.put(p.pid(), proc);
-        ProcessDescriptor.Builder pd =
-                ProcessDescriptor.newBuilder().setPid(p.pid()).setProcessName(exe);
-        if (p.commandLine() != null) {
-            pd.addAllCmdline(p.commandLine());
-        }
-        writeProcessTrack(p.timestampNs(), proc, pd);
-    }
-
-    private void processEnded(ProcessEnded p) {
-        threads.values().removeIf(t -> t.pid == p.pid());
-        lastThread = null;
-        ProcessTrack ended = processes.remove(p.pid());
-        if (ended != null) {
-            endedProcesses.put(p.pid(), ended);
-        }
-    }
-
-    private void threadStarted(ThreadStarted t) throws IOException {
-        threads.remove(key(t.pid(), t.tid())); // a new thread of that number: a new track
-        lastThread = null;
-        threadSequences.put(key(t.pid(), t.tid()), t.sequence());
-        String name = t.sequence() == 0 ? process(t.pid(), t.timestampNs()).executable : "Thread " + t.sequence();
-        newThread(t.pid(), t.tid(), name, t.timestampNs());
-    }
-
-    private void threadEnded(ThreadEnded t) {
-        threads.remove(key(t.pid(), t.tid()));
-        lastThread = null;
     }
 
     /** A run of plain regions: the same packets as its events one by one, read from its arrays. */
@@ -382,62 +320,7 @@ public final class PerfettoSink implements EventSink {
             EventSink.super.acceptRegions(run); // the trace starts at (or refuses) the first event
             return;
         }
-        if (segments == null) {
-            regions.run(thread(run.pid(), run.tid(), run.timestampNs()), run);
-            return;
-        }
-        ThreadTrack t = track(run.pid(), run.tid(), run.timestampNs());
-        if (t != segmentTrack) {
-            closeSegment();
-            segmentTrack = t;
-        }
-        segmentRuns.add(run);
-        segmentRegions += run.size();
-        if (segmentRegions >= segments.segmentRegions) {
-            closeSegment();
-        } else {
-            segments.writeDone();
-        }
-    }
-
-    /**
-     * Encodes the runs gathered for a segment: on a worker when there are enough of them (the
-     * sink's track then moves past them as if it had written them, and starts its sequence again
-     * before its next packet), else here.
-     */
-    private void closeSegment() throws IOException {
-        ThreadTrack t = segmentTrack;
-        if (t == null) {
-            return;
-        }
-        segmentTrack = null;
-        try {
-            if (segmentRegions < segments.minSegmentRegions) {
-                restartIfStale(t);
-                for (RegionRun run : segmentRuns) {
-                    regions.run(t, run);
-                }
-            } else {
-                out.handOn(); // the packets before the segment go before it
-                segments.submit(t.continuation(), segmentRuns);
-                for (RegionRun run : segmentRuns) {
-                    regions.skip(t, run);
-                }
-                t.stale = true;
-            }
-        } finally {
-            segmentRuns.clear();
-            segmentRegions = 0;
-        }
-    }
-
-    /** Starts the track's sequence again when a segment encoded elsewhere left its state cleared. */
-    private void restartIfStale(ThreadTrack t) throws IOException {
-        if (t.stale) {
-            t.stale = false;
-            t.clearInterned();
-            write(t.startPacket());
-        }
+        slices.regions(run);
     }
 
     /** Stops the encoder threads of a trace that will not be finished (its file failed). */
@@ -447,126 +330,56 @@ public final class PerfettoSink implements EventSink {
         }
     }
 
-    private void regionBegin(RegionBegin b, Consumer<TrackEvent.Builder> flow) throws IOException {
-        ThreadTrack t = thread(b.pid(), b.tid(), b.timestampNs());
-        if (flow != NO_FLOW) {
-            regions.opened(t, b.timestampNs(), b.metrics());
-            TrackEvent.Builder ev = TrackEvent.newBuilder()
-                    .setType(TrackEvent.Type.TYPE_SLICE_BEGIN)
-                    .addCategoryIids(t.categoryIid(b.category()))
-                    .setNameIid(t.nameIid(Objects.requireNonNullElse(b.name(), "")));
-            if (options.annotations()) {
-                addAnnotations(t, ev, b.annotations());
-                ev.addDebugAnnotations(annotation(t, "begin_ns").setUintValue(realtime(b.timestampNs())));
-            }
-            flow.accept(ev);
-            t.depth++;
-            emit(t, b.timestampNs(), ev);
-            return;
+    private void processStarted(ProcessStarted p) throws IOException {
+        if (tracks.processStarted(p)) { // a new image of the pid (exec): its device tracks start anew
+            gpuStreams.keySet().removeIf(k -> k.startsWith(p.pid() + "/"));
         }
-        regions.begin(t, b.timestampNs(), b.name(), b.category(), b.annotations(), b.metrics());
     }
 
-    private void regionEnd(RegionEnd e) throws IOException {
-        regions.end(
-                thread(e.pid(), e.tid(), e.timestampNs()), e.timestampNs(), e.annotations(), e.metrics(), e.forced());
+    // ---- the writers' helpers, as the GPU methods below call them ----------------------------
+
+    /** The thread's track, ready for a packet written here. */
+    private ThreadTrack thread(int pid, int tid, long timestampNs) throws IOException {
+        return slices.thread(pid, tid, timestampNs);
     }
 
-    private void fork(Fork f) throws IOException {
-        ThreadTrack t = thread(f.pid(), f.tid(), f.timestampNs());
-        DebugAnnotation.Builder child = annotation(t, "child_pid").setIntValue(f.childPid());
-        instant(t, f.timestampNs(), PROFILER_CATEGORY, "fork", ev -> ev.addDebugAnnotations(child));
+    private ProcessTrack process(int pid, long timestampNs) throws IOException {
+        return tracks.process(pid, timestampNs);
     }
 
-    private void recordsDropped(RecordsDropped r) throws IOException {
-        ThreadTrack t = thread(r.pid(), r.tid(), r.timestampNs());
-        DebugAnnotation.Builder count = annotation(t, "count").setUintValue(r.count());
-        instant(t, r.timestampNs(), PROFILER_CATEGORY, "records dropped", ev -> ev.addDebugAnnotations(count));
+    /** Starts a packet sequence: clears its state, sets its defaults and defines its clock. */
+    private ThreadTrack openSequence(int pid, long timestampNs) throws IOException {
+        return tracks.openSequence(pid, timestampNs);
+    }
+
+    private void counter(CounterSample c) throws IOException {
+        counters.write(c);
     }
 
     private void instant(ThreadTrack t, long ns, String category, String name, Consumer<TrackEvent.Builder> extra)
             throws IOException {
-        TrackEvent.Builder ev = TrackEvent.newBuilder()
-                .setType(TrackEvent.Type.TYPE_INSTANT)
-                .addCategoryIids(t.categoryIid(category))
-                .setNameIid(t.nameIid(Objects.requireNonNullElse(name, "")));
-        extra.accept(ev);
-        emit(t, ns, ev);
+        slices.instant(t, ns, category, name, extra);
     }
 
-    private void addAnnotations(ThreadTrack t, TrackEvent.Builder ev, List<Annotation> annotations) {
-        if (annotations == null) {
-            return;
-        }
-        for (Annotation a : annotations) {
-            if (a == null || a.value() == null) {
-                continue;
-            }
-            DebugAnnotation.Builder d = annotation(t, Objects.requireNonNullElse(a.name(), ""));
-            switch (a.value()) {
-                case AnnotationValue.Text v -> d.setStringValue(Objects.requireNonNullElse(v.value(), ""));
-                case AnnotationValue.Signed v -> d.setIntValue(v.value());
-                case AnnotationValue.Unsigned v -> d.setUintValue(v.value());
-                case AnnotationValue.Real v -> d.setDoubleValue(v.value());
-                case AnnotationValue.Pointer v -> d.setPointerValue(v.address());
-                case AnnotationValue.Bool v -> d.setBoolValue(v.value());
-            }
-            ev.addDebugAnnotations(d);
-        }
+    private void emit(ThreadTrack t, long timestampNs, TrackEvent.Builder ev) throws IOException {
+        slices.emit(t, timestampNs, ev);
     }
 
     /** Upstream's begin_ns/end_ns are CLOCK_REALTIME ns (its tracing::now()). */
     private long realtime(long monotonicNs) {
-        return monotonicNs + options.realtimeOffsetNs();
+        return slices.realtime(monotonicNs);
     }
 
     private static DebugAnnotation.Builder annotation(ThreadTrack t, String name) {
-        return DebugAnnotation.newBuilder().setNameIid(t.annotationNameIid(name));
+        return SliceWriter.annotation(t, name);
     }
 
-    private static String basename(String path) {
-        if (path == null) {
-            return "";
-        }
-        String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-        return trimmed.substring(trimmed.lastIndexOf('/') + 1);
+    private void write(TracePacket packet) throws IOException {
+        out.write(packet);
     }
 
-    private static String label(Category category) {
-        return (category == null ? Category.NONE : category).label();
-    }
-
-    /**
-     * A counter value on its counter track (upstream's process and GPU sampling tracks): the
-     * track is described once, under its process when the series is a process's, else global.
-     */
-    private void counter(CounterSample c) throws IOException {
-        CounterTrack track = c.track();
-        Long uuid = counters.get(track.name());
-        if (uuid == null) {
-            uuid = nextUuid++;
-            counters.put(track.name(), uuid);
-            TrackDescriptor.Builder td = TrackDescriptor.newBuilder()
-                    .setUuid(uuid)
-                    .setName(track.name())
-                    .setCounter(CounterDescriptor.newBuilder().setUnitName(track.unit()));
-            if (track.pid() != 0) {
-                td.setParentUuid(process(track.pid(), c.timestampNs()).uuid);
-            }
-            write(TracePacket.newBuilder()
-                    .setTimestamp(c.timestampNs())
-                    .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
-                    .setTrackDescriptor(td)
-                    .build());
-        }
-        write(TracePacket.newBuilder()
-                .setTimestamp(c.timestampNs())
-                .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
-                .setTrackEvent(TrackEvent.newBuilder()
-                        .setType(TrackEvent.Type.TYPE_COUNTER)
-                        .setTrackUuid(uuid)
-                        .setDoubleCounterValue(c.value()))
-                .build());
+    private static long key(int pid, int tid) {
+        return TrackRegistry.key(pid, tid);
     }
 
     // ---- GPU activity (docs/gpu.md "Tracks") -------------------------------------------------
@@ -882,7 +695,7 @@ public final class PerfettoSink implements EventSink {
         return t;
     }
 
-    // ---- tracks and sequences ----------------------------------------------------------------
+    // ---- the trace's start -------------------------------------------------------------------
 
     /** Writes the clock snapshot once, before anything else. */
     private void start(long timestampNs) throws IOException {
@@ -905,171 +718,6 @@ public final class PerfettoSink implements EventSink {
         return ClockSnapshot.Clock.newBuilder().setClockId(id).setTimestamp(timestamp);
     }
 
-    private ProcessTrack process(int pid, long timestampNs) throws IOException {
-        ProcessTrack proc = processes.get(pid);
-        if (proc == null) { // events of a process whose ProcessStarted was not seen
-            proc = new ProcessTrack(nextUuid++, options.executable());
-            processes.put(pid, proc);
-            writeProcessTrack(timestampNs, proc, ProcessDescriptor.newBuilder().setPid(pid));
-        }
-        return proc;
-    }
-
-    private void writeProcessTrack(long timestampNs, ProcessTrack proc, ProcessDescriptor.Builder pd)
-            throws IOException {
-        write(TracePacket.newBuilder()
-                .setTimestamp(timestampNs)
-                .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
-                .setTrackDescriptor(
-                        TrackDescriptor.newBuilder().setUuid(proc.uuid).setProcess(pd))
-                .build());
-    }
-
-    /** The thread's track, ready for a packet written here. */
-    private ThreadTrack thread(int pid, int tid, long timestampNs) throws IOException {
-        ThreadTrack t = track(pid, tid, timestampNs);
-        restartIfStale(t);
-        return t;
-    }
-
-    /** The thread's track, made (with its descriptor) when new. */
-    private ThreadTrack track(int pid, int tid, long timestampNs) throws IOException {
-        long k = key(pid, tid);
-        if (lastThread != null && k == lastThreadKey) {
-            return lastThread; // events come in runs of one thread (a ring's batch)
-        }
-        ThreadTrack t = threads.get(k);
-        if (t == null) {
-            t = newThread(pid, tid, null, timestampNs);
-        }
-        lastThreadKey = k;
-        lastThread = t;
-        return t;
-    }
-
-    private ThreadTrack newThread(int pid, int tid, String name, long timestampNs) throws IOException {
-        ProcessTrack proc = process(pid, timestampNs);
-        ThreadTrack t = openSequence(pid, timestampNs);
-        threads.put(key(pid, tid), t);
-        ThreadDescriptor.Builder td = ThreadDescriptor.newBuilder().setPid(pid).setTid(tid);
-        if (name != null) {
-            td.setThreadName(name);
-        }
-        write(TracePacket.newBuilder()
-                .setTimestamp(0)
-                .setTrustedPacketSequenceId(t.sequenceId)
-                .setTrackDescriptor(TrackDescriptor.newBuilder()
-                        .setUuid(t.uuid)
-                        .setParentUuid(proc.uuid)
-                        .setThread(td))
-                .build());
-        return t;
-    }
-
-    /**
-     * A track of its own for a thread's sampled stacks ("Thread N (S) tid" under the process, as
-     * upstream names them), so sampled frames never interleave with the thread's regions.
-     */
-    private ThreadTrack sampledTrack(int pid, int tid, long timestampNs) throws IOException {
-        long k = key(pid, tid);
-        ThreadTrack t = sampledThreads.get(k);
-        if (t != null) {
-            return t;
-        }
-        ProcessTrack proc = endedProcesses.containsKey(pid) ? endedProcesses.get(pid) : process(pid, timestampNs);
-        t = openSequence(pid, timestampNs);
-        sampledThreads.put(k, t);
-        int seq = threadSequences.getOrDefault(k, tid == pid ? 0 : sampledThreads.size() - 1);
-        write(TracePacket.newBuilder()
-                .setTimestamp(0)
-                .setTrustedPacketSequenceId(t.sequenceId)
-                .setTrackDescriptor(TrackDescriptor.newBuilder()
-                        .setUuid(t.uuid)
-                        .setParentUuid(proc.uuid)
-                        .setName("Thread " + seq + " (S) " + tid))
-                .build());
-        return t;
-    }
-
-    /**
-     * One slice per frame spanning from the thread's previous sample to this one, outermost
-     * first, so the UI nests main -> leaf (a first sample spans its own interval).
-     */
-    private void stackSample(StackSample s) throws IOException {
-        if (s.frames().isEmpty()) {
-            return;
-        }
-        ThreadTrack t = sampledTrack(s.pid(), s.tid(), s.timestampNs() - s.intervalNs());
-        long from = Math.max(t.lastNs(), s.timestampNs() - s.intervalNs());
-        long to = Math.max(from, s.timestampNs());
-        // upstream's layout: an outer "samples [rocprof-sys]" slice, then one slice per frame
-        regions.beginSlice(t, from);
-        regions.encoder.categoryIid(t.categoryIid("sampling"));
-        regions.encoder.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
-        regions.encoder.nameIid(t.nameIid(SAMPLES_SLICE));
-        if (options.annotations()) {
-            regions.encoder.annotation(t.annotationNameIid("begin_ns"), new AnnotationValue.Unsigned(realtime(from)));
-            regions.encoder.annotation(t.annotationNameIid("end_ns"), new AnnotationValue.Unsigned(realtime(to)));
-        }
-        t.depth++;
-        regions.emitSlice(t);
-        for (StackFrame f : s.frames()) {
-            regions.beginSlice(t, from);
-            regions.encoder.categoryIid(t.categoryIid("sampling"));
-            regions.encoder.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
-            regions.encoder.nameIid(t.nameIid(f.symbol()));
-            if (options.annotations()) {
-                // the source file when DWARF names it, else the module
-                String file = f.file() != null ? f.file() : f.module();
-                if (file != null) {
-                    regions.encoder.annotation(t.annotationNameIid("file"), new AnnotationValue.Text(file));
-                }
-                regions.encoder.annotation(t.annotationNameIid("pc"), new AnnotationValue.Pointer(f.pc()));
-                if (f.line() > 0) {
-                    regions.encoder.annotation(t.annotationNameIid("line"), new AnnotationValue.Unsigned(f.line()));
-                }
-            }
-            t.depth++;
-            regions.emitSlice(t);
-        }
-        while (t.depth > 0) {
-            regions.beginSlice(t, to);
-            regions.encoder.type(TrackEvent.Type.TYPE_SLICE_END_VALUE);
-            t.depth--;
-            regions.emitSlice(t);
-        }
-    }
-
-    /** Starts a packet sequence: clears its state, sets its defaults and defines its clock. */
-    private ThreadTrack openSequence(int pid, long timestampNs) throws IOException {
-        long unit = options.timestampUnitNs();
-        ThreadTrack t = new ThreadTrack(pid, nextSequenceId++, nextUuid++, unit, Math.floorDiv(timestampNs, unit));
-        write(t.startPacket());
-        return t;
-    }
-
-    private void emit(ThreadTrack t, long timestampNs, TrackEvent.Builder ev) throws IOException {
-        TracePacket.Builder p = TracePacket.newBuilder().setTrustedPacketSequenceId(t.sequenceId);
-        long delta = t.advance(timestampNs);
-        if (delta >= 0) {
-            p.setTimestamp(delta);
-        } else {
-            p.setTimestamp(timestampNs).setTimestampClockId(CLOCK_MONOTONIC);
-        }
-        InternedData.Builder interned = t.takeInterned();
-        if (interned != null) {
-            p.setInternedData(interned);
-        }
-        write(p.setTrackEvent(ev).build());
-    }
-
-    private void write(TracePacket packet) throws IOException {
-        out.write(packet);
-    }
-
-    private static long key(int pid, int tid) {
-        return ((long) pid << 32) | (tid & 0xffffffffL);
-    }
-
-    private record ProcessTrack(long uuid, String executable) {}
+    /** A process image's track: its uuid, and the executable that names its main thread. */
+    record ProcessTrack(long uuid, String executable) {}
 }
