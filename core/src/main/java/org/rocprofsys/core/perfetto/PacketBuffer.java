@@ -20,6 +20,11 @@ final class PacketBuffer {
     private static final int PACKET_FIELD = 1;
 
     private final OutputStream out;
+    /** Told of every state packet written (a ring_buffer budget's), or null. */
+    private TraceBudget.PacketKinds kinds;
+    /** Bytes handed to the stream so far: where the packets gathered now start in it. */
+    private long handedOn;
+
     /** The packets not yet handed on, from 0 to {@link #position}; a packet in progress may follow. */
     byte[] bytes = new byte[CAPACITY];
 
@@ -56,10 +61,34 @@ final class PacketBuffer {
         }
     }
 
-    /** Frames and serialises a packet built with protobuf's builders. */
+    /**
+     * Tells {@code kinds} where each state packet written from now on starts; called before the
+     * first packet, so offsets count from the stream's first byte.
+     */
+    void tell(TraceBudget.PacketKinds kinds) {
+        if (handedOn != 0 || position != 0) {
+            throw new IllegalStateException("packets were written before the budget was told");
+        }
+        kinds.attach();
+        this.kinds = kinds;
+    }
+
+    /**
+     * Frames and serialises a packet built with protobuf's builders (its kind told to a
+     * ring_buffer budget: a state packet by the fields it has; slice packets are events).
+     */
     void write(TracePacket packet) throws IOException {
         int size = CodedOutputStream.computeMessageSize(PACKET_FIELD, packet);
         reserve(size);
+        if (kinds != null
+                && (packet.hasSequenceFlags()
+                        || packet.hasClockSnapshot()
+                        || packet.hasTracePacketDefaults()
+                        || packet.hasTrackDescriptor())) {
+            kinds.state(
+                    handedOn + position,
+                    (packet.getSequenceFlags() & TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED_VALUE) != 0);
+        }
         CodedOutputStream c = CodedOutputStream.newInstance(bytes, position, size);
         c.writeMessage(PACKET_FIELD, packet);
         c.checkNoSpaceLeft();
@@ -70,6 +99,7 @@ final class PacketBuffer {
     void handOn() throws IOException {
         if (position > 0) {
             out.write(bytes, 0, position);
+            handedOn += position;
             position = 0;
         }
     }

@@ -92,7 +92,8 @@ public final class PerfettoFormat implements OutputFormat {
                         // the ring_buffer budget needs each sequence's state packets at its start
                         budget.policy() == TraceBudget.FillPolicy.DISCARD
                                 ? PerfettoSink.Options.encoderThreadsHere()
-                                : 0));
+                                : 0),
+                budget.kinds()); // which packets hold state: the ring_buffer budget keeps them
         return new Writer(sink, toFile, budget, pending, file, context);
     }
 

@@ -213,13 +213,30 @@ public final class PerfettoSink implements EventSink {
         this(Files.newOutputStream(output), options);
     }
 
-    /** Writes to {@code stream} (e.g. a {@link TraceBudget}), which {@link #finish} closes. */
+    /** Writes to {@code stream} (e.g. a {@link TraceBudget}, told its packets' kinds), which {@link #finish} closes. */
     public PerfettoSink(OutputStream stream, Options options) {
-        this(stream, options, SegmentEncoders.SEGMENT_REGIONS, SegmentEncoders.MIN_SEGMENT_REGIONS);
+        this(stream, options, stream instanceof TraceBudget b ? b.kinds() : null);
+    }
+
+    /**
+     * Writes to {@code stream}, on its way to a budget (e.g. through a thread of its own) that
+     * {@code kinds} tells of each packet's kind; null when the budget needs none.
+     */
+    PerfettoSink(OutputStream stream, Options options, TraceBudget.PacketKinds kinds) {
+        this(stream, options, kinds, SegmentEncoders.SEGMENT_REGIONS, SegmentEncoders.MIN_SEGMENT_REGIONS);
     }
 
     /** With segments of other sizes for the encoder threads (tests). */
     PerfettoSink(OutputStream stream, Options options, int segmentRegions, int minSegmentRegions) {
+        this(stream, options, null, segmentRegions, minSegmentRegions);
+    }
+
+    private PerfettoSink(
+            OutputStream stream,
+            Options options,
+            TraceBudget.PacketKinds kinds,
+            int segmentRegions,
+            int minSegmentRegions) {
         this.options = Objects.requireNonNull(options, "options");
         this.file = Objects.requireNonNull(stream, "stream");
         this.segments = options.encoderThreads() > 0
@@ -227,6 +244,12 @@ public final class PerfettoSink implements EventSink {
                 : null;
         // whole packets go to the stream in writes of up to 64 KiB (after the segments before them)
         this.out = new PacketBuffer(segments != null ? segments.ordered() : file);
+        if (kinds != null) {
+            if (segments != null) { // a segment's packets would move the offsets told
+                throw new IllegalArgumentException("a budget told of packet kinds takes no encoder threads");
+            }
+            out.tell(kinds);
+        }
         this.tracks = new TrackRegistry(out, options);
         this.slices = new SliceWriter(out, options, tracks, segments);
         this.counters = new CounterWriter(out, tracks);

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
 import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
@@ -38,6 +39,11 @@ import org.rocprofsys.core.perfetto.proto.TrackEvent;
  * where its first kept packet's delta starts and with the names interned in the lost packets: the
  * file may exceed the budget by those. A slice whose begin was overwritten shows only its end, as
  * in a Perfetto ring buffer.
+ *
+ * <p>Which packets hold state the writer tells ({@link #kinds()}: the trace sink does, for every
+ * packet it builds with protobuf, from the message it has in hand), so the ring does not parse the
+ * packets it keeps; it reads a packet's fields only when it drops it (the clock, names and open
+ * slice a restarted sequence needs) or when no writer told it anything (a stream of bytes alone).
  */
 public final class TraceBudget extends OutputStream {
     /** What happens when the budget is reached. */
@@ -62,6 +68,42 @@ public final class TraceBudget extends OutputStream {
      * @param bytes   their framed size
      */
     public record Dropped(long packets, long bytes) {}
+
+    /**
+     * What the writer tells the ring_buffer budget about its packets: where each state packet
+     * (clock snapshot, defaults, track descriptor, sequence flags) starts in the stream, and
+     * whether it clears its sequence's state; every other packet is an event. Told from the
+     * writer's thread before the bytes are written, read on the budget's.
+     */
+    static final class PacketKinds {
+        /** Each state packet's offset in the stream, shifted left by one, plus 1 when it clears its state. */
+        private final ConcurrentLinkedQueue<Long> states = new ConcurrentLinkedQueue<>();
+
+        private volatile boolean told;
+
+        /** A writer will tell every state packet from the stream's first byte on. */
+        void attach() {
+            told = true;
+        }
+
+        /** The packet that starts at byte {@code offset} of the stream holds state. */
+        void state(long offset, boolean clearsState) {
+            states.add((offset << 1) | (clearsState ? 1 : 0));
+        }
+
+        /**
+         * The packet at {@code offset}: -1 for an event, else 1 when it is a state packet that
+         * clears its sequence's state, 0 for another state packet.
+         */
+        int at(long offset) {
+            Long next = states.peek();
+            if (next == null || (next >>> 1) != offset) {
+                return -1;
+            }
+            states.poll();
+            return (int) (next & 1);
+        }
+    }
 
     // field 1 of Trace, length-delimited (wire type 2)
     private static final int PACKET_TAG = (1 << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED;
@@ -104,6 +146,10 @@ public final class TraceBudget extends OutputStream {
     private long pinnedBytes;
     private final Map<Integer, SequenceState> sequences = new HashMap<>();
     private byte[] scratch = new byte[256];
+    /** What the writer tells of its packets (ring_buffer only; null with discard). */
+    private final PacketKinds kinds;
+    /** Where the next packet starts in the stream (ring_buffer only). */
+    private long streamOffset;
 
     /**
      * @param file where the kept packets go; it should buffer (the trace's is a {@code
@@ -114,6 +160,12 @@ public final class TraceBudget extends OutputStream {
         this.file = file;
         this.limitBytes = limitBytes;
         this.policy = policy;
+        this.kinds = policy == FillPolicy.RING_BUFFER ? new PacketKinds() : null;
+    }
+
+    /** Where a writer tells the kinds of its packets; null where the policy needs none (discard). */
+    PacketKinds kinds() {
+        return kinds;
     }
 
     /** The budget the settings give (ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB, _FILL_POLICY). */
@@ -324,13 +376,24 @@ public final class TraceBudget extends OutputStream {
     }
 
     private void keepNewest(int size) throws IOException {
-        PacketFields f = PacketFields.scan(packet, headerLength, size - headerLength);
-        byte[] copy = null;
-        if (f.holdsState) {
-            copy = java.util.Arrays.copyOf(packet, size);
+        long offset = streamOffset;
+        streamOffset += size;
+        boolean holdsState;
+        boolean clearsState;
+        if (kinds.told) {
+            int kind = kinds.at(offset);
+            holdsState = kind >= 0;
+            clearsState = kind == 1;
+        } else { // bytes alone: their fields say
+            PacketFields f = PacketFields.scan(packet, headerLength, size - headerLength);
+            holdsState = f.holdsState;
+            clearsState = f.clearsState;
+        }
+        if (holdsState) {
+            byte[] copy = java.util.Arrays.copyOf(packet, size);
             pinned.add(copy);
             pinnedBytes += size;
-            if (f.clearsState) {
+            if (clearsState) {
                 SequenceState s = new SequenceState();
                 s.startIndex = pinned.size() - 1;
                 TracePacket start =
@@ -344,7 +407,7 @@ public final class TraceBudget extends OutputStream {
                         }
                     }
                 }
-                sequences.put(f.sequenceId, s);
+                sequences.put(start.getTrustedPacketSequenceId(), s);
             }
         } else {
             ring.append(packet, size);

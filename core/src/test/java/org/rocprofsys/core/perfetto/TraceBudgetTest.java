@@ -216,6 +216,26 @@ class TraceBudgetTest {
                 b[0].dropped().toString());
     }
 
+    /**
+     * The sink tells a ring_buffer budget which packets hold state; a budget given the same bytes
+     * alone finds them by their fields: both keep the same packets, in the same bytes.
+     */
+    @Test
+    void ringBufferToldOfPacketKindsKeepsWhatItKeepsFromTheBytesAlone() throws IOException {
+        List<TraceEvent> events = events(2000);
+        byte[] full = Files.readAllBytes(write("full", events, -1, null, null));
+        for (long limit : new long[] {full.length, 16 * 1024, 4096}) {
+            TraceBudget[] b = new TraceBudget[1];
+            byte[] told = Files.readAllBytes(write("told-" + limit, events, limit, FillPolicy.RING_BUFFER, b));
+            java.io.ByteArrayOutputStream bytesAlone = new java.io.ByteArrayOutputStream();
+            TraceBudget untold = new TraceBudget(bytesAlone, limit, FillPolicy.RING_BUFFER);
+            untold.write(full, 0, full.length);
+            untold.close();
+            assertArrayEquals(bytesAlone.toByteArray(), told, "limit " + limit);
+            assertEquals(untold.dropped(), b[0].dropped(), "limit " + limit);
+        }
+    }
+
     @Test
     void anythingButDiscardIsARingBufferAsUpstream() {
         assertEquals(FillPolicy.DISCARD, FillPolicy.of("discard"));
