@@ -1,7 +1,6 @@
 package org.rocprofsys.core.calltree;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +14,7 @@ import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.tracker.ThreadTable;
 
 /**
  * The call tree: regions aggregated per process, thread and call path from the event stream. One
@@ -60,13 +60,11 @@ public final class CallTree {
     private final boolean timeline;
 
     private final Map<Integer, ProcessCalls> processes = new LinkedHashMap<>();
-    private final Map<Long, ThreadCalls> threadsByKey = new HashMap<>();
+    private final ThreadTable<ThreadCalls> threadsByKey = new ThreadTable<>();
     private final long[] values;
     private final double[] display;
     private long nodes;
     private long endOrder;
-    private long lastKey = Long.MIN_VALUE;
-    private ThreadCalls lastThread;
 
     /**
      * Worker threads hang at the graph head instead of below the main thread's region of the
@@ -143,7 +141,7 @@ public final class CallTree {
             // The main thread starts again; the old image's other threads have ended.
             p.ended = false;
             p.execGeneration = s.execGeneration();
-            ThreadCalls main = threadsByKey.get(((long) s.pid() << 32) | (s.pid() & 0xffffffffL));
+            ThreadCalls main = threadsByKey.get(s.pid(), s.pid());
             if (main != null) {
                 main.ended = false;
                 main.closed = false;
@@ -363,11 +361,7 @@ public final class CallTree {
     }
 
     private ThreadCalls thread(int pid, int tid) {
-        long key = ((long) pid << 32) | (tid & 0xffffffffL);
-        if (key == lastKey && lastThread != null) {
-            return lastThread;
-        }
-        ThreadCalls t = threadsByKey.get(key);
+        ThreadCalls t = threadsByKey.get(pid, tid); // events come in runs of one thread: cached
         if (t == null) {
             ProcessCalls p = processes.computeIfAbsent(pid, ProcessCalls::new);
             t = new ThreadCalls(p, tid, n);
@@ -375,10 +369,8 @@ public final class CallTree {
             if (p.main == null && tid == pid) {
                 p.main = t;
             }
-            threadsByKey.put(key, t);
+            threadsByKey.put(pid, tid, t);
         }
-        lastKey = key;
-        lastThread = t;
         return t;
     }
 }

@@ -11,6 +11,7 @@ import org.rocprofsys.core.perfetto.proto.ProcessDescriptor;
 import org.rocprofsys.core.perfetto.proto.ThreadDescriptor;
 import org.rocprofsys.core.perfetto.proto.TracePacket;
 import org.rocprofsys.core.perfetto.proto.TrackDescriptor;
+import org.rocprofsys.core.tracker.ThreadTable;
 
 /**
  * The trace's tracks: which track (and packet sequence) each event goes on, each made with its
@@ -26,11 +27,9 @@ final class TrackRegistry {
     private final PerfettoSink.Options options;
 
     private final Map<Integer, PerfettoSink.ProcessTrack> processes = new HashMap<>();
-    private final Map<Long, ThreadTrack> threads = new HashMap<>();
-    private long lastThreadKey;
-    private ThreadTrack lastThread;
+    private final ThreadTable<ThreadTrack> threads = new ThreadTable<>();
     /** The tracks of sampled call stacks, by thread. */
-    private final Map<Long, ThreadTrack> sampledThreads = new HashMap<>();
+    private final ThreadTable<ThreadTrack> sampledThreads = new ThreadTable<>();
     /** Each thread's number from its ThreadStarted, by {@link #key}. */
     final Map<Long, Integer> threadSequences = new HashMap<>();
     /**
@@ -50,7 +49,7 @@ final class TrackRegistry {
     }
 
     static long key(int pid, int tid) {
-        return ((long) pid << 32) | (tid & 0xffffffffL);
+        return ThreadTable.key(pid, tid);
     }
 
     // ---- lifetimes ---------------------------------------------------------------------------
@@ -63,7 +62,7 @@ final class TrackRegistry {
     boolean processStarted(ProcessStarted p) throws IOException {
         boolean newImage = endedProcesses.remove(p.pid()) != null;
         if (newImage) {
-            sampledThreads.keySet().removeIf(k -> (int) (k >>> 32) == p.pid());
+            sampledThreads.removeProcess(p.pid(), (k, t) -> {});
         }
         String exe = basename(p.executable());
         if (exe.isEmpty()) {
@@ -81,8 +80,7 @@ final class TrackRegistry {
     }
 
     void processEnded(int pid) {
-        threads.values().removeIf(t -> t.pid == pid);
-        lastThread = null;
+        threads.removeProcess(pid, (k, t) -> {});
         PerfettoSink.ProcessTrack ended = processes.remove(pid);
         if (ended != null) {
             endedProcesses.put(pid, ended);
@@ -90,22 +88,19 @@ final class TrackRegistry {
     }
 
     void threadStarted(ThreadStarted t) throws IOException {
-        threads.remove(key(t.pid(), t.tid())); // a new thread of that number: a new track
-        lastThread = null;
+        threads.remove(t.pid(), t.tid()); // a new thread of that number: a new track
         threadSequences.put(key(t.pid(), t.tid()), t.sequence());
         String name = t.sequence() == 0 ? process(t.pid(), t.timestampNs()).executable() : "Thread " + t.sequence();
         newThread(t.pid(), t.tid(), name, t.timestampNs());
     }
 
     void threadEnded(int pid, int tid) {
-        threads.remove(key(pid, tid));
-        lastThread = null;
+        threads.remove(pid, tid);
     }
 
     /** After the trace's last packet. */
     void clear() {
         threads.clear();
-        lastThread = null;
         processes.clear();
     }
 
@@ -140,23 +135,14 @@ final class TrackRegistry {
 
     /** The thread's track, made (with its descriptor) when new. */
     ThreadTrack thread(int pid, int tid, long timestampNs) throws IOException {
-        long k = key(pid, tid);
-        if (lastThread != null && k == lastThreadKey) {
-            return lastThread; // events come in runs of one thread (a ring's batch)
-        }
-        ThreadTrack t = threads.get(k);
-        if (t == null) {
-            t = newThread(pid, tid, null, timestampNs);
-        }
-        lastThreadKey = k;
-        lastThread = t;
-        return t;
+        ThreadTrack t = threads.get(pid, tid); // events come in runs of one thread: cached
+        return t != null ? t : newThread(pid, tid, null, timestampNs);
     }
 
     private ThreadTrack newThread(int pid, int tid, String name, long timestampNs) throws IOException {
         PerfettoSink.ProcessTrack proc = process(pid, timestampNs);
         ThreadTrack t = openSequence(pid, timestampNs);
-        threads.put(key(pid, tid), t);
+        threads.put(pid, tid, t);
         ThreadDescriptor.Builder td = ThreadDescriptor.newBuilder().setPid(pid).setTid(tid);
         if (name != null) {
             td.setThreadName(name);
@@ -177,15 +163,14 @@ final class TrackRegistry {
      * upstream names them), so sampled frames never interleave with the thread's regions.
      */
     ThreadTrack sampled(int pid, int tid, long timestampNs) throws IOException {
-        long k = key(pid, tid);
-        ThreadTrack t = sampledThreads.get(k);
+        ThreadTrack t = sampledThreads.get(pid, tid);
         if (t != null) {
             return t;
         }
         PerfettoSink.ProcessTrack proc = processOrEnded(pid, timestampNs);
         t = openSequence(pid, timestampNs);
-        sampledThreads.put(k, t);
-        int seq = threadSequences.getOrDefault(k, tid == pid ? 0 : sampledThreads.size() - 1);
+        sampledThreads.put(pid, tid, t);
+        int seq = threadSequences.getOrDefault(key(pid, tid), tid == pid ? 0 : sampledThreads.size() - 1);
         out.write(TracePacket.newBuilder()
                 .setTimestamp(0)
                 .setTrustedPacketSequenceId(t.sequenceId)

@@ -1,9 +1,7 @@
 package org.rocprofsys.core.pipeline;
 
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.rocprofsys.config.Settings;
@@ -17,6 +15,7 @@ import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.tracker.ThreadTable;
 
 /**
  * ROCPROFSYS_ENABLE_CATEGORIES / ROCPROFSYS_DISABLE_CATEGORIES: events of a category that is not
@@ -30,7 +29,7 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
     private final Set<Category> dropped;
     private final Consumer<TraceEvent> next;
     /** Per thread (pid, tid), whether each open region was kept, innermost last. */
-    private final Map<Long, RegionFlags> open = new HashMap<>();
+    private final ThreadTable<RegionFlags> open = new ThreadTable<>();
 
     private CategoryFilter(Set<Category> dropped, Consumer<TraceEvent> next) {
         this.dropped = dropped;
@@ -85,20 +84,19 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
         boolean keep = switch (e) {
             case RegionBegin b -> {
                 boolean k = !dropped.contains(b.category());
-                open.computeIfAbsent(key(b.pid(), b.tid()), x -> new RegionFlags())
-                        .push(k);
+                flags(b.pid(), b.tid()).push(k);
                 yield k;
             }
             case RegionEnd end -> {
-                RegionFlags stack = open.get(key(end.pid(), end.tid()));
+                RegionFlags stack = open.get(end.pid(), end.tid());
                 yield stack == null || stack.isEmpty() ? !dropped.contains(end.category()) : stack.pop();
             }
             case ThreadStarted t -> {
-                open.remove(key(t.pid(), t.tid()));
+                open.remove(t.pid(), t.tid());
                 yield true;
             }
             case ThreadEnded t -> {
-                open.remove(key(t.pid(), t.tid()));
+                open.remove(t.pid(), t.tid());
                 yield true;
             }
             case Mark m -> !dropped.contains(m.category());
@@ -113,7 +111,7 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
 
     /** A run: each of its regions by the rules above. */
     private void regions(RegionRun r) {
-        RegionFlags stack = open.computeIfAbsent(key(r.pid(), r.tid()), x -> new RegionFlags());
+        RegionFlags stack = flags(r.pid(), r.tid());
         int kept = 0;
         for (int i = 0, n = r.size(); i < n; i++) {
             boolean k;
@@ -133,7 +131,12 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
         }
     }
 
-    private static long key(int pid, int tid) {
-        return ((long) pid << 32) | (tid & 0xffffffffL);
+    private RegionFlags flags(int pid, int tid) {
+        RegionFlags f = open.get(pid, tid);
+        if (f == null) {
+            f = new RegionFlags();
+            open.put(pid, tid, f);
+        }
+        return f;
     }
 }

@@ -1,11 +1,8 @@
 package org.rocprofsys.core.pipeline;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.AgentStackSample;
@@ -27,6 +24,7 @@ import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.tracker.ThreadTable;
 
 /**
  * The last stage before the outputs: turns the stream into {@link SinkEvent}s whose regions are
@@ -42,23 +40,20 @@ import org.rocprofsys.core.event.TraceEvent;
  * <li>Pipeline-only events ({@link TraceControl}, {@link AgentStackSample}) stop here.</li>
  * </ul>
  *
- * <p>Threads are kept in a {@link HashMap} keyed and filled like the Perfetto writer's thread
- * tracks (a thread is known from its first event that belongs on its track), so that the regions
- * of several threads closed at one moment are closed in the order the writer closed them itself
- * before this stage existed: the trace's packets stay the same.
+ * <p>This is where lifetimes and open regions are known: the outputs see a balanced stream and
+ * keep no lifetimes of their own. Threads are kept in a {@link ThreadTable}, the table every
+ * output keeps its per-thread state in, so the regions of several threads closed at one moment
+ * are closed in the table's order (a thread is known from its first event that belongs on its
+ * track).
  */
 public final class EventNormaliser implements Consumer<TraceEvent> {
     private final Consumer<? super SinkEvent> downstream;
     /** Where runs of regions go on whole; the events' consumer, element by element, when it takes no runs. */
     private final Consumer<RegionRun> runs;
-    /** Open regions per thread (their categories, innermost first), by {@link #key}. */
-    private final Map<Long, OpenRegions> threads = new HashMap<>();
-
+    /** Open regions per thread (their categories, innermost last). */
+    private final ThreadTable<OpenRegions> threads = new ThreadTable<>();
+    /** Threads that ended, by {@link ThreadTable#key}: a thread ends once. */
     private final Set<Long> ended = new HashSet<>();
-    /** The thread of the previous event and its open regions: most events follow one of their thread's. */
-    private long lastKey;
-
-    private OpenRegions lastOpen;
 
     /** Hands on events only: a {@link RegionRun} goes on as the events it stands for. */
     public EventNormaliser(Consumer<? super SinkEvent> downstream) {
@@ -136,78 +131,53 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
 
     /** Closes every region still open, at {@code endNs}; called once, after the last event. */
     public void finish(long endNs) {
-        for (Map.Entry<Long, OpenRegions> e : threads.entrySet()) {
-            close(e.getKey(), e.getValue(), endNs);
-        }
+        threads.forEach((key, open) -> close(key, open, endNs));
         threads.clear();
-        lastOpen = null;
     }
 
     private void processEnded(ProcessEnded p) {
-        lastOpen = null;
-        Iterator<Map.Entry<Long, OpenRegions>> it = threads.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Long, OpenRegions> e = it.next();
-            if (pid(e.getKey()) == p.pid()) {
-                close(e.getKey(), e.getValue(), p.timestampNs());
-                it.remove();
-            }
-        }
-        ended.removeIf(k -> pid(k) == p.pid()); // a later image of the pid (exec) has threads of its own
+        threads.removeProcess(p.pid(), (key, open) -> close(key, open, p.timestampNs()));
+        // a later image of the pid (exec) has threads of its own
+        ended.removeIf(k -> ThreadTable.pid(k) == p.pid());
         downstream.accept(p);
     }
 
     private void threadStarted(ThreadStarted t) {
-        lastOpen = null;
-        long k = key(t.pid(), t.tid());
-        ended.remove(k);
-        OpenRegions old = threads.remove(k);
+        ended.remove(ThreadTable.key(t.pid(), t.tid()));
+        OpenRegions old = threads.remove(t.pid(), t.tid());
         if (old != null) {
-            close(k, old, t.timestampNs());
+            close(ThreadTable.key(t.pid(), t.tid()), old, t.timestampNs());
         }
-        threads.put(k, new OpenRegions());
+        threads.put(t.pid(), t.tid(), new OpenRegions());
         downstream.accept(t);
     }
 
     private void threadEnded(ThreadEnded t) {
-        lastOpen = null;
-        long k = key(t.pid(), t.tid());
-        if (!ended.add(k)) {
+        if (!ended.add(ThreadTable.key(t.pid(), t.tid()))) {
             return;
         }
-        OpenRegions open = threads.remove(k);
+        OpenRegions open = threads.remove(t.pid(), t.tid());
         if (open != null) {
-            close(k, open, t.timestampNs());
+            close(ThreadTable.key(t.pid(), t.tid()), open, t.timestampNs());
         }
         downstream.accept(t);
     }
 
     private void close(long key, OpenRegions open, long timestampNs) {
+        int pid = ThreadTable.pid(key);
+        int tid = ThreadTable.tid(key);
         while (!open.isEmpty()) {
-            downstream.accept(
-                    new RegionEnd(timestampNs, pid(key), tid(key), open.pop(), List.of(), RegionMetrics.NONE, true));
+            downstream.accept(new RegionEnd(timestampNs, pid, tid, open.pop(), List.of(), RegionMetrics.NONE, true));
         }
     }
 
     private OpenRegions open(int pid, int tid) {
-        long k = key(pid, tid);
-        if (lastOpen == null || k != lastKey) {
-            lastOpen = threads.computeIfAbsent(k, x -> new OpenRegions());
-            lastKey = k;
+        OpenRegions open = threads.get(pid, tid);
+        if (open == null) {
+            open = new OpenRegions();
+            threads.put(pid, tid, open);
         }
-        return lastOpen;
-    }
-
-    private static long key(int pid, int tid) {
-        return ((long) pid << 32) | (tid & 0xffffffffL);
-    }
-
-    private static int pid(long key) {
-        return (int) (key >>> 32);
-    }
-
-    private static int tid(long key) {
-        return (int) key;
+        return open;
     }
 
     /** A thread's open regions, their categories innermost last: an array stack, no deque. */

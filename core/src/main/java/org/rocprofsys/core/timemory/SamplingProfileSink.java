@@ -19,6 +19,7 @@ import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.output.OutputWriter;
 import org.rocprofsys.core.output.WrittenFile;
+import org.rocprofsys.core.tracker.ThreadTable;
 
 /**
  * The sampled profiles (inventory §5): {@code sampling_wall_clock}, {@code sampling_cpu_clock} and
@@ -92,7 +93,7 @@ public final class SamplingProfileSink implements OutputWriter {
         if (!(event instanceof StackSample s) || s.frames().isEmpty()) {
             return;
         }
-        long key = ((long) s.pid() << 32) | (s.tid() & 0xffffffffL);
+        long key = ThreadTable.key(s.pid(), s.tid());
         Long previous = lastSample.put(key, s.timestampNs());
         long wallNs = previous == null || s.timestampNs() <= previous ? s.intervalNs() : s.timestampNs() - previous;
         fold(wall, s, key, 0, wallNs);
@@ -130,7 +131,7 @@ public final class SamplingProfileSink implements OutputWriter {
     private void foldPercentages() {
         counts.forEach((pid, threads) -> {
             threads.forEach((tid, functions) -> {
-                double total = framesPerThread.get(((long) pid << 32) | (tid & 0xffffffffL));
+                double total = framesPerThread.get(ThreadTable.key(pid, tid));
                 long share = Math.round(100 / total * 1e9);
                 long t = 0;
                 for (Map.Entry<String, Long> e : functions.entrySet()) {
