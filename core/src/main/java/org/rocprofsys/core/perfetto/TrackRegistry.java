@@ -147,14 +147,7 @@ final class TrackRegistry {
         if (name != null) {
             td.setThreadName(name);
         }
-        out.write(TracePacket.newBuilder()
-                .setTimestamp(0)
-                .setTrustedPacketSequenceId(t.sequenceId)
-                .setTrackDescriptor(TrackDescriptor.newBuilder()
-                        .setUuid(t.uuid)
-                        .setParentUuid(proc.uuid())
-                        .setThread(td))
-                .build());
+        describe(t, proc, TrackDescriptor.newBuilder().setThread(td));
         return t;
     }
 
@@ -171,15 +164,18 @@ final class TrackRegistry {
         t = openSequence(pid, timestampNs);
         sampledThreads.put(pid, tid, t);
         int seq = threadSequences.getOrDefault(key(pid, tid), tid == pid ? 0 : sampledThreads.size() - 1);
+        describe(t, proc, TrackDescriptor.newBuilder().setName("Thread " + seq + " (S) " + tid));
+        return t;
+    }
+
+    /** The descriptor of a track with a sequence of its own, under its process, first on that sequence. */
+    private void describe(ThreadTrack t, PerfettoSink.ProcessTrack proc, TrackDescriptor.Builder td)
+            throws IOException {
         out.write(TracePacket.newBuilder()
                 .setTimestamp(0)
                 .setTrustedPacketSequenceId(t.sequenceId)
-                .setTrackDescriptor(TrackDescriptor.newBuilder()
-                        .setUuid(t.uuid)
-                        .setParentUuid(proc.uuid())
-                        .setName("Thread " + seq + " (S) " + tid))
+                .setTrackDescriptor(td.setUuid(t.uuid).setParentUuid(proc.uuid()))
                 .build());
-        return t;
     }
 
     /**

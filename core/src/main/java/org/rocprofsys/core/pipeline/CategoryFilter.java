@@ -132,11 +132,6 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
     }
 
     private RegionFlags flags(int pid, int tid) {
-        RegionFlags f = open.get(pid, tid);
-        if (f == null) {
-            f = new RegionFlags();
-            open.put(pid, tid, f);
-        }
-        return f;
+        return open.get(pid, tid, RegionFlags::new);
     }
 }

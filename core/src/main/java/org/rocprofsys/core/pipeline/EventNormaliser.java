@@ -172,12 +172,7 @@ public final class EventNormaliser implements Consumer<TraceEvent> {
     }
 
     private OpenRegions open(int pid, int tid) {
-        OpenRegions open = threads.get(pid, tid);
-        if (open == null) {
-            open = new OpenRegions();
-            threads.put(pid, tid, open);
-        }
-        return open;
+        return threads.get(pid, tid, OpenRegions::new);
     }
 
     /** A thread's open regions, their categories innermost last: an array stack, no deque. */

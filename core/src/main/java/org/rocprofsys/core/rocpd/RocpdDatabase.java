@@ -67,6 +67,17 @@ final class RocpdDatabase implements AutoCloseable {
             return id;
         }
 
+        /**
+         * A whole row: its id (column 1, returned) and {@code values} for columns 2 on, in order
+         * (a value's type is that of the argument: Long, Integer, Double, String, or null).
+         */
+        long row(Object... values) throws SQLException {
+            long id = begin();
+            System.arraycopy(values, 0, chunk, base + 1, values.length);
+            add();
+            return id;
+        }
+
         void setLong(int column, long value) {
             chunk[base + column - 1] = value;
         }

@@ -45,16 +45,15 @@ final class RocpdRows {
                 "version",
                 "hardware_name",
                 "domain_name");
-        nid = n.begin();
-        n.setLong(2, node.hash());
-        n.setString(3, node.machineId());
-        n.setString(4, node.systemName());
-        n.setString(5, node.hostname());
-        n.setString(6, node.release());
-        n.setString(7, node.version());
-        n.setString(8, node.hardwareName());
-        n.setString(9, node.domainName());
-        n.add();
+        nid = n.row(
+                node.hash(),
+                node.machineId(),
+                node.systemName(),
+                node.hostname(),
+                node.release(),
+                node.version(),
+                node.hardwareName(),
+                node.domainName());
         // every row is of this one node: its id is a constant of each statement, not a bound value
         String nodeId = "nid=" + nid;
         process = db.insert("rocpd_info_process", nodeId, "ppid", "pid", "init", "start", "command", "extdata");
@@ -182,30 +181,11 @@ final class RocpdRows {
     }
 
     long process(int ppid, int pid, long start, String command, String extdata) throws SQLException {
-        long id = process.begin();
-        var s = process;
-        s.setLong(2, nid);
-        s.setInt(3, ppid);
-        s.setInt(4, pid);
-        s.setLong(5, start);
-        s.setLong(6, start);
-        s.setString(7, command);
-        s.setString(8, extdata);
-        process.add();
-        return id;
+        return process.row(nid, ppid, pid, start, start, command, extdata);
     }
 
     long thread(int ppid, long processId, int tid, String name, long start) throws SQLException {
-        long id = thread.begin();
-        var s = thread;
-        s.setLong(2, nid);
-        s.setInt(3, ppid);
-        s.setLong(4, processId);
-        s.setInt(5, tid);
-        s.setString(6, name);
-        s.setLong(7, start);
-        thread.add();
-        return id;
+        return thread.row(nid, ppid, processId, tid, name, start);
     }
 
     /** An agent: a CPU or a GPU of a process ({@code type} "CPU" or "GPU"). */
@@ -219,40 +199,27 @@ final class RocpdRows {
             String vendor,
             String extdata)
             throws SQLException {
-        long id = agent.begin();
-        var s = agent;
-        s.setLong(2, nid);
-        s.setLong(3, processId);
-        s.setString(4, type);
-        s.setInt(5, absoluteIndex);
-        s.setInt(6, absoluteIndex);
-        s.setInt(7, typeIndex);
-        s.setString(8, name);
-        s.setString(9, model);
-        s.setString(10, vendor);
-        s.setString(11, name);
-        s.setString(12, name);
-        s.setString(13, extdata);
-        agent.add();
-        return id;
+        return agent.row(
+                nid,
+                processId,
+                type,
+                absoluteIndex,
+                absoluteIndex,
+                typeIndex,
+                name,
+                model,
+                vendor,
+                name,
+                name,
+                extdata);
     }
 
     long queue(long processId, String name) throws SQLException {
-        long id = queue.begin();
-        queue.setLong(2, nid);
-        queue.setLong(3, processId);
-        queue.setString(4, name);
-        queue.add();
-        return id;
+        return queue.row(nid, processId, name);
     }
 
     long stream(long processId, String name) throws SQLException {
-        long id = stream.begin();
-        stream.setLong(2, nid);
-        stream.setLong(3, processId);
-        stream.setString(4, name);
-        stream.add();
-        return id;
+        return stream.row(nid, processId, name);
     }
 
     /** A counter series' description (process sampling: an absolute value per sample). */
@@ -272,34 +239,11 @@ final class RocpdRows {
             String units,
             String valueType)
             throws SQLException {
-        long id = pmc.begin();
-        var s = pmc;
-        s.setLong(2, nid);
-        s.setLong(3, processId);
-        s.setLong(4, agentId);
-        s.setString(5, arch);
-        s.setString(6, name);
-        s.setString(7, name);
-        s.setString(8, description);
-        s.setString(9, component);
-        s.setString(10, units);
-        s.setString(11, valueType);
-        s.setInt(12, 0);
-        s.setInt(13, 0);
-        pmc.add();
-        return id;
+        return pmc.row(nid, processId, agentId, arch, name, name, description, component, units, valueType, 0, 0);
     }
 
     long codeObject(long processId, long agentId, String uri) throws SQLException {
-        long id = codeObject.begin();
-        var s = codeObject;
-        s.setLong(2, nid);
-        s.setLong(3, processId);
-        s.setLong(4, agentId);
-        s.setString(5, uri);
-        s.setString(6, "MEMORY");
-        codeObject.add();
-        return id;
+        return codeObject.row(nid, processId, agentId, uri, "MEMORY");
     }
 
     long kernelSymbol(
@@ -311,159 +255,115 @@ final class RocpdRows {
             int registers,
             String extdata)
             throws SQLException {
-        long id = kernelSymbol.begin();
-        var s = kernelSymbol;
-        s.setLong(2, nid);
-        s.setLong(3, processId);
-        s.setLong(4, codeObjectId);
-        s.setString(5, kernelName);
-        s.setString(6, displayName);
-        s.setInt(7, staticShared);
-        s.setInt(8, 0);
-        s.setInt(9, registers);
-        s.setString(10, extdata);
-        kernelSymbol.add();
-        return id;
+        return kernelSymbol.row(
+                nid, processId, codeObjectId, kernelName, displayName, staticShared, 0, registers, extdata);
     }
 
     /** A track: a thread's samples ({@code threadId} > 0) or a counter series (0). */
     long track(long processId, long threadId, long nameId) throws SQLException {
-        long id = track.begin();
-        var s = track;
-        s.setLong(2, nid);
-        s.setLong(3, processId);
-        track.setNullableLong(4, threadId, threadId > 0);
-        s.setLong(5, nameId);
-        track.add();
-        return id;
+        return track.row(nid, processId, threadId > 0 ? (Object) threadId : null, nameId);
     }
 
-    /** An event; {@code correlationId} 0 is none; null JSON texts take the column default. */
+    /**
+     * An event; {@code correlationId} 0 is none; null JSON texts take the column default. Set
+     * column by column, as {@link #region}: one of each per region, no values array per row.
+     */
     long event(long categoryId, long correlationId, String callStack, String lineInfo, String extdata)
             throws SQLException {
         long id = event.begin();
-        var s = event;
-        s.setLong(2, categoryId);
+        event.setLong(2, categoryId);
         event.setNullableLong(3, correlationId, correlationId != 0);
-        s.setString(4, callStack == null ? "{}" : callStack);
-        s.setString(5, lineInfo == null ? "{}" : lineInfo);
-        s.setString(6, extdata == null ? "{}" : extdata);
+        event.setString(4, callStack == null ? "{}" : callStack);
+        event.setString(5, lineInfo == null ? "{}" : lineInfo);
+        event.setString(6, extdata == null ? "{}" : extdata);
         event.add();
         return id;
     }
 
     long arg(long eventId, int position, String type, String name, String value) throws SQLException {
-        long id = arg.begin();
-        var s = arg;
-        s.setLong(2, eventId);
-        s.setInt(3, position);
-        s.setString(4, type);
-        s.setString(5, name);
-        s.setString(6, value);
-        arg.add();
-        return id;
+        return arg.row(eventId, position, type, name, value);
     }
 
     long pmcEvent(long eventId, long pmcId, double value) throws SQLException {
-        long id = pmcEvent.begin();
-        pmcEvent.setLong(2, eventId);
-        pmcEvent.setLong(3, pmcId);
-        pmcEvent.setDouble(4, value);
-        pmcEvent.add();
-        return id;
+        return pmcEvent.row(eventId, pmcId, value);
     }
 
     long region(long processId, long threadId, long start, long end, long nameId, long eventId) throws SQLException {
         long id = region.begin();
-        var s = region;
-        s.setLong(2, nid);
-        s.setLong(3, processId);
-        s.setLong(4, threadId);
-        s.setLong(5, start);
-        s.setLong(6, end);
-        s.setLong(7, nameId);
-        s.setLong(8, eventId);
+        region.setLong(2, nid);
+        region.setLong(3, processId);
+        region.setLong(4, threadId);
+        region.setLong(5, start);
+        region.setLong(6, end);
+        region.setLong(7, nameId);
+        region.setLong(8, eventId);
         region.add();
         return id;
     }
 
     long sample(long trackId, long timestamp, long eventId) throws SQLException {
-        long id = sample.begin();
-        sample.setLong(2, trackId);
-        sample.setLong(3, timestamp);
-        sample.setLong(4, eventId);
-        sample.add();
-        return id;
+        return sample.row(trackId, timestamp, eventId);
     }
 
     /** A kernel (or a memset, which rocpd keeps as a dispatch of a fill kernel, as ROCm does). */
     long dispatch(KernelRow k) throws SQLException {
-        long id = dispatch.begin();
-        var s = dispatch;
-        s.setLong(2, nid);
-        s.setLong(3, k.processId());
-        s.setLong(4, k.threadId());
-        s.setLong(5, k.agentId());
-        s.setLong(6, k.kernelId());
-        s.setLong(7, k.dispatchId());
-        s.setLong(8, k.queueId());
-        s.setLong(9, k.streamId());
-        s.setLong(10, k.start());
-        s.setLong(11, k.end());
-        s.setInt(12, 0);
-        s.setInt(13, k.groupSegmentSize());
-        s.setInt(14, k.block().x());
-        s.setInt(15, k.block().y());
-        s.setInt(16, k.block().z());
-        s.setInt(17, k.grid().x());
-        s.setInt(18, k.grid().y());
-        s.setInt(19, k.grid().z());
-        s.setLong(20, k.regionNameId());
-        s.setLong(21, k.eventId());
-        dispatch.add();
-        return id;
+        return dispatch.row(
+                nid,
+                k.processId(),
+                k.threadId(),
+                k.agentId(),
+                k.kernelId(),
+                k.dispatchId(),
+                k.queueId(),
+                k.streamId(),
+                k.start(),
+                k.end(),
+                0,
+                k.groupSegmentSize(),
+                k.block().x(),
+                k.block().y(),
+                k.block().z(),
+                k.grid().x(),
+                k.grid().y(),
+                k.grid().z(),
+                k.regionNameId(),
+                k.eventId());
     }
 
     long copy(CopyRow c) throws SQLException {
-        long id = copy.begin();
-        var s = copy;
-        s.setLong(2, nid);
-        s.setLong(3, c.processId());
-        s.setLong(4, c.threadId());
-        s.setLong(5, c.start());
-        s.setLong(6, c.end());
-        s.setLong(7, c.nameId());
-        s.setLong(8, c.dstAgentId());
-        s.setNullableLong(9, c.address());
-        s.setLong(10, c.srcAgentId());
-        s.setNullableLong(11, c.address());
-        s.setLong(12, c.size());
-        s.setNullableLong(13, c.queueId());
-        s.setNullableLong(14, c.streamId());
-        s.setNullableLong(15, c.regionNameId());
-        s.setLong(16, c.eventId());
-        copy.add();
-        return id;
+        return copy.row(
+                nid,
+                c.processId(),
+                c.threadId(),
+                c.start(),
+                c.end(),
+                c.nameId(),
+                c.dstAgentId(),
+                c.address(),
+                c.srcAgentId(),
+                c.address(),
+                c.size(),
+                c.queueId(),
+                c.streamId(),
+                c.regionNameId(),
+                c.eventId());
     }
 
     long allocation(AllocationRow a) throws SQLException {
-        long id = allocate.begin();
-        var s = allocate;
-        s.setLong(2, nid);
-        s.setLong(3, a.processId());
-        s.setLong(4, a.threadId());
-        s.setLong(5, a.agentId());
-        s.setString(6, a.type());
-        s.setString(7, a.level());
-        s.setLong(8, a.time());
-        s.setLong(9, a.time());
-        s.setLong(10, a.address());
-        s.setLong(11, a.size());
-        s.setLong(12, a.queueId());
-        s.setLong(13, a.streamId());
-        s.setLong(14, a.eventId());
-        s.setString(15, a.extdata());
-        allocate.add();
-        return id;
+        return allocate.row(
+                nid,
+                a.processId(),
+                a.threadId(),
+                a.agentId(),
+                a.type(),
+                a.level(),
+                a.time(),
+                a.time(),
+                a.address(),
+                a.size(),
+                a.queueId(),
+                a.streamId(),
+                a.eventId(),
+                a.extdata());
     }
 }

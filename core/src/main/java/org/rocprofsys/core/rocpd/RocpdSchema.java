@@ -43,16 +43,15 @@ public final class RocpdSchema {
             "rocpd_memory_copy",
             "rocpd_memory_allocate");
 
-    /** The tables whose ids no column refers to. */
-    static final java.util.Set<String> UNREFERENCED = java.util.Set.of(
-            "rocpd_metadata",
-            "rocpd_arg",
-            "rocpd_pmc_event",
-            "rocpd_region",
-            "rocpd_sample",
-            "rocpd_kernel_dispatch",
-            "rocpd_memory_copy",
-            "rocpd_memory_allocate");
+    /**
+     * The tables whose ids no column refers to: the metadata, and the children after
+     * {@code rocpd_event} in {@link #TABLES} (arguments, counter values, regions, samples,
+     * dispatches, copies, allocations).
+     */
+    static final java.util.Set<String> UNREFERENCED = java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of("rocpd_metadata"),
+                    TABLES.subList(TABLES.indexOf("rocpd_event") + 1, TABLES.size()).stream())
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private static final Pattern SUMMARY = Pattern.compile("\\{\\{summary:(\\w+):\"(\\w+)\"}}");
 

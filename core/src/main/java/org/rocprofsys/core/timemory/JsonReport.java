@@ -147,6 +147,17 @@ final class JsonReport {
      * counter) and events (the counters' PAPI names; timemory writes PAPI's event codes, which
      * mean nothing outside the profiled process).
      */
+    /** {@code "<name>": {"entry": ..., "stats": ...}} of one measure (inclusive or exclusive). */
+    private static void entryAndStats(
+            JsonOut j, String name, Measure m, Component c, Values ci, TimemoryOptions.Format f) {
+        j.name(name).beginObject();
+        j.name("entry");
+        entry(j, m, c, ci, f);
+        j.name("stats");
+        stats(j, m, c, ci);
+        j.endObject();
+    }
+
     private static void entry(JsonOut j, Measure m, Component c, Values ci, TimemoryOptions.Format f) {
         j.beginObject("entry");
         j.name("laps").value(m.laps());
@@ -255,18 +266,8 @@ final class JsonReport {
         j.name("pid").beginArray().value(t.pid).endArray();
         j.name("depth").value(t.depth);
         j.name("is_dummy").value(false);
-        j.name("inclusive").beginObject();
-        j.name("entry");
-        entry(j, t.inclusive, c, ci, f);
-        j.name("stats");
-        stats(j, t.inclusive, c, ci);
-        j.endObject();
-        j.name("exclusive").beginObject();
-        j.name("entry");
-        entry(j, t.exclusive, c, ci, f);
-        j.name("stats");
-        stats(j, t.exclusive, c, ci);
-        j.endObject();
+        entryAndStats(j, "inclusive", t.inclusive, c, ci, f);
+        entryAndStats(j, "exclusive", t.exclusive, c, ci, f);
         j.endObject();
         j.name("children").beginArray();
         for (TreeNode ch : t.children) {

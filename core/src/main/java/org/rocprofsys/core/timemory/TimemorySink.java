@@ -54,23 +54,24 @@ public final class TimemorySink implements OutputWriter {
      * @param cout where COUT_OUTPUT tables go (upstream: standard output)
      */
     public TimemorySink(TimemoryOptions options, OutputPaths paths, PrintStream log, PrintStream cout) {
-        this.options = Objects.requireNonNull(options, "options");
-        this.rootPaths = Objects.requireNonNull(paths, "paths");
-        this.pathsForPid = null;
-        this.log = Objects.requireNonNull(log, "log");
-        this.cout = Objects.requireNonNull(cout, "cout");
-        this.builder = new CallTree(
-                new TimemoryMeter(options),
-                options.profile().flat(),
-                options.profile().timeline());
+        this(options, Objects.requireNonNull(paths, "paths"), null, log, cout);
     }
 
     /** With the output names of every process given by {@code pathsForPid}. */
     public TimemorySink(
             TimemoryOptions options, IntFunction<OutputPaths> pathsForPid, PrintStream log, PrintStream cout) {
+        this(options, null, Objects.requireNonNull(pathsForPid, "pathsForPid"), log, cout);
+    }
+
+    private TimemorySink(
+            TimemoryOptions options,
+            OutputPaths rootPaths,
+            IntFunction<OutputPaths> pathsForPid,
+            PrintStream log,
+            PrintStream cout) {
         this.options = Objects.requireNonNull(options, "options");
-        this.rootPaths = null;
-        this.pathsForPid = Objects.requireNonNull(pathsForPid, "pathsForPid");
+        this.rootPaths = rootPaths;
+        this.pathsForPid = pathsForPid;
         this.log = Objects.requireNonNull(log, "log");
         this.cout = Objects.requireNonNull(cout, "cout");
         this.builder = new CallTree(

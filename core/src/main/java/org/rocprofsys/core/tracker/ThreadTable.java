@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * The per-thread state of one stage or writer, by (pid, tid): the one table that the pipeline's
@@ -52,6 +53,16 @@ public final class ThreadTable<T> {
         if (t != null) {
             lastKey = k;
             last = t;
+        }
+        return t;
+    }
+
+    /** The thread's entry, made by {@code make} (a constant: no allocation per call) when it has none. */
+    public T get(int pid, int tid, Supplier<? extends T> make) {
+        T t = get(pid, tid);
+        if (t == null) {
+            t = make.get();
+            put(pid, tid, t);
         }
         return t;
     }
