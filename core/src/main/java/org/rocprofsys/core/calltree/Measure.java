@@ -153,24 +153,23 @@ public final class Measure {
         return raw[i];
     }
 
-    /** The sum of slot {@code i}'s per-call values in display units. */
-    public double sum(int i) {
-        return sum[i];
+    /** The statistics a measure keeps of each slot's per-call values, in display units. */
+    public enum Statistic {
+        SUM,
+        /** The sum of squares. */
+        SQR,
+        MIN,
+        MAX
     }
 
-    /** The sum of squares of slot {@code i}'s per-call values in display units. */
-    public double sqr(int i) {
-        return sqr[i];
-    }
-
-    /** The least per-call value of slot {@code i} in display units. */
-    public double min(int i) {
-        return min[i];
-    }
-
-    /** The greatest per-call value of slot {@code i} in display units. */
-    public double max(int i) {
-        return max[i];
+    /** Statistic {@code k} of slot {@code i}'s per-call values. */
+    public double statistic(Statistic k, int i) {
+        return switch (k) {
+            case SUM -> sum[i];
+            case SQR -> sqr[i];
+            case MIN -> min[i];
+            case MAX -> max[i];
+        };
     }
 
     /** Slot {@code i}'s accumulated value in display units ({@code unit} raw units each). */

@@ -229,11 +229,11 @@ final class JsonReport {
     private static void stats(JsonOut j, Measure m, Component c, Values ci) {
         j.beginObject("stats");
         if (c.reportsStatistics()) {
-            stat(j, "sum", ci, s -> m.sum(s));
+            stat(j, "sum", ci, s -> m.statistic(Measure.Statistic.SUM, s));
             j.name("count").value(m.count());
-            stat(j, "min", ci, s -> m.min(s));
-            stat(j, "max", ci, s -> m.max(s));
-            stat(j, "sqr", ci, s -> m.sqr(s));
+            stat(j, "min", ci, s -> m.statistic(Measure.Statistic.MIN, s));
+            stat(j, "max", ci, s -> m.statistic(Measure.Statistic.MAX, s));
+            stat(j, "sqr", ci, s -> m.statistic(Measure.Statistic.SQR, s));
             stat(j, "mean", ci, m::mean);
             stat(j, "stddev", ci, m::stddev);
         }

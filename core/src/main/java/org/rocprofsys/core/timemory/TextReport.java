@@ -100,8 +100,8 @@ final class TextReport {
             }
         }
         if (c.reportsStatistics()) {
-            cells.add(num(m.min(slot), f));
-            cells.add(num(m.max(slot), f));
+            cells.add(num(m.statistic(Measure.Statistic.MIN, slot), f));
+            cells.add(num(m.statistic(Measure.Statistic.MAX, slot), f));
             cells.add(num(m.variance(slot), f));
             cells.add(num(m.stddev(slot), f));
         }

@@ -25,10 +25,10 @@ class MeasureTest {
             assertEquals(general.wallNs(), one.wallNs(), at);
             assertEquals(general.count(), one.count(), at);
             assertEquals(general.raw(0), one.raw(0), at);
-            assertEquals(general.sum(0), one.sum(0), at);
-            assertEquals(general.sqr(0), one.sqr(0), at);
-            assertEquals(general.min(0), one.min(0), at);
-            assertEquals(general.max(0), one.max(0), at);
+            assertEquals(general.statistic(Measure.Statistic.SUM, 0), one.statistic(Measure.Statistic.SUM, 0), at);
+            assertEquals(general.statistic(Measure.Statistic.SQR, 0), one.statistic(Measure.Statistic.SQR, 0), at);
+            assertEquals(general.statistic(Measure.Statistic.MIN, 0), one.statistic(Measure.Statistic.MIN, 0), at);
+            assertEquals(general.statistic(Measure.Statistic.MAX, 0), one.statistic(Measure.Statistic.MAX, 0), at);
         }
     }
 }
