@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.gpu.GpuDevice;
+import org.rocprofsys.core.tracker.ThreadTable;
 
 /**
  * The rows that name where things happened: a process image, its threads and its agents (every
@@ -32,7 +33,6 @@ final class ProcessRows {
         final long id;
         final int pid;
         final int ppid;
-        final Map<Integer, ThreadRows> threads = new HashMap<>();
         final long[] cpuAgents;
         final Map<Integer, Long> gpuAgents = new HashMap<>();
 
@@ -48,6 +48,9 @@ final class ProcessRows {
     private final NodeInfo node;
     private final int rootPid;
     private final Map<Integer, ProcessImage> processes = new HashMap<>();
+    /** The threads of the current image of each pid (pid 0 stands for the target's). */
+    private final ThreadTable<ThreadRows> threads = new ThreadTable<>();
+
     private final RocpdDatabase.Update processEnd;
     private final RocpdDatabase.Update threadEnd;
 
@@ -67,7 +70,9 @@ final class ProcessRows {
                 + ",\"forked_from\":" + p.forkedFrom() + "}";
         ProcessImage image =
                 create(p.pid(), p.ppid(), p.timestampNs(), command.isEmpty() ? p.executable() : command, extdata);
-        processes.put(p.pid(), image);
+        if (processes.put(p.pid(), image) != null) { // a new image (exec): its threads are new
+            threads.removeProcess(p.pid(), (k, t) -> {});
+        }
         return image;
     }
 
@@ -93,13 +98,12 @@ final class ProcessRows {
     ThreadRows threadStarted(int pid, int tid, int sequence, long time) throws SQLException {
         ProcessImage image = process(pid, time);
         ThreadRows t = new ThreadRows(rows.thread(image.ppid, image.id, tid, "Thread " + sequence, time), sequence);
-        image.threads.put(tid, t);
+        threads.put(image.pid, tid, t);
         return t;
     }
 
     void threadEnded(int pid, int tid, long time) throws SQLException {
-        ProcessImage image = processes.get(pid);
-        ThreadRows t = image == null ? null : image.threads.get(tid);
+        ThreadRows t = processes.containsKey(pid) ? threads.get(pid, tid) : null;
         if (t == null) {
             return;
         }
@@ -108,11 +112,11 @@ final class ProcessRows {
 
     /** The thread {@code tid} of {@code pid}; one never announced is numbered after its tid. */
     ThreadRows thread(int pid, int tid, long time) throws SQLException {
-        ProcessImage image = process(pid, time);
-        ThreadRows t = image.threads.get(tid);
+        ThreadRows t = threads.get(pid == 0 ? rootPid : pid, tid); // events come in runs of one thread: cached
         if (t == null) {
+            ProcessImage image = process(pid, time);
             t = new ThreadRows(rows.thread(image.ppid, image.id, tid, "Thread " + tid, time), -1);
-            image.threads.put(tid, t);
+            threads.put(image.pid, tid, t);
         }
         return t;
     }
