@@ -18,8 +18,13 @@ module org.rocprofsys.core {
     // the rocpd database format: listed by the launcher
     exports org.rocprofsys.core.rocpd;
     exports org.rocprofsys.core.wire;
+    // the generated Perfetto messages: the ingest-floor benchmark writes packets of its own
+    exports org.rocprofsys.core.perfetto.proto to
+            org.rocprofsys.benchmarks;
     // the GPU statistics format: listed by the launcher
     exports org.rocprofsys.core.gpu.stats;
+    // the GPU counter format: listed by the launcher
+    exports org.rocprofsys.core.gpu.counters;
 
     provides org.rocprofsys.config.avail.AvailCatalog with
             org.rocprofsys.core.timemory.TimemoryCatalog;
