@@ -155,7 +155,7 @@ public final class RunCommand {
                 task -> Thread.ofPlatform().daemon().name("rocprof-sys-nice").start(task));
         note.thenAccept(n -> {
             if (n.defaults().isEmpty()) {
-                ThreadNice.lowerJitCompilers();
+                ThreadNice.lowerJitCompilersSoon(); // once the settings gave the level
             }
         });
         return note;
@@ -249,6 +249,7 @@ public final class RunCommand {
             toolOptions.forEach(o -> loader.unsupportedOption(o.name(), o.value()));
             inv.unsupportedOptions().forEach(o -> loader.unsupportedOption(o.option(), o.value()));
             settings = loader.load();
+            ThreadNice.configure(settings.integer("ROCPROFSYS_ANALYSIS_NICE"));
         } catch (ConfigException e) {
             say("error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
