@@ -4,7 +4,10 @@ module org.rocprofsys.cuda {
     requires org.rocprofsys.ffm;
     requires org.rocprofsys.elf;
 
-    exports org.rocprofsys.cuda.source;
+    // the source, listed by the launcher
+    exports org.rocprofsys.cuda.source to
+            org.rocprofsys.run,
+            org.rocprofsys.benchmarks;
 
     provides org.rocprofsys.config.avail.AvailCatalog with
             org.rocprofsys.cuda.counters.CudaMetricCatalog;

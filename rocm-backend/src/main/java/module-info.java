@@ -4,7 +4,9 @@ module org.rocprofsys.rocm {
     requires org.rocprofsys.ffm;
     requires org.rocprofsys.elf;
 
-    exports org.rocprofsys.rocm.source;
+    // the source, listed by the launcher
+    exports org.rocprofsys.rocm.source to
+            org.rocprofsys.run;
 
     provides org.rocprofsys.config.avail.AvailCatalog with
             org.rocprofsys.rocm.counters.RocmCounterCatalog;

@@ -4,6 +4,9 @@ module org.rocprofsys.unifiedmemory {
     requires org.rocprofsys.ffm;
     requires com.fasterxml.jackson.databind;
 
-    exports org.rocprofsys.unifiedmemory.kfd;
-    exports org.rocprofsys.unifiedmemory.report;
+    // the source and the output format, listed by the launcher
+    exports org.rocprofsys.unifiedmemory.kfd to
+            org.rocprofsys.run;
+    exports org.rocprofsys.unifiedmemory.report to
+            org.rocprofsys.run;
 }
