@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.tracetest.DecodedTrace;
 import org.rocprofsys.core.perfetto.proto.TrackDescriptor;
 
 /**

@@ -27,7 +27,7 @@ rm -rf "$out" && mkdir -p "$out"
 make -s -C "$root/examples" OUT="$work/bin" LIB="$dist/lib" INC="$dist/include" >/dev/null
 cp=$(find "$dist/lib" -name '*.jar' | tr '\n' ':')
 "$java_home/bin/javac" -nowarn -d "$work/classes" -cp "$cp" \
-    "$root/core/src/test/java/org/rocprofsys/core/perfetto/DecodedTrace.java" "$root/examples/compare/TraceText.java"
+    "$root/core/src/test/java/org/rocprofsys/tracetest/DecodedTrace.java" "$root/examples/compare/TraceText.java"
 
 normalise_log() {   # stderr/stdout of a run: pids, paths, times and sizes become tokens
     sed -E -e "s#$work#<work>#g" -e "s#$root#<root>#g" \

@@ -7,8 +7,13 @@ module org.rocprofsys.config {
     exports org.rocprofsys.config;
     exports org.rocprofsys.config.atomicfile;
     exports org.rocprofsys.config.avail;
-    exports org.rocprofsys.config.cli;
-    exports org.rocprofsys.config.file;
+    // the tools' command-line help and config-file readers: the launchers and the config writers
+    exports org.rocprofsys.config.cli to
+            org.rocprofsys.instrument,
+            org.rocprofsys.run;
+    exports org.rocprofsys.config.file to
+            org.rocprofsys.core,
+            org.rocprofsys.instrument;
     exports org.rocprofsys.config.output;
     exports org.rocprofsys.config.proc;
 

@@ -1,4 +1,10 @@
-/** The event model, the pipeline and launch, the wire from the agent, and the output writers. */
+/**
+ * The event model, the pipeline and launch, the wire from the agent, and the output writers.
+ *
+ * <p>Its face: what the plugin modules (background sources, GPU backends, output formats) build on
+ * is exported to all; the writers of the built-in formats and the launch are exported only to the
+ * module that assembles them (run) and to the benchmarks, which drive them in process.
+ */
 module org.rocprofsys.core {
     requires transitive org.rocprofsys.config;
     requires org.rocprofsys.ffm;
@@ -7,19 +13,38 @@ module org.rocprofsys.core {
     requires jdk.unsupported;
     requires java.sql;
 
-    exports org.rocprofsys.core.counters;
+    // the plugin face: events, GPU events, the pipeline's sources, the output seam, the wire records
     exports org.rocprofsys.core.event;
     exports org.rocprofsys.core.gpu;
-    exports org.rocprofsys.core.launch;
     exports org.rocprofsys.core.output;
-    exports org.rocprofsys.core.perfetto;
     exports org.rocprofsys.core.pipeline;
-    exports org.rocprofsys.core.timemory;
-    // the rocpd database format: listed by the launcher
-    exports org.rocprofsys.core.rocpd;
     exports org.rocprofsys.core.wire;
-    // the GPU statistics format: listed by the launcher
-    exports org.rocprofsys.core.gpu.stats;
+    // the CPU counter events the call-stack sampler's sources read
+    exports org.rocprofsys.core.counters to
+            org.rocprofsys.sampler;
+    // starting and watching the target: the launchers (rocprof-sys-instrument's runtime mode too)
+    exports org.rocprofsys.core.launch to
+            org.rocprofsys.instrument,
+            org.rocprofsys.run;
+    // the built-in output formats: listed by the launcher, driven in process by the benchmarks
+    exports org.rocprofsys.core.perfetto to
+            org.rocprofsys.run,
+            org.rocprofsys.benchmarks;
+    exports org.rocprofsys.core.timemory to
+            org.rocprofsys.run,
+            org.rocprofsys.benchmarks;
+    exports org.rocprofsys.core.rocpd to
+            org.rocprofsys.run,
+            org.rocprofsys.benchmarks;
+    exports org.rocprofsys.core.gpu.stats to
+            org.rocprofsys.run,
+            org.rocprofsys.benchmarks;
+    exports org.rocprofsys.core.gpu.counters to
+            org.rocprofsys.run,
+            org.rocprofsys.benchmarks;
+    // the generated Perfetto messages: the ingest-floor benchmark writes packets of its own
+    exports org.rocprofsys.core.perfetto.proto to
+            org.rocprofsys.benchmarks;
 
     provides org.rocprofsys.config.avail.AvailCatalog with
             org.rocprofsys.core.timemory.TimemoryCatalog;

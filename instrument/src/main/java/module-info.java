@@ -5,9 +5,17 @@ module org.rocprofsys.instrument {
     requires org.rocprofsys.ffm;
     requires org.rocprofsys.elf;
 
-    exports org.rocprofsys.instrument.capstone;
-    exports org.rocprofsys.instrument.cli;
-    exports org.rocprofsys.instrument.plan;
-    exports org.rocprofsys.instrument.rewrite;
-    exports org.rocprofsys.instrument.select;
+    // rocprof-sys-instrument's command line and the rewriter's note reader: the launchers
+    exports org.rocprofsys.instrument.cli to
+            org.rocprofsys.run;
+    exports org.rocprofsys.instrument.rewrite to
+            org.rocprofsys.run,
+            org.rocprofsys.benchmarks;
+    // the planner's parts, driven in process by the instrumentation benchmark
+    exports org.rocprofsys.instrument.capstone to
+            org.rocprofsys.benchmarks;
+    exports org.rocprofsys.instrument.plan to
+            org.rocprofsys.benchmarks;
+    exports org.rocprofsys.instrument.select to
+            org.rocprofsys.benchmarks;
 }

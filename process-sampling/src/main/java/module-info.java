@@ -4,5 +4,8 @@ module org.rocprofsys.processsampling {
     requires org.rocprofsys.core;
     requires org.rocprofsys.ffm;
 
-    exports org.rocprofsys.processsampling;
+    // the source, listed by the launcher
+    exports org.rocprofsys.processsampling to
+            org.rocprofsys.run,
+            org.rocprofsys.benchmarks;
 }

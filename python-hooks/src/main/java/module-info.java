@@ -3,5 +3,7 @@ module org.rocprofsys.python {
     requires org.rocprofsys.config;
     requires org.rocprofsys.core;
 
-    exports org.rocprofsys.python;
+    // the source, listed by the launcher
+    exports org.rocprofsys.python to
+            org.rocprofsys.run;
 }

@@ -6,7 +6,10 @@ module org.rocprofsys.sampler {
     requires org.rocprofsys.elf;
     requires java.management;
 
-    exports org.rocprofsys.sampler.source;
+    // the sources, listed by the launcher
+    exports org.rocprofsys.sampler.source to
+            org.rocprofsys.run,
+            org.rocprofsys.benchmarks;
 
     provides org.rocprofsys.config.avail.AvailCatalog with
             org.rocprofsys.sampler.counters.CpuCounterCatalog;

@@ -204,7 +204,7 @@ final class IngestBench {
 
     private static List<Result> endToEnd(Env env, double drainRate) throws Exception {
         int encoders = PerfettoSink.Options.encoderThreadsHere();
-        Steady s = steady(env, null);
+        Steady s = steady(env, Map.of());
         List<Result> r = new ArrayList<>();
         r.add(new Result(
                 "ingest, end to end (lossless)",
@@ -221,7 +221,7 @@ final class IngestBench {
         if (encoders > 0) {
             // the same run with every slice encoded on the trace writer's thread: what the
             // segment encoders give on this machine, in the same run
-            Steady serial = steady(env, "-D" + SEGMENT_ENCODERS_PROPERTY + "=0");
+            Steady serial = steady(env, Map.of("ROCPROFSYS_PERFETTO_ENCODERS", "0"));
             r.add(new Result(
                     "  with " + encoders + " segment encoders",
                     s.rate() / 1e6,
@@ -241,7 +241,6 @@ final class IngestBench {
         return r;
     }
 
-    /** The system property that sets the trace's segment encoders (core's SegmentEncoders). */
     /** Records per CPU-second of {@code cpuNsPerRecord}, against the in-process drain's rate. */
     private static Result perCpuSecond(String name, double cpuNsPerRecord, double drainRate) {
         return new Result(
@@ -256,13 +255,11 @@ final class IngestBench {
                 true);
     }
 
-    private static final String SEGMENT_ENCODERS_PROPERTY = "rocprofsys.perfetto.encoders";
-
     /**
      * {@code region_stream} under rocprof-sys-run, lossless, trace and profile on, records decoded as
-     * they come; {@code javaOptions} may be null.
+     * they come, with {@code more} settings.
      */
-    private static Steady steady(Env env, String javaOptions) throws Exception {
+    private static Steady steady(Env env, Map<String, String> more) throws Exception {
         long events = env.size(24_000_000, 3_000_000);
         long first = events / 6;
         Path out = env.scratch("ingest");
@@ -274,9 +271,8 @@ final class IngestBench {
             // records decoded as they come: on machines of up to 3 CPUs the collector would otherwise
             // hold them while the target runs, and the producer's windows would time copies, not the
             // decoding (the stall benchmark measures holding)
-            settings.put(
-                    "ROCPROFSYS_JAVA_OPTIONS",
-                    "-Drocprofsys.collector.holdBytes=0" + (javaOptions == null ? "" : " " + javaOptions));
+            settings.put("ROCPROFSYS_COLLECTOR_HOLD_BYTES", "0");
+            settings.putAll(more);
             Map<String, String> e = env.profiledEnvironment(out, settings);
             Env.Outcome o = Env.run(
                             List.of(
@@ -306,7 +302,12 @@ final class IngestBench {
                             + " records/s, collector thread %.1f ns CPU per record (%.1f M records per CPU-second),"
                             + " whole collector (every thread: drain, outputs, JIT, GC) %.1f ns CPU per record; run"
                             + " took %.1f s%n",
-                    javaOptions == null ? "" : ", " + javaOptions,
+                    more.isEmpty()
+                            ? ""
+                            : ", "
+                                    + more.entrySet().stream()
+                                            .map(kv -> kv.getKey() + "=" + kv.getValue())
+                                            .collect(java.util.stream.Collectors.joining(" ")),
                     events,
                     Main.number(Main.keyValues(o.stdout()), "wall_s"),
                     first,

@@ -25,8 +25,9 @@ import java.util.regex.Pattern;
  * <p>Options (environment): {@code ROCPROFSYS_BENCH_SECONDS} (work per run, default 5),
  * {@code ROCPROFSYS_BENCH_REPS} (default 5), {@code ROCPROFSYS_BENCH_FREQS} (default 100,1000),
  * {@code ROCPROFSYS_BENCH_THREADS} (default 1,2), {@code ROCPROFSYS_BENCH_PERF=OFF}, and
- * {@code ROCPROFSYS_BENCH_VARIANTS="name=JVM options;..."}: more profiled configurations, each with
- * its {@code ROCPROFSYS_JAVA_OPTIONS} (e.g. {@code nice0=-Drocprofsys.analysis.nice=0}).
+ * {@code ROCPROFSYS_BENCH_VARIANTS="name=options;..."}: more profiled configurations, each with its
+ * settings ({@code ROCPROFSYS_*=value} words, in the environment) and JVM options (the other words,
+ * in {@code ROCPROFSYS_JAVA_OPTIONS}), e.g. {@code nice0=ROCPROFSYS_ANALYSIS_NICE=0}.
  */
 final class OverheadBench {
     private static final Pattern OUR_LOST = Pattern.compile("kernel dropped (\\d+) sampling records");
@@ -34,8 +35,8 @@ final class OverheadBench {
 
     private OverheadBench() {}
 
-    /** One way of running the program: unprofiled, ours with some JVM options, or perf. */
-    private record Config(String name, String kind, long freq, String javaOptions) {
+    /** One way of running the program: unprofiled, ours with some settings and JVM options, or perf. */
+    private record Config(String name, String kind, long freq, String options) {
         boolean unprofiled() {
             return kind.equals("none");
         }
@@ -181,8 +182,17 @@ final class OverheadBench {
                 cmd.addAll(List.of(
                         env.dist().resolve("bin/rocprof-sys-sample").toString(), "-f", Long.toString(c.freq()), "--"));
                 environment = env.profiledEnvironment(out.resolve("ours"), Map.of());
-                if (!c.javaOptions().isEmpty()) {
-                    environment.put("ROCPROFSYS_JAVA_OPTIONS", c.javaOptions());
+                List<String> javaOptions = new ArrayList<>();
+                for (String word : c.options().strip().split("\\s+")) {
+                    int eq = word.indexOf('=');
+                    if (word.startsWith("ROCPROFSYS_") && eq > 0) {
+                        environment.put(word.substring(0, eq), word.substring(eq + 1));
+                    } else if (!word.isEmpty()) {
+                        javaOptions.add(word);
+                    }
+                }
+                if (!javaOptions.isEmpty()) {
+                    environment.put("ROCPROFSYS_JAVA_OPTIONS", String.join(" ", javaOptions));
                 }
             }
             case "perf" ->

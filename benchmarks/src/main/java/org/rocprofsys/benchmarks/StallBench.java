@@ -12,7 +12,7 @@ import java.util.Map;
  * pace (docs/benchmarks.md, "Records held while the target runs"): {@code paced_regions} pushes
  * 2 M region pairs a second for 6 s under {@code rocprof-sys-run} with the profile on, and reports
  * the longest time it was stopped; the whole run's wall time says how much later the outputs are
- * done. Interleaved runs, medians: records decoded as they come ({@code holdBytes=0}, the
+ * done. Interleaved runs, medians: records decoded as they come ({@code ROCPROFSYS_COLLECTOR_HOLD_BYTES=0}, the
  * baseline), held past a 64 MiB budget (reached after about a second), and the default settings
  * (held on machines of up to 3 CPUs, within the budget for this program).
  */
@@ -28,8 +28,8 @@ final class StallBench {
         Path out = env.scratch("stall");
         try {
             Map<String, String> options = new LinkedHashMap<>();
-            options.put("decoded as they come", "-Drocprofsys.collector.holdBytes=0");
-            options.put("held past a 64 MiB budget", "-Drocprofsys.collector.holdBytes=" + (64L << 20));
+            options.put("decoded as they come", "0");
+            options.put("held past a 64 MiB budget", Long.toString(64L << 20));
             options.put("default settings", "");
             String run = env.runLauncher().toString();
             Env.run(List.of(run, "--", "/bin/true"), env.profiledEnvironment(out, Map.of()), out, null, 0)
@@ -45,7 +45,7 @@ final class StallBench {
                     Map<String, String> settings = new LinkedHashMap<>();
                     settings.put("ROCPROFSYS_PROFILE", "ON");
                     if (!o.getValue().isEmpty()) {
-                        settings.put("ROCPROFSYS_JAVA_OPTIONS", o.getValue());
+                        settings.put("ROCPROFSYS_COLLECTOR_HOLD_BYTES", o.getValue());
                     }
                     Env.Outcome r = Env.run(
                                     List.of(run, "--", program.toString(), "2000000", Double.toString(seconds)),

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
 /**
@@ -14,8 +15,10 @@ import java.util.function.Predicate;
  * lower it again, and the threads that empty the kernel's and the agent's rings keep their
  * priority so that a busy target never makes them lose records.
  *
- * <p>The level is the system property {@code rocprofsys.analysis.nice} (default 19; 0 leaves
- * every thread alone), so the overhead benchmark can compare both in one run.
+ * <p>The level is the setting ROCPROFSYS_ANALYSIS_NICE (default 19; 0 leaves every thread alone),
+ * so the overhead benchmark can compare both in one run: the tool that loads the settings hands it
+ * to {@link #configure}, and the JIT compilers are lowered once it has ({@link
+ * #lowerJitCompilersSoon}).
  */
 public final class ThreadNice {
     /** The lowest priority a nice value gives (weight 15 against 1024 at nice 0). */
@@ -23,15 +26,22 @@ public final class ThreadNice {
 
     private static final Path TASKS = Path.of("/proc/self/task");
 
+    private static volatile int level = BACKGROUND;
+
+    /** Completed by the first {@link #configure}: the JIT compilers' lowering waits for it. */
+    private static final CompletableFuture<Void> CONFIGURED = new CompletableFuture<>();
+
     private ThreadNice() {}
 
     /** The configured level: 0 turns the feature off. */
     public static int level() {
-        try {
-            return Math.clamp(Integer.parseInt(System.getProperty("rocprofsys.analysis.nice", "19")), 0, BACKGROUND);
-        } catch (NumberFormatException e) {
-            return BACKGROUND;
-        }
+        return level;
+    }
+
+    /** Sets the level (the run's ROCPROFSYS_ANALYSIS_NICE, clamped to 0-19). */
+    public static void configure(long nice) {
+        level = (int) Math.clamp(nice, 0, BACKGROUND);
+        CONFIGURED.complete(null);
     }
 
     /** Lowers the calling thread; false when the level is 0 or the kernel refused. */
@@ -74,11 +84,14 @@ public final class ThreadNice {
     }
 
     /**
-     * {@link #lowerJitCompilers} on a thread of its own, so that a tool's start-up does not wait for
-     * the /proc scan and the binding of setpriority (together 10-30 ms on a small machine).
+     * {@link #lowerJitCompilers} on a thread of its own once the level is {@linkplain #configure
+     * configured}, so that a tool's start-up does not wait for the /proc scan and the binding of
+     * setpriority (together 10-30 ms on a small machine).
      */
     public static void lowerJitCompilersSoon() {
-        Thread.ofPlatform().daemon().name("rocprof-sys-nice").start(ThreadNice::lowerJitCompilers);
+        CONFIGURED.thenRunAsync(
+                ThreadNice::lowerJitCompilers,
+                task -> Thread.ofPlatform().daemon().name("rocprof-sys-nice").start(task));
     }
 
     /**

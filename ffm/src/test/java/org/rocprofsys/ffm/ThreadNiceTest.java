@@ -70,12 +70,12 @@ class ThreadNiceTest {
 
     @Test
     void levelZeroLeavesThreadsAlone() throws Exception {
-        System.setProperty("rocprofsys.analysis.nice", "0");
+        ThreadNice.configure(0);
         try {
             assertEquals(0, ThreadNice.level());
             assertEquals(0, ThreadNice.lowerThreads(comm -> true));
         } finally {
-            System.clearProperty("rocprofsys.analysis.nice");
+            ThreadNice.configure(ThreadNice.BACKGROUND);
         }
         assertEquals(ThreadNice.BACKGROUND, ThreadNice.level());
     }

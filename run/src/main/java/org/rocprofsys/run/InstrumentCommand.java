@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.rocprofsys.config.Install;
 import org.rocprofsys.instrument.cli.InstrumentCli;
 import org.rocprofsys.instrument.cli.InstrumentTool;
 
@@ -20,7 +21,7 @@ public final class InstrumentCommand {
     private InstrumentCommand() {}
 
     public static void main(String[] args) throws InterruptedException {
-        Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
+        Path prefix = Install.prefix();
         int rc = run(prefix, System.getenv(), Path.of("").toAbsolutePath(), List.of(args));
         System.out.flush();
         System.err.flush();

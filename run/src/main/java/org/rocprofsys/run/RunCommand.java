@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.rocprofsys.config.ConfigException;
+import org.rocprofsys.config.Install;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
@@ -81,7 +82,7 @@ public final class RunCommand {
 
     /** The distribution's lib/ (the launcher script passes the install prefix). */
     private static Path distributionLib() {
-        return Path.of(System.getProperty("rocprofsys.prefix", ".")).resolve("lib");
+        return Install.lib();
     }
 
     private final Path prefix;
@@ -116,7 +117,7 @@ public final class RunCommand {
         Path cwd = Path.of("").toAbsolutePath();
         CompletableFuture<ProgramNote> note = readProgramNoteSoon(args, env, cwd);
         StartupWarmUp.soon();
-        Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
+        Path prefix = Install.prefix();
         RunCommand command = new RunCommand(prefix, env, cwd, System.out, System.err);
         command.programNote = note;
         int rc = command.run(args);
@@ -154,7 +155,7 @@ public final class RunCommand {
                 task -> Thread.ofPlatform().daemon().name("rocprof-sys-nice").start(task));
         note.thenAccept(n -> {
             if (n.defaults().isEmpty()) {
-                ThreadNice.lowerJitCompilers();
+                ThreadNice.lowerJitCompilersSoon(); // once the settings gave the level
             }
         });
         return note;
@@ -248,6 +249,7 @@ public final class RunCommand {
             toolOptions.forEach(o -> loader.unsupportedOption(o.name(), o.value()));
             inv.unsupportedOptions().forEach(o -> loader.unsupportedOption(o.option(), o.value()));
             settings = loader.load();
+            ThreadNice.configure(settings.integer("ROCPROFSYS_ANALYSIS_NICE"));
         } catch (ConfigException e) {
             say("error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;

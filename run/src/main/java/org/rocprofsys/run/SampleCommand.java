@@ -2,6 +2,7 @@ package org.rocprofsys.run;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.rocprofsys.config.Install;
 import org.rocprofsys.ffm.ThreadNice;
 
 /**
@@ -16,7 +17,7 @@ public final class SampleCommand {
     public static void main(String[] args) throws InterruptedException {
         ThreadNice.lowerJitCompilersSoon(); // as RunCommand's: the target comes first
         StartupWarmUp.soon();
-        Path prefix = Path.of(System.getProperty("rocprofsys.prefix", "."));
+        Path prefix = Install.prefix();
         List<String> given = List.of(args);
         int rc = new RunCommand(
                         TOOL,

@@ -21,10 +21,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.core.perfetto.DecodedTrace;
-import org.rocprofsys.core.perfetto.DecodedTrace.Slice;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.DecodedTrace.Slice;
 
 /**
  * CUDA programs (examples/cuda) profiled through the real launcher on a machine with an NVIDIA GPU:

@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * Default settings keep the data of a program that records far faster than the collector ingests:
@@ -41,7 +41,8 @@ class DefaultRingPolicyIT extends DistributionTest {
     @Test
     void twoMillionRegionsEncodedInSegmentsLoseNothing() throws Exception {
         Map<String, String> env = environment("segments-2m");
-        env.put("ROCPROFSYS_JAVA_OPTIONS", "-Drocprofsys.perfetto.encoders=2 -Drocprofsys.pipeline.stagethread=true");
+        env.put("ROCPROFSYS_PERFETTO_ENCODERS", "2");
+        env.put("ROCPROFSYS_COLLECTOR_STAGE_THREAD", "true");
         DecodedTrace trace = twoMillionRegions("segments-2m", env);
         // one restart per segment of 32768 regions
         assertTrue(trace.stateClears() > 50, trace.stateClears() + " state clears");
@@ -55,7 +56,7 @@ class DefaultRingPolicyIT extends DistributionTest {
     @Test
     void twoMillionRegionsPastTheHeldRecordsBudgetLoseNothing() throws Exception {
         Map<String, String> env = environment("held-2m");
-        env.put("ROCPROFSYS_JAVA_OPTIONS", "-Drocprofsys.collector.holdBytes=1048576");
+        env.put("ROCPROFSYS_COLLECTOR_HOLD_BYTES", "1048576");
         twoMillionRegions("held-2m", env);
     }
 

@@ -17,11 +17,11 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * Issue 11, "real programs nobody here wrote": the output and command-line cases, end to end on

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * Profiles recorded on the device machine with Python 3.12.3 (the sys.monitoring engine; the CI

@@ -16,10 +16,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * Upstream's python tests (rocprof-sys-python-tests.cmake) on examples/python, checked as its

@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /** Upstream's python validations (validate-timemory-json.py, validate-perfetto-proto.py) as lists. */
 final class PythonProfiles {

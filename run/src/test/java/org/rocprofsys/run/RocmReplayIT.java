@@ -13,10 +13,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * ROCm sessions replayed through {@code rocprof-sys-run} end to end: the launcher sets the

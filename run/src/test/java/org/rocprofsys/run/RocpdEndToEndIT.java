@@ -11,11 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.rocprofsys.core.perfetto.DecodedTrace;
-import org.rocprofsys.core.rocpd.RocpdCounts;
-import org.rocprofsys.core.rocpd.SqliteCli;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.RocpdCounts;
+import org.rocprofsys.tracetest.SqliteCli;
 
 /**
  * ROCPROFSYS_USE_ROCPD on the examples: the database written beside the Perfetto trace of the same

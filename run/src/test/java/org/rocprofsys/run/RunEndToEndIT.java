@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * rocprof-sys-run on the example programs (examples/, built here with the system compiler),
@@ -483,7 +483,7 @@ class RunEndToEndIT extends DistributionTest {
 
     /** Counter series of a trace: track name -> values in order. */
     private static Map<String, List<Double>> counters(Path proto) throws IOException {
-        return org.rocprofsys.core.perfetto.DecodedTrace.read(proto).counters();
+        return DecodedTrace.read(proto).counters();
     }
 
     @Test

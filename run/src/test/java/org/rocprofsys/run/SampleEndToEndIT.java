@@ -14,9 +14,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * rocprof-sys-sample on real programs: perf cpu-clock sampling, DWARF unwinding of optimized code

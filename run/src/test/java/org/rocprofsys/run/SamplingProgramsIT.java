@@ -18,10 +18,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * Call-stack sampling of the kinds of programs users profile (issue acceptance): threads, fork

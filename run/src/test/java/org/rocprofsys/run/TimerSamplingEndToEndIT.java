@@ -18,9 +18,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * The agent's timer sampler end to end: wall-clock (realtime) samples of a thread that sleeps most

@@ -29,6 +29,7 @@ import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.pipeline.CategoryFilter;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
+import org.rocprofsys.core.pipeline.PipelineTuning;
 import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.core.pipeline.TraceWindows;
 import org.rocprofsys.core.timemory.Component;
@@ -139,15 +140,22 @@ public final class Session {
                 outputs = RunOutputs.open(
                         formats,
                         new OutputContext(settings, outputPaths(pid, env), pid, exe, realtimeOffset, log, System.out));
+                PipelineTuning tuning = PipelineTuning.of(settings);
                 pipeline = new Pipeline(
-                        windows, initiallyEnabled(), CategoryFilter.dropped(settings), sources, outputs.writers());
+                        windows,
+                        initiallyEnabled(),
+                        CategoryFilter.dropped(settings),
+                        sources,
+                        outputs.writers(),
+                        tuning);
                 collector = new Collector(
                         dir,
                         pipeline.head(),
                         log,
                         sources.stream()
                                 .flatMap(s -> s.backendRecords().stream())
-                                .toList());
+                                .toList(),
+                        tuning);
                 collector.setRootPid(pid);
             } catch (IOException | RuntimeException e) {
                 if (gated) {

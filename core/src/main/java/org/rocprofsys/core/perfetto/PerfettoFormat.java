@@ -59,6 +59,15 @@ public final class PerfettoFormat implements OutputFormat {
         return settings.bool("ROCPROFSYS_TRACE");
     }
 
+    /** The trace's segment encoder threads (-1, the default: as many as suit the machine). */
+    public static final String ENCODERS = "ROCPROFSYS_PERFETTO_ENCODERS";
+
+    /** The trace's segment encoders: ROCPROFSYS_PERFETTO_ENCODERS, where -1 leaves them to the machine. */
+    static int encoderThreads(Settings settings) {
+        long set = settings.integer(ENCODERS);
+        return set == -1 ? PerfettoSink.Options.encoderThreadsHere() : (int) Math.max(0, set);
+    }
+
     @Override
     public OutputWriter open(OutputContext context) throws IOException {
         Path file = context.paths().perfettoFile();
@@ -90,9 +99,7 @@ public final class PerfettoFormat implements OutputFormat {
                         1,
                         RegionAnnotations.from(context.settings()),
                         // the ring_buffer budget needs each sequence's state packets at its start
-                        budget.policy() == TraceBudget.FillPolicy.DISCARD
-                                ? PerfettoSink.Options.encoderThreadsHere()
-                                : 0),
+                        budget.policy() == TraceBudget.FillPolicy.DISCARD ? encoderThreads(context.settings()) : 0),
                 budget.kinds()); // which packets hold state: the ring_buffer budget keeps them
         return new Writer(sink, toFile, budget, pending, file, context);
     }

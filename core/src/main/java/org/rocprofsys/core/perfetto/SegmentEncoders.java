@@ -44,9 +44,6 @@ final class SegmentEncoders {
     /** A segment's packets are built in one array of this size, reused (a larger output grows). */
     private static final int SEGMENT_BYTES = 2 << 20;
 
-    /** The system property that sets the number of workers (0: the sink encodes every region). */
-    static final String THREADS_PROPERTY = "rocprofsys.perfetto.encoders";
-
     /** Bytes to write in order; {@code pooled} arrays go back to the workers once written. */
     private record Piece(byte[] bytes, int length, boolean pooled) {}
 
@@ -99,13 +96,10 @@ final class SegmentEncoders {
     /**
      * Workers for a trace written on this machine: none with fewer than 4 CPUs (where every CPU is
      * busy with the target and the collector's other threads, a hand-off only adds work), else
-     * about a quarter of them, at most 4. {@value #THREADS_PROPERTY} overrides it.
+     * about a quarter of them, at most 4. ROCPROFSYS_PERFETTO_ENCODERS overrides it ({@link
+     * PerfettoFormat}; 0: the sink encodes every region).
      */
     static int threadsFor(int cpus) {
-        Integer set = Integer.getInteger(THREADS_PROPERTY);
-        if (set != null) {
-            return Math.max(0, set);
-        }
         return cpus < 4 ? 0 : Math.min(4, cpus / 4 + 1);
     }
 

@@ -42,10 +42,9 @@ public final class Collector {
      * cores; read in batches, each line moves once. An instrumented call cost its program 94 ns of CPU
      * with the chase and 84 ns with the pause, on the 16-core host (docs/benchmarks.md, thirteenth
      * session). A ring holds many times what producers write in a pause. 0 turns it off
-     * ({@code -Drocprofsys.collector.caughtUpPauseMicros}).
+     * (ROCPROFSYS_COLLECTOR_CAUGHT_UP_SLEEP_US, {@link PipelineTuning#caughtUpPauseNanos}).
      */
-    private static final long CAUGHT_UP_PAUSE_NS =
-            TimeUnit.MICROSECONDS.toNanos(Long.getLong("rocprofsys.collector.caughtUpPauseMicros", 200));
+    private final long caughtUpPauseNs;
 
     private static final int CAUGHT_UP_RECORDS = 4096;
     /**
@@ -89,7 +88,7 @@ public final class Collector {
      * compilation would otherwise take a CPU the target could use (docs/benchmarks.md, "Records held
      * while the target runs").
      */
-    private final long holdBytes = HeldRecords.forRings(Runtime.getRuntime().availableProcessors());
+    private final long holdBytes;
 
     /** Bytes the drains hold now. */
     private long held;
@@ -116,7 +115,7 @@ public final class Collector {
         READING
     }
 
-    private Holding holding = holdBytes > 0 ? Holding.TAKING : Holding.READING;
+    private Holding holding;
 
     private long shrinkCheckNs;
     private long shrinkCheckHeld;
@@ -166,10 +165,23 @@ public final class Collector {
             Consumer<TraceEvent> out,
             PrintStream log,
             List<BackendRecords.Factory> backends) {
+        this(directory, out, log, backends, PipelineTuning.machine());
+    }
+
+    /** @param tuning what is held while the target runs, and the pause after a pass that caught up */
+    public Collector(
+            SessionDirectory directory,
+            Consumer<TraceEvent> out,
+            PrintStream log,
+            List<BackendRecords.Factory> backends,
+            PipelineTuning tuning) {
         this.directory = directory;
         this.out = out;
         this.log = log;
         this.backends = List.copyOf(backends);
+        this.holdBytes = tuning.holdBytes();
+        this.caughtUpPauseNs = tuning.caughtUpPauseNanos();
+        this.holding = holdBytes > 0 ? Holding.TAKING : Holding.READING;
     }
 
     private BackendRecords backendRecords(int pid) {
@@ -279,8 +291,8 @@ public final class Collector {
             } else {
                 idleSleepMicros = 200;
                 idleSince = System.nanoTime();
-                if (n < CAUGHT_UP_RECORDS && CAUGHT_UP_PAUSE_NS > 0) {
-                    LockSupport.parkNanos(CAUGHT_UP_PAUSE_NS);
+                if (n < CAUGHT_UP_RECORDS && caughtUpPauseNs > 0) {
+                    LockSupport.parkNanos(caughtUpPauseNs);
                 }
             }
         }

@@ -19,7 +19,8 @@ public final class HeldRecords {
      */
     static final int MAX_CPUS_HOLDING_RINGS = 3;
 
-    static final String RINGS_PROPERTY = "rocprofsys.collector.holdBytes";
+    /** The setting's value that leaves the budget to the machine ({@link PipelineTuning#HOLD_BYTES}). */
+    static final long AUTOMATIC = -1;
 
     /** A quarter of the collector's heap, at most 512 MiB, for each source that holds. */
     public static long defaultBytes() {
@@ -28,12 +29,11 @@ public final class HeldRecords {
 
     /**
      * What the collector holds of the agent rings' records on a machine of {@code cpus} CPUs: the
-     * default budget on up to {@value #MAX_CPUS_HOLDING_RINGS} CPUs, else nothing; {@code
-     * -Drocprofsys.collector.holdBytes} sets it (0: never).
+     * default budget on up to {@value #MAX_CPUS_HOLDING_RINGS} CPUs, else nothing; {@code set}
+     * (ROCPROFSYS_COLLECTOR_HOLD_BYTES) other than {@value #AUTOMATIC} sets it (0 or less: never).
      */
-    static long forRings(int cpus) {
-        Long set = Long.getLong(RINGS_PROPERTY);
-        if (set != null) {
+    static long forRings(int cpus, long set) {
+        if (set != AUTOMATIC) {
             return Math.max(0, set);
         }
         return cpus <= MAX_CPUS_HOLDING_RINGS ? defaultBytes() : 0;

@@ -43,12 +43,22 @@ public final class Pipeline {
             Set<Category> droppedCategories,
             List<BackgroundSource> sources,
             List<? extends EventSink> outputs) {
+        this(windows, initiallyEnabled, droppedCategories, sources, outputs, PipelineTuning.machine());
+    }
+
+    /** @param tuning whether the stages get a thread of their own ({@link PipelineTuning#stageThread}) */
+    public Pipeline(
+            TraceWindows windows,
+            boolean initiallyEnabled,
+            Set<Category> droppedCategories,
+            List<BackgroundSource> sources,
+            List<? extends EventSink> outputs,
+            PipelineTuning tuning) {
         this.outputs = new SinkThreads(outputs);
         this.normaliser = new EventNormaliser(this.outputs, this.outputs::acceptRegions);
         Consumer<TraceEvent> stages =
                 new CollectionFilter(windows, initiallyEnabled, CategoryFilter.of(droppedCategories, normaliser));
-        this.stageThread =
-                StageThread.wanted(Runtime.getRuntime().availableProcessors()) ? new StageThread(stages) : null;
+        this.stageThread = tuning.stageThread() ? new StageThread(stages) : null;
         // the sources' intercepts stay on the collector thread: what they learn from the events (a
         // thread's number, say) is read by the sources' own threads as soon as the collector has it
         Consumer<TraceEvent> first = stageThread != null ? stageThread : stages;

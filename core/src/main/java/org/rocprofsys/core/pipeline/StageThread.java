@@ -15,10 +15,14 @@ import org.rocprofsys.core.event.TraceEvent;
  * used from the calling thread.
  */
 final class StageThread implements Consumer<TraceEvent> {
-    /** Used where the machine has at least this many CPUs; {@value #PROPERTY} (true or false) decides instead. */
+    /**
+     * Used where the machine has at least this many CPUs; ROCPROFSYS_COLLECTOR_STAGE_THREAD (true or
+     * false, {@link PipelineTuning#STAGE_THREAD}) decides instead.
+     */
     static final int MIN_CPUS = 4;
 
-    static final String PROPERTY = "rocprofsys.pipeline.stagethread";
+    /** The setting's value that leaves it to the machine. */
+    static final String AUTOMATIC = "auto";
 
     /** Events per hand-off, a run's regions counted one each. */
     static final int BATCH = EventBatch.CAPACITY;
@@ -33,10 +37,9 @@ final class StageThread implements Consumer<TraceEvent> {
         this.thread = new BatchThread("rocprof-sys-stages", QUEUE_BATCHES, e -> stages.accept((TraceEvent) e));
     }
 
-    /** Whether the stages get a thread of their own on a machine of {@code cpus} CPUs. */
-    static boolean wanted(int cpus) {
-        String set = System.getProperty(PROPERTY);
-        return set != null ? Boolean.parseBoolean(set) : cpus >= MIN_CPUS;
+    /** Whether the stages get a thread of their own on a machine of {@code cpus} CPUs; {@code set}: auto, true or false. */
+    static boolean wanted(int cpus, String set) {
+        return set.equals(AUTOMATIC) ? cpus >= MIN_CPUS : Boolean.parseBoolean(set);
     }
 
     @Override

@@ -31,6 +31,7 @@ import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.timemory.RegionAnnotations;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * Region runs encoded in segments on encoder threads read, in trace_processor's terms, as the

@@ -35,12 +35,13 @@ import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.perfetto.DecodedTrace.Slice;
-import org.rocprofsys.core.perfetto.DecodedTrace.Track;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
 import org.rocprofsys.core.perfetto.proto.Trace;
 import org.rocprofsys.core.perfetto.proto.TracePacket;
 import org.rocprofsys.core.perfetto.proto.TrackEvent;
+import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.DecodedTrace.Slice;
+import org.rocprofsys.tracetest.DecodedTrace.Track;
 
 class PerfettoSinkTest {
     /** A realistic CLOCK_MONOTONIC origin (about 1.4 days of uptime), so deltas matter. */

@@ -23,6 +23,7 @@ import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * A million nested begin/end events over several threads: trace size per event and heap use that

@@ -18,6 +18,7 @@ import org.rocprofsys.core.gpu.GpuPageFault.FaultSide;
 import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.MigrationDirection;
 import org.rocprofsys.core.gpu.MigrationTrigger;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /** Seed 000's tracks: migrations as slices, page faults and migration throughput as counters. */
 class PerfettoUnifiedMemoryTest {

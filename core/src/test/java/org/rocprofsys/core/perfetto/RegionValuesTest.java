@@ -24,6 +24,7 @@ import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.timemory.Component;
 import org.rocprofsys.core.timemory.RegionAnnotations;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * The component and counter values on region ends (upstream's annotate test reads them): the

@@ -26,6 +26,7 @@ import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.perfetto.TraceBudget.FillPolicy;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 class TraceBudgetTest {
     static final long T0 = PerfettoSinkTest.T0;

@@ -92,23 +92,11 @@ class StageThreadTest {
     }
 
     @Test
-    void theMachineOrThePropertyDecides() {
-        String before = System.getProperty(StageThread.PROPERTY);
-        try {
-            System.clearProperty(StageThread.PROPERTY);
-            assertFalse(StageThread.wanted(2));
-            assertFalse(StageThread.wanted(StageThread.MIN_CPUS - 1));
-            assertTrue(StageThread.wanted(StageThread.MIN_CPUS));
-            System.setProperty(StageThread.PROPERTY, "true");
-            assertTrue(StageThread.wanted(2));
-            System.setProperty(StageThread.PROPERTY, "false");
-            assertFalse(StageThread.wanted(16));
-        } finally {
-            if (before == null) {
-                System.clearProperty(StageThread.PROPERTY);
-            } else {
-                System.setProperty(StageThread.PROPERTY, before);
-            }
-        }
+    void theMachineOrTheSettingDecides() {
+        assertFalse(StageThread.wanted(2, StageThread.AUTOMATIC));
+        assertFalse(StageThread.wanted(StageThread.MIN_CPUS - 1, StageThread.AUTOMATIC));
+        assertTrue(StageThread.wanted(StageThread.MIN_CPUS, StageThread.AUTOMATIC));
+        assertTrue(StageThread.wanted(2, "true"));
+        assertFalse(StageThread.wanted(16, "false"));
     }
 }

@@ -40,8 +40,10 @@ import org.rocprofsys.core.gpu.MemoryKind;
 import org.rocprofsys.core.gpu.MigrationDirection;
 import org.rocprofsys.core.gpu.MigrationTrigger;
 import org.rocprofsys.core.gpu.SyncKind;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.core.perfetto.PerfettoSink;
+import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.RocpdCounts;
+import org.rocprofsys.tracetest.SqliteCli;
 
 class RocpdSinkTest {
     private static final long T0 = 1_000_000_000L;

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.rocprofsys.config.Install;
 import org.rocprofsys.config.avail.AvailCatalog;
 import org.rocprofsys.config.avail.AvailableComponent;
 import org.rocprofsys.config.avail.HardwareCounter;
@@ -48,7 +49,7 @@ public final class CudaMetricCatalog implements AvailCatalog {
 
     /**
      * The distribution's {@code lib/librocprof-sys-cuda.so}: beside this class's jar, else under
-     * the launcher's {@code rocprofsys.prefix}.
+     * the install prefix ({@link Install#lib}).
      */
     public static Path library() {
         try {
@@ -64,6 +65,6 @@ public final class CudaMetricCatalog implements AvailCatalog {
         } catch (Exception e) {
             // no code source (an unusual class loader): the prefix below
         }
-        return Path.of(System.getProperty("rocprofsys.prefix", ".")).resolve("lib/librocprof-sys-cuda.so");
+        return Install.lib().resolve("librocprof-sys-cuda.so");
     }
 }

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * GPU counters recorded on the H100 through CUPTI's range profiler (fixtures {@code counters*},

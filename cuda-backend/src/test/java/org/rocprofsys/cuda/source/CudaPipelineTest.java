@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rocprofsys.core.perfetto.DecodedTrace;
-import org.rocprofsys.core.perfetto.DecodedTrace.Slice;
+import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.DecodedTrace.Slice;
 
 /**
  * The recorded H100 runs (fixtures/README.md) through the collector, the pipeline and the run's

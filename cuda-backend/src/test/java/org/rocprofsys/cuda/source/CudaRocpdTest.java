@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rocprofsys.core.rocpd.RocpdCounts;
-import org.rocprofsys.core.rocpd.SqliteCli;
+import org.rocprofsys.tracetest.RocpdCounts;
+import org.rocprofsys.tracetest.SqliteCli;
 
 /**
  * The recorded H100 runs into rocpd beside the Perfetto trace: the kernels, memory_copies,

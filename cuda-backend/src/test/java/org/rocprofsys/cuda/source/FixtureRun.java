@@ -29,7 +29,6 @@ import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.RunOutputs;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
@@ -37,6 +36,7 @@ import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.core.pipeline.TraceWindows;
 import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.wire.RingFile;
+import org.rocprofsys.tracetest.DecodedTrace;
 import org.rocprofsys.unifiedmemory.report.UnifiedMemoryFormat;
 
 /**

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * examples/cuda/managed-memory recorded on the H100 with CUPTI's unified-memory counters (fixture

@@ -28,7 +28,6 @@ import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.RunOutputs;
-import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
 import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.pipeline.Collector;
@@ -39,6 +38,7 @@ import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
  * One replayed session end to end: the scripted program runs under the real agent with the

@@ -13,8 +13,8 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.core.perfetto.DecodedTrace;
-import org.rocprofsys.core.perfetto.DecodedTrace.Slice;
+import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.DecodedTrace.Slice;
 
 /**
  * Replayed rocprofiler-sdk sessions (src/test/c: the replay SDK and upstream's example programs as

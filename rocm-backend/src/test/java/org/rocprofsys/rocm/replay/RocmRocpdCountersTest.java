@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.core.perfetto.DecodedTrace;
-import org.rocprofsys.core.rocpd.RocpdCounts;
-import org.rocprofsys.core.rocpd.SqliteCli;
+import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.RocpdCounts;
+import org.rocprofsys.tracetest.SqliteCli;
 
 /**
  * The replay SDK's dispatch counters (ROCPROFSYS_ROCM_EVENTS) in the rocpd database: each kernel's

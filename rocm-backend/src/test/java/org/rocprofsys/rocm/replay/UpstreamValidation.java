@@ -11,8 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.rocprofsys.core.perfetto.DecodedTrace;
-import org.rocprofsys.core.perfetto.DecodedTrace.Slice;
+import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.DecodedTrace.Slice;
 
 /**
  * Upstream's tests/validate-perfetto-proto.py (inventory §4.5) on a trace decoded with the official

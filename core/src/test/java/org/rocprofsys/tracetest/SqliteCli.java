@@ -1,4 +1,4 @@
-package org.rocprofsys.core.rocpd;
+package org.rocprofsys.tracetest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

@@ -1,4 +1,4 @@
-package org.rocprofsys.core.rocpd;
+package org.rocprofsys.tracetest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -13,8 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import org.rocprofsys.core.perfetto.DecodedTrace;
-import org.rocprofsys.core.perfetto.DecodedTrace.Slice;
+import org.rocprofsys.tracetest.DecodedTrace.Slice;
 
 /**
  * The acceptance check of the rocpd output: every count the Perfetto trace of the same run has

@@ -1,4 +1,4 @@
-package org.rocprofsys.core.perfetto;
+package org.rocprofsys.tracetest;
 
 import com.google.protobuf.CodedInputStream;
 import java.io.IOException;
@@ -31,9 +31,9 @@ import org.rocprofsys.core.perfetto.proto.TrackEvent;
  * mis-import (an unknown iid, an END with no open slice, an unresolvable clock) throws.
  */
 public final class DecodedTrace {
-    static final int MONOTONIC = 3;
-    static final int REALTIME = 1;
-    static final int BOOTTIME = 6;
+    public static final int MONOTONIC = 3;
+    public static final int REALTIME = 1;
+    public static final int BOOTTIME = 6;
 
     public record Track(long uuid, long parentUuid, int sequenceId, TrackDescriptor descriptor) {
         public boolean isProcess() {
@@ -95,15 +95,15 @@ public final class DecodedTrace {
     public final List<TracePacket> packets = new ArrayList<>();
     public final Map<Long, Track> tracks = new LinkedHashMap<>();
     public final List<Slice> slices = new ArrayList<>();
-    final Map<Integer, Long> globalClocks = new HashMap<>();
-    int trackEvents;
-    int stateClears;
-    int sliceBegins;
-    int sliceEnds;
+    public final Map<Integer, Long> globalClocks = new HashMap<>();
+    public int trackEvents;
+    public int stateClears;
+    public int sliceBegins;
+    public int sliceEnds;
     /** Sums of the resolved BEGIN and END timestamps, to check huge traces without keeping them. */
-    long beginTimestampSum;
+    public long beginTimestampSum;
 
-    long endTimestampSum;
+    public long endTimestampSum;
     private final boolean retain;
     private final Map<Integer, Sequence> sequences = new HashMap<>();
     private final Map<Long, Deque<Slice>> open = new HashMap<>();
@@ -153,11 +153,11 @@ public final class DecodedTrace {
         return t;
     }
 
-    List<Slice> slicesOn(long trackUuid) {
+    public List<Slice> slicesOn(long trackUuid) {
         return slices.stream().filter(s -> s.trackUuid == trackUuid).toList();
     }
 
-    Slice slice(String name) {
+    public Slice slice(String name) {
         List<Slice> found = slices.stream().filter(s -> s.name.equals(name)).toList();
         if (found.size() != 1) {
             throw new AssertionError(found.size() + " slices named " + name + ": " + slices);
@@ -165,7 +165,7 @@ public final class DecodedTrace {
         return found.getFirst();
     }
 
-    Track threadTrack(int tid) {
+    public Track threadTrack(int tid) {
         List<Track> found = tracks.values().stream()
                 .filter(t -> t.isThread() && t.descriptor.getThread().getTid() == tid)
                 .toList();
@@ -175,7 +175,7 @@ public final class DecodedTrace {
         return found.getFirst();
     }
 
-    List<Track> processTracks() {
+    public List<Track> processTracks() {
         return tracks.values().stream().filter(Track::isProcess).toList();
     }
 
@@ -194,7 +194,7 @@ public final class DecodedTrace {
         return sliceEnds;
     }
 
-    int openSlices() {
+    public int openSlices() {
         return open.values().stream().mapToInt(Deque::size).sum();
     }
 
