@@ -74,17 +74,7 @@ class InstrumentEndToEndIT extends DistributionTest {
     @Test
     void simulateLsWritesTheTwelveListFiles() throws Exception {
         var r = instrument(
-                env("simulate-ls"),
-                "--simulate",
-                "--print-format",
-                "json",
-                "txt",
-                "xml",
-                "-v",
-                "2",
-                "--all-functions",
-                "--",
-                "ls");
+                env("simulate-ls"), argv("--simulate --print-format json txt xml -v 2 --all-functions -- ls"));
         assertEquals(0, r.exitCode(), r::toString);
         Path dir = cwd.resolve("out/simulate-ls/instrumentation");
         for (String list : List.of("available", "excluded", "instrumented", "overlapping")) {
@@ -100,12 +90,9 @@ class InstrumentEndToEndIT extends DistributionTest {
     void aLibraryWithoutOutputSwitchesToSimulate() throws Exception {
         var r = instrument(
                 env("simulate-lib"),
-                "--print-available",
-                "functions",
-                "-v",
-                "2",
-                "--",
-                examples().resolve("libdemo.so").toString());
+                argv(
+                        "--print-available functions -v 2 --",
+                        examples().resolve("libdemo.so").toString()));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(
                 r.stderr()
@@ -136,17 +123,7 @@ class InstrumentEndToEndIT extends DistributionTest {
         assertTrue(base.stdout().contains("number of calls made = 17"), base::toString);
         var rw = instrument(
                 env("rewrite-caller"),
-                "-o",
-                "rewrite-caller.inst",
-                "-e",
-                "-i",
-                "256",
-                "--caller-include",
-                "^inner",
-                "-v",
-                "2",
-                "--",
-                exe.toString());
+                argv("-o rewrite-caller.inst -e -i 256 --caller-include ^inner -v 2 --", exe.toString()));
         assertEquals(0, rw.exitCode(), rw::toString);
         assertTrue(rw.stderr().contains("[function][Forcing] caller-include-regex :: 'outer'"), rw::toString);
         Path inst = cwd.resolve("rewrite-caller.inst");
@@ -186,17 +163,7 @@ class InstrumentEndToEndIT extends DistributionTest {
         // runtime, with upstream's labels option
         var rt = instrument(
                 env("po-runtime", "ROCPROFSYS_PROFILE", "ON"),
-                "--min-instructions=8",
-                "--label",
-                "file",
-                "line",
-                "return",
-                "args",
-                "--",
-                exe.toString(),
-                "12",
-                "4",
-                "10");
+                argv("--min-instructions=8 --label file line return args --", exe.toString(), "12", "4", "10"));
         assertEquals(0, rt.exitCode(), rt::toString);
         assertEquals(base.stdout(), rt.stdout());
         Map<String, Long> c2 = counts(cwd.resolve("out/po-runtime/wall_clock.json"));
@@ -333,15 +300,9 @@ class InstrumentEndToEndIT extends DistributionTest {
         Path exe = examples().resolve("rewrite-caller");
         var rw = instrument(
                 Map.of(),
-                "-o",
-                "env.inst",
-                "-i",
-                "8",
-                "--env",
-                "ROCPROFSYS_PROFILE=ON",
-                "ROCPROFSYS_OUTPUT_PREFIX=embedded/",
-                "--",
-                exe.toString());
+                argv(
+                        "-o env.inst -i 8 --env ROCPROFSYS_PROFILE=ON ROCPROFSYS_OUTPUT_PREFIX=embedded/ --",
+                        exe.toString()));
         assertEquals(0, rw.exitCode(), rw::toString);
         Map<String, String> e = new HashMap<>(env("ignored"));
         e.remove("ROCPROFSYS_OUTPUT_PREFIX");

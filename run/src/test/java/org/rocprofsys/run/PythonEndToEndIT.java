@@ -177,16 +177,7 @@ class PythonEndToEndIT extends DistributionTest {
             ProcessResult r = tool(
                     "rocprof-sys-python",
                     env,
-                    "-b",
-                    "--label",
-                    "file",
-                    "line",
-                    "--",
-                    script("builtin.py").toString(),
-                    "-v",
-                    "10",
-                    "-n",
-                    "5");
+                    argv("-b --label file line --", script("builtin.py").toString(), "-v", "10", "-n", "5"));
             assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
             assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")), exe);
         }
@@ -245,11 +236,7 @@ class PythonEndToEndIT extends DistributionTest {
             ProcessResult r = tool(
                     "rocprof-sys-python",
                     env,
-                    "-b",
-                    "-E",
-                    "^root$",
-                    "--",
-                    script("subtree-builtin.py").toString());
+                    argv("-b -E ^root$ --", script("subtree-builtin.py").toString()));
             assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
             assertEquals(
                     List.of("mid c1 d0", "leaf c1 d1"),

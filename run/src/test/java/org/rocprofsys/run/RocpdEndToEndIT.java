@@ -76,15 +76,11 @@ class RocpdEndToEndIT extends DistributionTest {
                 "rocprof-sys-run",
                 "host",
                 List.of(),
-                "-H",
-                "--cpus",
-                "0",
-                "--process-freq",
-                "50",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                // about 1.5 s on a quiet core: dozens of 50 Hz ticks however fast the machine is
-                "120");
+                argv(
+                        "-H --cpus 0 --process-freq 50 --",
+                        examples().resolve("hot-functions").toString(),
+                        // about 1.5 s on a quiet core: dozens of 50 Hz ticks however fast the machine is
+                        "120"));
         assertEquals(0, r.exitCode(), r::toString);
         Map<String, Long> c = sameCounts("host", r);
         assertTrue(c.get("counter_samples") > 20, c.toString());
@@ -102,15 +98,11 @@ class RocpdEndToEndIT extends DistributionTest {
                 "rocprof-sys-sample",
                 "hot",
                 List.of(),
-                "-T",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                // about 1.5 s on a quiet core, so that a throttled perf still samples it
-                "120");
+                argv(
+                        "-T -f 1000 -w 0 --",
+                        examples().resolve("hot-functions").toString(),
+                        // about 1.5 s on a quiet core, so that a throttled perf still samples it
+                        "120"));
         if (r.stderr().contains("call-stack sampling is off")) {
             abort("perf_event_open is refused here");
         }

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.run.cli.UpstreamRunArgs;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
 
@@ -373,100 +374,10 @@ class RunEndToEndIT extends DistributionTest {
         // upstream's rocprofiler-systems-run-args list, with this machine's paths and `sleep 1`
         Path cfg = Files.writeString(cwd.resolve("empty.cfg"), "");
         Files.createDirectories(cwd.resolve("tmpdir"));
-        var r = tool(
-                "rocprof-sys-run",
-                cwd,
-                Map.of(),
-                "--monochrome",
-                "--debug=false",
-                "-v",
-                "1",
-                "-c",
-                cfg.toString(),
-                "-o",
-                "rocprof-sys-tests-output",
-                "rocprofiler-systems-run-args-output/",
-                "-TPHD",
-                "-S",
-                "cputime",
-                "realtime",
-                "--trace-wait=1.0e-12",
-                "--trace-duration=5.0",
-                "--wait=1.0",
-                "--duration=3.0",
-                "--trace-file=perfetto-run-args-trace.proto",
-                "--trace-buffer-size=100",
-                "--trace-fill-policy=ring_buffer",
-                "--profile-format",
-                "console",
-                "json",
-                "text",
-                "--process-freq",
-                "1000",
-                "--process-wait",
-                "0.0",
-                "--process-duration",
-                "10",
-                "--cpus",
-                "0-4",
-                "--gpus",
-                "0",
-                "-f",
-                "1000",
-                "--sampling-wait",
-                "1.0",
-                "--sampling-duration",
-                "10",
-                "-t",
-                "0-3",
-                "--sample-cputime",
-                "1000",
-                "1.0",
-                "0-3",
-                "--sample-realtime",
-                "10",
-                "0.5",
-                "0-3",
-                "-I",
-                "all",
-                "-E",
-                "mutex-locks",
-                "rw-locks",
-                "spin-locks",
-                "-C",
-                "perf::INSTRUCTIONS",
-                "--inlines",
-                "--hsa-interrupt",
-                "0",
-                "--use-causal=false",
-                "--use-kokkosp",
-                "--num-threads-hint=4",
-                "--sampling-allocator-size=32",
-                "--ci",
-                "--dl-verbose=3",
-                "--perfetto-annotations=off",
-                "--kokkosp-kernel-logger",
-                "--kokkosp-name-length-max=1024",
-                "--kokkosp-prefix=\"[kokkos]\"",
-                "--tmpdir",
-                cwd.resolve("tmpdir").toString(),
-                "--perfetto-backend",
-                "inprocess",
-                "--use-pid",
-                "false",
-                "--time-output",
-                "off",
-                "--thread-pool-size",
-                "0",
-                "--timemory-components",
-                "wall_clock",
-                "cpu_clock",
-                "peak_rss",
-                "page_rss",
-                "--fork",
-                "--",
-                "sleep",
-                "1");
+        List<String> args = new ArrayList<>(
+                UpstreamRunArgs.options(cfg.toString(), cwd.resolve("tmpdir").toString()));
+        args.addAll(List.of("--", "sleep", "1"));
+        var r = tool("rocprof-sys-run", cwd, Map.of(), args.toArray(String[]::new));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("Executing 'sleep 1'"), r::toString);
         Path out = cwd.resolve("rocprof-sys-tests-output/rocprofiler-systems-run-args-output");
@@ -492,15 +403,7 @@ class RunEndToEndIT extends DistributionTest {
                 "rocprof-sys-run",
                 cwd,
                 env("host-sampling"),
-                "-H",
-                "--cpus",
-                "0",
-                "--process-freq",
-                "50",
-                "--",
-                example("trace-time-window"),
-                "1",
-                "100");
+                argv("-H --cpus 0 --process-freq 50 --", example("trace-time-window"), "1", "100"));
         assertEquals(0, r.exitCode(), r::toString);
         Map<String, List<Double>> series = counters(output("host-sampling", "perfetto-trace.proto"));
         // upstream's --counter-names check: the sum of each series is > 0

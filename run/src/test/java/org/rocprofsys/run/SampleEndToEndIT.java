@@ -44,15 +44,10 @@ class SampleEndToEndIT extends DistributionTest {
     void hotFunctionsGetTheirShareUnderMain() throws Exception {
         var r = sample(
                 "hot",
-                "-P",
-                "-T",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                "60");
+                argv(
+                        "-P -T -f 1000 -w 0 --",
+                        examples().resolve("hot-functions").toString(),
+                        "60"));
         assertEquals(0, r.exitCode(), r::toString);
         Path json = cwd.resolve("out/hot/sampling_wall_clock.json");
         assertTrue(Files.isRegularFile(json), r::toString);

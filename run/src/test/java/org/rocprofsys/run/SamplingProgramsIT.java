@@ -123,15 +123,7 @@ class SamplingProgramsIT extends DistributionTest {
     void everyThreadGetsATrackAndAProfile() throws Exception {
         var r = sample(
                 "threads",
-                "-P",
-                "-T",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("threads-hot").toString(),
-                "150");
+                argv("-P -T -f 1000 -w 0 --", examples().resolve("threads-hot").toString(), "150"));
         assertEquals(0, r.exitCode(), r::toString);
         List<String[]> g = entries(cwd.resolve("out/threads/sampling_wall_clock.json"), "sampling_wall_clock");
         assertTrue(has(g, "0", "main_work"), show(g));
@@ -167,17 +159,10 @@ class SamplingProgramsIT extends DistributionTest {
     void threadFilterKeepsTheChosenThreadsOfPerfSamples() throws Exception {
         var r = sample(
                 "tids",
-                "-T",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "-t",
-                "0",
-                "2",
-                "--",
-                examples().resolve("threads-hot").toString(),
-                "100");
+                argv(
+                        "-T -f 1000 -w 0 -t 0 2 --",
+                        examples().resolve("threads-hot").toString(),
+                        "100"));
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
         List<String> sampledTracks = trace.tracks.values().stream()
@@ -195,14 +180,7 @@ class SamplingProgramsIT extends DistributionTest {
         var r = toolOrSkip(
                 "rocprof-sys-sample",
                 env,
-                "-P",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("fork-hot").toString(),
-                "120");
+                argv("-P -f 1000 -w 0 --", examples().resolve("fork-hot").toString(), "120"));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("child 0 done") && r.stdout().contains("child 1 done"), r::toString);
         List<Path> files;
@@ -225,15 +203,7 @@ class SamplingProgramsIT extends DistributionTest {
     @Test
     void cxxFunctionsAreDemangled() throws Exception {
         var r = sample(
-                "cxx",
-                "-P",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("cxx-hot").toString(),
-                "60");
+                "cxx", argv("-P -f 1000 -w 0 --", examples().resolve("cxx-hot").toString(), "60"));
         assertEquals(0, r.exitCode(), r::toString);
         List<String[]> g = entries(cwd.resolve("out/cxx/sampling_wall_clock.json"), "sampling_wall_clock");
         assertTrue(has(g, "0", "compute::Accumulator<double>::run(long, long)"), show(g));
@@ -253,15 +223,11 @@ class SamplingProgramsIT extends DistributionTest {
         var r = toolOrSkip(
                 "rocprof-sys-sample",
                 env,
-                "-P",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                python.toString(),
-                REPO.resolve("examples/sampling-script.py").toString(),
-                "6");
+                argv(
+                        "-P -f 1000 -w 0 --",
+                        python.toString(),
+                        REPO.resolve("examples/sampling-script.py").toString(),
+                        "6"));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("fib total"), r::toString);
         List<String[]> g = entries(cwd.resolve("out/py/sampling_wall_clock.json"), "sampling_wall_clock");
@@ -287,20 +253,16 @@ class SamplingProgramsIT extends DistributionTest {
         var r = toolOrSkip(
                 "rocprof-sys-sample",
                 env,
-                "-P",
-                "-f",
-                "500",
-                "-w",
-                "0",
-                "--",
-                jdk.resolve("bin/java").toString(),
-                "-XX:+UnlockDiagnosticVMOptions",
-                "-XX:+DumpPerfMapAtExit",
-                "-XX:+PreserveFramePointer",
-                "-cp",
-                classes.toString(),
-                "HotLoop",
-                "1200");
+                argv(
+                        "-P -f 500 -w 0 --",
+                        jdk.resolve("bin/java").toString(),
+                        "-XX:+UnlockDiagnosticVMOptions",
+                        "-XX:+DumpPerfMapAtExit",
+                        "-XX:+PreserveFramePointer",
+                        "-cp",
+                        classes.toString(),
+                        "HotLoop",
+                        "1200"));
         assertEquals(0, r.exitCode(), r::toString);
         Path percent;
         try (Stream<Path> s = Files.list(cwd.resolve("out/jvm"))) {
@@ -324,20 +286,10 @@ class SamplingProgramsIT extends DistributionTest {
         // lines, then the three sampling files
         var r = sample(
                 "duration",
-                "-v",
-                "1",
-                "-P",
-                "--cputime",
-                "1000",
-                "0.1",
-                "--realtime",
-                "500",
-                "0.1",
-                "-d",
-                "0.25",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                "60");
+                argv(
+                        "-v 1 -P --cputime 1000 0.1 --realtime 500 0.1 -d 0.25 --",
+                        examples().resolve("hot-functions").toString(),
+                        "60"));
         assertEquals(0, r.exitCode(), r::toString);
         String all = r.stdout() + r.stderr();
         assertTrue(
@@ -411,14 +363,7 @@ class SamplingProgramsIT extends DistributionTest {
         var r = toolOrSkip(
                 "rocprof-sys-sample",
                 env,
-                "-P",
-                "-f",
-                "500",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                "10");
+                argv("-P -f 500 -w 0 --", examples().resolve("hot-functions").toString(), "10"));
         assertEquals(0, r.exitCode(), r::toString);
         for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
             assertTrue(Files.isRegularFile(cwd.resolve("out/notmp/" + f + ".txt")), f + "\n" + r);

@@ -97,6 +97,16 @@ public abstract class DistributionTest {
                 .run();
     }
 
+    /**
+     * A command line: {@code options} split at white space (options and values without spaces of
+     * their own), then {@code rest} as they are (paths, the command and its arguments).
+     */
+    protected static String[] argv(String options, String... rest) {
+        List<String> l = new ArrayList<>(List.of(options.trim().split("\\s+")));
+        l.addAll(List.of(rest));
+        return l.toArray(String[]::new);
+    }
+
     /** Runs the distribution's tool {@code name} (e.g. rocprof-sys-run) in {@code dir}. */
     protected static ProcessResult tool(String name, Path dir, Map<String, String> env, String... args)
             throws IOException, InterruptedException {
