@@ -203,16 +203,7 @@ class PlannedRewriteTest {
         assertEquals(a.exitCode(), b.exitCode(), b.stderr());
         Path hook = TestPrograms.hook(tmp);
         Path countsFile = tmp.resolve("counts.txt");
-        ProcessResult h = Command.of(use.toString())
-                .in(tmp)
-                .env(Map.of(
-                        "LD_LIBRARY_PATH",
-                        inst.toString(),
-                        "LD_PRELOAD",
-                        hook.toString(),
-                        "HOOK_OUT",
-                        countsFile.toString()))
-                .run();
+        ProcessResult h = TestPrograms.runHooked(tmp, use, inst, hook, countsFile);
         assertEquals(a.stdout(), h.stdout());
         Map<String, Long> c = counts(countsFile);
         assertEquals(0L, c.get("bad_slot"), c.toString());

@@ -45,6 +45,24 @@ final class TestPrograms {
                 .run();
     }
 
+    /**
+     * {@link #runWith} with the {@link #hook} library preloaded, writing its call counts to
+     * {@code counts}.
+     */
+    static ProcessResult runHooked(Path dir, Path program, Path libraries, Path hook, Path counts)
+            throws IOException, InterruptedException {
+        return Command.of(program.toString())
+                .in(dir)
+                .env(Map.of(
+                        "LD_LIBRARY_PATH",
+                        libraries.toString(),
+                        "LD_PRELOAD",
+                        hook.toString(),
+                        "HOOK_OUT",
+                        counts.toString()))
+                .run();
+    }
+
     private static final Pattern FUNC = Pattern.compile("^([0-9a-f]+) <([^>]+)>:$");
 
     /** Instructions (objdump -d, Intel syntax) of each function symbol, in address order. */
