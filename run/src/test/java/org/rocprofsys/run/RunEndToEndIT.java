@@ -234,51 +234,40 @@ class RunEndToEndIT extends DistributionTest {
     @Test
     void traceDurationWindow() throws Exception {
         // upstream trace-time-window with TRACE_DURATION=1.25: main, outer_a, outer_b, outer_c; no outer_d
-        var r = run(
-                env(
-                        "trace-time-window",
-                        "ROCPROFSYS_TRACE_DURATION",
-                        "1.25",
-                        "ROCPROFSYS_PROFILE",
-                        "ON",
-                        "ROCPROFSYS_TRACE",
-                        "ON"),
-                example("trace-time-window"),
-                "1",
-                "490");
-        assertEquals(0, r.exitCode(), r::toString);
-        DecodedTrace trace = DecodedTrace.read(output("trace-time-window", "perfetto-trace.proto"));
-        assertEquals(
+        assertTraceWindow(
+                "trace-time-window",
                 List.of("0:trace-time-window", "1:outer_a", "1:outer_b", "1:outer_c"),
-                slices(trace, rootPid(trace), "trace-time-window"));
-        assertEquals(
                 List.of("0 trace-time-window c1 d0", "0 outer_a c1 d1", "0 outer_b c1 d1", "0 outer_c c1 d1"),
-                graph(output("trace-time-window", "wall_clock.json"), "wall_clock"));
+                "ROCPROFSYS_TRACE_DURATION",
+                "1.25");
     }
 
     @Test
     void traceDelayAndDurationWindow() throws Exception {
         // upstream trace-time-window-delay (DELAY=0.75, DURATION=0.75): outer_c and outer_d at depth 0
-        var r = run(
-                env(
-                        "trace-time-window-delay",
-                        "ROCPROFSYS_TRACE_DELAY",
-                        "0.75",
-                        "ROCPROFSYS_TRACE_DURATION",
-                        "0.75",
-                        "ROCPROFSYS_PROFILE",
-                        "ON",
-                        "ROCPROFSYS_TRACE",
-                        "ON"),
-                example("trace-time-window"),
-                "1",
-                "490");
-        assertEquals(0, r.exitCode(), r::toString);
-        DecodedTrace trace = DecodedTrace.read(output("trace-time-window-delay", "perfetto-trace.proto"));
-        assertEquals(List.of("0:outer_c", "0:outer_d"), slices(trace, rootPid(trace), "trace-time-window"));
-        assertEquals(
+        assertTraceWindow(
+                "trace-time-window-delay",
+                List.of("0:outer_c", "0:outer_d"),
                 List.of("0 outer_c c1 d0", "0 outer_d c1 d0"),
-                graph(output("trace-time-window-delay", "wall_clock.json"), "wall_clock"));
+                "ROCPROFSYS_TRACE_DELAY",
+                "0.75",
+                "ROCPROFSYS_TRACE_DURATION",
+                "0.75");
+    }
+
+    /**
+     * trace-time-window 1 490 traced and profiled with the {@code window} settings (NAME, VALUE
+     * pairs): the main thread's slices and the wall-clock profile are the expected ones.
+     */
+    private void assertTraceWindow(String name, List<String> slices, List<String> profile, String... window)
+            throws Exception {
+        List<String> settings = new ArrayList<>(List.of(window));
+        settings.addAll(List.of("ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON"));
+        var r = run(env(name, settings.toArray(String[]::new)), example("trace-time-window"), "1", "490");
+        assertEquals(0, r.exitCode(), r::toString);
+        DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
+        assertEquals(slices, slices(trace, rootPid(trace), "trace-time-window"));
+        assertEquals(profile, graph(output(name, "wall_clock.json"), "wall_clock"));
     }
 
     @Test

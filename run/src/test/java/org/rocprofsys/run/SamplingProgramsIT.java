@@ -2,7 +2,6 @@ package org.rocprofsys.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,16 +31,7 @@ import org.rocprofsys.testkit.ProcessResult;
 class SamplingProgramsIT extends DistributionTest {
     /** Runs the tool; the test is skipped where call-stack sampling is refused. */
     private ProcessResult toolOrSkip(String tool, Map<String, String> env, String... args) throws Exception {
-        var r = tool(tool, cwd, env, args);
-        if (r.stderr().contains("call-stack sampling is off")) {
-            abort("perf_event_open is refused here: "
-                    + r.stderr()
-                            .lines()
-                            .filter(l -> l.contains("call-stack sampling is off"))
-                            .findFirst()
-                            .orElse(""));
-        }
-        return r;
+        return CallStackSampling.orSkip(tool(tool, cwd, env, args));
     }
 
     private ProcessResult sample(String name, String... args) throws Exception {
@@ -71,6 +61,16 @@ class SamplingProgramsIT extends DistributionTest {
                 .map(e -> e[0] + ":" + e[2] + ":" + e[1])
                 .toList()
                 .toString();
+    }
+
+    /** The threads ("Thread N") that have a sampled track ("Thread N (S) <tid>"), sorted. */
+    private static List<String> sampledThreads(DecodedTrace trace) {
+        return trace.tracks.values().stream()
+                .map(t -> t.descriptor().getName())
+                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+"))
+                .map(n -> n.substring(0, n.indexOf(" (S)")))
+                .sorted()
+                .toList();
     }
 
     /** One row of sampling_percent: its function, COUNT (samples holding it) and percent. */
@@ -130,12 +130,7 @@ class SamplingProgramsIT extends DistributionTest {
         assertTrue(has(g, "1", "work_a") || has(g, "2", "work_a"), show(g));
         assertTrue(has(g, "1", "work_b") || has(g, "2", "work_b"), show(g));
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/threads/perfetto-trace.proto"));
-        List<String> sampledTracks = trace.tracks.values().stream()
-                .map(t -> t.descriptor().getName())
-                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+"))
-                .map(n -> n.substring(0, n.indexOf(" (S)")))
-                .sorted()
-                .toList();
+        List<String> sampledTracks = sampledThreads(trace);
         assertEquals(List.of("Thread 0", "Thread 1", "Thread 2"), sampledTracks, trace.tracks::toString);
         // every worker track nests its function under its thread entry function
         List<String> names = trace.slices.stream().map(s -> s.name).distinct().toList();
@@ -165,12 +160,7 @@ class SamplingProgramsIT extends DistributionTest {
                         "100"));
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
-        List<String> sampledTracks = trace.tracks.values().stream()
-                .map(t -> t.descriptor().getName())
-                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+"))
-                .map(n -> n.substring(0, n.indexOf(" (S)")))
-                .sorted()
-                .toList();
+        List<String> sampledTracks = sampledThreads(trace);
         assertEquals(List.of("Thread 0", "Thread 2"), sampledTracks, trace.tracks::toString);
     }
 

@@ -1,0 +1,44 @@
+package org.rocprofsys.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.rocprofsys.core.perfetto.DecodedTrace;
+import org.rocprofsys.testkit.ProcessResult;
+
+/** What the call-stack sampling end-to-end tests share: skipping where perf is refused, the sampled track. */
+final class CallStackSampling {
+    private static final String OFF = "call-stack sampling is off";
+
+    private CallStackSampling() {}
+
+    /** {@code r}, or the test skipped when the run says that call-stack sampling is off here. */
+    static ProcessResult orSkip(ProcessResult r) {
+        if (r.stderr().contains(OFF)) {
+            abort("perf_event_open is refused here: "
+                    + r.stderr()
+                            .lines()
+                            .filter(l -> l.contains(OFF))
+                            .findFirst()
+                            .orElse(""));
+        }
+        return r;
+    }
+
+    /**
+     * The slices ("depth:name") of the one sampled track of thread 0 ("Thread 0 (S) <tid>"),
+     * in trace order, duplicates kept.
+     */
+    static Stream<String> mainThreadSamples(DecodedTrace trace) {
+        List<Long> sampled = trace.tracks.values().stream()
+                .filter(t -> t.descriptor().getName().startsWith("Thread 0 (S) "))
+                .map(DecodedTrace.Track::uuid)
+                .toList();
+        assertEquals(1, sampled.size(), trace.tracks::toString);
+        return trace.slices.stream()
+                .filter(s -> s.trackUuid == sampled.getFirst())
+                .map(s -> s.depth + ":" + s.name);
+    }
+}
