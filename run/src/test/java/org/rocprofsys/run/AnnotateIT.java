@@ -199,16 +199,7 @@ class AnnotateIT extends DistributionTest {
      */
     private ProcessResult sampleAt200Hz(Map<String, String> env, List<String> options, String rounds) throws Exception {
         List<String> args = new ArrayList<>(options);
-        args.addAll(List.of(
-                "-w",
-                "0",
-                "-f",
-                "200",
-                "--",
-                examples().resolve("parallel-overhead").toString(),
-                "30",
-                "2",
-                rounds));
+        args.addAll(List.of("-w", "0", "-f", "200", "--", example("parallel-overhead"), "30", "2", rounds));
         return tool("rocprof-sys-sample", env, args.toArray(String[]::new));
     }
 
@@ -265,7 +256,7 @@ class AnnotateIT extends DistributionTest {
                 "rocprof-sys-run",
                 env("annotate-unknown", "ROCPROFSYS_PAPI_EVENTS", "perf::NO_SUCH_EVENT " + COUNTER),
                 "--",
-                examples().resolve("parallel-overhead").toString(),
+                example("parallel-overhead"),
                 "20",
                 "2",
                 "2");

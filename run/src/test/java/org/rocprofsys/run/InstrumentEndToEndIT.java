@@ -88,11 +88,7 @@ class InstrumentEndToEndIT extends DistributionTest {
 
     @Test
     void aLibraryWithoutOutputSwitchesToSimulate() throws Exception {
-        var r = instrument(
-                env("simulate-lib"),
-                argv(
-                        "--print-available functions -v 2 --",
-                        examples().resolve("libdemo.so").toString()));
+        var r = instrument(env("simulate-lib"), argv("--print-available functions -v 2 --", example("libdemo.so")));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(
                 r.stderr()
@@ -257,13 +253,7 @@ class InstrumentEndToEndIT extends DistributionTest {
         Files.copy(examples().resolve("uses-lib"), dir.resolve("uses-lib"));
         var base = plain(examples().resolve("uses-lib"), cwd, "12");
         var rw = instrument(
-                env("lib-rewrite"),
-                "-o",
-                dir.resolve("libdemo.so").toString(),
-                "-i",
-                "1",
-                "--",
-                examples().resolve("libdemo.so").toString());
+                env("lib-rewrite"), "-o", dir.resolve("libdemo.so").toString(), "-i", "1", "--", example("libdemo.so"));
         assertEquals(0, rw.exitCode(), rw::toString);
         assertEquals(base.stdout(), plain(dir.resolve("uses-lib"), cwd, "12").stdout());
         var r = run(
@@ -273,23 +263,11 @@ class InstrumentEndToEndIT extends DistributionTest {
                 "12");
         assertEquals(base.stdout(), r.stdout(), r::toString);
         assertEquals(12L, counts(cwd.resolve("out/lib-rewrite/wall_clock.json")).get("lib_work"));
-        var rt = instrument(
-                env("lib-runtime", "ROCPROFSYS_PROFILE", "ON"),
-                "-i",
-                "1",
-                "--",
-                examples().resolve("uses-lib").toString(),
-                "12");
+        var rt = instrument(env("lib-runtime", "ROCPROFSYS_PROFILE", "ON"), "-i", "1", "--", example("uses-lib"), "12");
         assertEquals(base.stdout(), rt.stdout(), rt::toString);
         assertEquals(12L, counts(cwd.resolve("out/lib-runtime/wall_clock.json")).get("lib_work"));
         // a library the program opens later with dlopen (planned because it lies beside the program)
-        var dl = instrument(
-                env("lib-dlopen", "ROCPROFSYS_PROFILE", "ON"),
-                "-i",
-                "1",
-                "--",
-                examples().resolve("dlopen-lib").toString(),
-                "7");
+        var dl = instrument(env("lib-dlopen", "ROCPROFSYS_PROFILE", "ON"), "-i", "1", "--", example("dlopen-lib"), "7");
         assertEquals(0, dl.exitCode(), dl::toString);
         assertTrue(dl.stdout().contains("lib_work called 7 times"), dl::toString);
         assertEquals(7L, counts(cwd.resolve("out/lib-dlopen/wall_clock.json")).get("lib_work"), dl::toString);
@@ -348,7 +326,7 @@ class InstrumentEndToEndIT extends DistributionTest {
                 "-i",
                 "1",
                 "--",
-                examples().resolve("rewrite-caller").toString());
+                example("rewrite-caller"));
         assertNotEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("error"), r::toString);
         try (Stream<Path> s = Files.list(cwd)) {

@@ -30,7 +30,7 @@ class MultiValueProfilesIT extends DistributionTest {
                 "multi-value",
                 "wall_clock cpu_util thread_cpu_util papi_array thread_cpu_clock",
                 COUNTER,
-                examples().resolve("user-api").toString(),
+                example("user-api"),
                 "25",
                 "2",
                 "20");

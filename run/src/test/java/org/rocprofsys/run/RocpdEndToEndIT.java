@@ -46,15 +46,7 @@ class RocpdEndToEndIT extends DistributionTest {
 
     @Test
     void userApi() throws Exception {
-        var r = tool(
-                "rocprof-sys-run",
-                "user-api",
-                List.of(),
-                "--",
-                examples().resolve("user-api").toString(),
-                "10",
-                "4",
-                "1000");
+        var r = tool("rocprof-sys-run", "user-api", List.of(), "--", example("user-api"), "10", "4", "1000");
         assertEquals(0, r.exitCode(), r::toString);
         Map<String, Long> c = sameCounts("user-api", r);
         // each of the 4 threads, then main, runs the region once
@@ -77,7 +69,7 @@ class RocpdEndToEndIT extends DistributionTest {
                 List.of(),
                 argv(
                         "-H --cpus 0 --process-freq 50 --",
-                        examples().resolve("hot-functions").toString(),
+                        example("hot-functions"),
                         // about 1.5 s on a quiet core: dozens of 50 Hz ticks however fast the machine is
                         "120"));
         assertEquals(0, r.exitCode(), r::toString);
@@ -99,7 +91,7 @@ class RocpdEndToEndIT extends DistributionTest {
                 List.of(),
                 argv(
                         "-T -f 1000 -w 0 --",
-                        examples().resolve("hot-functions").toString(),
+                        example("hot-functions"),
                         // about 1.5 s on a quiet core, so that a throttled perf still samples it
                         "120"));
         CallStackSampling.orSkip(r);
@@ -123,7 +115,7 @@ class RocpdEndToEndIT extends DistributionTest {
                 List.of(),
                 "--min-instructions=8",
                 "--",
-                examples().resolve("parallel-overhead").toString(),
+                example("parallel-overhead"),
                 "10",
                 "2",
                 "5");
@@ -137,13 +129,7 @@ class RocpdEndToEndIT extends DistributionTest {
 
     @Test
     void aCrashedTargetLeavesACompleteDatabase() throws Exception {
-        var r = tool(
-                "rocprof-sys-run",
-                "crash",
-                List.of(),
-                "--",
-                examples().resolve("segv").toString(),
-                "segv");
+        var r = tool("rocprof-sys-run", "crash", List.of(), "--", example("segv"), "segv");
         assertNotEquals(0, r.exitCode(), r::toString);
         sameCounts("crash", r);
         Path db = dir("crash").resolve("rocpd.db");
@@ -186,15 +172,7 @@ class RocpdEndToEndIT extends DistributionTest {
         Path dbDir = cwd.resolve("databases");
         Map<String, String> env =
                 environment("db-dir", "ROCPROFSYS_USE_ROCPD", "ON", "ROCPROFSYS_DATABASE_DIR", dbDir.toString());
-        var r = tool(
-                "rocprof-sys-run",
-                cwd,
-                env,
-                "--",
-                examples().resolve("user-api").toString(),
-                "5",
-                "1",
-                "10");
+        var r = tool("rocprof-sys-run", cwd, env, "--", example("user-api"), "5", "1", "10");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(Files.isRegularFile(dbDir.resolve("rocpd.db")), r::toString);
         // the one thread, then main, runs the region once

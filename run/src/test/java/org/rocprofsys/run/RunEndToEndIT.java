@@ -42,10 +42,6 @@ class RunEndToEndIT extends DistributionTest {
         return tool("rocprof-sys-run", cwd, env, args.toArray(String[]::new));
     }
 
-    private static String example(String name) throws IOException, InterruptedException {
-        return examples().resolve(name).toString();
-    }
-
     /** Slices of one thread track (by thread name) as "depth:name" in begin order. */
     private static List<String> slices(DecodedTrace trace, int pid, String threadName) {
         List<Long> uuids = trace.tracks.values().stream()

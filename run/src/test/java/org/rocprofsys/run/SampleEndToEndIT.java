@@ -32,12 +32,7 @@ class SampleEndToEndIT extends DistributionTest {
 
     @Test
     void hotFunctionsGetTheirShareUnderMain() throws Exception {
-        var r = sample(
-                "hot",
-                argv(
-                        "-P -T -f 1000 -w 0 --",
-                        examples().resolve("hot-functions").toString(),
-                        "60"));
+        var r = sample("hot", argv("-P -T -f 1000 -w 0 --", example("hot-functions"), "60"));
         assertEquals(0, r.exitCode(), r::toString);
         Path json = cwd.resolve("out/hot/sampling_wall_clock.json");
         assertTrue(Files.isRegularFile(json), r::toString);

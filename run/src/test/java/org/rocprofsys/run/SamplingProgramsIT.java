@@ -121,9 +121,7 @@ class SamplingProgramsIT extends DistributionTest {
 
     @Test
     void everyThreadGetsATrackAndAProfile() throws Exception {
-        var r = sample(
-                "threads",
-                argv("-P -T -f 1000 -w 0 --", examples().resolve("threads-hot").toString(), "150"));
+        var r = sample("threads", argv("-P -T -f 1000 -w 0 --", example("threads-hot"), "150"));
         assertEquals(0, r.exitCode(), r::toString);
         List<String[]> g = entries(cwd.resolve("out/threads/sampling_wall_clock.json"), "sampling_wall_clock");
         assertTrue(has(g, "0", "main_work"), show(g));
@@ -152,12 +150,7 @@ class SamplingProgramsIT extends DistributionTest {
 
     @Test
     void threadFilterKeepsTheChosenThreadsOfPerfSamples() throws Exception {
-        var r = sample(
-                "tids",
-                argv(
-                        "-T -f 1000 -w 0 -t 0 2 --",
-                        examples().resolve("threads-hot").toString(),
-                        "100"));
+        var r = sample("tids", argv("-T -f 1000 -w 0 -t 0 2 --", example("threads-hot"), "100"));
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
         List<String> sampledTracks = sampledThreads(trace);
@@ -167,10 +160,7 @@ class SamplingProgramsIT extends DistributionTest {
     @Test
     void forkedChildrenAreSampledInTheirOwnProfiles() throws Exception {
         Map<String, String> env = environment("fork", "ROCPROFSYS_USE_PID", "ON");
-        var r = toolOrSkip(
-                "rocprof-sys-sample",
-                env,
-                argv("-P -f 1000 -w 0 --", examples().resolve("fork-hot").toString(), "120"));
+        var r = toolOrSkip("rocprof-sys-sample", env, argv("-P -f 1000 -w 0 --", example("fork-hot"), "120"));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("child 0 done") && r.stdout().contains("child 1 done"), r::toString);
         List<Path> files;
@@ -192,8 +182,7 @@ class SamplingProgramsIT extends DistributionTest {
 
     @Test
     void cxxFunctionsAreDemangled() throws Exception {
-        var r = sample(
-                "cxx", argv("-P -f 1000 -w 0 --", examples().resolve("cxx-hot").toString(), "60"));
+        var r = sample("cxx", argv("-P -f 1000 -w 0 --", example("cxx-hot"), "60"));
         assertEquals(0, r.exitCode(), r::toString);
         List<String[]> g = entries(cwd.resolve("out/cxx/sampling_wall_clock.json"), "sampling_wall_clock");
         assertTrue(has(g, "0", "compute::Accumulator<double>::run(long, long)"), show(g));
@@ -276,10 +265,7 @@ class SamplingProgramsIT extends DistributionTest {
         // lines, then the three sampling files
         var r = sample(
                 "duration",
-                argv(
-                        "-v 1 -P --cputime 1000 0.1 --realtime 500 0.1 -d 0.25 --",
-                        examples().resolve("hot-functions").toString(),
-                        "60"));
+                argv("-v 1 -P --cputime 1000 0.1 --realtime 500 0.1 -d 0.25 --", example("hot-functions"), "60"));
         assertEquals(0, r.exitCode(), r::toString);
         String all = r.stdout() + r.stderr();
         assertTrue(
@@ -318,14 +304,7 @@ class SamplingProgramsIT extends DistributionTest {
                 "200000",
                 "ROCPROFSYS_SAMPLING_DELAY",
                 "0");
-        var r = toolOrSkip(
-                "rocprof-sys-run",
-                env,
-                "-S",
-                "-P",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                "20");
+        var r = toolOrSkip("rocprof-sys-run", env, "-S", "-P", "--", example("hot-functions"), "20");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue((r.stdout() + r.stderr()).contains("sampling_wall_clock.txt"), r::toString);
         List<String[]> g = entries(cwd.resolve("out/overflow/sampling_wall_clock.json"), "sampling_wall_clock");
@@ -350,10 +329,7 @@ class SamplingProgramsIT extends DistributionTest {
         Path tmp = Files.createDirectories(cwd.resolve("tmp"));
         Map<String, String> env =
                 environment("notmp", "ROCPROFSYS_USE_TEMPORARY_FILES", "OFF", "ROCPROFSYS_TMPDIR", tmp.toString());
-        var r = toolOrSkip(
-                "rocprof-sys-sample",
-                env,
-                argv("-P -f 500 -w 0 --", examples().resolve("hot-functions").toString(), "10"));
+        var r = toolOrSkip("rocprof-sys-sample", env, argv("-P -f 500 -w 0 --", example("hot-functions"), "10"));
         assertEquals(0, r.exitCode(), r::toString);
         for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
             assertTrue(Files.isRegularFile(cwd.resolve("out/notmp/" + f + ".txt")), f + "\n" + r);

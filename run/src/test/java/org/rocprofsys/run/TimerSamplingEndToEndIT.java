@@ -42,7 +42,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         var r = sample(
                 "sleepy",
                 List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON"),
-                argv("-P -T -v 1 -f 500 -w 0 --", examples().resolve("sleepy").toString(), "20"));
+                argv("-P -T -v 1 -f 500 -w 0 --", example("sleepy"), "20"));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(
                 r.stderr()
@@ -85,10 +85,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         var r = sample(
                 "fallback",
                 List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
-                argv(
-                        "-P -T -f 1000 -w 0 --",
-                        examples().resolve("hot-functions").toString(),
-                        "30"));
+                argv("-P -T -f 1000 -w 0 --", example("hot-functions"), "30"));
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(
                 1,
@@ -121,7 +118,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         var r = sample(
                 "sigprof",
                 List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
-                argv("-P -f 1000 -w 0 --", examples().resolve("sigprof-app").toString(), "30"));
+                argv("-P -f 1000 -w 0 --", example("sigprof-app"), "30"));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("app handler calls=5+1"), r::toString);
         List<JsonNode> cpu = graph(cwd.resolve("out/sigprof/sampling_cpu_clock.json"), "sampling_cpu_clock");
@@ -145,7 +142,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
                         "OFF",
                         "ROCPROFSYS_RING_BUFFER_LOSSLESS",
                         "ON"),
-                argv("-P -f 5000 -w 0 --", examples().resolve("regions").toString(), "300000"));
+                argv("-P -f 5000 -w 0 --", example("regions"), "300000"));
         assertEquals(0, r.exitCode(), r::toString);
         assertFalse(r.stderr().contains("corrupt"), r::toString);
         JsonNode root = new ObjectMapper()
@@ -170,7 +167,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         var r = sample(
                 "fork",
                 List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_USE_PID", "ON"),
-                argv("-P -f 500 -w 0 --", examples().resolve("fork").toString(), "2"));
+                argv("-P -f 500 -w 0 --", example("fork"), "2"));
         assertEquals(0, r.exitCode(), r::toString);
         List<Path> profiles;
         try (var files = Files.list(cwd.resolve("out/fork"))) {
@@ -202,7 +199,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
                         "1",
                         "ROCPROFSYS_SAMPLING_REALTIME_TIDS",
                         "0,2"),
-                argv("-T -f 200 -w 0 --", examples().resolve("sleepy").toString(), "10", "threads"));
+                argv("-T -f 200 -w 0 --", example("sleepy"), "10", "threads"));
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
         Map<String, Long> sampledTracks = trace.tracks.values().stream()

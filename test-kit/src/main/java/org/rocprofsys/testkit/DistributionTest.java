@@ -58,6 +58,11 @@ public abstract class DistributionTest {
         return EXAMPLES;
     }
 
+    /** The path of the built example program {@code name} (see {@link #examples()}). */
+    protected static String example(String name) throws IOException, InterruptedException {
+        return examples().resolve(name).toString();
+    }
+
     /**
      * A copy of the distribution at {@code to}, as a user would install it elsewhere; the tools' AOT
      * caches (lib/aot, perhaps being made now by libexec/aot-cache.sh) are left out.
