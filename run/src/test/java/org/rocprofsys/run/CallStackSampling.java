@@ -1,14 +1,20 @@
 package org.rocprofsys.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.abort;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.testkit.ProcessResult;
 
-/** What the call-stack sampling end-to-end tests share: skipping where perf is refused, the sampled track. */
+/**
+ * What the call-stack sampling end-to-end tests share: skipping where perf is refused, the sampled
+ * track, the sampling profiles written.
+ */
 final class CallStackSampling {
     private static final String OFF = "call-stack sampling is off";
 
@@ -40,5 +46,17 @@ final class CallStackSampling {
         return trace.slices.stream()
                 .filter(s -> s.trackUuid == sampled.getFirst())
                 .map(s -> s.depth + ":" + s.name);
+    }
+
+    /**
+     * The three sampling profiles (sampling_wall_clock, sampling_cpu_clock, sampling_percent) are
+     * in {@code dir} with each of the {@code extensions}; {@code context} goes with a failure.
+     */
+    static void assertSamplingFiles(Path dir, Object context, String... extensions) {
+        for (String f : List.of("sampling_wall_clock", "sampling_cpu_clock", "sampling_percent")) {
+            for (String ext : extensions) {
+                assertTrue(Files.isRegularFile(dir.resolve(f + "." + ext)), f + "." + ext + "\n" + context);
+            }
+        }
     }
 }

@@ -266,12 +266,12 @@ class RunEndToEndIT extends DistributionTest {
         assertEquals(profile, graph(output(name, "wall_clock.json"), "wall_clock"));
     }
 
-    @Test
-    void fullRingDropsAndCountsWithoutWaitingAndLosslessKeepsEverything() throws Exception {
-        // 16 KB rings, a tight loop and no waiting for the collector (STALL_MS 0): records are dropped
-        var lossy = run(
+    /** examples/regions {@code regions} profiled (trip_count only) through 16 KB rings, with one ring setting. */
+    private ProcessResult regionsInSmallRings(String name, String regions, String setting, String value)
+            throws Exception {
+        return run(
                 env(
-                        "ring-lossy",
+                        name,
                         "ROCPROFSYS_PROFILE",
                         "ON",
                         "ROCPROFSYS_TRACE",
@@ -280,10 +280,16 @@ class RunEndToEndIT extends DistributionTest {
                         "trip_count",
                         "ROCPROFSYS_RING_BUFFER_SIZE_KB",
                         "16",
-                        "ROCPROFSYS_RING_BUFFER_STALL_MS",
-                        "0"),
+                        setting,
+                        value),
                 example("regions"),
-                "2000000");
+                regions);
+    }
+
+    @Test
+    void fullRingDropsAndCountsWithoutWaitingAndLosslessKeepsEverything() throws Exception {
+        // 16 KB rings, a tight loop and no waiting for the collector (STALL_MS 0): records are dropped
+        var lossy = regionsInSmallRings("ring-lossy", "2000000", "ROCPROFSYS_RING_BUFFER_STALL_MS", "0");
         assertEquals(0, lossy.exitCode(), lossy::toString);
         var m = java.util.regex.Pattern.compile("warning: (\\d+) records were dropped")
                 .matcher(lossy.stderr());
@@ -296,21 +302,7 @@ class RunEndToEndIT extends DistributionTest {
         List<String> kept = graph(output("ring-lossy", "trip_count.json"), "trip_count");
         assertEquals(3, kept.size(), kept::toString);
 
-        var lossless = run(
-                env(
-                        "ring-lossless",
-                        "ROCPROFSYS_PROFILE",
-                        "ON",
-                        "ROCPROFSYS_TRACE",
-                        "OFF",
-                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
-                        "trip_count",
-                        "ROCPROFSYS_RING_BUFFER_SIZE_KB",
-                        "16",
-                        "ROCPROFSYS_RING_BUFFER_LOSSLESS",
-                        "ON"),
-                example("regions"),
-                "200000");
+        var lossless = regionsInSmallRings("ring-lossless", "200000", "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON");
         assertEquals(0, lossless.exitCode(), lossless::toString);
         assertFalse(lossless.stderr().contains("dropped"), lossless::toString);
         assertEquals(

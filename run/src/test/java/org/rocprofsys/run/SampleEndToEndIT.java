@@ -77,11 +77,7 @@ class SampleEndToEndIT extends DistributionTest {
         // -R over a big tree so that even a fast machine spends a few hundred samples in ls
         var r = sample("ls", "-P", "-f", "1000", "-w", "0", "--", "ls", "-la", "-R", "/usr/lib");
         assertEquals(0, r.exitCode(), r::toString);
-        for (String f : List.of("sampling_wall_clock", "sampling_cpu_clock", "sampling_percent")) {
-            for (String ext : List.of("txt", "json")) {
-                assertTrue(Files.isRegularFile(cwd.resolve("out/ls").resolve(f + "." + ext)), f + "." + ext + "\n" + r);
-            }
-        }
+        CallStackSampling.assertSamplingFiles(cwd.resolve("out/ls"), r, "txt", "json");
         assertTrue(r.stderr().contains("[sampling_wall_clock]> Outputting"), r::toString);
     }
 }

@@ -279,9 +279,7 @@ class SamplingProgramsIT extends DistributionTest {
                         .matcher(r.stderr())
                         .find(),
                 r::toString);
-        for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
-            assertTrue(Files.isRegularFile(cwd.resolve("out/duration/" + f + ".json")), f + "\n" + all);
-        }
+        CallStackSampling.assertSamplingFiles(cwd.resolve("out/duration"), all, "json");
         // main is on every sample, the leaves heavy and light on some: both below main
         var percent = percentRows(cwd.resolve("out/duration/sampling_percent.json"));
         assertUpstreamPercentages(percent);
@@ -331,9 +329,7 @@ class SamplingProgramsIT extends DistributionTest {
                 environment("notmp", "ROCPROFSYS_USE_TEMPORARY_FILES", "OFF", "ROCPROFSYS_TMPDIR", tmp.toString());
         var r = toolOrSkip("rocprof-sys-sample", env, argv("-P -f 500 -w 0 --", example("hot-functions"), "10"));
         assertEquals(0, r.exitCode(), r::toString);
-        for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
-            assertTrue(Files.isRegularFile(cwd.resolve("out/notmp/" + f + ".txt")), f + "\n" + r);
-        }
+        CallStackSampling.assertSamplingFiles(cwd.resolve("out/notmp"), r, "txt");
         try (Stream<Path> s = Files.list(tmp)) {
             assertEquals(List.of(), s.toList(), "nothing left in the temporary directory");
         }

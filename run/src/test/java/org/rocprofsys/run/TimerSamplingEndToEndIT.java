@@ -95,13 +95,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
                                 + " to the agent's timer sampler"),
                 r::toString);
         assertFalse(r.stderr().contains("call-stack sampling is off"), r::toString);
-        for (String f : List.of("sampling_wall_clock", "sampling_cpu_clock", "sampling_percent")) {
-            for (String ext : List.of("txt", "json")) {
-                assertTrue(
-                        Files.isRegularFile(cwd.resolve("out/fallback").resolve(f + "." + ext)),
-                        f + "." + ext + "\n" + r);
-            }
-        }
+        CallStackSampling.assertSamplingFiles(cwd.resolve("out/fallback"), r, "txt", "json");
         List<JsonNode> cpu = graph(cwd.resolve("out/fallback/sampling_cpu_clock.json"), "sampling_cpu_clock");
         double main = sum(cpu, "main", 0);
         double heavy = sum(cpu, "heavy", 1);
