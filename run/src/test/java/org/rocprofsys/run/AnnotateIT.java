@@ -43,20 +43,8 @@ class AnnotateIT extends DistributionTest {
     private static final String[] RUN_ARGS = {"30", "2", "200"};
 
     private Map<String, String> env(String name, String... extra) {
-        Map<String, String> env = environment(
-                name,
-                "ROCPROFSYS_TRACE",
-                "ON",
-                "ROCPROFSYS_PROFILE",
-                "ON",
-                "ROCPROFSYS_USE_SAMPLING",
-                "OFF",
-                "ROCPROFSYS_USE_PROCESS_SAMPLING",
-                "OFF",
-                "ROCPROFSYS_TIMEMORY_COMPONENTS",
-                "thread_cpu_clock papi_array",
-                "ROCPROFSYS_PAPI_EVENTS",
-                COUNTER);
+        Map<String, String> env =
+                environment(name, CounterProfile.settings(true, "thread_cpu_clock papi_array", COUNTER));
         for (int i = 0; i + 1 < extra.length; i += 2) {
             env.put(extra[i], extra[i + 1]);
         }
