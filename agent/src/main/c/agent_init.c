@@ -185,15 +185,11 @@ static size_t rsys_append_u(char *dst, size_t at, size_t cap, unsigned long v)
     return at;
 }
 
-static void rsys_read_cmdline(struct rsys_file_header *h)
+size_t rsys_read_full(int fd, void *buf, size_t cap)
 {
-    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return;
-    }
     size_t got = 0;
-    while (got < RSYS_CMDLINE_CAPACITY) {
-        ssize_t n = read(fd, h->cmdline + got, RSYS_CMDLINE_CAPACITY - got);
+    while (got < cap) {
+        ssize_t n = read(fd, (char *)buf + got, cap - got);
         if (n < 0 && errno == EINTR) {
             continue;
         }
@@ -202,6 +198,16 @@ static void rsys_read_cmdline(struct rsys_file_header *h)
         }
         got += (size_t)n;
     }
+    return got;
+}
+
+static void rsys_read_cmdline(struct rsys_file_header *h)
+{
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return;
+    }
+    size_t got = rsys_read_full(fd, h->cmdline, RSYS_CMDLINE_CAPACITY);
     close(fd);
     if (got == RSYS_CMDLINE_CAPACITY) {
         h->cmdline[got - 1] = 0; /* cut: the last argument still ends with a NUL */

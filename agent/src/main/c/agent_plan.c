@@ -89,17 +89,7 @@ void rsys_plan_load(void)
     }
     size_t n = (size_t)sb.st_size;
     unsigned char *buf = n >= 16 ? malloc(n) : NULL;
-    size_t got = 0;
-    while (buf != NULL && got < n) {
-        ssize_t r = read(fd, buf + got, n - got);
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r <= 0) {
-            break;
-        }
-        got += (size_t)r;
-    }
+    size_t got = buf != NULL ? rsys_read_full(fd, buf, n) : 0;
     close(fd);
     uint64_t magic = 0;
     uint32_t version = 0, nmods = 0;

@@ -13,6 +13,8 @@
 
 #include <rocprofiler-systems/user.h>
 
+#include "rsys_region_pattern.h"
+
 static const char *const outer[4] = {"train_0", "train_1", "train_2", "train_3"};
 static const char *const middle[8] = {"step_0", "step_1", "step_2", "step_3",
                                       "step_4", "step_5", "step_6", "step_7"};
@@ -23,12 +25,7 @@ static void *stream(void *arg)
 {
     long long events = *(const long long *)arg;
     for (unsigned long j = 0; (long long)(6 * j) < events; j++) {
-        rocprofsys_user_push_region(outer[j & 3]);
-        rocprofsys_user_push_region(middle[(j >> 2) & 7]);
-        rocprofsys_user_push_region(inner[(j >> 5) & 7]);
-        rocprofsys_user_pop_region(inner[(j >> 5) & 7]);
-        rocprofsys_user_pop_region(middle[(j >> 2) & 7]);
-        rocprofsys_user_pop_region(outer[j & 3]);
+        rsys_region_pattern(outer, middle, inner, j);
     }
     return NULL;
 }

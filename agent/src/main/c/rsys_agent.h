@@ -157,6 +157,9 @@ extern void (*rsys_test_metrics)(uint32_t flags, uint64_t values[RSYS_MAX_METRIC
 /* 1 when the record clock is rdtsc read inline: clock_kind RSYS_CLOCK_TSC and no test clock */
 extern int rsys_clock_rdtsc RSYS_HIDDEN;
 
+/* Reads fd until cap bytes, end of file or an error (EINTR retried); returns the bytes read. */
+size_t rsys_read_full(int fd, void *buf, size_t cap) RSYS_HIDDEN;
+
 static inline uint64_t rsys_monotonic_ns(void)
 {
     struct timespec ts;

@@ -21,15 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile double sink;
-
-__attribute__((noipa)) static double leaf(long n, long salt)
-{
-    double x = 0;
-    for(long i = 0; i < n; ++i)
-        x += (double) ((i + salt) ^ 0x6b6b) / (double) (i + 1);
-    return x;
-}
+#include "bench_work.h"
 
 static double cpu_now(void)
 {

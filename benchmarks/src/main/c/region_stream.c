@@ -15,6 +15,7 @@
 #include <rocprofiler-systems/user.h>
 
 #include "bench_common.h"
+#include "rsys_region_pattern.h"
 
 static const char *const outer[4] = {"outer_0", "outer_1", "outer_2", "outer_3"};
 static const char *const middle[8] = {"middle_0", "middle_1", "middle_2", "middle_3",
@@ -63,12 +64,7 @@ int main(int argc, char **argv)
     long long written = 0;
     int next = 0;
     for (unsigned long j = 0; written < events; j++) {
-        rocprofsys_user_push_region(outer[j & 3]);
-        rocprofsys_user_push_region(middle[(j >> 2) & 7]);
-        rocprofsys_user_push_region(inner[(j >> 5) & 7]);
-        rocprofsys_user_pop_region(inner[(j >> 5) & 7]);
-        rocprofsys_user_pop_region(middle[(j >> 2) & 7]);
-        rocprofsys_user_pop_region(outer[j & 3]);
+        rsys_region_pattern(outer, middle, inner, j);
         written += 6;
         while (next < ncp && written >= checkpoints[next]) {
             double wall = (double)(bench_now_ns() - t0) / 1e9;

@@ -11,19 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static volatile double sink;
-
-__attribute__((noipa)) static double leaf(long n, long salt)
-{
-    double x = 0;
-    for(long i = 0; i < n; ++i)
-        x += (double) ((i + salt) ^ 0x6b6b) / (double) (i + 1);
-    return x;
-}
-
-__attribute__((noipa)) static double middle(long n, long salt) { return leaf(n, salt) + leaf(n / 2, salt + 1); }
-
-__attribute__((noipa)) static double outer(long n, long salt) { return middle(n, salt) + leaf(n / 4, salt); }
+#include "bench_work.h"
 
 int main(int argc, char** argv)
 {

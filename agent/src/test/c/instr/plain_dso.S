@@ -5,17 +5,9 @@
  *   dso_frame(a, b) -> a + b      push rbp; mov rbp, rsp; sub rsp, 16
  */
     .intel_syntax noprefix
+#include "instr_asm.inc"
     .text
     .globl dso_frame
-    .type dso_frame, @function
-    .p2align 4
-dso_frame:
-    push rbp
-    mov rbp, rsp
-    sub rsp, 16
-    lea rax, [rdi + rsi]
-    leave
-    ret
-    .size dso_frame, .-dso_frame
+    FRAME_ADD dso_frame
 
     .section .note.GNU-stack, "", @progbits

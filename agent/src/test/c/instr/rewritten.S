@@ -19,6 +19,7 @@
  * Without the agent (enter_fn 0) every function behaves the same.
  */
     .intel_syntax noprefix
+#include "instr_asm.inc"
 
     .data
     .globl rw_counter
@@ -183,32 +184,7 @@ env:
 
     .p2align 4
 stub:
-    push rax
-    push rdi
-    push rsi
-    push rdx
-    push rcx
-    push r8
-    push r9
-    push r10
-    mov rax, [rip + data]
-    test rax, rax
-    jz 1f
-    mov edi, r11d
-    mov rsi, [rip + data + 8]
-    lea rdx, [rsp + 72]
-    mov rcx, [rsp + 64]             /* the trampoline's return address... */
-    add rcx, 5                      /* ...past its `call 2f`: the landing */
-    call rax
-1:  pop r10
-    pop r9
-    pop r8
-    pop rcx
-    pop rdx
-    pop rsi
-    pop rdi
-    pop rax
-    ret
+    HOOK_STUB 1                     /* the landing: the trampoline's return address, past its `call 2f` */
 
 .macro TRAMP label, fid, target
     .p2align 4

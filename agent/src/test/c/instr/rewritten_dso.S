@@ -6,6 +6,7 @@
  *   dso_rw_add(a, b) -> a + b     push rbp; mov rbp, rsp; sub rsp, 16 relocated (8 bytes)
  */
     .intel_syntax noprefix
+#include "instr_asm.inc"
     .set AREA_VADDR, 0x200000
     .set TEXT_VADDR, 0x100000
 
@@ -43,30 +44,7 @@ strtab:
 strtab_end:
     .p2align 4
 stub:
-    push rax
-    push rdi
-    push rsi
-    push rdx
-    push rcx
-    push r8
-    push r9
-    push r10
-    mov rax, [rip + data]
-    test rax, rax
-    jz 1f
-    mov edi, r11d
-    mov rsi, [rip + data + 8]
-    lea rdx, [rsp + 72]
-    call rax
-1:  pop r10
-    pop r9
-    pop r8
-    pop rcx
-    pop rdx
-    pop rsi
-    pop rdi
-    pop rax
-    ret
+    HOOK_STUB 0
     .p2align 4
 T_add:
     mov r11d, 0

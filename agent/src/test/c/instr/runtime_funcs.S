@@ -5,6 +5,7 @@
  *   rt_frame(a, b) -> a + b        push rbp; mov rbp, rsp; sub rsp, 16
  */
     .intel_syntax noprefix
+#include "instr_asm.inc"
     .data
     .globl rt_counter
     .p2align 3
@@ -22,15 +23,6 @@ rt_lea:
     ret
     .size rt_lea, .-rt_lea
 
-    .type rt_frame, @function
-    .p2align 4
-rt_frame:
-    push rbp
-    mov rbp, rsp
-    sub rsp, 16
-    lea rax, [rdi + rsi]
-    leave
-    ret
-    .size rt_frame, .-rt_frame
+    FRAME_ADD rt_frame
 
     .section .note.GNU-stack, "", @progbits

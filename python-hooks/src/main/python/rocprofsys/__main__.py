@@ -22,6 +22,11 @@ def _str2bool(v):
     raise argparse.ArgumentTypeError("Boolean value expected.")
 
 
+def _bool_option(parser, *names, help):
+    """An option that is off by default, on when given alone, or set by a BOOL value."""
+    parser.add_argument(*names, type=_str2bool, nargs="?", metavar="BOOL", const=True, default=False, help=help)
+
+
 def parse_args(args):
     parser = argparse.ArgumentParser(
         "rocprofsys",
@@ -42,16 +47,7 @@ def parse_args(args):
     )
     parser.add_argument("-c", "--config", default=None, type=str, metavar="FILE", help="rocprof-sys configuration file")
     parser.add_argument("-s", "--setup", default=None, metavar="FILE", help="Code to execute before the code to profile")
-    parser.add_argument(
-        "-F",
-        "--full-filepath",
-        type=_str2bool,
-        nargs="?",
-        metavar="BOOL",
-        const=True,
-        default=False,
-        help="Encode the full function filename (instead of basename)",
-    )
+    _bool_option(parser, "-F", "--full-filepath", help="Encode the full function filename (instead of basename)")
     parser.add_argument(
         "--label",
         type=str,
@@ -69,25 +65,8 @@ def parse_args(args):
         ("-MR", "--module-restrict", "FILE", "Select only entries from these files"),
     ):
         parser.add_argument(short, long, type=str, nargs="+", metavar=metavar, default=[], help=text)
-    parser.add_argument(
-        "--trace-c",
-        type=_str2bool,
-        nargs="?",
-        metavar="BOOL",
-        const=True,
-        default=False,
-        help="Enable profiling C functions",
-    )
-    parser.add_argument(
-        "-a",
-        "--annotate-trace",
-        type=_str2bool,
-        nargs="?",
-        metavar="BOOL",
-        const=True,
-        default=False,
-        help="Enable perfetto debug annotations",
-    )
+    _bool_option(parser, "--trace-c", help="Enable profiling C functions")
+    _bool_option(parser, "-a", "--annotate-trace", help="Enable perfetto debug annotations")
     return parser.parse_args(args)
 
 

@@ -61,21 +61,13 @@ final class ChromeJsonSize implements EventSink {
                         .append(b.category().label())
                         .append("\",\"ph\":\"B\",");
                 common(b.timestampNs(), b.pid(), b.tid());
-                if (annotations) {
-                    sb.append(",\"args\":{\"begin_ns\":")
-                            .append(b.timestampNs() + realtimeOffsetNs)
-                            .append('}');
-                }
+                annotation("begin_ns", b.timestampNs());
                 sb.append('}');
             }
             case RegionEnd e -> {
                 sb.append("{\"ph\":\"E\",");
                 common(e.timestampNs(), e.pid(), e.tid());
-                if (annotations) {
-                    sb.append(",\"args\":{\"end_ns\":")
-                            .append(e.timestampNs() + realtimeOffsetNs)
-                            .append('}');
-                }
+                annotation("end_ns", e.timestampNs());
                 sb.append('}');
             }
             default -> {
@@ -84,6 +76,17 @@ final class ChromeJsonSize implements EventSink {
         }
         bytes += sb.length() + (first ? 0 : 2); // ",\n" between events
         first = false;
+    }
+
+    /** With annotations, the event's {@code args}: {@code key} and the CLOCK_REALTIME ns. */
+    private void annotation(String key, long timestampNs) {
+        if (annotations) {
+            sb.append(",\"args\":{\"")
+                    .append(key)
+                    .append("\":")
+                    .append(timestampNs + realtimeOffsetNs)
+                    .append('}');
+        }
     }
 
     private void common(long ns, int pid, int tid) {

@@ -53,6 +53,14 @@ record Env(Path root, Path dist, Path nativeDir, boolean quick) {
         return nativeDir.resolve(name);
     }
 
+    /** {@code rocprof-sys-run -- <native program> <args>}: a benchmark program under the profiler. */
+    List<String> underRun(String program, String... args) {
+        List<String> command = new ArrayList<>(
+                List.of(runLauncher().toString(), "--", nativeProgram(program).toString()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
     /** Picks the full size or, with --quick, the small one. */
     long size(long full, long quickSize) {
         return quick ? quickSize : full;

@@ -275,16 +275,7 @@ final class IngestBench {
             settings.putAll(more);
             Map<String, String> e = env.profiledEnvironment(out, settings);
             Env.Outcome o = Env.run(
-                            List.of(
-                                    env.runLauncher().toString(),
-                                    "--",
-                                    env.nativeProgram("region_stream").toString(),
-                                    Long.toString(events),
-                                    first + "," + events),
-                            e,
-                            out,
-                            null,
-                            0)
+                            env.underRun("region_stream", Long.toString(events), first + "," + events), e, out, null, 0)
                     .check("rocprof-sys-run -- region_stream");
             List<Map<String, String>> cps = checkpoints(o.stdout());
             if (cps.size() != 2) {

@@ -71,12 +71,7 @@ final class PushPopBench {
                     settings.put("ROCPROFSYS_RING_BUFFER_MAX_THREADS", "4");
                 }
                 Env.Outcome o = Env.run(
-                                List.of(
-                                        env.runLauncher().toString(),
-                                        "--",
-                                        env.nativeProgram("push_pop").toString(),
-                                        Long.toString(pairs),
-                                        Integer.toString(reps)),
+                                env.underRun("push_pop", Long.toString(pairs), Integer.toString(reps)),
                                 env.profiledEnvironment(out, settings),
                                 out,
                                 null,

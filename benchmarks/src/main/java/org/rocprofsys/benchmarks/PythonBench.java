@@ -93,38 +93,19 @@ final class PythonBench {
         double base = p.get("unprofiled");
         List<Result> out = new ArrayList<>();
         if (p.containsKey("floor")) {
-            out.add(new Result(
-                    "python sys.monitoring floor (no-op C callback), " + engine,
-                    p.get("floor") / base,
-                    "x",
-                    "fib(" + n + ") unprofiled",
-                    base * 1e3,
-                    "ms",
-                    p.get("floor") / base,
-                    Double.NaN,
-                    false));
+            out.add(toUnprofiled(
+                    "python sys.monitoring floor (no-op C callback), " + engine, p.get("floor"), base, n, Double.NaN));
         }
-        out.add(new Result(
-                "python traced, " + engine,
-                p.get("traced") / base,
-                "x",
-                "fib(" + n + ") unprofiled",
-                base * 1e3,
-                "ms",
-                p.get("traced") / base,
-                monitoring ? 2.0 : Double.NaN,
-                false));
-        out.add(new Result(
-                "python fib excluded, " + engine,
-                p.get("excluded") / base,
-                "x",
-                "fib(" + n + ") unprofiled",
-                base * 1e3,
-                "ms",
-                p.get("excluded") / base,
-                monitoring ? 1.1 : Double.NaN,
-                false));
+        out.add(toUnprofiled("python traced, " + engine, p.get("traced"), base, n, monitoring ? 2.0 : Double.NaN));
+        out.add(toUnprofiled(
+                "python fib excluded, " + engine, p.get("excluded"), base, n, monitoring ? 1.1 : Double.NaN));
         return out;
+    }
+
+    /** A phase's time as a ratio to fib(n) unprofiled, the same run's baseline. */
+    private static Result toUnprofiled(String name, double seconds, double base, String n, double limit) {
+        return new Result(
+                name, seconds / base, "x", "fib(" + n + ") unprofiled", base * 1e3, "ms", seconds / base, limit, false);
     }
 
     private static Result sampled(Env env, Path scratch, String python, Path script, String n) throws Exception {

@@ -38,12 +38,7 @@ final class RssBench {
                             "ROCPROFSYS_PROFILE", "ON",
                             "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON"));
             Env.Outcome o = Env.run(
-                            List.of(
-                                    env.runLauncher().toString(),
-                                    "--",
-                                    env.nativeProgram("region_stream").toString(),
-                                    Long.toString(events),
-                                    cps.toString()),
+                            env.underRun("region_stream", Long.toString(events), cps.toString()),
                             e,
                             out,
                             pid -> {

@@ -106,10 +106,7 @@ class ElfContentsTest {
     @Test
     void addressesAndOffsetsThroughTheLoadSegments() throws Exception {
         ElfFile elf = ElfFile.open(plain);
-        ElfSymbol work = elf.symtab().stream()
-                .filter(s -> s.name().equals("work"))
-                .findFirst()
-                .orElseThrow();
+        ElfSymbol work = TestSymbols.named(elf, "work");
         long off = elf.vaddrToOffset(work.value());
         ProgramHeader text = elf.loadSegmentAtOffset(off).orElseThrow();
         assertTrue(text.executable());

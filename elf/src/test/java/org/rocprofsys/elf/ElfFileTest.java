@@ -117,18 +117,12 @@ class ElfFileTest {
     @Test
     void symbolAttributesAndBytes() throws Exception {
         ElfFile l = ElfFile.open(lib);
-        ElfSymbol fn = l.symtab().stream()
-                .filter(s -> s.name().equals("lib_fn"))
-                .findFirst()
-                .orElseThrow();
+        ElfSymbol fn = TestSymbols.named(l, "lib_fn");
         assertEquals(ElfConstants.STT_FUNC, fn.type());
         assertEquals(ElfConstants.STB_GLOBAL, fn.bind());
         assertEquals(ElfConstants.STV_DEFAULT, fn.visibility());
         assertTrue(fn.size() > 0);
-        ElfSymbol hidden = l.symtab().stream()
-                .filter(s -> s.name().equals("lib_hidden"))
-                .findFirst()
-                .orElseThrow();
+        ElfSymbol hidden = TestSymbols.named(l, "lib_hidden");
         // the linker turns hidden globals into plain locals in the output symtab
         assertEquals(ElfConstants.STB_LOCAL, hidden.bind());
         // an object file still has the visibility
@@ -136,10 +130,7 @@ class ElfFileTest {
         NativeCompiler.c().compile(dir.resolve("libt.so.c"), obj, "-O2", "-fPIC", "-c");
         ElfFile o = ElfFile.open(obj);
         assertEquals(ElfConstants.ET_REL, o.type());
-        ElfSymbol oh = o.symtab().stream()
-                .filter(s -> s.name().equals("lib_hidden"))
-                .findFirst()
-                .orElseThrow();
+        ElfSymbol oh = TestSymbols.named(o, "lib_hidden");
         assertEquals(ElfConstants.STV_HIDDEN, oh.visibility());
         assertEquals(ElfConstants.STB_GLOBAL, oh.bind());
         assertTrue(l.dynsym().stream().anyMatch(s -> s.name().equals("lib_fn") && s.table() == ElfSymbol.Table.DYNSYM));

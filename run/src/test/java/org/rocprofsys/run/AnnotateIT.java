@@ -43,20 +43,8 @@ class AnnotateIT extends DistributionTest {
     private static final String[] RUN_ARGS = {"30", "2", "200"};
 
     private Map<String, String> env(String name, String... extra) {
-        Map<String, String> env = environment(
-                name,
-                "ROCPROFSYS_TRACE",
-                "ON",
-                "ROCPROFSYS_PROFILE",
-                "ON",
-                "ROCPROFSYS_USE_SAMPLING",
-                "OFF",
-                "ROCPROFSYS_USE_PROCESS_SAMPLING",
-                "OFF",
-                "ROCPROFSYS_TIMEMORY_COMPONENTS",
-                "thread_cpu_clock papi_array",
-                "ROCPROFSYS_PAPI_EVENTS",
-                COUNTER);
+        Map<String, String> env =
+                environment(name, CounterProfile.settings(true, "thread_cpu_clock papi_array", COUNTER));
         for (int i = 0; i + 1 < extra.length; i += 2) {
             env.put(extra[i], extra[i + 1]);
         }
@@ -199,16 +187,7 @@ class AnnotateIT extends DistributionTest {
      */
     private ProcessResult sampleAt200Hz(Map<String, String> env, List<String> options, String rounds) throws Exception {
         List<String> args = new ArrayList<>(options);
-        args.addAll(List.of(
-                "-w",
-                "0",
-                "-f",
-                "200",
-                "--",
-                examples().resolve("parallel-overhead").toString(),
-                "30",
-                "2",
-                rounds));
+        args.addAll(List.of("-w", "0", "-f", "200", "--", example("parallel-overhead"), "30", "2", rounds));
         return tool("rocprof-sys-sample", env, args.toArray(String[]::new));
     }
 
@@ -265,7 +244,7 @@ class AnnotateIT extends DistributionTest {
                 "rocprof-sys-run",
                 env("annotate-unknown", "ROCPROFSYS_PAPI_EVENTS", "perf::NO_SUCH_EVENT " + COUNTER),
                 "--",
-                examples().resolve("parallel-overhead").toString(),
+                example("parallel-overhead"),
                 "20",
                 "2",
                 "2");

@@ -62,14 +62,7 @@ class DefaultRingPolicyIT extends DistributionTest {
 
     /** Runs the program's 2 M regions under {@code env}, checks that nothing was lost, and returns the trace. */
     private DecodedTrace twoMillionRegions(String name, Map<String, String> env) throws Exception {
-        ProcessResult r = tool(
-                "rocprof-sys-run",
-                env,
-                "-T",
-                "-P",
-                "--",
-                examples().resolve("regions").toString(),
-                "1000000");
+        ProcessResult r = tool("rocprof-sys-run", env, "-T", "-P", "--", example("regions"), "1000000");
         assertEquals(0, r.exitCode(), r::toString);
         assertFalse(r.stderr().contains("dropped"), r::toString);
         Path dir = outputRoot().resolve(name);

@@ -74,17 +74,7 @@ class InstrumentEndToEndIT extends DistributionTest {
     @Test
     void simulateLsWritesTheTwelveListFiles() throws Exception {
         var r = instrument(
-                env("simulate-ls"),
-                "--simulate",
-                "--print-format",
-                "json",
-                "txt",
-                "xml",
-                "-v",
-                "2",
-                "--all-functions",
-                "--",
-                "ls");
+                env("simulate-ls"), argv("--simulate --print-format json txt xml -v 2 --all-functions -- ls"));
         assertEquals(0, r.exitCode(), r::toString);
         Path dir = cwd.resolve("out/simulate-ls/instrumentation");
         for (String list : List.of("available", "excluded", "instrumented", "overlapping")) {
@@ -98,14 +88,7 @@ class InstrumentEndToEndIT extends DistributionTest {
 
     @Test
     void aLibraryWithoutOutputSwitchesToSimulate() throws Exception {
-        var r = instrument(
-                env("simulate-lib"),
-                "--print-available",
-                "functions",
-                "-v",
-                "2",
-                "--",
-                examples().resolve("libdemo.so").toString());
+        var r = instrument(env("simulate-lib"), argv("--print-available functions -v 2 --", example("libdemo.so")));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(
                 r.stderr()
@@ -136,17 +119,7 @@ class InstrumentEndToEndIT extends DistributionTest {
         assertTrue(base.stdout().contains("number of calls made = 17"), base::toString);
         var rw = instrument(
                 env("rewrite-caller"),
-                "-o",
-                "rewrite-caller.inst",
-                "-e",
-                "-i",
-                "256",
-                "--caller-include",
-                "^inner",
-                "-v",
-                "2",
-                "--",
-                exe.toString());
+                argv("-o rewrite-caller.inst -e -i 256 --caller-include ^inner -v 2 --", exe.toString()));
         assertEquals(0, rw.exitCode(), rw::toString);
         assertTrue(rw.stderr().contains("[function][Forcing] caller-include-regex :: 'outer'"), rw::toString);
         Path inst = cwd.resolve("rewrite-caller.inst");
@@ -186,17 +159,7 @@ class InstrumentEndToEndIT extends DistributionTest {
         // runtime, with upstream's labels option
         var rt = instrument(
                 env("po-runtime", "ROCPROFSYS_PROFILE", "ON"),
-                "--min-instructions=8",
-                "--label",
-                "file",
-                "line",
-                "return",
-                "args",
-                "--",
-                exe.toString(),
-                "12",
-                "4",
-                "10");
+                argv("--min-instructions=8 --label file line return args --", exe.toString(), "12", "4", "10"));
         assertEquals(0, rt.exitCode(), rt::toString);
         assertEquals(base.stdout(), rt.stdout());
         Map<String, Long> c2 = counts(cwd.resolve("out/po-runtime/wall_clock.json"));
@@ -290,13 +253,7 @@ class InstrumentEndToEndIT extends DistributionTest {
         Files.copy(examples().resolve("uses-lib"), dir.resolve("uses-lib"));
         var base = plain(examples().resolve("uses-lib"), cwd, "12");
         var rw = instrument(
-                env("lib-rewrite"),
-                "-o",
-                dir.resolve("libdemo.so").toString(),
-                "-i",
-                "1",
-                "--",
-                examples().resolve("libdemo.so").toString());
+                env("lib-rewrite"), "-o", dir.resolve("libdemo.so").toString(), "-i", "1", "--", example("libdemo.so"));
         assertEquals(0, rw.exitCode(), rw::toString);
         assertEquals(base.stdout(), plain(dir.resolve("uses-lib"), cwd, "12").stdout());
         var r = run(
@@ -306,23 +263,11 @@ class InstrumentEndToEndIT extends DistributionTest {
                 "12");
         assertEquals(base.stdout(), r.stdout(), r::toString);
         assertEquals(12L, counts(cwd.resolve("out/lib-rewrite/wall_clock.json")).get("lib_work"));
-        var rt = instrument(
-                env("lib-runtime", "ROCPROFSYS_PROFILE", "ON"),
-                "-i",
-                "1",
-                "--",
-                examples().resolve("uses-lib").toString(),
-                "12");
+        var rt = instrument(env("lib-runtime", "ROCPROFSYS_PROFILE", "ON"), "-i", "1", "--", example("uses-lib"), "12");
         assertEquals(base.stdout(), rt.stdout(), rt::toString);
         assertEquals(12L, counts(cwd.resolve("out/lib-runtime/wall_clock.json")).get("lib_work"));
         // a library the program opens later with dlopen (planned because it lies beside the program)
-        var dl = instrument(
-                env("lib-dlopen", "ROCPROFSYS_PROFILE", "ON"),
-                "-i",
-                "1",
-                "--",
-                examples().resolve("dlopen-lib").toString(),
-                "7");
+        var dl = instrument(env("lib-dlopen", "ROCPROFSYS_PROFILE", "ON"), "-i", "1", "--", example("dlopen-lib"), "7");
         assertEquals(0, dl.exitCode(), dl::toString);
         assertTrue(dl.stdout().contains("lib_work called 7 times"), dl::toString);
         assertEquals(7L, counts(cwd.resolve("out/lib-dlopen/wall_clock.json")).get("lib_work"), dl::toString);
@@ -333,15 +278,9 @@ class InstrumentEndToEndIT extends DistributionTest {
         Path exe = examples().resolve("rewrite-caller");
         var rw = instrument(
                 Map.of(),
-                "-o",
-                "env.inst",
-                "-i",
-                "8",
-                "--env",
-                "ROCPROFSYS_PROFILE=ON",
-                "ROCPROFSYS_OUTPUT_PREFIX=embedded/",
-                "--",
-                exe.toString());
+                argv(
+                        "-o env.inst -i 8 --env ROCPROFSYS_PROFILE=ON ROCPROFSYS_OUTPUT_PREFIX=embedded/ --",
+                        exe.toString()));
         assertEquals(0, rw.exitCode(), rw::toString);
         Map<String, String> e = new HashMap<>(env("ignored"));
         e.remove("ROCPROFSYS_OUTPUT_PREFIX");
@@ -387,7 +326,7 @@ class InstrumentEndToEndIT extends DistributionTest {
                 "-i",
                 "1",
                 "--",
-                examples().resolve("rewrite-caller").toString());
+                example("rewrite-caller"));
         assertNotEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("error"), r::toString);
         try (Stream<Path> s = Files.list(cwd)) {

@@ -100,13 +100,7 @@ class InstrumentUnsupportedOptionsIT extends DistributionTest {
         var r = tool(
                 "rocprof-sys-instrument",
                 environment("deprecated", "ROCPROFSYS_USE_TIMEMORY", "ON", "ROCPROFSYS_CI", "OFF"),
-                "-i",
-                "1",
-                "-R",
-                "^outer$",
-                "--",
-                program.toString(),
-                "7");
+                argv("-i 1 -R ^outer$ --", program.toString(), "7"));
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(plain.stdout(), r.stdout(), r::toString);
         assertEquals(

@@ -31,11 +31,7 @@ class LauncherIT extends DistributionTest {
 
     @Test
     void distBinaryRunsThroughASymlinkFromAnotherDirectory() throws Exception {
-        Path link = tmp.resolve("my-avail");
-        Files.createSymbolicLink(link, DIST.resolve("bin/rocprof-sys-avail"));
-        var r = launch(link, tmp, Map.of(), "--version");
-        assertEquals(0, r.exitCode(), r::toString);
-        assertTrue(r.stdout().startsWith("rocprof-sys-avail "), r::toString);
+        assertVersionThroughSymlink(tmp.resolve("my-avail"), DIST.resolve("bin/rocprof-sys-avail"));
     }
 
     @Test
@@ -48,11 +44,7 @@ class LauncherIT extends DistributionTest {
 
     @Test
     void repositoryLauncherRunsFromAnyDirectoryAndThroughSymlinks() throws Exception {
-        Path link = tmp.resolve("rocprof-sys-avail");
-        Files.createSymbolicLink(link, REPO.resolve("bin/rocprof-sys-avail"));
-        var r = launch(link, tmp, Map.of(), "--version");
-        assertEquals(0, r.exitCode(), r::toString);
-        assertTrue(r.stdout().startsWith("rocprof-sys-avail "), r::toString);
+        assertVersionThroughSymlink(tmp.resolve("rocprof-sys-avail"), REPO.resolve("bin/rocprof-sys-avail"));
     }
 
     @Test
@@ -60,5 +52,13 @@ class LauncherIT extends DistributionTest {
         // a JDK < 25 in JAVA_HOME (Debian's default 17) is passed over for a newer one
         var r = tool("rocprof-sys-avail", tmp, Map.of("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64"), "--version");
         assertEquals(0, r.exitCode(), r::toString);
+    }
+
+    /** {@code link} to rocprof-sys-avail {@code target}, run from the test's folder, prints the version. */
+    private void assertVersionThroughSymlink(Path link, Path target) throws Exception {
+        Files.createSymbolicLink(link, target);
+        var r = launch(link, tmp, Map.of(), "--version");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.stdout().startsWith("rocprof-sys-avail "), r::toString);
     }
 }

@@ -30,7 +30,7 @@ class MultiValueProfilesIT extends DistributionTest {
                 "multi-value",
                 "wall_clock cpu_util thread_cpu_util papi_array thread_cpu_clock",
                 COUNTER,
-                examples().resolve("user-api").toString(),
+                example("user-api"),
                 "25",
                 "2",
                 "20");
@@ -115,20 +115,7 @@ class MultiValueProfilesIT extends DistributionTest {
         args.addAll(List.of(command));
         return tool(
                 "rocprof-sys-run",
-                environment(
-                        label,
-                        "ROCPROFSYS_TRACE",
-                        "OFF",
-                        "ROCPROFSYS_PROFILE",
-                        "ON",
-                        "ROCPROFSYS_USE_SAMPLING",
-                        "OFF",
-                        "ROCPROFSYS_USE_PROCESS_SAMPLING",
-                        "OFF",
-                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
-                        components,
-                        "ROCPROFSYS_PAPI_EVENTS",
-                        events),
+                environment(label, CounterProfile.settings(false, components, events)),
                 args.toArray(String[]::new));
     }
 

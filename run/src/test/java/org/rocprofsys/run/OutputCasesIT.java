@@ -136,14 +136,7 @@ class OutputCasesIT extends DistributionTest {
         var r = run(
                 "rocprof-sys-run",
                 environment("discard"),
-                "-T",
-                "--trace-buffer-size",
-                "64",
-                "--trace-fill-policy",
-                "discard",
-                "--",
-                prog.toString(),
-                "20000");
+                argv("-T --trace-buffer-size 64 --trace-fill-policy discard --", prog.toString(), "20000"));
         assertEquals(0, r.exitCode(), r::toString);
         Path trace = out("discard", "perfetto-trace.proto");
         assertTrue(Files.size(trace) <= 64 * 1024, "size " + Files.size(trace));

@@ -51,6 +51,22 @@ class PythonEndToEndIT extends DistributionTest {
         return tool("rocprof-sys-python", environment(name, PYTHON_ENV), args);
     }
 
+    /**
+     * rocprof-sys-python with {@code options}, and {@code annotateFlag} when {@code annotated}, on
+     * examples/python/{@code script} -v {@code value} -n 5; the run exits 0.
+     */
+    private void runExample(
+            String name, String script, String value, boolean annotated, String annotateFlag, String... options)
+            throws Exception {
+        List<String> args = new ArrayList<>(List.of(options));
+        if (annotated) {
+            args.add(annotateFlag);
+        }
+        args.addAll(List.of("--", script(script).toString(), "-v", value, "-n", "5"));
+        ProcessResult r = python(name, args.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r.stderr());
+    }
+
     private Path output(String name, String file) {
         return outputRoot().resolve(name).resolve(file);
     }
@@ -70,13 +86,7 @@ class PythonEndToEndIT extends DistributionTest {
     @ValueSource(booleans = {false, true})
     void external(boolean annotated) throws Exception {
         String name = "python-external" + (annotated ? "-annotated" : "");
-        List<String> args = new ArrayList<>(List.of("--label", "file"));
-        if (annotated) {
-            args.add("--annotate-trace");
-        }
-        args.addAll(List.of("--", script("external.py").toString(), "-v", "10", "-n", "5"));
-        ProcessResult r = python(name, args.toArray(String[]::new));
-        assertEquals(0, r.exitCode(), r.stderr());
+        runExample(name, "external.py", "10", annotated, "--annotate-trace", "--label", "file");
         String text = Files.readString(output(name, "trip_count.txt"));
         assertTrue(
                 Pattern.compile(
@@ -101,13 +111,7 @@ class PythonEndToEndIT extends DistributionTest {
     @ValueSource(booleans = {false, true})
     void externalExcludeInefficient(boolean annotated) throws Exception {
         String name = "python-external-exclude-inefficient" + (annotated ? "-annotated" : "");
-        List<String> args = new ArrayList<>(List.of("-E", "^inefficient$"));
-        if (annotated) {
-            args.add("-a");
-        }
-        args.addAll(List.of("--", script("external.py").toString(), "-v", "10", "-n", "5"));
-        ProcessResult r = python(name, args.toArray(String[]::new));
-        assertEquals(0, r.exitCode(), r.stderr());
+        runExample(name, "external.py", "10", annotated, "-a", "-E", "^inefficient$");
         String text = Files.readString(output(name, "trip_count.txt"));
         assertFalse(
                 Pattern.compile("(\\|_inefficient).*(\\|_sum)", Pattern.DOTALL)
@@ -122,13 +126,7 @@ class PythonEndToEndIT extends DistributionTest {
     @ValueSource(booleans = {false, true})
     void builtin(boolean annotated) throws Exception {
         String name = "python-builtin" + (annotated ? "-annotated" : "");
-        List<String> args = new ArrayList<>(List.of("-b", "--label", "file", "line"));
-        if (annotated) {
-            args.add("--annotate-trace");
-        }
-        args.addAll(List.of("--", script("builtin.py").toString(), "-v", "10", "-n", "5"));
-        ProcessResult r = python(name, args.toArray(String[]::new));
-        assertEquals(0, r.exitCode(), r.stderr());
+        runExample(name, "builtin.py", "10", annotated, "--annotate-trace", "-b", "--label", "file", "line");
         List<String> want = PythonProfiles.BUILTIN;
         assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")));
         assertTrue(Files.readString(output(name, "trip_count.txt")).contains("[inefficient][builtin.py:14]"));
@@ -177,16 +175,7 @@ class PythonEndToEndIT extends DistributionTest {
             ProcessResult r = tool(
                     "rocprof-sys-python",
                     env,
-                    "-b",
-                    "--label",
-                    "file",
-                    "line",
-                    "--",
-                    script("builtin.py").toString(),
-                    "-v",
-                    "10",
-                    "-n",
-                    "5");
+                    argv("-b --label file line --", script("builtin.py").toString(), "-v", "10", "-n", "5"));
             assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
             assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")), exe);
         }
@@ -245,11 +234,7 @@ class PythonEndToEndIT extends DistributionTest {
             ProcessResult r = tool(
                     "rocprof-sys-python",
                     env,
-                    "-b",
-                    "-E",
-                    "^root$",
-                    "--",
-                    script("subtree-builtin.py").toString());
+                    argv("-b -E ^root$ --", script("subtree-builtin.py").toString()));
             assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
             assertEquals(
                     List.of("mid c1 d0", "leaf c1 d1"),
@@ -263,13 +248,7 @@ class PythonEndToEndIT extends DistributionTest {
     @ValueSource(booleans = {false, true})
     void builtinNoprofile(boolean annotated) throws Exception {
         String name = "python-builtin-noprofile" + (annotated ? "-annotated" : "");
-        List<String> args = new ArrayList<>(List.of("-b", "--label", "file"));
-        if (annotated) {
-            args.add("--annotate-trace");
-        }
-        args.addAll(List.of("--", script("noprofile.py").toString(), "-v", "15", "-n", "5"));
-        ProcessResult r = python(name, args.toArray(String[]::new));
-        assertEquals(0, r.exitCode(), r.stderr());
+        runExample(name, "noprofile.py", "15", annotated, "--annotate-trace", "-b", "--label", "file");
         String text = Files.readString(output(name, "trip_count.txt"));
         assertTrue(Pattern.compile(".(run)..(noprofile.py).").matcher(text).find(), text);
         assertFalse(

@@ -3,7 +3,6 @@ package org.rocprofsys.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.abort;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,15 +46,7 @@ class RocpdEndToEndIT extends DistributionTest {
 
     @Test
     void userApi() throws Exception {
-        var r = tool(
-                "rocprof-sys-run",
-                "user-api",
-                List.of(),
-                "--",
-                examples().resolve("user-api").toString(),
-                "10",
-                "4",
-                "1000");
+        var r = tool("rocprof-sys-run", "user-api", List.of(), "--", example("user-api"), "10", "4", "1000");
         assertEquals(0, r.exitCode(), r::toString);
         Map<String, Long> c = sameCounts("user-api", r);
         // each of the 4 threads, then main, runs the region once
@@ -76,15 +67,11 @@ class RocpdEndToEndIT extends DistributionTest {
                 "rocprof-sys-run",
                 "host",
                 List.of(),
-                "-H",
-                "--cpus",
-                "0",
-                "--process-freq",
-                "50",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                // about 1.5 s on a quiet core: dozens of 50 Hz ticks however fast the machine is
-                "120");
+                argv(
+                        "-H --cpus 0 --process-freq 50 --",
+                        example("hot-functions"),
+                        // about 1.5 s on a quiet core: dozens of 50 Hz ticks however fast the machine is
+                        "120"));
         assertEquals(0, r.exitCode(), r::toString);
         Map<String, Long> c = sameCounts("host", r);
         assertTrue(c.get("counter_samples") > 20, c.toString());
@@ -102,18 +89,12 @@ class RocpdEndToEndIT extends DistributionTest {
                 "rocprof-sys-sample",
                 "hot",
                 List.of(),
-                "-T",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                // about 1.5 s on a quiet core, so that a throttled perf still samples it
-                "120");
-        if (r.stderr().contains("call-stack sampling is off")) {
-            abort("perf_event_open is refused here");
-        }
+                argv(
+                        "-T -f 1000 -w 0 --",
+                        example("hot-functions"),
+                        // about 1.5 s on a quiet core, so that a throttled perf still samples it
+                        "120"));
+        CallStackSampling.orSkip(r);
         assertEquals(0, r.exitCode(), r::toString);
         Map<String, Long> c = sameCounts("hot", r);
         // how many depends on the load; that the counts agree is the check
@@ -134,7 +115,7 @@ class RocpdEndToEndIT extends DistributionTest {
                 List.of(),
                 "--min-instructions=8",
                 "--",
-                examples().resolve("parallel-overhead").toString(),
+                example("parallel-overhead"),
                 "10",
                 "2",
                 "5");
@@ -148,13 +129,7 @@ class RocpdEndToEndIT extends DistributionTest {
 
     @Test
     void aCrashedTargetLeavesACompleteDatabase() throws Exception {
-        var r = tool(
-                "rocprof-sys-run",
-                "crash",
-                List.of(),
-                "--",
-                examples().resolve("segv").toString(),
-                "segv");
+        var r = tool("rocprof-sys-run", "crash", List.of(), "--", example("segv"), "segv");
         assertNotEquals(0, r.exitCode(), r::toString);
         sameCounts("crash", r);
         Path db = dir("crash").resolve("rocpd.db");
@@ -197,15 +172,7 @@ class RocpdEndToEndIT extends DistributionTest {
         Path dbDir = cwd.resolve("databases");
         Map<String, String> env =
                 environment("db-dir", "ROCPROFSYS_USE_ROCPD", "ON", "ROCPROFSYS_DATABASE_DIR", dbDir.toString());
-        var r = tool(
-                "rocprof-sys-run",
-                cwd,
-                env,
-                "--",
-                examples().resolve("user-api").toString(),
-                "5",
-                "1",
-                "10");
+        var r = tool("rocprof-sys-run", cwd, env, "--", example("user-api"), "5", "1", "10");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(Files.isRegularFile(dbDir.resolve("rocpd.db")), r::toString);
         // the one thread, then main, runs the region once

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.rocprofsys.run.cli.UpstreamRunArgs;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
 import org.rocprofsys.tracetest.DecodedTrace;
@@ -39,10 +40,6 @@ class RunEndToEndIT extends DistributionTest {
         List<String> args = new ArrayList<>(List.of("--"));
         args.addAll(List.of(command));
         return tool("rocprof-sys-run", cwd, env, args.toArray(String[]::new));
-    }
-
-    private static String example(String name) throws IOException, InterruptedException {
-        return examples().resolve(name).toString();
     }
 
     /** Slices of one thread track (by thread name) as "depth:name" in begin order. */
@@ -233,59 +230,48 @@ class RunEndToEndIT extends DistributionTest {
     @Test
     void traceDurationWindow() throws Exception {
         // upstream trace-time-window with TRACE_DURATION=1.25: main, outer_a, outer_b, outer_c; no outer_d
-        var r = run(
-                env(
-                        "trace-time-window",
-                        "ROCPROFSYS_TRACE_DURATION",
-                        "1.25",
-                        "ROCPROFSYS_PROFILE",
-                        "ON",
-                        "ROCPROFSYS_TRACE",
-                        "ON"),
-                example("trace-time-window"),
-                "1",
-                "490");
-        assertEquals(0, r.exitCode(), r::toString);
-        DecodedTrace trace = DecodedTrace.read(output("trace-time-window", "perfetto-trace.proto"));
-        assertEquals(
+        assertTraceWindow(
+                "trace-time-window",
                 List.of("0:trace-time-window", "1:outer_a", "1:outer_b", "1:outer_c"),
-                slices(trace, rootPid(trace), "trace-time-window"));
-        assertEquals(
                 List.of("0 trace-time-window c1 d0", "0 outer_a c1 d1", "0 outer_b c1 d1", "0 outer_c c1 d1"),
-                graph(output("trace-time-window", "wall_clock.json"), "wall_clock"));
+                "ROCPROFSYS_TRACE_DURATION",
+                "1.25");
     }
 
     @Test
     void traceDelayAndDurationWindow() throws Exception {
         // upstream trace-time-window-delay (DELAY=0.75, DURATION=0.75): outer_c and outer_d at depth 0
-        var r = run(
-                env(
-                        "trace-time-window-delay",
-                        "ROCPROFSYS_TRACE_DELAY",
-                        "0.75",
-                        "ROCPROFSYS_TRACE_DURATION",
-                        "0.75",
-                        "ROCPROFSYS_PROFILE",
-                        "ON",
-                        "ROCPROFSYS_TRACE",
-                        "ON"),
-                example("trace-time-window"),
-                "1",
-                "490");
-        assertEquals(0, r.exitCode(), r::toString);
-        DecodedTrace trace = DecodedTrace.read(output("trace-time-window-delay", "perfetto-trace.proto"));
-        assertEquals(List.of("0:outer_c", "0:outer_d"), slices(trace, rootPid(trace), "trace-time-window"));
-        assertEquals(
+        assertTraceWindow(
+                "trace-time-window-delay",
+                List.of("0:outer_c", "0:outer_d"),
                 List.of("0 outer_c c1 d0", "0 outer_d c1 d0"),
-                graph(output("trace-time-window-delay", "wall_clock.json"), "wall_clock"));
+                "ROCPROFSYS_TRACE_DELAY",
+                "0.75",
+                "ROCPROFSYS_TRACE_DURATION",
+                "0.75");
     }
 
-    @Test
-    void fullRingDropsAndCountsWithoutWaitingAndLosslessKeepsEverything() throws Exception {
-        // 16 KB rings, a tight loop and no waiting for the collector (STALL_MS 0): records are dropped
-        var lossy = run(
+    /**
+     * trace-time-window 1 490 traced and profiled with the {@code window} settings (NAME, VALUE
+     * pairs): the main thread's slices and the wall-clock profile are the expected ones.
+     */
+    private void assertTraceWindow(String name, List<String> slices, List<String> profile, String... window)
+            throws Exception {
+        List<String> settings = new ArrayList<>(List.of(window));
+        settings.addAll(List.of("ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON"));
+        var r = run(env(name, settings.toArray(String[]::new)), example("trace-time-window"), "1", "490");
+        assertEquals(0, r.exitCode(), r::toString);
+        DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
+        assertEquals(slices, slices(trace, rootPid(trace), "trace-time-window"));
+        assertEquals(profile, graph(output(name, "wall_clock.json"), "wall_clock"));
+    }
+
+    /** examples/regions {@code regions} profiled (trip_count only) through 16 KB rings, with one ring setting. */
+    private ProcessResult regionsInSmallRings(String name, String regions, String setting, String value)
+            throws Exception {
+        return run(
                 env(
-                        "ring-lossy",
+                        name,
                         "ROCPROFSYS_PROFILE",
                         "ON",
                         "ROCPROFSYS_TRACE",
@@ -294,10 +280,16 @@ class RunEndToEndIT extends DistributionTest {
                         "trip_count",
                         "ROCPROFSYS_RING_BUFFER_SIZE_KB",
                         "16",
-                        "ROCPROFSYS_RING_BUFFER_STALL_MS",
-                        "0"),
+                        setting,
+                        value),
                 example("regions"),
-                "2000000");
+                regions);
+    }
+
+    @Test
+    void fullRingDropsAndCountsWithoutWaitingAndLosslessKeepsEverything() throws Exception {
+        // 16 KB rings, a tight loop and no waiting for the collector (STALL_MS 0): records are dropped
+        var lossy = regionsInSmallRings("ring-lossy", "2000000", "ROCPROFSYS_RING_BUFFER_STALL_MS", "0");
         assertEquals(0, lossy.exitCode(), lossy::toString);
         var m = java.util.regex.Pattern.compile("warning: (\\d+) records were dropped")
                 .matcher(lossy.stderr());
@@ -310,21 +302,7 @@ class RunEndToEndIT extends DistributionTest {
         List<String> kept = graph(output("ring-lossy", "trip_count.json"), "trip_count");
         assertEquals(3, kept.size(), kept::toString);
 
-        var lossless = run(
-                env(
-                        "ring-lossless",
-                        "ROCPROFSYS_PROFILE",
-                        "ON",
-                        "ROCPROFSYS_TRACE",
-                        "OFF",
-                        "ROCPROFSYS_TIMEMORY_COMPONENTS",
-                        "trip_count",
-                        "ROCPROFSYS_RING_BUFFER_SIZE_KB",
-                        "16",
-                        "ROCPROFSYS_RING_BUFFER_LOSSLESS",
-                        "ON"),
-                example("regions"),
-                "200000");
+        var lossless = regionsInSmallRings("ring-lossless", "200000", "ROCPROFSYS_RING_BUFFER_LOSSLESS", "ON");
         assertEquals(0, lossless.exitCode(), lossless::toString);
         assertFalse(lossless.stderr().contains("dropped"), lossless::toString);
         assertEquals(
@@ -373,100 +351,10 @@ class RunEndToEndIT extends DistributionTest {
         // upstream's rocprofiler-systems-run-args list, with this machine's paths and `sleep 1`
         Path cfg = Files.writeString(cwd.resolve("empty.cfg"), "");
         Files.createDirectories(cwd.resolve("tmpdir"));
-        var r = tool(
-                "rocprof-sys-run",
-                cwd,
-                Map.of(),
-                "--monochrome",
-                "--debug=false",
-                "-v",
-                "1",
-                "-c",
-                cfg.toString(),
-                "-o",
-                "rocprof-sys-tests-output",
-                "rocprofiler-systems-run-args-output/",
-                "-TPHD",
-                "-S",
-                "cputime",
-                "realtime",
-                "--trace-wait=1.0e-12",
-                "--trace-duration=5.0",
-                "--wait=1.0",
-                "--duration=3.0",
-                "--trace-file=perfetto-run-args-trace.proto",
-                "--trace-buffer-size=100",
-                "--trace-fill-policy=ring_buffer",
-                "--profile-format",
-                "console",
-                "json",
-                "text",
-                "--process-freq",
-                "1000",
-                "--process-wait",
-                "0.0",
-                "--process-duration",
-                "10",
-                "--cpus",
-                "0-4",
-                "--gpus",
-                "0",
-                "-f",
-                "1000",
-                "--sampling-wait",
-                "1.0",
-                "--sampling-duration",
-                "10",
-                "-t",
-                "0-3",
-                "--sample-cputime",
-                "1000",
-                "1.0",
-                "0-3",
-                "--sample-realtime",
-                "10",
-                "0.5",
-                "0-3",
-                "-I",
-                "all",
-                "-E",
-                "mutex-locks",
-                "rw-locks",
-                "spin-locks",
-                "-C",
-                "perf::INSTRUCTIONS",
-                "--inlines",
-                "--hsa-interrupt",
-                "0",
-                "--use-causal=false",
-                "--use-kokkosp",
-                "--num-threads-hint=4",
-                "--sampling-allocator-size=32",
-                "--ci",
-                "--dl-verbose=3",
-                "--perfetto-annotations=off",
-                "--kokkosp-kernel-logger",
-                "--kokkosp-name-length-max=1024",
-                "--kokkosp-prefix=\"[kokkos]\"",
-                "--tmpdir",
-                cwd.resolve("tmpdir").toString(),
-                "--perfetto-backend",
-                "inprocess",
-                "--use-pid",
-                "false",
-                "--time-output",
-                "off",
-                "--thread-pool-size",
-                "0",
-                "--timemory-components",
-                "wall_clock",
-                "cpu_clock",
-                "peak_rss",
-                "page_rss",
-                "--fork",
-                "--",
-                "sleep",
-                "1");
+        List<String> args = new ArrayList<>(
+                UpstreamRunArgs.options(cfg.toString(), cwd.resolve("tmpdir").toString()));
+        args.addAll(List.of("--", "sleep", "1"));
+        var r = tool("rocprof-sys-run", cwd, Map.of(), args.toArray(String[]::new));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stderr().contains("Executing 'sleep 1'"), r::toString);
         Path out = cwd.resolve("rocprof-sys-tests-output/rocprofiler-systems-run-args-output");
@@ -492,15 +380,7 @@ class RunEndToEndIT extends DistributionTest {
                 "rocprof-sys-run",
                 cwd,
                 env("host-sampling"),
-                "-H",
-                "--cpus",
-                "0",
-                "--process-freq",
-                "50",
-                "--",
-                example("trace-time-window"),
-                "1",
-                "100");
+                argv("-H --cpus 0 --process-freq 50 --", example("trace-time-window"), "1", "100"));
         assertEquals(0, r.exitCode(), r::toString);
         Map<String, List<Double>> series = counters(output("host-sampling", "perfetto-trace.proto"));
         // upstream's --counter-names check: the sum of each series is > 0

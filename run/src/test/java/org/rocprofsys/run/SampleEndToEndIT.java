@@ -2,7 +2,6 @@ package org.rocprofsys.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.abort;
 import static org.rocprofsys.run.ProfileGraph.graph;
 import static org.rocprofsys.run.ProfileGraph.label;
 import static org.rocprofsys.run.ProfileGraph.shown;
@@ -28,31 +27,12 @@ class SampleEndToEndIT extends DistributionTest {
     }
 
     private ProcessResult sample(String name, String... args) throws Exception {
-        var r = tool("rocprof-sys-sample", cwd, env(name), args);
-        if (r.stderr().contains("call-stack sampling is off")) {
-            abort("perf_event_open is refused here: "
-                    + r.stderr()
-                            .lines()
-                            .filter(l -> l.contains("call-stack sampling is off"))
-                            .findFirst()
-                            .orElse(""));
-        }
-        return r;
+        return CallStackSampling.orSkip(tool("rocprof-sys-sample", cwd, env(name), args));
     }
 
     @Test
     void hotFunctionsGetTheirShareUnderMain() throws Exception {
-        var r = sample(
-                "hot",
-                "-P",
-                "-T",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                "60");
+        var r = sample("hot", argv("-P -T -f 1000 -w 0 --", example("hot-functions"), "60"));
         assertEquals(0, r.exitCode(), r::toString);
         Path json = cwd.resolve("out/hot/sampling_wall_clock.json");
         assertTrue(Files.isRegularFile(json), r::toString);
@@ -75,17 +55,8 @@ class SampleEndToEndIT extends DistributionTest {
 
         // the trace: the main thread's samples on "Thread 0 (S) <tid>", main -> heavy / light nested
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/hot/perfetto-trace.proto"));
-        List<Long> sampled = trace.tracks.values().stream()
-                .filter(t -> t.descriptor().getName().startsWith("Thread 0 (S) "))
-                .map(DecodedTrace.Track::uuid)
-                .toList();
-        assertEquals(1, sampled.size(), trace.tracks::toString);
-        List<String> slices = trace.slices.stream()
-                .filter(s -> s.trackUuid == sampled.getFirst())
-                .map(s -> s.depth + ":" + s.name)
-                .distinct()
-                .sorted()
-                .toList();
+        List<String> slices =
+                CallStackSampling.mainThreadSamples(trace).distinct().sorted().toList();
         assertTrue(
                 slices.containsAll(List.of("0:samples [rocprof-sys]", "1:main", "2:heavy", "2:light")),
                 slices::toString);
@@ -106,11 +77,7 @@ class SampleEndToEndIT extends DistributionTest {
         // -R over a big tree so that even a fast machine spends a few hundred samples in ls
         var r = sample("ls", "-P", "-f", "1000", "-w", "0", "--", "ls", "-la", "-R", "/usr/lib");
         assertEquals(0, r.exitCode(), r::toString);
-        for (String f : List.of("sampling_wall_clock", "sampling_cpu_clock", "sampling_percent")) {
-            for (String ext : List.of("txt", "json")) {
-                assertTrue(Files.isRegularFile(cwd.resolve("out/ls").resolve(f + "." + ext)), f + "." + ext + "\n" + r);
-            }
-        }
+        CallStackSampling.assertSamplingFiles(cwd.resolve("out/ls"), r, "txt", "json");
         assertTrue(r.stderr().contains("[sampling_wall_clock]> Outputting"), r::toString);
     }
 }

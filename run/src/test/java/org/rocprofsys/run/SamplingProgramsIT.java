@@ -2,7 +2,6 @@ package org.rocprofsys.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,16 +31,7 @@ import org.rocprofsys.tracetest.DecodedTrace;
 class SamplingProgramsIT extends DistributionTest {
     /** Runs the tool; the test is skipped where call-stack sampling is refused. */
     private ProcessResult toolOrSkip(String tool, Map<String, String> env, String... args) throws Exception {
-        var r = tool(tool, cwd, env, args);
-        if (r.stderr().contains("call-stack sampling is off")) {
-            abort("perf_event_open is refused here: "
-                    + r.stderr()
-                            .lines()
-                            .filter(l -> l.contains("call-stack sampling is off"))
-                            .findFirst()
-                            .orElse(""));
-        }
-        return r;
+        return CallStackSampling.orSkip(tool(tool, cwd, env, args));
     }
 
     private ProcessResult sample(String name, String... args) throws Exception {
@@ -71,6 +61,16 @@ class SamplingProgramsIT extends DistributionTest {
                 .map(e -> e[0] + ":" + e[2] + ":" + e[1])
                 .toList()
                 .toString();
+    }
+
+    /** The threads ("Thread N") that have a sampled track ("Thread N (S) <tid>"), sorted. */
+    private static List<String> sampledThreads(DecodedTrace trace) {
+        return trace.tracks.values().stream()
+                .map(t -> t.descriptor().getName())
+                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+"))
+                .map(n -> n.substring(0, n.indexOf(" (S)")))
+                .sorted()
+                .toList();
     }
 
     /** One row of sampling_percent: its function, COUNT (samples holding it) and percent. */
@@ -121,29 +121,14 @@ class SamplingProgramsIT extends DistributionTest {
 
     @Test
     void everyThreadGetsATrackAndAProfile() throws Exception {
-        var r = sample(
-                "threads",
-                "-P",
-                "-T",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("threads-hot").toString(),
-                "150");
+        var r = sample("threads", argv("-P -T -f 1000 -w 0 --", example("threads-hot"), "150"));
         assertEquals(0, r.exitCode(), r::toString);
         List<String[]> g = entries(cwd.resolve("out/threads/sampling_wall_clock.json"), "sampling_wall_clock");
         assertTrue(has(g, "0", "main_work"), show(g));
         assertTrue(has(g, "1", "work_a") || has(g, "2", "work_a"), show(g));
         assertTrue(has(g, "1", "work_b") || has(g, "2", "work_b"), show(g));
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/threads/perfetto-trace.proto"));
-        List<String> sampledTracks = trace.tracks.values().stream()
-                .map(t -> t.descriptor().getName())
-                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+"))
-                .map(n -> n.substring(0, n.indexOf(" (S)")))
-                .sorted()
-                .toList();
+        List<String> sampledTracks = sampledThreads(trace);
         assertEquals(List.of("Thread 0", "Thread 1", "Thread 2"), sampledTracks, trace.tracks::toString);
         // every worker track nests its function under its thread entry function
         List<String> names = trace.slices.stream().map(s -> s.name).distinct().toList();
@@ -165,44 +150,17 @@ class SamplingProgramsIT extends DistributionTest {
 
     @Test
     void threadFilterKeepsTheChosenThreadsOfPerfSamples() throws Exception {
-        var r = sample(
-                "tids",
-                "-T",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "-t",
-                "0",
-                "2",
-                "--",
-                examples().resolve("threads-hot").toString(),
-                "100");
+        var r = sample("tids", argv("-T -f 1000 -w 0 -t 0 2 --", example("threads-hot"), "100"));
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
-        List<String> sampledTracks = trace.tracks.values().stream()
-                .map(t -> t.descriptor().getName())
-                .filter(n -> n.matches("Thread \\d+ \\(S\\) \\d+"))
-                .map(n -> n.substring(0, n.indexOf(" (S)")))
-                .sorted()
-                .toList();
+        List<String> sampledTracks = sampledThreads(trace);
         assertEquals(List.of("Thread 0", "Thread 2"), sampledTracks, trace.tracks::toString);
     }
 
     @Test
     void forkedChildrenAreSampledInTheirOwnProfiles() throws Exception {
         Map<String, String> env = environment("fork", "ROCPROFSYS_USE_PID", "ON");
-        var r = toolOrSkip(
-                "rocprof-sys-sample",
-                env,
-                "-P",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("fork-hot").toString(),
-                "120");
+        var r = toolOrSkip("rocprof-sys-sample", env, argv("-P -f 1000 -w 0 --", example("fork-hot"), "120"));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("child 0 done") && r.stdout().contains("child 1 done"), r::toString);
         List<Path> files;
@@ -224,16 +182,7 @@ class SamplingProgramsIT extends DistributionTest {
 
     @Test
     void cxxFunctionsAreDemangled() throws Exception {
-        var r = sample(
-                "cxx",
-                "-P",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("cxx-hot").toString(),
-                "60");
+        var r = sample("cxx", argv("-P -f 1000 -w 0 --", example("cxx-hot"), "60"));
         assertEquals(0, r.exitCode(), r::toString);
         List<String[]> g = entries(cwd.resolve("out/cxx/sampling_wall_clock.json"), "sampling_wall_clock");
         assertTrue(has(g, "0", "compute::Accumulator<double>::run(long, long)"), show(g));
@@ -253,15 +202,11 @@ class SamplingProgramsIT extends DistributionTest {
         var r = toolOrSkip(
                 "rocprof-sys-sample",
                 env,
-                "-P",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                python.toString(),
-                REPO.resolve("examples/sampling-script.py").toString(),
-                "6");
+                argv(
+                        "-P -f 1000 -w 0 --",
+                        python.toString(),
+                        REPO.resolve("examples/sampling-script.py").toString(),
+                        "6"));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("fib total"), r::toString);
         List<String[]> g = entries(cwd.resolve("out/py/sampling_wall_clock.json"), "sampling_wall_clock");
@@ -287,20 +232,16 @@ class SamplingProgramsIT extends DistributionTest {
         var r = toolOrSkip(
                 "rocprof-sys-sample",
                 env,
-                "-P",
-                "-f",
-                "500",
-                "-w",
-                "0",
-                "--",
-                jdk.resolve("bin/java").toString(),
-                "-XX:+UnlockDiagnosticVMOptions",
-                "-XX:+DumpPerfMapAtExit",
-                "-XX:+PreserveFramePointer",
-                "-cp",
-                classes.toString(),
-                "HotLoop",
-                "1200");
+                argv(
+                        "-P -f 500 -w 0 --",
+                        jdk.resolve("bin/java").toString(),
+                        "-XX:+UnlockDiagnosticVMOptions",
+                        "-XX:+DumpPerfMapAtExit",
+                        "-XX:+PreserveFramePointer",
+                        "-cp",
+                        classes.toString(),
+                        "HotLoop",
+                        "1200"));
         assertEquals(0, r.exitCode(), r::toString);
         Path percent;
         try (Stream<Path> s = Files.list(cwd.resolve("out/jvm"))) {
@@ -324,20 +265,7 @@ class SamplingProgramsIT extends DistributionTest {
         // lines, then the three sampling files
         var r = sample(
                 "duration",
-                "-v",
-                "1",
-                "-P",
-                "--cputime",
-                "1000",
-                "0.1",
-                "--realtime",
-                "500",
-                "0.1",
-                "-d",
-                "0.25",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                "60");
+                argv("-v 1 -P --cputime 1000 0.1 --realtime 500 0.1 -d 0.25 --", example("hot-functions"), "60"));
         assertEquals(0, r.exitCode(), r::toString);
         String all = r.stdout() + r.stderr();
         assertTrue(
@@ -351,9 +279,7 @@ class SamplingProgramsIT extends DistributionTest {
                         .matcher(r.stderr())
                         .find(),
                 r::toString);
-        for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
-            assertTrue(Files.isRegularFile(cwd.resolve("out/duration/" + f + ".json")), f + "\n" + all);
-        }
+        CallStackSampling.assertSamplingFiles(cwd.resolve("out/duration"), all, "json");
         // main is on every sample, the leaves heavy and light on some: both below main
         var percent = percentRows(cwd.resolve("out/duration/sampling_percent.json"));
         assertUpstreamPercentages(percent);
@@ -376,14 +302,7 @@ class SamplingProgramsIT extends DistributionTest {
                 "200000",
                 "ROCPROFSYS_SAMPLING_DELAY",
                 "0");
-        var r = toolOrSkip(
-                "rocprof-sys-run",
-                env,
-                "-S",
-                "-P",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                "20");
+        var r = toolOrSkip("rocprof-sys-run", env, "-S", "-P", "--", example("hot-functions"), "20");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue((r.stdout() + r.stderr()).contains("sampling_wall_clock.txt"), r::toString);
         List<String[]> g = entries(cwd.resolve("out/overflow/sampling_wall_clock.json"), "sampling_wall_clock");
@@ -408,21 +327,9 @@ class SamplingProgramsIT extends DistributionTest {
         Path tmp = Files.createDirectories(cwd.resolve("tmp"));
         Map<String, String> env =
                 environment("notmp", "ROCPROFSYS_USE_TEMPORARY_FILES", "OFF", "ROCPROFSYS_TMPDIR", tmp.toString());
-        var r = toolOrSkip(
-                "rocprof-sys-sample",
-                env,
-                "-P",
-                "-f",
-                "500",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                "10");
+        var r = toolOrSkip("rocprof-sys-sample", env, argv("-P -f 500 -w 0 --", example("hot-functions"), "10"));
         assertEquals(0, r.exitCode(), r::toString);
-        for (String f : List.of("sampling_percent", "sampling_cpu_clock", "sampling_wall_clock")) {
-            assertTrue(Files.isRegularFile(cwd.resolve("out/notmp/" + f + ".txt")), f + "\n" + r);
-        }
+        CallStackSampling.assertSamplingFiles(cwd.resolve("out/notmp"), r, "txt");
         try (Stream<Path> s = Files.list(tmp)) {
             assertEquals(List.of(), s.toList(), "nothing left in the temporary directory");
         }

@@ -107,21 +107,31 @@ class SettingsSupportTest {
 
     /** rocprof-sys-run's stderr up to its launch, with one setting in the environment. */
     private String runStderr(Map<String, String> env) throws InterruptedException {
+        Ran r = runCommand(env, "--", "/nonexistent/cmd");
+        assertTrue(r.rc() != 0, r.stderr());
+        return r.stderr();
+    }
+
+    /** What {@link #runCommand} gives back: the exit code and stderr. */
+    private record Ran(int rc, String stderr) {}
+
+    /**
+     * rocprof-sys-run with these arguments, {@code env} plus HOME; no lib/ under the prefix, so a
+     * run stops with "agent library missing" right after the warning stage.
+     */
+    private Ran runCommand(Map<String, String> env, String... args) throws InterruptedException {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Map<String, String> all = new HashMap<>(env);
         all.put("HOME", cwd.toString());
-        // no lib/ under the prefix: the run stops with "agent library missing" right after the warning stage
         int rc = new RunCommand(
                         cwd.resolve("no-prefix"),
                         all,
                         cwd,
                         new PrintStream(out, true, StandardCharsets.UTF_8),
                         new PrintStream(err, true, StandardCharsets.UTF_8))
-                .run(new String[] {"--", "/nonexistent/cmd"});
-        String text = err.toString(StandardCharsets.UTF_8);
-        assertTrue(rc != 0, text);
-        return text;
+                .run(args);
+        return new Ran(rc, err.toString(StandardCharsets.UTF_8));
     }
 
     private static long warningsNaming(String stderr, String name) {
@@ -193,32 +203,26 @@ class SettingsSupportTest {
 
     @Test
     void optionsWithoutEffectAreWarnedAbout() throws Exception {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = new RunCommand(
-                        cwd.resolve("no-prefix"),
-                        Map.of("HOME", cwd.toString()),
-                        cwd,
-                        System.out,
-                        new PrintStream(err, true, StandardCharsets.UTF_8))
-                .run(new String[] {
-                    "--process-wait",
-                    "2",
-                    "--trace-buffer-size",
-                    "100",
-                    "--trace-fill-policy",
-                    "ring_buffer",
-                    "--trace-clock-id",
-                    "monotonic",
-                    "--profile-diff",
-                    "/tmp/old",
-                    "--perfetto-backend",
-                    "system",
-                    "--use-temporary-files",
-                    "false",
-                    "--",
-                    "/nonexistent/cmd"
-                });
-        String stderr = err.toString(StandardCharsets.UTF_8);
+        Ran ran = runCommand(
+                Map.of(),
+                "--process-wait",
+                "2",
+                "--trace-buffer-size",
+                "100",
+                "--trace-fill-policy",
+                "ring_buffer",
+                "--trace-clock-id",
+                "monotonic",
+                "--profile-diff",
+                "/tmp/old",
+                "--perfetto-backend",
+                "system",
+                "--use-temporary-files",
+                "false",
+                "--",
+                "/nonexistent/cmd");
+        int rc = ran.rc();
+        String stderr = ran.stderr();
         assertTrue(rc != 0, stderr);
         assertTrue(
                 stderr.contains("[rocprof-sys-run] warning: --process-wait 2 (command line) is not supported yet"),
@@ -240,17 +244,9 @@ class SettingsSupportTest {
     @Test
     void ompAndKokkosToolsAreRefused() throws Exception {
         for (String backend : List.of("ompt", "kokkosp")) {
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int rc = new RunCommand(
-                            cwd.resolve("no-prefix"),
-                            Map.of("HOME", cwd.toString()),
-                            cwd,
-                            System.out,
-                            new PrintStream(err, true, StandardCharsets.UTF_8))
-                    .run(new String[] {"-I", backend, "--", "true"});
-            String stderr = err.toString(StandardCharsets.UTF_8);
-            assertEquals(1, rc, stderr);
-            assertTrue(stderr.contains("-I/--include " + backend + " is not supported yet"), stderr);
+            Ran r = runCommand(Map.of(), "-I", backend, "--", "true");
+            assertEquals(1, r.rc(), r.stderr());
+            assertTrue(r.stderr().contains("-I/--include " + backend + " is not supported yet"), r.stderr());
         }
     }
 

@@ -42,17 +42,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         var r = sample(
                 "sleepy",
                 List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON"),
-                "-P",
-                "-T",
-                "-v",
-                "1",
-                "-f",
-                "500",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("sleepy").toString(),
-                "20");
+                argv("-P -T -v 1 -f 500 -w 0 --", example("sleepy"), "20"));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(
                 r.stderr()
@@ -82,15 +72,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
 
         // the trace: main -> loop -> sleepy / busy on "Thread 0 (S) <tid>"
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/sleepy/perfetto-trace.proto"));
-        List<Long> sampled = trace.tracks.values().stream()
-                .filter(t -> t.descriptor().getName().startsWith("Thread 0 (S) "))
-                .map(DecodedTrace.Track::uuid)
-                .toList();
-        assertEquals(1, sampled.size(), trace.tracks::toString);
-        Set<String> slices = trace.slices.stream()
-                .filter(s -> s.trackUuid == sampled.getFirst())
-                .map(s -> s.depth + ":" + s.name)
-                .collect(Collectors.toSet());
+        Set<String> slices = CallStackSampling.mainThreadSamples(trace).collect(Collectors.toSet());
         assertTrue(
                 slices.containsAll(Set.of("0:samples [rocprof-sys]", "1:main", "2:loop", "3:sleepy", "3:busy")),
                 slices::toString);
@@ -103,15 +85,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         var r = sample(
                 "fallback",
                 List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
-                "-P",
-                "-T",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("hot-functions").toString(),
-                "30");
+                argv("-P -T -f 1000 -w 0 --", example("hot-functions"), "30"));
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(
                 1,
@@ -121,13 +95,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
                                 + " to the agent's timer sampler"),
                 r::toString);
         assertFalse(r.stderr().contains("call-stack sampling is off"), r::toString);
-        for (String f : List.of("sampling_wall_clock", "sampling_cpu_clock", "sampling_percent")) {
-            for (String ext : List.of("txt", "json")) {
-                assertTrue(
-                        Files.isRegularFile(cwd.resolve("out/fallback").resolve(f + "." + ext)),
-                        f + "." + ext + "\n" + r);
-            }
-        }
+        CallStackSampling.assertSamplingFiles(cwd.resolve("out/fallback"), r, "txt", "json");
         List<JsonNode> cpu = graph(cwd.resolve("out/fallback/sampling_cpu_clock.json"), "sampling_cpu_clock");
         double main = sum(cpu, "main", 0);
         double heavy = sum(cpu, "heavy", 1);
@@ -144,14 +112,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         var r = sample(
                 "sigprof",
                 List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
-                "-P",
-                "-f",
-                "1000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("sigprof-app").toString(),
-                "30");
+                argv("-P -f 1000 -w 0 --", example("sigprof-app"), "30"));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("app handler calls=5+1"), r::toString);
         List<JsonNode> cpu = graph(cwd.resolve("out/sigprof/sampling_cpu_clock.json"), "sampling_cpu_clock");
@@ -175,14 +136,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
                         "OFF",
                         "ROCPROFSYS_RING_BUFFER_LOSSLESS",
                         "ON"),
-                "-P",
-                "-f",
-                "5000",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("regions").toString(),
-                "300000");
+                argv("-P -f 5000 -w 0 --", example("regions"), "300000"));
         assertEquals(0, r.exitCode(), r::toString);
         assertFalse(r.stderr().contains("corrupt"), r::toString);
         JsonNode root = new ObjectMapper()
@@ -207,14 +161,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         var r = sample(
                 "fork",
                 List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_USE_PID", "ON"),
-                "-P",
-                "-f",
-                "500",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("fork").toString(),
-                "2");
+                argv("-P -f 500 -w 0 --", example("fork"), "2"));
         assertEquals(0, r.exitCode(), r::toString);
         List<Path> profiles;
         try (var files = Files.list(cwd.resolve("out/fork"))) {
@@ -246,15 +193,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
                         "1",
                         "ROCPROFSYS_SAMPLING_REALTIME_TIDS",
                         "0,2"),
-                "-T",
-                "-f",
-                "200",
-                "-w",
-                "0",
-                "--",
-                examples().resolve("sleepy").toString(),
-                "10",
-                "threads");
+                argv("-T -f 200 -w 0 --", example("sleepy"), "10", "threads"));
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
         Map<String, Long> sampledTracks = trace.tracks.values().stream()

@@ -58,6 +58,11 @@ public abstract class DistributionTest {
         return EXAMPLES;
     }
 
+    /** The path of the built example program {@code name} (see {@link #examples()}). */
+    protected static String example(String name) throws IOException, InterruptedException {
+        return examples().resolve(name).toString();
+    }
+
     /**
      * A copy of the distribution at {@code to}, as a user would install it elsewhere; the tools' AOT
      * caches (lib/aot, perhaps being made now by libexec/aot-cache.sh) are left out.
@@ -95,6 +100,16 @@ public abstract class DistributionTest {
                 .env("HOME", dir.toString())
                 .env(env)
                 .run();
+    }
+
+    /**
+     * A command line: {@code options} split at white space (options and values without spaces of
+     * their own), then {@code rest} as they are (paths, the command and its arguments).
+     */
+    protected static String[] argv(String options, String... rest) {
+        List<String> l = new ArrayList<>(List.of(options.trim().split("\\s+")));
+        l.addAll(List.of(rest));
+        return l.toArray(String[]::new);
     }
 
     /** Runs the distribution's tool {@code name} (e.g. rocprof-sys-run) in {@code dir}. */

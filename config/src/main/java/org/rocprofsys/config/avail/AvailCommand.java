@@ -282,144 +282,82 @@ public final class AvailCommand {
 
     private Table settingsTable(AvailOptions o, Settings settings, LaunchContext context) {
         boolean full = o.all();
-        List<String> headers = new ArrayList<>(List.of("ENVIRONMENT VARIABLE"));
-        boolean showValue = full || !o.brief();
-        boolean showType = full || o.value();
-        boolean showDescription = full || o.description();
-        boolean showCategories = full || o.showCategories();
-        if (showValue) {
-            headers.add("VALUE");
-        }
-        if (showType) {
-            headers.add("DATA TYPE");
-        }
-        if (showDescription) {
-            headers.add("DESCRIPTION");
-        }
-        if (showCategories) {
-            headers.add("CATEGORIES");
-        }
-        Table t = new Table(headers);
-        for (SettingValue v : settings.all()) {
+        List<Table.Column<SettingValue>> columns = List.of(
+                new Table.Column<>(
+                        "ENVIRONMENT VARIABLE", true, v -> v.definition().envName()),
+                new Table.Column<>(
+                        "VALUE",
+                        full || !o.brief(),
+                        v -> o.expandKeys() ? outputKeys.expand(v.value(), context) : v.value()),
+                new Table.Column<>(
+                        "DATA TYPE",
+                        full || o.value(),
+                        v -> v.definition().type().displayName()),
+                new Table.Column<>(
+                        "DESCRIPTION",
+                        full || o.description(),
+                        v -> v.definition().description()),
+                new Table.Column<>(
+                        "CATEGORIES",
+                        full || o.showCategories(),
+                        v -> String.join(", ", v.definition().categories())));
+        return sorted(Table.of(columns, settings.all(), v -> {
             SettingDefinition d = v.definition();
-            if (d.hidden() || d.legacy() || (d.advanced() && !o.advanced() && !o.all())) {
-                continue;
-            }
-            if (!o.nameFilter().matches(d.envName())
-                    || !o.categoryFilter().matchesAny(d.categories())
-                    || !o.categories().accepts(CategorySelection.SETTINGS, d.categories())
-                    || !positionalMatches(o, d.envName(), d.categories())) {
-                continue;
-            }
-            List<String> row = new ArrayList<>(List.of(d.envName()));
-            if (showValue) {
-                row.add(o.expandKeys() ? outputKeys.expand(v.value(), context) : v.value());
-            }
-            if (showType) {
-                row.add(d.type().displayName());
-            }
-            if (showDescription) {
-                row.add(d.description());
-            }
-            if (showCategories) {
-                row.add(String.join(", ", d.categories()));
-            }
-            t.addRow(row);
-        }
-        return sorted(t);
+            return !(d.hidden() || d.legacy() || (d.advanced() && !o.advanced() && !o.all()))
+                    && filtersAccept(o, CategorySelection.SETTINGS, d.envName(), d.categories());
+        }));
     }
 
     private Table componentTable(AvailOptions o) {
         boolean full = o.all();
-        boolean showAvailable = full || !(o.brief() || o.availableOnly());
-        List<String> headers = new ArrayList<>(List.of("COMPONENT"));
-        if (showAvailable) {
-            headers.add("AVAILABLE");
-        }
-        if (full || o.value()) {
-            headers.add("VALUE_TYPE");
-        }
-        if (full || o.stringIds()) {
-            headers.add("STRING_IDS");
-        }
-        if (full || o.fileName()) {
-            headers.add("FILENAME");
-        }
-        if (full || o.description()) {
-            headers.add("DESCRIPTION");
-        }
-        if (full || o.showCategories()) {
-            headers.add("CATEGORY");
-        }
-        Table t = new Table(headers);
-        for (AvailableComponent c : catalog.components()) {
-            List<String> cats = List.of(c.category());
-            if ((o.availableOnly() && !c.available())
-                    || !o.nameFilter().matches(c.name())
-                    || !o.categoryFilter().matchesAny(cats)
-                    || !o.categories().accepts(CategorySelection.COMPONENT, cats)
-                    || !positionalMatches(o, c.name(), cats)) {
-                continue;
-            }
-            List<String> row = new ArrayList<>(List.of(c.name()));
-            if (showAvailable) {
-                row.add(Boolean.toString(c.available()));
-            }
-            if (full || o.value()) {
-                row.add(c.valueType());
-            }
-            if (full || o.stringIds()) {
-                row.add(c.stringIds());
-            }
-            if (full || o.fileName()) {
-                row.add(c.fileName());
-            }
-            if (full || o.description()) {
-                row.add(c.description());
-            }
-            if (full || o.showCategories()) {
-                row.add(c.category());
-            }
-            t.addRow(row);
-        }
-        return sorted(t);
+        List<Table.Column<AvailableComponent>> columns = List.of(
+                new Table.Column<>("COMPONENT", true, AvailableComponent::name),
+                new Table.Column<>("AVAILABLE", showAvailable(o), c -> Boolean.toString(c.available())),
+                new Table.Column<>("VALUE_TYPE", full || o.value(), AvailableComponent::valueType),
+                new Table.Column<>("STRING_IDS", full || o.stringIds(), AvailableComponent::stringIds),
+                new Table.Column<>("FILENAME", full || o.fileName(), AvailableComponent::fileName),
+                new Table.Column<>("DESCRIPTION", full || o.description(), AvailableComponent::description),
+                new Table.Column<>("CATEGORY", full || o.showCategories(), AvailableComponent::category));
+        return sorted(Table.of(
+                columns,
+                catalog.components(),
+                c -> (!o.availableOnly() || c.available())
+                        && filtersAccept(o, CategorySelection.COMPONENT, c.name(), List.of(c.category()))));
     }
 
     private Table counterTable(AvailOptions o) {
-        boolean full = o.all();
-        boolean showAvailable = full || !(o.brief() || o.availableOnly());
-        List<String> headers = new ArrayList<>(List.of("HARDWARE COUNTER", "DEVICE"));
-        if (showAvailable) {
-            headers.add("AVAILABLE");
-        }
-        if (full || o.description()) {
-            headers.add("DESCRIPTION");
-        }
-        Table t = new Table(headers);
-        for (HardwareCounter h : catalog.hardwareCounters()) {
-            List<String> cats = List.of(h.category());
-            if ((o.availableOnly() && !h.available())
-                    || !o.nameFilter().matches(h.name())
-                    || !o.categoryFilter().matchesAny(cats)
-                    || !o.categories().accepts(CategorySelection.HW_COUNTERS, cats)
-                    || !positionalMatches(o, h.name(), cats)) {
-                continue;
-            }
-            List<String> row = new ArrayList<>(List.of(h.name(), h.device()));
-            if (showAvailable) {
-                row.add(Boolean.toString(h.available()));
-            }
-            if (full || o.description()) {
-                row.add(h.description());
-            }
-            t.addRow(row);
-        }
-        return t;
+        List<Table.Column<HardwareCounter>> columns = List.of(
+                new Table.Column<>("HARDWARE COUNTER", true, HardwareCounter::name),
+                new Table.Column<>("DEVICE", true, HardwareCounter::device),
+                new Table.Column<>("AVAILABLE", showAvailable(o), h -> Boolean.toString(h.available())),
+                new Table.Column<>("DESCRIPTION", o.all() || o.description(), HardwareCounter::description));
+        return Table.of(
+                columns,
+                catalog.hardwareCounters(),
+                h -> (!o.availableOnly() || h.available())
+                        && filtersAccept(o, CategorySelection.HW_COUNTERS, h.name(), List.of(h.category())));
+    }
+
+    /** The AVAILABLE column of components and counters: unless brief or available-only (all shows it). */
+    private static boolean showAvailable(AvailOptions o) {
+        return o.all() || !(o.brief() || o.availableOnly());
     }
 
     /** Rows are listed by name, as upstream does for settings and components. */
     private static Table sorted(Table t) {
         return t.sortedBy(Comparator.comparing(row -> row.get(0)));
+    }
+
+    /**
+     * Whether a row of {@code table} named {@code name} in {@code categories} passes the name and
+     * category filters, the category selection and the positional filter.
+     */
+    private static boolean filtersAccept(
+            AvailOptions o, String table, String name, java.util.Collection<String> categories) {
+        return o.nameFilter().matches(name)
+                && o.categoryFilter().matchesAny(categories)
+                && o.categories().accepts(table, categories)
+                && positionalMatches(o, name, categories);
     }
 
     private static boolean positionalMatches(AvailOptions o, String name, java.util.Collection<String> categories) {

@@ -3,6 +3,8 @@ package org.rocprofsys.config.avail;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /** A table of strings, rendered in one of the {@link TableFormat}s. */
 final class Table {
@@ -11,6 +13,21 @@ final class Table {
 
     Table(List<String> headers) {
         this.headers = List.copyOf(headers);
+    }
+
+    /** A column of a table of {@code T}: its header, whether it is shown, and its cell for an item. */
+    record Column<T>(String header, boolean shown, Function<T, String> cell) {}
+
+    /** The shown {@code columns}, with a row for each of {@code items} that {@code keep} accepts. */
+    static <T> Table of(List<Column<T>> columns, Iterable<T> items, Predicate<T> keep) {
+        List<Column<T>> shown = columns.stream().filter(Column::shown).toList();
+        Table t = new Table(shown.stream().map(Column::header).toList());
+        for (T item : items) {
+            if (keep.test(item)) {
+                t.addRow(shown.stream().map(c -> c.cell().apply(item)).toList());
+            }
+        }
+        return t;
     }
 
     void addRow(List<String> row) {

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfSymbol;
+import org.rocprofsys.elf.TestSymbols;
 import org.rocprofsys.elf.testbin.TestBinaries;
 import org.rocprofsys.testkit.Command;
 
@@ -47,12 +48,7 @@ class LineTableTest {
         Path bin = TestBinaries.compileC(dir, "lines", SRC, "-O0", "-g", flavour);
         ElfFile elf = ElfFile.open(bin);
         LineInfo t = LineInfo.open(bin).orElseThrow();
-        assertFalse(t.lookup(elf.symtab().stream()
-                        .filter(s -> s.name().equals("main"))
-                        .findFirst()
-                        .orElseThrow()
-                        .value())
-                .isEmpty());
+        assertFalse(t.lookup(TestSymbols.named(elf, "main").value()).isEmpty());
         List<Long> probes = new ArrayList<>();
         for (ElfSymbol s : elf.symtab()) {
             if (s.definedFunction() && List.of("helper", "work", "main").contains(s.name())) {
@@ -76,10 +72,7 @@ class LineTableTest {
                     out);
             assertEquals("lines.c", s.fileName(), out);
         }
-        ElfSymbol work = elf.symtab().stream()
-                .filter(s -> s.name().equals("work"))
-                .findFirst()
-                .orElseThrow();
+        ElfSymbol work = TestSymbols.named(elf, "work");
         assertEquals(8, t.lookup(work.value()).orElseThrow().line());
         t.close();
     }

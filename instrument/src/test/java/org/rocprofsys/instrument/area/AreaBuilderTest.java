@@ -341,34 +341,8 @@ class AreaBuilderTest {
         AreaReader.Decoded d = AreaReader.read(area.applied(vma));
         String exitFn = "jmp QWORD PTR [rip+X] # 0x" + Long.toHexString(vma + area.dataOff() + 16);
         List<List<String>> expected = List.of(
-                List.of(
-                        "push 0x0",
-                        "call",
-                        "call",
-                        exitFn,
-                        "lea rsp,[rsp+0x8]",
-                        "push rbx",
-                        "lea rsp,[rsp-0x8]",
-                        "push rax",
-                        "lea rax,[rip+X] # 0x3006",
-                        "mov QWORD PTR [rsp+0x8],rax",
-                        "pop rax",
-                        "jmp 0x1234",
-                        "jmp 0x3006"),
-                List.of(
-                        "push 0x1",
-                        "call",
-                        "call",
-                        exitFn,
-                        "lea rsp,[rsp+0x8]",
-                        "push rbx",
-                        "lea rsp,[rsp-0x8]",
-                        "push rax",
-                        "lea rax,[rip+X] # 0x3107",
-                        "mov QWORD PTR [rsp+0x8],rax",
-                        "pop rax",
-                        "notrack jmp QWORD PTR [rip+X] # 0x4020",
-                        "jmp 0x3107"));
+                trampolineText(0, exitFn, "0x3006", "jmp 0x1234"),
+                trampolineText(1, exitFn, "0x3107", "notrack jmp QWORD PTR [rip+X] # 0x4020"));
         for (int i = 0; i < 2; i++) {
             Area.Function f = d.functions().get(i);
             int end = i == 0 ? area.functions().get(1).trampOff() : area.codeEnd();
@@ -388,5 +362,27 @@ class AreaBuilderTest {
         assertTrue(
                 d.relocs().contains(new Area.Reloc(d.functions().get(0).trampOff() + H + 1 + 19 + 1, -4, 0x1234)),
                 d.relocs().toString());
+    }
+
+    /**
+     * A trampoline's text (calls and rip offsets folded): function {@code id}'s entry hook, its
+     * return address {@code ret} saved for the exit hook, its relocated jump {@code leave}, and the
+     * jump back to {@code ret}.
+     */
+    private static List<String> trampolineText(int id, String exitFn, String ret, String leave) {
+        return List.of(
+                "push 0x" + id,
+                "call",
+                "call",
+                exitFn,
+                "lea rsp,[rsp+0x8]",
+                "push rbx",
+                "lea rsp,[rsp-0x8]",
+                "push rax",
+                "lea rax,[rip+X] # " + ret,
+                "mov QWORD PTR [rsp+0x8],rax",
+                "pop rax",
+                leave,
+                "jmp " + ret);
     }
 }

@@ -187,16 +187,7 @@ class ElfRewriterTest {
 
         Path hook = TestPrograms.hook(tmp);
         Path counts = tmp.resolve("counts.txt");
-        ProcessResult h = Command.of(inst.resolve("libmain").toString())
-                .in(tmp)
-                .env(Map.of(
-                        "LD_LIBRARY_PATH",
-                        inst.toString(),
-                        "LD_PRELOAD",
-                        hook.toString(),
-                        "HOOK_OUT",
-                        counts.toString()))
-                .run();
+        ProcessResult h = TestPrograms.runHooked(tmp, inst.resolve("libmain"), inst, hook, counts);
         assertEquals(a.stdout(), h.stdout());
         assertEquals(a.exitCode(), h.exitCode(), h.stderr());
         Map<String, Long> c = hookCounts(counts);
@@ -298,11 +289,7 @@ class ElfRewriterTest {
     void staticExecutablesRunIdentically() throws Exception {
         TestPrograms.source(tmp, "prog.c");
         for (String[] flags : List.of(new String[] {"-static", "-fno-PIE"}, new String[] {"-static-pie", "-fPIE"})) {
-            Path exe = TestPrograms.cc(
-                    tmp,
-                    "sprog",
-                    Stream.concat(Arrays.stream(flags), Stream.of("-O0", "prog.c"))
-                            .toArray(String[]::new));
+            Path exe = TestPrograms.cc(tmp, "sprog", flags[0], flags[1], "-O0", "prog.c");
             InstrumentPlan plan = TestPrograms.plan(exe, flags[0].equals("-static-pie"), PROG_FUNCS);
             ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), tmp.resolve("sprog.inst"));
             assertSameRun(exe, tmp.resolve("sprog.inst"), Map.of());
@@ -315,11 +302,7 @@ class ElfRewriterTest {
     void largeBssAndTlsProgramsAndLibraries() throws Exception {
         TestPrograms.source(tmp, "bss.c");
         for (String[] flags : List.of(new String[] {"-no-pie", "-fno-PIE"}, new String[] {"-pie", "-fPIE"})) {
-            Path exe = TestPrograms.cc(
-                    tmp,
-                    "bss",
-                    Stream.concat(Arrays.stream(flags), Stream.of("-O0", "bss.c"))
-                            .toArray(String[]::new));
+            Path exe = TestPrograms.cc(tmp, "bss", flags[0], flags[1], "-O0", "bss.c");
             InstrumentPlan plan = TestPrograms.plan(exe, flags[0].equals("-pie"), Set.of("work", "main"));
             Path out = tmp.resolve("bss.inst");
             ElfRewriter.Result r = ElfRewriter.rewrite(plan, Map.of(), out);
@@ -352,16 +335,7 @@ class ElfRewriterTest {
         assertEquals(3, b.exitCode());
         Path hook = TestPrograms.hook(tmp);
         Path counts = tmp.resolve("counts.txt");
-        ProcessResult h = Command.of(use.toString())
-                .in(tmp)
-                .env(Map.of(
-                        "LD_LIBRARY_PATH",
-                        inst.toString(),
-                        "LD_PRELOAD",
-                        hook.toString(),
-                        "HOOK_OUT",
-                        counts.toString()))
-                .run();
+        ProcessResult h = TestPrograms.runHooked(tmp, use, inst, hook, counts);
         assertEquals(a.stdout(), h.stdout(), h.stderr());
         assertEquals(1L, hookCounts(counts).get("libbss.so:work"));
     }

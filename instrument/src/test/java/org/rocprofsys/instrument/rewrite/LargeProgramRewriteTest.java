@@ -12,15 +12,10 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.area.Area;
 import org.rocprofsys.instrument.area.AreaBuilder;
-import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
-import org.rocprofsys.instrument.plan.LabelFormat;
 import org.rocprofsys.instrument.plan.PlannedFunction;
-import org.rocprofsys.instrument.plan.Planner;
-import org.rocprofsys.instrument.plan.PlannerOptions;
 import org.rocprofsys.instrument.select.SelectionOptions;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.ProcessResult;
@@ -41,20 +36,14 @@ class LargeProgramRewriteTest {
     void nodeRunsIdentically() throws Exception {
         Path node = Path.of("/usr/bin/node");
         Assumptions.assumeTrue(Files.isExecutable(node), "no /usr/bin/node");
-        InstrumentPlan plan;
         long t0 = System.nanoTime();
-        try (Capstone cs = Capstone.openX86_64()) {
-            SelectionOptions sel = SelectionOptions.builder()
-                    .minInstructions(0)
-                    .functionExclude("^Builtins_")
-                    .build();
-            plan = new Planner(cs)
-                    .plan(ElfFile.open(node), new PlannerOptions(sel, LabelFormat.NAME_ONLY, 0, false))
-                    .plan();
-        }
-        List<PlannedFunction> fs = plan.instrumented().stream()
-                .filter(f -> !f.function().signature().contains(".cold"))
-                .toList();
+        InstrumentPlan plan = TestPrograms.planned(
+                node,
+                SelectionOptions.builder()
+                        .minInstructions(0)
+                        .functionExclude("^Builtins_")
+                        .build());
+        List<PlannedFunction> fs = TestPrograms.withoutColdParts(plan);
         long t1 = System.nanoTime();
         Area area = AreaBuilder.build(fs, Map.of(), 0);
         long t2 = System.nanoTime();

@@ -12,16 +12,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.area.AreaBuilder;
 import org.rocprofsys.instrument.area.AreaReader;
 import org.rocprofsys.instrument.area.Objdump;
-import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
-import org.rocprofsys.instrument.plan.LabelFormat;
 import org.rocprofsys.instrument.plan.PlannedFunction;
-import org.rocprofsys.instrument.plan.Planner;
-import org.rocprofsys.instrument.plan.PlannerOptions;
 import org.rocprofsys.instrument.select.SelectionOptions;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.NativeCompiler;
@@ -38,16 +33,9 @@ class PlannedRewriteTest {
      * address at [rsp] for the agent's hook (the stand-in counts such entries as bad slots).
      */
     static InstrumentPlan plan(Path bin) throws Exception {
-        SelectionOptions sel = SelectionOptions.builder().minInstructions(0).build();
-        InstrumentPlan p;
-        try (Capstone cs = Capstone.openX86_64()) {
-            p = new Planner(cs)
-                    .plan(ElfFile.open(bin), new PlannerOptions(sel, LabelFormat.NAME_ONLY, 0, false))
-                    .plan();
-        }
-        List<PlannedFunction> kept = p.instrumented().stream()
-                .filter(f -> !f.function().signature().contains(".cold"))
-                .toList();
+        InstrumentPlan p = TestPrograms.planned(
+                bin, SelectionOptions.builder().minInstructions(0).build());
+        List<PlannedFunction> kept = TestPrograms.withoutColdParts(p);
         return new InstrumentPlan(
                 p.module(), p.sharedObject(), p.available(), kept, p.excluded(), p.overlapping(), p.mode());
     }
@@ -203,16 +191,7 @@ class PlannedRewriteTest {
         assertEquals(a.exitCode(), b.exitCode(), b.stderr());
         Path hook = TestPrograms.hook(tmp);
         Path countsFile = tmp.resolve("counts.txt");
-        ProcessResult h = Command.of(use.toString())
-                .in(tmp)
-                .env(Map.of(
-                        "LD_LIBRARY_PATH",
-                        inst.toString(),
-                        "LD_PRELOAD",
-                        hook.toString(),
-                        "HOOK_OUT",
-                        countsFile.toString()))
-                .run();
+        ProcessResult h = TestPrograms.runHooked(tmp, use, inst, hook, countsFile);
         assertEquals(a.stdout(), h.stdout());
         Map<String, Long> c = counts(countsFile);
         assertEquals(0L, c.get("bad_slot"), c.toString());

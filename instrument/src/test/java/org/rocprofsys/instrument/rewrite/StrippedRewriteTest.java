@@ -14,11 +14,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.ElfFile;
-import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
-import org.rocprofsys.instrument.plan.LabelFormat;
-import org.rocprofsys.instrument.plan.Planner;
-import org.rocprofsys.instrument.plan.PlannerOptions;
 import org.rocprofsys.instrument.select.SelectionOptions;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.NativeCompiler;
@@ -34,12 +30,8 @@ class StrippedRewriteTest {
     Path tmp;
 
     private static InstrumentPlan plan(Path bin) throws Exception {
-        SelectionOptions sel = SelectionOptions.builder().minInstructions(0).build();
-        try (Capstone cs = Capstone.openX86_64()) {
-            return new Planner(cs)
-                    .plan(ElfFile.open(bin), new PlannerOptions(sel, LabelFormat.NAME_ONLY, 0, false))
-                    .plan();
-        }
+        return TestPrograms.planned(
+                bin, SelectionOptions.builder().minInstructions(0).build());
     }
 
     /** Runs {@code argv} through sh with stdout to {@code out}; its exit code. */

@@ -10,10 +10,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.instrument.area.Objdump;
+import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.plan.FunctionInfo;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
+import org.rocprofsys.instrument.plan.LabelFormat;
 import org.rocprofsys.instrument.plan.PlannedFunction;
+import org.rocprofsys.instrument.plan.Planner;
+import org.rocprofsys.instrument.plan.PlannerOptions;
+import org.rocprofsys.instrument.select.SelectionOptions;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
@@ -42,6 +48,24 @@ final class TestPrograms {
         return Command.of(program.toString())
                 .in(dir)
                 .env("LD_LIBRARY_PATH", libraries.toString())
+                .run();
+    }
+
+    /**
+     * {@link #runWith} with the {@link #hook} library preloaded, writing its call counts to
+     * {@code counts}.
+     */
+    static ProcessResult runHooked(Path dir, Path program, Path libraries, Path hook, Path counts)
+            throws IOException, InterruptedException {
+        return Command.of(program.toString())
+                .in(dir)
+                .env(Map.of(
+                        "LD_LIBRARY_PATH",
+                        libraries.toString(),
+                        "LD_PRELOAD",
+                        hook.toString(),
+                        "HOOK_OUT",
+                        counts.toString()))
                 .run();
     }
 
@@ -107,6 +131,25 @@ final class TestPrograms {
         }
         planned.sort(java.util.Comparator.comparingLong(p -> p.function().address()));
         return new InstrumentPlan(file, sharedObject, List.of(), planned, List.of(), List.of(), 0);
+    }
+
+    /** The planner's plan of {@code bin} with {@code selection}, labels by name only. */
+    static InstrumentPlan planned(Path bin, SelectionOptions selection) throws Exception {
+        try (Capstone cs = Capstone.openX86_64()) {
+            return new Planner(cs)
+                    .plan(ElfFile.open(bin), new PlannerOptions(selection, LabelFormat.NAME_ONLY, 0, false))
+                    .plan();
+        }
+    }
+
+    /**
+     * The plan's functions less compiler fragments ({@code [clone .cold]}): entered by jumps, not
+     * calls, so their entry has no return address at [rsp] for a hook.
+     */
+    static List<PlannedFunction> withoutColdParts(InstrumentPlan plan) {
+        return plan.instrumented().stream()
+                .filter(f -> !f.function().signature().contains(".cold"))
+                .toList();
     }
 
     /** Builds hook.c (the agent stand-in) as a shared library. */

@@ -29,7 +29,12 @@ class FunctionSelectorTest {
     }
 
     static FunctionFacts plain(String name) {
-        return facts("/opt/app/bin/app", name, 400, 100, "global", "default", Set.of(), false, false);
+        return inModule("/opt/app/bin/app", name);
+    }
+
+    /** A plain global function of 400 bytes and 100 instructions in {@code module}. */
+    static FunctionFacts inModule(String module, String name) {
+        return facts(module, name, 400, 100, "global", "default", Set.of(), false, false);
     }
 
     static Decision decide(SelectionOptions o, FunctionFacts f) {
@@ -68,52 +73,17 @@ class FunctionSelectorTest {
                                 plain("main"))
                         .reason());
 
-        Decision libc = decide(
-                forceAll,
-                facts(
-                        "/lib/x86_64-linux-gnu/libc.so.6",
-                        "qsort",
-                        400,
-                        100,
-                        "global",
-                        "default",
-                        Set.of(),
-                        false,
-                        false));
+        Decision libc = decide(forceAll, inModule("/lib/x86_64-linux-gnu/libc.so.6", "qsort"));
         assertEquals("internal library", libc.reason());
         assertEquals(
                 "[module][Excluding] internal library :: '/lib/x86_64-linux-gnu/libc.so.6'...",
                 libc.messages().getFirst().format());
         assertEquals(
                 "rocprofsys",
-                decide(
-                                forceAll,
-                                facts(
-                                        "/opt/lib/librocprof-sys-dl.so",
-                                        "f",
-                                        400,
-                                        100,
-                                        "global",
-                                        "default",
-                                        Set.of(),
-                                        false,
-                                        false))
-                        .reason());
+                decide(forceAll, inModule("/opt/lib/librocprof-sys-dl.so", "f")).reason());
         assertEquals(
                 "dependency module",
-                decide(
-                                forceAll,
-                                facts(
-                                        "/usr/lib/libcupti.so.12",
-                                        "f",
-                                        400,
-                                        100,
-                                        "global",
-                                        "default",
-                                        Set.of(),
-                                        false,
-                                        false))
-                        .reason());
+                decide(forceAll, inModule("/usr/lib/libcupti.so.12", "f")).reason());
         // --internal-module-include lifts the internal-library rule
         assertEquals(
                 "function-include-regex",
@@ -122,16 +92,7 @@ class FunctionSelectorTest {
                                         .functionInclude(".*")
                                         .internalModuleInclude("libm")
                                         .build(),
-                                facts(
-                                        "/lib/x86_64-linux-gnu/libm.so.6",
-                                        "cos",
-                                        400,
-                                        100,
-                                        "global",
-                                        "default",
-                                        Set.of(),
-                                        false,
-                                        false))
+                                inModule("/lib/x86_64-linux-gnu/libm.so.6", "cos"))
                         .reason());
         FunctionFacts fromAsm = new FunctionFacts(
                 plain("fast_copy").info(), true, Set.of(), false, false, false, List.of(), "memcpy-avx.S");

@@ -1,6 +1,7 @@
 package org.rocprofsys.processsampling.gpu;
 
 import java.io.PrintStream;
+import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -29,6 +30,8 @@ abstract class AbstractGpuBackend implements GpuBackend {
     private final CounterTrack[][][] tracks;
     /** Every series that produced a value, in the order of their first value. */
     private final List<CounterTrack> produced = new ArrayList<>();
+
+    private boolean closed;
 
     AbstractGpuBackend(String name, List<GpuDevice> devices, Set<GpuMetric> metrics, PrintStream log) {
         this.name = name;
@@ -142,5 +145,27 @@ abstract class AbstractGpuBackend implements GpuBackend {
     final String describe(int d) {
         GpuDevice g = devices.get(d);
         return "GPU " + g.index() + " (" + g.name() + ")";
+    }
+
+    /** Releases the backend once ({@link #release()}); later calls do nothing. */
+    @Override
+    public final synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        release();
+    }
+
+    /** Frees what the backend holds (files, the library's state and memory); called once. */
+    abstract void release();
+
+    /** Calls a GPU library's shut-down function, whatever its status, ignoring a failure. */
+    static void shutDownQuietly(MethodHandle shutDown) {
+        try {
+            int ignored = (int) shutDown.invokeExact();
+        } catch (Throwable ignored) {
+            // the library is going away with its arena anyway
+        }
     }
 }

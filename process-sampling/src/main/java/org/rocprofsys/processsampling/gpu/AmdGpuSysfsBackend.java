@@ -48,7 +48,6 @@ final class AmdGpuSysfsBackend extends AbstractGpuBackend {
     private static final double[] DIVISOR = {1, 1, 1000, 1e6, 1e6};
 
     private final ByteBuffer buf = ByteBuffer.allocateDirect(64);
-    private boolean closed;
 
     private AmdGpuSysfsBackend(List<GpuDevice> devices, List<Card> cards, Set<GpuMetric> metrics, PrintStream log) {
         super("amdgpu-sysfs", devices, metrics, log);
@@ -263,11 +262,7 @@ final class AmdGpuSysfsBackend extends AbstractGpuBackend {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    void release() {
         for (FileChannel[] row : files) {
             for (int i = 0; i < row.length; i++) {
                 if (row[i] != null) {

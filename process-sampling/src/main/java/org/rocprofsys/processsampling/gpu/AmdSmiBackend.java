@@ -156,7 +156,6 @@ final class AmdSmiBackend extends AbstractGpuBackend {
     private final MemorySegment powerInfo;
     private final MemorySegment value;
     private final MemorySegment metricsBuf;
-    private boolean closed;
 
     private AmdSmiBackend(
             Arena arena,
@@ -313,11 +312,7 @@ final class AmdSmiBackend extends AbstractGpuBackend {
                     null);
         } catch (Throwable t) {
             if (initialised && shutDown != null) {
-                try {
-                    int ignored = (int) shutDown.invokeExact();
-                } catch (Throwable ignored) {
-                    // going away
-                }
+                shutDownQuietly(shutDown);
             }
             arena.close();
             return new Opened(null, found, true, String.valueOf(t.getMessage()));
@@ -488,16 +483,8 @@ final class AmdSmiBackend extends AbstractGpuBackend {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            int ignored = (int) shutDown.invokeExact();
-        } catch (Throwable ignored) {
-            // going away
-        }
+    void release() {
+        shutDownQuietly(shutDown);
         arena.close();
     }
 }

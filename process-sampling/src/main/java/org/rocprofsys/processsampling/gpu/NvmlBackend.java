@@ -128,7 +128,6 @@ final class NvmlBackend extends AbstractGpuBackend {
     private final MemorySegment value;
     private final MemorySegment period;
     private final MemorySegment memory;
-    private boolean closed;
 
     private NvmlBackend(
             Arena arena,
@@ -229,11 +228,7 @@ final class NvmlBackend extends AbstractGpuBackend {
             log.println("[rocprof-sys] warning: NVML failed while listing GPUs (" + t.getMessage()
                     + "); no NVIDIA GPU metrics");
             if (initialised) {
-                try {
-                    int ignored = (int) api.shutdown().invokeExact();
-                } catch (Throwable ignored) {
-                    // nothing more to release
-                }
+                shutDownQuietly(api.shutdown());
             }
             arena.close();
             return new GpuDetection(found, Optional.empty());
@@ -322,16 +317,8 @@ final class NvmlBackend extends AbstractGpuBackend {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            int ignored = (int) api.shutdown().invokeExact();
-        } catch (Throwable ignored) {
-            // the library is going away with the arena anyway
-        }
+    void release() {
+        shutDownQuietly(api.shutdown());
         arena.close();
     }
 }

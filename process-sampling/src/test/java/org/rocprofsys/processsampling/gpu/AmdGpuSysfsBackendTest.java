@@ -122,6 +122,16 @@ class AmdGpuSysfsBackendTest {
                 .count();
     }
 
+    /** The backend over the fake tree's cards: these metrics, these GPU numbers, numbered from {@code first}. */
+    private AmdGpuSysfsBackend open(String metrics, String devices, int first) throws Exception {
+        return AmdGpuSysfsBackend.open(
+                AmdGpuSysfsBackend.scan(fs.root()),
+                GpuMetric.parse(metrics),
+                GpuDeviceSelection.parse(devices),
+                first,
+                log);
+    }
+
     @Test
     void twoDevicesOneLackingAMetricAllOtherMetricsSampledAndConverted() throws Exception {
         List<AmdGpuSysfsBackend.Card> cards = AmdGpuSysfsBackend.scan(fs.root());
@@ -194,12 +204,7 @@ class AmdGpuSysfsBackendTest {
 
     @Test
     void selectionKeepsTheUsersNumbersAndOnlyTheChosenMetrics() throws Exception {
-        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(
-                AmdGpuSysfsBackend.scan(fs.root()),
-                GpuMetric.parse("temp, mem_usage"),
-                GpuDeviceSelection.parse("1"),
-                0,
-                log)) {
+        try (AmdGpuSysfsBackend b = open("temp, mem_usage", "1", 0)) {
             assertEquals(
                     List.of(new GpuDevice(1, "AMD GPU 0x73bf", dev1.toRealPath().toString())), b.devices());
             List<CounterSample> out = new ArrayList<>();
@@ -207,24 +212,12 @@ class AmdGpuSysfsBackendTest {
             assertEquals(Map.of("GPU Temperature [1] (S)", 61.0, "GPU Memory Usage [1] (S)", 524.288), byTrack(out));
             assertEquals("", logText(), "no metric asked for is missing");
         }
-        assertEquals(
-                null,
-                AmdGpuSysfsBackend.open(
-                        AmdGpuSysfsBackend.scan(fs.root()),
-                        GpuMetric.parse("busy"),
-                        GpuDeviceSelection.parse("4-6"),
-                        0,
-                        log));
+        assertEquals(null, open("busy", "4-6", 0));
     }
 
     @Test
     void aFileThatStopsReadingIsSkippedWithOneNoticeTheRestGoesOn() throws Exception {
-        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(
-                AmdGpuSysfsBackend.scan(fs.root()),
-                GpuMetric.parse("busy temp"),
-                GpuDeviceSelection.parse("0"),
-                0,
-                log)) {
+        try (AmdGpuSysfsBackend b = open("busy temp", "0", 0)) {
             List<CounterSample> out = new ArrayList<>();
             b.sample(1, out::add);
             assertEquals(3, out.size());
@@ -243,8 +236,7 @@ class AmdGpuSysfsBackendTest {
 
     @Test
     void numbersStartWhereTheNvidiaGpusEnd() throws Exception {
-        try (AmdGpuSysfsBackend b = AmdGpuSysfsBackend.open(
-                AmdGpuSysfsBackend.scan(fs.root()), GpuMetric.parse("busy"), GpuDeviceSelection.parse("2,3"), 2, log)) {
+        try (AmdGpuSysfsBackend b = open("busy", "2,3", 2)) {
             List<CounterSample> out = new ArrayList<>();
             b.sample(1, out::add);
             assertEquals(

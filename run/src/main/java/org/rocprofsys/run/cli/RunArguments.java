@@ -167,30 +167,10 @@ public final class RunArguments {
         }
 
         if (tk.found.containsKey(table.byKey.get("help"))) {
-            return new RunInvocation(
-                    RunInvocation.Request.HELP,
-                    List.of(),
-                    List.of(),
-                    inheritedEnv,
-                    false,
-                    0,
-                    false,
-                    java.util.Optional.empty(),
-                    tk.ignored,
-                    Map.of());
+            return requestOnly(RunInvocation.Request.HELP, inheritedEnv, tk.ignored);
         }
         if (tk.found.containsKey(table.byKey.get("version"))) {
-            return new RunInvocation(
-                    RunInvocation.Request.VERSION,
-                    List.of(),
-                    List.of(),
-                    inheritedEnv,
-                    false,
-                    0,
-                    false,
-                    java.util.Optional.empty(),
-                    tk.ignored,
-                    Map.of());
+            return requestOnly(RunInvocation.Request.VERSION, inheritedEnv, tk.ignored);
         }
 
         ParseContext ctx = new ParseContext(registry, libraries, tk.found, table.byKey);
@@ -221,6 +201,22 @@ public final class RunArguments {
                 ctx.launcher,
                 tk.ignored,
                 ctx.setBy);
+    }
+
+    /** Help or version: nothing to run, no updates, the environment as inherited. */
+    private static RunInvocation requestOnly(
+            RunInvocation.Request request, Map<String, String> inheritedEnv, List<String> ignored) {
+        return new RunInvocation(
+                request,
+                List.of(),
+                List.of(),
+                inheritedEnv,
+                false,
+                0,
+                false,
+                java.util.Optional.empty(),
+                ignored,
+                Map.of());
     }
 
     private static void checkCount(OptionDef o, int n) throws RunUsageException {

@@ -203,15 +203,7 @@ final class RunOptions {
                         "Enable sampling host-based metrics for the process. E.g. CPU frequency, memory usage, etc.",
                         "-H",
                         "--host"),
-                (c, o, v) -> {
-                    boolean h = c.flag("host");
-                    boolean d = c.flag("device");
-                    c.set(o, "ROCPROFSYS_USE_PROCESS_SAMPLING", Boolean.toString(h || d));
-                    c.set(o, "ROCPROFSYS_CPU_FREQ_ENABLED", Boolean.toString(h));
-                    if (h) {
-                        c.set(o, "ROCPROFSYS_USE_AMD_SMI", Boolean.toString(d));
-                    }
-                },
+                (c, o, v) -> hostOrDevice(c, o, true),
                 "host",
                 "cpu_freq");
         explicit(
@@ -219,50 +211,26 @@ final class RunOptions {
                         "Enable sampling device-based metrics for the process. E.g. GPU temperature, memory usage, etc.",
                         "-D",
                         "--device"),
-                (c, o, v) -> {
-                    boolean h = c.flag("host");
-                    boolean d = c.flag("device");
-                    c.set(o, "ROCPROFSYS_USE_PROCESS_SAMPLING", Boolean.toString(h || d));
-                    c.set(o, "ROCPROFSYS_USE_AMD_SMI", Boolean.toString(d));
-                    if (d) {
-                        c.set(o, "ROCPROFSYS_CPU_FREQ_ENABLED", Boolean.toString(h));
-                    }
-                },
+                (c, o, v) -> hostOrDevice(c, o, false),
                 "device",
                 "amd_smi");
         explicit(
-                valued(
+                oneValue(
                         "seconds",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "This option is a combination of '--trace-wait'"
                                 + " and '--sampling-wait'. See the descriptions for those two options.",
                         "-w",
                         "--wait"),
-                (c, o, v) -> {
-                    String s = ParseContext.dbl(o, v);
-                    c.weak(o, "ROCPROFSYS_TRACE_DELAY", s);
-                    c.weak(o, "ROCPROFSYS_SAMPLING_DELAY", s);
-                    c.weak(o, "ROCPROFSYS_CAUSAL_DELAY", s);
-                },
+                (c, o, v) -> traceSamplingAndCausal(c, o, v, "DELAY"),
                 "wait");
         explicit(
-                valued(
+                oneValue(
                         "seconds",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "This option is a combination of"
                                 + " '--trace-duration' and '--sampling-duration'. See the descriptions for those two options.",
                         "-d",
                         "--duration"),
-                (c, o, v) -> {
-                    String s = ParseContext.dbl(o, v);
-                    c.weak(o, "ROCPROFSYS_TRACE_DURATION", s);
-                    c.weak(o, "ROCPROFSYS_SAMPLING_DURATION", s);
-                    c.weak(o, "ROCPROFSYS_CAUSAL_DURATION", s);
-                },
+                (c, o, v) -> traceSamplingAndCausal(c, o, v, "DURATION"),
                 "duration");
         explicit(
                 valued(
@@ -323,11 +291,8 @@ final class RunOptions {
 
         startGroup("tracing", "Specific options controlling tracing (i.e. deterministic measurements of every event)");
         explicit(
-                valued(
+                oneValue(
                         "filepath",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "Specify the trace output filename. Relative"
                                 + " filepath will be with respect to output path and output prefix.",
                         "--trace-file"),
@@ -335,13 +300,7 @@ final class RunOptions {
                 "trace_file",
                 "perfetto_file");
         explicit(
-                valued(
-                        "KB",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
-                        "Size limit for the trace output (in KB)",
-                        "--trace-buffer-size"),
+                oneValue("KB", "Size limit for the trace output (in KB)", "--trace-buffer-size"),
                 (c, o, v) -> c.set(
                         o,
                         "ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB",
@@ -349,11 +308,8 @@ final class RunOptions {
                 "trace_buffer_size",
                 "perfetto_buffer_size_kb");
         explicit(
-                valued(
+                oneValue(
                                 "policy",
-                                1,
-                                OptionDef.ANY,
-                                OptionDef.ANY,
                                 "Policy for new data when the buffer size limit is"
                                         + " reached: 'discard' (new data is ignored) or 'ring_buffer' (new data overwrites oldest data)",
                                 "--trace-fill-policy")
@@ -362,11 +318,8 @@ final class RunOptions {
                 "trace_fill_policy",
                 "perfetto_fill_policy");
         explicit(
-                valued(
+                oneValue(
                         "seconds",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "Set the wait time (in seconds) before collecting"
                                 + " trace and/or profiling data. By default, the duration is in seconds of realtime but that can be"
                                 + " changed via --trace-clock-id.",
@@ -374,11 +327,8 @@ final class RunOptions {
                 (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE_DELAY", ParseContext.dbl(o, v)),
                 "trace_delay");
         explicit(
-                valued(
+                oneValue(
                         "seconds",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "Set the duration of the trace and/or profile data"
                                 + " collection (in seconds). By default, the duration is in seconds of realtime but that can be"
                                 + " changed via --trace-clock-id.",
@@ -399,11 +349,8 @@ final class RunOptions {
                 (c, o, v) -> c.set(o, "ROCPROFSYS_TRACE_PERIODS", String.join(",", v)),
                 "trace_periods");
         explicit(
-                valued(
+                oneValue(
                                 "clock-id",
-                                1,
-                                OptionDef.ANY,
-                                OptionDef.ANY,
                                 "Set the default clock ID for trace"
                                         + " delay/duration. Note: \"cputime\" is the *process* CPU time and might need to be scaled by the"
                                         + " number of threads, i.e. 4 seconds of CPU-time for an application with 4 fully active threads"
@@ -460,11 +407,8 @@ final class RunOptions {
                 "Process sampling is background measurements for resources"
                         + " available to the entire process. These samples are not tied to specific lines/regions of code");
         explicit(
-                valued(
+                oneValue(
                         "floating-point",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "Set the default host/device sampling" + " frequency (number of interrupts per second)",
                         "--process-freq"),
                 (c, o, v) -> c.set(o, "ROCPROFSYS_PROCESS_SAMPLING_FREQ", ParseContext.dbl(o, v)),
@@ -472,11 +416,8 @@ final class RunOptions {
                 "process_sampling_freq");
         // [quirk, kept] no setting reads ROCPROFSYS_PROCESS_SAMPLING_DELAY: the option has no effect
         explicit(
-                valued(
+                oneValue(
                         "seconds",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "Set the default wait time (i.e. delay) before"
                                 + " taking first host/device sample (in seconds of realtime)",
                         "--process-wait"),
@@ -485,22 +426,16 @@ final class RunOptions {
                 "process_sampling_delay");
         // deviation: upstream writes ROCPROFSYS_SAMPLING_PROCESS_DURATION, which nothing reads
         explicit(
-                valued(
+                oneValue(
                         "seconds",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "Set the duration of the host/device sampling" + " (in seconds of realtime)",
                         "--process-duration"),
                 (c, o, v) -> c.set(o, "ROCPROFSYS_PROCESS_SAMPLING_DURATION", ParseContext.dbl(o, v)),
                 "process_duration",
                 "process_sampling_duration");
         explicit(
-                valued(
+                anyValues(
                                 "int and/or range",
-                                OptionDef.ANY,
-                                OptionDef.ANY,
-                                OptionDef.ANY,
                                 "CPU IDs for frequency" + " sampling. Supports integers and/or ranges",
                                 "--cpus")
                         .requires("host"),
@@ -508,13 +443,7 @@ final class RunOptions {
                 "cpus",
                 "sampling_cpus");
         explicit(
-                valued(
-                                "int and/or range",
-                                OptionDef.ANY,
-                                OptionDef.ANY,
-                                OptionDef.ANY,
-                                "GPU IDs for SMI queries." + " Supports integers and/or ranges",
-                                "--gpus")
+                anyValues("int and/or range", "GPU IDs for SMI queries." + " Supports integers and/or ranges", "--gpus")
                         .requires("device"),
                 (c, o, v) -> c.set(o, "ROCPROFSYS_SAMPLING_GPUS", String.join(",", v)),
                 "gpus",
@@ -522,11 +451,8 @@ final class RunOptions {
 
         startGroup("general sampling", "General options for timer-based sampling per-thread");
         explicit(
-                valued(
+                oneValue(
                         "floating-point",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "Set the default sampling frequency" + " (number of interrupts per second)",
                         "-f",
                         "--sampling-freq"),
@@ -559,11 +485,8 @@ final class RunOptions {
                 "tids",
                 "sampling_tids");
         explicit(
-                valued(
+                oneValue(
                         "seconds",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "Set the default wait time (i.e. delay) before"
                                 + " taking first sample (in seconds). This delay time is based on the clock of the sampler, i.e., a"
                                 + " delay of 1 second for CPU-clock sampler may not equal 1 second of realtime",
@@ -572,11 +495,8 @@ final class RunOptions {
                 "sampling_wait",
                 "sampling_delay");
         explicit(
-                valued(
+                oneValue(
                         "seconds",
-                        1,
-                        OptionDef.ANY,
-                        OptionDef.ANY,
                         "Set the duration of the sampling (in seconds of"
                                 + " realtime). I.e., it is possible (currently) to set a CPU-clock time delay that exceeds the"
                                 + " real-time duration... resulting in zero samples being taken",
@@ -904,6 +824,31 @@ final class RunOptions {
         }
     }
 
+    /**
+     * -H/--host and -D/--device: process sampling when either is given; the option's own setting
+     * (CPU frequency for -H, AMD SMI for -D) follows it, and the other one's only when it is on.
+     */
+    private static void hostOrDevice(ParseContext c, OptionDef o, boolean host) throws RunUsageException {
+        boolean h = c.flag("host");
+        boolean d = c.flag("device");
+        String cpuFreq = "ROCPROFSYS_CPU_FREQ_ENABLED";
+        String amdSmi = "ROCPROFSYS_USE_AMD_SMI";
+        c.set(o, "ROCPROFSYS_USE_PROCESS_SAMPLING", Boolean.toString(h || d));
+        c.set(o, host ? cpuFreq : amdSmi, Boolean.toString(host ? h : d));
+        if (host ? h : d) {
+            c.set(o, host ? amdSmi : cpuFreq, Boolean.toString(host ? d : h));
+        }
+    }
+
+    /** -w/--wait and -d/--duration: one value, weakly, for the trace, the sampling and causal. */
+    private static void traceSamplingAndCausal(ParseContext c, OptionDef o, List<String> v, String what)
+            throws RunUsageException {
+        String s = ParseContext.dbl(o, v);
+        for (String part : List.of("TRACE", "SAMPLING", "CAUSAL")) {
+            c.weak(o, "ROCPROFSYS_" + part + "_" + what, s);
+        }
+    }
+
     /** A generated option sets its variable to its values joined with spaces; a bool alone means true. */
     private static void settingAction(ParseContext c, OptionDef o, List<String> v) throws RunUsageException {
         String value = String.join(" ", v);
@@ -1030,6 +975,16 @@ final class RunOptions {
 
     private static Spec flag(String description, String... names) {
         return new Spec("bool", OptionDef.ANY, OptionDef.ANY, 1, description, names);
+    }
+
+    /** An option that takes any number of values. */
+    private static Spec anyValues(String dtype, String description, String... names) {
+        return valued(dtype, OptionDef.ANY, OptionDef.ANY, OptionDef.ANY, description, names);
+    }
+
+    /** An option that takes exactly one value. */
+    private static Spec oneValue(String dtype, String description, String... names) {
+        return valued(dtype, 1, OptionDef.ANY, OptionDef.ANY, description, names);
     }
 
     private static Spec valued(String dtype, int count, int min, int max, String description, String... names) {

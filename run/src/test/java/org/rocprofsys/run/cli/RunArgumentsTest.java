@@ -16,101 +16,15 @@ import org.junit.jupiter.api.Test;
 /** rocprof-sys-run command lines: structure, every option family, and the errors. */
 class RunArgumentsTest {
 
-    /**
-     * The argument list of upstream's {@code rocprofiler-systems-run-args} test
-     * ({@code source/bin/tests/CMakeLists.txt}), with its CMake/CTest placeholders filled in.
-     */
-    static final List<String> UPSTREAM_RUN_ARGS = List.of(
-            "--monochrome",
-            "--debug=false",
-            "-v",
-            "1",
-            "-c",
-            "/work/rocprof-sys-tests-config/empty.cfg",
-            "-o",
-            "rocprof-sys-tests-output",
-            "rocprofiler-systems-run-args-output/",
-            "-TPHD",
-            "-S",
-            "cputime",
-            "realtime",
-            "--trace-wait=1.0e-12",
-            "--trace-duration=5.0",
-            "--wait=1.0",
-            "--duration=3.0",
-            "--trace-file=perfetto-run-args-trace.proto",
-            "--trace-buffer-size=100",
-            "--trace-fill-policy=ring_buffer",
-            "--profile-format",
-            "console",
-            "json",
-            "text",
-            "--process-freq",
-            "1000",
-            "--process-wait",
-            "0.0",
-            "--process-duration",
-            "10",
-            "--cpus",
-            "0-4",
-            "--gpus",
-            "0",
-            "-f",
-            "1000",
-            "--sampling-wait",
-            "1.0",
-            "--sampling-duration",
-            "10",
-            "-t",
-            "0-3",
-            "--sample-cputime",
-            "1000",
-            "1.0",
-            "0-3",
-            "--sample-realtime",
-            "10",
-            "0.5",
-            "0-3",
-            "-I",
-            "all",
-            "-E",
-            "mutex-locks",
-            "rw-locks",
-            "spin-locks",
-            "-C",
-            "perf::INSTRUCTIONS",
-            "--inlines",
-            "--hsa-interrupt",
-            "0",
-            "--use-causal=false",
-            "--use-kokkosp",
-            "--num-threads-hint=4",
-            "--sampling-allocator-size=32",
-            "--ci",
-            "--dl-verbose=3",
-            "--perfetto-annotations=off",
-            "--kokkosp-kernel-logger",
-            "--kokkosp-name-length-max=1024",
-            "--kokkosp-prefix=\"[kokkos]\"",
-            "--tmpdir",
-            "/build/rocprof-sys-tests-config/tmpdir",
-            "--perfetto-backend",
-            "inprocess",
-            "--use-pid",
-            "false",
-            "--time-output",
-            "off",
-            "--thread-pool-size",
-            "0",
-            "--timemory-components",
-            "wall_clock",
-            "cpu_clock",
-            "peak_rss",
-            "page_rss",
-            "--fork",
-            "--",
-            "/build/bin/testing/sleeper",
-            "5");
+    /** Upstream's list with its placeholders filled in, running {@code sleeper 5}. */
+    static final List<String> UPSTREAM_RUN_ARGS = upstreamRunArgs();
+
+    private static List<String> upstreamRunArgs() {
+        List<String> l = new ArrayList<>(UpstreamRunArgs.options(
+                "/work/rocprof-sys-tests-config/empty.cfg", "/build/rocprof-sys-tests-config/tmpdir"));
+        l.addAll(List.of("--", "/build/bin/testing/sleeper", "5"));
+        return List.copyOf(l);
+    }
 
     static RunInvocation parse(Map<String, String> env, String... argv) throws RunUsageException {
         return RunArguments.parse(argv, env);

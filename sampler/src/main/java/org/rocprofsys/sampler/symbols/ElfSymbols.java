@@ -17,6 +17,7 @@ import org.rocprofsys.elf.ElfSymbol;
 import org.rocprofsys.elf.EntryPoint;
 import org.rocprofsys.elf.FrameDescription;
 import org.rocprofsys.elf.ProgramHeader;
+import org.rocprofsys.sampler.AddressSearch;
 
 /**
  * The function symbols, build-id and loadable segments of one ELF file, read once through the
@@ -222,18 +223,7 @@ public final class ElfSymbols {
 
     /** The function containing {@code vaddr}, or null. */
     public Hit lookup(long vaddr) {
-        int lo = 0;
-        int hi = starts.length - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(starts[mid], vaddr) <= 0) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        int found = AddressSearch.floor(starts, vaddr);
         // the nearest start may be a small nested symbol; look back a few for an enclosing one
         for (int i = found, k = 0; i >= 0 && k < 8; i--, k++) {
             if (Long.compareUnsigned(vaddr, ends[i]) < 0) {

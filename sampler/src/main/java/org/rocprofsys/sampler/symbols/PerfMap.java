@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.rocprofsys.sampler.AddressSearch;
 
 /**
  * A JIT symbol map {@code /tmp/perf-<pid>.map}: lines {@code START SIZE name} (START and SIZE in
@@ -79,18 +80,7 @@ public final class PerfMap {
 
     /** The entry holding {@code pc}, or null. */
     public Entry lookup(long pc) {
-        int lo = 0;
-        int hi = starts.length - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(starts[mid], pc) <= 0) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        int found = AddressSearch.floor(starts, pc);
         for (int i = found, k = 0; i >= 0 && k < 8; i--, k++) {
             if (Long.compareUnsigned(pc - starts[i], Math.max(sizes[i], 1)) < 0) {
                 return new Entry(starts[i], sizes[i], names[i]);

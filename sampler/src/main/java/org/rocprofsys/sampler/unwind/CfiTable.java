@@ -12,6 +12,7 @@ import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.FrameDescription;
 import org.rocprofsys.elf.FrameDescriptions;
 import org.rocprofsys.elf.ProgramHeader;
+import org.rocprofsys.sampler.AddressSearch;
 
 /**
  * The call frame information of one ELF file: FDE lookup by link-time pc through .eh_frame
@@ -271,18 +272,7 @@ public final class CfiTable {
 
     private static Fde findInIndex(Frames f, long pc) throws CannotUnwindException {
         long[] begins = f.begins;
-        int lo = 0;
-        int hi = begins.length - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(begins[mid], pc) <= 0) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
+        int found = AddressSearch.floor(begins, pc);
         // Ranges may nest or overlap in odd files: look back a few entries.
         for (int i = found; i >= 0 && i > found - 4; i--) {
             if (Long.compareUnsigned(pc, f.ends[i]) < 0 && Long.compareUnsigned(pc, begins[i]) >= 0) {

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,10 +63,7 @@ class PerfEventsTest {
 
     static Run profile(PerfEventAttr attr, List<PerfEventAttr> members, int millis)
             throws IOException, InterruptedException {
-        Process shim = new ProcessBuilder(
-                        "/bin/sh", "-c", "read _ && exec \"$0\" \"$@\"", burn.toString(), Integer.toString(millis))
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
+        Process shim = ExecShim.start(burn, Integer.toString(millis));
         PerfEvents events;
         try {
             events = PerfEvents.openOnExec((int) shim.pid(), attr, members, 7);
@@ -83,14 +79,7 @@ class PerfEventsTest {
             assertEquals(PerfEvents.onlineCpus().size(), events.rings().size());
             assertEquals(0, events.drain(records::add), "nothing before exec: the events start disabled");
             before = System.nanoTime();
-            try (OutputStream release = shim.getOutputStream()) {
-                release.write('\n');
-            }
-            while (shim.isAlive()) {
-                events.await(20);
-                events.drain(records::add);
-            }
-            events.drain(records::add);
+            ExecShim.releaseAndDrain(shim, events, records, 20);
             after = System.nanoTime();
             String out = new String(shim.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(shim.waitFor(10, TimeUnit.SECONDS));

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.rocprofsys.elf.DebugFiles;
 import org.rocprofsys.elf.ElfFile;
+import org.rocprofsys.sampler.perf.ExecShim;
 import org.rocprofsys.sampler.perf.PerfEventAttr;
 import org.rocprofsys.sampler.perf.PerfEvents;
 import org.rocprofsys.sampler.perf.PerfRecord;
@@ -123,19 +123,10 @@ class DwarfUnwindEndToEndTest {
                 .userOnly()
                 .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES);
         PerfEvents.warmUp();
-        Process shim = new ProcessBuilder("/bin/sh", "-c", "read _ && exec \"$0\" \"$@\"", exe.toString(), "1000")
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
+        Process shim = ExecShim.start(exe, "1000");
         List<PerfRecord> records = new ArrayList<>();
         try (PerfEvents events = PerfEvents.openOnExec((int) shim.pid(), attr, 8)) {
-            try (OutputStream release = shim.getOutputStream()) {
-                release.write('\n');
-            }
-            while (shim.isAlive()) {
-                events.await(10);
-                events.drain(records::add);
-            }
-            events.drain(records::add);
+            ExecShim.releaseAndDrain(shim, events, records, 10);
             System.out.printf("unwind e2e (%s): %d records, %d lost%n", what, records.size(), events.lostRecords());
         } catch (PerfUnavailableException e) {
             shim.destroyForcibly();
