@@ -54,7 +54,7 @@ record() {   # record NAME ENV... -- COMMAND...
         local base
         base=$(basename "$f" | sed -E 's/-[0-9]{3,}\././')
         case $f in
-            *.proto) "$java_home/bin/java" -cp "$work/classes:$cp" TraceText "$f" >"$out/$name/$base.text" ;;
+            *.proto) "$java_home/bin/java" -Xmx4g -cp "$work/classes:$cp" TraceText "$f" >"$out/$name/$base.text" ;;
             *.txt|*.json)
                 [[ $base == metadata.json ]] && continue
                 # where threads race (which call path a thread's first region lands under, which
@@ -81,8 +81,8 @@ record ring-lossless ROCPROFSYS_RING_BUFFER_SIZE_KB=16 ROCPROFSYS_RING_BUFFER_LO
 record rewrite-caller-instr -- "$instr" -o "$work/bin/rewrite-caller.inst" -e -i 256 --caller-include '^inner' -v 2 -- ./rewrite-caller
 record rewrite-caller ROCPROFSYS_COUT_OUTPUT=ON -- "$run" -T -P -- ./rewrite-caller.inst 17
 record po-rewrite-instr -- "$instr" -o "$work/bin/po.inst" --min-instructions=8 -- ./parallel-overhead
-record po-rewrite -- "$run" -T -P -- ./po.inst 12 2
-threads_race=1 record po-runtime ROCPROFSYS_PROFILE=ON -- "$instr" --min-instructions=8 --label file line return args -- ./parallel-overhead 12 2
+record po-rewrite -- "$run" -T -P -- ./po.inst 12 2 200
+threads_race=1 record po-runtime ROCPROFSYS_PROFILE=ON -- "$instr" --min-instructions=8 --label file line return args -- ./parallel-overhead 12 2 200
 record uses-lib-runtime ROCPROFSYS_PROFILE=ON -- "$instr" -i 1 -- ./uses-lib
 record dlopen-lib-runtime ROCPROFSYS_PROFILE=ON -- "$instr" -i 1 -- ./dlopen-lib
 echo "outputs recorded in $out ($(find "$out" -type f | wc -l) files)"
