@@ -25,11 +25,13 @@ import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.timemory.SamplingProfileFormat;
 import org.rocprofsys.core.timemory.TimemoryFormat;
+import org.rocprofsys.cuda.decode.CudaGpu;
 import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.ffm.ThreadNice;
 import org.rocprofsys.instrument.rewrite.EmbeddedDefaults;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.python.PythonTargets;
+import org.rocprofsys.rocm.decode.RocmGpu;
 import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
@@ -58,8 +60,8 @@ public final class RunCommand {
             new PerfettoFormat(),
             new TimemoryFormat(),
             new SamplingProfileFormat(),
-            new GpuStatsFormat(),
-            new GpuCounterFormat(),
+            new GpuStatsFormat(List.of(CudaGpu.VENDOR, RocmGpu.VENDOR)),
+            new GpuCounterFormat(List.of(CudaGpu.VENDOR, RocmGpu.VENDOR)),
             new UnifiedMemoryFormat(),
             new RocpdFormat());
 

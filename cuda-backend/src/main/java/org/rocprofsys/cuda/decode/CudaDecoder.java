@@ -28,8 +28,6 @@ import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.gpu.GpuKernel;
 import org.rocprofsys.core.gpu.GpuMarker;
 import org.rocprofsys.core.gpu.GpuMemoryAllocation;
-import org.rocprofsys.core.gpu.GpuMemoryCopy;
-import org.rocprofsys.core.gpu.GpuMemorySet;
 import org.rocprofsys.core.gpu.GpuPageFault;
 import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.GpuSynchronization;
@@ -111,12 +109,22 @@ public final class CudaDecoder {
                         Math.max(endNs, r.beginNs()),
                         true,
                         stack.size(),
-                        true));
+                        true,
+                        CudaGpu.NVTX));
             }
         }
         for (OpenRange r : started.values()) {
             out.accept(new GpuMarker(
-                    pid, r.tid(), r.domain(), r.message(), r.beginNs(), Math.max(endNs, r.beginNs()), true, -1, true));
+                    pid,
+                    r.tid(),
+                    r.domain(),
+                    r.message(),
+                    r.beginNs(),
+                    Math.max(endNs, r.beginNs()),
+                    true,
+                    -1,
+                    true,
+                    CudaGpu.NVTX));
         }
         pushed.clear();
         started.clear();
@@ -161,8 +169,8 @@ public final class CudaDecoder {
 
     private void api(int tid, CudaWireRecord.ApiCall c) {
         GpuDomain domain = switch (c.domain()) {
-            case CuptiKinds.DOMAIN_RUNTIME_API -> GpuDomain.CUDA_RUNTIME_API;
-            case CuptiKinds.DOMAIN_DRIVER_API -> GpuDomain.CUDA_DRIVER_API;
+            case CuptiKinds.DOMAIN_RUNTIME_API -> CudaGpu.RUNTIME_API;
+            case CuptiKinds.DOMAIN_DRIVER_API -> CudaGpu.DRIVER_API;
             default -> null;
         };
         if (domain == null) {
@@ -306,7 +314,7 @@ public final class CudaDecoder {
             case CuptiKinds.ACTIVITY_MEMCPY2 -> {
                 if (fits(a, CuptiLayouts.PEER_COPY)) {
                     seen(i64(r, P_END));
-                    out.accept(new GpuMemoryCopy(
+                    out.accept(CudaGpu.copy(
                             pid,
                             i32(r, P_DEVICE),
                             id(r, P_STREAM),
@@ -322,7 +330,7 @@ public final class CudaDecoder {
             case CuptiKinds.ACTIVITY_MEMSET -> {
                 if (fits(a, CuptiLayouts.MEMSET)) {
                     seen(i64(r, S_END));
-                    out.accept(new GpuMemorySet(
+                    out.accept(CudaGpu.memset(
                             pid,
                             i32(r, S_DEVICE),
                             id(r, S_STREAM),
@@ -427,7 +435,7 @@ public final class CudaDecoder {
         seen(end);
         Dim3 grid = new Dim3(i32(r, K_GRID), i32(r, K_GRID + 4), i32(r, K_GRID + 8));
         Dim3 block = new Dim3(i32(r, K_BLOCK), i32(r, K_BLOCK + 4), i32(r, K_BLOCK + 8));
-        GpuKernel kernel = new GpuKernel(
+        GpuKernel kernel = CudaGpu.kernel(
                 pid,
                 i32(r, K_DEVICE),
                 id(r, K_STREAM),
@@ -467,7 +475,7 @@ public final class CudaDecoder {
             default -> device;
         };
         seen(i64(r, C_END));
-        out.accept(new GpuMemoryCopy(
+        out.accept(CudaGpu.copy(
                 pid,
                 device,
                 id(r, C_STREAM),
@@ -518,7 +526,8 @@ public final class CudaDecoder {
                 op == CuptiKinds.MEMORY_RELEASE,
                 memory,
                 i64(r, M_ADDRESS),
-                i64(r, M_BYTES)));
+                i64(r, M_BYTES),
+                CudaGpu.MEMORY_ALLOCATION));
     }
 
     /** {@code GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}, as nvidia-smi shows a device's UUID. */
@@ -558,7 +567,16 @@ public final class CudaDecoder {
                 }
                 OpenRange r = stack.pop();
                 out.accept(new GpuMarker(
-                        pid, tid, r.domain(), r.message(), r.beginNs(), n.timeNs(), true, stack.size(), false));
+                        pid,
+                        tid,
+                        r.domain(),
+                        r.message(),
+                        r.beginNs(),
+                        n.timeNs(),
+                        true,
+                        stack.size(),
+                        false,
+                        CudaGpu.NVTX));
             }
             case CuptiKinds.NVTX_MARK_A,
                     CuptiKinds.NVTX_MARK_W,
@@ -574,7 +592,8 @@ public final class CudaDecoder {
                         n.timeNs(),
                         false,
                         stack == null ? 0 : stack.size(),
-                        false));
+                        false,
+                        CudaGpu.NVTX));
             }
             case CuptiKinds.NVTX_RANGE_START_A,
                     CuptiKinds.NVTX_RANGE_START_W,
@@ -587,8 +606,8 @@ public final class CudaDecoder {
                     skip("NVTX end without start");
                     return;
                 }
-                out.accept(
-                        new GpuMarker(pid, r.tid(), r.domain(), r.message(), r.beginNs(), n.timeNs(), true, -1, false));
+                out.accept(new GpuMarker(
+                        pid, r.tid(), r.domain(), r.message(), r.beginNs(), n.timeNs(), true, -1, false, CudaGpu.NVTX));
             }
             default -> skip("NVTX call " + n.cbid());
         }

@@ -93,7 +93,7 @@ final class KernelCounters {
         List<String> names = metrics.getOrDefault(c.device(), List.of());
         int at = names.indexOf(DURATION);
         long duration = at >= 0 && at < c.values().length ? Math.round(c.values()[at]) : 0;
-        return new GpuKernel(
+        return CudaGpu.kernel(
                 k.pid(),
                 k.device(),
                 k.stream(),

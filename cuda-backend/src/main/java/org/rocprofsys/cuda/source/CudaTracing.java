@@ -19,6 +19,7 @@ import org.rocprofsys.core.wire.BackendRecords;
 import org.rocprofsys.core.wire.WireException;
 import org.rocprofsys.cuda.counters.MetricCatalog;
 import org.rocprofsys.cuda.decode.CudaDecoder;
+import org.rocprofsys.cuda.decode.CudaGpu;
 import org.rocprofsys.cuda.decode.CudaWireRecord;
 import org.rocprofsys.elf.Demangler;
 
@@ -56,8 +57,7 @@ public final class CudaTracing implements BackgroundSource {
         this.library = library;
         this.unifiedMemory = unifiedMemory;
         this.events = List.copyOf(events);
-        this.domains =
-                domains.isEmpty() ? java.util.EnumSet.noneOf(GpuDomain.class) : java.util.EnumSet.copyOf(domains);
+        this.domains = CudaGpu.inModelOrder(domains);
     }
 
     /**
@@ -96,7 +96,7 @@ public final class CudaTracing implements BackgroundSource {
     public Map<String, String> targetEnvironment(Path sessionDirectory) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("CUDA_INJECTION64_PATH", library.toString());
-        if (domains.contains(GpuDomain.NVTX)) {
+        if (domains.contains(CudaGpu.NVTX)) {
             env.put("NVTX_INJECTION64_PATH", library.toString());
         }
         String agentDomains = CudaDomains.agentList(domains);

@@ -9,17 +9,17 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.cuda.decode.CudaGpu;
 
 /** The run's CUDA source: its settings, the target's environment, the library it names. */
 class CudaTracingTest {
@@ -121,7 +121,7 @@ class CudaTracingTest {
                 () -> CudaTracing.sources(
                         settings("ROCPROFSYS_CUDA_DOMAINS", "kernel_dispatch,bogus"), library(), System.err));
         assertEquals("unsupported ROCPROFSYS_CUDA_DOMAINS value: bogus", e.getMessage());
-        assertEquals(EnumSet.of(GpuDomain.NVTX, GpuDomain.MEMORY_COPY), CudaDomains.parse("nvtx;MEMORY_COPY"));
+        assertEquals(Set.of(CudaGpu.NVTX, CudaGpu.MEMORY_COPY), CudaDomains.parse("nvtx;MEMORY_COPY"));
     }
 
     @Test

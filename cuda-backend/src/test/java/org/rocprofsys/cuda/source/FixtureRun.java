@@ -84,8 +84,8 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
             RunOutputs outputs = RunOutputs.open(
                     List.of(
                             new PerfettoFormat(),
-                            new GpuStatsFormat(),
-                            new GpuCounterFormat(),
+                            new GpuStatsFormat(List.of(org.rocprofsys.cuda.decode.CudaGpu.VENDOR)),
+                            new GpuCounterFormat(List.of(org.rocprofsys.cuda.decode.CudaGpu.VENDOR)),
                             new UnifiedMemoryFormat(),
                             new RocpdFormat(name -> null)),
                     new OutputContext(settings, paths, pid, fixture, 0, log, log));

@@ -26,15 +26,10 @@ import org.rocprofsys.core.gpu.GpuArgument;
 import org.rocprofsys.core.gpu.GpuCounterSample;
 import org.rocprofsys.core.gpu.GpuDevice;
 import org.rocprofsys.core.gpu.GpuDomain;
-import org.rocprofsys.core.gpu.GpuKernel;
-import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuPageFault;
 import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.MigrationDirection;
 import org.rocprofsys.core.gpu.MigrationTrigger;
-import org.rocprofsys.core.gpu.RocmKernelDispatch;
-import org.rocprofsys.core.gpu.RocmMemoryCopy;
-import org.rocprofsys.core.gpu.RocmScratchMemory;
 import org.rocprofsys.rocm.decode.RocmLayouts.BufferKind;
 import org.rocprofsys.rocm.decode.RocmLayouts.CallbackKind;
 
@@ -84,7 +79,7 @@ public final class RocmDecoder {
                 while (!stack.isEmpty()) {
                     Api open = stack.pop();
                     gpu(new GpuApiCall(
-                            pid, tid, GpuDomain.MARKER_CORE_API, open.message(), open.beginNs(), endNs, 0, List.of()));
+                            pid, tid, RocmGpu.MARKER_CORE_API, open.message(), open.beginNs(), endNs, 0, List.of()));
                 }
             });
             e.clear();
@@ -123,7 +118,7 @@ public final class RocmDecoder {
         if (domain == null || !options.keeps(domain, a.function())) {
             return;
         }
-        if (domain == GpuDomain.MARKER_CORE_API) {
+        if (domain == RocmGpu.MARKER_CORE_API) {
             marker(tid, a);
             return;
         }
@@ -133,7 +128,7 @@ public final class RocmDecoder {
             args.addFirst(new GpuArgument("stream_id", Long.toUnsignedString(a.stream())));
         }
         gpu(new GpuApiCall(pid, tid, domain, a.function(), a.beginNs(), a.endNs(), a.correlationId(), args));
-        if (domain == GpuDomain.RCCL_API) {
+        if (domain == RocmGpu.RCCL_API) {
             RcclTraffic.of(a.function(), a.arguments()).ifPresent(t -> rccl(t, a));
         }
     }
@@ -159,8 +154,7 @@ public final class RocmDecoder {
     }
 
     private void marker(int tid, String name, long beginNs, RocmWireRecord.Api a) {
-        gpu(new GpuApiCall(
-                pid, tid, GpuDomain.MARKER_CORE_API, name, beginNs, a.endNs(), a.correlationId(), List.of()));
+        gpu(new GpuApiCall(pid, tid, RocmGpu.MARKER_CORE_API, name, beginNs, a.endNs(), a.correlationId(), List.of()));
     }
 
     private static Deque<Api> stack(Map<Integer, Deque<Api>> m, int tid) {
@@ -175,16 +169,16 @@ public final class RocmDecoder {
 
     private static GpuDomain domain(int kind) {
         return switch (kind) {
-            case CallbackKind.HSA_CORE_API -> GpuDomain.HSA_CORE_API;
-            case CallbackKind.HSA_AMD_EXT_API -> GpuDomain.HSA_AMD_EXT_API;
-            case CallbackKind.HSA_IMAGE_EXT_API -> GpuDomain.HSA_IMAGE_EXT_API;
-            case CallbackKind.HSA_FINALIZE_EXT_API -> GpuDomain.HSA_FINALIZE_EXT_API;
-            case CallbackKind.HIP_RUNTIME_API -> GpuDomain.HIP_RUNTIME_API;
-            case CallbackKind.HIP_COMPILER_API -> GpuDomain.HIP_COMPILER_API;
-            case CallbackKind.MARKER_CORE_API -> GpuDomain.MARKER_CORE_API;
-            case CallbackKind.RCCL_API -> GpuDomain.RCCL_API;
-            case CallbackKind.ROCDECODE_API -> GpuDomain.ROCDECODE_API;
-            case CallbackKind.ROCJPEG_API -> GpuDomain.ROCJPEG_API;
+            case CallbackKind.HSA_CORE_API -> RocmGpu.HSA_CORE_API;
+            case CallbackKind.HSA_AMD_EXT_API -> RocmGpu.HSA_AMD_EXT_API;
+            case CallbackKind.HSA_IMAGE_EXT_API -> RocmGpu.HSA_IMAGE_EXT_API;
+            case CallbackKind.HSA_FINALIZE_EXT_API -> RocmGpu.HSA_FINALIZE_EXT_API;
+            case CallbackKind.HIP_RUNTIME_API -> RocmGpu.HIP_RUNTIME_API;
+            case CallbackKind.HIP_COMPILER_API -> RocmGpu.HIP_COMPILER_API;
+            case CallbackKind.MARKER_CORE_API -> RocmGpu.MARKER_CORE_API;
+            case CallbackKind.RCCL_API -> RocmGpu.RCCL_API;
+            case CallbackKind.ROCDECODE_API -> RocmGpu.ROCDECODE_API;
+            case CallbackKind.ROCJPEG_API -> RocmGpu.ROCJPEG_API;
             default -> null;
         };
     }
@@ -203,7 +197,7 @@ public final class RocmDecoder {
                 String mangled = b.kernelName();
                 long group = Integer.toUnsignedLong(
                         r.get(JAVA_INT_UNALIGNED, RocmLayouts.KernelDispatch.GROUP_SEGMENT_SIZE));
-                GpuKernel k = new GpuKernel(
+                gpu(RocmGpu.kernel(
                         pid,
                         b.deviceA(),
                         b.stream(),
@@ -214,11 +208,6 @@ public final class RocmDecoder {
                         mangled,
                         dim3(r, RocmLayouts.KernelDispatch.GRID_SIZE),
                         dim3(r, RocmLayouts.KernelDispatch.WORKGROUP_SIZE),
-                        (int) group,
-                        0,
-                        0);
-                gpu(new RocmKernelDispatch(
-                        k,
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.QUEUE_ID),
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.DISPATCH_ID),
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.KERNEL_ID),
@@ -233,11 +222,11 @@ public final class RocmDecoder {
                 }
                 int op = r.get(JAVA_INT_UNALIGNED, RocmLayouts.MemoryCopy.OPERATION);
                 CopyKind kind = copyKind(op);
-                if (!options.keeps(GpuDomain.MEMORY_COPY, kind.operationName())) {
+                if (!options.keeps(RocmGpu.MEMORY_COPY, kind.operationName())) {
                     return;
                 }
                 int device = b.deviceA() >= 0 ? b.deviceA() : Math.max(b.deviceB(), 0);
-                GpuMemoryCopy c = new GpuMemoryCopy(
+                gpu(RocmGpu.copy(
                         pid,
                         device,
                         b.stream(),
@@ -247,9 +236,7 @@ public final class RocmDecoder {
                         kind,
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.BYTES),
                         b.deviceB(),
-                        b.deviceA());
-                gpu(new RocmMemoryCopy(
-                        c,
+                        b.deviceA(),
                         b.nodeB(),
                         b.nodeA(),
                         (int) r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.THREAD_ID),
@@ -259,7 +246,7 @@ public final class RocmDecoder {
                 if (r.byteSize() < RocmLayouts.ScratchMemory.SIZE) {
                     return;
                 }
-                gpu(new RocmScratchMemory(
+                gpu(RocmGpu.scratch(
                         pid,
                         (int) r.get(JAVA_LONG_UNALIGNED, RocmLayouts.ScratchMemory.THREAD_ID),
                         b.deviceA(),

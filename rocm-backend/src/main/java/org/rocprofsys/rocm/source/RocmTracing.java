@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +22,7 @@ import org.rocprofsys.core.wire.WireException;
 import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.rocm.decode.RocmDecodeOptions;
 import org.rocprofsys.rocm.decode.RocmDecoder;
+import org.rocprofsys.rocm.decode.RocmGpu;
 import org.rocprofsys.rocm.decode.RocmWireRecord;
 
 /**
@@ -51,47 +52,47 @@ public final class RocmTracing implements BackgroundSource {
             new OperationSettings(
                     "ROCPROFSYS_ROCM_MARKER_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_MARKER_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.MARKER_CORE_API),
+                    RocmGpu.MARKER_CORE_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HSA_CORE_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HSA_CORE_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HSA_CORE_API),
+                    RocmGpu.HSA_CORE_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HSA_AMD_EXT_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HSA_AMD_EXT_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HSA_AMD_EXT_API),
+                    RocmGpu.HSA_AMD_EXT_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HSA_IMAGE_EXT_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HSA_IMAGE_EXT_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HSA_IMAGE_EXT_API),
+                    RocmGpu.HSA_IMAGE_EXT_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HSA_FINALIZE_EXT_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HSA_FINALIZE_EXT_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HSA_FINALIZE_EXT_API),
+                    RocmGpu.HSA_FINALIZE_EXT_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HIP_RUNTIME_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HIP_RUNTIME_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HIP_RUNTIME_API),
+                    RocmGpu.HIP_RUNTIME_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HIP_COMPILER_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HIP_COMPILER_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HIP_COMPILER_API),
+                    RocmGpu.HIP_COMPILER_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_MEMORY_COPY_OPERATIONS",
                     "ROCPROFSYS_ROCM_MEMORY_COPY_OPERATIONS_EXCLUDE",
-                    GpuDomain.MEMORY_COPY),
+                    RocmGpu.MEMORY_COPY),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_RCCL_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_RCCL_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.RCCL_API),
+                    RocmGpu.RCCL_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_ROCDECODE_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_ROCDECODE_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.ROCDECODE_API),
+                    RocmGpu.ROCDECODE_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_ROCJPEG_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_ROCJPEG_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.ROCJPEG_API));
+                    RocmGpu.ROCJPEG_API));
 
     private final Path library;
     private final Set<String> domains;
@@ -153,7 +154,7 @@ public final class RocmTracing implements BackgroundSource {
      * honoured: the settings layer warns about them.
      */
     static RocmDecodeOptions options(Settings settings) {
-        Map<GpuDomain, RocmDecodeOptions.Filter> filters = new EnumMap<>(GpuDomain.class);
+        Map<GpuDomain, RocmDecodeOptions.Filter> filters = new HashMap<>();
         for (OperationSettings o : OPERATION_SETTINGS) {
             Optional<Pattern> include = regex(settings, o.include());
             Optional<Pattern> exclude = regex(settings, o.exclude());

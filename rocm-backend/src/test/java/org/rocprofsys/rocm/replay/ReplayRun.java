@@ -89,8 +89,8 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
             RunOutputs outputs = RunOutputs.open(
                     List.of(
                             new PerfettoFormat(),
-                            new GpuStatsFormat(),
-                            new GpuCounterFormat(),
+                            new GpuStatsFormat(List.of(org.rocprofsys.rocm.decode.RocmGpu.VENDOR)),
+                            new GpuCounterFormat(List.of(org.rocprofsys.rocm.decode.RocmGpu.VENDOR)),
                             new RocpdFormat(name -> null)),
                     new OutputContext(settings, paths, pid, scenario, 0, log, log));
             Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());

@@ -14,6 +14,7 @@ import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.gpu.GpuCounterSample;
+import org.rocprofsys.core.gpu.GpuVendor;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
@@ -27,14 +28,19 @@ import org.rocprofsys.core.timemory.DataTrackerText;
  * and {@code counter_collection_stats.csv}/{@code .json}, every kernel and metric in one table.
  */
 public final class GpuCounterFormat implements OutputFormat {
-    /** The settings that turn a GPU tracing backend on (its counters come with it). */
-    private static final List<String> GPU_TRACING = List.of("ROCPROFSYS_USE_CUDA", "ROCPROFSYS_USE_ROCM");
-
     static final String STATS = "counter_collection_stats";
+
+    /** The GPU tracing vendors (their switches turn the format on; counters come with tracing). */
+    private final List<GpuVendor> vendors;
+
+    /** @param vendors the registered GPU tracing vendors */
+    public GpuCounterFormat(List<GpuVendor> vendors) {
+        this.vendors = List.copyOf(vendors);
+    }
 
     @Override
     public boolean enabled(Settings settings) {
-        return GPU_TRACING.stream().anyMatch(s -> settings.registry().find(s).isPresent() && settings.bool(s));
+        return GpuVendor.anyTracing(vendors, settings);
     }
 
     @Override
