@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.rocprofsys.core.gpu.GpuArgument;
-import org.rocprofsys.core.wire.WireFormat;
 
 /**
  * One record of the ROCm backend as the wire carries it (docs/wire-protocol.md, "ROCm records"),
@@ -54,9 +53,25 @@ public sealed interface RocmWireRecord {
             List<String> names)
             implements RocmWireRecord {}
 
+    // the ROCm backend's record types (agent/src/main/c/rocprofsys_wire.h, docs/wire-protocol.md)
+    /** A rocprofiler-sdk agent: u32 raw size, u32 strings (4), rocprofiler_agent_v0_t raw padded to 8, strings. */
+    int REC_ROCM_AGENT = 17;
+    /**
+     * A ROCm API call: u64 begin, u64 end (CLOCK_MONOTONIC ns), u64 correlation id, u64 HIP stream, u64 SDK
+     * thread id, i32 operation, u32 nargs, function name, roctx message, nargs name/value pairs; aux =
+     * rocprofiler_callback_tracing_kind_t.
+     */
+    int REC_ROCM_API = 18;
+    /**
+     * A raw rocprofiler-sdk buffer record: u32 raw size, u32 strings (1), i64 SDK clock - CLOCK_MONOTONIC,
+     * u64 HIP stream, i32 device a, b, i32 node a, b, raw bytes padded to 8, kernel name; aux =
+     * rocprofiler_buffer_tracing_kind_t.
+     */
+    int REC_ROCM_BUFFER = 19;
+
     /** True for the record types of the ROCm backend. */
     static boolean isRocm(int type) {
-        return type >= WireFormat.REC_ROCM_AGENT && type <= WireFormat.REC_ROCM_BUFFER;
+        return type >= REC_ROCM_AGENT && type <= REC_ROCM_BUFFER;
     }
 
     /**
@@ -73,7 +88,7 @@ public sealed interface RocmWireRecord {
         }
         MemorySegment r = record.asSlice(0, size);
         return switch (type) {
-            case WireFormat.REC_ROCM_AGENT -> {
+            case REC_ROCM_AGENT -> {
                 need(r, 16, "ROCM_AGENT");
                 long raw = Integer.toUnsignedLong(r.get(JAVA_INT, 8));
                 int n = r.get(JAVA_INT, 12);
@@ -81,7 +96,7 @@ public sealed interface RocmWireRecord {
                 need(r, at, "ROCM_AGENT of " + raw + " raw bytes");
                 yield new Agent(copy(r, 16, raw), strings(r, at, n));
             }
-            case WireFormat.REC_ROCM_API -> {
+            case REC_ROCM_API -> {
                 need(r, 56, "ROCM_API");
                 int nargs = r.get(JAVA_INT, 52);
                 long at = 56;
@@ -106,7 +121,7 @@ public sealed interface RocmWireRecord {
                         message,
                         List.copyOf(args));
             }
-            case WireFormat.REC_ROCM_BUFFER -> {
+            case REC_ROCM_BUFFER -> {
                 need(r, 48, "ROCM_BUFFER");
                 long raw = Integer.toUnsignedLong(r.get(JAVA_INT, 8));
                 long at = 48 + ((raw + 7) & ~7L);
