@@ -18,6 +18,8 @@ module org.rocprofsys.core {
     // the rocpd database format: listed by the launcher
     exports org.rocprofsys.core.rocpd;
     exports org.rocprofsys.core.wire;
+    // the plugin SPI: bundles, source providers and the roles of their session parts
+    exports org.rocprofsys.core.spi;
     // the GPU statistics format: listed by the launcher
     exports org.rocprofsys.core.gpu.stats;
 

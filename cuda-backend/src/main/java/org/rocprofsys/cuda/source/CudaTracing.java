@@ -14,7 +14,8 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.GpuDomain;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.RecordDecoder;
+import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 import org.rocprofsys.core.wire.BackendRecords;
 import org.rocprofsys.core.wire.WireException;
 import org.rocprofsys.cuda.counters.MetricCatalog;
@@ -30,7 +31,7 @@ import org.rocprofsys.elf.Demangler;
  * use neither load nothing), and decodes the records the library writes into the agent's rings
  * with {@link CudaDecoder}. It runs nothing beside the target.
  */
-public final class CudaTracing implements BackgroundSource {
+public final class CudaTracing implements TargetEnvironmentContribution, RecordDecoder {
     public static final String USE_SETTING = "ROCPROFSYS_USE_CUDA";
     /** What the injection library reads (cuda-backend/src/main/c/rsys_cuda.c). */
     static final String AGENT_DOMAINS = "ROCPROFSYS_AGENT_CUDA_DOMAINS";
@@ -68,7 +69,7 @@ public final class CudaTracing implements BackgroundSource {
      * @throws IllegalArgumentException for an unknown {@code ROCPROFSYS_CUDA_DOMAINS} value, or a
      *                                  {@code ROCPROFSYS_CUDA_EVENTS} metric no GPU here knows
      */
-    public static List<BackgroundSource> sources(Settings settings, Path library, PrintStream log) {
+    public static List<CudaTracing> sources(Settings settings, Path library, PrintStream log) {
         Set<GpuDomain> domains = CudaDomains.parse(settings.get(CudaDomains.SETTING));
         List<String> events = settings.registry().find(CudaEvents.SETTING).isPresent()
                 ? CudaEvents.parse(settings.get(CudaEvents.SETTING))
@@ -111,8 +112,8 @@ public final class CudaTracing implements BackgroundSource {
     }
 
     @Override
-    public Optional<BackendRecords.Factory> backendRecords() {
-        return Optional.of(CudaTracing::records);
+    public BackendRecords open(int pid, Consumer<TraceEvent> out) {
+        return records(pid, out);
     }
 
     /**
@@ -151,12 +152,4 @@ public final class CudaTracing implements BackgroundSource {
             }
         };
     }
-
-    @Override
-    public void start(int targetPid, Consumer<TraceEvent> out) {
-        // nothing runs beside the target: the records come through the agent's rings
-    }
-
-    @Override
-    public void stop(long timestampNs) {}
 }

@@ -16,7 +16,8 @@ import java.util.regex.PatternSyntaxException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.GpuDomain;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.RecordDecoder;
+import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 import org.rocprofsys.core.wire.BackendRecords;
 import org.rocprofsys.core.wire.WireException;
 import org.rocprofsys.elf.Demangler;
@@ -32,7 +33,7 @@ import org.rocprofsys.rocm.decode.RocmWireRecord;
  * decodes the records the tool writes into the agent's rings with {@link RocmDecoder}. It runs
  * nothing beside the target.
  */
-public final class RocmTracing implements BackgroundSource {
+public final class RocmTracing implements TargetEnvironmentContribution, RecordDecoder {
     public static final String USE_SETTING = "ROCPROFSYS_USE_ROCM";
     static final String USE_RCCLP = "ROCPROFSYS_USE_RCCLP";
     static final String GROUP_BY_QUEUE = "ROCPROFSYS_ROCM_GROUP_BY_QUEUE";
@@ -123,7 +124,7 @@ public final class RocmTracing implements BackgroundSource {
      *                                  {@code ROCPROFSYS_ROCM_EVENTS} entry that is not
      *                                  {@code NAME[:device=N]}
      */
-    public static List<BackgroundSource> sources(Settings settings, Path library, PrintStream log) {
+    public static List<RocmTracing> sources(Settings settings, Path library, PrintStream log) {
         boolean rcclp = settings.registry().find(USE_RCCLP).isPresent() && settings.bool(USE_RCCLP);
         RocmDomains.Selection selection = RocmDomains.parse(settings.get(RocmDomains.SETTING), rcclp);
         List<RocmEvents.Event> events =
@@ -203,9 +204,8 @@ public final class RocmTracing implements BackgroundSource {
     }
 
     @Override
-    public Optional<BackendRecords.Factory> backendRecords() {
-        RocmDecodeOptions o = options;
-        return Optional.of((pid, out) -> records(pid, o, out));
+    public BackendRecords open(int pid, Consumer<TraceEvent> out) {
+        return records(pid, options, out);
     }
 
     /** The decoder of one process image's ROCm records. */
@@ -233,12 +233,4 @@ public final class RocmTracing implements BackgroundSource {
             }
         };
     }
-
-    @Override
-    public void start(int targetPid, Consumer<TraceEvent> out) {
-        // nothing runs beside the target: the records come through the agent's rings
-    }
-
-    @Override
-    public void stop(long timestampNs) {}
 }

@@ -30,7 +30,6 @@ import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.RunOutputs;
 import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
-import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
 import org.rocprofsys.core.pipeline.SessionDirectory;
@@ -67,11 +66,11 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
         Settings settings = new SettingsLoader(SettingsRegistry.standard(), env, dir).load();
         ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
-        List<BackgroundSource> sources = RocmTracing.sources(settings, b.tool(), log);
+        List<RocmTracing> sources = RocmTracing.sources(settings, b.tool(), log);
         if (sources.size() != 1) {
             throw new AssertionError("no ROCm source for " + settingsEnv + ": " + logBytes);
         }
-        BackgroundSource rocm = sources.getFirst();
+        RocmTracing rocm = sources.getFirst();
         try (SessionDirectory session = SessionDirectory.create(dir)) {
             Map<String, String> targetEnv = new HashMap<>(rocm.targetEnvironment(session.path()));
             targetEnv.put("LD_PRELOAD", b.agent().toString());
@@ -94,8 +93,7 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
                             new RocpdFormat(name -> null)),
                     new OutputContext(settings, paths, pid, scenario, 0, log, log));
             Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
-            Collector collector = new Collector(
-                    session, pipeline.head(), log, List.of(rocm.backendRecords().orElseThrow()));
+            Collector collector = new Collector(session, pipeline.head(), log, List.of(rocm));
             collector.setRootPid(pid);
             collector.targetReaped(
                     r.exitCode() > 128

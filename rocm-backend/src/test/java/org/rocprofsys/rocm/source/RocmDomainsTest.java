@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.rocm.decode.RocmDecodeOptions;
 import org.rocprofsys.rocm.decode.RocmGpu;
 
@@ -74,7 +73,7 @@ class RocmDomainsTest {
         Path lib = Files.createFile(dir.resolve("librocprof-sys-rocm.so"));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        List<BackgroundSource> s = RocmTracing.sources(settings(Map.of("ROCPROFSYS_USE_RCCLP", "ON")), lib, log);
+        List<RocmTracing> s = RocmTracing.sources(settings(Map.of("ROCPROFSYS_USE_RCCLP", "ON")), lib, log);
         assertEquals(1, s.size());
         Map<String, String> env = s.getFirst().targetEnvironment(dir);
         assertEquals(lib.toString(), env.get("ROCP_TOOL_LIBRARIES"));
