@@ -3,10 +3,10 @@ package org.rocprofsys.run;
 import java.util.List;
 import org.rocprofsys.core.spi.CorePlugins;
 import org.rocprofsys.core.spi.Plugin;
-import org.rocprofsys.cuda.source.CudaPlugin;
+import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.python.PythonTargets;
-import org.rocprofsys.rocm.source.RocmPlugin;
+import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.sampler.source.CallStackSampling;
 import org.rocprofsys.sampler.source.CpuCounters;
 import org.rocprofsys.unifiedmemory.UnifiedMemoryPlugin;
@@ -25,8 +25,8 @@ final class BuiltinPlugins {
             Plugin.ofSources("process-sampling", (settings, env, log) -> ProcessSampling.sources(settings, log)),
             Plugin.ofSources(
                     "sampler", CallStackSampling::sources, (settings, env, log) -> CpuCounters.sources(settings, log)),
-            CudaPlugin.INSTANCE,
-            RocmPlugin.INSTANCE,
+            CudaTracing.PLUGIN,
+            RocmTracing.PLUGIN,
             UnifiedMemoryPlugin.INSTANCE,
             Plugin.ofSources("python-hooks", (settings, env, log) -> PythonTargets.sources(settings, env)),
             CorePlugins.ROCPD);

@@ -15,13 +15,6 @@ package org.rocprofsys.core.gpu;
 public record GpuVendor(
         String name, String tracingSetting, String apiStatsTable, String counterComponent, String rocpdStreamLabel) {
 
-    /** Whether the settings turn on the tracing of any of {@code vendors}. */
-    public static boolean anyTracing(java.util.List<GpuVendor> vendors, org.rocprofsys.config.Settings settings) {
-        return vendors.stream()
-                .map(GpuVendor::tracingSetting)
-                .anyMatch(s -> settings.registry().find(s).isPresent() && settings.bool(s));
-    }
-
     /** A domain of this vendor (see {@link GpuDomain}). */
     public GpuDomain domain(String settingName, String category) {
         return new GpuDomain(this, settingName, category, false, false);

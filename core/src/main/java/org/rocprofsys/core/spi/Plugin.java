@@ -28,6 +28,29 @@ public interface Plugin {
         return List.of();
     }
 
+    /**
+     * A GPU tracing vendor's bundle: its descriptor and the provider of its source, made with the
+     * context (the distribution's {@code lib/} holds the backend's target-side library).
+     */
+    static Plugin gpuVendor(String name, GpuVendor vendor, Function<PluginContext, SourceProvider> source) {
+        return new Plugin() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public List<GpuVendor> gpuVendors() {
+                return List.of(vendor);
+            }
+
+            @Override
+            public List<SourceProvider> sources(PluginContext context) {
+                return List.of(source.apply(context));
+            }
+        };
+    }
+
     /** A bundle of output formats only. */
     static Plugin ofFormats(String name, Function<PluginContext, List<OutputFormat>> formats) {
         return new Plugin() {

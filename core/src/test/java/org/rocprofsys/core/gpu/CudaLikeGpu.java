@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Core's tests' GPU vendor: CUDA's names as cuda-backend defines them (core names no vendor), so
- * that the writers' tests build events as the CUDA decoder does, in the events' old shapes.
+ * that the writers' tests build events as the CUDA decoder does.
  */
 public final class CudaLikeGpu {
     public static final GpuVendor VENDOR =
@@ -30,96 +30,5 @@ public final class CudaLikeGpu {
                 new DeviceTrack(device + "/" + stream, "CUDA Activity Stream " + stream + " [" + device + "]"),
                 domain.category(),
                 List.of());
-    }
-
-    public static GpuKernel kernel(
-            int pid,
-            int device,
-            long stream,
-            long correlationId,
-            long beginNs,
-            long endNs,
-            String name,
-            String mangledName,
-            Dim3 grid,
-            Dim3 block,
-            int staticSharedBytes,
-            int dynamicSharedBytes,
-            int registersPerThread) {
-        return new GpuKernel(
-                pid,
-                device,
-                stream,
-                correlationId,
-                beginNs,
-                endNs,
-                name,
-                mangledName,
-                grid,
-                block,
-                staticSharedBytes,
-                dynamicSharedBytes,
-                registersPerThread,
-                KERNEL,
-                on(KERNEL, device, stream));
-    }
-
-    public static GpuMemoryCopy copy(
-            int pid,
-            int device,
-            long stream,
-            long correlationId,
-            long beginNs,
-            long endNs,
-            CopyKind kind,
-            long bytes,
-            int srcDevice,
-            int dstDevice) {
-        return new GpuMemoryCopy(
-                pid,
-                device,
-                stream,
-                correlationId,
-                beginNs,
-                endNs,
-                kind,
-                bytes,
-                srcDevice,
-                dstDevice,
-                COPY,
-                on(COPY, device, stream));
-    }
-
-    public static GpuMemorySet memset(
-            int pid, int device, long stream, long correlationId, long beginNs, long endNs, long bytes, long value) {
-        return new GpuMemorySet(
-                pid, device, stream, correlationId, beginNs, endNs, bytes, value, MEMSET, on(MEMSET, device, stream));
-    }
-
-    public static GpuMemoryAllocation allocation(
-            int pid,
-            int device,
-            long stream,
-            long correlationId,
-            long timestampNs,
-            boolean free,
-            MemoryKind memory,
-            long address,
-            long bytes) {
-        return new GpuMemoryAllocation(
-                pid, device, stream, correlationId, timestampNs, free, memory, address, bytes, ALLOCATION);
-    }
-
-    public static GpuMarker marker(
-            int pid,
-            int tid,
-            String domain,
-            String message,
-            long beginNs,
-            long endNs,
-            boolean range,
-            int depth,
-            boolean closedByProfiler) {
-        return new GpuMarker(pid, tid, domain, message, beginNs, endNs, range, depth, closedByProfiler, NVTX);
     }
 }

@@ -82,8 +82,22 @@ class CollectionFilterTest {
     }
 
     private static GpuActivity kernel(long t, String name) {
-        return new GpuActivity(
-                CudaLikeGpu.kernel(1, 0, 7, 1, t, t + 10, name, name, new Dim3(1, 1, 1), new Dim3(1, 1, 1), 0, 0, 8));
+        return new GpuActivity(new GpuKernel(
+                1,
+                0,
+                7,
+                1,
+                t,
+                t + 10,
+                name,
+                name,
+                new Dim3(1, 1, 1),
+                new Dim3(1, 1, 1),
+                0,
+                0,
+                8,
+                CudaLikeGpu.KERNEL,
+                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7)));
     }
 
     private List<String> gpuNames() {

@@ -28,6 +28,11 @@ import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuArgument;
 import org.rocprofsys.core.gpu.GpuDevice;
+import org.rocprofsys.core.gpu.GpuKernel;
+import org.rocprofsys.core.gpu.GpuMarker;
+import org.rocprofsys.core.gpu.GpuMemoryAllocation;
+import org.rocprofsys.core.gpu.GpuMemoryCopy;
+import org.rocprofsys.core.gpu.GpuMemorySet;
 import org.rocprofsys.core.gpu.GpuPageFault;
 import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.GpuSynchronization;
@@ -98,7 +103,7 @@ class RocpdSinkTest {
                 List.of())));
         out.accept(new GpuActivity(new GpuApiCall(
                 PID, PID, CudaLikeGpu.RUNTIME, "cudaMemset", T0 + 5 * MS + 400, T0 + 5 * MS + 500, 13, List.of())));
-        out.accept(new GpuActivity(CudaLikeGpu.kernel(
+        out.accept(new GpuActivity(new GpuKernel(
                 PID,
                 0,
                 7,
@@ -111,8 +116,10 @@ class RocpdSinkTest {
                 new Dim3(256, 1, 1),
                 0,
                 128,
-                32)));
-        out.accept(new GpuActivity(CudaLikeGpu.kernel(
+                32,
+                CudaLikeGpu.KERNEL,
+                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7))));
+        out.accept(new GpuActivity(new GpuKernel(
                 PID,
                 0,
                 7,
@@ -125,18 +132,41 @@ class RocpdSinkTest {
                 new Dim3(256, 1, 1),
                 0,
                 128,
-                32)));
-        out.accept(new GpuActivity(CudaLikeGpu.copy(
-                PID, 0, 7, 12, T0 + 5 * MS + 250, T0 + 5 * MS + 900, CopyKind.HOST_TO_DEVICE, 4096, -1, 0)));
-        out.accept(new GpuActivity(CudaLikeGpu.memset(PID, 0, 7, 13, T0 + 8 * MS, T0 + 8 * MS + 50, 4096, 0)));
+                32,
+                CudaLikeGpu.KERNEL,
+                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7))));
+        out.accept(new GpuActivity(new GpuMemoryCopy(
+                PID,
+                0,
+                7,
+                12,
+                T0 + 5 * MS + 250,
+                T0 + 5 * MS + 900,
+                CopyKind.HOST_TO_DEVICE,
+                4096,
+                -1,
+                0,
+                CudaLikeGpu.COPY,
+                CudaLikeGpu.on(CudaLikeGpu.COPY, 0, 7))));
+        out.accept(new GpuActivity(new GpuMemorySet(
+                PID,
+                0,
+                7,
+                13,
+                T0 + 8 * MS,
+                T0 + 8 * MS + 50,
+                4096,
+                0,
+                CudaLikeGpu.MEMSET,
+                CudaLikeGpu.on(CudaLikeGpu.MEMSET, 0, 7))));
+        out.accept(new GpuActivity(new GpuMemoryAllocation(
+                PID, 0, 0, 0, T0 + 5 * MS, false, MemoryKind.DEVICE, 0x7000, 4096, CudaLikeGpu.ALLOCATION)));
+        out.accept(new GpuActivity(new GpuMemoryAllocation(
+                PID, 0, 0, 0, T0 + 8 * MS + 60, true, MemoryKind.DEVICE, 0x7000, 4096, CudaLikeGpu.ALLOCATION)));
         out.accept(new GpuActivity(
-                CudaLikeGpu.allocation(PID, 0, 0, 0, T0 + 5 * MS, false, MemoryKind.DEVICE, 0x7000, 4096)));
+                new GpuMarker(PID, PID, "", "phase", T0 + 5 * MS, T0 + 8 * MS, true, 0, false, CudaLikeGpu.NVTX)));
         out.accept(new GpuActivity(
-                CudaLikeGpu.allocation(PID, 0, 0, 0, T0 + 8 * MS + 60, true, MemoryKind.DEVICE, 0x7000, 4096)));
-        out.accept(
-                new GpuActivity(CudaLikeGpu.marker(PID, PID, "", "phase", T0 + 5 * MS, T0 + 8 * MS, true, 0, false)));
-        out.accept(new GpuActivity(
-                CudaLikeGpu.marker(PID, PID, "dom", "tick", T0 + 6 * MS, T0 + 6 * MS, false, -1, false)));
+                new GpuMarker(PID, PID, "dom", "tick", T0 + 6 * MS, T0 + 6 * MS, false, -1, false, CudaLikeGpu.NVTX)));
         out.accept(
                 new GpuActivity(new GpuSynchronization(PID, 0, 7, 14, T0 + 8 * MS, T0 + 8 * MS + 80, SyncKind.STREAM)));
         // unified memory: a GPU fault served by migrating two ranges to the device, a CPU fault

@@ -4,15 +4,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.rocprofsys.core.event.Category;
-import org.rocprofsys.core.gpu.CopyKind;
 import org.rocprofsys.core.gpu.DevicePlacement;
 import org.rocprofsys.core.gpu.DeviceTrack;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuAnnotation;
 import org.rocprofsys.core.gpu.GpuDomain;
-import org.rocprofsys.core.gpu.GpuKernel;
-import org.rocprofsys.core.gpu.GpuMemoryCopy;
-import org.rocprofsys.core.gpu.GpuMemorySet;
 import org.rocprofsys.core.gpu.GpuVendor;
 
 /**
@@ -72,15 +68,11 @@ public final class CudaGpu {
                 .integer("device", device);
     }
 
-    static GpuKernel kernel(
-            int pid,
+    /** A kernel's stream track and annotations. */
+    static DevicePlacement kernel(
             int device,
             long stream,
             long correlationId,
-            long beginNs,
-            long endNs,
-            String name,
-            String mangledName,
             Dim3 grid,
             Dim3 block,
             int staticShared,
@@ -94,71 +86,25 @@ public final class CudaGpu {
                 .uint("dynamic_shared_memory", dynamicShared)
                 .uint("registers_per_thread", registers)
                 .build();
-        return new GpuKernel(
-                pid,
-                device,
-                stream,
-                correlationId,
-                beginNs,
-                endNs,
-                name,
-                mangledName,
-                grid,
-                block,
-                staticShared,
-                dynamicShared,
-                registers,
-                KERNEL_DISPATCH,
-                new DevicePlacement(stream(device, stream), KERNEL_DISPATCH.category(), annotations));
+        return new DevicePlacement(stream(device, stream), KERNEL_DISPATCH.category(), annotations);
     }
 
-    static GpuMemoryCopy copy(
-            int pid,
-            int device,
-            long stream,
-            long correlationId,
-            long beginNs,
-            long endNs,
-            CopyKind kind,
-            long bytes,
-            int srcDevice,
-            int dstDevice) {
+    /** A copy's stream track and annotations. */
+    static DevicePlacement copy(int device, long stream, long correlationId, long bytes, int srcDevice, int dstDevice) {
         List<GpuAnnotation> annotations = work(correlationId, stream, device)
                 .uint("bytes", bytes)
                 .integer("src_agent", srcDevice)
                 .integer("dst_agent", dstDevice)
                 .build();
-        return new GpuMemoryCopy(
-                pid,
-                device,
-                stream,
-                correlationId,
-                beginNs,
-                endNs,
-                kind,
-                bytes,
-                srcDevice,
-                dstDevice,
-                MEMORY_COPY,
-                new DevicePlacement(stream(device, stream), MEMORY_COPY.category(), annotations));
+        return new DevicePlacement(stream(device, stream), MEMORY_COPY.category(), annotations);
     }
 
-    static GpuMemorySet memset(
-            int pid, int device, long stream, long correlationId, long beginNs, long endNs, long bytes, long value) {
+    /** A memset's stream track and annotations. */
+    static DevicePlacement memset(int device, long stream, long correlationId, long bytes, long value) {
         List<GpuAnnotation> annotations = work(correlationId, stream, device)
                 .uint("bytes", bytes)
                 .uint("value", value)
                 .build();
-        return new GpuMemorySet(
-                pid,
-                device,
-                stream,
-                correlationId,
-                beginNs,
-                endNs,
-                bytes,
-                value,
-                MEMORY_SET,
-                new DevicePlacement(stream(device, stream), MEMORY_SET.category(), annotations));
+        return new DevicePlacement(stream(device, stream), MEMORY_SET.category(), annotations);
     }
 }

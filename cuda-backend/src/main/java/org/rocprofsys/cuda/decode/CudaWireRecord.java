@@ -5,11 +5,15 @@ import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.rocprofsys.core.wire.RecordFields.length;
+import static org.rocprofsys.core.wire.RecordFields.need;
+import static org.rocprofsys.core.wire.RecordFields.string;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.rocprofsys.core.wire.RecordFields;
 
 /**
  * One record of the CUDA backend as the wire carries it (docs/wire-protocol.md, "GPU records"),
@@ -98,13 +102,9 @@ public sealed interface CudaWireRecord {
      *                                  says
      */
     static CudaWireRecord parse(MemorySegment record) {
-        int type = Short.toUnsignedInt(record.get(JAVA_SHORT, 0));
-        int size = Short.toUnsignedInt(record.get(JAVA_SHORT, 2));
-        int aux = record.get(JAVA_INT, 4);
-        if (size > record.byteSize()) {
-            throw new IllegalArgumentException("record of " + size + " bytes in " + record.byteSize());
-        }
-        MemorySegment r = record.asSlice(0, size);
+        MemorySegment r = RecordFields.sized(record);
+        int type = RecordFields.type(r);
+        int aux = RecordFields.aux(r);
         return switch (type) {
             case REC_CUDA_API_NAME -> {
                 need(r, 17, "CUDA_API_NAME");
@@ -195,25 +195,5 @@ public sealed interface CudaWireRecord {
                 (r.get(JAVA_INT, 28) & 1) == 0,
                 values,
                 string(r, 32 + 8L * n));
-    }
-
-    private static void need(MemorySegment r, long bytes, String what) {
-        if (r.byteSize() < bytes) {
-            throw new IllegalArgumentException(what + " record of " + r.byteSize() + " bytes, needs " + bytes);
-        }
-    }
-
-    private static int length(MemorySegment r, long at) {
-        int n = 0;
-        while (at + n < r.byteSize() && r.get(JAVA_BYTE, at + n) != 0) {
-            n++;
-        }
-        return n;
-    }
-
-    private static String string(MemorySegment r, long at) {
-        return at >= r.byteSize()
-                ? ""
-                : new String(r.asSlice(at, length(r, at)).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
     }
 }

@@ -93,7 +93,7 @@ final class KernelCounters {
         List<String> names = metrics.getOrDefault(c.device(), List.of());
         int at = names.indexOf(DURATION);
         long duration = at >= 0 && at < c.values().length ? Math.round(c.values()[at]) : 0;
-        return CudaGpu.kernel(
+        return new GpuKernel(
                 k.pid(),
                 k.device(),
                 k.stream(),
@@ -106,7 +106,9 @@ final class KernelCounters {
                 k.block(),
                 k.staticSharedBytes(),
                 k.dynamicSharedBytes(),
-                k.registersPerThread());
+                k.registersPerThread(),
+                k.domain(),
+                k.placement());
     }
 
     void finish() {

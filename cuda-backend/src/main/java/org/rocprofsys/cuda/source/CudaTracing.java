@@ -1,7 +1,6 @@
 package org.rocprofsys.cuda.source;
 
 import java.io.PrintStream;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -14,10 +13,10 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.GpuDomain;
+import org.rocprofsys.core.spi.Plugin;
 import org.rocprofsys.core.spi.RecordDecoder;
 import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 import org.rocprofsys.core.wire.BackendRecords;
-import org.rocprofsys.core.wire.WireException;
 import org.rocprofsys.cuda.counters.MetricCatalog;
 import org.rocprofsys.cuda.decode.CudaDecoder;
 import org.rocprofsys.cuda.decode.CudaGpu;
@@ -32,6 +31,13 @@ import org.rocprofsys.elf.Demangler;
  * with {@link CudaDecoder}. It runs nothing beside the target.
  */
 public final class CudaTracing implements TargetEnvironmentContribution, RecordDecoder {
+    /** cuda-backend's bundle: the vendor and this source, one line in the registration list. */
+    public static final Plugin PLUGIN = Plugin.gpuVendor(
+            "cuda-backend",
+            CudaGpu.VENDOR,
+            context -> (settings, targetEnvironment, log) ->
+                    sources(settings, context.libraryDirectory().resolve("librocprof-sys-cuda.so"), log));
+
     public static final String USE_SETTING = "ROCPROFSYS_USE_CUDA";
     /** What the injection library reads (cuda-backend/src/main/c/rsys_cuda.c). */
     static final String AGENT_DOMAINS = "ROCPROFSYS_AGENT_CUDA_DOMAINS";
@@ -123,33 +129,10 @@ public final class CudaTracing implements TargetEnvironmentContribution, RecordD
      * (docs/benchmarks.md, "Fixed cost per run").
      */
     public static BackendRecords records(int pid, Consumer<TraceEvent> out) {
-        return new BackendRecords() {
-            private CudaDecoder decoder;
-
-            @Override
-            public boolean owns(int type) {
-                return CudaWireRecord.isCuda(type);
-            }
-
-            @Override
-            public void accept(int tid, MemorySegment record) throws WireException {
-                if (decoder == null) {
-                    decoder = new CudaDecoder(
-                            pid, name -> Demangler.shared().demangle(name), e -> out.accept(new GpuActivity(e)));
-                }
-                try {
-                    decoder.accept(tid, record);
-                } catch (IllegalArgumentException e) {
-                    throw new WireException("pid " + pid + " tid " + tid + ": " + e.getMessage());
-                }
-            }
-
-            @Override
-            public void finish(long endNs) {
-                if (decoder != null) {
-                    decoder.finish(endNs);
-                }
-            }
-        };
+        return BackendRecords.decoding(
+                pid,
+                CudaWireRecord::isCuda,
+                () -> new CudaDecoder(
+                        pid, name -> Demangler.shared().demangle(name), e -> out.accept(new GpuActivity(e))));
     }
 }

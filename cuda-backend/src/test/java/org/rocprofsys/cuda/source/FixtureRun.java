@@ -3,10 +3,8 @@ package org.rocprofsys.cuda.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,20 +12,17 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.zip.GZIPInputStream;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.output.OutputContext;
+import org.rocprofsys.core.output.RunFiles;
 import org.rocprofsys.core.output.RunOutputs;
 import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
@@ -115,31 +110,11 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
 
     /** A stats file of the run ({@code kernel_stats}, ...; {@code csv} or {@code json}). */
     String statsFile(String table, String extension) {
-        try (var files = Files.list(outputDir)) {
-            Path p = files.filter(f -> f.getFileName().toString().startsWith(table + "-")
-                            && f.getFileName().toString().endsWith("." + extension))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no " + table + "." + extension + " in " + outputDir));
-            return Files.readString(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RunFiles.statsFile(outputDir, table, extension);
     }
 
     private static OutputPaths paths(Path dir, int pid) {
-        LaunchContext ctx = new LaunchContext(
-                List.of("./app"),
-                pid,
-                1,
-                pid,
-                pid,
-                ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
-                Map.of(),
-                k -> Optional.empty(),
-                Optional.empty());
-        OutputSettings os =
-                new OutputSettings(dir.resolve("out").toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
-        return new OutputPaths(os, ctx, dir, OptionalInt.empty());
+        return RunFiles.paths(dir, pid, "./app", ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC));
     }
 
     private static InputStream resource(String name) {

@@ -26,10 +26,13 @@ import org.rocprofsys.core.gpu.GpuArgument;
 import org.rocprofsys.core.gpu.GpuCounterSample;
 import org.rocprofsys.core.gpu.GpuDevice;
 import org.rocprofsys.core.gpu.GpuDomain;
+import org.rocprofsys.core.gpu.GpuKernel;
+import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuPageFault;
 import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.MigrationDirection;
 import org.rocprofsys.core.gpu.MigrationTrigger;
+import org.rocprofsys.core.wire.BackendRecords;
 import org.rocprofsys.rocm.decode.RocmLayouts.BufferKind;
 import org.rocprofsys.rocm.decode.RocmLayouts.CallbackKind;
 
@@ -43,7 +46,7 @@ import org.rocprofsys.rocm.decode.RocmLayouts.CallbackKind;
  * {@code RCCL Comm Recv} byte counters (the value at the call's begin, 0 at its end). Records of
  * one image share one decoder; the image's rings may hand them over in any order.
  */
-public final class RocmDecoder {
+public final class RocmDecoder implements BackendRecords.Decoder {
     private final int pid;
     private final UnaryOperator<String> demangler;
     private final Consumer<TraceEvent> out;
@@ -197,24 +200,32 @@ public final class RocmDecoder {
                 String mangled = b.kernelName();
                 long group = Integer.toUnsignedLong(
                         r.get(JAVA_INT_UNALIGNED, RocmLayouts.KernelDispatch.GROUP_SEGMENT_SIZE));
-                gpu(RocmGpu.kernel(
-                        pid,
-                        b.deviceA(),
-                        b.stream(),
-                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.CORRELATION_INTERNAL),
-                        begin,
-                        end,
-                        demangle(mangled),
-                        mangled,
-                        dim3(r, RocmLayouts.KernelDispatch.GRID_SIZE),
-                        dim3(r, RocmLayouts.KernelDispatch.WORKGROUP_SIZE),
+                long correlation = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.CORRELATION_INTERNAL);
+                Dim3 grid = dim3(r, RocmLayouts.KernelDispatch.GRID_SIZE);
+                Dim3 block = dim3(r, RocmLayouts.KernelDispatch.WORKGROUP_SIZE);
+                var dispatch = new RocmGpu.Dispatch(
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.QUEUE_ID),
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.DISPATCH_ID),
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.KERNEL_ID),
                         Integer.toUnsignedLong(
                                 r.get(JAVA_INT_UNALIGNED, RocmLayouts.KernelDispatch.PRIVATE_SEGMENT_SIZE)),
-                        group,
-                        options.groupByQueue() || b.stream() == 0));
+                        group);
+                gpu(new GpuKernel(
+                        pid,
+                        b.deviceA(),
+                        b.stream(),
+                        correlation,
+                        begin,
+                        end,
+                        demangle(mangled),
+                        mangled,
+                        grid,
+                        block,
+                        (int) group,
+                        0,
+                        0,
+                        RocmGpu.KERNEL_DISPATCH,
+                        RocmGpu.kernel(b.deviceA(), b.stream(), correlation, grid, block, dispatch, byQueue(b))));
             }
             case BufferKind.MEMORY_COPY -> {
                 if (r.byteSize() < RocmLayouts.MemoryCopy.SIZE) {
@@ -226,21 +237,21 @@ public final class RocmDecoder {
                     return;
                 }
                 int device = b.deviceA() >= 0 ? b.deviceA() : Math.max(b.deviceB(), 0);
-                gpu(RocmGpu.copy(
+                long correlation = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.CORRELATION_INTERNAL);
+                int tid = (int) r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.THREAD_ID);
+                gpu(new GpuMemoryCopy(
                         pid,
                         device,
                         b.stream(),
-                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.CORRELATION_INTERNAL),
+                        correlation,
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.START) - b.clockOffsetNs(),
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.END) - b.clockOffsetNs(),
                         kind,
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.BYTES),
                         b.deviceB(),
                         b.deviceA(),
-                        b.nodeB(),
-                        b.nodeA(),
-                        (int) r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.THREAD_ID),
-                        options.groupByQueue() || b.stream() == 0));
+                        RocmGpu.MEMORY_COPY,
+                        RocmGpu.copy(b.stream(), correlation, b.nodeB(), b.nodeA(), tid, byQueue(b))));
             }
             case BufferKind.SCRATCH_MEMORY -> {
                 if (r.byteSize() < RocmLayouts.ScratchMemory.SIZE) {
@@ -389,6 +400,14 @@ public final class RocmDecoder {
             case 3 -> "SCRATCH_MEMORY_ASYNC_RECLAIM";
             default -> "SCRATCH_MEMORY_NONE";
         };
+    }
+
+    /**
+     * Kernels and copies go on their queue's (or thread's) track with
+     * {@code ROCPROFSYS_ROCM_GROUP_BY_QUEUE}, or when no HIP stream is known; else on the stream's.
+     */
+    private boolean byQueue(RocmWireRecord.Buffer b) {
+        return options.groupByQueue() || b.stream() == 0;
     }
 
     private void gpu(org.rocprofsys.core.gpu.GpuEvent e) {

@@ -2,14 +2,11 @@ package org.rocprofsys.rocm.decode;
 
 import java.util.List;
 import org.rocprofsys.core.event.Category;
-import org.rocprofsys.core.gpu.CopyKind;
 import org.rocprofsys.core.gpu.DevicePlacement;
 import org.rocprofsys.core.gpu.DeviceTrack;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuAnnotation;
 import org.rocprofsys.core.gpu.GpuDomain;
-import org.rocprofsys.core.gpu.GpuKernel;
-import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuScratchMemory;
 import org.rocprofsys.core.gpu.GpuVendor;
 
@@ -58,82 +55,41 @@ public final class RocmGpu {
         return new DeviceTrack("rocm/s/" + stream, "HIP Activity Stream " + stream);
     }
 
+    /** What a dispatch adds to the neutral kernel: its queue and upstream's dispatch annotations. */
+    record Dispatch(long queueId, long dispatchId, long kernelId, long privateSegmentSize, long groupSegmentSize) {}
+
     /**
-     * A kernel dispatch: the neutral kernel (its {@code stream} the HIP stream id, 0 when the launch
-     * named none) on its queue's track ({@code byQueue}: {@code ROCPROFSYS_ROCM_GROUP_BY_QUEUE}, or
-     * no HIP stream known) or its stream's, with upstream's dispatch annotations.
+     * A kernel dispatch (its {@code stream} the HIP stream id, 0 when the launch named none) on its
+     * queue's track ({@code byQueue}) or its stream's, with upstream's dispatch annotations.
      */
-    static GpuKernel kernel(
-            int pid,
-            int device,
-            long stream,
-            long correlationId,
-            long beginNs,
-            long endNs,
-            String name,
-            String mangledName,
-            Dim3 grid,
-            Dim3 block,
-            long queueId,
-            long dispatchId,
-            long kernelId,
-            long privateSegmentSize,
-            long groupSegmentSize,
-            boolean byQueue) {
+    static DevicePlacement kernel(
+            int device, long stream, long correlationId, Dim3 grid, Dim3 block, Dispatch d, boolean byQueue) {
         DeviceTrack track = byQueue
                 ? new DeviceTrack(
-                        "rocm/q/" + device + "/" + queueId, "GPU Kernel Dispatch [" + device + "] Queue " + queueId)
+                        "rocm/q/" + device + "/" + d.queueId(),
+                        "GPU Kernel Dispatch [" + device + "] Queue " + d.queueId())
                 : stream(stream);
         List<GpuAnnotation> annotations = GpuAnnotation.builder()
                 .uint("corr_id", correlationId)
                 .uint("stream_id", stream)
-                .uint("queue", queueId)
-                .uint("dispatch_id", dispatchId)
-                .uint("kernel_id", kernelId)
-                .uint("private_segment_size", privateSegmentSize)
-                .uint("group_segment_size", groupSegmentSize)
+                .uint("queue", d.queueId())
+                .uint("dispatch_id", d.dispatchId())
+                .uint("kernel_id", d.kernelId())
+                .uint("private_segment_size", d.privateSegmentSize())
+                .uint("group_segment_size", d.groupSegmentSize())
                 .string("workgroup_size", block.toString())
                 .string("grid_size", grid.toString())
                 .build();
-        return new GpuKernel(
-                pid,
-                device,
-                stream,
-                correlationId,
-                beginNs,
-                endNs,
-                name,
-                mangledName,
-                grid,
-                block,
-                (int) groupSegmentSize,
-                0,
-                0,
-                KERNEL_DISPATCH,
-                new DevicePlacement(track, byQueue ? KERNEL_DISPATCH.category() : STREAM_CATEGORY, annotations));
+        return new DevicePlacement(track, byQueue ? KERNEL_DISPATCH.category() : STREAM_CATEGORY, annotations);
     }
 
     /**
-     * A memory copy: the neutral copy (its {@code stream} the HIP stream id, 0 when none; its
-     * devices GPU indices, -1 for host memory) on {@code GPU Memory Copy to Agent [<dst node>]
-     * Thread <n>} of the thread that asked for it ({@code byQueue}) or its stream's track,
-     * annotated with the agents' logical node ids as upstream does.
+     * A memory copy (its {@code stream} the HIP stream id, 0 when none) on
+     * {@code GPU Memory Copy to Agent [<dst node>] Thread <n>} of the thread that asked for it
+     * ({@code byQueue}) or its stream's track, annotated with the agents' logical node ids as
+     * upstream does.
      */
-    static GpuMemoryCopy copy(
-            int pid,
-            int device,
-            long stream,
-            long correlationId,
-            long beginNs,
-            long endNs,
-            CopyKind kind,
-            long bytes,
-            int srcDevice,
-            int dstDevice,
-            int srcNode,
-            int dstNode,
-            int tid,
-            boolean byQueue) {
+    static DevicePlacement copy(long stream, long correlationId, int srcNode, int dstNode, int tid, boolean byQueue) {
         DeviceTrack track = byQueue
                 ? new DeviceTrack(
                         "rocm/c/" + dstNode + "/" + tid, "GPU Memory Copy to Agent [" + dstNode + "] Thread ", tid)
@@ -144,19 +100,7 @@ public final class RocmGpu {
                 .integer("dst_agent", dstNode)
                 .integer("src_agent", srcNode)
                 .build();
-        return new GpuMemoryCopy(
-                pid,
-                device,
-                stream,
-                correlationId,
-                beginNs,
-                endNs,
-                kind,
-                bytes,
-                srcDevice,
-                dstDevice,
-                MEMORY_COPY,
-                new DevicePlacement(track, byQueue ? MEMORY_COPY.category() : STREAM_CATEGORY, annotations));
+        return new DevicePlacement(track, byQueue ? MEMORY_COPY.category() : STREAM_CATEGORY, annotations);
     }
 
     /** A scratch-memory operation on its device queue's scratch track. */

@@ -3,13 +3,16 @@ package org.rocprofsys.rocm.decode;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.rocprofsys.core.wire.RecordFields.length;
+import static org.rocprofsys.core.wire.RecordFields.need;
+import static org.rocprofsys.core.wire.RecordFields.string;
+import static org.rocprofsys.core.wire.RecordFields.strings;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.rocprofsys.core.gpu.GpuArgument;
+import org.rocprofsys.core.wire.RecordFields;
 
 /**
  * One record of the ROCm backend as the wire carries it (docs/wire-protocol.md, "ROCm records"),
@@ -70,7 +73,7 @@ public sealed interface RocmWireRecord {
     int REC_ROCM_BUFFER = 19;
 
     /** True for the record types of the ROCm backend. */
-    static boolean isRocm(int type) {
+    public static boolean isRocm(int type) {
         return type >= REC_ROCM_AGENT && type <= REC_ROCM_BUFFER;
     }
 
@@ -80,13 +83,9 @@ public sealed interface RocmWireRecord {
      * @throws IllegalArgumentException when it is not a ROCm record or is shorter than its type says
      */
     static RocmWireRecord parse(MemorySegment record) {
-        int type = Short.toUnsignedInt(record.get(JAVA_SHORT, 0));
-        int size = Short.toUnsignedInt(record.get(JAVA_SHORT, 2));
-        int aux = record.get(JAVA_INT, 4);
-        if (size > record.byteSize()) {
-            throw new IllegalArgumentException("record of " + size + " bytes in " + record.byteSize());
-        }
-        MemorySegment r = record.asSlice(0, size);
+        MemorySegment r = RecordFields.sized(record);
+        int type = RecordFields.type(r);
+        int aux = RecordFields.aux(r);
         return switch (type) {
             case REC_ROCM_AGENT -> {
                 need(r, 16, "ROCM_AGENT");
@@ -146,35 +145,5 @@ public sealed interface RocmWireRecord {
 
     private static MemorySegment copy(MemorySegment r, long at, long bytes) {
         return MemorySegment.ofArray(r.asSlice(at, bytes).toArray(JAVA_BYTE));
-    }
-
-    private static List<String> strings(MemorySegment r, long at, int n) {
-        List<String> out = new ArrayList<>(n);
-        for (int i = 0; i < n && at < r.byteSize(); i++) {
-            int len = length(r, at);
-            out.add(new String(r.asSlice(at, len).toArray(JAVA_BYTE), StandardCharsets.UTF_8));
-            at += len + 1;
-        }
-        return List.copyOf(out);
-    }
-
-    private static void need(MemorySegment r, long bytes, String what) {
-        if (r.byteSize() < bytes) {
-            throw new IllegalArgumentException(what + " record of " + r.byteSize() + " bytes, needs " + bytes);
-        }
-    }
-
-    private static int length(MemorySegment r, long at) {
-        int n = 0;
-        while (at + n < r.byteSize() && r.get(JAVA_BYTE, at + n) != 0) {
-            n++;
-        }
-        return n;
-    }
-
-    private static String string(MemorySegment r, long at) {
-        return at >= r.byteSize()
-                ? ""
-                : new String(r.asSlice(at, length(r, at)).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
     }
 }

@@ -1,7 +1,6 @@
 package org.rocprofsys.rocm.source;
 
 import java.io.PrintStream;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -16,10 +15,10 @@ import java.util.regex.PatternSyntaxException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.GpuDomain;
+import org.rocprofsys.core.spi.Plugin;
 import org.rocprofsys.core.spi.RecordDecoder;
 import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 import org.rocprofsys.core.wire.BackendRecords;
-import org.rocprofsys.core.wire.WireException;
 import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.rocm.decode.RocmDecodeOptions;
 import org.rocprofsys.rocm.decode.RocmDecoder;
@@ -34,6 +33,13 @@ import org.rocprofsys.rocm.decode.RocmWireRecord;
  * nothing beside the target.
  */
 public final class RocmTracing implements TargetEnvironmentContribution, RecordDecoder {
+    /** rocm-backend's bundle: the vendor and this source, one line in the registration list. */
+    public static final Plugin PLUGIN = Plugin.gpuVendor(
+            "rocm-backend",
+            RocmGpu.VENDOR,
+            context -> (settings, targetEnvironment, log) ->
+                    sources(settings, context.libraryDirectory().resolve("librocprof-sys-rocm.so"), log));
+
     public static final String USE_SETTING = "ROCPROFSYS_USE_ROCM";
     static final String USE_RCCLP = "ROCPROFSYS_USE_RCCLP";
     static final String GROUP_BY_QUEUE = "ROCPROFSYS_ROCM_GROUP_BY_QUEUE";
@@ -208,29 +214,14 @@ public final class RocmTracing implements TargetEnvironmentContribution, RecordD
         return records(pid, options, out);
     }
 
-    /** The decoder of one process image's ROCm records. */
+    /**
+     * The decoder of one process image's ROCm records, made at its first ROCm record (the
+     * demangler's binding, ~20 ms, at the first kernel name).
+     */
     public static BackendRecords records(int pid, RocmDecodeOptions options, Consumer<TraceEvent> out) {
-        // the demangler's binding (~20 ms) is made at the first kernel name, not for every image
-        RocmDecoder decoder = new RocmDecoder(pid, name -> Demangler.shared().demangle(name), options, out);
-        return new BackendRecords() {
-            @Override
-            public boolean owns(int type) {
-                return RocmWireRecord.isRocm(type);
-            }
-
-            @Override
-            public void accept(int tid, MemorySegment record) throws WireException {
-                try {
-                    decoder.accept(tid, record);
-                } catch (IllegalArgumentException e) {
-                    throw new WireException("pid " + pid + " tid " + tid + ": " + e.getMessage());
-                }
-            }
-
-            @Override
-            public void finish(long endNs) {
-                decoder.finish(endNs);
-            }
-        };
+        return BackendRecords.decoding(
+                pid,
+                RocmWireRecord::isRocm,
+                () -> new RocmDecoder(pid, name -> Demangler.shared().demangle(name), options, out));
     }
 }

@@ -14,19 +14,16 @@ import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.output.OutputContext;
+import org.rocprofsys.core.output.RunFiles;
 import org.rocprofsys.core.output.RunOutputs;
 import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
@@ -138,30 +135,10 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
 
     /** A stats file of the run ({@code kernel_stats}, ...; {@code csv} or {@code json}). */
     String statsFile(String table, String extension) {
-        try (var files = Files.list(outputDir)) {
-            Path p = files.filter(f -> f.getFileName().toString().startsWith(table + "-")
-                            && f.getFileName().toString().endsWith("." + extension))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no " + table + "." + extension + " in " + outputDir));
-            return Files.readString(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RunFiles.statsFile(outputDir, table, extension);
     }
 
     private static OutputPaths paths(Path dir, int pid) {
-        LaunchContext ctx = new LaunchContext(
-                List.of("./replay_app"),
-                pid,
-                1,
-                pid,
-                pid,
-                ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
-                Map.of(),
-                k -> Optional.empty(),
-                Optional.empty());
-        OutputSettings os =
-                new OutputSettings(dir.resolve("out").toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
-        return new OutputPaths(os, ctx, dir, OptionalInt.empty());
+        return RunFiles.paths(dir, pid, "./replay_app", ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC));
     }
 }

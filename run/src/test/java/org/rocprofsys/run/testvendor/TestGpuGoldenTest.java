@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
@@ -12,27 +11,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.EventStream;
 import org.rocprofsys.core.event.GoldenFile;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.output.OutputContext;
+import org.rocprofsys.core.output.RunFiles;
 import org.rocprofsys.core.output.RunOutputs;
 import org.rocprofsys.core.perfetto.DecodedTrace;
 import org.rocprofsys.core.pipeline.Pipeline;
@@ -197,30 +192,11 @@ class TestGpuGoldenTest {
         return text;
     }
 
-    private static Path file(OutputPaths paths, String prefix, String suffix) throws IOException {
-        try (var files = Files.list(paths.directory())) {
-            List<Path> all = new ArrayList<>(files.toList());
-            return all.stream()
-                    .filter(f -> f.getFileName().toString().startsWith(prefix)
-                            && f.getFileName().toString().endsWith(suffix))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no " + prefix + "*" + suffix + " in " + all));
-        }
+    private static Path file(OutputPaths paths, String prefix, String suffix) {
+        return RunFiles.find(paths.directory(), prefix, suffix);
     }
 
     private static OutputPaths paths(Path dir) {
-        LaunchContext ctx = new LaunchContext(
-                List.of("./testapp"),
-                PID,
-                1,
-                PID,
-                PID,
-                ZonedDateTime.of(2026, 12, 7, 0, 0, 0, 0, ZoneOffset.UTC),
-                Map.of(),
-                k -> Optional.empty(),
-                Optional.empty());
-        OutputSettings os =
-                new OutputSettings(dir.resolve("out").toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
-        return new OutputPaths(os, ctx, dir, OptionalInt.empty());
+        return RunFiles.paths(dir, PID, "./testapp", ZonedDateTime.of(2026, 12, 7, 0, 0, 0, 0, ZoneOffset.UTC));
     }
 }

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.GpuActivity;
@@ -22,9 +21,9 @@ import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.gpu.GpuKernel;
 import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
+import org.rocprofsys.core.gpu.GpuTracingFormat;
 import org.rocprofsys.core.gpu.GpuVendor;
 import org.rocprofsys.core.output.OutputContext;
-import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
 import org.rocprofsys.core.output.WrittenFile;
 
@@ -36,18 +35,10 @@ import org.rocprofsys.core.output.WrittenFile;
  * when GPU tracing is on and the run saw GPU work; and, for metadata.json, the GPUs the processes
  * used and how many times each kernel ran.
  */
-public final class GpuStatsFormat implements OutputFormat {
-    /** The GPU tracing vendors (their switches turn the format on). */
-    private final List<GpuVendor> vendors;
-
-    /** @param vendors the registered GPU tracing vendors */
+public final class GpuStatsFormat extends GpuTracingFormat {
+    /** @param vendors the registered GPU tracing vendors (their switches turn the format on) */
     public GpuStatsFormat(List<GpuVendor> vendors) {
-        this.vendors = List.copyOf(vendors);
-    }
-
-    @Override
-    public boolean enabled(Settings settings) {
-        return GpuVendor.anyTracing(vendors, settings);
+        super(vendors);
     }
 
     @Override

@@ -13,10 +13,27 @@ import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuDevice;
 import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.gpu.GpuKernel;
+import org.rocprofsys.core.gpu.GpuMemoryCopy;
+import org.rocprofsys.core.gpu.GpuMemorySet;
 
 class GpuStatisticsTest {
     private static GpuKernel kernel(String name, long begin, long end) {
-        return CudaLikeGpu.kernel(1, 0, 7, 1, begin, end, name, name, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0, 16);
+        return new GpuKernel(
+                1,
+                0,
+                7,
+                1,
+                begin,
+                end,
+                name,
+                name,
+                new Dim3(1, 1, 1),
+                new Dim3(32, 1, 1),
+                0,
+                0,
+                16,
+                CudaLikeGpu.KERNEL,
+                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7));
     }
 
     private static GpuApiCall call(GpuDomain d, String f, long begin, long end) {
@@ -31,9 +48,34 @@ class GpuStatisticsTest {
         s.accept(kernel("big", 100, 1_000_100));
         s.accept(call(CudaLikeGpu.RUNTIME, "cudaLaunchKernel", 0, 500));
         s.accept(call(CudaLikeGpu.DRIVER, "cuLaunchKernel", 10, 400));
-        s.accept(CudaLikeGpu.copy(1, 0, 7, 2, 0, 2_000_000, CopyKind.HOST_TO_DEVICE, 4096, -1, 0));
-        s.accept(CudaLikeGpu.copy(1, 0, 7, 3, 0, 1_000_000, CopyKind.DEVICE_TO_HOST, 4096, 0, -1));
-        s.accept(CudaLikeGpu.memset(1, 0, 7, 4, 0, 20, 4096, 0));
+        s.accept(new GpuMemoryCopy(
+                1,
+                0,
+                7,
+                2,
+                0,
+                2_000_000,
+                CopyKind.HOST_TO_DEVICE,
+                4096,
+                -1,
+                0,
+                CudaLikeGpu.COPY,
+                CudaLikeGpu.on(CudaLikeGpu.COPY, 0, 7)));
+        s.accept(new GpuMemoryCopy(
+                1,
+                0,
+                7,
+                3,
+                0,
+                1_000_000,
+                CopyKind.DEVICE_TO_HOST,
+                4096,
+                0,
+                -1,
+                CudaLikeGpu.COPY,
+                CudaLikeGpu.on(CudaLikeGpu.COPY, 0, 7)));
+        s.accept(new GpuMemorySet(
+                1, 0, 7, 4, 0, 20, 4096, 0, CudaLikeGpu.MEMSET, CudaLikeGpu.on(CudaLikeGpu.MEMSET, 0, 7)));
         return s;
     }
 
