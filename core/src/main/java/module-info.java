@@ -19,6 +19,8 @@ module org.rocprofsys.core {
     exports org.rocprofsys.core.output;
     exports org.rocprofsys.core.pipeline;
     exports org.rocprofsys.core.wire;
+    // the plugin SPI: bundles, source providers and the roles of their session parts
+    exports org.rocprofsys.core.spi;
     // the CPU counter events the call-stack sampler's sources read
     exports org.rocprofsys.core.counters to
             org.rocprofsys.sampler;

@@ -4,7 +4,10 @@ module org.rocprofsys.unifiedmemory {
     requires org.rocprofsys.ffm;
     requires com.fasterxml.jackson.databind;
 
-    // the source and the output format, listed by the launcher
+    // the module's plugin bundle, registered by the launcher
+    exports org.rocprofsys.unifiedmemory to
+            org.rocprofsys.run;
+    // the source and the output format
     exports org.rocprofsys.unifiedmemory.kfd to
             org.rocprofsys.run;
     exports org.rocprofsys.unifiedmemory.report to

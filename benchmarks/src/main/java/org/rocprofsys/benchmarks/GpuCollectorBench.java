@@ -109,7 +109,7 @@ public final class GpuCollectorBench {
             OutputSettings os = new OutputSettings(out.toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
             OutputPaths paths = new OutputPaths(os, ctx, dir, OptionalInt.empty());
             RunOutputs outputs = RunOutputs.open(
-                    List.of(new PerfettoFormat(), new GpuStatsFormat()),
+                    List.of(new PerfettoFormat(), new GpuStatsFormat(CudaTracing.PLUGIN.gpuVendors())),
                     new OutputContext(settings, paths, pid, "launch-loop", 0, log, log));
             Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
             Collector collector = new Collector(session, pipeline.head(), log, List.of(CudaTracing::records));

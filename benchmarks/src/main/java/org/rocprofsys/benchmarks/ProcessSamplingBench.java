@@ -12,7 +12,7 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.event.CounterSample;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.EventSource;
 import org.rocprofsys.processsampling.ProcessSampling;
 
 /**
@@ -35,7 +35,7 @@ final class ProcessSamplingBench {
             for (double hz : new double[] {50, 1000}) {
                 AtomicLong samples = new AtomicLong();
                 AtomicLong threadCpuNs = new AtomicLong();
-                BackgroundSource sampler = sampler(hz);
+                EventSource sampler = sampler(hz);
                 double busy = cpuMsPerSecond(seconds, sampler, target, samples, threadCpuNs);
                 double thread = threadCpuNs.get() / 1e6 / seconds;
                 System.out.printf(
@@ -75,24 +75,23 @@ final class ProcessSamplingBench {
         }
     }
 
-    private static BackgroundSource sampler(double hz) throws Exception {
+    private static EventSource sampler(double hz) throws Exception {
         Map<String, String> envVars = new HashMap<>(System.getenv());
         envVars.keySet().removeIf(k -> k.startsWith("ROCPROFSYS_"));
         envVars.put("ROCPROFSYS_CPU_FREQ_ENABLED", "ON");
         envVars.put("ROCPROFSYS_SAMPLING_CPUS", "all");
         envVars.put("ROCPROFSYS_PROCESS_SAMPLING_FREQ", Double.toString(hz));
         Settings settings = new SettingsLoader(SettingsRegistry.standard(), envVars, Path.of(".")).load();
-        List<BackgroundSource> sources =
-                ProcessSampling.sources(settings, new PrintStream(PrintStream.nullOutputStream()));
+        List<EventSource> sources = ProcessSampling.sources(settings, new PrintStream(PrintStream.nullOutputStream()));
         return sources.getFirst();
     }
 
-    private static double cpuMsPerSecond(long seconds, BackgroundSource sampler, Process target) throws Exception {
+    private static double cpuMsPerSecond(long seconds, EventSource sampler, Process target) throws Exception {
         return cpuMsPerSecond(seconds, sampler, target, new AtomicLong(), new AtomicLong());
     }
 
     private static double cpuMsPerSecond(
-            long seconds, BackgroundSource sampler, Process target, AtomicLong samples, AtomicLong threadCpuNs)
+            long seconds, EventSource sampler, Process target, AtomicLong samples, AtomicLong threadCpuNs)
             throws Exception {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();

@@ -12,7 +12,7 @@ import java.util.function.IntFunction;
 import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.EventSource;
 
 /**
  * The background process sampler: a thread of the collector that reads its metric readers at
@@ -24,7 +24,7 @@ import org.rocprofsys.core.pipeline.BackgroundSource;
  * CPU while the target ran, which a target that fills the machine's CPUs pays for
  * (docs/benchmarks.md, "Analysis after the run").
  */
-final class ProcessSampler implements BackgroundSource {
+final class ProcessSampler implements EventSource {
     private final long periodNs;
     private final long durationNs;
     private final IntFunction<List<MetricReader>> readers;

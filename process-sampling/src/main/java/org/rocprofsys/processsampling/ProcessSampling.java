@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.rocprofsys.config.Settings;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.EventSource;
 import org.rocprofsys.processsampling.gpu.GpuBackend;
 import org.rocprofsys.processsampling.gpu.GpuBackends;
 import org.rocprofsys.processsampling.gpu.GpuOptions;
@@ -23,11 +23,11 @@ public final class ProcessSampling {
 
     private ProcessSampling() {}
 
-    public static List<BackgroundSource> sources(Settings settings, PrintStream log) {
+    public static List<EventSource> sources(Settings settings, PrintStream log) {
         return sources(settings, log, Path.of("/"));
     }
 
-    static List<BackgroundSource> sources(Settings settings, PrintStream log, Path root) {
+    static List<EventSource> sources(Settings settings, PrintStream log, Path root) {
         if (!settings.bool("ROCPROFSYS_USE_PROCESS_SAMPLING")) {
             return List.of();
         }

@@ -6,7 +6,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.InterceptStage;
+import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 
 /**
  * What a run does for Python targets: the interpreter's main region is left out
@@ -15,7 +16,7 @@ import org.rocprofsys.core.pipeline.BackgroundSource;
  * else) so that sampled stacks show Python functions through the {@code /tmp/perf-<pid>.map} the
  * interpreter writes. No thread of its own.
  */
-public final class PythonTargets implements BackgroundSource {
+public final class PythonTargets implements TargetEnvironmentContribution, InterceptStage {
     static final String PERF_SUPPORT = "PYTHONPERFSUPPORT";
 
     private final boolean perfTrampoline;
@@ -25,7 +26,7 @@ public final class PythonTargets implements BackgroundSource {
     }
 
     /** The run's Python source: the trampoline when sampling and the user did not choose. */
-    public static List<BackgroundSource> sources(Settings settings, Map<String, String> targetEnvironment) {
+    public static List<PythonTargets> sources(Settings settings, Map<String, String> targetEnvironment) {
         boolean trampoline = settings.bool("ROCPROFSYS_USE_SAMPLING") && !targetEnvironment.containsKey(PERF_SUPPORT);
         return List.of(new PythonTargets(trampoline));
     }
@@ -39,10 +40,4 @@ public final class PythonTargets implements BackgroundSource {
     public Consumer<TraceEvent> intercept(Consumer<TraceEvent> downstream) {
         return new InterpreterMainRegion(downstream);
     }
-
-    @Override
-    public void start(int targetPid, Consumer<TraceEvent> out) {}
-
-    @Override
-    public void stop(long timestampNs) {}
 }

@@ -14,33 +14,21 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.config.UnsupportedUse;
-import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
-import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.launch.ProgramPath;
 import org.rocprofsys.core.launch.Session;
 import org.rocprofsys.core.launch.SessionException;
 import org.rocprofsys.core.launch.TargetOutcome;
 import org.rocprofsys.core.output.OutputFormat;
-import org.rocprofsys.core.perfetto.PerfettoFormat;
-import org.rocprofsys.core.pipeline.BackgroundSource;
-import org.rocprofsys.core.rocpd.RocpdFormat;
-import org.rocprofsys.core.timemory.SamplingProfileFormat;
-import org.rocprofsys.core.timemory.TimemoryFormat;
-import org.rocprofsys.cuda.source.CudaTracing;
+import org.rocprofsys.core.spi.Plugins;
+import org.rocprofsys.core.spi.SessionPart;
+import org.rocprofsys.core.spi.SourceProvider;
 import org.rocprofsys.ffm.ThreadNice;
 import org.rocprofsys.instrument.rewrite.EmbeddedDefaults;
-import org.rocprofsys.processsampling.ProcessSampling;
-import org.rocprofsys.python.PythonTargets;
-import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
 import org.rocprofsys.run.cli.RunHelp;
 import org.rocprofsys.run.cli.RunInvocation;
 import org.rocprofsys.run.cli.RunUsageException;
-import org.rocprofsys.sampler.source.CallStackSampling;
-import org.rocprofsys.sampler.source.CpuCounters;
-import org.rocprofsys.unifiedmemory.kfd.KfdEvents;
-import org.rocprofsys.unifiedmemory.report.UnifiedMemoryFormat;
 
 /**
  * {@code rocprof-sys-run [options] -- <command>}: turns the options into the target's environment
@@ -51,34 +39,20 @@ public final class RunCommand {
     static final String TOOL = "rocprof-sys-run";
     static final int USAGE_OR_CONFIG_ERROR = 1;
     static final int CANNOT_EXECUTE = 127;
-    /**
-     * Every output a run can write, one line per format (each writes when the settings enable
-     * it), in the order they are finished and metadata.json lists their files.
-     */
-    static final List<OutputFormat> OUTPUT_FORMATS = List.of(
-            new PerfettoFormat(),
-            new TimemoryFormat(),
-            new SamplingProfileFormat(),
-            new GpuStatsFormat(),
-            new GpuCounterFormat(),
-            new UnifiedMemoryFormat(),
-            new RocpdFormat());
+    /** The contributions of the registration list ({@link BuiltinPlugins#ALL}). */
+    static final Plugins PLUGINS = new Plugins(BuiltinPlugins.ALL, RunCommand::distributionLib);
 
     /**
-     * The background sources, one line each, in the order the session starts them (the first one's
-     * intercept stage sees the collected events first).
+     * Every output a run can write (each writes when the settings enable it), in the order they are
+     * finished and metadata.json lists their files: the bundles' formats in registration order.
      */
-    static final List<SourceProvider> SOURCES = List.of(
-            (settings, targetEnvironment, log) -> ProcessSampling.sources(settings, log),
-            CallStackSampling::sources,
-            (settings, targetEnvironment, log) -> CpuCounters.sources(settings, log),
-            (settings, targetEnvironment, log) ->
-                    CudaTracing.sources(settings, distributionLib().resolve("librocprof-sys-cuda.so"), log),
-            (settings, targetEnvironment, log) ->
-                    RocmTracing.sources(settings, distributionLib().resolve("librocprof-sys-rocm.so"), log),
-            (settings, targetEnvironment, log) ->
-                    settings.bool(UnifiedMemoryFormat.ENABLE) ? List.of(new KfdEvents(log)) : List.of(),
-            (settings, targetEnvironment, log) -> PythonTargets.sources(settings, targetEnvironment));
+    static final List<OutputFormat> OUTPUT_FORMATS = PLUGINS.outputFormats();
+
+    /**
+     * The source providers, in the order the session asks their parts (the first one's intercept
+     * stage sees the collected events first): the bundles' providers in registration order.
+     */
+    static final List<SourceProvider> SOURCES = PLUGINS.sources();
 
     /** The distribution's lib/ (the launcher script passes the install prefix). */
     private static Path distributionLib() {
@@ -274,7 +248,7 @@ public final class RunCommand {
             say("error: the agent library " + agent + " is missing; rebuild the distribution");
             return USAGE_OR_CONFIG_ERROR;
         }
-        List<BackgroundSource> sources;
+        List<SessionPart> sources;
         try {
             sources = SourceProvider.all(SOURCES, settings, targetEnv, err);
         } catch (IllegalArgumentException e) {

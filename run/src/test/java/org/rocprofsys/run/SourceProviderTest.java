@@ -19,7 +19,9 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.EventSource;
+import org.rocprofsys.core.spi.SessionPart;
+import org.rocprofsys.core.spi.SourceProvider;
 
 /** The run's background sources come from one list of providers, in its order. */
 class SourceProviderTest {
@@ -34,9 +36,9 @@ class SourceProviderTest {
         Settings settings = load(Map.of());
         Map<String, String> env = Map.of("X", "y");
         List<String> asked = new ArrayList<>();
-        BackgroundSource a = new Named();
-        BackgroundSource b = new Named();
-        BackgroundSource c = new Named();
+        SessionPart a = new Named();
+        SessionPart b = new Named();
+        SessionPart c = new Named();
         SourceProvider first = (s, e, l) -> {
             assertTrue(s == settings && e == env && l == log);
             asked.add("first");
@@ -81,7 +83,7 @@ class SourceProviderTest {
                 "true",
                 "ROCPROFSYS_SAMPLING_CPUTIME",
                 "false"));
-        List<BackgroundSource> s = SourceProvider.all(RunCommand.SOURCES, both, Map.of(), log);
+        List<SessionPart> s = SourceProvider.all(RunCommand.SOURCES, both, Map.of(), log);
         assertEquals(
                 // the sampler's notice of a program that ends before SAMPLING_DELAY comes with it
                 List.of("ProcessSampler", "AgentSampling", "SamplingDelayNotice", "PythonTargets"),
@@ -112,7 +114,7 @@ class SourceProviderTest {
     }
 
     /** A source that does nothing; identity is what the test compares. */
-    private static final class Named implements BackgroundSource {
+    private static final class Named implements EventSource {
         @Override
         public void start(int targetPid, Consumer<TraceEvent> out) {}
 

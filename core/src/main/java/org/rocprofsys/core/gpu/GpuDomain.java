@@ -1,56 +1,47 @@
 package org.rocprofsys.core.gpu;
 
 /**
- * The tracing domains a GPU backend records, with the names users give in
- * {@code ROCPROFSYS_CUDA_DOMAINS} / {@code ROCPROFSYS_ROCM_DOMAINS} and the Perfetto category of
- * the API calls of each API domain ({@link #category()}).
+ * A tracing domain of a GPU vendor, defined by its backend: the name users give in the vendor's
+ * domain setting ({@code ROCPROFSYS_CUDA_DOMAINS}, {@code ROCPROFSYS_ROCM_DOMAINS}) and the
+ * category of its events in the trace and in rocpd.
+ *
+ * @param vendor               the backend's vendor
+ * @param settingName          the name in settings; upper-cased, the domain's row in the stats
+ * @param category             the trace's (and rocpd's) category label of the domain's events
+ * @param everyCallStartsFlow  every API call with a correlation id starts a flow (upstream's ROCm
+ *                             backend: {@code Flow::ProcessScoped}); else only calls that launch
+ *                             device work ({@link #startsFlow})
+ * @param nested               an API whose calls run inside another domain's calls with the same
+ *                             correlation id (CUDA's driver API under its runtime API): its call
+ *                             does not replace the launching call already known for that id
  */
-public enum GpuDomain {
-    CUDA_RUNTIME_API("cuda_runtime_api"),
-    CUDA_DRIVER_API("cuda_driver_api"),
-    KERNEL_DISPATCH("kernel_dispatch"),
-    MEMORY_COPY("memory_copy"),
-    MEMORY_SET("memory_set"),
-    SYNCHRONIZATION("synchronization"),
-    MEMORY_ALLOCATION("memory_allocation"),
-    NVTX("nvtx"),
-    // ROCm (rocprofiler-sdk) API domains: upstream's categories (inventory §4.2-4.3)
-    HIP_RUNTIME_API("hip_runtime_api", "rocm_hip_api"),
-    HIP_COMPILER_API("hip_compiler_api", "rocm_hip_api"),
-    HSA_CORE_API("hsa_core_api", "rocm_hsa_api"),
-    HSA_AMD_EXT_API("hsa_amd_ext_api", "rocm_hsa_api"),
-    HSA_IMAGE_EXT_API("hsa_image_ext_api", "rocm_hsa_api"),
-    HSA_FINALIZE_EXT_API("hsa_finalize_ext_api", "rocm_hsa_api"),
-    MARKER_CORE_API("marker_core_api", "rocm_marker_api"),
-    RCCL_API("rccl_api", "rocm_rccl_api"),
-    ROCDECODE_API("rocdecode_api", "rocm_rocdecode_api"),
-    ROCJPEG_API("rocjpeg_api", "rocm_rocjpeg_api"),
-    SCRATCH_MEMORY("scratch_memory", "rocm_scratch_memory");
+public record GpuDomain(
+        GpuVendor vendor, String settingName, String category, boolean everyCallStartsFlow, boolean nested) {
 
-    private final String settingName;
-    private final String category;
-
-    GpuDomain(String settingName) {
-        this(settingName, settingName);
+    /** The same domain with {@link #everyCallStartsFlow} on. */
+    public GpuDomain withEveryCallStartingFlows() {
+        return new GpuDomain(vendor, settingName, category, true, nested);
     }
 
-    GpuDomain(String settingName, String category) {
-        this.settingName = settingName;
-        this.category = category;
+    /** The same domain marked {@link #nested}. */
+    public GpuDomain asNested() {
+        return new GpuDomain(vendor, settingName, category, everyCallStartsFlow, true);
     }
 
-    /** The name in settings (and in CUDA's categories). */
-    public String settingName() {
-        return settingName;
+    /**
+     * Whether a call of {@code function} in this domain starts a flow to the device work its
+     * correlation id leads to: every call where {@link #everyCallStartsFlow}, else a launch, copy
+     * or memset, so that no flow dangles from an allocation.
+     */
+    public boolean startsFlow(String function) {
+        return everyCallStartsFlow
+                || function.contains("Launch")
+                || function.contains("Memcpy")
+                || function.contains("Memset");
     }
 
-    /** The Perfetto category of this domain's API calls. */
-    public String category() {
-        return category;
-    }
-
-    /** A domain only the ROCm backend records (its category is upstream's {@code rocm_*}). */
-    public boolean rocm() {
-        return category.startsWith("rocm_");
+    @Override
+    public String toString() {
+        return vendor.name() + ":" + settingName;
     }
 }

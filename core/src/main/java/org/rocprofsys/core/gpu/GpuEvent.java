@@ -17,9 +17,7 @@ public sealed interface GpuEvent
                 GpuPageMigration,
                 GpuPageFault,
                 GpuCounterSample,
-                RocmKernelDispatch,
-                RocmMemoryCopy,
-                RocmScratchMemory {
+                GpuScratchMemory {
     int pid();
 
     long timestampNs();

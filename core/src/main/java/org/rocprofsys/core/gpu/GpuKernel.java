@@ -1,7 +1,8 @@
 package org.rocprofsys.core.gpu;
 
 /**
- * One kernel execution on a device.
+ * One kernel execution on a device (with what the backend adds: a ROCm dispatch's queue and ids
+ * are annotations of its placement).
  *
  * @param stream              the stream (CUDA) or queue (ROCm) it ran on
  * @param name                the demangled name
@@ -11,6 +12,8 @@ package org.rocprofsys.core.gpu;
  * @param staticSharedBytes   shared memory declared in the kernel
  * @param dynamicSharedBytes  shared memory given at launch
  * @param registersPerThread  registers per thread (0 when unknown)
+ * @param domain              the vendor's kernel-dispatch domain
+ * @param placement           its track, category and annotations in the trace
  */
 public record GpuKernel(
         int pid,
@@ -25,7 +28,9 @@ public record GpuKernel(
         Dim3 block,
         int staticSharedBytes,
         int dynamicSharedBytes,
-        int registersPerThread)
+        int registersPerThread,
+        GpuDomain domain,
+        DevicePlacement placement)
         implements GpuEvent {
     @Override
     public long timestampNs() {

@@ -9,6 +9,7 @@ package org.rocprofsys.core.gpu;
  * @param depth             nesting level among the thread's pushed ranges (0 outermost); -1 for
  *                          start/end ranges, which may cross threads and do not nest
  * @param closedByProfiler  still open when its process ended: the profiler closed it then
+ * @param api               the vendor's marker domain (NVTX), whose category the marker takes
  */
 public record GpuMarker(
         int pid,
@@ -19,7 +20,8 @@ public record GpuMarker(
         long endNs,
         boolean range,
         int depth,
-        boolean closedByProfiler)
+        boolean closedByProfiler,
+        GpuDomain api)
         implements GpuEvent {
     @Override
     public long timestampNs() {

@@ -6,6 +6,8 @@ package org.rocprofsys.core.gpu;
  * @param device    the device that did the copy
  * @param srcDevice the source device, -1 for host memory
  * @param dstDevice the destination device, -1 for host memory
+ * @param domain    the vendor's memory-copy domain
+ * @param placement its track, category and annotations in the trace
  */
 public record GpuMemoryCopy(
         int pid,
@@ -17,7 +19,9 @@ public record GpuMemoryCopy(
         CopyKind kind,
         long bytes,
         int srcDevice,
-        int dstDevice)
+        int dstDevice,
+        GpuDomain domain,
+        DevicePlacement placement)
         implements GpuEvent {
     @Override
     public long timestampNs() {

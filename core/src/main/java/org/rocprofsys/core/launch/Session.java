@@ -25,15 +25,20 @@ import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputLocation;
 import org.rocprofsys.core.output.RunOutputs;
-import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.pipeline.CategoryFilter;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
 import org.rocprofsys.core.pipeline.PipelineTuning;
 import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.core.pipeline.TraceWindows;
+import org.rocprofsys.core.spi.EventSource;
+import org.rocprofsys.core.spi.ExecGateAttacher;
+import org.rocprofsys.core.spi.RecordDecoder;
+import org.rocprofsys.core.spi.SessionPart;
+import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 import org.rocprofsys.core.timemory.Component;
 import org.rocprofsys.core.timemory.TimemoryOptions;
+import org.rocprofsys.core.wire.BackendRecords;
 import org.rocprofsys.core.wire.WireFormat;
 
 /**
@@ -60,19 +65,19 @@ public final class Session {
     private final Settings settings;
     private final Launch launch;
     private final PrintStream log;
-    private final List<BackgroundSource> sources;
+    private final List<SessionPart> sources;
     private final List<OutputFormat> formats;
 
     /**
-     * @param sources what runs beside the target (samplers), in the order their intercept stages
-     *                see the events
+     * @param sources the run's session parts (samplers, GPU backends), in the order their roles are
+     *                asked (their intercept stages see the events in it)
      * @param formats the outputs the run may write; those the settings enable are opened
      */
     public Session(
             Settings settings,
             Launch launch,
             PrintStream log,
-            List<BackgroundSource> sources,
+            List<? extends SessionPart> sources,
             List<OutputFormat> formats) {
         this.settings = settings;
         this.launch = launch;
@@ -105,7 +110,7 @@ public final class Session {
                 throw new SessionException(unwritable.get());
             }
             checkOutputs(env);
-            boolean gated = sources.stream().anyMatch(BackgroundSource::needsExecGate);
+            boolean gated = sources.stream().anyMatch(s -> s instanceof ExecGateAttacher);
             if (gated) {
                 ExecGate.checkExecutable(launch.command().getFirst(), env, launch.workingDirectory());
             }
@@ -124,9 +129,9 @@ public final class Session {
             int pid = (int) target.pid();
             if (gated) {
                 ExecGate.awaitStopped(target);
-                for (BackgroundSource source : sources) {
-                    if (source.needsExecGate()) {
-                        source.attachBeforeExec(pid);
+                for (SessionPart source : sources) {
+                    if (source instanceof ExecGateAttacher gate) {
+                        gate.attachBeforeExec(pid);
                     }
                 }
             }
@@ -153,7 +158,8 @@ public final class Session {
                         pipeline.head(),
                         log,
                         sources.stream()
-                                .flatMap(s -> s.backendRecords().stream())
+                                .filter(s -> s instanceof RecordDecoder)
+                                .map(s -> (BackendRecords.Factory) (RecordDecoder) s)
                                 .toList(),
                         tuning);
                 collector.setRootPid(pid);
@@ -166,8 +172,10 @@ public final class Session {
             if (gated) {
                 ExecGate.release(target);
             }
-            for (BackgroundSource source : sources) {
-                source.start(pid, collector::offer);
+            for (SessionPart source : sources) {
+                if (source instanceof EventSource e) {
+                    e.start(pid, collector::offer);
+                }
             }
             SignalForwarding signals = SignalForwarding.install(target);
             AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -182,8 +190,10 @@ public final class Session {
                     });
             int status = target.waitFor();
             long ended = System.nanoTime();
-            for (BackgroundSource source : sources) {
-                source.stop(ended);
+            for (SessionPart source : sources) {
+                if (source instanceof EventSource e) {
+                    e.stop(ended);
+                }
             }
             collector.targetReaped(
                     status > 128
@@ -261,8 +271,10 @@ public final class Session {
         env.putAll(ringEnvironment(settings));
         env.put(WireFormat.ENV_METRICS, Integer.toString(agentMetrics()));
         env.put(WireFormat.ENV_THREAD_CALLS, Integer.toString(threadCalls()));
-        for (BackgroundSource source : sources) {
-            env.putAll(source.targetEnvironment(sessionDir));
+        for (SessionPart source : sources) {
+            if (source instanceof TargetEnvironmentContribution c) {
+                env.putAll(c.targetEnvironment(sessionDir));
+            }
         }
         return env;
     }

@@ -3,29 +3,26 @@ package org.rocprofsys.core.perfetto;
 import org.rocprofsys.core.event.Category;
 
 /**
- * Names of the trace's GPU tracks and slices: upstream's ROCm layout (inventory §4.3) in CUDA's
- * words. API calls and NVTX ranges go on the calling thread's track; kernels, copies and memsets
- * on one track per device and stream, {@code CUDA Activity Stream <stream> [<device>]}; the bytes
- * allocated on a device on a counter track, {@code GPU Memory Allocated [<device>]}.
+ * Names of the trace's GPU tracks that no backend owns (upstream's layout, inventory §4.3): API
+ * calls and markers go on the calling thread's track, device work on the track its backend names
+ * ({@link org.rocprofsys.core.gpu.DevicePlacement}); the bytes allocated on a device on a counter
+ * track, {@code GPU Memory Allocated [<device>]}; unified-memory migrations and page faults (every
+ * vendor's and KFD's) and per-kernel hardware counters on upstream's tracks.
  */
 final class GpuTracks {
-    static final String KERNEL_CATEGORY = Category.CUDA_KERNEL_DISPATCH.label();
-    static final String COPY_CATEGORY = Category.CUDA_MEMORY_COPY.label();
-    static final String MEMSET_CATEGORY = Category.CUDA_MEMORY_SET.label();
-    static final String NVTX_CATEGORY = Category.CUDA_NVTX.label();
     static final String MEMSET_NAME = "MEMORY_SET";
     static final String MEMORY_UNIT = "MB";
     static final double BYTES_PER_UNIT = 1024.0 * 1024.0;
-    /** Unified-memory migrations (both vendors): upstream's page-migration category. */
+    /** Unified-memory migrations (every source): upstream's page-migration category. */
     static final String MIGRATION_CATEGORY = Category.ROCM_PAGE_MIGRATION.label();
+    /** The category of the migration and page-fault counter series (upstream's). */
+    static final Category MIGRATION_COUNTERS = Category.ROCM_PAGE_MIGRATION;
+    /** The category of the per-kernel hardware counter series (upstream's). */
+    static final Category KERNEL_COUNTERS = Category.ROCM_COUNTER_COLLECTION;
     /** Migration throughput, bytes per ns (seed 000: GB/s with GB = 10^9). */
     static final String THROUGHPUT_UNIT = "GB/s";
 
     private GpuTracks() {}
-
-    static String streamTrackName(int device, long stream) {
-        return "CUDA Activity Stream " + stream + " [" + device + "]";
-    }
 
     static String memoryTrackName(int device) {
         return "GPU Memory Allocated [" + device + "]";
@@ -52,10 +49,6 @@ final class GpuTracks {
         return "Unified Memory Migrations [Device " + device + "]";
     }
 
-    static String streamKey(int pid, int device, long stream) {
-        return pid + "/" + device + "/" + stream;
-    }
-
     static long deviceKey(int pid, int device) {
         return ((long) pid << 32) | (device & 0xffffffffL);
     }
@@ -66,13 +59,5 @@ final class GpuTracks {
      */
     static long flowId(int pid, long correlationId) {
         return ((long) pid << 32) ^ correlationId;
-    }
-
-    /**
-     * Whether an API function launches device work (a kernel, copy or memset) that its
-     * correlation id leads to: only those start a flow, so no flow dangles from a cudaMalloc.
-     */
-    static boolean launchesDeviceWork(String function) {
-        return function.contains("Launch") || function.contains("Memcpy") || function.contains("Memset");
     }
 }

@@ -26,6 +26,9 @@ import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.gpu.DevicePlacement;
+import org.rocprofsys.core.gpu.DeviceTrack;
+import org.rocprofsys.core.gpu.GpuAnnotation;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuCounterSample;
 import org.rocprofsys.core.gpu.GpuDevice;
@@ -37,10 +40,8 @@ import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
 import org.rocprofsys.core.gpu.GpuPageFault;
 import org.rocprofsys.core.gpu.GpuPageMigration;
+import org.rocprofsys.core.gpu.GpuScratchMemory;
 import org.rocprofsys.core.gpu.GpuSynchronization;
-import org.rocprofsys.core.gpu.RocmKernelDispatch;
-import org.rocprofsys.core.gpu.RocmMemoryCopy;
-import org.rocprofsys.core.gpu.RocmScratchMemory;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
 import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
 import org.rocprofsys.core.perfetto.proto.TracePacket;
@@ -199,7 +200,7 @@ public final class PerfettoSink implements EventSink {
     private final Map<Long, Integer> threadSequences;
     /** The tracks of processes that ended ({@link TrackRegistry#endedProcesses}). */
     private final Map<Integer, ProcessTrack> endedProcesses;
-    /** GPU activity tracks by {@link GpuTracks#streamKey}. */
+    /** GPU activity tracks by process and {@link org.rocprofsys.core.gpu.DeviceTrack#key}. */
     private final Map<String, ThreadTrack> gpuStreams = new HashMap<>();
     /** Bytes allocated on each device of each process, by {@link GpuTracks#deviceKey}. */
     private final Map<Long, Long> gpuAllocated = new HashMap<>();
@@ -411,9 +412,14 @@ public final class PerfettoSink implements EventSink {
         switch (event) {
             case GpuApiCall c -> gpuApiCall(c);
             case GpuMarker m -> gpuMarker(m);
-            case GpuKernel k -> gpuKernel(k);
-            case GpuMemoryCopy c -> gpuCopy(c);
-            case GpuMemorySet s -> gpuMemset(s);
+            case GpuKernel k ->
+                gpuDeviceWork(k.pid(), k.placement(), k.name(), k.correlationId(), k.beginNs(), k.endNs());
+            case GpuMemoryCopy c ->
+                gpuDeviceWork(
+                        c.pid(), c.placement(), c.kind().operationName(), c.correlationId(), c.beginNs(), c.endNs());
+            case GpuMemorySet s ->
+                gpuDeviceWork(s.pid(), s.placement(), GpuTracks.MEMSET_NAME, s.correlationId(), s.beginNs(), s.endNs());
+            case GpuScratchMemory s -> gpuDeviceWork(s.pid(), s.placement(), s.operation(), 0, s.beginNs(), s.endNs());
             case GpuMemoryAllocation a -> gpuAllocation(a);
             case GpuDevice d -> {
                 // listed in metadata.json, no track of its own
@@ -424,9 +430,6 @@ public final class PerfettoSink implements EventSink {
             case GpuPageMigration m -> gpuMigration(m);
             case GpuPageFault f -> gpuPageFaults(f);
             case GpuCounterSample s -> gpuCounter(s);
-            case RocmKernelDispatch d -> rocmKernel(d);
-            case RocmMemoryCopy c -> rocmCopy(c);
-            case RocmScratchMemory s -> rocmScratch(s);
         }
     }
 
@@ -448,7 +451,7 @@ public final class PerfettoSink implements EventSink {
         CounterTrack throughput = new CounterTrack(
                 GpuTracks.migrationThroughputTrackName(m.device()),
                 GpuTracks.THROUGHPUT_UNIT,
-                Category.ROCM_PAGE_MIGRATION,
+                GpuTracks.MIGRATION_COUNTERS,
                 m.pid());
         double gbPerSecond = m.durationNs() > 0 ? (double) m.bytes() / m.durationNs() : 0.0;
         counter(new CounterSample(m.beginNs(), throughput, gbPerSecond));
@@ -461,7 +464,7 @@ public final class PerfettoSink implements EventSink {
         long faults = gpuPageFaults.merge(key, f.count(), Long::sum);
         counter(new CounterSample(
                 f.beginNs(),
-                new CounterTrack(GpuTracks.pageFaultTrackName(f.device()), "", Category.ROCM_PAGE_MIGRATION, f.pid()),
+                new CounterTrack(GpuTracks.pageFaultTrackName(f.device()), "", GpuTracks.MIGRATION_COUNTERS, f.pid()),
                 faults));
     }
 
@@ -471,7 +474,7 @@ public final class PerfettoSink implements EventSink {
      */
     private void gpuCounter(GpuCounterSample s) throws IOException {
         CounterTrack track = new CounterTrack(
-                GpuTracks.counterTrackName(s.metricKey(), s.device()), "", Category.ROCM_COUNTER_COLLECTION, s.pid());
+                GpuTracks.counterTrackName(s.metricKey(), s.device()), "", GpuTracks.KERNEL_COUNTERS, s.pid());
         counter(new CounterSample(s.beginNs(), track, s.value()));
         if (s.endNs() > s.beginNs()) {
             counter(new CounterSample(s.endNs(), track, 0.0));
@@ -489,26 +492,26 @@ public final class PerfettoSink implements EventSink {
         for (org.rocprofsys.core.gpu.GpuArgument a : c.arguments()) {
             begin.addDebugAnnotations(annotation(t, a.name()).setStringValue(a.value()));
         }
-        // upstream's ROCm backend starts a flow from every API call (Flow::ProcessScoped)
-        if (c.correlationId() != 0 && (c.domain().rocm() || GpuTracks.launchesDeviceWork(c.function()))) {
+        if (c.correlationId() != 0 && c.domain().startsFlow(c.function())) {
             begin.addFlowIds(GpuTracks.flowId(c.pid(), c.correlationId()));
         }
         gpuSlice(t, begin, c.beginNs(), c.endNs());
     }
 
-    /** NVTX ranges on the thread that opened them; marks as instants. */
+    /** Marker ranges (NVTX) on the thread that opened them; marks as instants. */
     private void gpuMarker(GpuMarker m) throws IOException {
         ThreadTrack t = thread(m.pid(), m.tid(), m.beginNs());
         String name = Objects.requireNonNullElse(m.message(), "");
+        String category = m.api().category();
         if (!m.range()) {
-            instant(t, m.beginNs(), GpuTracks.NVTX_CATEGORY, name, ev -> {
+            instant(t, m.beginNs(), category, name, ev -> {
                 if (!m.domain().isEmpty()) {
                     ev.addDebugAnnotations(annotation(t, "domain").setStringValue(m.domain()));
                 }
             });
             return;
         }
-        TrackEvent.Builder begin = gpuSliceBegin(t, GpuTracks.NVTX_CATEGORY, name, m.beginNs(), m.endNs());
+        TrackEvent.Builder begin = gpuSliceBegin(t, category, name, m.beginNs(), m.endNs());
         if (!m.domain().isEmpty()) {
             begin.addDebugAnnotations(annotation(t, "domain").setStringValue(m.domain()));
         }
@@ -518,41 +521,29 @@ public final class PerfettoSink implements EventSink {
         gpuSlice(t, begin, m.beginNs(), m.endNs());
     }
 
-    private void gpuKernel(GpuKernel k) throws IOException {
-        ThreadTrack t = gpuStream(k.pid(), k.device(), k.stream(), k.beginNs());
-        TrackEvent.Builder begin = gpuSliceBegin(t, GpuTracks.KERNEL_CATEGORY, k.name(), k.beginNs(), k.endNs());
-        gpuDeviceAnnotations(t, begin, k.correlationId(), k.stream(), k.device());
-        begin.addDebugAnnotations(
-                        annotation(t, "grid_size").setStringValue(k.grid().toString()))
-                .addDebugAnnotations(
-                        annotation(t, "workgroup_size").setStringValue(k.block().toString()))
-                .addDebugAnnotations(annotation(t, "group_segment_size")
-                        .setUintValue((long) k.staticSharedBytes() + k.dynamicSharedBytes()))
-                .addDebugAnnotations(annotation(t, "static_shared_memory").setUintValue(k.staticSharedBytes()))
-                .addDebugAnnotations(annotation(t, "dynamic_shared_memory").setUintValue(k.dynamicSharedBytes()))
-                .addDebugAnnotations(annotation(t, "registers_per_thread").setUintValue(k.registersPerThread()));
-        gpuDeviceSlice(t, begin, k.pid(), k.correlationId(), k.beginNs(), k.endNs());
-    }
-
-    private void gpuCopy(GpuMemoryCopy c) throws IOException {
-        ThreadTrack t = gpuStream(c.pid(), c.device(), c.stream(), c.beginNs());
-        TrackEvent.Builder begin =
-                gpuSliceBegin(t, GpuTracks.COPY_CATEGORY, c.kind().operationName(), c.beginNs(), c.endNs());
-        gpuDeviceAnnotations(t, begin, c.correlationId(), c.stream(), c.device());
-        begin.addDebugAnnotations(annotation(t, "bytes").setUintValue(c.bytes()))
-                .addDebugAnnotations(annotation(t, "src_agent").setIntValue(c.srcDevice()))
-                .addDebugAnnotations(annotation(t, "dst_agent").setIntValue(c.dstDevice()));
-        gpuDeviceSlice(t, begin, c.pid(), c.correlationId(), c.beginNs(), c.endNs());
-    }
-
-    private void gpuMemset(GpuMemorySet s) throws IOException {
-        ThreadTrack t = gpuStream(s.pid(), s.device(), s.stream(), s.beginNs());
-        TrackEvent.Builder begin =
-                gpuSliceBegin(t, GpuTracks.MEMSET_CATEGORY, GpuTracks.MEMSET_NAME, s.beginNs(), s.endNs());
-        gpuDeviceAnnotations(t, begin, s.correlationId(), s.stream(), s.device());
-        begin.addDebugAnnotations(annotation(t, "bytes").setUintValue(s.bytes()))
-                .addDebugAnnotations(annotation(t, "value").setUintValue(s.value()));
-        gpuDeviceSlice(t, begin, s.pid(), s.correlationId(), s.beginNs(), s.endNs());
+    /**
+     * Device work (a kernel, copy, memset, scratch operation) on the track its backend placed it
+     * on, with the backend's category and annotations; it ends the flow its launching API call
+     * started.
+     */
+    private void gpuDeviceWork(
+            int pid, DevicePlacement placement, String name, long correlationId, long beginNs, long endNs)
+            throws IOException {
+        ThreadTrack t = gpuTrack(pid, placement.track(), beginNs);
+        TrackEvent.Builder begin = gpuSliceBegin(t, placement.category(), name, beginNs, endNs);
+        for (GpuAnnotation a : placement.annotations()) {
+            DebugAnnotation.Builder d = annotation(t, a.name());
+            switch (a.kind()) {
+                case UINT -> d.setUintValue(a.number());
+                case INT -> d.setIntValue(a.number());
+                case STRING -> d.setStringValue(a.text());
+            }
+            begin.addDebugAnnotations(d);
+        }
+        if (correlationId != 0) {
+            begin.addTerminatingFlowIds(GpuTracks.flowId(pid, correlationId));
+        }
+        gpuSlice(t, begin, beginNs, endNs);
     }
 
     /** The bytes allocated on the device, after this allocation or free, as a counter. */
@@ -562,11 +553,7 @@ public final class PerfettoSink implements EventSink {
         gpuAllocated.put(key, bytes);
         counter(new CounterSample(
                 a.timestampNs(),
-                new CounterTrack(
-                        GpuTracks.memoryTrackName(a.device()),
-                        GpuTracks.MEMORY_UNIT,
-                        Category.CUDA_MEMORY_ALLOCATION,
-                        a.pid()),
+                new CounterTrack(GpuTracks.memoryTrackName(a.device()), GpuTracks.MEMORY_UNIT, Category.NONE, a.pid()),
                 bytes / GpuTracks.BYTES_PER_UNIT));
     }
 
@@ -582,23 +569,6 @@ public final class PerfettoSink implements EventSink {
         return ev;
     }
 
-    private static void gpuDeviceAnnotations(
-            ThreadTrack t, TrackEvent.Builder ev, long correlationId, long stream, int device) {
-        ev.addDebugAnnotations(annotation(t, "corr_id").setUintValue(correlationId))
-                .addDebugAnnotations(annotation(t, "stream_id").setUintValue(stream))
-                .addDebugAnnotations(annotation(t, "device").setIntValue(device));
-    }
-
-    /** Device work ends the flow its launching API call started. */
-    private void gpuDeviceSlice(
-            ThreadTrack t, TrackEvent.Builder begin, int pid, long correlationId, long beginNs, long endNs)
-            throws IOException {
-        if (correlationId != 0) {
-            begin.addTerminatingFlowIds(GpuTracks.flowId(pid, correlationId));
-        }
-        gpuSlice(t, begin, beginNs, endNs);
-    }
-
     /**
      * A complete slice, written at once: GPU events arrive complete and out of time order, so the
      * track's depth (which balances the pipeline's region events) is left alone, and an event
@@ -609,93 +579,22 @@ public final class PerfettoSink implements EventSink {
         emit(t, Math.max(beginNs, endNs), TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_SLICE_END));
     }
 
-    // ---- ROCm device work (RocmTracks: upstream's track names and annotations) ----------------
-
-    private void rocmKernel(RocmKernelDispatch d) throws IOException {
-        GpuKernel k = d.kernel();
-        ThreadTrack t = d.byQueue()
-                ? gpuNamedTrack(
-                        k.pid(),
-                        "q/" + k.device() + "/" + d.queueId(),
-                        RocmTracks.kernelQueue(k.device(), d.queueId()),
-                        k.beginNs())
-                : gpuNamedTrack(k.pid(), "s/" + k.stream(), RocmTracks.stream(k.stream()), k.beginNs());
-        String category = d.byQueue() ? RocmTracks.KERNEL_CATEGORY : RocmTracks.STREAM_CATEGORY;
-        TrackEvent.Builder begin = gpuSliceBegin(t, category, k.name(), k.beginNs(), k.endNs());
-        begin.addDebugAnnotations(annotation(t, "corr_id").setUintValue(k.correlationId()))
-                .addDebugAnnotations(annotation(t, "stream_id").setUintValue(k.stream()))
-                .addDebugAnnotations(annotation(t, "queue").setUintValue(d.queueId()))
-                .addDebugAnnotations(annotation(t, "dispatch_id").setUintValue(d.dispatchId()))
-                .addDebugAnnotations(annotation(t, "kernel_id").setUintValue(d.kernelId()))
-                .addDebugAnnotations(annotation(t, "private_segment_size").setUintValue(d.privateSegmentSize()))
-                .addDebugAnnotations(annotation(t, "group_segment_size").setUintValue(d.groupSegmentSize()))
-                .addDebugAnnotations(
-                        annotation(t, "workgroup_size").setStringValue(k.block().toString()))
-                .addDebugAnnotations(
-                        annotation(t, "grid_size").setStringValue(k.grid().toString()));
-        gpuDeviceSlice(t, begin, k.pid(), k.correlationId(), k.beginNs(), k.endNs());
-    }
-
-    private void rocmCopy(RocmMemoryCopy rc) throws IOException {
-        GpuMemoryCopy c = rc.copy();
-        ThreadTrack t;
-        if (rc.byQueue()) {
-            int seq = threadSequences.getOrDefault(key(c.pid(), rc.tid()), rc.tid() == c.pid() ? 0 : rc.tid());
-            t = gpuNamedTrack(
-                    c.pid(),
-                    "c/" + rc.dstNode() + "/" + rc.tid(),
-                    RocmTracks.copyThread(rc.dstNode(), seq),
-                    c.beginNs());
-        } else {
-            t = gpuNamedTrack(c.pid(), "s/" + c.stream(), RocmTracks.stream(c.stream()), c.beginNs());
-        }
-        String category = rc.byQueue() ? RocmTracks.COPY_CATEGORY : RocmTracks.STREAM_CATEGORY;
-        TrackEvent.Builder begin = gpuSliceBegin(t, category, c.kind().operationName(), c.beginNs(), c.endNs());
-        begin.addDebugAnnotations(annotation(t, "corr_id").setUintValue(c.correlationId()))
-                .addDebugAnnotations(annotation(t, "stream_id").setUintValue(c.stream()))
-                .addDebugAnnotations(annotation(t, "dst_agent").setIntValue(rc.dstNode()))
-                .addDebugAnnotations(annotation(t, "src_agent").setIntValue(rc.srcNode()));
-        gpuDeviceSlice(t, begin, c.pid(), c.correlationId(), c.beginNs(), c.endNs());
-    }
-
-    private void rocmScratch(RocmScratchMemory s) throws IOException {
-        ThreadTrack t = gpuNamedTrack(
-                s.pid(),
-                "m/" + s.device() + "/" + s.queueId(),
-                RocmTracks.scratchQueue(s.device(), s.queueId()),
-                s.beginNs());
-        TrackEvent.Builder begin = gpuSliceBegin(t, RocmTracks.SCRATCH_CATEGORY, s.operation(), s.beginNs(), s.endNs());
-        begin.addDebugAnnotations(annotation(t, "queue").setUintValue(s.queueId()))
-                .addDebugAnnotations(annotation(t, "device").setIntValue(s.device()))
-                .addDebugAnnotations(annotation(t, "allocation_size").setUintValue(s.bytes()));
-        gpuSlice(t, begin, s.beginNs(), s.endNs());
-    }
-
-    /** A named device track of a process (ROCm's stream, queue and copy tracks), by {@code key}. */
-    private ThreadTrack gpuNamedTrack(int pid, String key, String name, long timestampNs) throws IOException {
-        String k = pid + "/rocm/" + key;
-        ThreadTrack t = gpuStreams.get(k);
+    /**
+     * The track a backend placed device work on, by the process and the track's key; its name
+     * ends with the thread's number where the backend asks for one.
+     */
+    private ThreadTrack gpuTrack(int pid, DeviceTrack track, long timestampNs) throws IOException {
+        String key = pid + "/" + track.key();
+        ThreadTrack t = gpuStreams.get(key);
         if (t != null) {
             return t;
         }
-        ProcessTrack proc = endedProcesses.containsKey(pid) ? endedProcesses.get(pid) : process(pid, timestampNs);
-        t = openSequence(pid, timestampNs);
-        gpuStreams.put(k, t);
-        write(TracePacket.newBuilder()
-                .setTimestamp(0)
-                .setTrustedPacketSequenceId(t.sequenceId)
-                .setTrackDescriptor(TrackDescriptor.newBuilder()
-                        .setUuid(t.uuid)
-                        .setParentUuid(proc.uuid)
-                        .setName(name))
-                .build());
-        return t;
-    }
-
-    /** The track of one stream of one device of a process ({@link GpuTracks#streamTrackName}). */
-    private ThreadTrack gpuStream(int pid, int device, long stream, long timestampNs) throws IOException {
-        return gpuTrack(
-                pid, GpuTracks.streamKey(pid, device, stream), GpuTracks.streamTrackName(device, stream), timestampNs);
+        String name = track.name();
+        if (track.numberedTid() >= 0) {
+            int tid = track.numberedTid();
+            name += threadSequences.getOrDefault(key(pid, tid), tid == pid ? 0 : tid);
+        }
+        return gpuTrack(pid, key, name, timestampNs);
     }
 
     /** A GPU slice track of a process, made the first time its key is seen. */

@@ -6,10 +6,12 @@ import java.util.function.Consumer;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.spi.InterceptStage;
+import org.rocprofsys.core.spi.SessionPart;
 
 /**
- * The stages between the sources and the outputs: each background source's intercept stage (in the
- * order the sources are given), the collection filter (trace windows and the program's
+ * The stages between the sources and the outputs: each session part's intercept stage (in the
+ * order the parts are given), the collection filter (trace windows and the program's
  * start/stop), the category filter (ENABLE/DISABLE_CATEGORIES), the normaliser (lifetimes, forced
  * region ends), and the fan-out to every output, each output on a thread of its own
  * ({@link SinkThreads}). The intercepts run on the collector thread; the filters and the
@@ -29,7 +31,7 @@ public final class Pipeline {
     public Pipeline(
             TraceWindows windows,
             boolean initiallyEnabled,
-            List<BackgroundSource> sources,
+            List<? extends SessionPart> sources,
             List<? extends EventSink> outputs) {
         this(windows, initiallyEnabled, Set.of(), sources, outputs);
     }
@@ -41,7 +43,7 @@ public final class Pipeline {
             TraceWindows windows,
             boolean initiallyEnabled,
             Set<Category> droppedCategories,
-            List<BackgroundSource> sources,
+            List<? extends SessionPart> sources,
             List<? extends EventSink> outputs) {
         this(windows, initiallyEnabled, droppedCategories, sources, outputs, PipelineTuning.machine());
     }
@@ -51,7 +53,7 @@ public final class Pipeline {
             TraceWindows windows,
             boolean initiallyEnabled,
             Set<Category> droppedCategories,
-            List<BackgroundSource> sources,
+            List<? extends SessionPart> sources,
             List<? extends EventSink> outputs,
             PipelineTuning tuning) {
         this.outputs = new SinkThreads(outputs);
@@ -62,8 +64,10 @@ public final class Pipeline {
         // the sources' intercepts stay on the collector thread: what they learn from the events (a
         // thread's number, say) is read by the sources' own threads as soon as the collector has it
         Consumer<TraceEvent> first = stageThread != null ? stageThread : stages;
-        for (BackgroundSource source : sources.reversed()) {
-            first = source.intercept(first);
+        for (SessionPart source : sources.reversed()) {
+            if (source instanceof InterceptStage stage) {
+                first = stage.intercept(first);
+            }
         }
         this.head = first;
     }

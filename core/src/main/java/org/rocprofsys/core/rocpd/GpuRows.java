@@ -12,7 +12,6 @@ import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuArgument;
 import org.rocprofsys.core.gpu.GpuCounterSample;
 import org.rocprofsys.core.gpu.GpuDevice;
-import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.gpu.GpuKernel;
 import org.rocprofsys.core.gpu.GpuMarker;
@@ -21,16 +20,19 @@ import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
 import org.rocprofsys.core.gpu.GpuPageFault;
 import org.rocprofsys.core.gpu.GpuPageMigration;
+import org.rocprofsys.core.gpu.GpuScratchMemory;
 import org.rocprofsys.core.gpu.GpuSynchronization;
+import org.rocprofsys.core.gpu.GpuVendor;
 import org.rocprofsys.core.gpu.MemoryKind;
 import org.rocprofsys.core.gpu.MigrationDirection;
 
 /**
  * The GPU event model (core.gpu) as rocpd rows. API calls and markers are regions of the calling
- * thread (category as in the trace: {@code cuda_runtime_api}, {@code cuda_nvtx}, ...; arguments
+ * thread (category as in the trace, the vendor's domain's; arguments
  * as rocpd_arg, the correlation id on the event). Device work keeps the thread and the API
  * function that launched it (found by correlation id), a stream and a queue row per
- * stream, and one kernel symbol per kernel name and process; a memset is the dispatch of a
+ * stream (named by the vendor's {@link GpuVendor#rocpdStreamLabel}), and one kernel symbol per
+ * kernel name and process; a memset is the dispatch of a
  * {@code MEMORY_SET} kernel, the way ROCm runs fills; a unified-memory migration is a memory copy
  * of category {@code rocm_page_migration}. Synchronisations have no row of their own: the waiting
  * API call is the region.
@@ -79,10 +81,8 @@ final class GpuRows {
     /** rocpd_info_pmc ids by process row, agent and metric. */
     private final Map<String, Long> pmcIds = new HashMap<>();
 
-    /** The library that collects GPU counters, rocpd_info_pmc's component. */
-    static final String ROCM_COMPONENT = "rocprofiler-sdk";
-
-    static final String CUDA_COMPONENT = "cupti";
+    /** The category of a counter value whose kernel never came (upstream's, every vendor's). */
+    private static final String KERNEL_COUNTERS = Category.ROCM_COUNTER_COLLECTION.label();
 
     GpuRows(RocpdRows rows, ProcessRows processes) {
         this.rows = rows;
@@ -94,22 +94,15 @@ final class GpuRows {
             case GpuDevice d -> devices.putIfAbsent(d.pid() + "/" + d.index(), d);
             case GpuApiCall c -> apiCall(c);
             case GpuMarker m -> marker(m);
-            case GpuKernel k -> kernel(k, CUDA_COMPONENT, Category.CUDA_KERNEL_DISPATCH);
-            case GpuMemoryCopy c -> copy(c, Category.CUDA_MEMORY_COPY);
+            // the trace's category: the vendor's, e.g. a ROCm queue's track or, by default, the HIP stream's
+            case GpuKernel k -> kernel(k);
+            case GpuMemoryCopy c -> copy(c);
             case GpuMemorySet s -> memset(s);
             case GpuMemoryAllocation a -> allocation(a);
             case GpuSynchronization s -> {
                 // the waiting call (cudaStreamSynchronize & co.) is a region already
             }
-            // the trace's category: the queue's track or, by default, the HIP stream's
-            case org.rocprofsys.core.gpu.RocmKernelDispatch d ->
-                kernel(
-                        d.kernel(),
-                        ROCM_COMPONENT,
-                        d.byQueue() ? Category.ROCM_KERNEL_DISPATCH : Category.ROCM_HIP_STREAM);
-            case org.rocprofsys.core.gpu.RocmMemoryCopy c ->
-                copy(c.copy(), c.byQueue() ? Category.ROCM_MEMORY_COPY : Category.ROCM_HIP_STREAM);
-            case org.rocprofsys.core.gpu.RocmScratchMemory s -> {
+            case GpuScratchMemory s -> {
                 // no rocpd table holds scratch-memory events
             }
             case GpuPageMigration m -> migration(m);
@@ -134,14 +127,14 @@ final class GpuRows {
             // the runtime call names the work; the driver call under it has the same id and, ending
             // first, usually arrives first
             String key = c.pid() + "/" + c.correlationId();
-            if (c.domain() != GpuDomain.CUDA_DRIVER_API || !launches.containsKey(key)) {
+            if (!c.domain().nested() || !launches.containsKey(key)) {
                 launches.put(key, new Launch(c.tid(), c.function()));
             }
         }
     }
 
     private void marker(GpuMarker m) throws SQLException {
-        long eventId = rows.event(categoryId(Category.CUDA_NVTX), 0, null, null, null);
+        long eventId = rows.event(categoryId(m.api().category()), 0, null, null, null);
         int position = 0;
         if (!m.domain().isEmpty()) {
             rows.arg(eventId, position++, "string", "domain", m.domain());
@@ -155,8 +148,10 @@ final class GpuRows {
         rows.region(image.id, t.id, m.beginNs(), m.range() ? m.endNs() : m.beginNs(), rows.string(name), eventId);
     }
 
-    private void kernel(GpuKernel k, String component, Category category) throws SQLException {
-        Placement p = place(k.pid(), k.device(), k.stream(), k.correlationId(), k.beginNs());
+    private void kernel(GpuKernel k) throws SQLException {
+        String component = k.domain().vendor().counterComponent();
+        String category = k.placement().category();
+        Placement p = place(k.domain().vendor(), k.pid(), k.device(), k.stream(), k.correlationId(), k.beginNs());
         long symbol =
                 kernelSymbol(p, k.device(), k.mangledName(), k.name(), k.staticSharedBytes(), k.registersPerThread());
         long eventId = rows.event(categoryId(category), k.correlationId(), null, null, null);
@@ -209,7 +204,7 @@ final class GpuRows {
         long agentId = agent(image, Math.max(s.device(), 0));
         String extdata = "{\"kernel\":" + Json.quote(s.kernelName()) + ",\"dispatch_id\":" + s.dispatchId()
                 + ",\"start\":" + s.beginNs() + ",\"end\":" + s.endNs() + "}";
-        long eventId = rows.event(categoryId(Category.ROCM_COUNTER_COLLECTION), s.correlationId(), null, null, extdata);
+        long eventId = rows.event(categoryId(KERNEL_COUNTERS), s.correlationId(), null, null, extdata);
         // which library measured it is not known without its kernel
         rows.pmcEvent(eventId, pmcId(image, agentId, s.metric(), ""), s.value());
     }
@@ -236,10 +231,10 @@ final class GpuRows {
     }
 
     private void memset(GpuMemorySet s) throws SQLException {
-        Placement p = place(s.pid(), s.device(), s.stream(), s.correlationId(), s.beginNs());
+        Placement p = place(s.domain().vendor(), s.pid(), s.device(), s.stream(), s.correlationId(), s.beginNs());
         long symbol = kernelSymbol(p, s.device(), "MEMORY_SET", "MEMORY_SET", 0, 0);
         String extdata = "{\"bytes\":" + s.bytes() + ",\"value\":" + s.value() + "}";
-        long eventId = rows.event(categoryId(Category.CUDA_MEMORY_SET), s.correlationId(), null, null, extdata);
+        long eventId = rows.event(categoryId(s.domain().category()), s.correlationId(), null, null, extdata);
         Dim3 none = new Dim3(0, 0, 0);
         rows.dispatch(new KernelRow(
                 p.image.id,
@@ -258,9 +253,9 @@ final class GpuRows {
                 eventId));
     }
 
-    private void copy(GpuMemoryCopy c, Category category) throws SQLException {
-        Placement p = place(c.pid(), c.device(), c.stream(), c.correlationId(), c.beginNs());
-        long eventId = rows.event(categoryId(category), c.correlationId(), null, null, null);
+    private void copy(GpuMemoryCopy c) throws SQLException {
+        Placement p = place(c.domain().vendor(), c.pid(), c.device(), c.stream(), c.correlationId(), c.beginNs());
+        long eventId = rows.event(categoryId(c.placement().category()), c.correlationId(), null, null, null);
         rows.copy(new CopyRow(
                 p.image.id,
                 p.threadId,
@@ -292,7 +287,7 @@ final class GpuRows {
         long dst = m.direction() == MigrationDirection.DEVICE_TO_HOST ? host : device;
         long src = m.direction() == MigrationDirection.HOST_TO_DEVICE ? host : device;
         String extdata = "{\"trigger\":\"" + m.trigger().key() + "\",\"fault_group\":" + m.faultGroup() + "}";
-        long eventId = rows.event(categoryId(Category.ROCM_PAGE_MIGRATION), 0, null, null, extdata);
+        long eventId = rows.event(categoryId(Category.ROCM_PAGE_MIGRATION.label()), 0, null, null, extdata);
         rows.copy(new CopyRow(
                 image.id,
                 threadId,
@@ -310,8 +305,8 @@ final class GpuRows {
     }
 
     private void allocation(GpuMemoryAllocation a) throws SQLException {
-        Placement p = place(a.pid(), a.device(), a.stream(), a.correlationId(), a.timestampNs());
-        long eventId = rows.event(categoryId(Category.CUDA_MEMORY_ALLOCATION), a.correlationId(), null, null, null);
+        Placement p = place(a.domain().vendor(), a.pid(), a.device(), a.stream(), a.correlationId(), a.timestampNs());
+        long eventId = rows.event(categoryId(a.domain().category()), a.correlationId(), null, null, null);
         rows.allocation(new AllocationRow(
                 p.image.id,
                 p.threadId,
@@ -336,7 +331,8 @@ final class GpuRows {
             long streamId,
             long regionNameId) {}
 
-    private Placement place(int pid, int device, long stream, long correlationId, long time) throws SQLException {
+    private Placement place(GpuVendor vendor, int pid, int device, long stream, long correlationId, long time)
+            throws SQLException {
         ProcessRows.ProcessImage image = processes.process(pid, time);
         Launch launch = correlationId != 0 ? launches.get(pid + "/" + correlationId) : null;
         // work whose launch is unknown is put on the process's main thread
@@ -346,7 +342,7 @@ final class GpuRows {
         String key = image.id + "/" + device + "/" + stream;
         long[] ids = streams.get(key);
         if (ids == null) {
-            String name = "CUDA Stream " + stream + " [" + device + "]";
+            String name = vendor.rocpdStreamLabel() + " " + stream + " [" + device + "]";
             ids = new long[] {rows.queue(image.id, name), rows.stream(image.id, name)};
             streams.put(key, ids);
         }
@@ -382,10 +378,6 @@ final class GpuRows {
                 p.image.id, codeObject, mangled == null ? display : mangled, display, staticShared, registers, extdata);
         kernels.put(key, created);
         return created;
-    }
-
-    private long categoryId(Category category) throws SQLException {
-        return categoryId(category.label());
     }
 
     /** The category string's id; the trace's label of the event, ROCm's and CUDA's alike. */

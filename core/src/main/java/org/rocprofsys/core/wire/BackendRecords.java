@@ -2,10 +2,12 @@ package org.rocprofsys.core.wire;
 
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 import org.rocprofsys.core.event.TraceEvent;
 
 /**
- * The ring records of one process image that a GPU backend owns (the CUDA backend's types 13-16,
+ * The ring records of one process image that a GPU backend owns (the record types it claims,
  * docs/wire-protocol.md "GPU records"): the collector's ring drains hand them over raw, and the
  * backend decodes them into events. One instance per image, shared by the drains of all its rings
  * (the records of one image refer to each other across rings).
@@ -22,6 +24,54 @@ public interface BackendRecords {
 
     /** The image has ended at {@code endNs}: emits what is still open (unclosed marker ranges). */
     void finish(long endNs);
+
+    /** A backend's decoder of one process image's records. */
+    interface Decoder {
+        /**
+         * Decodes one record written on thread {@code tid}'s ring.
+         *
+         * @throws IllegalArgumentException for a malformed record
+         */
+        void accept(int tid, MemorySegment record);
+
+        /** The image has ended at {@code endNs}: emits what is still open. */
+        void finish(long endNs);
+    }
+
+    /**
+     * The records of {@code pid} whose types {@code owns} claims, decoded by the decoder
+     * {@code decoder} makes at the image's first such record (most images have none: nothing is
+     * paid for them); a malformed record is a {@link WireException} naming the thread.
+     */
+    static BackendRecords decoding(int pid, IntPredicate owns, Supplier<? extends Decoder> decoder) {
+        return new BackendRecords() {
+            private Decoder made;
+
+            @Override
+            public boolean owns(int type) {
+                return owns.test(type);
+            }
+
+            @Override
+            public void accept(int tid, MemorySegment record) throws WireException {
+                if (made == null) {
+                    made = decoder.get();
+                }
+                try {
+                    made.accept(tid, record);
+                } catch (IllegalArgumentException e) {
+                    throw new WireException("pid " + pid + " tid " + tid + ": " + e.getMessage());
+                }
+            }
+
+            @Override
+            public void finish(long endNs) {
+                if (made != null) {
+                    made.finish(endNs);
+                }
+            }
+        };
+    }
 
     /** Makes the decoder of each process image. */
     @FunctionalInterface

@@ -12,7 +12,7 @@ public final class WireFormat {
     public static final int VERSION = 3;
     /**
      * Version 3 added FUNC_CALL and the ring header's unpublished_head (zero padding before): a
-     * version 2 file (the CUDA fixtures recorded on the GPU machine) reads the same.
+     * version 2 file (the GPU fixtures recorded on the GPU machine) reads the same.
      */
     public static final int OLDEST_READABLE_VERSION = 2;
 
@@ -122,35 +122,9 @@ public final class WireFormat {
     public static final int REC_FUNC_CALL = 26;
     /** A call-stack sample of the agent's timer sampler; aux = {@link #TIMER_CPUTIME} or {@link #TIMER_REALTIME}. */
     public static final int REC_STACK_SAMPLE = 12;
-    /** Name of a CUDA API function: u32 cbid, u32 0, name; aux = CUPTI callback domain (1 driver, 2 runtime). */
-    public static final int REC_CUDA_API_NAME = 13;
-    /** A CUDA API call: u64 begin ns, u64 end ns, u32 cbid, u32 correlation id; aux = callback domain. */
-    public static final int REC_CUDA_API = 14;
-    /** A raw CUPTI activity record: u32 raw size, u32 strings, raw bytes padded to 8, strings; aux = activity kind. */
-    public static final int REC_CUDA_ACTIVITY = 15;
-    /** An NVTX call: u64 time ns, u64 id, u64 domain handle, message; aux = CUPTI NVTX callback id. */
-    public static final int REC_CUDA_NVTX = 16;
-    /** A rocprofiler-sdk agent: u32 raw size, u32 strings (4), rocprofiler_agent_v0_t raw padded to 8, strings. */
-    public static final int REC_ROCM_AGENT = 17;
-    /**
-     * A ROCm API call: u64 begin, u64 end (CLOCK_MONOTONIC ns), u64 correlation id, u64 HIP stream, u64 SDK
-     * thread id, i32 operation, u32 nargs, function name, roctx message, nargs name/value pairs; aux =
-     * rocprofiler_callback_tracing_kind_t.
-     */
-    public static final int REC_ROCM_API = 18;
-    /**
-     * A raw rocprofiler-sdk buffer record: u32 raw size, u32 strings (1), i64 SDK clock - CLOCK_MONOTONIC,
-     * u64 HIP stream, i32 device a, b, i32 node a, b, raw bytes padded to 8, kernel name; aux =
-     * rocprofiler_buffer_tracing_kind_t.
-     */
-    public static final int REC_ROCM_BUFFER = 19;
-    /** A CUDA context's counter set-up: u32 metrics, u32 passes, chip, metric names; aux = CUDA device. */
-    public static final int REC_CUDA_COUNTER_NAMES = 24;
-    /**
-     * One kernel's metrics: u64 launch ns, u32 correlation id, u32 range, u32 metrics, u32 flags, f64 values,
-     * range name; aux = CUDA device.
-     */
-    public static final int REC_CUDA_COUNTERS = 25;
+    // The record types GPU backends' libraries write (13-19 and 24-25 today) are not this table's:
+    // each backend names its own and claims them through BackendRecords#owns, in the decoder it
+    // registers (org.rocprofsys.core.spi); the agent's header (rocprofsys_wire.h) numbers them.
     /** The agent's entry point for GPU backends ({@code agent_gpu.c}). */
     public static final String GPU_RECORD_SYMBOL = "rocprofsys_gpu_record";
 

@@ -1,9 +1,10 @@
 package org.rocprofsys.core.event;
 
-import static org.rocprofsys.core.event.EventStream.MS;
+import static org.rocprofsys.tracetest.EventStream.MS;
 
 import java.util.List;
 import java.util.Map;
+import org.rocprofsys.tracetest.EventStream;
 
 /**
  * One run's events that touch every lifetime rule: a worker that dies with regions open, a fork

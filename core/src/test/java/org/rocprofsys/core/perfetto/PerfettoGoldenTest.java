@@ -11,10 +11,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.core.event.AbruptEndsScenario;
-import org.rocprofsys.core.event.GoldenFile;
 import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.perfetto.proto.Trace;
 import org.rocprofsys.core.perfetto.proto.TracePacket;
+import org.rocprofsys.tracetest.GoldenFile;
 
 /** Events in, trace out: every packet, decoded to protobuf text, against the checked-in trace. */
 class PerfettoGoldenTest {

@@ -13,10 +13,10 @@ import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.gpu.CudaLikeGpu;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuDevice;
-import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.gpu.GpuKernel;
 
 class CollectionFilterTest {
@@ -78,12 +78,26 @@ class CollectionFilterTest {
     }
 
     private static GpuActivity launch(long t, String name) {
-        return new GpuActivity(new GpuApiCall(1, 1, GpuDomain.CUDA_RUNTIME_API, name, t, t + 10, 1, List.of()));
+        return new GpuActivity(new GpuApiCall(1, 1, CudaLikeGpu.RUNTIME, name, t, t + 10, 1, List.of()));
     }
 
     private static GpuActivity kernel(long t, String name) {
-        return new GpuActivity(
-                new GpuKernel(1, 0, 7, 1, t, t + 10, name, name, new Dim3(1, 1, 1), new Dim3(1, 1, 1), 0, 0, 8));
+        return new GpuActivity(new GpuKernel(
+                1,
+                0,
+                7,
+                1,
+                t,
+                t + 10,
+                name,
+                name,
+                new Dim3(1, 1, 1),
+                new Dim3(1, 1, 1),
+                0,
+                0,
+                8,
+                CudaLikeGpu.KERNEL,
+                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7)));
     }
 
     private List<String> gpuNames() {

@@ -9,7 +9,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.Category;
-import org.rocprofsys.core.event.EventStream;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.RegionEnd;
@@ -19,6 +18,7 @@ import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.tracetest.EventStream;
 
 class EventNormaliserTest {
     static final int PID = 100;

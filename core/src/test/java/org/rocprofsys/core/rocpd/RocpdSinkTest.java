@@ -15,7 +15,6 @@ import org.rocprofsys.core.event.Annotation;
 import org.rocprofsys.core.event.AnnotationValue;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterTrack;
-import org.rocprofsys.core.event.EventStream;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.RunSummary;
@@ -23,11 +22,11 @@ import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.CopyKind;
+import org.rocprofsys.core.gpu.CudaLikeGpu;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuArgument;
 import org.rocprofsys.core.gpu.GpuDevice;
-import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.gpu.GpuKernel;
 import org.rocprofsys.core.gpu.GpuMarker;
 import org.rocprofsys.core.gpu.GpuMemoryAllocation;
@@ -42,6 +41,7 @@ import org.rocprofsys.core.gpu.MigrationTrigger;
 import org.rocprofsys.core.gpu.SyncKind;
 import org.rocprofsys.core.perfetto.PerfettoSink;
 import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.EventStream;
 import org.rocprofsys.tracetest.RocpdCounts;
 import org.rocprofsys.tracetest.SqliteCli;
 
@@ -88,7 +88,7 @@ class RocpdSinkTest {
         out.accept(new GpuActivity(new GpuApiCall(
                 PID,
                 PID,
-                GpuDomain.CUDA_RUNTIME_API,
+                CudaLikeGpu.RUNTIME,
                 "cudaLaunchKernel",
                 T0 + 5 * MS,
                 T0 + 5 * MS + 100,
@@ -97,21 +97,14 @@ class RocpdSinkTest {
         out.accept(new GpuActivity(new GpuApiCall(
                 PID,
                 PID,
-                GpuDomain.CUDA_RUNTIME_API,
+                CudaLikeGpu.RUNTIME,
                 "cudaMemcpyAsync",
                 T0 + 5 * MS + 200,
                 T0 + 5 * MS + 300,
                 12,
                 List.of())));
         out.accept(new GpuActivity(new GpuApiCall(
-                PID,
-                PID,
-                GpuDomain.CUDA_RUNTIME_API,
-                "cudaMemset",
-                T0 + 5 * MS + 400,
-                T0 + 5 * MS + 500,
-                13,
-                List.of())));
+                PID, PID, CudaLikeGpu.RUNTIME, "cudaMemset", T0 + 5 * MS + 400, T0 + 5 * MS + 500, 13, List.of())));
         out.accept(new GpuActivity(new GpuKernel(
                 PID,
                 0,
@@ -125,7 +118,9 @@ class RocpdSinkTest {
                 new Dim3(256, 1, 1),
                 0,
                 128,
-                32)));
+                32,
+                CudaLikeGpu.KERNEL,
+                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7))));
         out.accept(new GpuActivity(new GpuKernel(
                 PID,
                 0,
@@ -139,16 +134,41 @@ class RocpdSinkTest {
                 new Dim3(256, 1, 1),
                 0,
                 128,
-                32)));
+                32,
+                CudaLikeGpu.KERNEL,
+                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7))));
         out.accept(new GpuActivity(new GpuMemoryCopy(
-                PID, 0, 7, 12, T0 + 5 * MS + 250, T0 + 5 * MS + 900, CopyKind.HOST_TO_DEVICE, 4096, -1, 0)));
-        out.accept(new GpuActivity(new GpuMemorySet(PID, 0, 7, 13, T0 + 8 * MS, T0 + 8 * MS + 50, 4096, 0)));
+                PID,
+                0,
+                7,
+                12,
+                T0 + 5 * MS + 250,
+                T0 + 5 * MS + 900,
+                CopyKind.HOST_TO_DEVICE,
+                4096,
+                -1,
+                0,
+                CudaLikeGpu.COPY,
+                CudaLikeGpu.on(CudaLikeGpu.COPY, 0, 7))));
+        out.accept(new GpuActivity(new GpuMemorySet(
+                PID,
+                0,
+                7,
+                13,
+                T0 + 8 * MS,
+                T0 + 8 * MS + 50,
+                4096,
+                0,
+                CudaLikeGpu.MEMSET,
+                CudaLikeGpu.on(CudaLikeGpu.MEMSET, 0, 7))));
+        out.accept(new GpuActivity(new GpuMemoryAllocation(
+                PID, 0, 0, 0, T0 + 5 * MS, false, MemoryKind.DEVICE, 0x7000, 4096, CudaLikeGpu.ALLOCATION)));
+        out.accept(new GpuActivity(new GpuMemoryAllocation(
+                PID, 0, 0, 0, T0 + 8 * MS + 60, true, MemoryKind.DEVICE, 0x7000, 4096, CudaLikeGpu.ALLOCATION)));
         out.accept(new GpuActivity(
-                new GpuMemoryAllocation(PID, 0, 0, 0, T0 + 5 * MS, false, MemoryKind.DEVICE, 0x7000, 4096)));
+                new GpuMarker(PID, PID, "", "phase", T0 + 5 * MS, T0 + 8 * MS, true, 0, false, CudaLikeGpu.NVTX)));
         out.accept(new GpuActivity(
-                new GpuMemoryAllocation(PID, 0, 0, 0, T0 + 8 * MS + 60, true, MemoryKind.DEVICE, 0x7000, 4096)));
-        out.accept(new GpuActivity(new GpuMarker(PID, PID, "", "phase", T0 + 5 * MS, T0 + 8 * MS, true, 0, false)));
-        out.accept(new GpuActivity(new GpuMarker(PID, PID, "dom", "tick", T0 + 6 * MS, T0 + 6 * MS, false, -1, false)));
+                new GpuMarker(PID, PID, "dom", "tick", T0 + 6 * MS, T0 + 6 * MS, false, -1, false, CudaLikeGpu.NVTX)));
         out.accept(
                 new GpuActivity(new GpuSynchronization(PID, 0, 7, 14, T0 + 8 * MS, T0 + 8 * MS + 80, SyncKind.STREAM)));
         // unified memory: a GPU fault served by migrating two ranges to the device, a CPU fault

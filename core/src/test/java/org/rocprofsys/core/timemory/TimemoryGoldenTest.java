@@ -12,8 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.core.event.AbruptEndsScenario;
-import org.rocprofsys.core.event.GoldenFile;
 import org.rocprofsys.core.event.SinkFeed;
+import org.rocprofsys.tracetest.GoldenFile;
 
 /** Events in, profile out: the text reports and the "Outputting" lines against checked-in files. */
 class TimemoryGoldenTest {

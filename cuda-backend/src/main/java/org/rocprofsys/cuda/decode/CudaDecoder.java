@@ -37,6 +37,7 @@ import org.rocprofsys.core.gpu.MemoryKind;
 import org.rocprofsys.core.gpu.MigrationDirection;
 import org.rocprofsys.core.gpu.MigrationTrigger;
 import org.rocprofsys.core.gpu.SyncKind;
+import org.rocprofsys.core.wire.BackendRecords;
 
 /**
  * Turns the CUDA backend's records of one process image into {@link GpuEvent}s. Feed it every
@@ -49,7 +50,7 @@ import org.rocprofsys.core.gpu.SyncKind;
  * <p>All times in the records are CLOCK_MONOTONIC ns already (the injection library makes CUPTI
  * use that clock), so nothing is converted.
  */
-public final class CudaDecoder {
+public final class CudaDecoder implements BackendRecords.Decoder {
     private final int pid;
     private final UnaryOperator<String> demangler;
     private final Consumer<GpuEvent> out;
@@ -102,21 +103,11 @@ public final class CudaDecoder {
             Deque<OpenRange> stack = e.getValue();
             while (!stack.isEmpty()) {
                 OpenRange r = stack.pop();
-                out.accept(new GpuMarker(
-                        pid,
-                        r.tid(),
-                        r.domain(),
-                        r.message(),
-                        r.beginNs(),
-                        Math.max(endNs, r.beginNs()),
-                        true,
-                        stack.size(),
-                        true));
+                range(r, Math.max(endNs, r.beginNs()), stack.size(), true);
             }
         }
         for (OpenRange r : started.values()) {
-            out.accept(new GpuMarker(
-                    pid, r.tid(), r.domain(), r.message(), r.beginNs(), Math.max(endNs, r.beginNs()), true, -1, true));
+            range(r, Math.max(endNs, r.beginNs()), -1, true);
         }
         pushed.clear();
         started.clear();
@@ -161,8 +152,8 @@ public final class CudaDecoder {
 
     private void api(int tid, CudaWireRecord.ApiCall c) {
         GpuDomain domain = switch (c.domain()) {
-            case CuptiKinds.DOMAIN_RUNTIME_API -> GpuDomain.CUDA_RUNTIME_API;
-            case CuptiKinds.DOMAIN_DRIVER_API -> GpuDomain.CUDA_DRIVER_API;
+            case CuptiKinds.DOMAIN_RUNTIME_API -> CudaGpu.RUNTIME_API;
+            case CuptiKinds.DOMAIN_DRIVER_API -> CudaGpu.DRIVER_API;
             default -> null;
         };
         if (domain == null) {
@@ -306,8 +297,7 @@ public final class CudaDecoder {
             case CuptiKinds.ACTIVITY_MEMCPY2 -> {
                 if (fits(a, CuptiLayouts.PEER_COPY)) {
                     seen(i64(r, P_END));
-                    out.accept(new GpuMemoryCopy(
-                            pid,
+                    copy(
                             i32(r, P_DEVICE),
                             id(r, P_STREAM),
                             u32(r, P_CORRELATION),
@@ -316,21 +306,28 @@ public final class CudaDecoder {
                             CopyKind.PEER,
                             i64(r, P_BYTES),
                             i32(r, P_SRC_DEVICE),
-                            i32(r, P_DST_DEVICE)));
+                            i32(r, P_DST_DEVICE));
                 }
             }
             case CuptiKinds.ACTIVITY_MEMSET -> {
                 if (fits(a, CuptiLayouts.MEMSET)) {
                     seen(i64(r, S_END));
+                    int device = i32(r, S_DEVICE);
+                    long stream = id(r, S_STREAM);
+                    long correlation = u32(r, S_CORRELATION);
+                    long bytes = i64(r, S_BYTES);
+                    long value = u32(r, S_VALUE);
                     out.accept(new GpuMemorySet(
                             pid,
-                            i32(r, S_DEVICE),
-                            id(r, S_STREAM),
-                            u32(r, S_CORRELATION),
+                            device,
+                            stream,
+                            correlation,
                             i64(r, S_START),
                             i64(r, S_END),
-                            i64(r, S_BYTES),
-                            u32(r, S_VALUE)));
+                            bytes,
+                            value,
+                            CudaGpu.MEMORY_SET,
+                            CudaGpu.memset(device, stream, correlation, bytes, value)));
                 }
             }
             case CuptiKinds.ACTIVITY_SYNCHRONIZATION -> {
@@ -427,20 +424,28 @@ public final class CudaDecoder {
         seen(end);
         Dim3 grid = new Dim3(i32(r, K_GRID), i32(r, K_GRID + 4), i32(r, K_GRID + 8));
         Dim3 block = new Dim3(i32(r, K_BLOCK), i32(r, K_BLOCK + 4), i32(r, K_BLOCK + 8));
+        int device = i32(r, K_DEVICE);
+        long stream = id(r, K_STREAM);
+        long correlation = u32(r, K_CORRELATION);
+        int staticShared = i32(r, K_STATIC_SHARED);
+        int dynamicShared = i32(r, K_DYNAMIC_SHARED);
+        int registers = Short.toUnsignedInt(r.get(JAVA_SHORT_UNALIGNED, K_REGISTERS));
         GpuKernel kernel = new GpuKernel(
                 pid,
-                i32(r, K_DEVICE),
-                id(r, K_STREAM),
-                u32(r, K_CORRELATION),
+                device,
+                stream,
+                correlation,
                 i64(r, K_START),
                 end,
                 demangler.apply(mangled),
                 mangled,
                 grid,
                 block,
-                i32(r, K_STATIC_SHARED),
-                i32(r, K_DYNAMIC_SHARED),
-                Short.toUnsignedInt(r.get(JAVA_SHORT_UNALIGNED, K_REGISTERS)));
+                staticShared,
+                dynamicShared,
+                registers,
+                CudaGpu.KERNEL_DISPATCH,
+                CudaGpu.kernel(device, stream, correlation, grid, block, staticShared, dynamicShared, registers));
         if (!counters.holds(kernel)) {
             out.accept(kernel);
         }
@@ -467,8 +472,7 @@ public final class CudaDecoder {
             default -> device;
         };
         seen(i64(r, C_END));
-        out.accept(new GpuMemoryCopy(
-                pid,
+        copy(
                 device,
                 id(r, C_STREAM),
                 u32(r, C_CORRELATION),
@@ -477,7 +481,32 @@ public final class CudaDecoder {
                 kind,
                 i64(r, C_BYTES),
                 src,
-                dst));
+                dst);
+    }
+
+    private void copy(
+            int device,
+            long stream,
+            long correlation,
+            long beginNs,
+            long endNs,
+            CopyKind kind,
+            long bytes,
+            int src,
+            int dst) {
+        out.accept(new GpuMemoryCopy(
+                pid,
+                device,
+                stream,
+                correlation,
+                beginNs,
+                endNs,
+                kind,
+                bytes,
+                src,
+                dst,
+                CudaGpu.MEMORY_COPY,
+                CudaGpu.copy(device, stream, correlation, bytes, src, dst)));
     }
 
     private void synchronization(MemorySegment r) {
@@ -518,7 +547,8 @@ public final class CudaDecoder {
                 op == CuptiKinds.MEMORY_RELEASE,
                 memory,
                 i64(r, M_ADDRESS),
-                i64(r, M_BYTES)));
+                i64(r, M_BYTES),
+                CudaGpu.MEMORY_ALLOCATION));
     }
 
     /** {@code GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}, as nvidia-smi shows a device's UUID. */
@@ -557,8 +587,7 @@ public final class CudaDecoder {
                     return;
                 }
                 OpenRange r = stack.pop();
-                out.accept(new GpuMarker(
-                        pid, tid, r.domain(), r.message(), r.beginNs(), n.timeNs(), true, stack.size(), false));
+                range(r, n.timeNs(), stack.size(), false);
             }
             case CuptiKinds.NVTX_MARK_A,
                     CuptiKinds.NVTX_MARK_W,
@@ -574,7 +603,8 @@ public final class CudaDecoder {
                         n.timeNs(),
                         false,
                         stack == null ? 0 : stack.size(),
-                        false));
+                        false,
+                        CudaGpu.NVTX));
             }
             case CuptiKinds.NVTX_RANGE_START_A,
                     CuptiKinds.NVTX_RANGE_START_W,
@@ -587,11 +617,25 @@ public final class CudaDecoder {
                     skip("NVTX end without start");
                     return;
                 }
-                out.accept(
-                        new GpuMarker(pid, r.tid(), r.domain(), r.message(), r.beginNs(), n.timeNs(), true, -1, false));
+                range(r, n.timeNs(), -1, false);
             }
             default -> skip("NVTX call " + n.cbid());
         }
+    }
+
+    /** An NVTX range from its push or start to {@code endNs} (closed by the profiler at the image's end). */
+    private void range(OpenRange r, long endNs, int depth, boolean closedByProfiler) {
+        out.accept(new GpuMarker(
+                pid,
+                r.tid(),
+                r.domain(),
+                r.message(),
+                r.beginNs(),
+                endNs,
+                true,
+                depth,
+                closedByProfiler,
+                CudaGpu.NVTX));
     }
 
     /** The open pushed ranges per thread, for tests and diagnostics. */

@@ -5,12 +5,15 @@ import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.rocprofsys.core.wire.RecordFields.length;
+import static org.rocprofsys.core.wire.RecordFields.need;
+import static org.rocprofsys.core.wire.RecordFields.string;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.rocprofsys.core.wire.WireFormat;
+import org.rocprofsys.core.wire.RecordFields;
 
 /**
  * One record of the CUDA backend as the wire carries it (docs/wire-protocol.md, "GPU records"),
@@ -68,11 +71,28 @@ public sealed interface CudaWireRecord {
             String rangeName)
             implements CudaWireRecord {}
 
+    // the CUDA backend's record types (agent/src/main/c/rocprofsys_wire.h, docs/wire-protocol.md)
+    /** Name of a CUDA API function: u32 cbid, u32 0, name; aux = CUPTI callback domain (1 driver, 2 runtime). */
+    int REC_CUDA_API_NAME = 13;
+    /** A CUDA API call: u64 begin ns, u64 end ns, u32 cbid, u32 correlation id; aux = callback domain. */
+    int REC_CUDA_API = 14;
+    /** A raw CUPTI activity record: u32 raw size, u32 strings, raw bytes padded to 8, strings; aux = activity kind. */
+    int REC_CUDA_ACTIVITY = 15;
+    /** An NVTX call: u64 time ns, u64 id, u64 domain handle, message; aux = CUPTI NVTX callback id. */
+    int REC_CUDA_NVTX = 16;
+    /** A CUDA context's counter set-up: u32 metrics, u32 passes, chip, metric names; aux = CUDA device. */
+    int REC_CUDA_COUNTER_NAMES = 24;
+    /**
+     * One kernel's metrics: u64 launch ns, u32 correlation id, u32 range, u32 metrics, u32 flags, f64 values,
+     * range name; aux = CUDA device.
+     */
+    int REC_CUDA_COUNTERS = 25;
+
     /** True for the record types of the CUDA backend. */
     public static boolean isCuda(int type) {
-        return (type >= WireFormat.REC_CUDA_API_NAME && type <= WireFormat.REC_CUDA_NVTX)
-                || type == WireFormat.REC_CUDA_COUNTER_NAMES
-                || type == WireFormat.REC_CUDA_COUNTERS;
+        return (type >= REC_CUDA_API_NAME && type <= REC_CUDA_NVTX)
+                || type == REC_CUDA_COUNTER_NAMES
+                || type == REC_CUDA_COUNTERS;
     }
 
     /**
@@ -82,19 +102,15 @@ public sealed interface CudaWireRecord {
      *                                  says
      */
     static CudaWireRecord parse(MemorySegment record) {
-        int type = Short.toUnsignedInt(record.get(JAVA_SHORT, 0));
-        int size = Short.toUnsignedInt(record.get(JAVA_SHORT, 2));
-        int aux = record.get(JAVA_INT, 4);
-        if (size > record.byteSize()) {
-            throw new IllegalArgumentException("record of " + size + " bytes in " + record.byteSize());
-        }
-        MemorySegment r = record.asSlice(0, size);
+        MemorySegment r = RecordFields.sized(record);
+        int type = RecordFields.type(r);
+        int aux = RecordFields.aux(r);
         return switch (type) {
-            case WireFormat.REC_CUDA_API_NAME -> {
+            case REC_CUDA_API_NAME -> {
                 need(r, 17, "CUDA_API_NAME");
                 yield new ApiName(aux, r.get(JAVA_INT, 8), string(r, 16));
             }
-            case WireFormat.REC_CUDA_API -> {
+            case REC_CUDA_API -> {
                 need(r, 32, "CUDA_API");
                 yield new ApiCall(
                         aux,
@@ -104,13 +120,13 @@ public sealed interface CudaWireRecord {
                         Integer.toUnsignedLong(r.get(JAVA_INT, 28)),
                         r.byteSize() > 32 ? apiArgs(r) : null);
             }
-            case WireFormat.REC_CUDA_ACTIVITY -> activity(r, aux);
-            case WireFormat.REC_CUDA_NVTX -> {
+            case REC_CUDA_ACTIVITY -> activity(r, aux);
+            case REC_CUDA_NVTX -> {
                 need(r, 33, "CUDA_NVTX");
                 yield new Nvtx(aux, r.get(JAVA_LONG, 8), r.get(JAVA_LONG, 16), r.get(JAVA_LONG, 24), string(r, 32));
             }
-            case WireFormat.REC_CUDA_COUNTER_NAMES -> counterNames(r, aux);
-            case WireFormat.REC_CUDA_COUNTERS -> counters(r, aux);
+            case REC_CUDA_COUNTER_NAMES -> counterNames(r, aux);
+            case REC_CUDA_COUNTERS -> counters(r, aux);
             default -> throw new IllegalArgumentException("record type " + type + " is not a CUDA record");
         };
     }
@@ -179,25 +195,5 @@ public sealed interface CudaWireRecord {
                 (r.get(JAVA_INT, 28) & 1) == 0,
                 values,
                 string(r, 32 + 8L * n));
-    }
-
-    private static void need(MemorySegment r, long bytes, String what) {
-        if (r.byteSize() < bytes) {
-            throw new IllegalArgumentException(what + " record of " + r.byteSize() + " bytes, needs " + bytes);
-        }
-    }
-
-    private static int length(MemorySegment r, long at) {
-        int n = 0;
-        while (at + n < r.byteSize() && r.get(JAVA_BYTE, at + n) != 0) {
-            n++;
-        }
-        return n;
-    }
-
-    private static String string(MemorySegment r, long at) {
-        return at >= r.byteSize()
-                ? ""
-                : new String(r.asSlice(at, length(r, at)).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
     }
 }

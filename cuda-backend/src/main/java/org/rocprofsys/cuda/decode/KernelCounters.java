@@ -106,7 +106,9 @@ final class KernelCounters {
                 k.block(),
                 k.staticSharedBytes(),
                 k.dynamicSharedBytes(),
-                k.registersPerThread());
+                k.registersPerThread(),
+                k.domain(),
+                k.placement());
     }
 
     void finish() {

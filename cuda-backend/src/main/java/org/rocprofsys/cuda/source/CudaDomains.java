@@ -1,11 +1,11 @@
 package org.rocprofsys.cuda.source;
 
-import java.util.Arrays;
-import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.rocprofsys.core.gpu.GpuDomain;
+import org.rocprofsys.cuda.decode.CudaGpu;
 
 /**
  * {@code ROCPROFSYS_CUDA_DOMAINS}: which CUDA domains are traced. An unknown name is an error in
@@ -24,7 +24,7 @@ public final class CudaDomains {
      * @throws IllegalArgumentException naming the first unknown value
      */
     public static Set<GpuDomain> parse(String value) {
-        Set<GpuDomain> domains = EnumSet.noneOf(GpuDomain.class);
+        Set<GpuDomain> domains = new HashSet<>();
         if (value == null) {
             return domains;
         }
@@ -32,17 +32,19 @@ public final class CudaDomains {
             if (token.isEmpty()) {
                 continue;
             }
-            GpuDomain d = Arrays.stream(GpuDomain.values())
-                    .filter(g -> !g.rocm() && g.settingName().equals(token.toLowerCase(Locale.ROOT)))
+            GpuDomain d = CudaGpu.DOMAINS.stream()
+                    .filter(g -> g.settingName().equals(token.toLowerCase(Locale.ROOT)))
                     .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("unsupported " + SETTING + " value: " + token));
             domains.add(d);
         }
-        return domains;
+        return CudaGpu.inModelOrder(domains);
     }
 
     /** The list the injection library reads ({@code ROCPROFSYS_AGENT_CUDA_DOMAINS}), in model order. */
     public static String agentList(Set<GpuDomain> domains) {
-        return domains.stream().map(GpuDomain::settingName).collect(Collectors.joining(","));
+        return CudaGpu.inModelOrder(domains).stream()
+                .map(GpuDomain::settingName)
+                .collect(Collectors.joining(","));
     }
 }

@@ -1,7 +1,6 @@
 package org.rocprofsys.cuda.source;
 
 import java.io.PrintStream;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -14,11 +13,13 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.GpuDomain;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.Plugin;
+import org.rocprofsys.core.spi.RecordDecoder;
+import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 import org.rocprofsys.core.wire.BackendRecords;
-import org.rocprofsys.core.wire.WireException;
 import org.rocprofsys.cuda.counters.MetricCatalog;
 import org.rocprofsys.cuda.decode.CudaDecoder;
+import org.rocprofsys.cuda.decode.CudaGpu;
 import org.rocprofsys.cuda.decode.CudaWireRecord;
 import org.rocprofsys.elf.Demangler;
 
@@ -29,7 +30,14 @@ import org.rocprofsys.elf.Demangler;
  * use neither load nothing), and decodes the records the library writes into the agent's rings
  * with {@link CudaDecoder}. It runs nothing beside the target.
  */
-public final class CudaTracing implements BackgroundSource {
+public final class CudaTracing implements TargetEnvironmentContribution, RecordDecoder {
+    /** cuda-backend's bundle: the vendor and this source, one line in the registration list. */
+    public static final Plugin PLUGIN = Plugin.gpuVendor(
+            "cuda-backend",
+            CudaGpu.VENDOR,
+            context -> (settings, targetEnvironment, log) ->
+                    sources(settings, context.libraryDirectory().resolve("librocprof-sys-cuda.so"), log));
+
     public static final String USE_SETTING = "ROCPROFSYS_USE_CUDA";
     /** What the injection library reads (cuda-backend/src/main/c/rsys_cuda.c). */
     static final String AGENT_DOMAINS = "ROCPROFSYS_AGENT_CUDA_DOMAINS";
@@ -56,8 +64,7 @@ public final class CudaTracing implements BackgroundSource {
         this.library = library;
         this.unifiedMemory = unifiedMemory;
         this.events = List.copyOf(events);
-        this.domains =
-                domains.isEmpty() ? java.util.EnumSet.noneOf(GpuDomain.class) : java.util.EnumSet.copyOf(domains);
+        this.domains = CudaGpu.inModelOrder(domains);
     }
 
     /**
@@ -68,7 +75,7 @@ public final class CudaTracing implements BackgroundSource {
      * @throws IllegalArgumentException for an unknown {@code ROCPROFSYS_CUDA_DOMAINS} value, or a
      *                                  {@code ROCPROFSYS_CUDA_EVENTS} metric no GPU here knows
      */
-    public static List<BackgroundSource> sources(Settings settings, Path library, PrintStream log) {
+    public static List<CudaTracing> sources(Settings settings, Path library, PrintStream log) {
         Set<GpuDomain> domains = CudaDomains.parse(settings.get(CudaDomains.SETTING));
         List<String> events = settings.registry().find(CudaEvents.SETTING).isPresent()
                 ? CudaEvents.parse(settings.get(CudaEvents.SETTING))
@@ -96,7 +103,7 @@ public final class CudaTracing implements BackgroundSource {
     public Map<String, String> targetEnvironment(Path sessionDirectory) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("CUDA_INJECTION64_PATH", library.toString());
-        if (domains.contains(GpuDomain.NVTX)) {
+        if (domains.contains(CudaGpu.NVTX)) {
             env.put("NVTX_INJECTION64_PATH", library.toString());
         }
         String agentDomains = CudaDomains.agentList(domains);
@@ -111,8 +118,8 @@ public final class CudaTracing implements BackgroundSource {
     }
 
     @Override
-    public Optional<BackendRecords.Factory> backendRecords() {
-        return Optional.of(CudaTracing::records);
+    public BackendRecords open(int pid, Consumer<TraceEvent> out) {
+        return records(pid, out);
     }
 
     /**
@@ -122,41 +129,10 @@ public final class CudaTracing implements BackgroundSource {
      * (docs/benchmarks.md, "Fixed cost per run").
      */
     public static BackendRecords records(int pid, Consumer<TraceEvent> out) {
-        return new BackendRecords() {
-            private CudaDecoder decoder;
-
-            @Override
-            public boolean owns(int type) {
-                return CudaWireRecord.isCuda(type);
-            }
-
-            @Override
-            public void accept(int tid, MemorySegment record) throws WireException {
-                if (decoder == null) {
-                    decoder = new CudaDecoder(
-                            pid, name -> Demangler.shared().demangle(name), e -> out.accept(new GpuActivity(e)));
-                }
-                try {
-                    decoder.accept(tid, record);
-                } catch (IllegalArgumentException e) {
-                    throw new WireException("pid " + pid + " tid " + tid + ": " + e.getMessage());
-                }
-            }
-
-            @Override
-            public void finish(long endNs) {
-                if (decoder != null) {
-                    decoder.finish(endNs);
-                }
-            }
-        };
+        return BackendRecords.decoding(
+                pid,
+                CudaWireRecord::isCuda,
+                () -> new CudaDecoder(
+                        pid, name -> Demangler.shared().demangle(name), e -> out.accept(new GpuActivity(e))));
     }
-
-    @Override
-    public void start(int targetPid, Consumer<TraceEvent> out) {
-        // nothing runs beside the target: the records come through the agent's rings
-    }
-
-    @Override
-    public void stop(long timestampNs) {}
 }

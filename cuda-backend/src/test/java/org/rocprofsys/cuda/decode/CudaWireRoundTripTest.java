@@ -117,7 +117,7 @@ class CudaWireRoundTripTest {
             int flushAt = -1;
             int endAt = -1;
             for (int k = 0; k < mainRecs.size(); k++) {
-                if (mainRecs.get(k).type() == WireFormat.REC_CUDA_API_NAME) {
+                if (mainRecs.get(k).type() == CudaWireRecord.REC_CUDA_API_NAME) {
                     flushAt = k;
                 }
                 if (mainRecs.get(k).type() == WireFormat.REC_THREAD_END) {
@@ -250,12 +250,12 @@ class CudaWireRoundTripTest {
     void wireConstantsMatchTheHeader() throws Exception {
         Path header = Path.of(System.getProperty("user.dir")).resolve("../agent/src/main/c/rocprofsys_wire.h");
         String h = Files.readString(header);
-        assertTrue(h.contains("#define RSYS_REC_CUDA_API_NAME " + WireFormat.REC_CUDA_API_NAME + "u"));
-        assertTrue(h.contains("#define RSYS_REC_CUDA_API " + WireFormat.REC_CUDA_API + "u"));
-        assertTrue(h.contains("#define RSYS_REC_CUDA_ACTIVITY " + WireFormat.REC_CUDA_ACTIVITY + "u"));
-        assertTrue(h.contains("#define RSYS_REC_CUDA_NVTX " + WireFormat.REC_CUDA_NVTX + "u"));
-        assertTrue(h.contains("#define RSYS_REC_CUDA_COUNTER_NAMES " + WireFormat.REC_CUDA_COUNTER_NAMES + "u"));
-        assertTrue(h.contains("#define RSYS_REC_CUDA_COUNTERS " + WireFormat.REC_CUDA_COUNTERS + "u"));
+        assertTrue(h.contains("#define RSYS_REC_CUDA_API_NAME " + CudaWireRecord.REC_CUDA_API_NAME + "u"));
+        assertTrue(h.contains("#define RSYS_REC_CUDA_API " + CudaWireRecord.REC_CUDA_API + "u"));
+        assertTrue(h.contains("#define RSYS_REC_CUDA_ACTIVITY " + CudaWireRecord.REC_CUDA_ACTIVITY + "u"));
+        assertTrue(h.contains("#define RSYS_REC_CUDA_NVTX " + CudaWireRecord.REC_CUDA_NVTX + "u"));
+        assertTrue(h.contains("#define RSYS_REC_CUDA_COUNTER_NAMES " + CudaWireRecord.REC_CUDA_COUNTER_NAMES + "u"));
+        assertTrue(h.contains("#define RSYS_REC_CUDA_COUNTERS " + CudaWireRecord.REC_CUDA_COUNTERS + "u"));
         assertTrue(h.contains(" " + WireFormat.GPU_RECORD_SYMBOL + "("));
     }
 }

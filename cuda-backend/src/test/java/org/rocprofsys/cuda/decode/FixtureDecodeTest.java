@@ -21,7 +21,6 @@ import org.rocprofsys.core.gpu.CopyKind;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuDevice;
-import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.gpu.GpuKernel;
 import org.rocprofsys.core.gpu.GpuMarker;
@@ -30,9 +29,6 @@ import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
 import org.rocprofsys.core.gpu.GpuSynchronization;
 import org.rocprofsys.core.gpu.MemoryKind;
-import org.rocprofsys.core.gpu.RocmKernelDispatch;
-import org.rocprofsys.core.gpu.RocmMemoryCopy;
-import org.rocprofsys.core.gpu.RocmScratchMemory;
 import org.rocprofsys.core.gpu.SyncKind;
 import org.rocprofsys.core.wire.WireFormat;
 
@@ -56,7 +52,7 @@ class FixtureDecodeTest {
     }
 
     private static Map<String, Long> runtimeCalls(Fixture f) {
-        return f.count(GpuApiCall.class, c -> c.domain() == GpuDomain.CUDA_RUNTIME_API ? c.function() : "(driver)");
+        return f.count(GpuApiCall.class, c -> c.domain() == CudaGpu.RUNTIME_API ? c.function() : "(driver)");
     }
 
     /** kind -> {copies, bytes} */
@@ -113,12 +109,8 @@ class FixtureDecodeTest {
                 case org.rocprofsys.core.gpu.GpuPageMigration m -> new long[] {m.beginNs(), m.endNs()};
                 case org.rocprofsys.core.gpu.GpuPageFault pf -> new long[] {pf.beginNs(), pf.endNs()};
                 case org.rocprofsys.core.gpu.GpuCounterSample c -> new long[] {c.beginNs(), c.endNs()};
-                // the ROCm backend's records: never decoded from a CUDA fixture
-                case RocmKernelDispatch r ->
-                    new long[] {r.kernel().beginNs(), r.kernel().endNs()};
-                case RocmMemoryCopy r ->
-                    new long[] {r.copy().beginNs(), r.copy().endNs()};
-                case RocmScratchMemory r -> new long[] {r.beginNs(), r.endNs()};
+                // scratch memory: never decoded from a CUDA fixture
+                case org.rocprofsys.core.gpu.GpuScratchMemory r -> new long[] {r.beginNs(), r.endNs()};
             };
             assertTrue(
                     times[0] >= f.initNs() && times[1] <= end && times[0] <= times[1],
@@ -126,7 +118,7 @@ class FixtureDecodeTest {
         }
         // every kernel, copy and memset comes after the begin of the runtime call that launched it
         Map<Long, GpuApiCall> runtimeByCorrelation = new HashMap<>();
-        for (GpuApiCall c : f.all(GpuApiCall.class, c -> c.domain() == GpuDomain.CUDA_RUNTIME_API)) {
+        for (GpuApiCall c : f.all(GpuApiCall.class, c -> c.domain() == CudaGpu.RUNTIME_API)) {
             runtimeByCorrelation.put(c.correlationId(), c);
         }
         boolean apiTraced = !name.equals("cupti-subscriber");
@@ -237,7 +229,7 @@ class FixtureDecodeTest {
         for (GpuApiCall drv : f.all(GpuApiCall.class, c -> c.function().equals("cuLaunchKernel"))) {
             GpuApiCall rt = f.all(
                             GpuApiCall.class,
-                            c -> c.domain() == GpuDomain.CUDA_RUNTIME_API && c.correlationId() == drv.correlationId())
+                            c -> c.domain() == CudaGpu.RUNTIME_API && c.correlationId() == drv.correlationId())
                     .get(0);
             assertTrue(rt.beginNs() <= drv.beginNs() && drv.endNs() <= rt.endNs(), rt + " holds " + drv);
         }
@@ -569,7 +561,7 @@ class FixtureDecodeTest {
         String bytes = Long.toString(4L << 20);
         Map<Long, GpuKernel> kernelByCorrelation =
                 f.all(GpuKernel.class).stream().collect(Collectors.toMap(GpuKernel::correlationId, k -> k));
-        List<GpuApiCall> runtime = f.all(GpuApiCall.class, c -> c.domain() == GpuDomain.CUDA_RUNTIME_API);
+        List<GpuApiCall> runtime = f.all(GpuApiCall.class, c -> c.domain() == CudaGpu.RUNTIME_API);
         List<GpuApiCall> launches = runtime.stream()
                 .filter(c -> c.function().equals("cudaLaunchKernel"))
                 .toList();
@@ -639,7 +631,7 @@ class FixtureDecodeTest {
                         .map(c -> args(c).get("devPtr"))
                         .collect(Collectors.toSet()));
         // the driver calls under them: cuMemAlloc_v2 returned the same pointers, cuLaunchKernel the same shape
-        List<GpuApiCall> driver = f.all(GpuApiCall.class, c -> c.domain() == GpuDomain.CUDA_DRIVER_API);
+        List<GpuApiCall> driver = f.all(GpuApiCall.class, c -> c.domain() == CudaGpu.DRIVER_API);
         assertEquals(
                 allocated,
                 driver.stream()
@@ -675,7 +667,7 @@ class FixtureDecodeTest {
                 f.all(GpuMemoryCopy.class).stream().collect(Collectors.toMap(GpuMemoryCopy::correlationId, c -> c));
         List<GpuApiCall> async = f.all(
                 GpuApiCall.class,
-                c -> c.domain() == GpuDomain.CUDA_RUNTIME_API && c.function().equals("cudaMemcpyAsync"));
+                c -> c.domain() == CudaGpu.RUNTIME_API && c.function().equals("cudaMemcpyAsync"));
         assertEquals(24, async.size());
         for (GpuApiCall c : async) {
             GpuMemoryCopy copy = copyByCorrelation.get(c.correlationId());

@@ -9,17 +9,17 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.core.gpu.GpuDomain;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.RecordDecoder;
+import org.rocprofsys.cuda.decode.CudaGpu;
 
 /** The run's CUDA source: its settings, the target's environment, the library it names. */
 class CudaTracingTest {
@@ -41,7 +41,7 @@ class CudaTracingTest {
 
     @Test
     void defaultsTraceTheRuntimeApiAndDeviceWork() throws Exception {
-        List<BackgroundSource> sources = CudaTracing.sources(settings(), library(), System.err);
+        List<CudaTracing> sources = CudaTracing.sources(settings(), library(), System.err);
         assertEquals(1, sources.size());
         Map<String, String> env = sources.getFirst().targetEnvironment(dir);
         assertEquals(library().toString(), env.get("CUDA_INJECTION64_PATH"));
@@ -49,12 +49,12 @@ class CudaTracingTest {
         assertEquals(
                 "cuda_runtime_api,kernel_dispatch,memory_copy,memory_set,memory_allocation,nvtx",
                 env.get("ROCPROFSYS_AGENT_CUDA_DOMAINS"));
-        assertTrue(sources.getFirst().backendRecords().isPresent());
+        assertTrue(sources.getFirst() instanceof RecordDecoder);
     }
 
     @Test
     void cudaEventsReachTheInjectionLibraryEvenWithoutDomains() throws Exception {
-        List<BackgroundSource> sources = CudaTracing.sources(
+        List<CudaTracing> sources = CudaTracing.sources(
                 settings(
                         "ROCPROFSYS_CUDA_EVENTS",
                         "smsp__inst_executed.sum, dram__bytes_read.sum;smsp__inst_executed.sum",
@@ -121,7 +121,7 @@ class CudaTracingTest {
                 () -> CudaTracing.sources(
                         settings("ROCPROFSYS_CUDA_DOMAINS", "kernel_dispatch,bogus"), library(), System.err));
         assertEquals("unsupported ROCPROFSYS_CUDA_DOMAINS value: bogus", e.getMessage());
-        assertEquals(EnumSet.of(GpuDomain.NVTX, GpuDomain.MEMORY_COPY), CudaDomains.parse("nvtx;MEMORY_COPY"));
+        assertEquals(Set.of(CudaGpu.NVTX, CudaGpu.MEMORY_COPY), CudaDomains.parse("nvtx;MEMORY_COPY"));
     }
 
     @Test

@@ -3,10 +3,8 @@ package org.rocprofsys.cuda.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,15 +12,11 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.zip.GZIPInputStream;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
@@ -37,6 +31,7 @@ import org.rocprofsys.core.pipeline.TraceWindows;
 import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.wire.RingFile;
 import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.RunFiles;
 import org.rocprofsys.unifiedmemory.report.UnifiedMemoryFormat;
 
 /**
@@ -84,8 +79,8 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
             RunOutputs outputs = RunOutputs.open(
                     List.of(
                             new PerfettoFormat(),
-                            new GpuStatsFormat(),
-                            new GpuCounterFormat(),
+                            new GpuStatsFormat(List.of(org.rocprofsys.cuda.decode.CudaGpu.VENDOR)),
+                            new GpuCounterFormat(List.of(org.rocprofsys.cuda.decode.CudaGpu.VENDOR)),
                             new UnifiedMemoryFormat(),
                             new RocpdFormat(name -> null)),
                     new OutputContext(settings, paths, pid, fixture, 0, log, log));
@@ -115,31 +110,11 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
 
     /** A stats file of the run ({@code kernel_stats}, ...; {@code csv} or {@code json}). */
     String statsFile(String table, String extension) {
-        try (var files = Files.list(outputDir)) {
-            Path p = files.filter(f -> f.getFileName().toString().startsWith(table + "-")
-                            && f.getFileName().toString().endsWith("." + extension))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no " + table + "." + extension + " in " + outputDir));
-            return Files.readString(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RunFiles.statsFile(outputDir, table, extension);
     }
 
     private static OutputPaths paths(Path dir, int pid) {
-        LaunchContext ctx = new LaunchContext(
-                List.of("./app"),
-                pid,
-                1,
-                pid,
-                pid,
-                ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
-                Map.of(),
-                k -> Optional.empty(),
-                Optional.empty());
-        OutputSettings os =
-                new OutputSettings(dir.resolve("out").toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
-        return new OutputPaths(os, ctx, dir, OptionalInt.empty());
+        return RunFiles.paths(dir, pid, "./app", ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC));
     }
 
     private static InputStream resource(String name) {

@@ -32,9 +32,7 @@ import org.rocprofsys.core.gpu.GpuPageFault;
 import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.MigrationDirection;
 import org.rocprofsys.core.gpu.MigrationTrigger;
-import org.rocprofsys.core.gpu.RocmKernelDispatch;
-import org.rocprofsys.core.gpu.RocmMemoryCopy;
-import org.rocprofsys.core.gpu.RocmScratchMemory;
+import org.rocprofsys.core.wire.BackendRecords;
 import org.rocprofsys.rocm.decode.RocmLayouts.BufferKind;
 import org.rocprofsys.rocm.decode.RocmLayouts.CallbackKind;
 
@@ -48,7 +46,7 @@ import org.rocprofsys.rocm.decode.RocmLayouts.CallbackKind;
  * {@code RCCL Comm Recv} byte counters (the value at the call's begin, 0 at its end). Records of
  * one image share one decoder; the image's rings may hand them over in any order.
  */
-public final class RocmDecoder {
+public final class RocmDecoder implements BackendRecords.Decoder {
     private final int pid;
     private final UnaryOperator<String> demangler;
     private final Consumer<TraceEvent> out;
@@ -84,7 +82,7 @@ public final class RocmDecoder {
                 while (!stack.isEmpty()) {
                     Api open = stack.pop();
                     gpu(new GpuApiCall(
-                            pid, tid, GpuDomain.MARKER_CORE_API, open.message(), open.beginNs(), endNs, 0, List.of()));
+                            pid, tid, RocmGpu.MARKER_CORE_API, open.message(), open.beginNs(), endNs, 0, List.of()));
                 }
             });
             e.clear();
@@ -123,7 +121,7 @@ public final class RocmDecoder {
         if (domain == null || !options.keeps(domain, a.function())) {
             return;
         }
-        if (domain == GpuDomain.MARKER_CORE_API) {
+        if (domain == RocmGpu.MARKER_CORE_API) {
             marker(tid, a);
             return;
         }
@@ -133,7 +131,7 @@ public final class RocmDecoder {
             args.addFirst(new GpuArgument("stream_id", Long.toUnsignedString(a.stream())));
         }
         gpu(new GpuApiCall(pid, tid, domain, a.function(), a.beginNs(), a.endNs(), a.correlationId(), args));
-        if (domain == GpuDomain.RCCL_API) {
+        if (domain == RocmGpu.RCCL_API) {
             RcclTraffic.of(a.function(), a.arguments()).ifPresent(t -> rccl(t, a));
         }
     }
@@ -159,8 +157,7 @@ public final class RocmDecoder {
     }
 
     private void marker(int tid, String name, long beginNs, RocmWireRecord.Api a) {
-        gpu(new GpuApiCall(
-                pid, tid, GpuDomain.MARKER_CORE_API, name, beginNs, a.endNs(), a.correlationId(), List.of()));
+        gpu(new GpuApiCall(pid, tid, RocmGpu.MARKER_CORE_API, name, beginNs, a.endNs(), a.correlationId(), List.of()));
     }
 
     private static Deque<Api> stack(Map<Integer, Deque<Api>> m, int tid) {
@@ -175,16 +172,16 @@ public final class RocmDecoder {
 
     private static GpuDomain domain(int kind) {
         return switch (kind) {
-            case CallbackKind.HSA_CORE_API -> GpuDomain.HSA_CORE_API;
-            case CallbackKind.HSA_AMD_EXT_API -> GpuDomain.HSA_AMD_EXT_API;
-            case CallbackKind.HSA_IMAGE_EXT_API -> GpuDomain.HSA_IMAGE_EXT_API;
-            case CallbackKind.HSA_FINALIZE_EXT_API -> GpuDomain.HSA_FINALIZE_EXT_API;
-            case CallbackKind.HIP_RUNTIME_API -> GpuDomain.HIP_RUNTIME_API;
-            case CallbackKind.HIP_COMPILER_API -> GpuDomain.HIP_COMPILER_API;
-            case CallbackKind.MARKER_CORE_API -> GpuDomain.MARKER_CORE_API;
-            case CallbackKind.RCCL_API -> GpuDomain.RCCL_API;
-            case CallbackKind.ROCDECODE_API -> GpuDomain.ROCDECODE_API;
-            case CallbackKind.ROCJPEG_API -> GpuDomain.ROCJPEG_API;
+            case CallbackKind.HSA_CORE_API -> RocmGpu.HSA_CORE_API;
+            case CallbackKind.HSA_AMD_EXT_API -> RocmGpu.HSA_AMD_EXT_API;
+            case CallbackKind.HSA_IMAGE_EXT_API -> RocmGpu.HSA_IMAGE_EXT_API;
+            case CallbackKind.HSA_FINALIZE_EXT_API -> RocmGpu.HSA_FINALIZE_EXT_API;
+            case CallbackKind.HIP_RUNTIME_API -> RocmGpu.HIP_RUNTIME_API;
+            case CallbackKind.HIP_COMPILER_API -> RocmGpu.HIP_COMPILER_API;
+            case CallbackKind.MARKER_CORE_API -> RocmGpu.MARKER_CORE_API;
+            case CallbackKind.RCCL_API -> RocmGpu.RCCL_API;
+            case CallbackKind.ROCDECODE_API -> RocmGpu.ROCDECODE_API;
+            case CallbackKind.ROCJPEG_API -> RocmGpu.ROCJPEG_API;
             default -> null;
         };
     }
@@ -203,29 +200,32 @@ public final class RocmDecoder {
                 String mangled = b.kernelName();
                 long group = Integer.toUnsignedLong(
                         r.get(JAVA_INT_UNALIGNED, RocmLayouts.KernelDispatch.GROUP_SEGMENT_SIZE));
-                GpuKernel k = new GpuKernel(
-                        pid,
-                        b.deviceA(),
-                        b.stream(),
-                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.CORRELATION_INTERNAL),
-                        begin,
-                        end,
-                        demangle(mangled),
-                        mangled,
-                        dim3(r, RocmLayouts.KernelDispatch.GRID_SIZE),
-                        dim3(r, RocmLayouts.KernelDispatch.WORKGROUP_SIZE),
-                        (int) group,
-                        0,
-                        0);
-                gpu(new RocmKernelDispatch(
-                        k,
+                long correlation = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.CORRELATION_INTERNAL);
+                Dim3 grid = dim3(r, RocmLayouts.KernelDispatch.GRID_SIZE);
+                Dim3 block = dim3(r, RocmLayouts.KernelDispatch.WORKGROUP_SIZE);
+                var dispatch = new RocmGpu.Dispatch(
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.QUEUE_ID),
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.DISPATCH_ID),
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.KernelDispatch.KERNEL_ID),
                         Integer.toUnsignedLong(
                                 r.get(JAVA_INT_UNALIGNED, RocmLayouts.KernelDispatch.PRIVATE_SEGMENT_SIZE)),
-                        group,
-                        options.groupByQueue() || b.stream() == 0));
+                        group);
+                gpu(new GpuKernel(
+                        pid,
+                        b.deviceA(),
+                        b.stream(),
+                        correlation,
+                        begin,
+                        end,
+                        demangle(mangled),
+                        mangled,
+                        grid,
+                        block,
+                        (int) group,
+                        0,
+                        0,
+                        RocmGpu.KERNEL_DISPATCH,
+                        RocmGpu.kernel(b.deviceA(), b.stream(), correlation, grid, block, dispatch, byQueue(b))));
             }
             case BufferKind.MEMORY_COPY -> {
                 if (r.byteSize() < RocmLayouts.MemoryCopy.SIZE) {
@@ -233,33 +233,31 @@ public final class RocmDecoder {
                 }
                 int op = r.get(JAVA_INT_UNALIGNED, RocmLayouts.MemoryCopy.OPERATION);
                 CopyKind kind = copyKind(op);
-                if (!options.keeps(GpuDomain.MEMORY_COPY, kind.operationName())) {
+                if (!options.keeps(RocmGpu.MEMORY_COPY, kind.operationName())) {
                     return;
                 }
                 int device = b.deviceA() >= 0 ? b.deviceA() : Math.max(b.deviceB(), 0);
-                GpuMemoryCopy c = new GpuMemoryCopy(
+                long correlation = r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.CORRELATION_INTERNAL);
+                int tid = (int) r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.THREAD_ID);
+                gpu(new GpuMemoryCopy(
                         pid,
                         device,
                         b.stream(),
-                        r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.CORRELATION_INTERNAL),
+                        correlation,
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.START) - b.clockOffsetNs(),
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.END) - b.clockOffsetNs(),
                         kind,
                         r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.BYTES),
                         b.deviceB(),
-                        b.deviceA());
-                gpu(new RocmMemoryCopy(
-                        c,
-                        b.nodeB(),
-                        b.nodeA(),
-                        (int) r.get(JAVA_LONG_UNALIGNED, RocmLayouts.MemoryCopy.THREAD_ID),
-                        options.groupByQueue() || b.stream() == 0));
+                        b.deviceA(),
+                        RocmGpu.MEMORY_COPY,
+                        RocmGpu.copy(b.stream(), correlation, b.nodeB(), b.nodeA(), tid, byQueue(b))));
             }
             case BufferKind.SCRATCH_MEMORY -> {
                 if (r.byteSize() < RocmLayouts.ScratchMemory.SIZE) {
                     return;
                 }
-                gpu(new RocmScratchMemory(
+                gpu(RocmGpu.scratch(
                         pid,
                         (int) r.get(JAVA_LONG_UNALIGNED, RocmLayouts.ScratchMemory.THREAD_ID),
                         b.deviceA(),
@@ -402,6 +400,14 @@ public final class RocmDecoder {
             case 3 -> "SCRATCH_MEMORY_ASYNC_RECLAIM";
             default -> "SCRATCH_MEMORY_NONE";
         };
+    }
+
+    /**
+     * Kernels and copies go on their queue's (or thread's) track with
+     * {@code ROCPROFSYS_ROCM_GROUP_BY_QUEUE}, or when no HIP stream is known; else on the stream's.
+     */
+    private boolean byQueue(RocmWireRecord.Buffer b) {
+        return options.groupByQueue() || b.stream() == 0;
     }
 
     private void gpu(org.rocprofsys.core.gpu.GpuEvent e) {

@@ -3,14 +3,16 @@ package org.rocprofsys.rocm.decode;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.rocprofsys.core.wire.RecordFields.length;
+import static org.rocprofsys.core.wire.RecordFields.need;
+import static org.rocprofsys.core.wire.RecordFields.string;
+import static org.rocprofsys.core.wire.RecordFields.strings;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.rocprofsys.core.gpu.GpuArgument;
-import org.rocprofsys.core.wire.WireFormat;
+import org.rocprofsys.core.wire.RecordFields;
 
 /**
  * One record of the ROCm backend as the wire carries it (docs/wire-protocol.md, "ROCm records"),
@@ -54,9 +56,25 @@ public sealed interface RocmWireRecord {
             List<String> names)
             implements RocmWireRecord {}
 
+    // the ROCm backend's record types (agent/src/main/c/rocprofsys_wire.h, docs/wire-protocol.md)
+    /** A rocprofiler-sdk agent: u32 raw size, u32 strings (4), rocprofiler_agent_v0_t raw padded to 8, strings. */
+    int REC_ROCM_AGENT = 17;
+    /**
+     * A ROCm API call: u64 begin, u64 end (CLOCK_MONOTONIC ns), u64 correlation id, u64 HIP stream, u64 SDK
+     * thread id, i32 operation, u32 nargs, function name, roctx message, nargs name/value pairs; aux =
+     * rocprofiler_callback_tracing_kind_t.
+     */
+    int REC_ROCM_API = 18;
+    /**
+     * A raw rocprofiler-sdk buffer record: u32 raw size, u32 strings (1), i64 SDK clock - CLOCK_MONOTONIC,
+     * u64 HIP stream, i32 device a, b, i32 node a, b, raw bytes padded to 8, kernel name; aux =
+     * rocprofiler_buffer_tracing_kind_t.
+     */
+    int REC_ROCM_BUFFER = 19;
+
     /** True for the record types of the ROCm backend. */
-    static boolean isRocm(int type) {
-        return type >= WireFormat.REC_ROCM_AGENT && type <= WireFormat.REC_ROCM_BUFFER;
+    public static boolean isRocm(int type) {
+        return type >= REC_ROCM_AGENT && type <= REC_ROCM_BUFFER;
     }
 
     /**
@@ -65,15 +83,11 @@ public sealed interface RocmWireRecord {
      * @throws IllegalArgumentException when it is not a ROCm record or is shorter than its type says
      */
     static RocmWireRecord parse(MemorySegment record) {
-        int type = Short.toUnsignedInt(record.get(JAVA_SHORT, 0));
-        int size = Short.toUnsignedInt(record.get(JAVA_SHORT, 2));
-        int aux = record.get(JAVA_INT, 4);
-        if (size > record.byteSize()) {
-            throw new IllegalArgumentException("record of " + size + " bytes in " + record.byteSize());
-        }
-        MemorySegment r = record.asSlice(0, size);
+        MemorySegment r = RecordFields.sized(record);
+        int type = RecordFields.type(r);
+        int aux = RecordFields.aux(r);
         return switch (type) {
-            case WireFormat.REC_ROCM_AGENT -> {
+            case REC_ROCM_AGENT -> {
                 need(r, 16, "ROCM_AGENT");
                 long raw = Integer.toUnsignedLong(r.get(JAVA_INT, 8));
                 int n = r.get(JAVA_INT, 12);
@@ -81,7 +95,7 @@ public sealed interface RocmWireRecord {
                 need(r, at, "ROCM_AGENT of " + raw + " raw bytes");
                 yield new Agent(copy(r, 16, raw), strings(r, at, n));
             }
-            case WireFormat.REC_ROCM_API -> {
+            case REC_ROCM_API -> {
                 need(r, 56, "ROCM_API");
                 int nargs = r.get(JAVA_INT, 52);
                 long at = 56;
@@ -106,7 +120,7 @@ public sealed interface RocmWireRecord {
                         message,
                         List.copyOf(args));
             }
-            case WireFormat.REC_ROCM_BUFFER -> {
+            case REC_ROCM_BUFFER -> {
                 need(r, 48, "ROCM_BUFFER");
                 long raw = Integer.toUnsignedLong(r.get(JAVA_INT, 8));
                 long at = 48 + ((raw + 7) & ~7L);
@@ -131,35 +145,5 @@ public sealed interface RocmWireRecord {
 
     private static MemorySegment copy(MemorySegment r, long at, long bytes) {
         return MemorySegment.ofArray(r.asSlice(at, bytes).toArray(JAVA_BYTE));
-    }
-
-    private static List<String> strings(MemorySegment r, long at, int n) {
-        List<String> out = new ArrayList<>(n);
-        for (int i = 0; i < n && at < r.byteSize(); i++) {
-            int len = length(r, at);
-            out.add(new String(r.asSlice(at, len).toArray(JAVA_BYTE), StandardCharsets.UTF_8));
-            at += len + 1;
-        }
-        return List.copyOf(out);
-    }
-
-    private static void need(MemorySegment r, long bytes, String what) {
-        if (r.byteSize() < bytes) {
-            throw new IllegalArgumentException(what + " record of " + r.byteSize() + " bytes, needs " + bytes);
-        }
-    }
-
-    private static int length(MemorySegment r, long at) {
-        int n = 0;
-        while (at + n < r.byteSize() && r.get(JAVA_BYTE, at + n) != 0) {
-            n++;
-        }
-        return n;
-    }
-
-    private static String string(MemorySegment r, long at) {
-        return at >= r.byteSize()
-                ? ""
-                : new String(r.asSlice(at, length(r, at)).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
     }
 }

@@ -1,10 +1,9 @@
 package org.rocprofsys.rocm.source;
 
 import java.io.PrintStream;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,12 +15,14 @@ import java.util.regex.PatternSyntaxException;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.GpuDomain;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.Plugin;
+import org.rocprofsys.core.spi.RecordDecoder;
+import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 import org.rocprofsys.core.wire.BackendRecords;
-import org.rocprofsys.core.wire.WireException;
 import org.rocprofsys.elf.Demangler;
 import org.rocprofsys.rocm.decode.RocmDecodeOptions;
 import org.rocprofsys.rocm.decode.RocmDecoder;
+import org.rocprofsys.rocm.decode.RocmGpu;
 import org.rocprofsys.rocm.decode.RocmWireRecord;
 
 /**
@@ -31,7 +32,14 @@ import org.rocprofsys.rocm.decode.RocmWireRecord;
  * decodes the records the tool writes into the agent's rings with {@link RocmDecoder}. It runs
  * nothing beside the target.
  */
-public final class RocmTracing implements BackgroundSource {
+public final class RocmTracing implements TargetEnvironmentContribution, RecordDecoder {
+    /** rocm-backend's bundle: the vendor and this source, one line in the registration list. */
+    public static final Plugin PLUGIN = Plugin.gpuVendor(
+            "rocm-backend",
+            RocmGpu.VENDOR,
+            context -> (settings, targetEnvironment, log) ->
+                    sources(settings, context.libraryDirectory().resolve("librocprof-sys-rocm.so"), log));
+
     public static final String USE_SETTING = "ROCPROFSYS_USE_ROCM";
     static final String USE_RCCLP = "ROCPROFSYS_USE_RCCLP";
     static final String GROUP_BY_QUEUE = "ROCPROFSYS_ROCM_GROUP_BY_QUEUE";
@@ -51,47 +59,47 @@ public final class RocmTracing implements BackgroundSource {
             new OperationSettings(
                     "ROCPROFSYS_ROCM_MARKER_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_MARKER_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.MARKER_CORE_API),
+                    RocmGpu.MARKER_CORE_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HSA_CORE_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HSA_CORE_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HSA_CORE_API),
+                    RocmGpu.HSA_CORE_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HSA_AMD_EXT_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HSA_AMD_EXT_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HSA_AMD_EXT_API),
+                    RocmGpu.HSA_AMD_EXT_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HSA_IMAGE_EXT_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HSA_IMAGE_EXT_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HSA_IMAGE_EXT_API),
+                    RocmGpu.HSA_IMAGE_EXT_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HSA_FINALIZE_EXT_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HSA_FINALIZE_EXT_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HSA_FINALIZE_EXT_API),
+                    RocmGpu.HSA_FINALIZE_EXT_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HIP_RUNTIME_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HIP_RUNTIME_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HIP_RUNTIME_API),
+                    RocmGpu.HIP_RUNTIME_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_HIP_COMPILER_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_HIP_COMPILER_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.HIP_COMPILER_API),
+                    RocmGpu.HIP_COMPILER_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_MEMORY_COPY_OPERATIONS",
                     "ROCPROFSYS_ROCM_MEMORY_COPY_OPERATIONS_EXCLUDE",
-                    GpuDomain.MEMORY_COPY),
+                    RocmGpu.MEMORY_COPY),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_RCCL_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_RCCL_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.RCCL_API),
+                    RocmGpu.RCCL_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_ROCDECODE_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_ROCDECODE_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.ROCDECODE_API),
+                    RocmGpu.ROCDECODE_API),
             new OperationSettings(
                     "ROCPROFSYS_ROCM_ROCJPEG_API_OPERATIONS",
                     "ROCPROFSYS_ROCM_ROCJPEG_API_OPERATIONS_EXCLUDE",
-                    GpuDomain.ROCJPEG_API));
+                    RocmGpu.ROCJPEG_API));
 
     private final Path library;
     private final Set<String> domains;
@@ -122,7 +130,7 @@ public final class RocmTracing implements BackgroundSource {
      *                                  {@code ROCPROFSYS_ROCM_EVENTS} entry that is not
      *                                  {@code NAME[:device=N]}
      */
-    public static List<BackgroundSource> sources(Settings settings, Path library, PrintStream log) {
+    public static List<RocmTracing> sources(Settings settings, Path library, PrintStream log) {
         boolean rcclp = settings.registry().find(USE_RCCLP).isPresent() && settings.bool(USE_RCCLP);
         RocmDomains.Selection selection = RocmDomains.parse(settings.get(RocmDomains.SETTING), rcclp);
         List<RocmEvents.Event> events =
@@ -153,7 +161,7 @@ public final class RocmTracing implements BackgroundSource {
      * honoured: the settings layer warns about them.
      */
     static RocmDecodeOptions options(Settings settings) {
-        Map<GpuDomain, RocmDecodeOptions.Filter> filters = new EnumMap<>(GpuDomain.class);
+        Map<GpuDomain, RocmDecodeOptions.Filter> filters = new HashMap<>();
         for (OperationSettings o : OPERATION_SETTINGS) {
             Optional<Pattern> include = regex(settings, o.include());
             Optional<Pattern> exclude = regex(settings, o.exclude());
@@ -202,42 +210,18 @@ public final class RocmTracing implements BackgroundSource {
     }
 
     @Override
-    public Optional<BackendRecords.Factory> backendRecords() {
-        RocmDecodeOptions o = options;
-        return Optional.of((pid, out) -> records(pid, o, out));
+    public BackendRecords open(int pid, Consumer<TraceEvent> out) {
+        return records(pid, options, out);
     }
 
-    /** The decoder of one process image's ROCm records. */
+    /**
+     * The decoder of one process image's ROCm records, made at its first ROCm record (the
+     * demangler's binding, ~20 ms, at the first kernel name).
+     */
     public static BackendRecords records(int pid, RocmDecodeOptions options, Consumer<TraceEvent> out) {
-        // the demangler's binding (~20 ms) is made at the first kernel name, not for every image
-        RocmDecoder decoder = new RocmDecoder(pid, name -> Demangler.shared().demangle(name), options, out);
-        return new BackendRecords() {
-            @Override
-            public boolean owns(int type) {
-                return RocmWireRecord.isRocm(type);
-            }
-
-            @Override
-            public void accept(int tid, MemorySegment record) throws WireException {
-                try {
-                    decoder.accept(tid, record);
-                } catch (IllegalArgumentException e) {
-                    throw new WireException("pid " + pid + " tid " + tid + ": " + e.getMessage());
-                }
-            }
-
-            @Override
-            public void finish(long endNs) {
-                decoder.finish(endNs);
-            }
-        };
+        return BackendRecords.decoding(
+                pid,
+                RocmWireRecord::isRocm,
+                () -> new RocmDecoder(pid, name -> Demangler.shared().demangle(name), options, out));
     }
-
-    @Override
-    public void start(int targetPid, Consumer<TraceEvent> out) {
-        // nothing runs beside the target: the records come through the agent's rings
-    }
-
-    @Override
-    public void stop(long timestampNs) {}
 }

@@ -14,14 +14,10 @@ import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
@@ -29,7 +25,6 @@ import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.RunOutputs;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
-import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
 import org.rocprofsys.core.pipeline.SessionDirectory;
@@ -39,6 +34,7 @@ import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.ProcessResult;
 import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.RunFiles;
 
 /**
  * One replayed session end to end: the scripted program runs under the real agent with the
@@ -67,11 +63,11 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
         Settings settings = new SettingsLoader(SettingsRegistry.standard(), env, dir).load();
         ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
-        List<BackgroundSource> sources = RocmTracing.sources(settings, b.tool(), log);
+        List<RocmTracing> sources = RocmTracing.sources(settings, b.tool(), log);
         if (sources.size() != 1) {
             throw new AssertionError("no ROCm source for " + settingsEnv + ": " + logBytes);
         }
-        BackgroundSource rocm = sources.getFirst();
+        RocmTracing rocm = sources.getFirst();
         try (SessionDirectory session = SessionDirectory.create(dir)) {
             Map<String, String> targetEnv = new HashMap<>(rocm.targetEnvironment(session.path()));
             targetEnv.put("LD_PRELOAD", b.agent().toString());
@@ -89,13 +85,12 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
             RunOutputs outputs = RunOutputs.open(
                     List.of(
                             new PerfettoFormat(),
-                            new GpuStatsFormat(),
-                            new GpuCounterFormat(),
+                            new GpuStatsFormat(List.of(org.rocprofsys.rocm.decode.RocmGpu.VENDOR)),
+                            new GpuCounterFormat(List.of(org.rocprofsys.rocm.decode.RocmGpu.VENDOR)),
                             new RocpdFormat(name -> null)),
                     new OutputContext(settings, paths, pid, scenario, 0, log, log));
             Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
-            Collector collector = new Collector(
-                    session, pipeline.head(), log, List.of(rocm.backendRecords().orElseThrow()));
+            Collector collector = new Collector(session, pipeline.head(), log, List.of(rocm));
             collector.setRootPid(pid);
             collector.targetReaped(
                     r.exitCode() > 128
@@ -140,30 +135,10 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
 
     /** A stats file of the run ({@code kernel_stats}, ...; {@code csv} or {@code json}). */
     String statsFile(String table, String extension) {
-        try (var files = Files.list(outputDir)) {
-            Path p = files.filter(f -> f.getFileName().toString().startsWith(table + "-")
-                            && f.getFileName().toString().endsWith("." + extension))
-                    .findFirst()
-                    .orElseThrow(() -> new AssertionError("no " + table + "." + extension + " in " + outputDir));
-            return Files.readString(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RunFiles.statsFile(outputDir, table, extension);
     }
 
     private static OutputPaths paths(Path dir, int pid) {
-        LaunchContext ctx = new LaunchContext(
-                List.of("./replay_app"),
-                pid,
-                1,
-                pid,
-                pid,
-                ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
-                Map.of(),
-                k -> Optional.empty(),
-                Optional.empty());
-        OutputSettings os =
-                new OutputSettings(dir.resolve("out").toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
-        return new OutputPaths(os, ctx, dir, OptionalInt.empty());
+        return RunFiles.paths(dir, pid, "./replay_app", ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC));
     }
 }

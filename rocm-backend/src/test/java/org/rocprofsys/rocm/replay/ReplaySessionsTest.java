@@ -44,23 +44,7 @@ class ReplaySessionsTest {
         ReplayRun run = ReplayRun.of(
                 "roctx", Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_runtime_api,marker_api,kernel_dispatch"), dir);
         assertEquals(0, run.target().exitCode(), run.target().all());
-        UpstreamValidation.validate(
-                run.trace(),
-                Set.of("rocm_marker_api"),
-                List.of(
-                        "roctxMark_GPU_workload",
-                        "roctxRangePush_run_profiling",
-                        "roctxRangeStart_GPU_Compute",
-                        "roctxRangeStart_GPU_Compute",
-                        "roctxRangePush_HIP_Kernel",
-                        "roctxRangePush_HIP_Kernel",
-                        "roctxGetThreadId",
-                        "roctxMark_RoctxProfilerPause_End",
-                        "roctxMark_Thread_Start",
-                        "roctxMark_End",
-                        "roctxMark_Finished_GPU"),
-                List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L),
-                List.of(1, 1, 2, 0, 3, 1, 2, 2, 0, 0, 1));
+        UpstreamValidation.roctxExample(run.trace());
         // the HIP calls inside the ranges, and one kernel per gpu_workload()
         Map<String, Long> hip = count(run.trace(), "rocm_hip_api");
         assertEquals(2L, hip.get("hipLaunchKernel"));

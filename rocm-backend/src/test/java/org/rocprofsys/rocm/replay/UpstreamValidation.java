@@ -72,6 +72,30 @@ final class UpstreamValidation {
         return rows;
     }
 
+    /**
+     * rocprof-sys-roctx-tests.cmake's validation of the roctx example (-m rocm_marker_api): its
+     * labels, their counts and depths.
+     */
+    static void roctxExample(DecodedTrace trace) {
+        validate(
+                trace,
+                Set.of("rocm_marker_api"),
+                List.of(
+                        "roctxMark_GPU_workload",
+                        "roctxRangePush_run_profiling",
+                        "roctxRangeStart_GPU_Compute",
+                        "roctxRangeStart_GPU_Compute",
+                        "roctxRangePush_HIP_Kernel",
+                        "roctxRangePush_HIP_Kernel",
+                        "roctxGetThreadId",
+                        "roctxMark_RoctxProfilerPause_End",
+                        "roctxMark_Thread_Start",
+                        "roctxMark_End",
+                        "roctxMark_Finished_GPU"),
+                List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L),
+                List.of(1, 1, 2, 0, 3, 1, 2, 2, 0, 0, 1));
+    }
+
     /** Fails like the script does on the first mismatch of the first {@code labels.size()} rows. */
     static void validate(
             DecodedTrace t, Set<String> categories, List<String> labels, List<Long> counts, List<Integer> depths) {

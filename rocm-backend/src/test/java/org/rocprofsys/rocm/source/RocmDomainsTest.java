@@ -18,9 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.core.gpu.GpuDomain;
-import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.rocm.decode.RocmDecodeOptions;
+import org.rocprofsys.rocm.decode.RocmGpu;
 
 class RocmDomainsTest {
     @TempDir
@@ -74,7 +73,7 @@ class RocmDomainsTest {
         Path lib = Files.createFile(dir.resolve("librocprof-sys-rocm.so"));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        List<BackgroundSource> s = RocmTracing.sources(settings(Map.of("ROCPROFSYS_USE_RCCLP", "ON")), lib, log);
+        List<RocmTracing> s = RocmTracing.sources(settings(Map.of("ROCPROFSYS_USE_RCCLP", "ON")), lib, log);
         assertEquals(1, s.size());
         Map<String, String> env = s.getFirst().targetEnvironment(dir);
         assertEquals(lib.toString(), env.get("ROCP_TOOL_LIBRARIES"));
@@ -101,13 +100,13 @@ class RocmDomainsTest {
                 "ROCPROFSYS_ROCM_MEMORY_COPY_OPERATIONS_EXCLUDE", "DEVICE_TO_HOST",
                 "ROCPROFSYS_ROCM_GROUP_BY_QUEUE", "YES")));
         assertTrue(o.groupByQueue());
-        assertTrue(o.keeps(GpuDomain.HIP_RUNTIME_API, "hipMemcpy"));
-        assertTrue(o.keeps(GpuDomain.HIP_RUNTIME_API, "hipLaunchKernel"));
-        assertTrue(!o.keeps(GpuDomain.HIP_RUNTIME_API, "hipMemcpyAsync"));
-        assertTrue(!o.keeps(GpuDomain.HIP_RUNTIME_API, "hipMalloc"));
-        assertTrue(o.keeps(GpuDomain.HSA_CORE_API, "hsa_init"));
-        assertTrue(!o.keeps(GpuDomain.MEMORY_COPY, "MEMORY_COPY_DEVICE_TO_HOST"));
-        assertTrue(o.keeps(GpuDomain.MEMORY_COPY, "MEMORY_COPY_HOST_TO_DEVICE"));
+        assertTrue(o.keeps(RocmGpu.HIP_RUNTIME_API, "hipMemcpy"));
+        assertTrue(o.keeps(RocmGpu.HIP_RUNTIME_API, "hipLaunchKernel"));
+        assertTrue(!o.keeps(RocmGpu.HIP_RUNTIME_API, "hipMemcpyAsync"));
+        assertTrue(!o.keeps(RocmGpu.HIP_RUNTIME_API, "hipMalloc"));
+        assertTrue(o.keeps(RocmGpu.HSA_CORE_API, "hsa_init"));
+        assertTrue(!o.keeps(RocmGpu.MEMORY_COPY, "MEMORY_COPY_DEVICE_TO_HOST"));
+        assertTrue(o.keeps(RocmGpu.MEMORY_COPY, "MEMORY_COPY_HOST_TO_DEVICE"));
         assertTrue(!RocmTracing.options(settings(Map.of())).groupByQueue());
     }
 }

@@ -11,7 +11,9 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.EventSource;
+import org.rocprofsys.core.spi.InterceptStage;
+import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 
 /**
  * The collector's half of the call-stack samples that pass through the agent's rings, as a
@@ -21,7 +23,7 @@ import org.rocprofsys.core.pipeline.BackgroundSource;
  * and the resolved ones, through the {@link SampledThreads} filter. Every resolved sample of a
  * process goes downstream before the process's {@link ProcessEnded}.
  */
-public final class AgentSampling implements BackgroundSource {
+public final class AgentSampling implements EventSource, TargetEnvironmentContribution, InterceptStage {
     private final AgentTimers timers;
     private final SampledThreads threads;
     private final AgentSampleResolver resolver;

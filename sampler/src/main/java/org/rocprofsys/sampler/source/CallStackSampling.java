@@ -12,7 +12,7 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.proc.ProcFs;
 import org.rocprofsys.core.counters.CpuEvents;
 import org.rocprofsys.core.event.StackSample;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.SessionPart;
 import org.rocprofsys.sampler.counters.CpuEventResolver;
 import org.rocprofsys.sampler.counters.PerfCounter;
 import org.rocprofsys.sampler.perf.OverflowEvent;
@@ -58,7 +58,7 @@ public final class CallStackSampling {
      * @param environment the target's environment (for {@value #USE_PERF_ENV})
      * @throws IllegalArgumentException a frequency that is not above 0, or a malformed thread list
      */
-    public static List<BackgroundSource> sources(Settings settings, Map<String, String> environment, PrintStream log) {
+    public static List<SessionPart> sources(Settings settings, Map<String, String> environment, PrintStream log) {
         if (!settings.bool("ROCPROFSYS_USE_SAMPLING")) {
             return List.of();
         }
@@ -94,7 +94,7 @@ public final class CallStackSampling {
         int verbose = (int) settings.integer("ROCPROFSYS_VERBOSE");
         List<String> counterNames = CpuEvents.from(settings).names();
 
-        List<BackgroundSource> sources = new ArrayList<>();
+        List<SessionPart> sources = new ArrayList<>();
         List<AgentTimer> timers = new ArrayList<>();
         ThreadFilter cpuThreads = ThreadFilter.all();
         ThreadFilter wallThreads = ThreadFilter.all();

@@ -4,11 +4,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.counters.CpuEvents;
-import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 import org.rocprofsys.core.wire.WireFormat;
 import org.rocprofsys.sampler.counters.CpuEventResolver;
 
@@ -20,7 +18,7 @@ import org.rocprofsys.sampler.counters.CpuEventResolver;
  * {@code type:config} pairs; the agent reads them itself with every region, so this source
  * collects nothing while the target runs.
  */
-public final class CpuCounters implements BackgroundSource {
+public final class CpuCounters implements TargetEnvironmentContribution {
     private final String agentSpec;
 
     private CpuCounters(String agentSpec) {
@@ -34,7 +32,7 @@ public final class CpuCounters implements BackgroundSource {
      *
      * @throws IllegalArgumentException with ROCPROFSYS_PAPI_FAIL_ON_ERROR, naming every refused event
      */
-    public static List<BackgroundSource> sources(Settings settings, PrintStream log) {
+    public static List<CpuCounters> sources(Settings settings, PrintStream log) {
         CpuEvents events = CpuEvents.from(settings);
         // with regions (papi_array), and with the agent's stack samples, which carry them too
         if (events.isEmpty() || !(events.withRegions(settings) || settings.bool("ROCPROFSYS_USE_SAMPLING"))) {
@@ -61,10 +59,4 @@ public final class CpuCounters implements BackgroundSource {
     public Map<String, String> targetEnvironment(Path sessionDirectory) {
         return Map.of(WireFormat.ENV_COUNTERS, agentSpec);
     }
-
-    @Override
-    public void start(int targetPid, Consumer<TraceEvent> out) {}
-
-    @Override
-    public void stop(long timestampNs) {}
 }

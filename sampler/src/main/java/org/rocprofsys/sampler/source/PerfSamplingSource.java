@@ -21,8 +21,10 @@ import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.pipeline.BackgroundSource;
 import org.rocprofsys.core.pipeline.HeldRecords;
+import org.rocprofsys.core.spi.EventSource;
+import org.rocprofsys.core.spi.ExecGateAttacher;
+import org.rocprofsys.core.spi.InterceptStage;
 import org.rocprofsys.ffm.ThreadNice;
 import org.rocprofsys.ffm.WakePipe;
 import org.rocprofsys.sampler.counters.PerfCounter;
@@ -60,7 +62,7 @@ import org.rocprofsys.sampler.unwind.X86Regs;
  * (docs/benchmarks.md, "Analysis after the run"). The held records are analysed when sampling
  * stops, or, in long runs, whenever they exceed {@link #holdBytes} (then down to half of it).
  */
-public final class PerfSamplingSource implements BackgroundSource {
+public final class PerfSamplingSource implements EventSource, ExecGateAttacher, InterceptStage {
     /** Bytes of user stack copied per sample: deep enough for ordinary call chains. */
     static final int STACK_BYTES = 8192;
     /**
@@ -243,11 +245,6 @@ public final class PerfSamplingSource implements BackgroundSource {
 
     private PerfEventAttr attr(int ringPagesLog2) {
         return sampling(config.base(), ringPagesLog2);
-    }
-
-    @Override
-    public boolean needsExecGate() {
-        return true;
     }
 
     /** Events enabled by the kernel when the held process execs the command: no sample is missed. */

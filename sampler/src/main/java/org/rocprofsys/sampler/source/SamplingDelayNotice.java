@@ -5,13 +5,13 @@ import java.math.BigDecimal;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.EventSource;
 
 /**
  * Says once when the target ended before its samplers' delay (SAMPLING_DELAY) had passed, so a
  * short program's missing sampling files are explained rather than silent.
  */
-final class SamplingDelayNotice implements BackgroundSource {
+final class SamplingDelayNotice implements EventSource {
     private final long delayNs;
     private final PrintStream log;
     private final LongSupplier clock;

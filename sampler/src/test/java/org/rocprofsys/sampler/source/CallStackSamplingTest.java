@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.SessionPart;
 
 /** Which samplers the settings give, with perf forced off (the fallback) so that no perf is opened. */
 class CallStackSamplingTest {
@@ -28,7 +28,7 @@ class CallStackSamplingTest {
     private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
     private final PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
 
-    private List<BackgroundSource> sources(String... kv) throws Exception {
+    private List<SessionPart> sources(String... kv) throws Exception {
         Map<String, String> env = new HashMap<>();
         env.put("HOME", dir.toString());
         env.put("ROCPROFSYS_USE_SAMPLING", "ON");
@@ -46,7 +46,7 @@ class CallStackSamplingTest {
 
     @Test
     void cpuTimeFallsBackToTheAgentWithOneNotice() throws Exception {
-        List<BackgroundSource> s = sources();
+        List<SessionPart> s = sources();
         assertEquals(2, s.size()); // the sampler, and the notice of a program shorter than the delay
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
         assertInstanceOf(SamplingDelayNotice.class, s.getLast());
@@ -63,7 +63,7 @@ class CallStackSamplingTest {
 
     @Test
     void perTimerSettingsWinWhenSet() throws Exception {
-        List<BackgroundSource> s = sources(
+        List<SessionPart> s = sources(
                 "ROCPROFSYS_SAMPLING_CPUTIME",
                 "ON",
                 "ROCPROFSYS_SAMPLING_REALTIME",
@@ -99,7 +99,7 @@ class CallStackSamplingTest {
 
     @Test
     void realtimeAloneOpensNoCpuTimeSampler() throws Exception {
-        List<BackgroundSource> s = sources("ROCPROFSYS_SAMPLING_REALTIME", "ON");
+        List<SessionPart> s = sources("ROCPROFSYS_SAMPLING_REALTIME", "ON");
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
         assertEquals(2, s.size());
         assertEquals("realtime:34:3333333:500000000:*", a.targetEnvironment(dir).get("ROCPROFSYS_AGENT_TIMERS"));

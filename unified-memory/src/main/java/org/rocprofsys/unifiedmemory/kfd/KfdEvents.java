@@ -12,7 +12,7 @@ import org.rocprofsys.config.proc.ProcFs;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.GpuDevice;
-import org.rocprofsys.core.pipeline.BackgroundSource;
+import org.rocprofsys.core.spi.EventSource;
 import org.rocprofsys.ffm.LibC;
 
 /**
@@ -22,7 +22,7 @@ import org.rocprofsys.ffm.LibC;
  * {@code /dev/kfd}, or without the right to see another process's events, one notice and nothing
  * else.
  */
-public final class KfdEvents implements BackgroundSource {
+public final class KfdEvents implements EventSource {
     /** CAP_SYS_ADMIN's bit in /proc/self/status CapEff. */
     private static final int CAP_SYS_ADMIN = 21;
 

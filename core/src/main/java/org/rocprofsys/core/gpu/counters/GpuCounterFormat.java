@@ -7,15 +7,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.gpu.GpuCounterSample;
+import org.rocprofsys.core.gpu.GpuTracingFormat;
+import org.rocprofsys.core.gpu.GpuVendor;
 import org.rocprofsys.core.output.OutputContext;
-import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
 import org.rocprofsys.core.output.WrittenFile;
 import org.rocprofsys.core.timemory.DataTrackerText;
@@ -26,15 +26,12 @@ import org.rocprofsys.core.timemory.DataTrackerText;
  * storage: a row per kernel name with the count, sum, mean, min, max and spread of its values),
  * and {@code counter_collection_stats.csv}/{@code .json}, every kernel and metric in one table.
  */
-public final class GpuCounterFormat implements OutputFormat {
-    /** The settings that turn a GPU tracing backend on (its counters come with it). */
-    private static final List<String> GPU_TRACING = List.of("ROCPROFSYS_USE_CUDA", "ROCPROFSYS_USE_ROCM");
-
+public final class GpuCounterFormat extends GpuTracingFormat {
     static final String STATS = "counter_collection_stats";
 
-    @Override
-    public boolean enabled(Settings settings) {
-        return GPU_TRACING.stream().anyMatch(s -> settings.registry().find(s).isPresent() && settings.bool(s));
+    /** @param vendors the registered GPU tracing vendors (their switches turn the format on) */
+    public GpuCounterFormat(List<GpuVendor> vendors) {
+        super(vendors);
     }
 
     @Override

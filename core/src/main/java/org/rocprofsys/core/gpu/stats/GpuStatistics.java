@@ -7,14 +7,13 @@ import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.gpu.GpuKernel;
 import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
-import org.rocprofsys.core.gpu.RocmKernelDispatch;
-import org.rocprofsys.core.gpu.RocmMemoryCopy;
 
 /**
  * Builds the stats tables from GPU events: kernels by name, API calls by function (runtime and
  * driver), copies by direction (upstream's operation names, {@code MEMORY_COPY_HOST_TO_DEVICE}),
- * and every timed event by domain ({@code CUDA_RUNTIME_API}, {@code CUDA_DRIVER_API},
- * {@code KERNEL_DISPATCH}, {@code MEMORY_COPY}, {@code MEMORY_SET}). Feed it events in any order.
+ * and every timed event by domain (an API call's domain's setting name upper-cased,
+ * {@code KERNEL_DISPATCH}, {@code MEMORY_COPY}, {@code MEMORY_SET}). Feed it one vendor's events,
+ * in any order.
  */
 public final class GpuStatistics {
     private final StatsTable kernels = new StatsTable("kernel_stats");
@@ -22,7 +21,7 @@ public final class GpuStatistics {
     private final StatsTable copies = new StatsTable("memory_copy_stats");
     private final StatsTable domains = new StatsTable("domain_stats");
 
-    /** @param apiTableName {@code cuda_api_stats} for CUDA ({@code hip_api_stats} upstream) */
+    /** @param apiTableName the vendor's ({@link org.rocprofsys.core.gpu.GpuVendor#apiStatsTable}) */
     public GpuStatistics(String apiTableName) {
         this.api = new StatsTable(apiTableName);
     }
@@ -43,8 +42,6 @@ public final class GpuStatistics {
                 domains.add("MEMORY_COPY", c.durationNs());
             }
             case GpuMemorySet s -> domains.add("MEMORY_SET", s.durationNs());
-            case RocmKernelDispatch d -> accept(d.kernel());
-            case RocmMemoryCopy c -> accept(c.copy());
             default -> {
                 // devices, synchronisations, allocations and markers have no stats table
             }

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.GpuActivity;
@@ -17,29 +16,29 @@ import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuDevice;
+import org.rocprofsys.core.gpu.GpuDomain;
 import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.gpu.GpuKernel;
-import org.rocprofsys.core.gpu.RocmKernelDispatch;
-import org.rocprofsys.core.gpu.RocmMemoryCopy;
-import org.rocprofsys.core.gpu.RocmScratchMemory;
+import org.rocprofsys.core.gpu.GpuMemoryCopy;
+import org.rocprofsys.core.gpu.GpuMemorySet;
+import org.rocprofsys.core.gpu.GpuTracingFormat;
+import org.rocprofsys.core.gpu.GpuVendor;
 import org.rocprofsys.core.output.OutputContext;
-import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
 import org.rocprofsys.core.output.WrittenFile;
 
 /**
- * The GPU summaries as rocprofv3 {@code --stats} writes them ({@code kernel_stats},
- * {@code cuda_api_stats} or, for ROCm's API calls, {@code hip_api_stats}, {@code memory_copy_stats}, {@code domain_stats}, each as CSV and JSON)
+ * The GPU summaries as rocprofv3 {@code --stats} writes them ({@code kernel_stats}, the vendor's
+ * API table ({@code cuda_api_stats}, {@code hip_api_stats}, ...), {@code memory_copy_stats},
+ * {@code domain_stats}, each as CSV and JSON, each vendor's tables in the order of their API
+ * tables' names)
  * when GPU tracing is on and the run saw GPU work; and, for metadata.json, the GPUs the processes
  * used and how many times each kernel ran.
  */
-public final class GpuStatsFormat implements OutputFormat {
-    /** The settings that turn a GPU tracing backend on. */
-    private static final List<String> GPU_TRACING = List.of("ROCPROFSYS_USE_CUDA", "ROCPROFSYS_USE_ROCM");
-
-    @Override
-    public boolean enabled(Settings settings) {
-        return GPU_TRACING.stream().anyMatch(s -> settings.registry().find(s).isPresent() && settings.bool(s));
+public final class GpuStatsFormat extends GpuTracingFormat {
+    /** @param vendors the registered GPU tracing vendors (their switches turn the format on) */
+    public GpuStatsFormat(List<GpuVendor> vendors) {
+        super(vendors);
     }
 
     @Override
@@ -49,9 +48,8 @@ public final class GpuStatsFormat implements OutputFormat {
 
     private static final class Writer implements OutputWriter {
         private final OutputContext context;
-        private final GpuStatistics statistics = new GpuStatistics("cuda_api_stats");
-        /** ROCm's events, whose API table is rocprofv3's {@code hip_api_stats}. */
-        private final GpuStatistics rocmStatistics = new GpuStatistics("hip_api_stats");
+        /** Each vendor's tables, by its API table's name (the order the tables are written in). */
+        private final Map<String, GpuStatistics> statistics = new TreeMap<>();
         /** Devices by UUID (every process reports the devices it uses). */
         private final Map<String, GpuDevice> devices = new TreeMap<>();
 
@@ -72,11 +70,14 @@ public final class GpuStatsFormat implements OutputFormat {
         public void accept(SinkEvent event) {
             if (event instanceof GpuActivity g) {
                 any = true;
-                (rocm(g.event()) ? rocmStatistics : statistics).accept(g.event());
+                GpuDomain domain = domain(g.event());
+                if (domain != null) {
+                    String table = domain.vendor().apiStatsTable();
+                    statistics.computeIfAbsent(table, GpuStatistics::new).accept(g.event());
+                }
                 switch (g.event()) {
                     case GpuDevice d -> devices.putIfAbsent(d.uuid() + "/" + d.index(), d);
                     case GpuKernel k -> kernels.merge(k.name(), 1L, Long::sum);
-                    case RocmKernelDispatch d -> kernels.merge(d.kernel().name(), 1L, Long::sum);
                     default -> {}
                 }
             }
@@ -88,21 +89,22 @@ public final class GpuStatsFormat implements OutputFormat {
                 return;
             }
             OutputPaths paths = context.paths();
-            List<StatsTable> tables = new ArrayList<>(statistics.tables());
-            tables.addAll(rocmStatistics.tables());
+            List<StatsTable> tables = new ArrayList<>();
+            statistics.values().forEach(s -> tables.addAll(s.tables()));
             for (StatsTable table : tables) {
                 write(paths.file(table.name(), "csv"), StatsCsv.render(table), "text", table.name());
                 write(paths.file(table.name(), "json"), StatsJson.render(table), "json", table.name());
             }
         }
 
-        private static boolean rocm(GpuEvent e) {
+        /** The domain of an event the stats count (null for the others). */
+        private static GpuDomain domain(GpuEvent e) {
             return switch (e) {
-                case RocmKernelDispatch d -> true;
-                case RocmMemoryCopy c -> true;
-                case RocmScratchMemory s -> true;
-                case GpuApiCall c -> c.domain().rocm();
-                default -> false;
+                case GpuKernel k -> k.domain();
+                case GpuMemoryCopy c -> c.domain();
+                case GpuMemorySet s -> s.domain();
+                case GpuApiCall c -> c.domain();
+                default -> null;
             };
         }
 

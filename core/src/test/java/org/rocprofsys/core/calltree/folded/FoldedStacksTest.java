@@ -9,9 +9,9 @@ import org.rocprofsys.core.calltree.CallNode;
 import org.rocprofsys.core.calltree.CallTree;
 import org.rocprofsys.core.calltree.ProcessCalls;
 import org.rocprofsys.core.calltree.ThreadCalls;
-import org.rocprofsys.core.event.EventStream;
 import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.pipeline.EventNormaliser;
+import org.rocprofsys.tracetest.EventStream;
 
 /**
  * A format outside core.calltree reads the call tree through its public face alone: here a flame

@@ -37,7 +37,9 @@ class GpuCounterFormatTest {
 
     @Test
     void oneFilePerDeviceAndMetricWithARowPerKernel() throws Exception {
-        OutputWriter w = new GpuCounterFormat().open(context(Map.of()));
+        OutputWriter w = new GpuCounterFormat(List.of(
+                        org.rocprofsys.core.gpu.CudaLikeGpu.VENDOR, org.rocprofsys.core.gpu.CudaLikeGpu.ROCM_SWITCH))
+                .open(context(Map.of()));
         List<GpuCounterSample> samples = List.of(
                 new GpuCounterSample(42, 0, 1, 1, "transpose(int*, int*)", "SQ_WAVES", 64, 100, 200),
                 new GpuCounterSample(42, 0, 2, 2, "transpose(int*, int*)", "SQ_WAVES", 128, 300, 400),
@@ -91,17 +93,21 @@ class GpuCounterFormatTest {
 
     @Test
     void noSampleNoFile() throws Exception {
-        OutputWriter w = new GpuCounterFormat().open(context(Map.of()));
+        OutputWriter w = new GpuCounterFormat(List.of(
+                        org.rocprofsys.core.gpu.CudaLikeGpu.VENDOR, org.rocprofsys.core.gpu.CudaLikeGpu.ROCM_SWITCH))
+                .open(context(Map.of()));
         w.finish(new RunSummary(1000, 0, 42, "app", Map.of()));
         assertEquals(List.of(), w.report());
     }
 
     @Test
     void enabledWithAGpuBackend() throws Exception {
-        assertFalse(new GpuCounterFormat()
+        assertFalse(new GpuCounterFormat(List.of(
+                        org.rocprofsys.core.gpu.CudaLikeGpu.VENDOR, org.rocprofsys.core.gpu.CudaLikeGpu.ROCM_SWITCH))
                 .enabled(context(Map.of("ROCPROFSYS_USE_ROCM", "OFF", "ROCPROFSYS_USE_CUDA", "OFF"))
                         .settings()));
-        assertTrue(new GpuCounterFormat()
+        assertTrue(new GpuCounterFormat(List.of(
+                        org.rocprofsys.core.gpu.CudaLikeGpu.VENDOR, org.rocprofsys.core.gpu.CudaLikeGpu.ROCM_SWITCH))
                 .enabled(context(Map.of("ROCPROFSYS_USE_ROCM", "ON", "ROCPROFSYS_USE_CUDA", "OFF"))
                         .settings()));
     }

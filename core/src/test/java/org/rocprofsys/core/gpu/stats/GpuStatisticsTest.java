@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.core.gpu.CopyKind;
+import org.rocprofsys.core.gpu.CudaLikeGpu;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuDevice;
@@ -17,7 +18,22 @@ import org.rocprofsys.core.gpu.GpuMemorySet;
 
 class GpuStatisticsTest {
     private static GpuKernel kernel(String name, long begin, long end) {
-        return new GpuKernel(1, 0, 7, 1, begin, end, name, name, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0, 16);
+        return new GpuKernel(
+                1,
+                0,
+                7,
+                1,
+                begin,
+                end,
+                name,
+                name,
+                new Dim3(1, 1, 1),
+                new Dim3(32, 1, 1),
+                0,
+                0,
+                16,
+                CudaLikeGpu.KERNEL,
+                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7));
     }
 
     private static GpuApiCall call(GpuDomain d, String f, long begin, long end) {
@@ -30,11 +46,36 @@ class GpuStatisticsTest {
         s.accept(kernel("small", 0, 1000));
         s.accept(kernel("small", 5000, 8000));
         s.accept(kernel("big", 100, 1_000_100));
-        s.accept(call(GpuDomain.CUDA_RUNTIME_API, "cudaLaunchKernel", 0, 500));
-        s.accept(call(GpuDomain.CUDA_DRIVER_API, "cuLaunchKernel", 10, 400));
-        s.accept(new GpuMemoryCopy(1, 0, 7, 2, 0, 2_000_000, CopyKind.HOST_TO_DEVICE, 4096, -1, 0));
-        s.accept(new GpuMemoryCopy(1, 0, 7, 3, 0, 1_000_000, CopyKind.DEVICE_TO_HOST, 4096, 0, -1));
-        s.accept(new GpuMemorySet(1, 0, 7, 4, 0, 20, 4096, 0));
+        s.accept(call(CudaLikeGpu.RUNTIME, "cudaLaunchKernel", 0, 500));
+        s.accept(call(CudaLikeGpu.DRIVER, "cuLaunchKernel", 10, 400));
+        s.accept(new GpuMemoryCopy(
+                1,
+                0,
+                7,
+                2,
+                0,
+                2_000_000,
+                CopyKind.HOST_TO_DEVICE,
+                4096,
+                -1,
+                0,
+                CudaLikeGpu.COPY,
+                CudaLikeGpu.on(CudaLikeGpu.COPY, 0, 7)));
+        s.accept(new GpuMemoryCopy(
+                1,
+                0,
+                7,
+                3,
+                0,
+                1_000_000,
+                CopyKind.DEVICE_TO_HOST,
+                4096,
+                0,
+                -1,
+                CudaLikeGpu.COPY,
+                CudaLikeGpu.on(CudaLikeGpu.COPY, 0, 7)));
+        s.accept(new GpuMemorySet(
+                1, 0, 7, 4, 0, 20, 4096, 0, CudaLikeGpu.MEMSET, CudaLikeGpu.on(CudaLikeGpu.MEMSET, 0, 7)));
         return s;
     }
 

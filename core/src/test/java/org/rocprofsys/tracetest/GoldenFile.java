@@ -1,4 +1,4 @@
-package org.rocprofsys.core.event;
+package org.rocprofsys.tracetest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

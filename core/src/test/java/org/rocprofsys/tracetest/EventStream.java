@@ -1,8 +1,27 @@
-package org.rocprofsys.core.event;
+package org.rocprofsys.tracetest;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.rocprofsys.core.event.Annotation;
+import org.rocprofsys.core.event.Category;
+import org.rocprofsys.core.event.CounterSample;
+import org.rocprofsys.core.event.CounterTrack;
+import org.rocprofsys.core.event.Fork;
+import org.rocprofsys.core.event.Mark;
+import org.rocprofsys.core.event.ProcessEnd;
+import org.rocprofsys.core.event.ProcessEnded;
+import org.rocprofsys.core.event.ProcessStarted;
+import org.rocprofsys.core.event.RecordsDropped;
+import org.rocprofsys.core.event.RegionBegin;
+import org.rocprofsys.core.event.RegionEnd;
+import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.StackFrame;
+import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.event.TraceControl;
+import org.rocprofsys.core.event.TraceEvent;
 
 /**
  * A fluent builder of event sequences for tests: times are nanoseconds after a base, events go to
