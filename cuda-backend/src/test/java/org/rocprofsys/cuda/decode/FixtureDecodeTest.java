@@ -202,21 +202,7 @@ class FixtureDecodeTest {
                         .collect(Collectors.groupingBy(GpuSynchronization::kind, Collectors.counting())));
         Map<String, Long> calls = runtimeCalls(f);
         calls.remove("(driver)");
-        assertEquals(
-                Map.ofEntries(
-                        Map.entry("cudaMalloc", 3L),
-                        Map.entry("cudaMemcpy", 3L),
-                        Map.entry("cudaMemset", 1L),
-                        Map.entry("cudaLaunchKernel", 6L),
-                        Map.entry("cudaGetLastError", 1L),
-                        Map.entry("cudaDeviceGetAttribute", 1L),
-                        Map.entry("cudaEventCreate", 2L),
-                        Map.entry("cudaEventRecord", 10L),
-                        Map.entry("cudaEventSynchronize", 5L),
-                        Map.entry("cudaEventElapsedTime", 5L),
-                        Map.entry("cudaEventDestroy", 2L),
-                        Map.entry("cudaFree", 3L)),
-                calls);
+        assertEquals(FixtureExpectations.RUNTIME_CALLS, calls);
         Map<String, Long> driver = f.count(GpuApiCall.class, GpuApiCall::function);
         assertEquals(6L, driver.get("cuLaunchKernel"));
         assertEquals(2L, driver.get("cuMemcpyHtoD_v2"));
@@ -354,15 +340,7 @@ class FixtureDecodeTest {
     @Test
     void templatedKernelsAreDemangled() {
         Fixture f = load("templated");
-        assertEquals(
-                Map.of(
-                        "void demo::axpy<float, 4>(float, float const*, float*, int)",
-                        2L,
-                        "void demo::axpy<double, 8>(double, double const*, double*, int)",
-                        1L,
-                        "void demo::detail::fill<int>(int*, int, int)",
-                        1L),
-                kernels(f));
+        assertEquals(FixtureExpectations.TEMPLATED_KERNELS, kernels(f));
         assertEquals(
                 Set.of(
                         "_ZN4demo4axpyIfLi4EEEvT_PKS1_PS1_i",

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.rocprofsys.cuda.decode.FixtureExpectations;
 import org.rocprofsys.tracetest.DecodedTrace;
 import org.rocprofsys.tracetest.DecodedTrace.Slice;
 
@@ -102,21 +103,7 @@ class CudaPipelineTest {
                         List.of(1L, bytes)),
                 copies(t));
         assertEquals(Map.of("MEMORY_SET", 1L), count(t, "cuda_memory_set"));
-        assertEquals(
-                Map.ofEntries(
-                        Map.entry("cudaMalloc", 3L),
-                        Map.entry("cudaMemcpy", 3L),
-                        Map.entry("cudaMemset", 1L),
-                        Map.entry("cudaLaunchKernel", 6L),
-                        Map.entry("cudaGetLastError", 1L),
-                        Map.entry("cudaDeviceGetAttribute", 1L),
-                        Map.entry("cudaEventCreate", 2L),
-                        Map.entry("cudaEventRecord", 10L),
-                        Map.entry("cudaEventSynchronize", 5L),
-                        Map.entry("cudaEventElapsedTime", 5L),
-                        Map.entry("cudaEventDestroy", 2L),
-                        Map.entry("cudaFree", 3L)),
-                count(t, RUNTIME));
+        assertEquals(FixtureExpectations.RUNTIME_CALLS, count(t, RUNTIME));
         assertEquals(6L, count(t, "cuda_driver_api").get("cuLaunchKernel"));
         assertEquals(Set.of("CUDA Activity Stream 7 [0]"), streamTracks(t));
         flowsJoinLaunchesToDeviceWork(t);
@@ -270,15 +257,7 @@ class CudaPipelineTest {
     @Test
     void templatedKernelsAreDemangledInTraceAndStats() throws Exception {
         FixtureRun run = FixtureRun.of("templated", dir);
-        assertEquals(
-                Map.of(
-                        "void demo::axpy<float, 4>(float, float const*, float*, int)",
-                        2L,
-                        "void demo::axpy<double, 8>(double, double const*, double*, int)",
-                        1L,
-                        "void demo::detail::fill<int>(int*, int, int)",
-                        1L),
-                count(run.trace(), KERNEL));
+        assertEquals(FixtureExpectations.TEMPLATED_KERNELS, count(run.trace(), KERNEL));
         assertTrue(run.statsFile("kernel_stats", "csv")
                 .contains("\"void demo::axpy<float, 4>(float, float const*, float*, int)\",2,"));
     }
