@@ -1,8 +1,8 @@
 /**
  * The event model, the pipeline and launch, the wire from the agent, and the output writers.
  *
- * <p>Its face: what the plugin modules (background sources, GPU backends, output formats) build on
- * is exported to all; the writers of the built-in formats and the launch are exported only to the
+ * <p>Its face: what the plugin modules (sources, GPU backends, output formats) build on is exported
+ * to all; the writers of the built-in formats and the launch are exported only to the
  * module that assembles them (run) and to the benchmarks, which drive them in process.
  */
 module org.rocprofsys.core {
@@ -13,14 +13,23 @@ module org.rocprofsys.core {
     requires jdk.unsupported;
     requires java.sql;
 
-    // the plugin face: events, GPU events, the pipeline's sources, the output seam, the wire records
+    // the plugin face: the SPI (bundles, source providers, the roles of their session parts, the
+    // record decoders), the events and GPU events they make, and the output seam
+    exports org.rocprofsys.core.spi;
     exports org.rocprofsys.core.event;
     exports org.rocprofsys.core.gpu;
     exports org.rocprofsys.core.output;
-    exports org.rocprofsys.core.pipeline;
-    exports org.rocprofsys.core.wire;
-    // the plugin SPI: bundles, source providers and the roles of their session parts
-    exports org.rocprofsys.core.spi;
+    // what a new format reads instead of keeping its own bookkeeping: the call tree, the thread table
+    exports org.rocprofsys.core.calltree;
+    exports org.rocprofsys.core.tracker;
+    // the collector's internals: the agent samples' decoding and timer settings (sampler), held
+    // records (sampler), and the benchmarks that drive the collector in process
+    exports org.rocprofsys.core.wire to
+            org.rocprofsys.sampler,
+            org.rocprofsys.benchmarks;
+    exports org.rocprofsys.core.pipeline to
+            org.rocprofsys.sampler,
+            org.rocprofsys.benchmarks;
     // the CPU counter events the call-stack sampler's sources read
     exports org.rocprofsys.core.counters to
             org.rocprofsys.sampler;

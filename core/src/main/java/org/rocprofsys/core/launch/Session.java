@@ -31,6 +31,7 @@ import org.rocprofsys.core.pipeline.Pipeline;
 import org.rocprofsys.core.pipeline.PipelineTuning;
 import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.core.pipeline.TraceWindows;
+import org.rocprofsys.core.spi.BackendRecords;
 import org.rocprofsys.core.spi.EventSource;
 import org.rocprofsys.core.spi.ExecGateAttacher;
 import org.rocprofsys.core.spi.RecordDecoder;
@@ -38,7 +39,6 @@ import org.rocprofsys.core.spi.SessionPart;
 import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 import org.rocprofsys.core.timemory.Component;
 import org.rocprofsys.core.timemory.TimemoryOptions;
-import org.rocprofsys.core.wire.BackendRecords;
 import org.rocprofsys.core.wire.WireFormat;
 
 /**

@@ -18,11 +18,11 @@ import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.wire.BackendRecords;
+import org.rocprofsys.core.spi.BackendRecords;
+import org.rocprofsys.core.spi.WireException;
 import org.rocprofsys.core.wire.FunctionNames;
 import org.rocprofsys.core.wire.RingDrain;
 import org.rocprofsys.core.wire.RingFile;
-import org.rocprofsys.core.wire.WireException;
 import org.rocprofsys.core.wire.WireFormat;
 
 /**

@@ -2,7 +2,6 @@ package org.rocprofsys.core.spi;
 
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.TraceEvent;
-import org.rocprofsys.core.wire.BackendRecords;
 
 /**
  * The decoder of the ring records a backend's target-side library writes into the agent's rings

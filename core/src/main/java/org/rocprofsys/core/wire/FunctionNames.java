@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.rocprofsys.core.spi.WireException;
 
 /**
  * The names of a process image's instrumented functions: global function id to name, filled by

@@ -26,6 +26,8 @@ import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.spi.BackendRecords;
+import org.rocprofsys.core.spi.WireException;
 
 /**
  * Turns one ring's records into events. Plain regions (no readings: nearly all of a traced run's

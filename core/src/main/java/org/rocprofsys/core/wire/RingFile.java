@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.rocprofsys.core.spi.WireException;
 
 /**
  * One agent ring file, mapped shared. Reads the header and hands out the rings; the producer side

@@ -3,6 +3,7 @@ package org.rocprofsys.core.wire;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import org.rocprofsys.core.spi.WireException;
 import org.rocprofsys.ffm.LibC;
 
 /**

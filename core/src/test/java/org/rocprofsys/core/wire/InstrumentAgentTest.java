@@ -35,6 +35,7 @@ import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.launch.Session;
+import org.rocprofsys.core.spi.WireException;
 import org.rocprofsys.testkit.Make;
 import org.rocprofsys.testkit.ProcessResult;
 

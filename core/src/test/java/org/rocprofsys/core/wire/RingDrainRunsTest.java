@@ -29,6 +29,7 @@ import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.spi.WireException;
 
 /**
  * How a drain gathers plain regions into {@link RegionRun}s, on a ring file written here in the

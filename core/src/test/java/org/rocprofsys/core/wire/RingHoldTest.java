@@ -25,6 +25,7 @@ import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.spi.WireException;
 
 /**
  * Records held while the target runs ({@link RingDrain#hold}) and decoded later, in slices

@@ -42,6 +42,7 @@ import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.spi.WireException;
 import org.rocprofsys.testkit.Make;
 import org.rocprofsys.testkit.ProcessResult;
 

@@ -37,7 +37,7 @@ import org.rocprofsys.core.gpu.MemoryKind;
 import org.rocprofsys.core.gpu.MigrationDirection;
 import org.rocprofsys.core.gpu.MigrationTrigger;
 import org.rocprofsys.core.gpu.SyncKind;
-import org.rocprofsys.core.wire.BackendRecords;
+import org.rocprofsys.core.spi.BackendRecords;
 
 /**
  * Turns the CUDA backend's records of one process image into {@link GpuEvent}s. Feed it every

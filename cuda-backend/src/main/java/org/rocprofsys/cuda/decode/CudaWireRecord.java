@@ -5,15 +5,15 @@ import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
-import static org.rocprofsys.core.wire.RecordFields.length;
-import static org.rocprofsys.core.wire.RecordFields.need;
-import static org.rocprofsys.core.wire.RecordFields.string;
+import static org.rocprofsys.core.spi.RecordFields.length;
+import static org.rocprofsys.core.spi.RecordFields.need;
+import static org.rocprofsys.core.spi.RecordFields.string;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.rocprofsys.core.wire.RecordFields;
+import org.rocprofsys.core.spi.RecordFields;
 
 /**
  * One record of the CUDA backend as the wire carries it (docs/wire-protocol.md, "GPU records"),

@@ -18,8 +18,8 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.zip.GZIPInputStream;
 import org.rocprofsys.core.gpu.GpuEvent;
+import org.rocprofsys.core.spi.WireException;
 import org.rocprofsys.core.wire.RingFile;
-import org.rocprofsys.core.wire.WireException;
 import org.rocprofsys.core.wire.WireFormat;
 import org.rocprofsys.elf.Demangler;
 

@@ -32,7 +32,7 @@ import org.rocprofsys.core.gpu.GpuPageFault;
 import org.rocprofsys.core.gpu.GpuPageMigration;
 import org.rocprofsys.core.gpu.MigrationDirection;
 import org.rocprofsys.core.gpu.MigrationTrigger;
-import org.rocprofsys.core.wire.BackendRecords;
+import org.rocprofsys.core.spi.BackendRecords;
 import org.rocprofsys.rocm.decode.RocmLayouts.BufferKind;
 import org.rocprofsys.rocm.decode.RocmLayouts.CallbackKind;
 

@@ -3,16 +3,16 @@ package org.rocprofsys.rocm.decode;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static org.rocprofsys.core.wire.RecordFields.length;
-import static org.rocprofsys.core.wire.RecordFields.need;
-import static org.rocprofsys.core.wire.RecordFields.string;
-import static org.rocprofsys.core.wire.RecordFields.strings;
+import static org.rocprofsys.core.spi.RecordFields.length;
+import static org.rocprofsys.core.spi.RecordFields.need;
+import static org.rocprofsys.core.spi.RecordFields.string;
+import static org.rocprofsys.core.spi.RecordFields.strings;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import org.rocprofsys.core.gpu.GpuArgument;
-import org.rocprofsys.core.wire.RecordFields;
+import org.rocprofsys.core.spi.RecordFields;
 
 /**
  * One record of the ROCm backend as the wire carries it (docs/wire-protocol.md, "ROCm records"),

@@ -12,7 +12,7 @@ import org.rocprofsys.core.gpu.GpuDevice;
 import org.rocprofsys.core.gpu.GpuEvent;
 import org.rocprofsys.core.gpu.GpuKernel;
 import org.rocprofsys.core.gpu.GpuMemoryCopy;
-import org.rocprofsys.core.wire.BackendRecords;
+import org.rocprofsys.core.spi.BackendRecords;
 
 /** One process image's test-vendor records into the neutral GPU events. */
 final class TestGpuDecoder implements BackendRecords {

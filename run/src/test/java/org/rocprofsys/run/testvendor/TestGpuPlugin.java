@@ -6,12 +6,12 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.GpuVendor;
+import org.rocprofsys.core.spi.BackendRecords;
 import org.rocprofsys.core.spi.Plugin;
 import org.rocprofsys.core.spi.PluginContext;
 import org.rocprofsys.core.spi.RecordDecoder;
 import org.rocprofsys.core.spi.SourceProvider;
 import org.rocprofsys.core.spi.TargetEnvironmentContribution;
-import org.rocprofsys.core.wire.BackendRecords;
 
 /**
  * The test-only GPU vendor's bundle: its vendor descriptor and its source, whose parts are the

@@ -1,4 +1,4 @@
-package org.rocprofsys.core.wire;
+package org.rocprofsys.core.spi;
 
 /** A ring file that breaks the protocol: wrong magic or version, impossible geometry, a corrupt record. */
 public final class WireException extends Exception {

@@ -1,4 +1,4 @@
-package org.rocprofsys.core.wire;
+package org.rocprofsys.core.spi;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;

@@ -1,4 +1,4 @@
-package org.rocprofsys.core.wire;
+package org.rocprofsys.core.spi;
 
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
