@@ -16,6 +16,15 @@ final class FlowWriter {
 
     /** Starts flow {@code id} at an event, or with {@code terminating} ends it there. */
     static Consumer<TrackEvent.Builder> of(long id, boolean terminating) {
-        return terminating ? ev -> ev.addTerminatingFlowIds(id) : ev -> ev.addFlowIds(id);
+        return ev -> add(ev, id, terminating);
+    }
+
+    /** Starts flow {@code id} at {@code ev}, or with {@code terminating} ends it there. */
+    static void add(TrackEvent.Builder ev, long id, boolean terminating) {
+        if (terminating) {
+            ev.addTerminatingFlowIds(id);
+        } else {
+            ev.addFlowIds(id);
+        }
     }
 }

@@ -4,13 +4,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterSample;
-import org.rocprofsys.core.event.CounterTrack;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.Fork;
 import org.rocprofsys.core.event.GpuActivity;
@@ -26,27 +22,9 @@ import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.ThreadStarted;
-import org.rocprofsys.core.gpu.DevicePlacement;
-import org.rocprofsys.core.gpu.DeviceTrack;
-import org.rocprofsys.core.gpu.GpuAnnotation;
-import org.rocprofsys.core.gpu.GpuApiCall;
-import org.rocprofsys.core.gpu.GpuCounterSample;
-import org.rocprofsys.core.gpu.GpuDevice;
-import org.rocprofsys.core.gpu.GpuEvent;
-import org.rocprofsys.core.gpu.GpuKernel;
-import org.rocprofsys.core.gpu.GpuMarker;
-import org.rocprofsys.core.gpu.GpuMemoryAllocation;
-import org.rocprofsys.core.gpu.GpuMemoryCopy;
-import org.rocprofsys.core.gpu.GpuMemorySet;
-import org.rocprofsys.core.gpu.GpuPageFault;
-import org.rocprofsys.core.gpu.GpuPageMigration;
-import org.rocprofsys.core.gpu.GpuScratchMemory;
-import org.rocprofsys.core.gpu.GpuSynchronization;
 import org.rocprofsys.core.perfetto.proto.ClockSnapshot;
-import org.rocprofsys.core.perfetto.proto.DebugAnnotation;
 import org.rocprofsys.core.perfetto.proto.TracePacket;
 import org.rocprofsys.core.perfetto.proto.TracePacketDefaults;
-import org.rocprofsys.core.perfetto.proto.TrackDescriptor;
 import org.rocprofsys.core.perfetto.proto.TrackEvent;
 import org.rocprofsys.core.timemory.RegionAnnotations;
 
@@ -86,8 +64,8 @@ import org.rocprofsys.core.timemory.RegionAnnotations;
  * <p>The sink dispatches; each job is a class of its own: {@link TrackRegistry} (which track and
  * sequence an event goes on, each described once), {@link SliceWriter} (region slices, instants,
  * sampled stacks; region runs and their {@link SegmentEncoders}), {@link CounterWriter} (counter
- * values), {@link FlowWriter} (flow ids on events). The GPU methods below are the GPU writer, which
- * reaches the others through the helpers above them.
+ * values), {@link FlowWriter} (flow ids on events), {@link GpuWriter} (GPU activity: device work,
+ * API calls, markers, GPU counter tracks).
  *
  * <p>Not thread-safe: {@link EventSink} calls come from one thread.
  */
@@ -195,17 +173,8 @@ public final class PerfettoSink implements EventSink {
     /** Long stretches of one thread's region runs encoded on other threads; null when there are none. */
     private final SegmentEncoders segments;
 
-    // the GPU writer's state (docs/gpu.md "Tracks"); the registry's maps it reads under their old names
-    /** Each thread's number from its ThreadStarted ({@link TrackRegistry#threadSequences}). */
-    private final Map<Long, Integer> threadSequences;
-    /** The tracks of processes that ended ({@link TrackRegistry#endedProcesses}). */
-    private final Map<Integer, ProcessTrack> endedProcesses;
-    /** GPU activity tracks by process and {@link org.rocprofsys.core.gpu.DeviceTrack#key}. */
-    private final Map<String, ThreadTrack> gpuStreams = new HashMap<>();
-    /** Bytes allocated on each device of each process, by {@link GpuTracks#deviceKey}. */
-    private final Map<Long, Long> gpuAllocated = new HashMap<>();
-    /** Page faults of each device of each process so far, by {@link GpuTracks#deviceKey}. */
-    private final Map<Long, Long> gpuPageFaults = new HashMap<>();
+    /** GPU activity: device work, API calls, markers, GPU counters, flows by correlation id. */
+    private final GpuWriter gpu;
 
     private boolean started;
     private boolean finished;
@@ -254,8 +223,7 @@ public final class PerfettoSink implements EventSink {
         this.tracks = new TrackRegistry(out, options);
         this.slices = new SliceWriter(out, options, tracks, segments);
         this.counters = new CounterWriter(out, tracks);
-        this.threadSequences = tracks.threadSequences;
-        this.endedProcesses = tracks.endedProcesses;
+        this.gpu = new GpuWriter(options, tracks, slices, counters);
     }
 
     @Override
@@ -310,9 +278,9 @@ public final class PerfettoSink implements EventSink {
             case Mark m -> slices.mark(m, flow);
             case Fork f -> slices.fork(f);
             case RecordsDropped r -> slices.recordsDropped(r);
-            case CounterSample c -> counter(c);
+            case CounterSample c -> counters.write(c);
             case StackSample s -> slices.stackSample(s);
-            case GpuActivity g -> gpu(g.event());
+            case GpuActivity g -> gpu.accept(g.event());
         }
     }
 
@@ -356,265 +324,8 @@ public final class PerfettoSink implements EventSink {
 
     private void processStarted(ProcessStarted p) throws IOException {
         if (tracks.processStarted(p)) { // a new image of the pid (exec): its device tracks start anew
-            gpuStreams.keySet().removeIf(k -> k.startsWith(p.pid() + "/"));
+            gpu.newImage(p.pid());
         }
-    }
-
-    // ---- the writers' helpers, as the GPU methods below call them ----------------------------
-
-    /** The thread's track, ready for a packet written here. */
-    private ThreadTrack thread(int pid, int tid, long timestampNs) throws IOException {
-        return slices.thread(pid, tid, timestampNs);
-    }
-
-    private ProcessTrack process(int pid, long timestampNs) throws IOException {
-        return tracks.process(pid, timestampNs);
-    }
-
-    /** Starts a packet sequence: clears its state, sets its defaults and defines its clock. */
-    private ThreadTrack openSequence(int pid, long timestampNs) throws IOException {
-        return tracks.openSequence(pid, timestampNs);
-    }
-
-    private void counter(CounterSample c) throws IOException {
-        counters.write(c);
-    }
-
-    private void instant(ThreadTrack t, long ns, String category, String name, Consumer<TrackEvent.Builder> extra)
-            throws IOException {
-        slices.instant(t, ns, category, name, extra);
-    }
-
-    private void emit(ThreadTrack t, long timestampNs, TrackEvent.Builder ev) throws IOException {
-        slices.emit(t, timestampNs, ev);
-    }
-
-    /** Upstream's begin_ns/end_ns are CLOCK_REALTIME ns (its tracing::now()). */
-    private long realtime(long monotonicNs) {
-        return slices.realtime(monotonicNs);
-    }
-
-    private static DebugAnnotation.Builder annotation(ThreadTrack t, String name) {
-        return SliceWriter.annotation(t, name);
-    }
-
-    private void write(TracePacket packet) throws IOException {
-        out.write(packet);
-    }
-
-    private static long key(int pid, int tid) {
-        return TrackRegistry.key(pid, tid);
-    }
-
-    // ---- GPU activity (docs/gpu.md "Tracks") -------------------------------------------------
-
-    private void gpu(GpuEvent event) throws IOException {
-        switch (event) {
-            case GpuApiCall c -> gpuApiCall(c);
-            case GpuMarker m -> gpuMarker(m);
-            case GpuKernel k ->
-                gpuDeviceWork(k.pid(), k.placement(), k.name(), k.correlationId(), k.beginNs(), k.endNs());
-            case GpuMemoryCopy c ->
-                gpuDeviceWork(
-                        c.pid(), c.placement(), c.kind().operationName(), c.correlationId(), c.beginNs(), c.endNs());
-            case GpuMemorySet s ->
-                gpuDeviceWork(s.pid(), s.placement(), GpuTracks.MEMSET_NAME, s.correlationId(), s.beginNs(), s.endNs());
-            case GpuScratchMemory s -> gpuDeviceWork(s.pid(), s.placement(), s.operation(), 0, s.beginNs(), s.endNs());
-            case GpuMemoryAllocation a -> gpuAllocation(a);
-            case GpuDevice d -> {
-                // listed in metadata.json, no track of its own
-            }
-            case GpuSynchronization s -> {
-                // the waiting host call is on its thread already (cudaDeviceSynchronize & co.)
-            }
-            case GpuPageMigration m -> gpuMigration(m);
-            case GpuPageFault f -> gpuPageFaults(f);
-            case GpuCounterSample s -> gpuCounter(s);
-        }
-    }
-
-    /**
-     * A unified-memory migration: a slice on the device's migration track, and its throughput
-     * (bytes over the migration's time, GB/s) on a counter that falls back to 0 when it ends.
-     */
-    private void gpuMigration(GpuPageMigration m) throws IOException {
-        ThreadTrack t = gpuTrack(
-                m.pid(), "um/" + m.pid() + "/" + m.device(), GpuTracks.migrationTrackName(m.device()), m.beginNs());
-        TrackEvent.Builder begin =
-                gpuSliceBegin(t, GpuTracks.MIGRATION_CATEGORY, m.direction().title(), m.beginNs(), m.endNs());
-        begin.addDebugAnnotations(annotation(t, "bytes").setUintValue(m.bytes()))
-                .addDebugAnnotations(annotation(t, "address").setPointerValue(m.address()))
-                .addDebugAnnotations(
-                        annotation(t, "trigger").setStringValue(m.trigger().key()))
-                .addDebugAnnotations(annotation(t, "device").setIntValue(m.device()));
-        gpuSlice(t, begin, m.beginNs(), m.endNs());
-        CounterTrack throughput = new CounterTrack(
-                GpuTracks.migrationThroughputTrackName(m.device()),
-                GpuTracks.THROUGHPUT_UNIT,
-                GpuTracks.MIGRATION_COUNTERS,
-                m.pid());
-        double gbPerSecond = m.durationNs() > 0 ? (double) m.bytes() / m.durationNs() : 0.0;
-        counter(new CounterSample(m.beginNs(), throughput, gbPerSecond));
-        counter(new CounterSample(Math.max(m.beginNs(), m.endNs()), throughput, 0.0));
-    }
-
-    /** The page faults of a device so far, as a counter. */
-    private void gpuPageFaults(GpuPageFault f) throws IOException {
-        long key = GpuTracks.deviceKey(f.pid(), f.device());
-        long faults = gpuPageFaults.merge(key, f.count(), Long::sum);
-        counter(new CounterSample(
-                f.beginNs(),
-                new CounterTrack(GpuTracks.pageFaultTrackName(f.device()), "", GpuTracks.MIGRATION_COUNTERS, f.pid()),
-                faults));
-    }
-
-    /**
-     * A kernel's counter value, as upstream's {@code counter_event}: the value at the kernel's
-     * begin and 0 at its end, so the track reads as one step per kernel.
-     */
-    private void gpuCounter(GpuCounterSample s) throws IOException {
-        CounterTrack track = new CounterTrack(
-                GpuTracks.counterTrackName(s.metricKey(), s.device()), "", GpuTracks.KERNEL_COUNTERS, s.pid());
-        counter(new CounterSample(s.beginNs(), track, s.value()));
-        if (s.endNs() > s.beginNs()) {
-            counter(new CounterSample(s.endNs(), track, 0.0));
-        }
-    }
-
-    /** On the calling thread: one slice, with a flow to the device work it launched. */
-    private void gpuApiCall(GpuApiCall c) throws IOException {
-        ThreadTrack t = thread(c.pid(), c.tid(), c.beginNs());
-        TrackEvent.Builder begin = gpuSliceBegin(t, c.domain().category(), c.function(), c.beginNs(), c.endNs());
-        begin.addDebugAnnotations(annotation(t, "corr_id").setUintValue(c.correlationId()));
-        if (c.streamId() >= 0) {
-            begin.addDebugAnnotations(annotation(t, "stream_id").setUintValue(c.streamId()));
-        }
-        for (org.rocprofsys.core.gpu.GpuArgument a : c.arguments()) {
-            begin.addDebugAnnotations(annotation(t, a.name()).setStringValue(a.value()));
-        }
-        if (c.correlationId() != 0 && c.domain().startsFlow(c.function())) {
-            begin.addFlowIds(GpuTracks.flowId(c.pid(), c.correlationId()));
-        }
-        gpuSlice(t, begin, c.beginNs(), c.endNs());
-    }
-
-    /** Marker ranges (NVTX) on the thread that opened them; marks as instants. */
-    private void gpuMarker(GpuMarker m) throws IOException {
-        ThreadTrack t = thread(m.pid(), m.tid(), m.beginNs());
-        String name = Objects.requireNonNullElse(m.message(), "");
-        String category = m.api().category();
-        if (!m.range()) {
-            instant(t, m.beginNs(), category, name, ev -> {
-                if (!m.domain().isEmpty()) {
-                    ev.addDebugAnnotations(annotation(t, "domain").setStringValue(m.domain()));
-                }
-            });
-            return;
-        }
-        TrackEvent.Builder begin = gpuSliceBegin(t, category, name, m.beginNs(), m.endNs());
-        if (!m.domain().isEmpty()) {
-            begin.addDebugAnnotations(annotation(t, "domain").setStringValue(m.domain()));
-        }
-        if (m.closedByProfiler()) {
-            begin.addDebugAnnotations(annotation(t, CLOSED_BY_PROFILER).setBoolValue(true));
-        }
-        gpuSlice(t, begin, m.beginNs(), m.endNs());
-    }
-
-    /**
-     * Device work (a kernel, copy, memset, scratch operation) on the track its backend placed it
-     * on, with the backend's category and annotations; it ends the flow its launching API call
-     * started.
-     */
-    private void gpuDeviceWork(
-            int pid, DevicePlacement placement, String name, long correlationId, long beginNs, long endNs)
-            throws IOException {
-        ThreadTrack t = gpuTrack(pid, placement.track(), beginNs);
-        TrackEvent.Builder begin = gpuSliceBegin(t, placement.category(), name, beginNs, endNs);
-        for (GpuAnnotation a : placement.annotations()) {
-            DebugAnnotation.Builder d = annotation(t, a.name());
-            switch (a.kind()) {
-                case UINT -> d.setUintValue(a.number());
-                case INT -> d.setIntValue(a.number());
-                case STRING -> d.setStringValue(a.text());
-            }
-            begin.addDebugAnnotations(d);
-        }
-        if (correlationId != 0) {
-            begin.addTerminatingFlowIds(GpuTracks.flowId(pid, correlationId));
-        }
-        gpuSlice(t, begin, beginNs, endNs);
-    }
-
-    /** The bytes allocated on the device, after this allocation or free, as a counter. */
-    private void gpuAllocation(GpuMemoryAllocation a) throws IOException {
-        long key = GpuTracks.deviceKey(a.pid(), a.device());
-        long bytes = Math.max(0, gpuAllocated.getOrDefault(key, 0L) + (a.free() ? -a.bytes() : a.bytes()));
-        gpuAllocated.put(key, bytes);
-        counter(new CounterSample(
-                a.timestampNs(),
-                new CounterTrack(GpuTracks.memoryTrackName(a.device()), GpuTracks.MEMORY_UNIT, Category.NONE, a.pid()),
-                bytes / GpuTracks.BYTES_PER_UNIT));
-    }
-
-    private TrackEvent.Builder gpuSliceBegin(ThreadTrack t, String category, String name, long beginNs, long endNs) {
-        TrackEvent.Builder ev = TrackEvent.newBuilder()
-                .setType(TrackEvent.Type.TYPE_SLICE_BEGIN)
-                .addCategoryIids(t.categoryIid(category))
-                .setNameIid(t.nameIid(Objects.requireNonNullElse(name, "")));
-        if (options.annotations()) {
-            ev.addDebugAnnotations(annotation(t, "begin_ns").setUintValue(realtime(beginNs)))
-                    .addDebugAnnotations(annotation(t, "end_ns").setUintValue(realtime(endNs)));
-        }
-        return ev;
-    }
-
-    /**
-     * A complete slice, written at once: GPU events arrive complete and out of time order, so the
-     * track's depth (which balances the pipeline's region events) is left alone, and an event
-     * earlier than the track's last one is stamped with an absolute time ({@link #emit}).
-     */
-    private void gpuSlice(ThreadTrack t, TrackEvent.Builder begin, long beginNs, long endNs) throws IOException {
-        emit(t, beginNs, begin);
-        emit(t, Math.max(beginNs, endNs), TrackEvent.newBuilder().setType(TrackEvent.Type.TYPE_SLICE_END));
-    }
-
-    /**
-     * The track a backend placed device work on, by the process and the track's key; its name
-     * ends with the thread's number where the backend asks for one.
-     */
-    private ThreadTrack gpuTrack(int pid, DeviceTrack track, long timestampNs) throws IOException {
-        String key = pid + "/" + track.key();
-        ThreadTrack t = gpuStreams.get(key);
-        if (t != null) {
-            return t;
-        }
-        String name = track.name();
-        if (track.numberedTid() >= 0) {
-            int tid = track.numberedTid();
-            name += threadSequences.getOrDefault(key(pid, tid), tid == pid ? 0 : tid);
-        }
-        return gpuTrack(pid, key, name, timestampNs);
-    }
-
-    /** A GPU slice track of a process, made the first time its key is seen. */
-    private ThreadTrack gpuTrack(int pid, String key, String name, long timestampNs) throws IOException {
-        ThreadTrack t = gpuStreams.get(key);
-        if (t != null) {
-            return t;
-        }
-        ProcessTrack proc = endedProcesses.containsKey(pid) ? endedProcesses.get(pid) : process(pid, timestampNs);
-        t = openSequence(pid, timestampNs);
-        gpuStreams.put(key, t);
-        write(TracePacket.newBuilder()
-                .setTimestamp(0)
-                .setTrustedPacketSequenceId(t.sequenceId)
-                .setTrackDescriptor(TrackDescriptor.newBuilder()
-                        .setUuid(t.uuid)
-                        .setParentUuid(proc.uuid)
-                        .setName(name))
-                .build());
-        return t;
     }
 
     // ---- the trace's start -------------------------------------------------------------------
@@ -625,7 +336,7 @@ public final class PerfettoSink implements EventSink {
             return;
         }
         started = true;
-        write(TracePacket.newBuilder()
+        out.write(TracePacket.newBuilder()
                 .setTrustedPacketSequenceId(GLOBAL_SEQUENCE_ID)
                 .setSequenceFlags(TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED_VALUE)
                 .setTracePacketDefaults(TracePacketDefaults.newBuilder().setTimestampClockId(CLOCK_MONOTONIC))

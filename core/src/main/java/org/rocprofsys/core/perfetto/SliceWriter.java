@@ -176,12 +176,17 @@ final class SliceWriter {
 
     void instant(ThreadTrack t, long ns, String category, String name, Consumer<TrackEvent.Builder> extra)
             throws IOException {
-        TrackEvent.Builder ev = TrackEvent.newBuilder()
-                .setType(TrackEvent.Type.TYPE_INSTANT)
-                .addCategoryIids(t.categoryIid(category))
-                .setNameIid(t.nameIid(Objects.requireNonNullElse(name, "")));
+        TrackEvent.Builder ev = event(t, TrackEvent.Type.TYPE_INSTANT, category, name);
         extra.accept(ev);
         emit(t, ns, ev);
+    }
+
+    /** A track event of {@code type} with its category and name (null: empty) interned on {@code t}'s sequence. */
+    static TrackEvent.Builder event(ThreadTrack t, TrackEvent.Type type, String category, String name) {
+        return TrackEvent.newBuilder()
+                .setType(type)
+                .addCategoryIids(t.categoryIid(category))
+                .setNameIid(t.nameIid(Objects.requireNonNullElse(name, "")));
     }
 
     // ---- sampled stacks ----------------------------------------------------------------------

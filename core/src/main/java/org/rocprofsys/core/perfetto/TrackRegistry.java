@@ -19,7 +19,7 @@ import org.rocprofsys.core.tracker.ThreadTable;
  * sequence; every thread track, sampled-stack track and device track has a sequence of its own.
  * Uuids and sequence ids are given here, in the order the tracks are made.
  *
- * <p>The writers ({@link SliceWriter}, {@link CounterWriter}, the sink's GPU methods) ask it for
+ * <p>The writers ({@link SliceWriter}, {@link CounterWriter}, {@link GpuWriter}) ask it for
  * their track and write on it; it writes nothing but descriptors and sequence starts.
  */
 final class TrackRegistry {
@@ -31,12 +31,12 @@ final class TrackRegistry {
     /** The tracks of sampled call stacks, by thread. */
     private final ThreadTable<ThreadTrack> sampledThreads = new ThreadTable<>();
     /** Each thread's number from its ThreadStarted, by {@link #key}. */
-    final Map<Long, Integer> threadSequences = new HashMap<>();
+    private final Map<Long, Integer> threadSequences = new HashMap<>();
     /**
      * The tracks of processes that ended: the sampler's events of a process can reach the sink
      * after its end (they come from another source), and must go under its track, not a new one.
      */
-    final Map<Integer, PerfettoSink.ProcessTrack> endedProcesses = new HashMap<>();
+    private final Map<Integer, PerfettoSink.ProcessTrack> endedProcesses = new HashMap<>();
     /** Counter tracks by name, with their uuid; their samples go on the global sequence. */
     private final Map<String, Long> counters = new HashMap<>();
 
@@ -160,12 +160,29 @@ final class TrackRegistry {
         if (t != null) {
             return t;
         }
-        PerfettoSink.ProcessTrack proc = processOrEnded(pid, timestampNs);
-        t = openSequence(pid, timestampNs);
+        int seq = threadNumber(pid, tid, sampledThreads.size());
+        t = named(pid, "Thread " + seq + " (S) " + tid, timestampNs);
         sampledThreads.put(pid, tid, t);
-        int seq = threadSequences.getOrDefault(key(pid, tid), tid == pid ? 0 : sampledThreads.size() - 1);
-        describe(t, proc, TrackDescriptor.newBuilder().setName("Thread " + seq + " (S) " + tid));
         return t;
+    }
+
+    /**
+     * A named track with a sequence of its own under the process (or the track it had if it
+     * ended: late events of another source), described now: sampled stacks, device work.
+     */
+    ThreadTrack named(int pid, String name, long timestampNs) throws IOException {
+        PerfettoSink.ProcessTrack proc = processOrEnded(pid, timestampNs);
+        ThreadTrack t = openSequence(pid, timestampNs);
+        describe(t, proc, TrackDescriptor.newBuilder().setName(name));
+        return t;
+    }
+
+    /**
+     * The thread's number from its ThreadStarted; 0 for a main thread not seen starting, else
+     * {@code otherwise}.
+     */
+    int threadNumber(int pid, int tid, int otherwise) {
+        return threadSequences.getOrDefault(key(pid, tid), tid == pid ? 0 : otherwise);
     }
 
     /** The descriptor of a track with a sequence of its own, under its process, first on that sequence. */
