@@ -81,6 +81,36 @@ class PerfettoSinkTest {
         return out;
     }
 
+    /** The stack of the sampling tests: main without a source file, heavy at a.c:7. */
+    static final List<StackFrame> MAIN_HEAVY =
+            List.of(new StackFrame("main", "/app", 0x1000, null, 0), new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
+
+    static StackSample cpuSample(long t, List<StackFrame> stack) {
+        return new StackSample(T0 + t, PID, PID, stack, StackSample.Kind.CPU, 1_000_000);
+    }
+
+    /** Writes one started process and its main thread, then {@code events}, and decodes the trace. */
+    DecodedTrace writeSampled(PerfettoSink.Options options, TraceEvent... events) throws IOException {
+        List<TraceEvent> all = new ArrayList<>();
+        all.add(processStarted(0, PID, "/usr/local/bin/app"));
+        all.add(new ThreadStarted(T0 + 10, PID, PID, 0));
+        all.addAll(List.of(events));
+        return DecodedTrace.read(write(options, 10_000_000, all.toArray(TraceEvent[]::new)));
+    }
+
+    static List<Track> sampledTracks(DecodedTrace trace) {
+        return trace.tracks.values().stream()
+                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID))
+                .toList();
+    }
+
+    static Slice firstSlice(DecodedTrace trace, String name) {
+        return trace.slices.stream()
+                .filter(s -> s.name.equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
     static PerfettoSink.Options annotated() {
         return new PerfettoSink.Options(true, REALTIME_OFFSET, "app");
     }
@@ -93,20 +123,9 @@ class PerfettoSinkTest {
 
     @Test
     void sampledStacksGoOnTheirOwnTrackNestedMainToLeaf() throws IOException {
-        List<StackFrame> stack = List.of(
-                new StackFrame("main", "/app", 0x1000, null, 0), new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
-        Path out = write(
-                plain(),
-                10_000_000,
-                processStarted(0, PID, "/usr/local/bin/app"),
-                new ThreadStarted(T0 + 10, PID, PID, 0),
-                new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000),
-                new StackSample(T0 + 3_000_000, PID, PID, stack.subList(0, 1), StackSample.Kind.CPU, 1_000_000));
-        DecodedTrace trace = DecodedTrace.read(out);
-        DecodedTrace.Track track = trace.tracks.values().stream()
-                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID))
-                .findFirst()
-                .orElseThrow();
+        DecodedTrace trace =
+                writeSampled(plain(), cpuSample(2_000_000, MAIN_HEAVY), cpuSample(3_000_000, MAIN_HEAVY.subList(0, 1)));
+        Track track = sampledTracks(trace).getFirst();
         List<String> slices = trace.slices.stream()
                 .filter(s -> s.trackUuid == track.uuid())
                 .map(s -> s.depth + ":" + s.name + "@" + (s.beginNs - T0) + ".." + (s.endNs - T0))
@@ -123,55 +142,31 @@ class PerfettoSinkTest {
 
     @Test
     void sampledFramesCarryFilePcAndLine() throws IOException {
-        List<StackFrame> stack = List.of(
-                new StackFrame("main", "/app", 0x1000, null, 0), new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
-        Path out = write(
-                annotated(),
-                10_000_000,
-                processStarted(0, PID, "/usr/local/bin/app"),
-                new ThreadStarted(T0 + 10, PID, PID, 0),
-                new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000));
-        DecodedTrace trace = DecodedTrace.read(out);
-        DecodedTrace.Slice heavy = trace.slices.stream()
-                .filter(s -> s.name.equals("heavy"))
-                .findFirst()
-                .orElseThrow();
+        DecodedTrace trace = writeSampled(annotated(), cpuSample(2_000_000, MAIN_HEAVY));
+        Slice heavy = firstSlice(trace, "heavy");
         assertEquals("a.c", heavy.args.get("file"));
         assertEquals(7L, ((Number) heavy.args.get("line")).longValue());
         assertEquals("ptr:2000", String.valueOf(heavy.args.get("pc")));
-        DecodedTrace.Slice main = trace.slices.stream()
-                .filter(s -> s.name.equals("main"))
-                .findFirst()
-                .orElseThrow();
+        Slice main = firstSlice(trace, "main");
         assertEquals("/app", main.args.get("file"), "the module where DWARF names no file");
         assertFalse(main.args.containsKey("line"));
-        DecodedTrace.Slice outer = trace.slices.stream()
-                .filter(s -> s.name.equals(PerfettoSink.SAMPLES_SLICE))
-                .findFirst()
-                .orElseThrow();
+        Slice outer = firstSlice(trace, PerfettoSink.SAMPLES_SLICE);
         assertTrue(outer.args.containsKey("begin_ns") && outer.args.containsKey("end_ns"), outer.args::toString);
     }
 
     @Test
     void samplesDrainedAfterTheProcessEndedStayUnderItsTrack() throws IOException {
         // the sampler is another source: its last samples can reach the sink after ProcessEnded
-        List<StackFrame> stack = List.of(new StackFrame("main", "/app", 0x1000, null, 0));
-        Path out = write(
+        List<StackFrame> stack = MAIN_HEAVY.subList(0, 1);
+        DecodedTrace trace = writeSampled(
                 plain(),
-                10_000_000,
-                processStarted(0, PID, "/usr/local/bin/app"),
-                new ThreadStarted(T0 + 10, PID, PID, 0),
-                new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000),
+                cpuSample(2_000_000, stack),
                 new ProcessEnded(T0 + 2_500_000, PID, ProcessEnd.EXITED, 0),
-                new StackSample(T0 + 3_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000));
-        DecodedTrace trace = DecodedTrace.read(out);
-        List<DecodedTrace.Track> processTracks = trace.tracks.values().stream()
-                .filter(DecodedTrace.Track::isProcess)
-                .toList();
+                cpuSample(3_000_000, stack));
+        List<Track> processTracks =
+                trace.tracks.values().stream().filter(Track::isProcess).toList();
         assertEquals(1, processTracks.size());
-        List<DecodedTrace.Track> sampled = trace.tracks.values().stream()
-                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID))
-                .toList();
+        List<Track> sampled = sampledTracks(trace);
         assertEquals(1, sampled.size());
         assertEquals(processTracks.getFirst().uuid(), sampled.getFirst().parentUuid());
         // per sample: the outer slice and the frame
