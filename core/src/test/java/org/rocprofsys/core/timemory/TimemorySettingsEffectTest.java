@@ -132,9 +132,7 @@ class TimemorySettingsEffectTest {
     private static Events events() {
         long mb = 1_000_000;
         long a = RegionMetrics.ABSENT;
-        return new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
+        return Events.program(PID, "app")
                 .begin(0, PID, "app", new RegionMetrics(a, 10 * mb, 20 * mb))
                 .begin(10 * MS, PID, LONG_NAME, new RegionMetrics(a, 10 * mb, 20 * mb))
                 .end(110 * MS, PID, new RegionMetrics(a, 14 * mb, 24 * mb), false)

@@ -28,9 +28,7 @@ class TimemorySinkTest {
      * main thread is inside pthread_create: start_thread [125, 925] with work twice (300, 400 ms).
      */
     static Events twoThreads() {
-        Events ev = new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
+        Events ev = Events.program(PID, "app")
                 .begin(0, PID, "app")
                 .region(10 * MS, 110 * MS, PID, "init")
                 .begin(120 * MS, PID, "pthread_create");
@@ -266,7 +264,7 @@ class TimemorySinkTest {
     void treeMergesEqualSiblingsOfDifferentThreads() throws Exception {
         // two workers start under the same pthread_create: one start_thread node, tids united,
         // values and statistics summed, laps of the first kept (timemory's basic_tree +=)
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).begin(0, PID, "app");
+        Events ev = Events.program(PID, "app").begin(0, PID, "app");
         ev.begin(10 * MS, PID, "pthread_create");
         ev.thread(11 * MS, 5001, 1)
                 .region(12 * MS, 112 * MS, 5001, "start_thread")
