@@ -1,6 +1,7 @@
 package org.rocprofsys.instrument.plan;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.rocprofsys.instrument.plan.PlannerTest.anySize;
 import static org.rocprofsys.instrument.plan.PlannerTest.planned;
 import static org.rocprofsys.instrument.plan.PlannerTest.reasons;
 
@@ -85,9 +86,7 @@ class PlannerModulesTest {
 
     @Test
     void cxxNamesLinkageAndLabels() throws Exception {
-        PlanResult r = plan(
-                cxx,
-                PlannerOptions.of(SelectionOptions.builder().minInstructions(0).build()));
+        PlanResult r = plan(cxx, PlannerOptions.of(anySize().build()));
         Map<String, String> why = reasons(r);
         Map<String, PlannedFunction> p = planned(r);
         // functions defined in a class body and template instances are weak (COMDAT): not in the default linkage
@@ -102,10 +101,7 @@ class PlannerModulesTest {
         assertEquals("weak", tw.linkage());
 
         PlannerOptions withWeak = new PlannerOptions(
-                SelectionOptions.builder()
-                        .minInstructions(0)
-                        .linkage(Set.of("global", "local", "weak", "unique"))
-                        .build(),
+                anySize().linkage(Set.of("global", "local", "weak", "unique")).build(),
                 LabelFormat.of(Set.of("args", "return")),
                 0,
                 false);
@@ -121,32 +117,18 @@ class PlannerModulesTest {
         Path withLines = TestBinaries.compile(dir, "cxxlines", CXX, true, "-O1", "-fno-inline", "-g");
         r = plan(
                 withLines,
-                new PlannerOptions(
-                        SelectionOptions.builder().minInstructions(0).build(),
-                        LabelFormat.of(Set.of("args", "file", "line")),
-                        0,
-                        false));
+                new PlannerOptions(anySize().build(), LabelFormat.of(Set.of("args", "file", "line")), 0, false));
         // thrower is defined on line 12 of the source; the file as the line program names it
         assertEquals("thrower(int) [cxxlines.cpp:12]", planned(r).get("thrower").label());
 
         // with debug information, module regexes also match the source file (upstream's modules are CUs)
-        r = plan(
-                withLines,
-                PlannerOptions.of(SelectionOptions.builder()
-                        .minInstructions(0)
-                        .moduleExclude("\\.cpp$")
-                        .build()));
+        r = plan(withLines, PlannerOptions.of(anySize().moduleExclude("\\.cpp$").build()));
         assertEquals("module-exclude-regex", reasons(r).get("thrower"));
         assertTrue(r.messages().stream()
                 .map(SelectionMessage::format)
                 .toList()
                 .contains("[module][Skipping] module-exclude-regex :: 'cxxlines.cpp'..."));
-        r = plan(
-                cxx,
-                PlannerOptions.of(SelectionOptions.builder()
-                        .minInstructions(0)
-                        .moduleExclude("\\.cpp$")
-                        .build()));
+        r = plan(cxx, PlannerOptions.of(anySize().moduleExclude("\\.cpp$").build()));
         assertTrue(planned(r).containsKey("thrower"), "no line table, so only the ELF path is matched");
     }
 
@@ -169,9 +151,7 @@ class PlannerModulesTest {
                         .build()));
         assertEquals(Set.of("lib_outer"), planned(r).keySet());
 
-        r = plan(
-                lib,
-                PlannerOptions.of(SelectionOptions.builder().minInstructions(0).build()));
+        r = plan(lib, PlannerOptions.of(anySize().build()));
         Map<String, String> why = reasons(r);
         assertEquals("overlapping", why.get("ov_a"));
         assertEquals("overlapping", why.get("ov_b"));
@@ -204,12 +184,7 @@ class PlannerModulesTest {
                         .orElseThrow()
                         .reason());
 
-        r = plan(
-                lib,
-                PlannerOptions.of(SelectionOptions.builder()
-                        .minInstructions(0)
-                        .allowOverlapping(true)
-                        .build()));
+        r = plan(lib, PlannerOptions.of(anySize().allowOverlapping(true).build()));
         assertTrue(planned(r).keySet().containsAll(Set.of("ov_a", "ov_b")));
     }
 

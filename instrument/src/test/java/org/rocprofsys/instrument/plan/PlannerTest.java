@@ -93,6 +93,11 @@ class PlannerTest {
         return new Planner(cs).plan(ElfFile.open(bin), PlannerOptions.of(o));
     }
 
+    /** Selection options that take functions of any size (the planner's rules decide). */
+    static SelectionOptions.Builder anySize() {
+        return SelectionOptions.builder().minInstructions(0);
+    }
+
     static Map<String, PlannedFunction> planned(PlanResult r) {
         return r.plan().instrumented().stream()
                 .collect(Collectors.toMap(p -> p.function().name(), p -> p));
@@ -106,8 +111,7 @@ class PlannerTest {
     @Test
     void patchabilityRulesAndReasons() throws Exception {
         for (Path bin : List.of(pie, nopie)) {
-            PlanResult r =
-                    plan(bin, SelectionOptions.builder().minInstructions(0).build());
+            PlanResult r = plan(bin, anySize().build());
             Map<String, PlannedFunction> p = planned(r);
             Map<String, String> why = reasons(r);
             for (String ok : List.of("inner", "outer", "sw", "helper", "riploader", "asm_jcc", "asm_call", "asm_jmp")) {
@@ -129,15 +133,7 @@ class PlannerTest {
                     .anyMatch(m -> m.format()
                             .equals("[function][Skipping] no-instrumentable-entry-point :: 'frame_dummy'...")));
             PlanResult all = new Planner(cs)
-                    .plan(
-                            ElfFile.open(bin),
-                            new PlannerOptions(
-                                    SelectionOptions.builder()
-                                            .minInstructions(0)
-                                            .build(),
-                                    LabelFormat.NAME_ONLY,
-                                    0,
-                                    true));
+                    .plan(ElfFile.open(bin), new PlannerOptions(anySize().build(), LabelFormat.NAME_ONLY, 0, true));
             assertEquals("no-instrumentable-entry-point", reasons(all).get("register_tm_clones"));
             assertEquals(
                     r.plan().available().size() + 6, all.plan().available().size(), "crt functions and _init/_fini");
@@ -186,8 +182,7 @@ class PlannerTest {
     @Test
     void relocatedCodePointsWhereTheOriginalDid() throws Exception {
         for (Path bin : List.of(pie, nopie)) {
-            PlanResult r =
-                    plan(bin, SelectionOptions.builder().minInstructions(0).build());
+            PlanResult r = plan(bin, anySize().build());
             Map<String, PlannedFunction> p = planned(r);
             long area = ElfFile.open(bin).highestLoadEnd() + 0x10_0000;
 
@@ -264,12 +259,7 @@ class PlannerTest {
 
     @Test
     void userExcludeRestrictAndInstructionExclude() throws Exception {
-        PlanResult r = plan(
-                nopie,
-                SelectionOptions.builder()
-                        .minInstructions(0)
-                        .functionExclude("^asm_", "^sw$")
-                        .build());
+        PlanResult r = plan(nopie, anySize().functionExclude("^asm_", "^sw$").build());
         Map<String, String> why = reasons(r);
         assertEquals("function-exclude-regex", why.get("asm_jcc"));
         assertEquals("function-exclude-regex", why.get("sw"));
@@ -281,20 +271,10 @@ class PlannerTest {
         assertEquals(Set.of("inner", "sw"), planned(r).keySet());
         assertEquals("function-restrict-regex", reasons(r).get("outer"));
 
-        r = plan(
-                nopie,
-                SelectionOptions.builder()
-                        .minInstructions(0)
-                        .instructionExclude("imul")
-                        .build());
+        r = plan(nopie, anySize().instructionExclude("imul").build());
         assertEquals("instruction-exclude-regex", reasons(r).get("inner"));
 
-        r = plan(
-                nopie,
-                SelectionOptions.builder()
-                        .minInstructions(0)
-                        .moduleExclude("prog-nopie$")
-                        .build());
+        r = plan(nopie, anySize().moduleExclude("prog-nopie$").build());
         assertTrue(r.plan().instrumented().isEmpty());
         assertEquals("module-exclude-regex", reasons(r).get("inner"));
 
