@@ -35,8 +35,6 @@ import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.launch.Session;
-import org.rocprofsys.testkit.Make;
-import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * The agent's binary instrumentation, end to end without the Java planner: test programs built
@@ -63,11 +61,7 @@ class InstrumentAgentTest {
 
     @BeforeAll
     static void buildTests() throws Exception {
-        Path src = Path.of(System.getProperty("user.dir"))
-                .resolve("../agent/src/main/c")
-                .normalize();
-        ProcessResult make = Make.run(src, "OUT=" + build, "instr-tests");
-        assertEquals(0, make.exitCode(), "make instr-tests failed:\n" + make.all());
+        AgentMake.build(build, "instr-tests");
         agent = build.resolve("librocprof-sys.so");
         rewriteTest = build.resolve("instr_rewrite_test");
         runtimeTest = build.resolve("instr_runtime_test");
