@@ -81,6 +81,20 @@ class PerfettoSinkTest {
         return out;
     }
 
+    /** Writes process PID ({@code exe}) with its main thread started at T0 + {@code threadT}, then {@code events}. */
+    Path writeStarted(PerfettoSink.Options options, long endT, String exe, long threadT, TraceEvent... events)
+            throws IOException {
+        List<TraceEvent> all = new ArrayList<>();
+        all.add(processStarted(0, PID, exe));
+        all.add(new ThreadStarted(T0 + threadT, PID, PID, 0));
+        all.addAll(List.of(events));
+        return write(options, endT, all.toArray(TraceEvent[]::new));
+    }
+
+    Path writeApp(PerfettoSink.Options options, long endT, TraceEvent... events) throws IOException {
+        return writeStarted(options, endT, "app", 0, events);
+    }
+
     /** The stack of the sampling tests: main without a source file, heavy at a.c:7. */
     static final List<StackFrame> MAIN_HEAVY =
             List.of(new StackFrame("main", "/app", 0x1000, null, 0), new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
@@ -89,13 +103,9 @@ class PerfettoSinkTest {
         return new StackSample(T0 + t, PID, PID, stack, StackSample.Kind.CPU, 1_000_000);
     }
 
-    /** Writes one started process and its main thread, then {@code events}, and decodes the trace. */
+    /** The sampling tests' run: /usr/local/bin/app, its main thread from T0 + 10, then {@code events}. */
     DecodedTrace writeSampled(PerfettoSink.Options options, TraceEvent... events) throws IOException {
-        List<TraceEvent> all = new ArrayList<>();
-        all.add(processStarted(0, PID, "/usr/local/bin/app"));
-        all.add(new ThreadStarted(T0 + 10, PID, PID, 0));
-        all.addAll(List.of(events));
-        return DecodedTrace.read(write(options, 10_000_000, all.toArray(TraceEvent[]::new)));
+        return DecodedTrace.read(writeStarted(options, 10_000_000, "/usr/local/bin/app", 10, events));
     }
 
     static List<Track> sampledTracks(DecodedTrace trace) {
@@ -348,13 +358,7 @@ class PerfettoSinkTest {
 
     @Test
     void outputIsOneTraceMessage() throws IOException {
-        Path out = write(
-                annotated(),
-                100,
-                processStarted(0, PID, "app"),
-                new ThreadStarted(T0, PID, PID, 0),
-                begin(1, PID, "a", Category.HOST),
-                end(2, PID, Category.HOST));
+        Path out = writeApp(annotated(), 100, begin(1, PID, "a", Category.HOST), end(2, PID, Category.HOST));
         Trace trace = Trace.parseFrom(Files.readAllBytes(out));
         assertEquals(DecodedTrace.read(out).packets, trace.getPacketList());
         assertEquals(6, trace.getPacketCount()); // clocks, process track, 2 thread set-up, 2 events
@@ -362,11 +366,9 @@ class PerfettoSinkTest {
 
     @Test
     void annotationsOffDropsRegionAnnotationsButNotTheProfilersOwn() throws IOException {
-        Path out = write(
+        Path out = writeApp(
                 plain(),
                 10_000,
-                processStarted(0, PID, "app"),
-                new ThreadStarted(T0, PID, PID, 0),
                 begin(10, PID, "a", Category.USER, new Annotation("k", new AnnotationValue.Signed(1))),
                 end(20, PID, Category.USER, new Annotation("k2", new AnnotationValue.Signed(2))),
                 begin(30, PID, "b", Category.USER),
@@ -381,11 +383,9 @@ class PerfettoSinkTest {
     @Test
     void slicesLeftOpenAreClosedAndMarked() throws IOException {
         int other = 9000;
-        Path out = write(
+        Path out = writeApp(
                 annotated(),
                 50_000,
-                processStarted(0, PID, "app"),
-                new ThreadStarted(T0, PID, PID, 0),
                 new ThreadStarted(T0, PID, PID + 1, 1),
                 new ThreadStarted(T0, PID, PID + 2, 2),
                 // the collector closed it
@@ -431,11 +431,9 @@ class PerfettoSinkTest {
 
     @Test
     void forkAndDroppedRecordsAreInstantsOnTheThread() throws IOException {
-        Path out = write(
+        Path out = writeApp(
                 plain(),
                 1_000,
-                processStarted(0, PID, "app"),
-                new ThreadStarted(T0, PID, PID, 0),
                 begin(5, PID, "main", Category.HOST),
                 new Fork(T0 + 10, PID, PID, 4343),
                 new RecordsDropped(T0 + 20, PID, PID, 1234),
@@ -507,11 +505,9 @@ class PerfettoSinkTest {
 
     @Test
     void eventEarlierThanTheSequenceClockIsWrittenAbsolute() throws IOException {
-        Path out = write(
+        Path out = writeApp(
                 plain(),
                 1_000,
-                processStarted(0, PID, "app"),
-                new ThreadStarted(T0, PID, PID, 0),
                 begin(100, PID, "a", Category.HOST),
                 new Mark(T0 + 50, PID, PID, "early", Category.USER),
                 end(200, PID, Category.HOST),
