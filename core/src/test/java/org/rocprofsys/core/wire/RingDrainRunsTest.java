@@ -143,10 +143,7 @@ class RingDrainRunsTest {
         expected.add(functionEnter(7, "defined"));
         annotation("ignored", 1); // an instrumented function's region takes no annotation
         expected.add(functionExit());
-        publish();
-        drain.drain();
-        drain.flushPending();
-        assertEquals(expected, expanded());
+        assertDrained(expected);
         assertTrue(seen.stream().anyMatch(e -> e instanceof RegionRun r && r.size() == 2), "runs: " + seen);
     }
 
@@ -158,10 +155,7 @@ class RingDrainRunsTest {
         expected.add(beginWithThreadCpu("measured", 5_000));
         expected.add(end());
         expected.add(end());
-        publish();
-        drain.drain();
-        drain.flushPending();
-        assertEquals(expected, expanded());
+        assertDrained(expected);
         assertEquals(
                 List.of(RegionRun.class, RegionBegin.class, RegionRun.class, RegionEnd.class),
                 seen.stream().map(Object::getClass).toList());
@@ -177,10 +171,7 @@ class RingDrainRunsTest {
         expected.addAll(functionCall(3, "leaf"));
         expected.addAll(functionCall(3, "leaf"));
         expected.add(functionExit());
-        publish();
-        drain.drain();
-        drain.flushPending();
-        assertEquals(expected, expanded());
+        assertDrained(expected);
         assertEquals(
                 List.of(RegionRun.class), seen.stream().map(Object::getClass).toList());
 
@@ -209,6 +200,14 @@ class RingDrainRunsTest {
         List<TraceEvent> out = new ArrayList<>();
         seen.forEach(RegionRun.expanding(out::add));
         return out;
+    }
+
+    /** Publishes what was written, drains it all and checks the events, run-length expanded. */
+    private void assertDrained(List<?> expected) throws WireException {
+        publish();
+        drain.drain();
+        drain.flushPending();
+        assertEquals(expected, expanded());
     }
 
     private void publish() {
