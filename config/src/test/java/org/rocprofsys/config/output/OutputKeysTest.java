@@ -2,10 +2,13 @@ package org.rocprofsys.config.output;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class OutputKeysTest {
     private final AtomicInteger siblingScans = new AtomicInteger();
@@ -84,10 +87,36 @@ class OutputKeysTest {
         assertEquals("1234|0|0|1", expand("%p|%j|%r|%s"));
     }
 
-    @Test
-    void slurmVariables() {
-        var ctx = Contexts.of(List.of("app"), Map.of("SLURM_JOB_ID", "777", "SLURM_PROCID", "5"), Map.of());
-        assertEquals("777|5|5|777|5", keys.expand("%job%|%rank%|%nid%|%j|%r", ctx));
+    /**
+     * Templates expanded for the app context: case, template, expected. (shorthand...: upstream
+     * replaces "%p" wherever it occurs once the full keys are done.)
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(textBlock = """
+            unknownTextStays, %foo%-%tagx%-100%, %foo%-%tagx%-100%
+            shorthandMatchesInsideLongerUnknownText, %path%, 1234ath%
+            backslashesAndDoubleSlashesAreCanonicalised, a\\\\b//%tag%, a/b/app
+            """)
+    void expandsForTheApp(String name, String template, String expected) {
+        assertEquals(expected, expand(template));
+    }
+
+    /** Templates expanded for "app" with an environment (NAME=value;...): case, env, template, expected. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(textBlock = """
+            slurmVariables, SLURM_JOB_ID=777;SLURM_PROCID=5, %job%|%rank%|%nid%|%j|%r, 777|5|5|777|5
+            nidIgnoresNonNumericSlurmProcid, SLURM_PROCID=x, %rank%|%nid%, x|1234
+            lowerCaseVariableNamesAreNotKeys, home=/h, %env{home}%, %env{home}%
+            valuesAreNotExpandedAgainThroughEnvPatterns, A=%env{A}%, %env{A}%, %env{A}%
+            """)
+    void expandsWithTheEnvironment(String name, String env, String template, String expected) {
+        Map<String, String> vars = new LinkedHashMap<>();
+        for (String kv : env.split(";")) {
+            int eq = kv.indexOf('=');
+            vars.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        var ctx = Contexts.of(List.of("app"), vars, Map.of());
+        assertEquals(expected, keys.expand(template, ctx));
     }
 
     @Test
@@ -99,12 +128,6 @@ class OutputKeysTest {
         assertEquals("3|8|3", keys.expand("%rank%|%size%|%nid%", pmi));
         var both = Contexts.of(List.of("app"), Map.of("SLURM_PROCID", "1", "PMI_RANK", "3"), Map.of());
         assertEquals("1|1", keys.expand("%rank%|%nid%", both));
-    }
-
-    @Test
-    void nidIgnoresNonNumericSlurmProcid() {
-        var ctx = Contexts.of(List.of("app"), Map.of("SLURM_PROCID", "x"), Map.of());
-        assertEquals("x|1234", keys.expand("%rank%|%nid%", ctx));
     }
 
     @Test
@@ -127,34 +150,6 @@ class OutputKeysTest {
         assertEquals("trace", keys.expand("$cfg{MODE}", ctx));
         assertEquals("a--b", keys.expand("a-%env{UNSET}%$env{EMPTY}-b", ctx));
         assertEquals("a-", keys.expand("a-%cfg{NOPE}%", ctx));
-    }
-
-    @Test
-    void lowerCaseVariableNamesAreNotKeys() {
-        var ctx = Contexts.of(List.of("app"), Map.of("home", "/h"), Map.of());
-        assertEquals("%env{home}%", keys.expand("%env{home}%", ctx));
-    }
-
-    @Test
-    void unknownTextStays() {
-        assertEquals("%foo%-%tagx%-100%", expand("%foo%-%tagx%-100%"));
-    }
-
-    @Test
-    void shorthandMatchesInsideLongerUnknownText() {
-        // upstream replaces "%p" wherever it occurs once the full keys are done
-        assertEquals("1234ath%", expand("%path%"));
-    }
-
-    @Test
-    void valuesAreNotExpandedAgainThroughEnvPatterns() {
-        var ctx = Contexts.of(List.of("app"), Map.of("A", "%env{A}%"), Map.of());
-        assertEquals("%env{A}%", keys.expand("%env{A}%", ctx));
-    }
-
-    @Test
-    void backslashesAndDoubleSlashesAreCanonicalised() {
-        assertEquals("a/b/app", expand("a\\\\b//%tag%"));
     }
 
     @Test
