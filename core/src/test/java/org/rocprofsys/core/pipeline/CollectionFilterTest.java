@@ -37,12 +37,17 @@ class CollectionFilterTest {
                 .toList();
     }
 
+    /** A filter through the windows of {@code spec}, the app process started at {@code t0}. */
+    private CollectionFilter windowedFrom(long t0, String spec) {
+        CollectionFilter f = new CollectionFilter(new TraceWindows(List.of(TraceWindows.parse(spec))), true, out::add);
+        f.accept(new ProcessStarted(t0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        return f;
+    }
+
     @Test
     void regionsBeginningOutsideTheWindowAreDroppedWithTheirEnds() {
-        CollectionFilter f =
-                new CollectionFilter(new TraceWindows(List.of(TraceWindows.parse("0.75:0.75"))), true, out::add);
         long t0 = 1000 * MS;
-        f.accept(new ProcessStarted(t0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        CollectionFilter f = windowedFrom(t0, "0.75:0.75");
         f.accept(begin(t0, "main"));
         // examples/trace-time-window: five calls of 490 ms each; the window is [750 ms, 1500 ms)
         for (int i = 0; i < 5; i++) {
@@ -99,10 +104,8 @@ class CollectionFilterTest {
 
     @Test
     void gpuEventsFollowTheWindowsByTheirBeginTime() {
-        CollectionFilter f =
-                new CollectionFilter(new TraceWindows(List.of(TraceWindows.parse("0.5:0.5"))), true, out::add);
         long t0 = 1000 * MS;
-        f.accept(new ProcessStarted(t0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        CollectionFilter f = windowedFrom(t0, "0.5:0.5");
         f.accept(new GpuActivity(new GpuDevice(1, t0, 0, "NVIDIA", "H100", "GPU-x", 132, 1L << 36, "9.0")));
         f.accept(launch(t0 + 100 * MS, "early-call"));
         f.accept(launch(t0 + 600 * MS, "call"));

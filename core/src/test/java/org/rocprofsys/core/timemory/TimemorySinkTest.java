@@ -295,11 +295,14 @@ class TimemorySinkTest {
         assertEquals("|2>>>   |_start_thread", g.get(3).get("prefix").asText());
     }
 
+    /** The two-thread run into {@code out} with the default options but {@code outputs}. */
+    static Run twoThreadsWith(Path out, TimemoryOptions.Outputs outputs) throws Exception {
+        return Run.of(out, TimemoryOptions.defaults().withOutputs(outputs), twoThreads().list, 2000 * MS, PID);
+    }
+
     @Test
     void jsonOnlyTreeOrOnlyRanks() throws Exception {
-        TimemoryOptions o =
-                TimemoryOptions.defaults().withOutputs(new TimemoryOptions.Outputs(true, false, false, true, false));
-        Run r = Run.of(dir, o, twoThreads().list, 2000 * MS, PID);
+        Run r = twoThreadsWith(dir, new TimemoryOptions.Outputs(true, false, false, true, false));
         JsonNode wc = r.json("wall_clock-4242.json").get("timemory").get("wall_clock");
         assertFalse(wc.has("ranks"));
         assertTrue(wc.has("graph"));
@@ -316,18 +319,13 @@ class TimemorySinkTest {
                         .get("cereal_class_version")
                         .asInt());
 
-        Path d2 = dir.resolve("b");
-        TimemoryOptions o2 =
-                TimemoryOptions.defaults().withOutputs(new TimemoryOptions.Outputs(true, true, true, false, false));
-        Run r2 = Run.of(d2, o2, twoThreads().list, 2000 * MS, PID);
+        Run r2 = twoThreadsWith(dir.resolve("b"), new TimemoryOptions.Outputs(true, true, true, false, false));
         JsonNode wc2 = r2.json("wall_clock-4242.json").get("timemory").get("wall_clock");
         assertTrue(wc2.has("ranks"));
         assertFalse(wc2.has("graph"));
 
         Path d3 = dir.resolve("c");
-        TimemoryOptions o3 =
-                TimemoryOptions.defaults().withOutputs(new TimemoryOptions.Outputs(false, true, true, true, false));
-        Run r3 = Run.of(d3, o3, twoThreads().list, 2000 * MS, PID);
+        Run r3 = twoThreadsWith(d3, new TimemoryOptions.Outputs(false, true, true, true, false));
         assertFalse(Files.exists(d3.resolve("out")));
         assertEquals("", r3.log);
     }
