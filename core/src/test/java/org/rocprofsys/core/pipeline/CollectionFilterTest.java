@@ -39,7 +39,12 @@ class CollectionFilterTest {
 
     /** A filter through the windows of {@code spec}, the app process started at {@code t0}. */
     private CollectionFilter windowedFrom(long t0, String spec) {
-        CollectionFilter f = new CollectionFilter(new TraceWindows(List.of(TraceWindows.parse(spec))), true, out::add);
+        return started(new TraceWindows(List.of(TraceWindows.parse(spec))), true, t0);
+    }
+
+    /** A filter through {@code windows}, collecting from the start if {@code on}, the app process started at {@code t0}. */
+    private CollectionFilter started(TraceWindows windows, boolean on, long t0) {
+        CollectionFilter f = new CollectionFilter(windows, on, out::add);
         f.accept(new ProcessStarted(t0, 1, 0, "/bin/app", List.of("app"), 0, 0));
         return f;
     }
@@ -60,8 +65,7 @@ class CollectionFilterTest {
 
     @Test
     void stopAndStartTraceFromTheProgram() {
-        CollectionFilter f = new CollectionFilter(new TraceWindows(List.of()), false, out::add);
-        f.accept(new ProcessStarted(0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        CollectionFilter f = started(new TraceWindows(List.of()), false, 0);
         f.accept(begin(1, "before-start"));
         f.accept(new TraceControl(2, 1, 1, true, true));
         f.accept(begin(3, "kept"));
@@ -119,8 +123,7 @@ class CollectionFilterTest {
 
     @Test
     void deviceWorkFollowsTheProgramsStopAndStartByItsBeginTime() {
-        CollectionFilter f = new CollectionFilter(new TraceWindows(List.of()), true, out::add);
-        f.accept(new ProcessStarted(0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        CollectionFilter f = started(new TraceWindows(List.of()), true, 0);
         f.accept(launch(10, "on-call"));
         f.accept(new TraceControl(20, 1, 1, false, true));
         f.accept(launch(30, "off-call"));

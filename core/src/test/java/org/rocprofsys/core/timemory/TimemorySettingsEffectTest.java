@@ -59,6 +59,22 @@ class TimemorySettingsEffectTest {
         };
     }
 
+    /** The narrowest column of {@code table} goes from 8 characters to 14. */
+    static Effect widensFrom8To14(String table) {
+        return (before, after) -> {
+            assertEquals(8, narrowest(before.get(table)));
+            assertEquals(14, narrowest(after.get(table)), after.get(table));
+        };
+    }
+
+    /** {@code table} has no number in scientific notation before, and {@code cell} after. */
+    static Effect scientific(String table, String cell) {
+        return (before, after) -> {
+            assertFalse(SCIENTIFIC.matcher(before.get(table)).find(), before.get(table));
+            assertTrue(after.get(table).contains(cell), after.get(table));
+        };
+    }
+
     record Case(String setting, String value, Effect effect) {
         @Override
         public String toString() {
@@ -92,14 +108,8 @@ class TimemorySettingsEffectTest {
                     assertEquals(inner(before.get(WALL)) + 1, inner(after.get(WALL)), after.get(WALL));
                     assertEquals(inner(before.get(PEAK)) + 1, inner(after.get(PEAK)), "every table");
                 }),
-                new Case("ROCPROFSYS_TIMING_WIDTH", "14", timingOnly((before, after) -> {
-                    assertEquals(8, narrowest(before.get(WALL)));
-                    assertEquals(14, narrowest(after.get(WALL)), after.get(WALL));
-                })),
-                new Case("ROCPROFSYS_TIMING_SCIENTIFIC", "ON", timingOnly((before, after) -> {
-                    assertFalse(SCIENTIFIC.matcher(before.get(WALL)).find(), before.get(WALL));
-                    assertTrue(after.get(WALL).contains("| 1.000000e+00 |"), after.get(WALL));
-                })),
+                new Case("ROCPROFSYS_TIMING_WIDTH", "14", timingOnly(widensFrom8To14(WALL))),
+                new Case("ROCPROFSYS_TIMING_SCIENTIFIC", "ON", timingOnly(scientific(WALL, "| 1.000000e+00 |"))),
                 new Case("ROCPROFSYS_MEMORY_PRECISION", "1", memoryOnly((before, after) -> {
                     // app's peak grew by 6.5 MB: 3 decimals by default, 1 with the setting
                     assertTrue(before.get(PEAK).contains("|  6.500 |"), before.get(PEAK));
@@ -113,14 +123,8 @@ class TimemorySettingsEffectTest {
                     assertTrue(before.get(WALL).contains("| wall_clock | sec    | 1.000000 |"), before.get(WALL));
                     assertTrue(after.get(WALL).contains("| wall_clock | msec   | 1000.000000 |"), after.get(WALL));
                 })),
-                new Case("ROCPROFSYS_MEMORY_WIDTH", "14", memoryOnly((before, after) -> {
-                    assertEquals(8, narrowest(before.get(PEAK)));
-                    assertEquals(14, narrowest(after.get(PEAK)), after.get(PEAK));
-                })),
-                new Case("ROCPROFSYS_MEMORY_SCIENTIFIC", "ON", memoryOnly((before, after) -> {
-                    assertFalse(SCIENTIFIC.matcher(before.get(PEAK)).find(), before.get(PEAK));
-                    assertTrue(after.get(PEAK).contains("| 6.500e+00 |"), after.get(PEAK));
-                })));
+                new Case("ROCPROFSYS_MEMORY_WIDTH", "14", memoryOnly(widensFrom8To14(PEAK))),
+                new Case("ROCPROFSYS_MEMORY_SCIENTIFIC", "ON", memoryOnly(scientific(PEAK, "| 6.500e+00 |"))));
     }
 
     private static final Pattern SCIENTIFIC = Pattern.compile("\\d\\.\\d+e[+-]\\d\\d");
