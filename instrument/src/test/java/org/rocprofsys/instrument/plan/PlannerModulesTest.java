@@ -9,13 +9,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.testbin.TestBinaries;
-import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.instrument.select.SelectionMessage;
 import org.rocprofsys.instrument.select.SelectionOptions;
@@ -66,22 +65,18 @@ class PlannerModulesTest {
 
     static Path cxx;
     static Path lib;
-    static Capstone cs;
+
+    @RegisterExtension
+    static final OpenCapstone CS = new OpenCapstone();
 
     @BeforeAll
     static void build() throws Exception {
         cxx = TestBinaries.compile(dir, "cxxprog", CXX, true, "-O1", "-fno-inline");
         lib = TestBinaries.compileC(dir, "libplan.so", LIB, "-O2", "-shared", "-fPIC");
-        cs = Capstone.openX86_64();
-    }
-
-    @AfterAll
-    static void close() {
-        cs.close();
     }
 
     static PlanResult plan(Path bin, PlannerOptions o) throws Exception {
-        return new Planner(cs).plan(ElfFile.open(bin), o);
+        return CS.plan(bin, o);
     }
 
     @Test
@@ -198,10 +193,11 @@ class PlannerModulesTest {
         PlannedFunction sw = planned(r).get("lib_switch");
         assertNotNull(sw, reasons(r).toString());
         long area = ElfFile.open(lib).highestLoadEnd() + 0x4000_0000L - 0x1000;
-        List<Insn> orig = cs.disassemble(
-                ElfFile.open(lib).bytesAt(sw.function().address(), sw.patchLength()),
-                sw.function().address());
-        List<Insn> moved = PlannerTest.relocateAndDecode(cs, sw, area);
+        List<Insn> orig = CS.get()
+                .disassemble(
+                        ElfFile.open(lib).bytesAt(sw.function().address(), sw.patchLength()),
+                        sw.function().address());
+        List<Insn> moved = PlannerTest.relocateAndDecode(CS.get(), sw, area);
         assertEquals(orig.size(), moved.size());
         for (int i = 0; i < orig.size(); i++) {
             assertEquals(orig.get(i).mnemonic(), moved.get(i).mnemonic());

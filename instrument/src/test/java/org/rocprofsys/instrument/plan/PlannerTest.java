@@ -11,9 +11,9 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.testbin.TestBinaries;
@@ -75,22 +75,18 @@ class PlannerTest {
 
     static Path pie;
     static Path nopie;
-    static Capstone cs;
+
+    @RegisterExtension
+    static final OpenCapstone CS = new OpenCapstone();
 
     @BeforeAll
     static void build() throws Exception {
         pie = TestBinaries.compileC(dir, "prog-pie", PROG, "-O0", "-fPIE", "-pie");
         nopie = TestBinaries.compileC(dir, "prog-nopie", PROG, "-O0", "-fno-pie", "-no-pie");
-        cs = Capstone.openX86_64();
-    }
-
-    @AfterAll
-    static void close() {
-        cs.close();
     }
 
     static PlanResult plan(Path bin, SelectionOptions o) throws Exception {
-        return new Planner(cs).plan(ElfFile.open(bin), PlannerOptions.of(o));
+        return CS.plan(bin, PlannerOptions.of(o));
     }
 
     /** Selection options that take functions of any size (the planner's rules decide). */
@@ -132,8 +128,7 @@ class PlannerTest {
             assertTrue(r.messages().stream()
                     .anyMatch(m -> m.format()
                             .equals("[function][Skipping] no-instrumentable-entry-point :: 'frame_dummy'...")));
-            PlanResult all = new Planner(cs)
-                    .plan(ElfFile.open(bin), new PlannerOptions(anySize().build(), LabelFormat.NAME_ONLY, 0, true));
+            PlanResult all = CS.plan(bin, new PlannerOptions(anySize().build(), LabelFormat.NAME_ONLY, 0, true));
             assertEquals("no-instrumentable-entry-point", reasons(all).get("register_tm_clones"));
             assertEquals(
                     r.plan().available().size() + 6, all.plan().available().size(), "crt functions and _init/_fini");
@@ -148,7 +143,7 @@ class PlannerTest {
 
     /** Applies fix-ups as the area builder would for code placed at {@code at}, then decodes it. */
     static List<Insn> relocateAndDecode(PlannedFunction f, long at) {
-        return relocateAndDecode(cs, f, at);
+        return relocateAndDecode(CS.get(), f, at);
     }
 
     static List<Insn> relocateAndDecode(Capstone cs, PlannedFunction f, long at) {
