@@ -22,15 +22,6 @@ class OutputKeysTest {
     }
 
     @Test
-    void commandLineKeys() {
-        assertEquals("usr_bin_app_10_4", expand("%argv%"));
-        assertEquals("app10_4", expand("%argt%"));
-        assertEquals("10_4", expand("%args%"));
-        assertEquals("app", expand("%tag%"));
-        assertEquals("usr_bin_app|10|4", expand("%arg0%|%arg1%|%arg2%"));
-    }
-
-    @Test
     void doubleDashAfterExecutableIsNotAnArgument() {
         var ctx = Contexts.of(List.of("./app", "--", "in.dat"));
         assertEquals("app_in.dat|appin.dat|in.dat", keys.expand("%argv%|%argt%|%arg1%", ctx));
@@ -49,42 +40,11 @@ class OutputKeysTest {
     }
 
     @Test
-    void argBeyondCommandLineIsRemovedWithFollowingSeparators() {
-        assertEquals("out-x", expand("out-%arg3%-x"));
-        assertEquals("run-4", expand("run-%arg9%_-/%arg2%"));
-        assertEquals("a", expand("a%arg5_hash%__"));
-        assertEquals("4-", expand("%arg2%-"));
-    }
-
-    @Test
-    void hashesAreMd5Hex() {
-        assertEquals("df0ba82d03af7dcf134d49b9c83f7cc1", expand("%argv_hash%"));
-        assertEquals("acb1bca93166b507e245714506eb8e64", expand("%argt_hash%"));
-        assertEquals("272ac326762d1003b41b7db27e3381ec", expand("%args_hash%"));
-        assertEquals("d2a57dc1d883fd21fb9951699df71cc7", expand("%tag_hash%"));
-        assertEquals(
-                "776043f3fc78974ec497fe1edfe86852|d3d9446802a44259755d38e6d163e820", expand("%arg0_hash%|%arg1_hash%"));
-        assertEquals("acb1bca93166b507e245714506eb8e64", expand("%m"));
-    }
-
-    @Test
-    void processKeys() {
-        assertEquals("1234|1000|1200|900", expand("%pid%|%ppid%|%pgid%|%psid%"));
-        assertEquals("3", expand("%psize%"));
-    }
-
-    @Test
     void siblingsAreCountedOnlyWhenAsked() {
         expand("%argv%-%pid%-%launch_time%");
         assertEquals(0, siblingScans.get());
         expand("%psize%-%psize%");
         assertEquals(1, siblingScans.get());
-    }
-
-    @Test
-    void jobRankSizeWithoutLaunchers() {
-        assertEquals("0|0|1|1234", expand("%job%|%rank%|%size%|%nid%"));
-        assertEquals("1234|0|0|1", expand("%p|%j|%r|%s"));
     }
 
     /**
@@ -93,6 +53,25 @@ class OutputKeysTest {
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource(textBlock = """
+            commandLineKeys, %argv%, usr_bin_app_10_4
+            commandLineKeys, %argt%, app10_4
+            commandLineKeys, %args%, 10_4
+            commandLineKeys, %tag%, app
+            commandLineKeys, %arg0%|%arg1%|%arg2%, usr_bin_app|10|4
+            argBeyondCommandLineIsRemovedWithFollowingSeparators, out-%arg3%-x, out-x
+            argBeyondCommandLineIsRemovedWithFollowingSeparators, run-%arg9%_-/%arg2%, run-4
+            argBeyondCommandLineIsRemovedWithFollowingSeparators, a%arg5_hash%__, a
+            argBeyondCommandLineIsRemovedWithFollowingSeparators, %arg2%-, 4-
+            hashesAreMd5Hex, %argv_hash%, df0ba82d03af7dcf134d49b9c83f7cc1
+            hashesAreMd5Hex, %argt_hash%, acb1bca93166b507e245714506eb8e64
+            hashesAreMd5Hex, %args_hash%, 272ac326762d1003b41b7db27e3381ec
+            hashesAreMd5Hex, %tag_hash%, d2a57dc1d883fd21fb9951699df71cc7
+            hashesAreMd5Hex, %arg0_hash%|%arg1_hash%, 776043f3fc78974ec497fe1edfe86852|d3d9446802a44259755d38e6d163e820
+            hashesAreMd5Hex, %m, acb1bca93166b507e245714506eb8e64
+            processKeys, %pid%|%ppid%|%pgid%|%psid%, 1234|1000|1200|900
+            processKeys, %psize%, 3
+            jobRankSizeWithoutLaunchers, %job%|%rank%|%size%|%nid%, 0|0|1|1234
+            jobRankSizeWithoutLaunchers, %p|%j|%r|%s, 1234|0|0|1
             unknownTextStays, %foo%-%tagx%-100%, %foo%-%tagx%-100%
             shorthandMatchesInsideLongerUnknownText, %path%, 1234ath%
             backslashesAndDoubleSlashesAreCanonicalised, a\\\\b//%tag%, a/b/app
