@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.testbin.TestBinaries;
 import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.Disassembly;
 import org.rocprofsys.testkit.NativeCompiler;
 
 class ElfFileTest {
@@ -141,13 +142,7 @@ class ElfFileTest {
 
         // bytes at the symbol equal what objdump shows for its first instruction
         byte[] b = l.bytesAt(fn.value(), (int) fn.size());
-        String dump = Command.of(
-                        "objdump",
-                        "-d",
-                        "--start-address=0x" + Long.toHexString(fn.value()),
-                        "--stop-address=0x" + Long.toHexString(fn.value() + fn.size()),
-                        lib.toString())
-                .ok();
+        String dump = Disassembly.of(lib, fn.value(), fn.value() + fn.size());
         Matcher m = Pattern.compile(
                         "^\\s*" + Long.toHexString(fn.value()) + ":\\s+((?:[0-9a-f]{2} )+)", Pattern.MULTILINE)
                 .matcher(dump);

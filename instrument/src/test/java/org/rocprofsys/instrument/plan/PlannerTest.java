@@ -21,7 +21,7 @@ import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.instrument.select.SelectionMessage;
 import org.rocprofsys.instrument.select.SelectionOptions;
-import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.Disassembly;
 
 class PlannerTest {
     /** C functions plus hand-written entries that exercise each patchability rule. */
@@ -161,13 +161,7 @@ class PlannerTest {
     }
 
     static long objdumpTarget(Path bin, long from, long to, String mnemonicRegex) throws Exception {
-        String dump = Command.of(
-                        "objdump",
-                        "-d",
-                        "--start-address=0x" + Long.toHexString(from),
-                        "--stop-address=0x" + Long.toHexString(to),
-                        bin.toString())
-                .ok();
+        String dump = Disassembly.of(bin, from, to);
         Matcher m = Pattern.compile("\\t(?:" + mnemonicRegex + ")\\s+.*?(?:# )?([0-9a-f]+) <")
                 .matcher(dump);
         assertTrue(m.find(), dump);
