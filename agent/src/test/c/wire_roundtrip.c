@@ -550,32 +550,34 @@ static void *wrapper_thread(void *arg)
     return NULL;
 }
 
-static void *ring3_thread(void *arg)
+/* a thread that records its tid in tids[slot] and pushes and pops one region */
+struct one_region {
+    int slot;
+    const char *name;
+};
+
+static void *one_region_thread(void *arg)
 {
-    (void)arg;
-    tids[3] = gettid_();
-    rocprofsys_push_region("ring3");
-    rocprofsys_pop_region("ring3");
+    const struct one_region *r = arg;
+    tids[r->slot] = gettid_();
+    rocprofsys_push_region(r->name);
+    rocprofsys_pop_region(r->name);
     return NULL;
 }
 
-static void *noring_thread(void *arg)
-{
-    (void)arg;
-    tids[4] = gettid_();
-    rocprofsys_push_region("lost");
-    rocprofsys_pop_region("lost");
-    return NULL;
-}
-
-static void run_thread(void *(*fn)(void *))
+static void run_thread_with(void *(*fn)(void *), void *arg)
 {
     pthread_t th;
-    if (pthread_create(&th, NULL, fn, NULL) != 0) {
+    if (pthread_create(&th, NULL, fn, arg) != 0) {
         perror("pthread_create");
         exit(1);
     }
     pthread_join(th, NULL);
+}
+
+static void run_thread(void *(*fn)(void *))
+{
+    run_thread_with(fn, NULL);
 }
 
 /* clock reads the agent's init makes: init_time (none in tsc mode: it comes from the init pair) */
@@ -885,13 +887,14 @@ int main(int argc, char **argv)
     /* ring 3, then a thread that finds no ring */
     c0 = clock_reads;
     m0 = metric_reads;
-    run_thread(ring3_thread);
+    struct one_region ring3 = {3, "ring3"}, lost = {4, "lost"};
+    run_thread_with(one_region_thread, &ring3);
     exp_thread_start(3, CLOCK_BASE + CLOCK_STEP * (c0 + 1), tids[3], 3);
     exp_begin(3, CLOCK_BASE + CLOCK_STEP * (c0 + 2), m0 + 1, ROCPROFSYS_CATEGORY_USER, "ring3", 5);
     exp_end(3, CLOCK_BASE + CLOCK_STEP * (c0 + 3), m0 + 2, ROCPROFSYS_CATEGORY_USER);
     exp_thread_end(3, CLOCK_BASE + CLOCK_STEP * (c0 + 4));
     exp_ring(3, tids[3], 3, RSYS_RING_ENDED, 0, 0, 0);
-    run_thread(noring_thread); /* THREAD_START, BEGIN, END: 3 unringed drops */
+    run_thread_with(one_region_thread, &lost); /* THREAD_START, BEGIN, END: 3 unringed drops */
 
     /* a child killed with a region open */
     fflush(stdout);

@@ -11,11 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
-import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.EventSink;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
@@ -158,17 +154,7 @@ final class FinalizeBench {
     }
 
     static OutputPaths paths(Path dir) {
-        LaunchContext ctx = new LaunchContext(
-                List.of("./bench_app"),
-                SyntheticRun.PID,
-                1,
-                SyntheticRun.PID,
-                SyntheticRun.PID,
-                ZonedDateTime.of(2025, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC),
-                Map.of(),
-                k -> Optional.empty(),
-                Optional.empty());
-        OutputSettings os = new OutputSettings(dir.toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
-        return new OutputPaths(os, ctx, dir, OptionalInt.empty());
+        return BenchPaths.of(
+                dir, dir, "./bench_app", SyntheticRun.PID, ZonedDateTime.of(2025, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC));
     }
 }

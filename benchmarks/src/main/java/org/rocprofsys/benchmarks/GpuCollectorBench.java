@@ -12,15 +12,11 @@ import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.zip.GZIPInputStream;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
@@ -96,18 +92,8 @@ public final class GpuCollectorBench {
                 pid = f.pid();
             }
             Files.move(ring, session.path().resolve(pid + ".0.ring"));
-            LaunchContext ctx = new LaunchContext(
-                    List.of("./launch-loop"),
-                    pid,
-                    1,
-                    pid,
-                    pid,
-                    ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
-                    Map.of(),
-                    k -> Optional.empty(),
-                    Optional.empty());
-            OutputSettings os = new OutputSettings(out.toString(), "", false, "%F_%H.%M", true, "perfetto-trace.proto");
-            OutputPaths paths = new OutputPaths(os, ctx, dir, OptionalInt.empty());
+            ZonedDateTime launched = ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC);
+            OutputPaths paths = BenchPaths.of(out, dir, "./launch-loop", pid, launched);
             RunOutputs outputs = RunOutputs.open(
                     List.of(new PerfettoFormat(), new GpuStatsFormat(CudaTracing.PLUGIN.gpuVendors())),
                     new OutputContext(settings, paths, pid, "launch-loop", 0, log, log));
@@ -118,11 +104,7 @@ public final class GpuCollectorBench {
             collector.run(1_000_000_000L);
             RunSummary summary = new RunSummary(System.nanoTime(), 0, pid, "launch-loop", collector.drops());
             pipeline.finish(summary.endNs());
-            outputs.finish(
-                    summary,
-                    List.of("launch-loop"),
-                    ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC),
-                    Map.of());
+            outputs.finish(summary, List.of("launch-loop"), launched, Map.of());
         }
         return logBytes.toString(StandardCharsets.UTF_8);
     }

@@ -42,8 +42,8 @@ class SettingsLoaderTest {
         Settings s = load(Map.of("ROCPROFSYS_PROFILE", "ON"));
         assertTrue(s.bool("ROCPROFSYS_PROFILE"));
         assertFalse(s.bool("ROCPROFSYS_TRACE"));
-        Settings both = load(Map.of("ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "yes"));
-        assertTrue(both.bool("ROCPROFSYS_TRACE"));
+        assertTrue(load(Map.of("ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "yes"))
+                .bool("ROCPROFSYS_TRACE"));
     }
 
     @Test
@@ -242,10 +242,9 @@ class SettingsLoaderTest {
 
     @Test
     void samplingWithoutTimerEnablesCpuTime() throws Exception {
-        Settings s = load(Map.of("ROCPROFSYS_USE_SAMPLING", "on"));
-        assertTrue(s.bool("ROCPROFSYS_SAMPLING_CPUTIME"));
-        Settings r = load(Map.of("ROCPROFSYS_USE_SAMPLING", "on", "ROCPROFSYS_SAMPLING_REALTIME", "on"));
-        assertFalse(r.bool("ROCPROFSYS_SAMPLING_CPUTIME"));
+        assertTrue(load(Map.of("ROCPROFSYS_USE_SAMPLING", "on")).bool("ROCPROFSYS_SAMPLING_CPUTIME"));
+        assertFalse(load(Map.of("ROCPROFSYS_USE_SAMPLING", "on", "ROCPROFSYS_SAMPLING_REALTIME", "on"))
+                .bool("ROCPROFSYS_SAMPLING_CPUTIME"));
     }
 
     @Test

@@ -12,7 +12,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.Objcopy;
 
 /** The separate debug file lookup: build-id, then .gnu_debuglink's three places, each checked to belong. */
 class DebugFilesTest {
@@ -37,18 +37,7 @@ class DebugFilesTest {
     private static Path split(Path exe, Path folder, String name) throws Exception {
         Files.createDirectories(folder);
         Path debug = folder.resolve(name);
-        keepDebugOnly(exe, debug);
-        Path stripped = folder.resolve("prog");
-        // objcopy computes the CRC from the file it is given; the link records only its base name
-        Command.of("objcopy", "--strip-all", "--add-gnu-debuglink=" + debug, exe.toString(), stripped.toString())
-                .ok();
-        return stripped;
-    }
-
-    /** {@code exe}'s debug information alone (objcopy --only-keep-debug) as {@code debug}. */
-    private static void keepDebugOnly(Path exe, Path debug) throws Exception {
-        Command.of("objcopy", "--only-keep-debug", exe.toString(), debug.toString())
-                .ok();
+        return Objcopy.split(exe, "--strip-all", debug, folder.resolve("prog"));
     }
 
     private static Optional<ElfFile> lookup(Path stripped, Path root) throws Exception {
@@ -79,9 +68,7 @@ class DebugFilesTest {
         Path beside = dir.resolve("bin-beside-x").resolve("prog");
         Files.createDirectories(beside.getParent());
         Path debug = beside.resolveSibling("prog.debug");
-        keepDebugOnly(noId, debug);
-        Command.of("objcopy", "--strip-all", "--add-gnu-debuglink=" + debug, noId.toString(), beside.toString())
-                .ok();
+        Objcopy.split(noId, "--strip-all", debug, beside);
         assertEquals(debug, lookup(beside, dir.resolve("no-root")).orElseThrow().path());
 
         // in .debug/ next to it
@@ -107,13 +94,13 @@ class DebugFilesTest {
         assertTrue(lookup(stripped, dir.resolve("no-root")).isPresent(), "the right one is found");
         // the same name, other contents: the CRC differs
         Path other = CfiPrograms.cold("cold.noid.O0", "-O0", "-Wl,--build-id=none");
-        keepDebugOnly(other, dir.resolve("other/prog.debug"));
+        Objcopy.keepDebugOnly(other, dir.resolve("other/prog.debug"));
         assertTrue(lookup(stripped, dir.resolve("no-root")).isEmpty(), "CRC mismatch");
 
         // build-ids differ: refused even at the debuglink's place
         Path idStripped = split(withId, dir.resolve("other-id"), "prog.debug");
         Path otherId = CfiPrograms.cold("cold.id.O0", "-O0", "-Wl,--build-id=sha1");
-        keepDebugOnly(otherId, dir.resolve("other-id/prog.debug"));
+        Objcopy.keepDebugOnly(otherId, dir.resolve("other-id/prog.debug"));
         assertTrue(lookup(idStripped, dir.resolve("no-root")).isEmpty(), "build-id mismatch");
     }
 

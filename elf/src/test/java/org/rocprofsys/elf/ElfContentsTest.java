@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.testbin.TestBinaries;
 import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.Objcopy;
 
 /** What the reader adds over headers and symbols: contents, notes, build-id, debuglink, in-memory images. */
 class ElfContentsTest {
@@ -80,11 +81,7 @@ class ElfContentsTest {
     @Test
     void debugLinkNamesTheDebugFileAndItsCrc() throws Exception {
         Path debug = dir.resolve("plain.debug");
-        Command.of("objcopy", "--only-keep-debug", plain.toString(), debug.toString())
-                .ok();
-        Path stripped = dir.resolve("plain.stripped");
-        Command.of("objcopy", "--strip-debug", "--add-gnu-debuglink=" + debug, plain.toString(), stripped.toString())
-                .ok();
+        Path stripped = Objcopy.split(plain, "--strip-debug", debug, dir.resolve("plain.stripped"));
         DebugLink link = ElfFile.open(stripped).debugLink().orElseThrow();
         assertEquals("plain.debug", link.file());
         CRC32 crc = new CRC32();

@@ -2,6 +2,7 @@ package org.rocprofsys.elf;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.testbin.TestBinaries;
 import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.Disassembly;
 import org.rocprofsys.testkit.NativeCompiler;
 
 class ElfFileTest {
@@ -140,13 +142,7 @@ class ElfFileTest {
 
         // bytes at the symbol equal what objdump shows for its first instruction
         byte[] b = l.bytesAt(fn.value(), (int) fn.size());
-        String dump = Command.of(
-                        "objdump",
-                        "-d",
-                        "--start-address=0x" + Long.toHexString(fn.value()),
-                        "--stop-address=0x" + Long.toHexString(fn.value() + fn.size()),
-                        lib.toString())
-                .ok();
+        String dump = Disassembly.of(lib, fn.value(), fn.value() + fn.size());
         Matcher m = Pattern.compile(
                         "^\\s*" + Long.toHexString(fn.value()) + ":\\s+((?:[0-9a-f]{2} )+)", Pattern.MULTILINE)
                 .matcher(dump);
@@ -183,39 +179,34 @@ class ElfFileTest {
         assertTrue(e.getMessage().contains("not an ELF file"), e.getMessage());
 
         byte[] good = Files.readAllBytes(lib);
-        byte[] arm = good.clone();
-        arm[18] = (byte) 183;
-        arm[19] = 0;
         Path armFile = dir.resolve("arm.so");
-        Files.write(armFile, arm);
-        e = assertThrows(ElfFormatException.class, () -> ElfFile.open(armFile));
+        e = rejected(armFile, patched(good, 18, (byte) 183, (byte) 0));
         assertEquals(armFile + ": not an x86-64 ELF file (machine 183, AArch64)", e.getMessage());
-
-        byte[] c32 = good.clone();
-        c32[4] = 1;
-        Path f32 = dir.resolve("c32.so");
-        Files.write(f32, c32);
-        e = assertThrows(ElfFormatException.class, () -> ElfFile.open(f32));
+        e = rejected(dir.resolve("c32.so"), patched(good, 4, (byte) 1));
         assertTrue(e.getMessage().contains("not a 64-bit ELF file"), e.getMessage());
-
-        byte[] be = good.clone();
-        be[5] = 2;
-        Path fbe = dir.resolve("be.so");
-        Files.write(fbe, be);
-        e = assertThrows(ElfFormatException.class, () -> ElfFile.open(fbe));
+        e = rejected(dir.resolve("be.so"), patched(good, 5, (byte) 2));
         assertTrue(e.getMessage().contains("not a little-endian"), e.getMessage());
 
         // cut before the section-header table (which sits at the end of the file)
-        byte[] cut = java.util.Arrays.copyOf(good, good.length - 200);
-        Path fcut = dir.resolve("cut.so");
-        Files.write(fcut, cut);
-        e = assertThrows(ElfFormatException.class, () -> ElfFile.open(fcut));
+        e = rejected(dir.resolve("cut.so"), java.util.Arrays.copyOf(good, good.length - 200));
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
         assertTrue(e.getMessage().contains("section-header table"), e.getMessage());
 
-        Path tiny = dir.resolve("tiny");
-        Files.write(tiny, new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 62});
-        e = assertThrows(ElfFormatException.class, () -> ElfFile.open(tiny));
+        e = rejected(
+                dir.resolve("tiny"), new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 62});
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+    }
+
+    /** A copy of {@code good} with {@code values} written from {@code offset} on. */
+    private static byte[] patched(byte[] good, int offset, byte... values) {
+        byte[] b = good.clone();
+        System.arraycopy(values, 0, b, offset, values.length);
+        return b;
+    }
+
+    /** Writes {@code bytes} to {@code file} and returns how ElfFile.open refuses it. */
+    private static ElfFormatException rejected(Path file, byte[] bytes) throws IOException {
+        Files.write(file, bytes);
+        return assertThrows(ElfFormatException.class, () -> ElfFile.open(file));
     }
 }

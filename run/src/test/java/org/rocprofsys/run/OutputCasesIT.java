@@ -291,21 +291,30 @@ class OutputCasesIT extends DistributionTest {
         assertEquals(0, warnings(longer, "ended before sampling began"), longer::toString);
     }
 
+    /**
+     * Samples {@code prog} (0.8 s) as run {@code name} with {@code flags}, no delay, perf as {@code perf}
+     * and the internal frames kept if {@code keepInternal}; returns its sampling_wall_clock.txt.
+     */
+    private String sampleSpin(Path prog, String name, String perf, boolean keepInternal, String... flags)
+            throws Exception {
+        List<String> env =
+                new ArrayList<>(List.of("ROCPROFSYS_SAMPLING_DELAY", "0", "ROCPROFSYS_SAMPLING_USE_PERF", perf));
+        if (keepInternal) {
+            env.addAll(List.of("ROCPROFSYS_SAMPLING_KEEP_INTERNAL", "ON"));
+        }
+        List<String> args = new ArrayList<>(List.of(flags));
+        args.addAll(List.of("--", prog.toString(), "0.8"));
+        var r = run("rocprof-sys-sample", environment(name, env.toArray(String[]::new)), args.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r::toString);
+        return Files.readString(out(name, "sampling_wall_clock.txt"));
+    }
+
     @Test
     void theAgentsMainWrapperIsHiddenUnlessInternalFramesAreKept() throws Exception {
         Path prog = build("spin", SPIN);
         for (String perf : List.of("ON", "OFF")) {
             String name = "wrapper-" + perf;
-            var r = run(
-                    "rocprof-sys-sample",
-                    environment(name, "ROCPROFSYS_SAMPLING_DELAY", "0", "ROCPROFSYS_SAMPLING_USE_PERF", perf),
-                    "-P",
-                    "-T",
-                    "--",
-                    prog.toString(),
-                    "0.8");
-            assertEquals(0, r.exitCode(), r::toString);
-            String wall = Files.readString(out(name, "sampling_wall_clock.txt"));
+            String wall = sampleSpin(prog, name, perf, false, "-P", "-T");
             assertTrue(wall.contains("spin"), wall);
             assertFalse(wall.contains("rsys_main_wrapper"), wall);
             List<String> traced = DecodedTrace.read(out(name, "perfetto-trace.proto")).slices.stream()
@@ -315,22 +324,7 @@ class OutputCasesIT extends DistributionTest {
             assertFalse(traced.contains("rsys_main_wrapper"), traced::toString);
 
             String kept = name + "-kept";
-            var k = run(
-                    "rocprof-sys-sample",
-                    environment(
-                            kept,
-                            "ROCPROFSYS_SAMPLING_DELAY",
-                            "0",
-                            "ROCPROFSYS_SAMPLING_USE_PERF",
-                            perf,
-                            "ROCPROFSYS_SAMPLING_KEEP_INTERNAL",
-                            "ON"),
-                    "-P",
-                    "--",
-                    prog.toString(),
-                    "0.8");
-            assertEquals(0, k.exitCode(), k::toString);
-            String keptWall = Files.readString(out(kept, "sampling_wall_clock.txt"));
+            String keptWall = sampleSpin(prog, kept, perf, true, "-P");
             assertTrue(keptWall.contains("rsys_main_wrapper"), keptWall);
         }
     }

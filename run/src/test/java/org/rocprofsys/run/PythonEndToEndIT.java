@@ -67,6 +67,33 @@ class PythonEndToEndIT extends DistributionTest {
         assertEquals(0, r.exitCode(), r.stderr());
     }
 
+    /** The environment of run {@code name} under the interpreter {@code exe}. */
+    private Map<String, String> pythonEnvironment(String name, String exe) {
+        Map<String, String> env = environment(name, PYTHON_ENV);
+        env.put("PYTHON_EXECUTABLE", exe);
+        return env;
+    }
+
+    /** rocprof-sys-python with {@code args} under the interpreter {@code exe} as run {@code name}; it must succeed. */
+    private void runUnder(String exe, String name, String... args) throws Exception {
+        ProcessResult r = tool("rocprof-sys-python", pythonEnvironment(name, exe), args);
+        assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
+    }
+
+    /** The run's name: {@code base}, with "-annotated" for the annotated run. */
+    private static String runName(String base, boolean annotated) {
+        return base + (annotated ? "-annotated" : "");
+    }
+
+    /** {@link #runExample} as run {@link #runName}, then that run's trip_count.txt. */
+    private String tripCount(
+            String base, String script, String value, boolean annotated, String annotateFlag, String... options)
+            throws Exception {
+        String name = runName(base, annotated);
+        runExample(name, script, value, annotated, annotateFlag, options);
+        return Files.readString(output(name, "trip_count.txt"));
+    }
+
     private Path output(String name, String file) {
         return outputRoot().resolve(name).resolve(file);
     }
@@ -85,9 +112,8 @@ class PythonEndToEndIT extends DistributionTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void external(boolean annotated) throws Exception {
-        String name = "python-external" + (annotated ? "-annotated" : "");
-        runExample(name, "external.py", "10", annotated, "--annotate-trace", "--label", "file");
-        String text = Files.readString(output(name, "trip_count.txt"));
+        String text =
+                tripCount("python-external", "external.py", "10", annotated, "--annotate-trace", "--label", "file");
         assertTrue(
                 Pattern.compile(
                                 "(\\[compile\\]).*(\\| \\|0>>> \\[run\\]\\[external.py\\])"
@@ -97,6 +123,7 @@ class PythonEndToEndIT extends DistributionTest {
                         .matcher(text)
                         .find(),
                 text);
+        String name = runName("python-external", annotated);
         DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
         List<String> run = PythonProfiles.perfetto(trace, Set.of("python")).stream()
                 .filter(s -> s.contains("[external.py]"))
@@ -110,9 +137,8 @@ class PythonEndToEndIT extends DistributionTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void externalExcludeInefficient(boolean annotated) throws Exception {
-        String name = "python-external-exclude-inefficient" + (annotated ? "-annotated" : "");
-        runExample(name, "external.py", "10", annotated, "-a", "-E", "^inefficient$");
-        String text = Files.readString(output(name, "trip_count.txt"));
+        String text = tripCount(
+                "python-external-exclude-inefficient", "external.py", "10", annotated, "-a", "-E", "^inefficient$");
         assertFalse(
                 Pattern.compile("(\\|_inefficient).*(\\|_sum)", Pattern.DOTALL)
                         .matcher(text)
@@ -125,7 +151,7 @@ class PythonEndToEndIT extends DistributionTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void builtin(boolean annotated) throws Exception {
-        String name = "python-builtin" + (annotated ? "-annotated" : "");
+        String name = runName("python-builtin", annotated);
         runExample(name, "builtin.py", "10", annotated, "--annotate-trace", "-b", "--label", "file", "line");
         List<String> want = PythonProfiles.BUILTIN;
         assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")));
@@ -170,13 +196,10 @@ class PythonEndToEndIT extends DistributionTest {
         List<String> found = interpreters();
         for (String exe : found) {
             String name = "python-builtin-" + Path.of(exe).getFileName();
-            Map<String, String> env = environment(name, PYTHON_ENV);
-            env.put("PYTHON_EXECUTABLE", exe);
-            ProcessResult r = tool(
-                    "rocprof-sys-python",
-                    env,
+            runUnder(
+                    exe,
+                    name,
                     argv("-b --label file line --", script("builtin.py").toString(), "-v", "10", "-n", "5"));
-            assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
             assertEquals(want, PythonProfiles.timemory(output(name, "trip_count.json")), exe);
         }
         assertFalse(found.isEmpty());
@@ -214,8 +237,7 @@ class PythonEndToEndIT extends DistributionTest {
             }
             for (List<String> variant : variants) {
                 String name = "python-subtree-" + Path.of(exe).getFileName() + "-" + variants.indexOf(variant);
-                Map<String, String> env = environment(name, PYTHON_ENV);
-                env.put("PYTHON_EXECUTABLE", exe);
+                Map<String, String> env = pythonEnvironment(name, exe);
                 List<String> args = new ArrayList<>(List.of("-E", "^skipme$"));
                 if (variant.size() == 2) {
                     env.put(variant.get(0), variant.get(1));
@@ -229,13 +251,10 @@ class PythonEndToEndIT extends DistributionTest {
             }
             // builtin mode: an excluded function already running when profiling starts
             String name = "python-subtree-builtin-" + Path.of(exe).getFileName();
-            Map<String, String> env = environment(name, PYTHON_ENV);
-            env.put("PYTHON_EXECUTABLE", exe);
-            ProcessResult r = tool(
-                    "rocprof-sys-python",
-                    env,
+            runUnder(
+                    exe,
+                    name,
                     argv("-b -E ^root$ --", script("subtree-builtin.py").toString()));
-            assertEquals(0, r.exitCode(), exe + ": " + r.stderr());
             assertEquals(
                     List.of("mid c1 d0", "leaf c1 d1"),
                     PythonProfiles.timemory(output(name, "trip_count.json")),
@@ -247,16 +266,24 @@ class PythonEndToEndIT extends DistributionTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void builtinNoprofile(boolean annotated) throws Exception {
-        String name = "python-builtin-noprofile" + (annotated ? "-annotated" : "");
-        runExample(name, "noprofile.py", "15", annotated, "--annotate-trace", "-b", "--label", "file");
-        String text = Files.readString(output(name, "trip_count.txt"));
+        String text = tripCount(
+                "python-builtin-noprofile",
+                "noprofile.py",
+                "15",
+                annotated,
+                "--annotate-trace",
+                "-b",
+                "--label",
+                "file");
         assertTrue(Pattern.compile(".(run)..(noprofile.py).").matcher(text).find(), text);
         assertFalse(
                 Pattern.compile(".(fib|inefficient)..(noprofile.py).")
                         .matcher(text)
                         .find(),
                 text);
-        assertEquals(List.of("[run][noprofile.py] c5 d0"), PythonProfiles.timemory(output(name, "trip_count.json")));
+        assertEquals(
+                List.of("[run][noprofile.py] c5 d0"),
+                PythonProfiles.timemory(output(runName("python-builtin-noprofile", annotated), "trip_count.json")));
     }
 
     /** Upstream's STANDALONE test: the script imports rocprofsys itself (no profiler options). */

@@ -52,6 +52,18 @@ class SamplingProgramsIT extends DistributionTest {
         return out;
     }
 
+    /** The entries of the sampled wall-clock profile of run {@code name}. */
+    private List<String[]> wallClock(String name) throws Exception {
+        return entries(cwd.resolve("out/" + name + "/sampling_wall_clock.json"), "sampling_wall_clock");
+    }
+
+    /** Samples {@code args} as run {@code name}, which must succeed, and returns its wall-clock entries. */
+    private List<String[]> sampledWallClock(String name, String... args) throws Exception {
+        var r = sample(name, args);
+        assertEquals(0, r.exitCode(), r::toString);
+        return wallClock(name);
+    }
+
     private static boolean has(List<String[]> entries, String thread, String label) {
         return entries.stream().anyMatch(e -> (thread == null || e[0].equals(thread)) && e[1].equals(label));
     }
@@ -121,9 +133,7 @@ class SamplingProgramsIT extends DistributionTest {
 
     @Test
     void everyThreadGetsATrackAndAProfile() throws Exception {
-        var r = sample("threads", argv("-P -T -f 1000 -w 0 --", example("threads-hot"), "150"));
-        assertEquals(0, r.exitCode(), r::toString);
-        List<String[]> g = entries(cwd.resolve("out/threads/sampling_wall_clock.json"), "sampling_wall_clock");
+        List<String[]> g = sampledWallClock("threads", argv("-P -T -f 1000 -w 0 --", example("threads-hot"), "150"));
         assertTrue(has(g, "0", "main_work"), show(g));
         assertTrue(has(g, "1", "work_a") || has(g, "2", "work_a"), show(g));
         assertTrue(has(g, "1", "work_b") || has(g, "2", "work_b"), show(g));
@@ -182,9 +192,7 @@ class SamplingProgramsIT extends DistributionTest {
 
     @Test
     void cxxFunctionsAreDemangled() throws Exception {
-        var r = sample("cxx", argv("-P -f 1000 -w 0 --", example("cxx-hot"), "60"));
-        assertEquals(0, r.exitCode(), r::toString);
-        List<String[]> g = entries(cwd.resolve("out/cxx/sampling_wall_clock.json"), "sampling_wall_clock");
+        List<String[]> g = sampledWallClock("cxx", argv("-P -f 1000 -w 0 --", example("cxx-hot"), "60"));
         assertTrue(has(g, "0", "compute::Accumulator<double>::run(long, long)"), show(g));
         assertTrue(has(g, "0", "compute::blend(long, double)"), show(g));
         assertTrue(g.stream().filter(e -> e[1].startsWith("compute::")).allMatch(e -> e[2].equals("1")), show(g));
@@ -209,7 +217,7 @@ class SamplingProgramsIT extends DistributionTest {
                         "6"));
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.stdout().contains("fib total"), r::toString);
-        List<String[]> g = entries(cwd.resolve("out/py/sampling_wall_clock.json"), "sampling_wall_clock");
+        List<String[]> g = wallClock("py");
         // the interpreter's entry at the top (main tail-calls it), the agent's frames left out
         assertTrue(g.stream().anyMatch(e -> e[2].equals("0") && e[1].matches("Py_BytesMain|Py_RunMain|main")), show(g));
         assertTrue(g.stream().noneMatch(e -> Integer.parseInt(e[2]) > 100), "no runaway stacks: " + show(g));
@@ -305,7 +313,7 @@ class SamplingProgramsIT extends DistributionTest {
         var r = toolOrSkip("rocprof-sys-run", env, "-S", "-P", "--", example("hot-functions"), "20");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue((r.stdout() + r.stderr()).contains("sampling_wall_clock.txt"), r::toString);
-        List<String[]> g = entries(cwd.resolve("out/overflow/sampling_wall_clock.json"), "sampling_wall_clock");
+        List<String[]> g = wallClock("overflow");
         assertTrue(has(g, "0", "heavy"), show(g));
         var bad = toolOrSkip(
                 "rocprof-sys-run",

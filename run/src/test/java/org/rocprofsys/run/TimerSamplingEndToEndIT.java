@@ -33,17 +33,26 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         return tool("rocprof-sys-sample", cwd, env, args);
     }
 
+    /** The agent's timers instead of perf. */
+    private static final List<String> NO_PERF = List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF");
+
+    /** {@link #sample}, which must succeed. */
+    private ProcessResult sampleOk(String name, List<String> extraEnv, String... args) throws Exception {
+        ProcessResult r = sample(name, extraEnv, args);
+        assertEquals(0, r.exitCode(), r::toString);
+        return r;
+    }
+
     private static long count(String text, String needle) {
         return text.lines().filter(l -> l.contains(needle)).count();
     }
 
     @Test
     void realtimeSamplesShowTheSleepingFunction() throws Exception {
-        var r = sample(
+        var r = sampleOk(
                 "sleepy",
                 List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON"),
                 argv("-P -T -v 1 -f 500 -w 0 --", example("sleepy"), "20"));
-        assertEquals(0, r.exitCode(), r::toString);
         assertTrue(
                 r.stderr()
                         .contains("[SIG34] Sampler for thread 0 will be triggered 500.0x per second of wall-time"
@@ -82,11 +91,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
     void withoutPerfCpuTimeSamplingFallsBackToTheAgentsTimers() throws Exception {
         // hot-functions is -O2 -fomit-frame-pointer: heavy and light sit under main only if the
         // collector unwinds the agent's stack copies through DWARF CFI
-        var r = sample(
-                "fallback",
-                List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
-                argv("-P -T -f 1000 -w 0 --", example("hot-functions"), "30"));
-        assertEquals(0, r.exitCode(), r::toString);
+        var r = sampleOk("fallback", NO_PERF, argv("-P -T -f 1000 -w 0 --", example("hot-functions"), "30"));
         assertEquals(
                 1,
                 count(
@@ -109,11 +114,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
     void anApplicationsOwnSigprofHandlerKeepsWorkingBesideTheCpuTimeTimers() throws Exception {
         // the agent's cputime timers use SIGPROF; the program installs its own handler (sigaction,
         // then signal()), raises SIGPROF itself and checks that its handlers saw every one of them
-        var r = sample(
-                "sigprof",
-                List.of("ROCPROFSYS_SAMPLING_USE_PERF", "OFF"),
-                argv("-P -f 1000 -w 0 --", example("sigprof-app"), "30"));
-        assertEquals(0, r.exitCode(), r::toString);
+        var r = sampleOk("sigprof", NO_PERF, argv("-P -f 1000 -w 0 --", example("sigprof-app"), "30"));
         assertTrue(r.stdout().contains("app handler calls=5+1"), r::toString);
         List<JsonNode> cpu = graph(cwd.resolve("out/sigprof/sampling_cpu_clock.json"), "sampling_cpu_clock");
         assertTrue(sum(cpu, "crunch", 1) > 0.5 * sum(cpu, "main", 0), shown(cpu));
@@ -125,7 +126,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         // region arrives and the rings parse. (The windows where a sample would corrupt a write
         // without the handler's busy check are a few instructions wide: this run passed without
         // that check too, so it guards against gross interference, not that race.)
-        var r = sample(
+        var r = sampleOk(
                 "regions",
                 List.of(
                         "ROCPROFSYS_SAMPLING_REALTIME",
@@ -137,7 +138,6 @@ class TimerSamplingEndToEndIT extends DistributionTest {
                         "ROCPROFSYS_RING_BUFFER_LOSSLESS",
                         "ON"),
                 argv("-P -f 5000 -w 0 --", example("regions"), "300000"));
-        assertEquals(0, r.exitCode(), r::toString);
         assertFalse(r.stderr().contains("corrupt"), r::toString);
         JsonNode root = new ObjectMapper()
                 .readTree(cwd.resolve("out/regions/wall_clock.json").toFile());
@@ -158,11 +158,10 @@ class TimerSamplingEndToEndIT extends DistributionTest {
     void forkChildrenAreSampledAndSymbolized() throws Exception {
         // fork's children fork from worker threads and live 100 and 200 ms: each has its own timers,
         // and its samples symbolize even when the process is gone before the collector reads /proc
-        var r = sample(
+        var r = sampleOk(
                 "fork",
                 List.of("ROCPROFSYS_SAMPLING_REALTIME", "ON", "ROCPROFSYS_USE_PID", "ON"),
                 argv("-P -f 500 -w 0 --", example("fork"), "2"));
-        assertEquals(0, r.exitCode(), r::toString);
         List<Path> profiles;
         try (var files = Files.list(cwd.resolve("out/fork"))) {
             profiles = files.filter(p -> p.getFileName().toString().matches("sampling_wall_clock-\\d+\\.json"))
@@ -184,7 +183,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
     @Test
     void threadFiltersPickTheSampledThreads() throws Exception {
         // the per-timer list wins over SAMPLING_TIDS: threads 0 and 2 are sampled, thread 1 is not
-        var r = sample(
+        var r = sampleOk(
                 "tids",
                 List.of(
                         "ROCPROFSYS_SAMPLING_REALTIME",
@@ -194,7 +193,6 @@ class TimerSamplingEndToEndIT extends DistributionTest {
                         "ROCPROFSYS_SAMPLING_REALTIME_TIDS",
                         "0,2"),
                 argv("-T -f 200 -w 0 --", example("sleepy"), "10", "threads"));
-        assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(cwd.resolve("out/tids/perfetto-trace.proto"));
         Map<String, Long> sampledTracks = trace.tracks.values().stream()
                 .filter(t -> t.descriptor().getName().contains(" (S) "))

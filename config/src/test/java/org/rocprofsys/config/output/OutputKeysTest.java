@@ -2,10 +2,13 @@ package org.rocprofsys.config.output;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class OutputKeysTest {
     private final AtomicInteger siblingScans = new AtomicInteger();
@@ -16,15 +19,6 @@ class OutputKeysTest {
 
     private String expand(String template) {
         return keys.expand(template, Contexts.app());
-    }
-
-    @Test
-    void commandLineKeys() {
-        assertEquals("usr_bin_app_10_4", expand("%argv%"));
-        assertEquals("app10_4", expand("%argt%"));
-        assertEquals("10_4", expand("%args%"));
-        assertEquals("app", expand("%tag%"));
-        assertEquals("usr_bin_app|10|4", expand("%arg0%|%arg1%|%arg2%"));
     }
 
     @Test
@@ -46,31 +40,6 @@ class OutputKeysTest {
     }
 
     @Test
-    void argBeyondCommandLineIsRemovedWithFollowingSeparators() {
-        assertEquals("out-x", expand("out-%arg3%-x"));
-        assertEquals("run-4", expand("run-%arg9%_-/%arg2%"));
-        assertEquals("a", expand("a%arg5_hash%__"));
-        assertEquals("4-", expand("%arg2%-"));
-    }
-
-    @Test
-    void hashesAreMd5Hex() {
-        assertEquals("df0ba82d03af7dcf134d49b9c83f7cc1", expand("%argv_hash%"));
-        assertEquals("acb1bca93166b507e245714506eb8e64", expand("%argt_hash%"));
-        assertEquals("272ac326762d1003b41b7db27e3381ec", expand("%args_hash%"));
-        assertEquals("d2a57dc1d883fd21fb9951699df71cc7", expand("%tag_hash%"));
-        assertEquals(
-                "776043f3fc78974ec497fe1edfe86852|d3d9446802a44259755d38e6d163e820", expand("%arg0_hash%|%arg1_hash%"));
-        assertEquals("acb1bca93166b507e245714506eb8e64", expand("%m"));
-    }
-
-    @Test
-    void processKeys() {
-        assertEquals("1234|1000|1200|900", expand("%pid%|%ppid%|%pgid%|%psid%"));
-        assertEquals("3", expand("%psize%"));
-    }
-
-    @Test
     void siblingsAreCountedOnlyWhenAsked() {
         expand("%argv%-%pid%-%launch_time%");
         assertEquals(0, siblingScans.get());
@@ -78,16 +47,55 @@ class OutputKeysTest {
         assertEquals(1, siblingScans.get());
     }
 
-    @Test
-    void jobRankSizeWithoutLaunchers() {
-        assertEquals("0|0|1|1234", expand("%job%|%rank%|%size%|%nid%"));
-        assertEquals("1234|0|0|1", expand("%p|%j|%r|%s"));
+    /**
+     * Templates expanded for the app context: case, template, expected. (shorthand...: upstream
+     * replaces "%p" wherever it occurs once the full keys are done.)
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(textBlock = """
+            commandLineKeys, %argv%, usr_bin_app_10_4
+            commandLineKeys, %argt%, app10_4
+            commandLineKeys, %args%, 10_4
+            commandLineKeys, %tag%, app
+            commandLineKeys, %arg0%|%arg1%|%arg2%, usr_bin_app|10|4
+            argBeyondCommandLineIsRemovedWithFollowingSeparators, out-%arg3%-x, out-x
+            argBeyondCommandLineIsRemovedWithFollowingSeparators, run-%arg9%_-/%arg2%, run-4
+            argBeyondCommandLineIsRemovedWithFollowingSeparators, a%arg5_hash%__, a
+            argBeyondCommandLineIsRemovedWithFollowingSeparators, %arg2%-, 4-
+            hashesAreMd5Hex, %argv_hash%, df0ba82d03af7dcf134d49b9c83f7cc1
+            hashesAreMd5Hex, %argt_hash%, acb1bca93166b507e245714506eb8e64
+            hashesAreMd5Hex, %args_hash%, 272ac326762d1003b41b7db27e3381ec
+            hashesAreMd5Hex, %tag_hash%, d2a57dc1d883fd21fb9951699df71cc7
+            hashesAreMd5Hex, %arg0_hash%|%arg1_hash%, 776043f3fc78974ec497fe1edfe86852|d3d9446802a44259755d38e6d163e820
+            hashesAreMd5Hex, %m, acb1bca93166b507e245714506eb8e64
+            processKeys, %pid%|%ppid%|%pgid%|%psid%, 1234|1000|1200|900
+            processKeys, %psize%, 3
+            jobRankSizeWithoutLaunchers, %job%|%rank%|%size%|%nid%, 0|0|1|1234
+            jobRankSizeWithoutLaunchers, %p|%j|%r|%s, 1234|0|0|1
+            unknownTextStays, %foo%-%tagx%-100%, %foo%-%tagx%-100%
+            shorthandMatchesInsideLongerUnknownText, %path%, 1234ath%
+            backslashesAndDoubleSlashesAreCanonicalised, a\\\\b//%tag%, a/b/app
+            """)
+    void expandsForTheApp(String name, String template, String expected) {
+        assertEquals(expected, expand(template));
     }
 
-    @Test
-    void slurmVariables() {
-        var ctx = Contexts.of(List.of("app"), Map.of("SLURM_JOB_ID", "777", "SLURM_PROCID", "5"), Map.of());
-        assertEquals("777|5|5|777|5", keys.expand("%job%|%rank%|%nid%|%j|%r", ctx));
+    /** Templates expanded for "app" with an environment (NAME=value;...): case, env, template, expected. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(textBlock = """
+            slurmVariables, SLURM_JOB_ID=777;SLURM_PROCID=5, %job%|%rank%|%nid%|%j|%r, 777|5|5|777|5
+            nidIgnoresNonNumericSlurmProcid, SLURM_PROCID=x, %rank%|%nid%, x|1234
+            lowerCaseVariableNamesAreNotKeys, home=/h, %env{home}%, %env{home}%
+            valuesAreNotExpandedAgainThroughEnvPatterns, A=%env{A}%, %env{A}%, %env{A}%
+            """)
+    void expandsWithTheEnvironment(String name, String env, String template, String expected) {
+        Map<String, String> vars = new LinkedHashMap<>();
+        for (String kv : env.split(";")) {
+            int eq = kv.indexOf('=');
+            vars.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        var ctx = Contexts.of(List.of("app"), vars, Map.of());
+        assertEquals(expected, keys.expand(template, ctx));
     }
 
     @Test
@@ -99,12 +107,6 @@ class OutputKeysTest {
         assertEquals("3|8|3", keys.expand("%rank%|%size%|%nid%", pmi));
         var both = Contexts.of(List.of("app"), Map.of("SLURM_PROCID", "1", "PMI_RANK", "3"), Map.of());
         assertEquals("1|1", keys.expand("%rank%|%nid%", both));
-    }
-
-    @Test
-    void nidIgnoresNonNumericSlurmProcid() {
-        var ctx = Contexts.of(List.of("app"), Map.of("SLURM_PROCID", "x"), Map.of());
-        assertEquals("x|1234", keys.expand("%rank%|%nid%", ctx));
     }
 
     @Test
@@ -127,34 +129,6 @@ class OutputKeysTest {
         assertEquals("trace", keys.expand("$cfg{MODE}", ctx));
         assertEquals("a--b", keys.expand("a-%env{UNSET}%$env{EMPTY}-b", ctx));
         assertEquals("a-", keys.expand("a-%cfg{NOPE}%", ctx));
-    }
-
-    @Test
-    void lowerCaseVariableNamesAreNotKeys() {
-        var ctx = Contexts.of(List.of("app"), Map.of("home", "/h"), Map.of());
-        assertEquals("%env{home}%", keys.expand("%env{home}%", ctx));
-    }
-
-    @Test
-    void unknownTextStays() {
-        assertEquals("%foo%-%tagx%-100%", expand("%foo%-%tagx%-100%"));
-    }
-
-    @Test
-    void shorthandMatchesInsideLongerUnknownText() {
-        // upstream replaces "%p" wherever it occurs once the full keys are done
-        assertEquals("1234ath%", expand("%path%"));
-    }
-
-    @Test
-    void valuesAreNotExpandedAgainThroughEnvPatterns() {
-        var ctx = Contexts.of(List.of("app"), Map.of("A", "%env{A}%"), Map.of());
-        assertEquals("%env{A}%", keys.expand("%env{A}%", ctx));
-    }
-
-    @Test
-    void backslashesAndDoubleSlashesAreCanonicalised() {
-        assertEquals("a/b/app", expand("a\\\\b//%tag%"));
     }
 
     @Test

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class OutputPathsTest {
     private static final Path WD = Path.of("/work/dir");
@@ -115,13 +117,16 @@ class OutputPathsTest {
                 "out/instrumentation/excluded.json", withPid.fileName("excluded", "json", "instrumentation", false));
     }
 
-    @Test
-    void subdirectoryRulesDirectly() {
-        assertEquals("sub/", OutputPaths.withSubdirectory("", "sub"));
-        assertEquals("p/sub/", OutputPaths.withSubdirectory("p/", "sub"));
-        assertEquals("sub/p-", OutputPaths.withSubdirectory("p-", "sub"));
-        assertEquals("p/sub/", OutputPaths.withSubdirectory("p", "sub"));
-        assertEquals("p", OutputPaths.withSubdirectory("p", ""));
+    @ParameterizedTest
+    @CsvSource(textBlock = """
+            '',  sub, sub/
+            p/,  sub, p/sub/
+            p-,  sub, sub/p-
+            p,   sub, p/sub/
+            p,   '',  p
+            """)
+    void subdirectoryRulesDirectly(String prefix, String subdirectory, String expected) {
+        assertEquals(expected, OutputPaths.withSubdirectory(prefix, subdirectory));
     }
 
     @Test

@@ -16,18 +16,14 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.config.output.LaunchContext;
-import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.config.output.OutputSettings;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.tracetest.TestPaths;
 
 /** The seam: only enabled formats open, each sees the events, metadata.json lists what they report. */
 class RunOutputsTest {
@@ -73,7 +69,13 @@ class RunOutputsTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Settings settings = new SettingsLoader(SettingsRegistry.standard(), Map.of("HOME", dir.toString()), dir).load();
         OutputContext ctx = new OutputContext(
-                settings, paths(), 42, "app", 0, new PrintStream(log, true, StandardCharsets.UTF_8), System.out);
+                settings,
+                TestPaths.paths(dir, 42),
+                42,
+                "app",
+                0,
+                new PrintStream(log, true, StandardCharsets.UTF_8),
+                System.out);
         RunOutputs outputs = RunOutputs.open(List.of(a, off, b), ctx);
         assertEquals(2, outputs.writers().size());
         outputs.finish(
@@ -92,20 +94,5 @@ class RunOutputsTest {
                 .findValue("text");
         assertTrue(text.toString().contains("alpha") && text.toString().contains("beta"), text.toString());
         assertTrue(!text.toString().contains("\"off\""), text.toString());
-    }
-
-    private OutputPaths paths() {
-        LaunchContext ctx = new LaunchContext(
-                List.of("./app"),
-                42,
-                1,
-                42,
-                42,
-                ZonedDateTime.of(2025, 8, 9, 13, 5, 0, 0, ZoneOffset.UTC),
-                Map.of(),
-                k -> Optional.empty(),
-                Optional.empty());
-        OutputSettings os = new OutputSettings("out", "", false, "%F_%H.%M", true, "perfetto-trace.proto");
-        return new OutputPaths(os, ctx, dir, OptionalInt.empty());
     }
 }

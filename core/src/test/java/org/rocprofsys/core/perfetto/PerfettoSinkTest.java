@@ -81,6 +81,46 @@ class PerfettoSinkTest {
         return out;
     }
 
+    /** Writes process PID ({@code exe}) with its main thread started at T0 + {@code threadT}, then {@code events}. */
+    Path writeStarted(PerfettoSink.Options options, long endT, String exe, long threadT, TraceEvent... events)
+            throws IOException {
+        List<TraceEvent> all = new ArrayList<>();
+        all.add(processStarted(0, PID, exe));
+        all.add(new ThreadStarted(T0 + threadT, PID, PID, 0));
+        all.addAll(List.of(events));
+        return write(options, endT, all.toArray(TraceEvent[]::new));
+    }
+
+    Path writeApp(PerfettoSink.Options options, long endT, TraceEvent... events) throws IOException {
+        return writeStarted(options, endT, "app", 0, events);
+    }
+
+    /** The stack of the sampling tests: main without a source file, heavy at a.c:7. */
+    static final List<StackFrame> MAIN_HEAVY =
+            List.of(new StackFrame("main", "/app", 0x1000, null, 0), new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
+
+    static StackSample cpuSample(long t, List<StackFrame> stack) {
+        return new StackSample(T0 + t, PID, PID, stack, StackSample.Kind.CPU, 1_000_000);
+    }
+
+    /** The sampling tests' run: /usr/local/bin/app, its main thread from T0 + 10, then {@code events}. */
+    DecodedTrace writeSampled(PerfettoSink.Options options, TraceEvent... events) throws IOException {
+        return DecodedTrace.read(writeStarted(options, 10_000_000, "/usr/local/bin/app", 10, events));
+    }
+
+    static List<Track> sampledTracks(DecodedTrace trace) {
+        return trace.tracks.values().stream()
+                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID))
+                .toList();
+    }
+
+    static Slice firstSlice(DecodedTrace trace, String name) {
+        return trace.slices.stream()
+                .filter(s -> s.name.equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
     static PerfettoSink.Options annotated() {
         return new PerfettoSink.Options(true, REALTIME_OFFSET, "app");
     }
@@ -93,20 +133,9 @@ class PerfettoSinkTest {
 
     @Test
     void sampledStacksGoOnTheirOwnTrackNestedMainToLeaf() throws IOException {
-        List<StackFrame> stack = List.of(
-                new StackFrame("main", "/app", 0x1000, null, 0), new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
-        Path out = write(
-                plain(),
-                10_000_000,
-                processStarted(0, PID, "/usr/local/bin/app"),
-                new ThreadStarted(T0 + 10, PID, PID, 0),
-                new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000),
-                new StackSample(T0 + 3_000_000, PID, PID, stack.subList(0, 1), StackSample.Kind.CPU, 1_000_000));
-        DecodedTrace trace = DecodedTrace.read(out);
-        DecodedTrace.Track track = trace.tracks.values().stream()
-                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID))
-                .findFirst()
-                .orElseThrow();
+        DecodedTrace trace =
+                writeSampled(plain(), cpuSample(2_000_000, MAIN_HEAVY), cpuSample(3_000_000, MAIN_HEAVY.subList(0, 1)));
+        Track track = sampledTracks(trace).getFirst();
         List<String> slices = trace.slices.stream()
                 .filter(s -> s.trackUuid == track.uuid())
                 .map(s -> s.depth + ":" + s.name + "@" + (s.beginNs - T0) + ".." + (s.endNs - T0))
@@ -123,55 +152,31 @@ class PerfettoSinkTest {
 
     @Test
     void sampledFramesCarryFilePcAndLine() throws IOException {
-        List<StackFrame> stack = List.of(
-                new StackFrame("main", "/app", 0x1000, null, 0), new StackFrame("heavy", "/app", 0x2000, "a.c", 7));
-        Path out = write(
-                annotated(),
-                10_000_000,
-                processStarted(0, PID, "/usr/local/bin/app"),
-                new ThreadStarted(T0 + 10, PID, PID, 0),
-                new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000));
-        DecodedTrace trace = DecodedTrace.read(out);
-        DecodedTrace.Slice heavy = trace.slices.stream()
-                .filter(s -> s.name.equals("heavy"))
-                .findFirst()
-                .orElseThrow();
+        DecodedTrace trace = writeSampled(annotated(), cpuSample(2_000_000, MAIN_HEAVY));
+        Slice heavy = firstSlice(trace, "heavy");
         assertEquals("a.c", heavy.args.get("file"));
         assertEquals(7L, ((Number) heavy.args.get("line")).longValue());
         assertEquals("ptr:2000", String.valueOf(heavy.args.get("pc")));
-        DecodedTrace.Slice main = trace.slices.stream()
-                .filter(s -> s.name.equals("main"))
-                .findFirst()
-                .orElseThrow();
+        Slice main = firstSlice(trace, "main");
         assertEquals("/app", main.args.get("file"), "the module where DWARF names no file");
         assertFalse(main.args.containsKey("line"));
-        DecodedTrace.Slice outer = trace.slices.stream()
-                .filter(s -> s.name.equals(PerfettoSink.SAMPLES_SLICE))
-                .findFirst()
-                .orElseThrow();
+        Slice outer = firstSlice(trace, PerfettoSink.SAMPLES_SLICE);
         assertTrue(outer.args.containsKey("begin_ns") && outer.args.containsKey("end_ns"), outer.args::toString);
     }
 
     @Test
     void samplesDrainedAfterTheProcessEndedStayUnderItsTrack() throws IOException {
         // the sampler is another source: its last samples can reach the sink after ProcessEnded
-        List<StackFrame> stack = List.of(new StackFrame("main", "/app", 0x1000, null, 0));
-        Path out = write(
+        List<StackFrame> stack = MAIN_HEAVY.subList(0, 1);
+        DecodedTrace trace = writeSampled(
                 plain(),
-                10_000_000,
-                processStarted(0, PID, "/usr/local/bin/app"),
-                new ThreadStarted(T0 + 10, PID, PID, 0),
-                new StackSample(T0 + 2_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000),
+                cpuSample(2_000_000, stack),
                 new ProcessEnded(T0 + 2_500_000, PID, ProcessEnd.EXITED, 0),
-                new StackSample(T0 + 3_000_000, PID, PID, stack, StackSample.Kind.CPU, 1_000_000));
-        DecodedTrace trace = DecodedTrace.read(out);
-        List<DecodedTrace.Track> processTracks = trace.tracks.values().stream()
-                .filter(DecodedTrace.Track::isProcess)
-                .toList();
+                cpuSample(3_000_000, stack));
+        List<Track> processTracks =
+                trace.tracks.values().stream().filter(Track::isProcess).toList();
         assertEquals(1, processTracks.size());
-        List<DecodedTrace.Track> sampled = trace.tracks.values().stream()
-                .filter(t -> t.descriptor().getName().equals("Thread 0 (S) " + PID))
-                .toList();
+        List<Track> sampled = sampledTracks(trace);
         assertEquals(1, sampled.size());
         assertEquals(processTracks.getFirst().uuid(), sampled.getFirst().parentUuid());
         // per sample: the outer slice and the frame
@@ -353,13 +358,7 @@ class PerfettoSinkTest {
 
     @Test
     void outputIsOneTraceMessage() throws IOException {
-        Path out = write(
-                annotated(),
-                100,
-                processStarted(0, PID, "app"),
-                new ThreadStarted(T0, PID, PID, 0),
-                begin(1, PID, "a", Category.HOST),
-                end(2, PID, Category.HOST));
+        Path out = writeApp(annotated(), 100, begin(1, PID, "a", Category.HOST), end(2, PID, Category.HOST));
         Trace trace = Trace.parseFrom(Files.readAllBytes(out));
         assertEquals(DecodedTrace.read(out).packets, trace.getPacketList());
         assertEquals(6, trace.getPacketCount()); // clocks, process track, 2 thread set-up, 2 events
@@ -367,11 +366,9 @@ class PerfettoSinkTest {
 
     @Test
     void annotationsOffDropsRegionAnnotationsButNotTheProfilersOwn() throws IOException {
-        Path out = write(
+        Path out = writeApp(
                 plain(),
                 10_000,
-                processStarted(0, PID, "app"),
-                new ThreadStarted(T0, PID, PID, 0),
                 begin(10, PID, "a", Category.USER, new Annotation("k", new AnnotationValue.Signed(1))),
                 end(20, PID, Category.USER, new Annotation("k2", new AnnotationValue.Signed(2))),
                 begin(30, PID, "b", Category.USER),
@@ -386,11 +383,9 @@ class PerfettoSinkTest {
     @Test
     void slicesLeftOpenAreClosedAndMarked() throws IOException {
         int other = 9000;
-        Path out = write(
+        Path out = writeApp(
                 annotated(),
                 50_000,
-                processStarted(0, PID, "app"),
-                new ThreadStarted(T0, PID, PID, 0),
                 new ThreadStarted(T0, PID, PID + 1, 1),
                 new ThreadStarted(T0, PID, PID + 2, 2),
                 // the collector closed it
@@ -436,11 +431,9 @@ class PerfettoSinkTest {
 
     @Test
     void forkAndDroppedRecordsAreInstantsOnTheThread() throws IOException {
-        Path out = write(
+        Path out = writeApp(
                 plain(),
                 1_000,
-                processStarted(0, PID, "app"),
-                new ThreadStarted(T0, PID, PID, 0),
                 begin(5, PID, "main", Category.HOST),
                 new Fork(T0 + 10, PID, PID, 4343),
                 new RecordsDropped(T0 + 20, PID, PID, 1234),
@@ -512,11 +505,9 @@ class PerfettoSinkTest {
 
     @Test
     void eventEarlierThanTheSequenceClockIsWrittenAbsolute() throws IOException {
-        Path out = write(
+        Path out = writeApp(
                 plain(),
                 1_000,
-                processStarted(0, PID, "app"),
-                new ThreadStarted(T0, PID, PID, 0),
                 begin(100, PID, "a", Category.HOST),
                 new Mark(T0 + 50, PID, PID, "early", Category.USER),
                 end(200, PID, Category.HOST),

@@ -11,8 +11,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
-import org.rocprofsys.config.SettingsLoader;
-import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.counters.CpuEvents;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.RegionBegin;
@@ -25,6 +23,7 @@ import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.timemory.Component;
 import org.rocprofsys.core.timemory.RegionAnnotations;
 import org.rocprofsys.tracetest.DecodedTrace;
+import org.rocprofsys.tracetest.TestSettings;
 
 /**
  * The component and counter values on region ends (upstream's annotate test reads them): the
@@ -39,9 +38,7 @@ class RegionValuesTest {
     Path dir;
 
     private Settings load(Map<String, String> env) throws Exception {
-        Map<String, String> e = new HashMap<>(env);
-        e.putIfAbsent("HOME", dir.resolve("home").toString());
-        return new SettingsLoader(SettingsRegistry.standard(), e, dir).load();
+        return TestSettings.load(dir, env);
     }
 
     private static RegionMetrics readings(long cpuNs, long userNs, long minorFaults, long virt, long... counters) {

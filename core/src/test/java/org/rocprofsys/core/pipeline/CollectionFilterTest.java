@@ -37,12 +37,22 @@ class CollectionFilterTest {
                 .toList();
     }
 
+    /** A filter through the windows of {@code spec}, the app process started at {@code t0}. */
+    private CollectionFilter windowedFrom(long t0, String spec) {
+        return started(new TraceWindows(List.of(TraceWindows.parse(spec))), true, t0);
+    }
+
+    /** A filter through {@code windows}, collecting from the start if {@code on}, the app process started at {@code t0}. */
+    private CollectionFilter started(TraceWindows windows, boolean on, long t0) {
+        CollectionFilter f = new CollectionFilter(windows, on, out::add);
+        f.accept(new ProcessStarted(t0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        return f;
+    }
+
     @Test
     void regionsBeginningOutsideTheWindowAreDroppedWithTheirEnds() {
-        CollectionFilter f =
-                new CollectionFilter(new TraceWindows(List.of(TraceWindows.parse("0.75:0.75"))), true, out::add);
         long t0 = 1000 * MS;
-        f.accept(new ProcessStarted(t0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        CollectionFilter f = windowedFrom(t0, "0.75:0.75");
         f.accept(begin(t0, "main"));
         // examples/trace-time-window: five calls of 490 ms each; the window is [750 ms, 1500 ms)
         for (int i = 0; i < 5; i++) {
@@ -55,8 +65,7 @@ class CollectionFilterTest {
 
     @Test
     void stopAndStartTraceFromTheProgram() {
-        CollectionFilter f = new CollectionFilter(new TraceWindows(List.of()), false, out::add);
-        f.accept(new ProcessStarted(0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        CollectionFilter f = started(new TraceWindows(List.of()), false, 0);
         f.accept(begin(1, "before-start"));
         f.accept(new TraceControl(2, 1, 1, true, true));
         f.accept(begin(3, "kept"));
@@ -113,10 +122,8 @@ class CollectionFilterTest {
 
     @Test
     void gpuEventsFollowTheWindowsByTheirBeginTime() {
-        CollectionFilter f =
-                new CollectionFilter(new TraceWindows(List.of(TraceWindows.parse("0.5:0.5"))), true, out::add);
         long t0 = 1000 * MS;
-        f.accept(new ProcessStarted(t0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        CollectionFilter f = windowedFrom(t0, "0.5:0.5");
         f.accept(new GpuActivity(new GpuDevice(1, t0, 0, "NVIDIA", "H100", "GPU-x", 132, 1L << 36, "9.0")));
         f.accept(launch(t0 + 100 * MS, "early-call"));
         f.accept(launch(t0 + 600 * MS, "call"));
@@ -130,8 +137,7 @@ class CollectionFilterTest {
 
     @Test
     void deviceWorkFollowsTheProgramsStopAndStartByItsBeginTime() {
-        CollectionFilter f = new CollectionFilter(new TraceWindows(List.of()), true, out::add);
-        f.accept(new ProcessStarted(0, 1, 0, "/bin/app", List.of("app"), 0, 0));
+        CollectionFilter f = started(new TraceWindows(List.of()), true, 0);
         f.accept(launch(10, "on-call"));
         f.accept(new TraceControl(20, 1, 1, false, true));
         f.accept(launch(30, "off-call"));

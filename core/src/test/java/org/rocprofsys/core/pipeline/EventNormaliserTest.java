@@ -31,6 +31,11 @@ class EventNormaliserTest {
         return out;
     }
 
+    /** A stream in PID whose thread 101 (number 1) starts at 0. */
+    private static EventStream thread101() {
+        return EventStream.at(0).in(PID).threadStarted(0, 101, 1);
+    }
+
     private static List<RegionEnd> forcedEnds(List<SinkEvent> out) {
         return out.stream()
                 .filter(e -> e instanceof RegionEnd r && r.forced())
@@ -41,9 +46,7 @@ class EventNormaliserTest {
     @Test
     void regionsOpenAtAnAbruptThreadEndCloseThereInnermostFirst() {
         List<SinkEvent> out = run(
-                EventStream.at(0)
-                        .in(PID)
-                        .threadStarted(0, 101, 1)
+                thread101()
                         .category(Category.HOST)
                         .begin(1, 101, "outer")
                         .category(Category.USER)
@@ -95,9 +98,7 @@ class EventNormaliserTest {
     @Test
     void aThreadEndsOnceAndARestartedThreadNumberClosesTheOldRegions() {
         List<SinkEvent> out = run(
-                EventStream.at(0)
-                        .in(PID)
-                        .threadStarted(0, 101, 1)
+                thread101()
                         .begin(1, 101, "a")
                         .end(2, 101)
                         .threadEnded(3, 101)

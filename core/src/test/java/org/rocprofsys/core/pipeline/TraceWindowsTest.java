@@ -21,49 +21,54 @@ class TraceWindowsTest {
     void durationOnlyAsTheUpstreamTimeWindowTest() {
         // TRACE_DURATION=1.25: outer_a..outer_c (each 500 ms) begin at 0, 500, 1000 ms; outer_d at 1500
         TraceWindows w = new TraceWindows(List.of(new TraceWindows.Period(0, 1250 * MS, 1)));
-        assertTrue(w.enabledAt(0));
-        assertTrue(w.enabledAt(1000 * MS));
-        assertFalse(w.enabledAt(1250 * MS));
-        assertFalse(w.enabledAt(1500 * MS));
+        assertOn(w, 0, 1000);
+        assertOff(w, 1250, 1500);
+    }
+
+    /** {@code w} is on at each of {@code ms} (milliseconds). */
+    private static void assertOn(TraceWindows w, long... ms) {
+        for (long t : ms) {
+            assertTrue(w.enabledAt(t * MS), () -> "off at " + t + " ms");
+        }
+    }
+
+    /** {@code w} is off at each of {@code ms} (milliseconds). */
+    private static void assertOff(TraceWindows w, long... ms) {
+        for (long t : ms) {
+            assertFalse(w.enabledAt(t * MS), () -> "on at " + t + " ms");
+        }
     }
 
     @Test
     void delayAndDuration() {
         TraceWindows w = new TraceWindows(List.of(new TraceWindows.Period(750 * MS, 750 * MS, 1)));
-        assertFalse(w.enabledAt(0));
-        assertFalse(w.enabledAt(500 * MS));
-        assertTrue(w.enabledAt(1000 * MS));
-        assertTrue(w.enabledAt(1499 * MS));
-        assertFalse(w.enabledAt(1500 * MS));
+        assertOff(w, 0, 500);
+        assertOn(w, 1000, 1499);
+        assertOff(w, 1500);
     }
 
     @Test
     void delayWithoutDurationStaysOn() {
         TraceWindows w = new TraceWindows(List.of(new TraceWindows.Period(100 * MS, 0, 1)));
-        assertFalse(w.enabledAt(50 * MS));
-        assertTrue(w.enabledAt(100_000 * MS));
+        assertOff(w, 50);
+        assertOn(w, 100_000);
     }
 
     @Test
     void repeatedAndInfinitePeriods() {
         TraceWindows twice = new TraceWindows(List.of(TraceWindows.parse("1:1:2")));
-        assertFalse(twice.enabledAt(500 * MS));
-        assertTrue(twice.enabledAt(1500 * MS));
-        assertFalse(twice.enabledAt(2500 * MS));
-        assertTrue(twice.enabledAt(3500 * MS));
-        assertFalse(twice.enabledAt(4500 * MS));
+        assertOn(twice, 1500, 3500);
+        assertOff(twice, 500, 2500, 4500);
         TraceWindows forever = new TraceWindows(List.of(TraceWindows.parse("1:1:0")));
-        assertTrue(forever.enabledAt(101_500 * MS));
-        assertFalse(forever.enabledAt(100_500 * MS));
+        assertOn(forever, 101_500);
+        assertOff(forever, 100_500);
     }
 
     @Test
     void specsRunInSequence() {
         TraceWindows w = new TraceWindows(List.of(TraceWindows.parse("0:1"), TraceWindows.parse("1:1")));
-        assertTrue(w.enabledAt(500 * MS));
-        assertFalse(w.enabledAt(1500 * MS));
-        assertTrue(w.enabledAt(2500 * MS));
-        assertFalse(w.enabledAt(3500 * MS));
+        assertOn(w, 500, 2500);
+        assertOff(w, 1500, 3500);
     }
 
     @Test

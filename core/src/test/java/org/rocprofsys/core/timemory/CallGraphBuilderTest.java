@@ -15,6 +15,7 @@ import org.rocprofsys.core.calltree.CallTree;
 import org.rocprofsys.core.calltree.ProcessCalls;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.tracetest.TestPaths;
 
 /** Closing, placement, bounds and settings of the call-graph builder, through the sink's output. */
 class CallGraphBuilderTest {
@@ -41,9 +42,7 @@ class CallGraphBuilderTest {
 
     @Test
     void forcedAndImplicitClosing() throws Exception {
-        Events ev = new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
+        Events ev = Events.program(PID, "app")
                 .begin(0, PID, "app")
                 .begin(100 * MS, PID, "forced")
                 .end(250 * MS, PID, RegionMetrics.NONE, true) // forced end: closes at its time
@@ -88,7 +87,7 @@ class CallGraphBuilderTest {
 
     @Test
     void childProcessesShareNamesWithoutPidSuffix() throws Exception {
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).region(0, 10, PID, "app");
+        Events ev = Events.program(PID, "app").region(0, 10, PID, "app");
         Events other =
                 new Events(PID + 1).process(0, "child").thread(0, PID + 1, 0).region(0, 10, PID + 1, "child");
         ev.list.addAll(other.list);
@@ -108,7 +107,7 @@ class CallGraphBuilderTest {
 
     @Test
     void execKeepsEveryImageInTheProfileOfThePid() throws Exception {
-        Events ev = new Events(PID).process(0, "sh").thread(0, PID, 0).region(0, 10, PID, "sh");
+        Events ev = Events.program(PID, "sh").region(0, 10, PID, "sh");
         ev.thread(2, PID + 1, 1).region(3, 5, PID + 1, "sh_worker");
         ev.list.add(new org.rocprofsys.core.event.ProcessEnded(20, PID, org.rocprofsys.core.event.ProcessEnd.EXEC, 0));
         ev.list.add(new ProcessStarted(30, PID, 1, "app", List.of("app"), 0, 1));
@@ -130,11 +129,8 @@ class CallGraphBuilderTest {
 
     @Test
     void workerStartedOutsideAnyMainRegionIsTopLevel() throws Exception {
-        Events ev = new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
-                .region(0, 10 * MS, PID, "setup")
-                .region(50 * MS, 60 * MS, PID, "teardown");
+        Events ev =
+                Events.program(PID, "app").region(0, 10 * MS, PID, "setup").region(50 * MS, 60 * MS, PID, "teardown");
         ev.thread(20 * MS, PID + 1, 1).region(21 * MS, 40 * MS, PID + 1, "start_thread");
         Run r = Run.of(dir, opts(false, false, false, 65535, List.of(Component.WALL_CLOCK)), ev.list, 100 * MS, PID);
         JsonNode g = graph(r, "wall_clock", PID);
@@ -146,7 +142,7 @@ class CallGraphBuilderTest {
 
     @Test
     void threadNumberWidthGrowsPastNineThreads() throws Exception {
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).begin(0, PID, "app");
+        Events ev = Events.program(PID, "app").begin(0, PID, "app");
         for (int k = 1; k <= 10; k++) {
             ev.thread(k * MS, PID + k, k)
                     .region(k * MS + 1, k * MS + 2, PID + k, "w")
@@ -162,7 +158,7 @@ class CallGraphBuilderTest {
 
     @Test
     void unendedWorkersMergeByDescendingThreadNumber() throws Exception {
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).begin(0, PID, "app");
+        Events ev = Events.program(PID, "app").begin(0, PID, "app");
         for (int k = 1; k <= 3; k++) {
             ev.thread(k * MS, PID + k, k).begin(k * MS + 1, PID + k, "ompt_thread_worker");
         }
@@ -176,9 +172,7 @@ class CallGraphBuilderTest {
 
     @Test
     void maxDepthDropsDeeperEntries() throws Exception {
-        Events ev = new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
+        Events ev = Events.program(PID, "app")
                 .begin(0, PID, "a")
                 .begin(1, PID, "b")
                 .region(2, 3, PID, "c")
@@ -197,7 +191,7 @@ class CallGraphBuilderTest {
 
     @Test
     void timelineKeepsEveryCallAndHashesWithTheCounter() throws Exception {
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).begin(0, PID, "app");
+        Events ev = Events.program(PID, "app").begin(0, PID, "app");
         for (int i = 0; i < 3; i++) {
             ev.region(10 + i * 10, 15 + i * 10, PID, "k");
         }
@@ -223,7 +217,7 @@ class CallGraphBuilderTest {
     void memoryStaysBoundedByDistinctPaths() {
         TimemoryOptions o = opts(false, false, false, 65535, List.of(Component.WALL_CLOCK, Component.TRIP_COUNT));
         CallTree b = new CallTree(new TimemoryMeter(o), false, false);
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).thread(0, PID + 1, 1);
+        Events ev = Events.program(PID, "app").thread(0, PID + 1, 1);
         ev.list.forEach(b::accept);
         long t = 0;
         b.accept(begin(t++, PID, "app"));
@@ -258,7 +252,7 @@ class CallGraphBuilderTest {
     @Test
     void deepRecursionIsWritten() throws Exception {
         int depth = 3000;
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0);
+        Events ev = Events.program(PID, "app");
         for (int i = 0; i < depth; i++) {
             ev.begin(i, PID, "rec");
         }
@@ -275,9 +269,7 @@ class CallGraphBuilderTest {
 
     @Test
     void memoryComponentsAndCpuClockFromReadings() throws Exception {
-        Events ev = new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
+        Events ev = Events.program(PID, "app")
                 .begin(0, PID, "app", new RegionMetrics(1_000_000, 10_000_000, 20_000_000))
                 .begin(10, PID, "alloc", new RegionMetrics(2_000_000, 10_000_000, 20_000_000))
                 .end(20, PID, new RegionMetrics(5_000_000, 14_500_000, 24_000_000), false)

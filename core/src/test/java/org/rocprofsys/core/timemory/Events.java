@@ -24,6 +24,11 @@ final class Events {
         this.pid = pid;
     }
 
+    /** A program {@code exe} started at 0 with its main thread (number 0, tid = pid). */
+    static Events program(int pid, String exe) {
+        return new Events(pid).process(0, exe).thread(0, pid, 0);
+    }
+
     Events process(long t, String exe) {
         list.add(new ProcessStarted(t, pid, 1, exe, List.of(exe), 0, 0));
         return this;

@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
-import org.rocprofsys.config.SettingsLoader;
-import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.tracetest.TestSettings;
 
 /** Hashes, number formats, component names and settings. */
 class FormatsTest {
@@ -159,8 +157,6 @@ class FormatsTest {
     }
 
     private Settings load(Map<String, String> env) throws Exception {
-        Map<String, String> e = new HashMap<>(env);
-        e.putIfAbsent("HOME", dir.resolve("home").toString());
-        return new SettingsLoader(SettingsRegistry.standard(), e, dir).load();
+        return TestSettings.load(dir, env);
     }
 }

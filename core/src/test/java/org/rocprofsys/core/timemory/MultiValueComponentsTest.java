@@ -36,9 +36,7 @@ class MultiValueComponentsTest {
      * and [600, 800] with 50 ms.
      */
     static Events run() {
-        return new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
+        return Events.program(PID, "app")
                 .begin(0, PID, "app", at(0, 1_000, 10))
                 .begin(100 * MS, PID, "work", at(100 * MS, 100 * MS, 12))
                 .end(500 * MS, PID, at(450 * MS, 450 * MS + 1_000, 20), false)
@@ -141,9 +139,7 @@ class MultiValueComponentsTest {
 
     @Test
     void papiArrayWritesNothingWhenNoCounterWasRead() throws Exception {
-        Events ev = new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
+        Events ev = Events.program(PID, "app")
                 .begin(0, PID, "app", new RegionMetrics(0, A, A))
                 .end(10 * MS, PID, new RegionMetrics(5 * MS, A, A), false)
                 .processEnd(11 * MS);

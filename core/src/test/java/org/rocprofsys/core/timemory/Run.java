@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.tracetest.TestPaths;
 
 /** Runs a sink over events into {@code dir} and keeps what it printed. */
 final class Run {

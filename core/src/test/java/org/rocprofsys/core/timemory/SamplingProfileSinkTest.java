@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.tracetest.TestPaths;
 
 class SamplingProfileSinkTest {
     static final int PID = 77;

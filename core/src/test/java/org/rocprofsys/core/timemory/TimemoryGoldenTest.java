@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.core.event.AbruptEndsScenario;
 import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.tracetest.GoldenFile;
+import org.rocprofsys.tracetest.TestPaths;
 
 /** Events in, profile out: the text reports and the "Outputting" lines against checked-in files. */
 class TimemoryGoldenTest {

@@ -23,6 +23,7 @@ import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.tracetest.TestPaths;
 
 /** The profile of regions read from runs is the profile of the same regions one by one. */
 class TimemoryRegionRunTest {

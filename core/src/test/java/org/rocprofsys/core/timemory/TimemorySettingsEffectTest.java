@@ -43,6 +43,38 @@ class TimemorySettingsEffectTest {
         void check(Map<String, String> before, Map<String, String> after);
     }
 
+    /** A timing setting: {@code e}, and the memory table stays as it was. */
+    static Effect timingOnly(Effect e) {
+        return (before, after) -> {
+            e.check(before, after);
+            assertEquals(before.get(PEAK), after.get(PEAK), "a timing setting leaves memory alone");
+        };
+    }
+
+    /** A memory setting: {@code e}, and the timing table stays as it was. */
+    static Effect memoryOnly(Effect e) {
+        return (before, after) -> {
+            e.check(before, after);
+            assertEquals(before.get(WALL), after.get(WALL), "a memory setting leaves timing alone");
+        };
+    }
+
+    /** The narrowest column of {@code table} goes from 8 characters to 14. */
+    static Effect widensFrom8To14(String table) {
+        return (before, after) -> {
+            assertEquals(8, narrowest(before.get(table)));
+            assertEquals(14, narrowest(after.get(table)), after.get(table));
+        };
+    }
+
+    /** {@code table} has no number in scientific notation before, and {@code cell} after. */
+    static Effect scientific(String table, String cell) {
+        return (before, after) -> {
+            assertFalse(SCIENTIFIC.matcher(before.get(table)).find(), before.get(table));
+            assertTrue(after.get(table).contains(cell), after.get(table));
+        };
+    }
+
     record Case(String setting, String value, Effect effect) {
         @Override
         public String toString() {
@@ -76,42 +108,23 @@ class TimemorySettingsEffectTest {
                     assertEquals(inner(before.get(WALL)) + 1, inner(after.get(WALL)), after.get(WALL));
                     assertEquals(inner(before.get(PEAK)) + 1, inner(after.get(PEAK)), "every table");
                 }),
-                new Case("ROCPROFSYS_TIMING_WIDTH", "14", (before, after) -> {
-                    assertEquals(8, narrowest(before.get(WALL)));
-                    assertEquals(14, narrowest(after.get(WALL)), after.get(WALL));
-                    assertEquals(before.get(PEAK), after.get(PEAK), "a timing setting leaves memory alone");
-                }),
-                new Case("ROCPROFSYS_TIMING_SCIENTIFIC", "ON", (before, after) -> {
-                    assertFalse(SCIENTIFIC.matcher(before.get(WALL)).find(), before.get(WALL));
-                    assertTrue(after.get(WALL).contains("| 1.000000e+00 |"), after.get(WALL));
-                    assertEquals(before.get(PEAK), after.get(PEAK), "a timing setting leaves memory alone");
-                }),
-                new Case("ROCPROFSYS_MEMORY_PRECISION", "1", (before, after) -> {
+                new Case("ROCPROFSYS_TIMING_WIDTH", "14", timingOnly(widensFrom8To14(WALL))),
+                new Case("ROCPROFSYS_TIMING_SCIENTIFIC", "ON", timingOnly(scientific(WALL, "| 1.000000e+00 |"))),
+                new Case("ROCPROFSYS_MEMORY_PRECISION", "1", memoryOnly((before, after) -> {
                     // app's peak grew by 6.5 MB: 3 decimals by default, 1 with the setting
                     assertTrue(before.get(PEAK).contains("|  6.500 |"), before.get(PEAK));
                     assertTrue(after.get(PEAK).contains("|    6.5 |"), after.get(PEAK));
-                    assertEquals(before.get(WALL), after.get(WALL), "a memory setting leaves timing alone");
-                }),
-                new Case("ROCPROFSYS_MEMORY_UNITS", "KB", (before, after) -> {
+                })),
+                new Case("ROCPROFSYS_MEMORY_UNITS", "KB", memoryOnly((before, after) -> {
                     assertTrue(before.get(PEAK).contains("| peak_rss | MB     |  6.500 |"), before.get(PEAK));
                     assertTrue(after.get(PEAK).contains("| peak_rss | KB     | 6500.000 |"), after.get(PEAK));
-                    assertEquals(before.get(WALL), after.get(WALL), "a memory setting leaves timing alone");
-                }),
-                new Case("ROCPROFSYS_TIMING_UNITS", "msec", (before, after) -> {
+                })),
+                new Case("ROCPROFSYS_TIMING_UNITS", "msec", timingOnly((before, after) -> {
                     assertTrue(before.get(WALL).contains("| wall_clock | sec    | 1.000000 |"), before.get(WALL));
                     assertTrue(after.get(WALL).contains("| wall_clock | msec   | 1000.000000 |"), after.get(WALL));
-                    assertEquals(before.get(PEAK), after.get(PEAK), "a timing setting leaves memory alone");
-                }),
-                new Case("ROCPROFSYS_MEMORY_WIDTH", "14", (before, after) -> {
-                    assertEquals(8, narrowest(before.get(PEAK)));
-                    assertEquals(14, narrowest(after.get(PEAK)), after.get(PEAK));
-                    assertEquals(before.get(WALL), after.get(WALL), "a memory setting leaves timing alone");
-                }),
-                new Case("ROCPROFSYS_MEMORY_SCIENTIFIC", "ON", (before, after) -> {
-                    assertFalse(SCIENTIFIC.matcher(before.get(PEAK)).find(), before.get(PEAK));
-                    assertTrue(after.get(PEAK).contains("| 6.500e+00 |"), after.get(PEAK));
-                    assertEquals(before.get(WALL), after.get(WALL), "a memory setting leaves timing alone");
-                }));
+                })),
+                new Case("ROCPROFSYS_MEMORY_WIDTH", "14", memoryOnly(widensFrom8To14(PEAK))),
+                new Case("ROCPROFSYS_MEMORY_SCIENTIFIC", "ON", memoryOnly(scientific(PEAK, "| 6.500e+00 |"))));
     }
 
     private static final Pattern SCIENTIFIC = Pattern.compile("\\d\\.\\d+e[+-]\\d\\d");
@@ -132,9 +145,7 @@ class TimemorySettingsEffectTest {
     private static Events events() {
         long mb = 1_000_000;
         long a = RegionMetrics.ABSENT;
-        return new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
+        return Events.program(PID, "app")
                 .begin(0, PID, "app", new RegionMetrics(a, 10 * mb, 20 * mb))
                 .begin(10 * MS, PID, LONG_NAME, new RegionMetrics(a, 10 * mb, 20 * mb))
                 .end(110 * MS, PID, new RegionMetrics(a, 14 * mb, 24 * mb), false)

@@ -28,9 +28,7 @@ class TimemorySinkTest {
      * main thread is inside pthread_create: start_thread [125, 925] with work twice (300, 400 ms).
      */
     static Events twoThreads() {
-        Events ev = new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
+        Events ev = Events.program(PID, "app")
                 .begin(0, PID, "app")
                 .region(10 * MS, 110 * MS, PID, "init")
                 .begin(120 * MS, PID, "pthread_create");
@@ -266,7 +264,7 @@ class TimemorySinkTest {
     void treeMergesEqualSiblingsOfDifferentThreads() throws Exception {
         // two workers start under the same pthread_create: one start_thread node, tids united,
         // values and statistics summed, laps of the first kept (timemory's basic_tree +=)
-        Events ev = new Events(PID).process(0, "app").thread(0, PID, 0).begin(0, PID, "app");
+        Events ev = Events.program(PID, "app").begin(0, PID, "app");
         ev.begin(10 * MS, PID, "pthread_create");
         ev.thread(11 * MS, 5001, 1)
                 .region(12 * MS, 112 * MS, 5001, "start_thread")
@@ -297,11 +295,14 @@ class TimemorySinkTest {
         assertEquals("|2>>>   |_start_thread", g.get(3).get("prefix").asText());
     }
 
+    /** The two-thread run into {@code out} with the default options but {@code outputs}. */
+    static Run twoThreadsWith(Path out, TimemoryOptions.Outputs outputs) throws Exception {
+        return Run.of(out, TimemoryOptions.defaults().withOutputs(outputs), twoThreads().list, 2000 * MS, PID);
+    }
+
     @Test
     void jsonOnlyTreeOrOnlyRanks() throws Exception {
-        TimemoryOptions o =
-                TimemoryOptions.defaults().withOutputs(new TimemoryOptions.Outputs(true, false, false, true, false));
-        Run r = Run.of(dir, o, twoThreads().list, 2000 * MS, PID);
+        Run r = twoThreadsWith(dir, new TimemoryOptions.Outputs(true, false, false, true, false));
         JsonNode wc = r.json("wall_clock-4242.json").get("timemory").get("wall_clock");
         assertFalse(wc.has("ranks"));
         assertTrue(wc.has("graph"));
@@ -318,18 +319,13 @@ class TimemorySinkTest {
                         .get("cereal_class_version")
                         .asInt());
 
-        Path d2 = dir.resolve("b");
-        TimemoryOptions o2 =
-                TimemoryOptions.defaults().withOutputs(new TimemoryOptions.Outputs(true, true, true, false, false));
-        Run r2 = Run.of(d2, o2, twoThreads().list, 2000 * MS, PID);
+        Run r2 = twoThreadsWith(dir.resolve("b"), new TimemoryOptions.Outputs(true, true, true, false, false));
         JsonNode wc2 = r2.json("wall_clock-4242.json").get("timemory").get("wall_clock");
         assertTrue(wc2.has("ranks"));
         assertFalse(wc2.has("graph"));
 
         Path d3 = dir.resolve("c");
-        TimemoryOptions o3 =
-                TimemoryOptions.defaults().withOutputs(new TimemoryOptions.Outputs(false, true, true, true, false));
-        Run r3 = Run.of(d3, o3, twoThreads().list, 2000 * MS, PID);
+        Run r3 = twoThreadsWith(d3, new TimemoryOptions.Outputs(false, true, true, true, false));
         assertFalse(Files.exists(d3.resolve("out")));
         assertEquals("", r3.log);
     }

@@ -46,9 +46,7 @@ class ValidateTimemoryJsonTest {
      * summarize. A worker's region nests under the main-thread region open when the worker began.
      */
     static List<List<SinkEvent>> userApiThreads() {
-        Events main = new Events(PID)
-                .process(0, "user-api")
-                .thread(0, PID, 0)
+        Events main = Events.program(PID, "user-api")
                 .begin(0, PID, "user-api", Category.HOST)
                 .begin(1 * MS, PID, "./user-api")
                 .region(2 * MS, 3 * MS, PID, "initialization")
@@ -196,13 +194,7 @@ class ValidateTimemoryJsonTest {
                         .matcher(out)
                         .find(),
                 out);
-        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
-                r.file("wall_clock-777.json"),
-                "wall_clock",
-                List.of("app", "thread_creation", "run", "lock_step", "unlock_step"),
-                List.of(1, 1, 4, 4000, 4000),
-                List.of(0, 0, 0, 0, 0));
-        assertTrue(res.ok(), res.message());
+        assertCollapsedLocks(r, List.of(0, 0, 0, 0, 0));
         assertTrue(out.contains("| >>> app "), out);
     }
 
@@ -228,13 +220,7 @@ class ValidateTimemoryJsonTest {
     @Test
     void collapsedThreadsMergeIdenticalPaths() throws Exception {
         Run r = Run.of(dir, coutOptions(false, true), byTime(locks()), 10_000 * MS, PID);
-        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
-                r.file("wall_clock-777.json"),
-                "wall_clock",
-                List.of("app", "thread_creation", "run", "lock_step", "unlock_step"),
-                List.of(1, 1, 4, 4000, 4000),
-                List.of(0, 1, 2, 3, 3));
-        assertTrue(res.ok(), res.message());
+        assertCollapsedLocks(r, List.of(0, 1, 2, 3, 3));
         assertTrue(r.stdout.contains("| >>>     |_lock_step "), r.stdout);
         assertEquals(
                 5,
@@ -250,9 +236,7 @@ class ValidateTimemoryJsonTest {
     @Test
     void traceTimeWindow() throws Exception {
         // rocprof-sys-time-window-tests.cmake: only what falls in the window reaches the sink
-        Events ev = new Events(PID)
-                .process(0, "trace-time-window")
-                .thread(0, PID, 0)
+        Events ev = Events.program(PID, "trace-time-window")
                 .begin(0, PID, "trace-time-window")
                 .region(100 * MS, 600 * MS, PID, "outer_a")
                 .region(600 * MS, 1100 * MS, PID, "outer_b")
@@ -276,7 +260,7 @@ class ValidateTimemoryJsonTest {
         // upstream's python-source check as the Python hooks record examples/python/source.py -v 5
         // -n 5 -s 3: the user region main_loop around each iteration, python regions run > fib
         // recursion and inefficient > _sum in the first 3 (PythonEndToEndIT: the same list, real run)
-        Events ev = new Events(PID).process(0, "python3").thread(0, PID, 0);
+        Events ev = Events.program(PID, "python3");
         long[] t = {0};
         for (int i = 0; i < 5; i++) {
             ev.begin(t[0]++, PID, "main_loop");
@@ -317,12 +301,20 @@ class ValidateTimemoryJsonTest {
      * region "app"; on the main thread the user region thread_creation around starting 4 workers;
      * each worker pushes run, then 1000 x (lock_step, unlock_step) user regions.
      */
+    /** The locks program's wall_clock JSON with the four workers' entries collapsed, at {@code depths}. */
+    static void assertCollapsedLocks(Run r, List<Integer> depths) throws Exception {
+        TimemoryJsonValidator.Result res = TimemoryJsonValidator.validate(
+                r.file("wall_clock-777.json"),
+                "wall_clock",
+                List.of("app", "thread_creation", "run", "lock_step", "unlock_step"),
+                List.of(1, 1, 4, 4000, 4000),
+                depths);
+        assertTrue(res.ok(), res.message());
+    }
+
     static List<List<SinkEvent>> locks() {
-        Events main = new Events(PID)
-                .process(0, "app")
-                .thread(0, PID, 0)
-                .begin(0, PID, "app", Category.HOST)
-                .begin(5 * MS, PID, "thread_creation");
+        Events main =
+                Events.program(PID, "app").begin(0, PID, "app", Category.HOST).begin(5 * MS, PID, "thread_creation");
         List<List<SinkEvent>> out = new ArrayList<>();
         List<Events> workers = new ArrayList<>();
         for (int k = 1; k <= 4; k++) {

@@ -12,8 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.rocprofsys.testkit.Make;
-import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * The collector's own calibration pairs: the real librocprof-sys.so, built here, loaded into this
@@ -27,11 +25,7 @@ class AgentClockTest {
 
     @BeforeAll
     static void buildAgent() throws Exception {
-        Path src = Path.of(System.getProperty("user.dir"))
-                .resolve("../agent/src/main/c")
-                .normalize();
-        ProcessResult make = Make.run(src, "OUT=" + build, "all");
-        assertEquals(0, make.exitCode(), "make failed:\n" + make.all());
+        AgentMake.build(build, "all");
         library = build.resolve("librocprof-sys.so");
     }
 

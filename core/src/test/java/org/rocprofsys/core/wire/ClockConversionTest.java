@@ -81,6 +81,11 @@ class ClockConversionTest {
     }
 
     /** Which pair a conversion went through: the ns it gives for that pair's ticks. */
+    /** ClockConversion.choose(INIT, exit, latest, now, own) converts through {@code expected}. */
+    private static void assertChooses(Pair expected, String why, Pair exit, Pair latest, long now, Supplier<Pair> own) {
+        assertTrue(goesThrough(ClockConversion.choose(INIT, exit, latest, now, own), expected), why);
+    }
+
     private static boolean goesThrough(ClockConversion c, Pair p) {
         return c.toMonotonicNs(p.ticks()) == p.monotonicNs() && c.toMonotonicNs(INIT.ticks()) == INIT.monotonicNs();
     }
@@ -95,27 +100,28 @@ class ClockConversionTest {
     void anExitedProcessUsesItsExitPair() {
         Pair exit = at(500, 7);
         Pair latest = at(400, -9);
-        assertTrue(
-                goesThrough(
-                        ClockConversion.choose(INIT, exit, latest, INIT.monotonicNs() + 3600_000 * MS, never()), exit),
-                "the exit pair, however long ago the process exited");
+        assertChooses(
+                exit,
+                "the exit pair, however long ago the process exited",
+                exit,
+                latest,
+                INIT.monotonicNs() + 3600_000 * MS,
+                never());
     }
 
     @Test
     void aShortExitPairGivesWayToTheCollectorsOwnPair() {
         Pair exit = at(3, 7); // 3 ms after init: too short a baseline
         Pair own = at(900, 3);
-        assertTrue(goesThrough(ClockConversion.choose(INIT, exit, null, own.monotonicNs(), () -> own), own));
-        assertTrue(
-                goesThrough(ClockConversion.choose(INIT, exit, null, own.monotonicNs(), null), exit),
-                "without a pair of its own, the short one");
+        assertChooses(own, "", exit, null, own.monotonicNs(), () -> own);
+        assertChooses(exit, "without a pair of its own, the short one", exit, null, own.monotonicNs(), null);
     }
 
     @Test
     void aRunningProcessUsesItsLatestPairWhileItIsRecent() {
         Pair latest = at(400, 11);
         long now = latest.monotonicNs() + 300 * MS; // extrapolating 300 ms from a 400 ms baseline
-        assertTrue(goesThrough(ClockConversion.choose(INIT, null, latest, now, never()), latest));
+        assertChooses(latest, "", null, latest, now, never());
     }
 
     @Test
@@ -127,21 +133,18 @@ class ClockConversionTest {
             reads.incrementAndGet();
             return own;
         };
-        assertTrue(goesThrough(ClockConversion.choose(INIT, null, stale, own.monotonicNs(), reader), own));
+        assertChooses(own, "", null, stale, own.monotonicNs(), reader);
         Pair shortOne = at(2, 11);
-        assertTrue(goesThrough(ClockConversion.choose(INIT, null, shortOne, at(5, 0).monotonicNs(), reader), own));
+        assertChooses(own, "", null, shortOne, at(5, 0).monotonicNs(), reader);
         assertEquals(2, reads.get());
-        assertTrue(
-                goesThrough(ClockConversion.choose(INIT, null, stale, own.monotonicNs(), null), stale),
-                "without a pair of its own, the stale one");
+        assertChooses(stale, "without a pair of its own, the stale one", null, stale, own.monotonicNs(), null);
     }
 
     @Test
     void anUnusableOwnPairIsIgnored() {
         Pair latest = at(2, 0);
         Pair noTsc = new Pair(0, INIT.monotonicNs() + 5000 * MS); // the helper where there is no TSC
-        assertTrue(goesThrough(
-                ClockConversion.choose(INIT, null, latest, latest.monotonicNs() + 10 * MS, () -> noTsc), latest));
+        assertChooses(latest, "", null, latest, latest.monotonicNs() + 10 * MS, () -> noTsc);
     }
 
     @Test

@@ -36,8 +36,6 @@ import org.rocprofsys.core.event.ThreadEnded;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.launch.Session;
 import org.rocprofsys.core.spi.WireException;
-import org.rocprofsys.testkit.Make;
-import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * The agent's binary instrumentation, end to end without the Java planner: test programs built
@@ -64,11 +62,7 @@ class InstrumentAgentTest {
 
     @BeforeAll
     static void buildTests() throws Exception {
-        Path src = Path.of(System.getProperty("user.dir"))
-                .resolve("../agent/src/main/c")
-                .normalize();
-        ProcessResult make = Make.run(src, "OUT=" + build, "instr-tests");
-        assertEquals(0, make.exitCode(), "make instr-tests failed:\n" + make.all());
+        AgentMake.build(build, "instr-tests");
         agent = build.resolve("librocprof-sys.so");
         rewriteTest = build.resolve("instr_rewrite_test");
         runtimeTest = build.resolve("instr_runtime_test");

@@ -144,10 +144,7 @@ class RingDrainRunsTest {
         expected.add(functionEnter(7, "defined"));
         annotation("ignored", 1); // an instrumented function's region takes no annotation
         expected.add(functionExit());
-        publish();
-        drain.drain();
-        drain.flushPending();
-        assertEquals(expected, expanded());
+        assertDrained(expected);
         assertTrue(seen.stream().anyMatch(e -> e instanceof RegionRun r && r.size() == 2), "runs: " + seen);
     }
 
@@ -159,10 +156,7 @@ class RingDrainRunsTest {
         expected.add(beginWithThreadCpu("measured", 5_000));
         expected.add(end());
         expected.add(end());
-        publish();
-        drain.drain();
-        drain.flushPending();
-        assertEquals(expected, expanded());
+        assertDrained(expected);
         assertEquals(
                 List.of(RegionRun.class, RegionBegin.class, RegionRun.class, RegionEnd.class),
                 seen.stream().map(Object::getClass).toList());
@@ -178,10 +172,7 @@ class RingDrainRunsTest {
         expected.addAll(functionCall(3, "leaf"));
         expected.addAll(functionCall(3, "leaf"));
         expected.add(functionExit());
-        publish();
-        drain.drain();
-        drain.flushPending();
-        assertEquals(expected, expanded());
+        assertDrained(expected);
         assertEquals(
                 List.of(RegionRun.class), seen.stream().map(Object::getClass).toList());
 
@@ -210,6 +201,14 @@ class RingDrainRunsTest {
         List<TraceEvent> out = new ArrayList<>();
         seen.forEach(RegionRun.expanding(out::add));
         return out;
+    }
+
+    /** Publishes what was written, drains it all and checks the events, run-length expanded. */
+    private void assertDrained(List<?> expected) throws WireException {
+        publish();
+        drain.drain();
+        drain.flushPending();
+        assertEquals(expected, expanded());
     }
 
     private void publish() {

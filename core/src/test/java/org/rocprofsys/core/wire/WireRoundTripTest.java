@@ -43,8 +43,6 @@ import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceControl;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.spi.WireException;
-import org.rocprofsys.testkit.Make;
-import org.rocprofsys.testkit.ProcessResult;
 
 /**
  * Wire round trip, Java side. Builds agent/src/test/c/wire_roundtrip.c (the agent's real writer
@@ -67,11 +65,7 @@ class WireRoundTripTest {
 
     @BeforeAll
     static void buildWriter() throws Exception {
-        Path src = Path.of(System.getProperty("user.dir"))
-                .resolve("../agent/src/main/c")
-                .normalize();
-        ProcessResult make = Make.run(src, "OUT=" + build, "test-writer");
-        assertEquals(0, make.exitCode(), "make test-writer failed:\n" + make.all());
+        AgentMake.build(build, "test-writer");
         writer = build.resolve("wire_roundtrip");
         assertTrue(Files.isExecutable(writer), writer + " was not built");
     }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfSymbol;
 import org.rocprofsys.elf.testbin.TestBinaries;
-import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.Disassembly;
 
 class CapstoneTest {
     private static byte[] hex(String s) {
@@ -117,16 +117,7 @@ class CapstoneTest {
         try (Capstone cs = Capstone.openX86_64()) {
             insns = cs.disassemble(elf.segmentAt(big.value(), big.size()), big.value());
         }
-        String dump = Command.of(
-                        "objdump",
-                        "-d",
-                        "-M",
-                        "intel",
-                        "--no-show-raw-insn",
-                        "--start-address=0x" + Long.toHexString(big.value()),
-                        "--stop-address=0x" + Long.toHexString(big.value() + big.size()),
-                        bin.toString())
-                .ok();
+        String dump = Disassembly.of(bin, big.value(), big.value() + big.size(), "-M", "intel", "--no-show-raw-insn");
         Matcher m = Pattern.compile("^\\s+([0-9a-f]+):\\s+(\\S+)", Pattern.MULTILINE)
                 .matcher(dump);
         List<Long> addrs = new ArrayList<>();

@@ -9,14 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.testbin.TestBinaries;
-import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.select.SelectionOptions;
 import org.rocprofsys.testkit.Command;
 
@@ -166,17 +164,8 @@ class PatchExecutionTest {
     @TempDir
     static Path dir;
 
-    static Capstone cs;
-
-    @BeforeAll
-    static void open() {
-        cs = Capstone.openX86_64();
-    }
-
-    @AfterAll
-    static void close() {
-        cs.close();
-    }
+    @RegisterExtension
+    static final OpenCapstone CS = new OpenCapstone();
 
     static Map<String, String> results(String out) {
         return out.lines()
@@ -201,7 +190,7 @@ class PatchExecutionTest {
         Path bin = TestBinaries.compile(
                 dir, "exec-" + variant, src, variant.startsWith("cxx"), flags.toArray(String[]::new));
         ElfFile elf = ElfFile.open(bin);
-        PlanResult r = new Planner(cs)
+        PlanResult r = new Planner(CS.get())
                 .plan(
                         elf,
                         PlannerOptions.of(SelectionOptions.builder()

@@ -1,6 +1,7 @@
 package org.rocprofsys.instrument.plan;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.rocprofsys.instrument.plan.PlannerTest.anySize;
 import static org.rocprofsys.instrument.plan.PlannerTest.planned;
 import static org.rocprofsys.instrument.plan.PlannerTest.reasons;
 
@@ -8,13 +9,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.testbin.TestBinaries;
-import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.instrument.select.SelectionMessage;
 import org.rocprofsys.instrument.select.SelectionOptions;
@@ -65,29 +65,23 @@ class PlannerModulesTest {
 
     static Path cxx;
     static Path lib;
-    static Capstone cs;
+
+    @RegisterExtension
+    static final OpenCapstone CS = new OpenCapstone();
 
     @BeforeAll
     static void build() throws Exception {
         cxx = TestBinaries.compile(dir, "cxxprog", CXX, true, "-O1", "-fno-inline");
         lib = TestBinaries.compileC(dir, "libplan.so", LIB, "-O2", "-shared", "-fPIC");
-        cs = Capstone.openX86_64();
-    }
-
-    @AfterAll
-    static void close() {
-        cs.close();
     }
 
     static PlanResult plan(Path bin, PlannerOptions o) throws Exception {
-        return new Planner(cs).plan(ElfFile.open(bin), o);
+        return CS.plan(bin, o);
     }
 
     @Test
     void cxxNamesLinkageAndLabels() throws Exception {
-        PlanResult r = plan(
-                cxx,
-                PlannerOptions.of(SelectionOptions.builder().minInstructions(0).build()));
+        PlanResult r = plan(cxx, PlannerOptions.of(anySize().build()));
         Map<String, String> why = reasons(r);
         Map<String, PlannedFunction> p = planned(r);
         // functions defined in a class body and template instances are weak (COMDAT): not in the default linkage
@@ -102,10 +96,7 @@ class PlannerModulesTest {
         assertEquals("weak", tw.linkage());
 
         PlannerOptions withWeak = new PlannerOptions(
-                SelectionOptions.builder()
-                        .minInstructions(0)
-                        .linkage(Set.of("global", "local", "weak", "unique"))
-                        .build(),
+                anySize().linkage(Set.of("global", "local", "weak", "unique")).build(),
                 LabelFormat.of(Set.of("args", "return")),
                 0,
                 false);
@@ -121,32 +112,18 @@ class PlannerModulesTest {
         Path withLines = TestBinaries.compile(dir, "cxxlines", CXX, true, "-O1", "-fno-inline", "-g");
         r = plan(
                 withLines,
-                new PlannerOptions(
-                        SelectionOptions.builder().minInstructions(0).build(),
-                        LabelFormat.of(Set.of("args", "file", "line")),
-                        0,
-                        false));
+                new PlannerOptions(anySize().build(), LabelFormat.of(Set.of("args", "file", "line")), 0, false));
         // thrower is defined on line 12 of the source; the file as the line program names it
         assertEquals("thrower(int) [cxxlines.cpp:12]", planned(r).get("thrower").label());
 
         // with debug information, module regexes also match the source file (upstream's modules are CUs)
-        r = plan(
-                withLines,
-                PlannerOptions.of(SelectionOptions.builder()
-                        .minInstructions(0)
-                        .moduleExclude("\\.cpp$")
-                        .build()));
+        r = plan(withLines, PlannerOptions.of(anySize().moduleExclude("\\.cpp$").build()));
         assertEquals("module-exclude-regex", reasons(r).get("thrower"));
         assertTrue(r.messages().stream()
                 .map(SelectionMessage::format)
                 .toList()
                 .contains("[module][Skipping] module-exclude-regex :: 'cxxlines.cpp'..."));
-        r = plan(
-                cxx,
-                PlannerOptions.of(SelectionOptions.builder()
-                        .minInstructions(0)
-                        .moduleExclude("\\.cpp$")
-                        .build()));
+        r = plan(cxx, PlannerOptions.of(anySize().moduleExclude("\\.cpp$").build()));
         assertTrue(planned(r).containsKey("thrower"), "no line table, so only the ELF path is matched");
     }
 
@@ -169,9 +146,7 @@ class PlannerModulesTest {
                         .build()));
         assertEquals(Set.of("lib_outer"), planned(r).keySet());
 
-        r = plan(
-                lib,
-                PlannerOptions.of(SelectionOptions.builder().minInstructions(0).build()));
+        r = plan(lib, PlannerOptions.of(anySize().build()));
         Map<String, String> why = reasons(r);
         assertEquals("overlapping", why.get("ov_a"));
         assertEquals("overlapping", why.get("ov_b"));
@@ -204,12 +179,7 @@ class PlannerModulesTest {
                         .orElseThrow()
                         .reason());
 
-        r = plan(
-                lib,
-                PlannerOptions.of(SelectionOptions.builder()
-                        .minInstructions(0)
-                        .allowOverlapping(true)
-                        .build()));
+        r = plan(lib, PlannerOptions.of(anySize().allowOverlapping(true).build()));
         assertTrue(planned(r).keySet().containsAll(Set.of("ov_a", "ov_b")));
     }
 
@@ -223,10 +193,11 @@ class PlannerModulesTest {
         PlannedFunction sw = planned(r).get("lib_switch");
         assertNotNull(sw, reasons(r).toString());
         long area = ElfFile.open(lib).highestLoadEnd() + 0x4000_0000L - 0x1000;
-        List<Insn> orig = cs.disassemble(
-                ElfFile.open(lib).bytesAt(sw.function().address(), sw.patchLength()),
-                sw.function().address());
-        List<Insn> moved = PlannerTest.relocateAndDecode(cs, sw, area);
+        List<Insn> orig = CS.get()
+                .disassemble(
+                        ElfFile.open(lib).bytesAt(sw.function().address(), sw.patchLength()),
+                        sw.function().address());
+        List<Insn> moved = PlannerTest.relocateAndDecode(CS.get(), sw, area);
         assertEquals(orig.size(), moved.size());
         for (int i = 0; i < orig.size(); i++) {
             assertEquals(orig.get(i).mnemonic(), moved.get(i).mnemonic());

@@ -11,9 +11,9 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.testbin.TestBinaries;
@@ -21,7 +21,7 @@ import org.rocprofsys.instrument.capstone.Capstone;
 import org.rocprofsys.instrument.capstone.Insn;
 import org.rocprofsys.instrument.select.SelectionMessage;
 import org.rocprofsys.instrument.select.SelectionOptions;
-import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.Disassembly;
 
 class PlannerTest {
     /** C functions plus hand-written entries that exercise each patchability rule. */
@@ -75,22 +75,23 @@ class PlannerTest {
 
     static Path pie;
     static Path nopie;
-    static Capstone cs;
+
+    @RegisterExtension
+    static final OpenCapstone CS = new OpenCapstone();
 
     @BeforeAll
     static void build() throws Exception {
         pie = TestBinaries.compileC(dir, "prog-pie", PROG, "-O0", "-fPIE", "-pie");
         nopie = TestBinaries.compileC(dir, "prog-nopie", PROG, "-O0", "-fno-pie", "-no-pie");
-        cs = Capstone.openX86_64();
-    }
-
-    @AfterAll
-    static void close() {
-        cs.close();
     }
 
     static PlanResult plan(Path bin, SelectionOptions o) throws Exception {
-        return new Planner(cs).plan(ElfFile.open(bin), PlannerOptions.of(o));
+        return CS.plan(bin, PlannerOptions.of(o));
+    }
+
+    /** Selection options that take functions of any size (the planner's rules decide). */
+    static SelectionOptions.Builder anySize() {
+        return SelectionOptions.builder().minInstructions(0);
     }
 
     static Map<String, PlannedFunction> planned(PlanResult r) {
@@ -106,8 +107,7 @@ class PlannerTest {
     @Test
     void patchabilityRulesAndReasons() throws Exception {
         for (Path bin : List.of(pie, nopie)) {
-            PlanResult r =
-                    plan(bin, SelectionOptions.builder().minInstructions(0).build());
+            PlanResult r = plan(bin, anySize().build());
             Map<String, PlannedFunction> p = planned(r);
             Map<String, String> why = reasons(r);
             for (String ok : List.of("inner", "outer", "sw", "helper", "riploader", "asm_jcc", "asm_call", "asm_jmp")) {
@@ -128,16 +128,7 @@ class PlannerTest {
             assertTrue(r.messages().stream()
                     .anyMatch(m -> m.format()
                             .equals("[function][Skipping] no-instrumentable-entry-point :: 'frame_dummy'...")));
-            PlanResult all = new Planner(cs)
-                    .plan(
-                            ElfFile.open(bin),
-                            new PlannerOptions(
-                                    SelectionOptions.builder()
-                                            .minInstructions(0)
-                                            .build(),
-                                    LabelFormat.NAME_ONLY,
-                                    0,
-                                    true));
+            PlanResult all = CS.plan(bin, new PlannerOptions(anySize().build(), LabelFormat.NAME_ONLY, 0, true));
             assertEquals("no-instrumentable-entry-point", reasons(all).get("register_tm_clones"));
             assertEquals(
                     r.plan().available().size() + 6, all.plan().available().size(), "crt functions and _init/_fini");
@@ -152,7 +143,7 @@ class PlannerTest {
 
     /** Applies fix-ups as the area builder would for code placed at {@code at}, then decodes it. */
     static List<Insn> relocateAndDecode(PlannedFunction f, long at) {
-        return relocateAndDecode(cs, f, at);
+        return relocateAndDecode(CS.get(), f, at);
     }
 
     static List<Insn> relocateAndDecode(Capstone cs, PlannedFunction f, long at) {
@@ -170,13 +161,7 @@ class PlannerTest {
     }
 
     static long objdumpTarget(Path bin, long from, long to, String mnemonicRegex) throws Exception {
-        String dump = Command.of(
-                        "objdump",
-                        "-d",
-                        "--start-address=0x" + Long.toHexString(from),
-                        "--stop-address=0x" + Long.toHexString(to),
-                        bin.toString())
-                .ok();
+        String dump = Disassembly.of(bin, from, to);
         Matcher m = Pattern.compile("\\t(?:" + mnemonicRegex + ")\\s+.*?(?:# )?([0-9a-f]+) <")
                 .matcher(dump);
         assertTrue(m.find(), dump);
@@ -186,8 +171,7 @@ class PlannerTest {
     @Test
     void relocatedCodePointsWhereTheOriginalDid() throws Exception {
         for (Path bin : List.of(pie, nopie)) {
-            PlanResult r =
-                    plan(bin, SelectionOptions.builder().minInstructions(0).build());
+            PlanResult r = plan(bin, anySize().build());
             Map<String, PlannedFunction> p = planned(r);
             long area = ElfFile.open(bin).highestLoadEnd() + 0x10_0000;
 
@@ -264,12 +248,7 @@ class PlannerTest {
 
     @Test
     void userExcludeRestrictAndInstructionExclude() throws Exception {
-        PlanResult r = plan(
-                nopie,
-                SelectionOptions.builder()
-                        .minInstructions(0)
-                        .functionExclude("^asm_", "^sw$")
-                        .build());
+        PlanResult r = plan(nopie, anySize().functionExclude("^asm_", "^sw$").build());
         Map<String, String> why = reasons(r);
         assertEquals("function-exclude-regex", why.get("asm_jcc"));
         assertEquals("function-exclude-regex", why.get("sw"));
@@ -281,20 +260,10 @@ class PlannerTest {
         assertEquals(Set.of("inner", "sw"), planned(r).keySet());
         assertEquals("function-restrict-regex", reasons(r).get("outer"));
 
-        r = plan(
-                nopie,
-                SelectionOptions.builder()
-                        .minInstructions(0)
-                        .instructionExclude("imul")
-                        .build());
+        r = plan(nopie, anySize().instructionExclude("imul").build());
         assertEquals("instruction-exclude-regex", reasons(r).get("inner"));
 
-        r = plan(
-                nopie,
-                SelectionOptions.builder()
-                        .minInstructions(0)
-                        .moduleExclude("prog-nopie$")
-                        .build());
+        r = plan(nopie, anySize().moduleExclude("prog-nopie$").build());
         assertTrue(r.plan().instrumented().isEmpty());
         assertEquals("module-exclude-regex", reasons(r).get("inner"));
 

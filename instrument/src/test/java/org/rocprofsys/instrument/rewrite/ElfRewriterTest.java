@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -29,6 +30,12 @@ import org.rocprofsys.testkit.ProcessResult;
 class ElfRewriterTest {
     @TempDir
     Path tmp;
+
+    /** The test program prog.c built at -O0 as {@code prog} in {@code tmp}. */
+    private Path prog() throws IOException, InterruptedException {
+        TestPrograms.source(tmp, "prog.c");
+        return TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
+    }
 
     static final Set<String> PROG_FUNCS = new LinkedHashSet<>(
             List.of("fib", "sum_array", "scale", "many_args", "make_big", "shout", "cmp_long", "main"));
@@ -220,8 +227,7 @@ class ElfRewriterTest {
 
     @Test
     void unwritableOutputIsRefusedWithoutLeavingFiles() throws Exception {
-        TestPrograms.source(tmp, "prog.c");
-        Path exe = TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
+        Path exe = prog();
         InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("fib"));
         Path notDir = tmp.resolve("file");
         Files.writeString(notDir, "x");
@@ -244,8 +250,7 @@ class ElfRewriterTest {
 
     @Test
     void entryOutsideCodeIsRefused() throws Exception {
-        TestPrograms.source(tmp, "prog.c");
-        Path exe = TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
+        Path exe = prog();
         InstrumentPlan good = TestPrograms.plan(exe, true, Set.of("fib"));
         var f = good.instrumented().getFirst();
         var bad = new org.rocprofsys.instrument.plan.PlannedFunction(
@@ -267,8 +272,7 @@ class ElfRewriterTest {
 
     @Test
     void envDefaultsAndModeTravelInTheArea() throws Exception {
-        TestPrograms.source(tmp, "prog.c");
-        Path exe = TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
+        Path exe = prog();
         InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("fib", "main"));
         Map<String, String> env = new LinkedHashMap<>();
         env.put("ROCPROFSYS_TRACE", "true");
@@ -467,8 +471,7 @@ class ElfRewriterTest {
 
     @Test
     void rewrittenFilesAreNotRewrittenAgain() throws Exception {
-        TestPrograms.source(tmp, "prog.c");
-        Path exe = TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
+        Path exe = prog();
         InstrumentPlan plan = TestPrograms.plan(exe, true, Set.of("fib"));
         Path once = tmp.resolve("once");
         ElfRewriter.rewrite(plan, Map.of(), once);
@@ -543,8 +546,7 @@ class ElfRewriterTest {
                 RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("short"), tmp.resolve("x"), area));
         assertTrue(sh.getMessage().contains("not an ELF file"), sh.getMessage());
         // a truncated executable: program headers cut off
-        TestPrograms.source(tmp, "prog.c");
-        Path exe = TestPrograms.cc(tmp, "prog", "-O0", "prog.c");
+        Path exe = prog();
         Files.write(tmp.resolve("cut"), Arrays.copyOf(Files.readAllBytes(exe), 100));
         RewriteException cut = assertThrows(
                 RewriteException.class, () -> ElfRewriter.rewrite(tmp.resolve("cut"), tmp.resolve("x"), area));

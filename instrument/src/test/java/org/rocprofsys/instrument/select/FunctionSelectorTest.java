@@ -73,11 +73,10 @@ class FunctionSelectorTest {
                                 plain("main"))
                         .reason());
 
-        Decision libc = decide(forceAll, inModule("/lib/x86_64-linux-gnu/libc.so.6", "qsort"));
-        assertEquals("internal library", libc.reason());
-        assertEquals(
-                "[module][Excluding] internal library :: '/lib/x86_64-linux-gnu/libc.so.6'...",
-                libc.messages().getFirst().format());
+        assertExcluded(
+                decide(forceAll, inModule("/lib/x86_64-linux-gnu/libc.so.6", "qsort")),
+                "internal library",
+                "[module][Excluding] internal library :: '/lib/x86_64-linux-gnu/libc.so.6'...");
         assertEquals(
                 "rocprofsys",
                 decide(forceAll, inModule("/opt/lib/librocprof-sys-dl.so", "f")).reason());
@@ -96,15 +95,18 @@ class FunctionSelectorTest {
                         .reason());
         FunctionFacts fromAsm = new FunctionFacts(
                 plain("fast_copy").info(), true, Set.of(), false, false, false, List.of(), "memcpy-avx.S");
-        Decision asm = decide(forceAll, fromAsm);
-        assertEquals("file extension", asm.reason());
-        assertEquals(
-                "[module][Excluding] file extension :: 'memcpy-avx.S'...",
-                asm.messages().getFirst().format());
+        assertExcluded(
+                decide(forceAll, fromAsm), "file extension", "[module][Excluding] file extension :: 'memcpy-avx.S'...");
         assertEquals(
                 "less-than-2-instructions",
                 decide(forceAll, facts("/a", "one", 1, 1, "global", "default", Set.of(), false, false))
                         .reason());
+    }
+
+    /** {@code d} excludes for {@code reason}, and its first message says {@code message}. */
+    private static void assertExcluded(Decision d, String reason, String message) {
+        assertEquals(reason, d.reason());
+        assertEquals(message, d.messages().getFirst().format());
     }
 
     @Test

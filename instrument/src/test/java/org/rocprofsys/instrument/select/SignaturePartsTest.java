@@ -3,37 +3,39 @@ package org.rocprofsys.instrument.select;
 import static org.junit.jupiter.api.Assertions.*;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class SignaturePartsTest {
+    /** Each part as expected: '*' is not checked, NULL is null, '' the empty string. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            int twice<int>(int)                                                | int | twice<int>                                          | int        | *
+            ns::Widget::compute(int) const                                     | ''  | ns::Widget::compute                                 | *          | ' const'
+            std::vector<int, std::allocator<int> >::operator[](unsigned long) | *   | std::vector<int, std::allocator<int> >::operator[] | *          | *
+            (anonymous namespace)::helper(double)                              | ''  | (anonymous namespace)::helper                       | *          | *
+            Foo::operator()(int, char*) [clone .constprop.0]                   | *   | Foo::operator()                                     | int, char* | *
+            operator new(unsigned long)                                        | *   | operator new                                        | *          | *
+            main                                                               | *   | main                                                | NULL       | *
+            """)
+    void splitsSignatures(String signature, String returnType, String name, String parameters, String qualifiers) {
+        SignatureParts p = SignatureParts.parse(signature);
+        check(returnType, p.returnType());
+        check(name, p.name());
+        check(parameters, p.parameters());
+        check(qualifiers, p.qualifiers());
+    }
+
+    private static void check(String expected, String actual) {
+        switch (expected) {
+            case "*" -> {}
+            case "NULL" -> assertNull(actual);
+            default -> assertEquals(expected, actual);
+        }
+    }
+
     @Test
-    void splitsSignatures() {
-        SignatureParts p = SignatureParts.parse("int twice<int>(int)");
-        assertEquals("int", p.returnType());
-        assertEquals("twice<int>", p.name());
-        assertEquals("int", p.parameters());
-
-        p = SignatureParts.parse("ns::Widget::compute(int) const");
-        assertEquals("", p.returnType());
-        assertEquals("ns::Widget::compute", p.name());
-        assertEquals(" const", p.qualifiers());
-
-        p = SignatureParts.parse("std::vector<int, std::allocator<int> >::operator[](unsigned long)");
-        assertEquals("std::vector<int, std::allocator<int> >::operator[]", p.name());
-
-        p = SignatureParts.parse("(anonymous namespace)::helper(double)");
-        assertEquals("(anonymous namespace)::helper", p.name());
-        assertEquals("", p.returnType());
-
-        p = SignatureParts.parse("Foo::operator()(int, char*) [clone .constprop.0]");
-        assertEquals("Foo::operator()", p.name());
-        assertEquals("int, char*", p.parameters());
-
-        p = SignatureParts.parse("operator new(unsigned long)");
-        assertEquals("operator new", p.name());
-
-        p = SignatureParts.parse("main");
-        assertEquals("main", p.name());
-        assertNull(p.parameters());
-        assertEquals("main", p.nameWithParameters());
+    void aNameWithoutParametersIsItsOwnNameWithParameters() {
+        assertEquals("main", SignatureParts.parse("main").nameWithParameters());
     }
 }

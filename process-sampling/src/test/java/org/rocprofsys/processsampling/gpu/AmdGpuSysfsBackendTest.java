@@ -36,64 +36,35 @@ class AmdGpuSysfsBackendTest {
     @BeforeEach
     void tree() throws Exception {
         fs = new FakeSysfs(dir.resolve("root"));
-        dev0 = fs.card(
-                0,
-                "0000:03:00.0",
-                2,
-                Map.of(
-                        "vendor",
-                        "0x1002",
-                        "device",
-                        "0x740f",
-                        "product_name",
-                        "AMD Instinct MI210",
-                        "gpu_busy_percent",
-                        "37",
-                        "mem_busy_percent",
-                        "12",
-                        "mem_info_vram_used",
-                        "1073741824"),
-                Map.of(
-                        "name",
-                        "amdgpu",
-                        "temp1_label",
-                        "edge",
-                        "temp1_input",
-                        "45000",
-                        "temp2_label",
-                        "junction",
-                        "temp2_input",
-                        "51000",
-                        "temp3_label",
-                        "mem",
-                        "temp3_input",
-                        "48000",
-                        "power1_average",
-                        "35000000"));
-        dev1 = fs.card(
-                1,
-                "0000:43:00.0",
-                5,
-                Map.of(
-                        "vendor",
-                        "0x1002",
-                        "device",
-                        "0x73bf",
-                        "gpu_busy_percent",
-                        "100",
-                        "mem_info_vram_used",
-                        "524288000"),
-                Map.of(
-                        "name",
-                        "amdgpu",
-                        "temp1_label",
-                        "edge",
-                        "temp1_input",
-                        "61000",
-                        "power1_input",
-                        "120000000",
-                        "power1_average",
-                        "99000000"));
+        dev0 = fs.card(0, "0000:03:00.0", 2, FakeSysfs.files("""
+                        vendor=0x1002
+                        device=0x740f
+                        product_name=AMD Instinct MI210
+                        gpu_busy_percent=37
+                        mem_busy_percent=12
+                        mem_info_vram_used=1073741824
+                        """), FakeSysfs.files("""
+                        name=amdgpu
+                        temp1_label=edge
+                        temp1_input=45000
+                        temp2_label=junction
+                        temp2_input=51000
+                        temp3_label=mem
+                        temp3_input=48000
+                        power1_average=35000000
+                        """));
+        dev1 = fs.card(1, "0000:43:00.0", 5, FakeSysfs.files("""
+                        vendor=0x1002
+                        device=0x73bf
+                        gpu_busy_percent=100
+                        mem_info_vram_used=524288000
+                        """), FakeSysfs.files("""
+                        name=amdgpu
+                        temp1_label=edge
+                        temp1_input=61000
+                        power1_input=120000000
+                        power1_average=99000000
+                        """));
         fs.card(2, "0000:81:00.0", 7, Map.of("vendor", "0x10de", "device", "0x2330"), Map.of("temp1_input", "30000"));
     }
 

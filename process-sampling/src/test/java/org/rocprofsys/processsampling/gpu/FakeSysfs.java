@@ -3,6 +3,7 @@ package org.rocprofsys.processsampling.gpu;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -20,6 +21,16 @@ final class FakeSysfs {
 
     Path root() {
         return root;
+    }
+
+    /** Attribute files as {@code name=value} lines (the value may hold spaces), in order. */
+    static Map<String, String> files(String lines) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String line : lines.strip().split("\n")) {
+            int eq = line.indexOf('=');
+            m.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+        }
+        return m;
     }
 
     /**

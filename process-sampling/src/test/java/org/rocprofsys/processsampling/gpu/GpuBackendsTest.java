@@ -52,17 +52,13 @@ class GpuBackendsTest {
                 0,
                 "0000:03:00.0",
                 0,
-                Map.of(
-                        "vendor",
-                        "0x1002",
-                        "device",
-                        "0x740f",
-                        "gpu_busy_percent",
-                        "5",
-                        "mem_busy_percent",
-                        "1",
-                        "mem_info_vram_used",
-                        "2000000"),
+                FakeSysfs.files("""
+                        vendor=0x1002
+                        device=0x740f
+                        gpu_busy_percent=5
+                        mem_busy_percent=1
+                        mem_info_vram_used=2000000
+                        """),
                 Map.of("temp1_input", "40000", "power1_average", "20000000"));
         return fs;
     }

@@ -9,31 +9,31 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.rocprofsys.core.event.Category;
 import org.rocprofsys.core.event.CounterTrack;
 
 /** ROCPROFSYS_AMD_SMI_METRICS, ROCPROFSYS_SAMPLING_GPUS and the track names of inventory §4.3. */
 class GpuSelectionTest {
 
+    /** metric | device | track name | unit | category (engine 0). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            BUSY_GFX     | 0 | GPU GFX Busy [0] (S)          | %         | AMD_SMI_BUSY_GFX
+            TEMPERATURE  | 0 | GPU Temperature [0] (S)       | deg C     | AMD_SMI_TEMP
+            POWER        | 3 | GPU Current Power [3] (S)     | watts     | AMD_SMI_POWER
+            MEMORY_USAGE | 0 | GPU Memory Usage [0] (S)      | megabytes | AMD_SMI_MEMORY_USAGE
+            VCN_ACTIVITY | 0 | GPU [0] VCN Activity [00] (S) | %         | AMD_SMI_VCN_ACTIVITY
+            """)
+    void tracksAreUpstreams(GpuMetric metric, int device, String name, String unit, Category category) {
+        assertEquals(new CounterTrack(name, unit, category, 0), metric.track(device, 0));
+    }
+
     @Test
     void trackNamesUnitsAndCategoriesAreUpstreams() {
-        assertEquals(
-                new CounterTrack("GPU GFX Busy [0] (S)", "%", Category.AMD_SMI_BUSY_GFX, 0),
-                GpuMetric.BUSY_GFX.track(0, 0));
         assertEquals("GPU UMC Busy [1] (S)", GpuMetric.BUSY_UMC.trackName(1));
         assertEquals("GPU MM Busy [2] (S)", GpuMetric.BUSY_MM.trackName(2));
-        assertEquals(
-                new CounterTrack("GPU Temperature [0] (S)", "deg C", Category.AMD_SMI_TEMP, 0),
-                GpuMetric.TEMPERATURE.track(0, 0));
-        assertEquals(
-                new CounterTrack("GPU Current Power [3] (S)", "watts", Category.AMD_SMI_POWER, 0),
-                GpuMetric.POWER.track(3, 0));
-        assertEquals(
-                new CounterTrack("GPU Memory Usage [0] (S)", "megabytes", Category.AMD_SMI_MEMORY_USAGE, 0),
-                GpuMetric.MEMORY_USAGE.track(0, 0));
-        assertEquals(
-                new CounterTrack("GPU [0] VCN Activity [00] (S)", "%", Category.AMD_SMI_VCN_ACTIVITY, 0),
-                GpuMetric.VCN_ACTIVITY.track(0, 0));
         assertEquals("GPU [1] VCN Activity [03] (S)", GpuMetric.VCN_ACTIVITY.trackName(1, 3));
         assertEquals("GPU [2] JPEG Activity [12] (S)", GpuMetric.JPEG_ACTIVITY.trackName(2, 12));
         assertEquals(Category.AMD_SMI_JPEG_ACTIVITY, GpuMetric.JPEG_ACTIVITY.category());

@@ -35,6 +35,21 @@ class RunArgumentsTest {
     }
 
     /** The environment the command gets when the launcher inherited nothing. */
+    /** {@code NAME=value} lines, in order (a value may hold spaces and '='). */
+    static Map<String, String> envLines(String lines) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String line : lines.strip().split("\n")) {
+            int eq = line.indexOf('=');
+            m.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+        }
+        return m;
+    }
+
+    /** Each {@code NAME=value} of {@code lines} is what {@code env} holds for NAME. */
+    static void assertEnv(Map<String, String> env, String lines) {
+        envLines(lines).forEach((name, value) -> assertEquals(value, env.get(name), name));
+    }
+
     static Map<String, String> env(String... argv) throws RunUsageException {
         return parse(argv).environment();
     }
@@ -74,77 +89,80 @@ class RunArgumentsTest {
         assertTrue(inv.monochrome());
         assertEquals(List.of(), inv.ignoredArguments());
 
-        Map<String, String> expected = new LinkedHashMap<>();
-        expected.put("MONOCHROME", "1");
-        expected.put("ROCPROFSYS_MONOCHROME", "1");
-        expected.put("ROCPROFSYS_DEBUG", "false");
-        expected.put("ROCPROFSYS_VERBOSE", "1");
-        expected.put("ROCPROFSYS_CONFIG_FILE", "/work/rocprof-sys-tests-config/empty.cfg");
-        expected.put("ROCPROFSYS_OUTPUT_PATH", "rocprof-sys-tests-output");
-        expected.put("ROCPROFSYS_OUTPUT_PREFIX", "rocprofiler-systems-run-args-output/");
-        expected.put("ROCPROFSYS_TRACE", "true");
-        expected.put("ROCPROFSYS_PROFILE", "true");
-        expected.put("ROCPROFSYS_USE_PROCESS_SAMPLING", "true");
-        expected.put("ROCPROFSYS_CPU_FREQ_ENABLED", "true");
-        expected.put("ROCPROFSYS_USE_AMD_SMI", "true");
-        expected.put("ROCPROFSYS_USE_SAMPLING", "true");
-        expected.put("ROCPROFSYS_SAMPLING_CPUTIME", "true");
-        expected.put("ROCPROFSYS_SAMPLING_REALTIME", "true");
-        // explicit options beat the WEAK -w/-d whatever their position
-        expected.put("ROCPROFSYS_TRACE_DELAY", "1e-12");
-        expected.put("ROCPROFSYS_TRACE_DURATION", "5");
-        expected.put("ROCPROFSYS_SAMPLING_DELAY", "1");
-        expected.put("ROCPROFSYS_SAMPLING_DURATION", "10");
-        expected.put("ROCPROFSYS_CAUSAL_DELAY", "1");
-        expected.put("ROCPROFSYS_CAUSAL_DURATION", "3");
-        expected.put("ROCPROFSYS_PERFETTO_FILE", "perfetto-run-args-trace.proto");
-        expected.put("ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB", "100");
-        expected.put("ROCPROFSYS_PERFETTO_FILL_POLICY", "ring_buffer");
-        expected.put("ROCPROFSYS_TEXT_OUTPUT", "true");
-        expected.put("ROCPROFSYS_JSON_OUTPUT", "true");
-        expected.put("ROCPROFSYS_COUT_OUTPUT", "true");
-        expected.put("ROCPROFSYS_PROCESS_SAMPLING_FREQ", "1000");
-        expected.put("ROCPROFSYS_PROCESS_SAMPLING_DELAY", "0");
-        expected.put("ROCPROFSYS_PROCESS_SAMPLING_DURATION", "10");
-        expected.put("ROCPROFSYS_SAMPLING_CPUS", "0-4");
-        expected.put("ROCPROFSYS_SAMPLING_GPUS", "0");
-        expected.put("ROCPROFSYS_SAMPLING_FREQ", "1000");
-        expected.put("ROCPROFSYS_SAMPLING_TIDS", "0-3");
-        expected.put("ROCPROFSYS_SAMPLING_CPUTIME_FREQ", "1000");
-        expected.put("ROCPROFSYS_SAMPLING_CPUTIME_DELAY", "1.0");
-        expected.put("ROCPROFSYS_SAMPLING_CPUTIME_TIDS", "0-3");
-        expected.put("ROCPROFSYS_SAMPLING_REALTIME_FREQ", "10");
-        expected.put("ROCPROFSYS_SAMPLING_REALTIME_DELAY", "0.5");
-        expected.put("ROCPROFSYS_SAMPLING_REALTIME_TIDS", "0-3");
-        expected.put("ROCPROFSYS_USE_KOKKOSP", "true");
-        expected.put("ROCPROFSYS_USE_MPIP", "true");
-        expected.put("ROCPROFSYS_USE_OMPT", "true");
-        expected.put("ROCPROFSYS_USE_ROCM", "true");
-        expected.put("ROCPROFSYS_USE_RCCLP", "true");
-        expected.put("ROCPROFSYS_USE_CUDA", "true"); // this project's CUDA backend is one of -I all's
-        // [quirk] actions run in alphabetical order of option names: -I/--include after -E/--exclude
-        expected.put("ROCPROFSYS_TRACE_THREAD_LOCKS", "true");
-        expected.put("ROCPROFSYS_TRACE_THREAD_RW_LOCKS", "true");
-        expected.put("ROCPROFSYS_TRACE_THREAD_SPIN_LOCKS", "true");
-        // -I all: no OMP_TOOL_LIBRARIES / KOKKOS_TOOLS_LIBS while those tool libraries are not built
-        expected.put("ROCPROFSYS_PAPI_EVENTS", "perf::INSTRUCTIONS");
-        expected.put("ROCPROFSYS_SAMPLING_INCLUDE_INLINES", "true");
-        expected.put("HSA_ENABLE_INTERRUPT", "0");
-        expected.put("ROCPROFSYS_USE_CAUSAL", "false");
-        expected.put("ROCPROFSYS_NUM_THREADS_HINT", "4");
-        expected.put("ROCPROFSYS_SAMPLING_ALLOCATOR_SIZE", "32");
-        expected.put("ROCPROFSYS_CI", "true");
-        expected.put("ROCPROFSYS_DL_VERBOSE", "3");
-        expected.put("ROCPROFSYS_PERFETTO_ANNOTATIONS", "off");
-        expected.put("ROCPROFSYS_KOKKOSP_KERNEL_LOGGER", "true");
-        expected.put("ROCPROFSYS_KOKKOSP_NAME_LENGTH_MAX", "1024");
-        expected.put("ROCPROFSYS_KOKKOSP_PREFIX", "\"[kokkos]\"");
-        expected.put("ROCPROFSYS_TMPDIR", "/build/rocprof-sys-tests-config/tmpdir");
-        expected.put("ROCPROFSYS_PERFETTO_BACKEND", "inprocess");
-        expected.put("ROCPROFSYS_USE_PID", "false");
-        expected.put("ROCPROFSYS_TIME_OUTPUT", "off");
-        expected.put("ROCPROFSYS_THREAD_POOL_SIZE", "0");
-        expected.put("ROCPROFSYS_TIMEMORY_COMPONENTS", "wall_clock cpu_clock peak_rss page_rss");
+        // ROCPROFSYS_TRACE_DELAY to ROCPROFSYS_CAUSAL_DURATION: explicit options beat the WEAK -w/-d
+        // whatever their position; ROCPROFSYS_USE_CUDA: this project's CUDA backend is one of -I all's;
+        // ROCPROFSYS_TRACE_THREAD_*LOCKS: [quirk] actions run in alphabetical order of option names,
+        // -I/--include after -E/--exclude; -I all: no OMP_TOOL_LIBRARIES / KOKKOS_TOOLS_LIBS while
+        // those tool libraries are not built
+        Map<String, String> expected = envLines("""
+                MONOCHROME=1
+                ROCPROFSYS_MONOCHROME=1
+                ROCPROFSYS_DEBUG=false
+                ROCPROFSYS_VERBOSE=1
+                ROCPROFSYS_CONFIG_FILE=/work/rocprof-sys-tests-config/empty.cfg
+                ROCPROFSYS_OUTPUT_PATH=rocprof-sys-tests-output
+                ROCPROFSYS_OUTPUT_PREFIX=rocprofiler-systems-run-args-output/
+                ROCPROFSYS_TRACE=true
+                ROCPROFSYS_PROFILE=true
+                ROCPROFSYS_USE_PROCESS_SAMPLING=true
+                ROCPROFSYS_CPU_FREQ_ENABLED=true
+                ROCPROFSYS_USE_AMD_SMI=true
+                ROCPROFSYS_USE_SAMPLING=true
+                ROCPROFSYS_SAMPLING_CPUTIME=true
+                ROCPROFSYS_SAMPLING_REALTIME=true
+                ROCPROFSYS_TRACE_DELAY=1e-12
+                ROCPROFSYS_TRACE_DURATION=5
+                ROCPROFSYS_SAMPLING_DELAY=1
+                ROCPROFSYS_SAMPLING_DURATION=10
+                ROCPROFSYS_CAUSAL_DELAY=1
+                ROCPROFSYS_CAUSAL_DURATION=3
+                ROCPROFSYS_PERFETTO_FILE=perfetto-run-args-trace.proto
+                ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB=100
+                ROCPROFSYS_PERFETTO_FILL_POLICY=ring_buffer
+                ROCPROFSYS_TEXT_OUTPUT=true
+                ROCPROFSYS_JSON_OUTPUT=true
+                ROCPROFSYS_COUT_OUTPUT=true
+                ROCPROFSYS_PROCESS_SAMPLING_FREQ=1000
+                ROCPROFSYS_PROCESS_SAMPLING_DELAY=0
+                ROCPROFSYS_PROCESS_SAMPLING_DURATION=10
+                ROCPROFSYS_SAMPLING_CPUS=0-4
+                ROCPROFSYS_SAMPLING_GPUS=0
+                ROCPROFSYS_SAMPLING_FREQ=1000
+                ROCPROFSYS_SAMPLING_TIDS=0-3
+                ROCPROFSYS_SAMPLING_CPUTIME_FREQ=1000
+                ROCPROFSYS_SAMPLING_CPUTIME_DELAY=1.0
+                ROCPROFSYS_SAMPLING_CPUTIME_TIDS=0-3
+                ROCPROFSYS_SAMPLING_REALTIME_FREQ=10
+                ROCPROFSYS_SAMPLING_REALTIME_DELAY=0.5
+                ROCPROFSYS_SAMPLING_REALTIME_TIDS=0-3
+                ROCPROFSYS_USE_KOKKOSP=true
+                ROCPROFSYS_USE_MPIP=true
+                ROCPROFSYS_USE_OMPT=true
+                ROCPROFSYS_USE_ROCM=true
+                ROCPROFSYS_USE_RCCLP=true
+                ROCPROFSYS_USE_CUDA=true
+                ROCPROFSYS_TRACE_THREAD_LOCKS=true
+                ROCPROFSYS_TRACE_THREAD_RW_LOCKS=true
+                ROCPROFSYS_TRACE_THREAD_SPIN_LOCKS=true
+                ROCPROFSYS_PAPI_EVENTS=perf::INSTRUCTIONS
+                ROCPROFSYS_SAMPLING_INCLUDE_INLINES=true
+                HSA_ENABLE_INTERRUPT=0
+                ROCPROFSYS_USE_CAUSAL=false
+                ROCPROFSYS_NUM_THREADS_HINT=4
+                ROCPROFSYS_SAMPLING_ALLOCATOR_SIZE=32
+                ROCPROFSYS_CI=true
+                ROCPROFSYS_DL_VERBOSE=3
+                ROCPROFSYS_PERFETTO_ANNOTATIONS=off
+                ROCPROFSYS_KOKKOSP_KERNEL_LOGGER=true
+                ROCPROFSYS_KOKKOSP_NAME_LENGTH_MAX=1024
+                ROCPROFSYS_KOKKOSP_PREFIX="[kokkos]"
+                ROCPROFSYS_TMPDIR=/build/rocprof-sys-tests-config/tmpdir
+                ROCPROFSYS_PERFETTO_BACKEND=inprocess
+                ROCPROFSYS_USE_PID=false
+                ROCPROFSYS_TIME_OUTPUT=off
+                ROCPROFSYS_THREAD_POOL_SIZE=0
+                ROCPROFSYS_TIMEMORY_COMPONENTS=wall_clock cpu_clock peak_rss page_rss
+                """);
         assertEquals(new TreeMap<>(expected), new TreeMap<>(inv.environment()));
     }
 
@@ -233,9 +251,11 @@ class RunArgumentsTest {
         assertEquals("-0.001", env("--trace-wait", "-1e-3", "--", "a").get("ROCPROFSYS_TRACE_DELAY"));
         assertEquals("a:b", env("-c", "a", "-c", "b", "--", "x").get("ROCPROFSYS_CONFIG_FILE"));
         Map<String, String> cluster = env("-TPHD", "--", "a");
-        assertEquals("true", cluster.get("ROCPROFSYS_TRACE"));
-        assertEquals("true", cluster.get("ROCPROFSYS_PROFILE"));
-        assertEquals("true", cluster.get("ROCPROFSYS_USE_AMD_SMI"));
+        assertEnv(cluster, """
+                ROCPROFSYS_TRACE=true
+                ROCPROFSYS_PROFILE=true
+                ROCPROFSYS_USE_AMD_SMI=true
+                """);
     }
 
     @Test
@@ -251,9 +271,11 @@ class RunArgumentsTest {
         for (String[] argv :
                 List.of(withCommand("--trace-wait", "1", "-w", "2"), withCommand("-w", "2", "--trace-wait", "1"))) {
             Map<String, String> env = env(argv);
-            assertEquals("1", env.get("ROCPROFSYS_TRACE_DELAY"));
-            assertEquals("2", env.get("ROCPROFSYS_SAMPLING_DELAY"));
-            assertEquals("2", env.get("ROCPROFSYS_CAUSAL_DELAY"));
+            assertEnv(env, """
+                    ROCPROFSYS_TRACE_DELAY=1
+                    ROCPROFSYS_SAMPLING_DELAY=2
+                    ROCPROFSYS_CAUSAL_DELAY=2
+                    """);
         }
         assertEquals("true", env(withCommand("-E", "mutex-locks", "-I", "all")).get("ROCPROFSYS_TRACE_THREAD_LOCKS"));
         assertEquals("true", env(withCommand("-I", "all", "-E", "mutex-locks")).get("ROCPROFSYS_TRACE_THREAD_LOCKS"));
@@ -279,11 +301,13 @@ class RunArgumentsTest {
                 e.getMessage().contains("-P/--profile") && e.getMessage().contains("-F/--flat-profile"),
                 e.getMessage());
         Map<String, String> env = env(withCommand("-F", "--profile-format", "json"));
-        assertEquals("true", env.get("ROCPROFSYS_PROFILE"));
-        assertEquals("true", env.get("ROCPROFSYS_FLAT_PROFILE"));
-        assertEquals("false", env.get("ROCPROFSYS_TEXT_OUTPUT"));
-        assertEquals("true", env.get("ROCPROFSYS_JSON_OUTPUT"));
-        assertEquals("false", env.get("ROCPROFSYS_COUT_OUTPUT"));
+        assertEnv(env, """
+                ROCPROFSYS_PROFILE=true
+                ROCPROFSYS_FLAT_PROFILE=true
+                ROCPROFSYS_TEXT_OUTPUT=false
+                ROCPROFSYS_JSON_OUTPUT=true
+                ROCPROFSYS_COUT_OUTPUT=false
+                """);
     }
 
     @Test
@@ -363,10 +387,12 @@ class RunArgumentsTest {
     @Test
     void debugOptions() throws Exception {
         Map<String, String> env = env(withCommand("--monochrome", "--debug", "-v", "2"));
-        assertEquals("1", env.get("ROCPROFSYS_MONOCHROME"));
-        assertEquals("1", env.get("MONOCHROME"));
-        assertEquals("true", env.get("ROCPROFSYS_DEBUG"));
-        assertEquals("2", env.get("ROCPROFSYS_VERBOSE"));
+        assertEnv(env, """
+                ROCPROFSYS_MONOCHROME=1
+                MONOCHROME=1
+                ROCPROFSYS_DEBUG=true
+                ROCPROFSYS_VERBOSE=2
+                """);
         RunInvocation off = parse(withCommand("--monochrome", "off"));
         assertEquals("0", off.environment().get("MONOCHROME"));
         assertFalse(off.monochrome());
@@ -408,13 +434,17 @@ class RunArgumentsTest {
     @Test
     void hostAndDevice() throws Exception {
         Map<String, String> host = env(withCommand("-H"));
-        assertEquals("true", host.get("ROCPROFSYS_USE_PROCESS_SAMPLING"));
-        assertEquals("true", host.get("ROCPROFSYS_CPU_FREQ_ENABLED"));
-        assertEquals("false", host.get("ROCPROFSYS_USE_AMD_SMI"));
+        assertEnv(host, """
+                ROCPROFSYS_USE_PROCESS_SAMPLING=true
+                ROCPROFSYS_CPU_FREQ_ENABLED=true
+                ROCPROFSYS_USE_AMD_SMI=false
+                """);
         Map<String, String> device = env(withCommand("-D"));
-        assertEquals("true", device.get("ROCPROFSYS_USE_PROCESS_SAMPLING"));
-        assertEquals("false", device.get("ROCPROFSYS_CPU_FREQ_ENABLED"));
-        assertEquals("true", device.get("ROCPROFSYS_USE_AMD_SMI"));
+        assertEnv(device, """
+                ROCPROFSYS_USE_PROCESS_SAMPLING=true
+                ROCPROFSYS_CPU_FREQ_ENABLED=false
+                ROCPROFSYS_USE_AMD_SMI=true
+                """);
         Map<String, String> both = env(withCommand("-H", "-D"));
         assertEquals("true", both.get("ROCPROFSYS_CPU_FREQ_ENABLED"));
         assertEquals("true", both.get("ROCPROFSYS_USE_AMD_SMI"));
@@ -517,11 +547,13 @@ class RunArgumentsTest {
                 "--trace-periods",
                 "1:2",
                 "3:4:5"));
-        assertEquals("t.proto", env.get("ROCPROFSYS_PERFETTO_FILE"));
-        assertEquals("2048", env.get("ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB"));
-        assertEquals("discard", env.get("ROCPROFSYS_PERFETTO_FILL_POLICY"));
-        assertEquals("0.25", env.get("ROCPROFSYS_TRACE_DELAY"));
-        assertEquals("1e+06", env.get("ROCPROFSYS_TRACE_DURATION"));
+        assertEnv(env, """
+                ROCPROFSYS_PERFETTO_FILE=t.proto
+                ROCPROFSYS_PERFETTO_BUFFER_SIZE_KB=2048
+                ROCPROFSYS_PERFETTO_FILL_POLICY=discard
+                ROCPROFSYS_TRACE_DELAY=0.25
+                ROCPROFSYS_TRACE_DURATION=1e+06
+                """);
         // [quirk, kept] comma-joined
         assertEquals("1:2,3:4:5", env.get("ROCPROFSYS_TRACE_PERIODS"));
     }
@@ -549,9 +581,11 @@ class RunArgumentsTest {
     @Test
     void profileDiff() throws Exception {
         Map<String, String> env = env(withCommand("--profile-diff", "old", "pre"));
-        assertEquals("true", env.get("ROCPROFSYS_DIFF_OUTPUT"));
-        assertEquals("old", env.get("ROCPROFSYS_INPUT_PATH"));
-        assertEquals("pre", env.get("ROCPROFSYS_INPUT_PREFIX"));
+        assertEnv(env, """
+                ROCPROFSYS_DIFF_OUTPUT=true
+                ROCPROFSYS_INPUT_PATH=old
+                ROCPROFSYS_INPUT_PREFIX=pre
+                """);
     }
 
     @Test
@@ -570,28 +604,34 @@ class RunArgumentsTest {
     void generalSamplingOptions() throws Exception {
         Map<String, String> env =
                 env(withCommand("-f", "100", "-t", "0", "2-4", "--sampling-wait", "1.5", "--sampling-duration", "20"));
-        assertEquals("100", env.get("ROCPROFSYS_SAMPLING_FREQ"));
-        assertEquals("0, 2-4", env.get("ROCPROFSYS_SAMPLING_TIDS"));
-        assertEquals("1.5", env.get("ROCPROFSYS_SAMPLING_DELAY"));
-        assertEquals("20", env.get("ROCPROFSYS_SAMPLING_DURATION"));
+        assertEnv(env, """
+                ROCPROFSYS_SAMPLING_FREQ=100
+                ROCPROFSYS_SAMPLING_TIDS=0, 2-4
+                ROCPROFSYS_SAMPLING_DELAY=1.5
+                ROCPROFSYS_SAMPLING_DURATION=20
+                """);
     }
 
     @Test
     void samplingTimers() throws Exception {
         assertEquals(Map.of("ROCPROFSYS_SAMPLING_CPUTIME", "true"), env(withCommand("--sample-cputime")));
         Map<String, String> cpu = env(withCommand("--sample-cputime", "100", "0.5", "0", "2-4"));
-        assertEquals("100", cpu.get("ROCPROFSYS_SAMPLING_CPUTIME_FREQ"));
-        assertEquals("0.5", cpu.get("ROCPROFSYS_SAMPLING_CPUTIME_DELAY"));
-        assertEquals("0,2-4", cpu.get("ROCPROFSYS_SAMPLING_CPUTIME_TIDS"));
+        assertEnv(cpu, """
+                ROCPROFSYS_SAMPLING_CPUTIME_FREQ=100
+                ROCPROFSYS_SAMPLING_CPUTIME_DELAY=0.5
+                ROCPROFSYS_SAMPLING_CPUTIME_TIDS=0,2-4
+                """);
         Map<String, String> real = env(withCommand("--sample-realtime", "50"));
         assertEquals("true", real.get("ROCPROFSYS_SAMPLING_REALTIME"));
         assertEquals("50", real.get("ROCPROFSYS_SAMPLING_REALTIME_FREQ"));
         assertNull(real.get("ROCPROFSYS_SAMPLING_REALTIME_DELAY"));
         Map<String, String> ovf = env(withCommand("--sample-overflow", "PERF_COUNT_HW_INSTRUCTIONS", "1000000", "0"));
-        assertEquals("true", ovf.get("ROCPROFSYS_SAMPLING_OVERFLOW"));
-        assertEquals("PERF_COUNT_HW_INSTRUCTIONS", ovf.get("ROCPROFSYS_SAMPLING_OVERFLOW_EVENT"));
-        assertEquals("1000000", ovf.get("ROCPROFSYS_SAMPLING_OVERFLOW_FREQ"));
-        assertEquals("0", ovf.get("ROCPROFSYS_SAMPLING_OVERFLOW_TIDS"));
+        assertEnv(ovf, """
+                ROCPROFSYS_SAMPLING_OVERFLOW=true
+                ROCPROFSYS_SAMPLING_OVERFLOW_EVENT=PERF_COUNT_HW_INSTRUCTIONS
+                ROCPROFSYS_SAMPLING_OVERFLOW_FREQ=1000000
+                ROCPROFSYS_SAMPLING_OVERFLOW_TIDS=0
+                """);
         RunUsageException e = error(withCommand("--sample-overflow", "A", "--sampling-overflow-event", "B"));
         assertTrue(e.getMessage().contains("conflicts"), e.getMessage());
     }
@@ -599,9 +639,11 @@ class RunArgumentsTest {
     @Test
     void counterAndMiscellaneousOptions() throws Exception {
         Map<String, String> env = env(withCommand("-C", "PAPI_TOT_INS", "perf::CYCLES", "-i", "--hsa-interrupt", "1"));
-        assertEquals("PAPI_TOT_INS,perf::CYCLES", env.get("ROCPROFSYS_PAPI_EVENTS"));
-        assertEquals("true", env.get("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"));
-        assertEquals("1", env.get("HSA_ENABLE_INTERRUPT"));
+        assertEnv(env, """
+                ROCPROFSYS_PAPI_EVENTS=PAPI_TOT_INS,perf::CYCLES
+                ROCPROFSYS_SAMPLING_INCLUDE_INLINES=true
+                HSA_ENABLE_INTERRUPT=1
+                """);
     }
 
     @Test
@@ -634,16 +676,18 @@ class RunArgumentsTest {
                 "--rocm-domains",
                 "hip_runtime_api",
                 "kernel_dispatch"));
-        assertEquals("true", env.get("ROCPROFSYS_USE_PID"));
-        assertEquals("4", env.get("ROCPROFSYS_THREAD_POOL_SIZE"));
-        assertEquals("wall_clock peak_rss", env.get("ROCPROFSYS_TIMEMORY_COMPONENTS"));
-        assertEquals("off", env.get("ROCPROFSYS_PERFETTO_ANNOTATIONS"));
-        assertEquals("/scratch", env.get("ROCPROFSYS_TMPDIR"));
-        assertEquals("system", env.get("ROCPROFSYS_PERFETTO_BACKEND"));
-        assertEquals("no", env.get("ROCPROFSYS_TIME_OUTPUT"));
-        assertEquals("false", env.get("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"));
-        assertEquals("false", env.get("ROCPROFSYS_USE_AMD_SMI"));
-        assertEquals("hip_runtime_api kernel_dispatch", env.get("ROCPROFSYS_ROCM_DOMAINS"));
+        assertEnv(env, """
+                ROCPROFSYS_USE_PID=true
+                ROCPROFSYS_THREAD_POOL_SIZE=4
+                ROCPROFSYS_TIMEMORY_COMPONENTS=wall_clock peak_rss
+                ROCPROFSYS_PERFETTO_ANNOTATIONS=off
+                ROCPROFSYS_TMPDIR=/scratch
+                ROCPROFSYS_PERFETTO_BACKEND=system
+                ROCPROFSYS_TIME_OUTPUT=no
+                ROCPROFSYS_SAMPLING_INCLUDE_INLINES=false
+                ROCPROFSYS_USE_AMD_SMI=false
+                ROCPROFSYS_ROCM_DOMAINS=hip_runtime_api kernel_dispatch
+                """);
         // a generated option runs after the explicit one whose name sorts first
         assertEquals(
                 "false",

@@ -56,13 +56,25 @@ class RunHelpTest {
     void listsOptionsWithTheirDescriptions() {
         assertFalse(help.contains("null ("), "a description is missing");
         assertTrue(help.contains("    --monochrome                    Disable colorized output (max: 1)"), help);
-        assertTrue(help.contains("-P, --profile"));
-        assertTrue(help.contains("--trace-clock-id [ 0 (realtime|CLOCK_REALTIME)"));
-        assertTrue(help.contains("    --use-pid "));
-        assertTrue(help.contains("    --fork "));
+        assertLists(
+                help,
+                List.of(
+                        "-P, --profile",
+                        "--trace-clock-id [ 0 (realtime|CLOCK_REALTIME)",
+                        "    --use-pid ",
+                        "    --fork "),
+                List.of("--sampling-delay", "--causal-"));
         assertTrue(help.contains("Shows this page"));
-        assertFalse(help.contains("--sampling-delay"));
-        assertFalse(help.contains("--causal-"));
+    }
+
+    /** {@code help} names each of {@code listed} and none of {@code left}. */
+    static void assertLists(String help, List<String> listed, List<String> left) {
+        for (String s : listed) {
+            assertTrue(help.contains(s), () -> "does not list " + s);
+        }
+        for (String s : left) {
+            assertFalse(help.contains(s), () -> "lists " + s);
+        }
     }
 
     @Test

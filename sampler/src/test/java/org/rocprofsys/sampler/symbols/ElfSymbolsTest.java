@@ -26,6 +26,7 @@ import org.rocprofsys.elf.ElfConstants;
 import org.rocprofsys.elf.ProgramHeader;
 import org.rocprofsys.elf.testbin.SymBuild;
 import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.Objcopy;
 
 class ElfSymbolsTest {
 
@@ -179,11 +180,7 @@ class ElfSymbolsTest {
 
         // the same file with its debug file beside it (.gnu_debuglink): the real names
         Path debug = dir.resolve("cold.debug");
-        Command.of("objcopy", "--only-keep-debug", exe.toString(), debug.toString())
-                .ok();
-        Path linked = dir.resolve("cold-linked");
-        Command.of("objcopy", "--strip-all", "--add-gnu-debuglink=" + debug, exe.toString(), linked.toString())
-                .ok();
+        Path linked = Objcopy.split(exe, "--strip-all", debug, dir.resolve("cold-linked"));
         ElfSymbols named = ElfSymbols.load(linked, noRoot);
         assertEquals(debug, named.debugFile());
         for (String fn : List.of("main", "work", "work.cold", "hidden_work", "report")) {

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.elf.testbin.SymBuild;
 import org.rocprofsys.sampler.perf.PerfRecord;
 import org.rocprofsys.testkit.Command;
+import org.rocprofsys.testkit.Objcopy;
 
 class SymbolizerTest {
     private static final int PID = 4242;
@@ -144,10 +145,7 @@ class SymbolizerTest {
         Path exe = SymBuild.compile("symbols_c.c", "symbols_c_split", "-O2", "-g", "-fPIE", "-pie");
         Path stripped = exe.resolveSibling("symbols_c_split_stripped");
         Path debug = exe.resolveSibling("symbols_c_split_stripped.debug");
-        Command.of("objcopy", "--only-keep-debug", exe.toString(), debug.toString())
-                .ok();
-        Command.of("objcopy", "--strip-all", "--add-gnu-debuglink=" + debug, exe.toString(), stripped.toString())
-                .ok();
+        Objcopy.split(exe, "--strip-all", debug, stripped);
         assertTrue(SymBuild.nm(stripped, false).isEmpty(), "the stripped copy has no symbols of its own");
         Run r = run(stripped, PID);
         try (Symbolizer s = new Symbolizer(new Symbolizer.Options(true, false, Path.of("/nonexistent")))) {

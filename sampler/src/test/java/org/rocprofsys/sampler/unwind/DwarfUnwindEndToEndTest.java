@@ -29,6 +29,7 @@ import org.rocprofsys.sampler.perf.PerfUnavailableException;
 import org.rocprofsys.testkit.CannotStartException;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.Objcopy;
 
 /**
  * A program built -O2 -fomit-frame-pointer (so frame pointers do not hold) runs its hot leaf 6
@@ -261,11 +262,15 @@ class DwarfUnwindEndToEndTest {
      * finds the program's CFI only there.
      */
     static Path splitDebugFile(Path exe) throws IOException, InterruptedException {
-        Path stripped = exe.resolveSibling(exe.getFileName() + "_stripped");
-        Path debug = exe.resolveSibling(exe.getFileName() + "_stripped.debug");
-        run(List.of("objcopy", "--only-keep-debug", exe.toString(), debug.toString()));
-        run(List.of("objcopy", "--strip-debug", "--add-gnu-debuglink=" + debug, exe.toString(), stripped.toString()));
-        return stripped;
+        try {
+            return Objcopy.split(
+                    exe,
+                    "--strip-debug",
+                    exe.resolveSibling(exe.getFileName() + "_stripped.debug"),
+                    exe.resolveSibling(exe.getFileName() + "_stripped"));
+        } catch (CannotStartException e) {
+            return abort(e.getMessage());
+        }
     }
 
     /** The unwinder's entry from a perf sample, as PerfSamplingSource calls it. */

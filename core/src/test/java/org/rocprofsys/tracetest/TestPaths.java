@@ -1,4 +1,4 @@
-package org.rocprofsys.core.timemory;
+package org.rocprofsys.tracetest;
 
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -11,15 +11,18 @@ import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
 
-/** OutputPaths for tests: folder "out" under {@code dir}, no time folder, pid suffix on. */
-final class TestPaths {
+/**
+ * OutputPaths for tests: folder "out" under {@code dir}, no time folder, pid suffix on; launched as
+ * {@code ./app} at a fixed time.
+ */
+public final class TestPaths {
     private TestPaths() {}
 
-    static OutputPaths paths(Path dir, long pid) {
+    public static OutputPaths paths(Path dir, long pid) {
         return paths(dir, pid, true);
     }
 
-    static OutputPaths paths(Path dir, long pid, boolean usePid) {
+    public static OutputPaths paths(Path dir, long pid, boolean usePid) {
         LaunchContext ctx = new LaunchContext(
                 List.of("./app"),
                 pid,
