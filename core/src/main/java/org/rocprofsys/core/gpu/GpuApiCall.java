@@ -22,7 +22,7 @@ public record GpuApiCall(
         long correlationId,
         long streamId,
         List<GpuArgument> arguments)
-        implements GpuEvent {
+        implements GpuInterval {
     public GpuApiCall {
         arguments = List.copyOf(arguments);
     }
@@ -38,10 +38,5 @@ public record GpuApiCall(
             long correlationId,
             List<GpuArgument> arguments) {
         this(pid, tid, domain, function, beginNs, endNs, correlationId, -1, arguments);
-    }
-
-    @Override
-    public long timestampNs() {
-        return beginNs;
     }
 }

@@ -31,12 +31,7 @@ public record GpuCounterSample(
         double value,
         long beginNs,
         long endNs)
-        implements GpuEvent {
-    @Override
-    public long timestampNs() {
-        return beginNs;
-    }
-
+        implements GpuInterval {
     /**
      * The metric as upstream spells it in track and file names: an instance index in brackets
      * becomes a suffix ({@code TA_TA_BUSY[11]} is {@code TA_TA_BUSY_11}).

@@ -5,19 +5,7 @@ package org.rocprofsys.core.gpu;
  * ordering; events of one kind and one stream or thread arrive in the order the runtime reported
  * them, which is not a global time order.
  */
-public sealed interface GpuEvent
-        permits GpuDevice,
-                GpuApiCall,
-                GpuKernel,
-                GpuMemoryCopy,
-                GpuMemorySet,
-                GpuSynchronization,
-                GpuMemoryAllocation,
-                GpuMarker,
-                GpuPageMigration,
-                GpuPageFault,
-                GpuCounterSample,
-                GpuScratchMemory {
+public sealed interface GpuEvent permits GpuDevice, GpuMemoryAllocation, GpuInterval {
     int pid();
 
     long timestampNs();

@@ -31,13 +31,4 @@ public record GpuKernel(
         int registersPerThread,
         GpuDomain domain,
         DevicePlacement placement)
-        implements GpuEvent {
-    @Override
-    public long timestampNs() {
-        return beginNs;
-    }
-
-    public long durationNs() {
-        return endNs - beginNs;
-    }
-}
+        implements GpuInterval {}

@@ -22,9 +22,4 @@ public record GpuMarker(
         int depth,
         boolean closedByProfiler,
         GpuDomain api)
-        implements GpuEvent {
-    @Override
-    public long timestampNs() {
-        return beginNs;
-    }
-}
+        implements GpuInterval {}

@@ -22,13 +22,4 @@ public record GpuMemoryCopy(
         int dstDevice,
         GpuDomain domain,
         DevicePlacement placement)
-        implements GpuEvent {
-    @Override
-    public long timestampNs() {
-        return beginNs;
-    }
-
-    public long durationNs() {
-        return endNs - beginNs;
-    }
-}
+        implements GpuInterval {}

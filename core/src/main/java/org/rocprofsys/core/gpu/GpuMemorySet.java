@@ -17,13 +17,4 @@ public record GpuMemorySet(
         long value,
         GpuDomain domain,
         DevicePlacement placement)
-        implements GpuEvent {
-    @Override
-    public long timestampNs() {
-        return beginNs;
-    }
-
-    public long durationNs() {
-        return endNs - beginNs;
-    }
-}
+        implements GpuInterval {}

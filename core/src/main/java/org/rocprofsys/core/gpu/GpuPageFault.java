@@ -23,12 +23,7 @@ public record GpuPageFault(
         boolean write,
         boolean migrated,
         long count)
-        implements GpuEvent {
-    @Override
-    public long timestampNs() {
-        return beginNs;
-    }
-
+        implements GpuInterval {
     /** Which processor took the fault. */
     public enum FaultSide {
         GPU,

@@ -22,13 +22,4 @@ public record GpuPageMigration(
         long bytes,
         MigrationTrigger trigger,
         long faultGroup)
-        implements GpuEvent {
-    @Override
-    public long timestampNs() {
-        return beginNs;
-    }
-
-    public long durationNs() {
-        return endNs - beginNs;
-    }
-}
+        implements GpuInterval {}

@@ -20,9 +20,4 @@ public record GpuScratchMemory(
         long bytes,
         GpuDomain domain,
         DevicePlacement placement)
-        implements GpuEvent {
-    @Override
-    public long timestampNs() {
-        return beginNs;
-    }
-}
+        implements GpuInterval {}

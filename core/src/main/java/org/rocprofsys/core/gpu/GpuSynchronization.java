@@ -8,9 +8,4 @@ package org.rocprofsys.core.gpu;
  */
 public record GpuSynchronization(
         int pid, int device, long stream, long correlationId, long beginNs, long endNs, SyncKind kind)
-        implements GpuEvent {
-    @Override
-    public long timestampNs() {
-        return beginNs;
-    }
-}
+        implements GpuInterval {}
