@@ -13,6 +13,8 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.rocprofsys.tracetest.DecodedTrace;
 import org.rocprofsys.tracetest.DecodedTrace.Slice;
 
@@ -201,22 +203,20 @@ class ReplaySessionsTest {
         assertEquals(0.0, UpstreamValidation.counterSum(t, "RCCL Comm Send"));
     }
 
-    /** rocprof-sys-decode-tests.cmake: rocm_rocdecode_api, rocDecCreateVideoParser count 2 depth 1. */
-    @Test
-    void rocDecode() throws Exception {
+    /**
+     * rocprof-sys-decode-tests.cmake: rocm_rocdecode_api, rocDecCreateVideoParser count 2 depth 1;
+     * rocm_rocjpeg_api, rocJpegCreate count 1 depth 1.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "rocdecode, rocdecode_api, rocDecCreateVideoParser, 2",
+        "rocjpeg,   rocjpeg_api,   rocJpegCreate,           1"
+    })
+    void decodeApis(String scenario, String domain, String function, long count) throws Exception {
         ReplayRun run = ReplayRun.of(
-                "rocdecode", Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_runtime_api,kernel_dispatch,rocdecode_api"), dir);
+                scenario, Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_runtime_api,kernel_dispatch," + domain), dir);
         UpstreamValidation.validate(
-                run.trace(), Set.of("rocm_rocdecode_api"), List.of("rocDecCreateVideoParser"), List.of(2L), List.of(1));
-    }
-
-    /** rocprof-sys-decode-tests.cmake: rocm_rocjpeg_api, rocJpegCreate count 1 depth 1. */
-    @Test
-    void rocJpeg() throws Exception {
-        ReplayRun run = ReplayRun.of(
-                "rocjpeg", Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_runtime_api,kernel_dispatch,rocjpeg_api"), dir);
-        UpstreamValidation.validate(
-                run.trace(), Set.of("rocm_rocjpeg_api"), List.of("rocJpegCreate"), List.of(1L), List.of(1));
+                run.trace(), Set.of("rocm_" + domain), List.of(function), List.of(count), List.of(1));
     }
 
     @Test
