@@ -83,6 +83,26 @@ class RocpdSinkTest {
         return s.events();
     }
 
+    /** A 1 ms {@code add(float*)} kernel on device 0, stream 7, from {@code beginNs}. */
+    private static GpuActivity addKernel(long correlationId, long beginNs) {
+        return new GpuActivity(new GpuKernel(
+                PID,
+                0,
+                7,
+                correlationId,
+                beginNs,
+                beginNs + MS,
+                "add(float*)",
+                "_Z3addPf",
+                new Dim3(64, 1, 1),
+                new Dim3(256, 1, 1),
+                0,
+                128,
+                32,
+                CudaLikeGpu.KERNEL,
+                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7)));
+    }
+
     private static void gpu(Consumer<TraceEvent> out) {
         out.accept(new GpuActivity(new GpuDevice(PID, T0, 0, "NVIDIA", "H100", "GPU-1234", 132, 80L << 30, "9.0")));
         out.accept(new GpuActivity(new GpuApiCall(
@@ -105,38 +125,8 @@ class RocpdSinkTest {
                 List.of())));
         out.accept(new GpuActivity(new GpuApiCall(
                 PID, PID, CudaLikeGpu.RUNTIME, "cudaMemset", T0 + 5 * MS + 400, T0 + 5 * MS + 500, 13, List.of())));
-        out.accept(new GpuActivity(new GpuKernel(
-                PID,
-                0,
-                7,
-                11,
-                T0 + 6 * MS,
-                T0 + 7 * MS,
-                "add(float*)",
-                "_Z3addPf",
-                new Dim3(64, 1, 1),
-                new Dim3(256, 1, 1),
-                0,
-                128,
-                32,
-                CudaLikeGpu.KERNEL,
-                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7))));
-        out.accept(new GpuActivity(new GpuKernel(
-                PID,
-                0,
-                7,
-                0,
-                T0 + 7 * MS,
-                T0 + 8 * MS,
-                "add(float*)",
-                "_Z3addPf",
-                new Dim3(64, 1, 1),
-                new Dim3(256, 1, 1),
-                0,
-                128,
-                32,
-                CudaLikeGpu.KERNEL,
-                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7))));
+        out.accept(addKernel(11, T0 + 6 * MS));
+        out.accept(addKernel(0, T0 + 7 * MS));
         out.accept(new GpuActivity(new GpuMemoryCopy(
                 PID,
                 0,
