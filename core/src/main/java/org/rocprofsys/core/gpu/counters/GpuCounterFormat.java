@@ -14,7 +14,6 @@ import org.rocprofsys.core.gpu.GpuTracingFormat;
 import org.rocprofsys.core.gpu.GpuVendor;
 import org.rocprofsys.core.output.GpuActivityWriter;
 import org.rocprofsys.core.output.OutputContext;
-import org.rocprofsys.core.output.OutputWriter;
 import org.rocprofsys.core.timemory.DataTrackerText;
 
 /**
@@ -28,12 +27,7 @@ public final class GpuCounterFormat extends GpuTracingFormat {
 
     /** @param vendors the registered GPU tracing vendors (their switches turn the format on) */
     public GpuCounterFormat(List<GpuVendor> vendors) {
-        super(vendors);
-    }
-
-    @Override
-    public OutputWriter open(OutputContext context) {
-        return new Writer(context);
+        super(vendors, Writer::new);
     }
 
     private static final class Writer extends GpuActivityWriter {

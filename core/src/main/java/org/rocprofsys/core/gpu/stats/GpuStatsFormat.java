@@ -22,7 +22,6 @@ import org.rocprofsys.core.gpu.GpuTracingFormat;
 import org.rocprofsys.core.gpu.GpuVendor;
 import org.rocprofsys.core.output.GpuActivityWriter;
 import org.rocprofsys.core.output.OutputContext;
-import org.rocprofsys.core.output.OutputWriter;
 
 /**
  * The GPU summaries as rocprofv3 {@code --stats} writes them ({@code kernel_stats}, the vendor's
@@ -35,12 +34,7 @@ import org.rocprofsys.core.output.OutputWriter;
 public final class GpuStatsFormat extends GpuTracingFormat {
     /** @param vendors the registered GPU tracing vendors (their switches turn the format on) */
     public GpuStatsFormat(List<GpuVendor> vendors) {
-        super(vendors);
-    }
-
-    @Override
-    public OutputWriter open(OutputContext context) {
-        return new Writer(context);
+        super(vendors, Writer::new);
     }
 
     private static final class Writer extends GpuActivityWriter {
