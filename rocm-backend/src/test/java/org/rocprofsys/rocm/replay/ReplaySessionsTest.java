@@ -64,15 +64,7 @@ class ReplaySessionsTest {
      */
     @Test
     void transposeByStream() throws Exception {
-        ReplayRun run = ReplayRun.of(
-                "transpose",
-                Map.of(
-                        "ROCPROFSYS_ROCM_DOMAINS",
-                        "hip_api,kernel_dispatch,memory_copy",
-                        "ROCPROFSYS_ROCM_GROUP_BY_QUEUE",
-                        "NO"),
-                dir,
-                "10");
+        ReplayRun run = transpose("ROCPROFSYS_ROCM_GROUP_BY_QUEUE", "NO");
         assertEquals(0, run.target().exitCode(), run.target().all());
         DecodedTrace t = run.trace();
         assertEquals(Set.of("HIP Activity Stream 1", "HIP Activity Stream 2"), trackNames(t, "HIP Activity Stream"));
@@ -150,15 +142,7 @@ class ReplaySessionsTest {
     /** The same program grouped by queue (ROCM_GROUP_BY_QUEUE=YES): kernels per queue, copies per thread. */
     @Test
     void transposeByQueue() throws Exception {
-        ReplayRun run = ReplayRun.of(
-                "transpose",
-                Map.of(
-                        "ROCPROFSYS_ROCM_DOMAINS",
-                        "hip_api,kernel_dispatch,memory_copy",
-                        "ROCPROFSYS_ROCM_GROUP_BY_QUEUE",
-                        "YES"),
-                dir,
-                "10");
+        ReplayRun run = transpose("ROCPROFSYS_ROCM_GROUP_BY_QUEUE", "YES");
         DecodedTrace t = run.trace();
         assertEquals(Set.of(), trackNames(t, "HIP Activity Stream"));
         assertEquals(
@@ -261,15 +245,7 @@ class ReplaySessionsTest {
      */
     @Test
     void transposeRocprofilerCounters() throws Exception {
-        ReplayRun run = ReplayRun.of(
-                "transpose",
-                Map.of(
-                        "ROCPROFSYS_ROCM_DOMAINS",
-                        "hip_api,kernel_dispatch,memory_copy",
-                        "ROCPROFSYS_ROCM_EVENTS",
-                        "GRBM_COUNT,SQ_WAVES,SQ_INSTS_VALU,TA_TA_BUSY:device=0"),
-                dir,
-                "10");
+        ReplayRun run = transpose("ROCPROFSYS_ROCM_EVENTS", "GRBM_COUNT,SQ_WAVES,SQ_INSTS_VALU,TA_TA_BUSY:device=0");
         assertEquals(0, run.target().exitCode(), run.target().all());
         DecodedTrace t = run.trace();
         List<String> metrics = List.of("GRBM_COUNT", "SQ_WAVES", "SQ_INSTS_VALU", "TA_TA_BUSY");
@@ -390,5 +366,14 @@ class ReplaySessionsTest {
             assertTrue(call.beginNs <= d.beginNs, call + " -> " + d);
             assertEquals(d.args.get("corr_id"), call.args.get("corr_id"), d + " <- " + call);
         }
+    }
+
+    /** examples/transpose, 10 iterations, with HIP, kernel and copy tracing and one more setting. */
+    private ReplayRun transpose(String setting, String value) throws Exception {
+        return ReplayRun.of(
+                "transpose",
+                Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_api,kernel_dispatch,memory_copy", setting, value),
+                dir,
+                "10");
     }
 }
