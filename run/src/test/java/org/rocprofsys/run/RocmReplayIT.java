@@ -14,8 +14,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.testkit.DistributionTest;
-import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.testkit.ReplaySdk;
 import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
@@ -34,41 +34,7 @@ class RocmReplayIT extends DistributionTest {
 
     @BeforeAll
     static void replaySdk() throws Exception {
-        Path main = REPO.resolve("rocm-backend/src/main/c");
-        Path test = REPO.resolve("rocm-backend/src/test/c");
-        List<String> flags = List.of("-std=c11", "-Wall", "-D_GNU_SOURCE", "-I" + main, "-I" + test);
-        Path sdk = build.resolve("librocprofiler-sdk.so");
-        NativeCompiler.c()
-                .compile(
-                        sdk,
-                        concat(
-                                flags,
-                                "-fPIC",
-                                "-shared",
-                                "-pthread",
-                                "-o",
-                                sdk.toString(),
-                                test.resolve("replay_sdk.c").toString(),
-                                "-ldl"));
-        app = build.resolve("replay_app");
-        NativeCompiler.c()
-                .compile(
-                        app,
-                        concat(
-                                flags,
-                                "-pthread",
-                                "-o",
-                                app.toString(),
-                                test.resolve("replay_app.c").toString(),
-                                "-L" + build,
-                                "-lrocprofiler-sdk",
-                                "-Wl,-rpath," + build));
-    }
-
-    private static List<String> concat(List<String> a, String... b) {
-        List<String> l = new java.util.ArrayList<>(a);
-        l.addAll(List.of(b));
-        return l;
+        app = ReplaySdk.build(REPO, build, List.of("-std=c11", "-Wall", "-D_GNU_SOURCE"));
     }
 
     private ProcessResult run(String name, List<String> settings, String... args) throws Exception {

@@ -34,20 +34,8 @@ public final class MetadataWriter {
     /**
      * @param outputs files written, by kind ({@code json}, {@code text}, {@code protobuf}) then by
      *                key ({@code wall_clock}, {@code perfetto}, ...)
+     * @param facts the outputs' own entries ({@code gpu}: devices and kernel counts), after {@code output}
      */
-    public static void write(
-            Path file,
-            Settings settings,
-            List<String> commandLine,
-            ZonedDateTime launch,
-            Map<String, Map<String, List<Path>>> outputs,
-            Map<String, String> environment,
-            Map<String, Long> drops)
-            throws IOException {
-        write(file, settings, commandLine, launch, outputs, environment, drops, Map.of());
-    }
-
-    /** @param facts the outputs' own entries ({@code gpu}: devices and kernel counts), after {@code output} */
     public static void write(
             Path file,
             Settings settings,
@@ -60,8 +48,27 @@ public final class MetadataWriter {
             throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         AtomicFile.write(file, tmp -> {
-            try {
-                writeJson(tmp, file, settings, commandLine, launch, outputs, environment, drops, facts);
+            try (OutputStream os = Files.newOutputStream(tmp);
+                    // jackson-core alone: databind's first ObjectMapper costs a run tens of
+                    // milliseconds of class initialisation (the facts' trees are written by writeNode)
+                    JsonGenerator g = new JsonFactory().createGenerator(os)) {
+                g.useDefaultPrettyPrinter();
+                g.writeStartObject();
+                g.writeObjectFieldStart(JsonConfigReader.ROOT);
+                g.writeObjectFieldStart("metadata");
+                writeInfo(g, commandLine, launch, drops);
+                g.writeFieldName("settings");
+                JsonConfigWriter.writeSettings(g, settingsEntries(settings), true);
+                writeUnsupported(g, settings.unsupported());
+                writeOutputs(g, outputs);
+                for (Map.Entry<String, JsonNode> f : facts.entrySet()) {
+                    g.writeFieldName(f.getKey());
+                    writeNode(g, f.getValue());
+                }
+                writeEnvironment(g, environment);
+                g.writeEndObject();
+                g.writeEndObject();
+                g.writeEndObject();
             } catch (IOException e) {
                 throw new FileWriteException(file, AtomicFile.reason(e), e);
             }
@@ -69,67 +76,40 @@ public final class MetadataWriter {
         });
     }
 
-    private static void writeJson(
-            Path tmp,
-            Path file,
-            Settings settings,
-            List<String> commandLine,
-            ZonedDateTime launch,
-            Map<String, Map<String, List<Path>>> outputs,
-            Map<String, String> environment,
-            Map<String, Long> drops,
-            Map<String, JsonNode> facts)
-            throws IOException {
-        try (OutputStream os = Files.newOutputStream(tmp);
-                // jackson-core alone: databind's first ObjectMapper costs a run tens of
-                // milliseconds of class initialisation (the facts' trees are written by writeNode)
-                JsonGenerator g = new JsonFactory().createGenerator(os)) {
-            g.useDefaultPrettyPrinter();
-            g.writeStartObject();
-            g.writeObjectFieldStart(JsonConfigReader.ROOT);
-            g.writeObjectFieldStart("metadata");
-            writeInfo(g, commandLine, launch, drops);
-            g.writeFieldName("settings");
-            JsonConfigWriter.writeSettings(g, settingsEntries(settings), true);
-            writeUnsupported(g, settings.unsupported());
-            g.writeObjectFieldStart("output");
-            for (Map.Entry<String, Map<String, List<Path>>> kind : outputs.entrySet()) {
-                g.writeArrayFieldStart(kind.getKey());
-                for (Map.Entry<String, List<Path>> e : kind.getValue().entrySet()) {
-                    g.writeStartObject();
-                    g.writeStringField("key", e.getKey());
-                    g.writeArrayFieldStart("value");
-                    for (Path p : e.getValue()) {
-                        g.writeString(p.toString());
-                    }
-                    g.writeEndArray();
-                    g.writeEndObject();
+    private static void writeOutputs(JsonGenerator g, Map<String, Map<String, List<Path>>> outputs) throws IOException {
+        g.writeObjectFieldStart("output");
+        for (Map.Entry<String, Map<String, List<Path>>> kind : outputs.entrySet()) {
+            g.writeArrayFieldStart(kind.getKey());
+            for (Map.Entry<String, List<Path>> e : kind.getValue().entrySet()) {
+                g.writeStartObject();
+                g.writeStringField("key", e.getKey());
+                g.writeArrayFieldStart("value");
+                for (Path p : e.getValue()) {
+                    g.writeString(p.toString());
                 }
                 g.writeEndArray();
-            }
-            g.writeEndObject();
-            for (Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> f : facts.entrySet()) {
-                g.writeFieldName(f.getKey());
-                writeNode(g, f.getValue());
-            }
-            g.writeArrayFieldStart("environment");
-            for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
-                if (e.getKey().startsWith("ROCPROFSYS_")
-                        || e.getKey().equals("LD_PRELOAD")
-                        || e.getKey().startsWith("OMP_")
-                        || e.getKey().startsWith("HIP_")
-                        || e.getKey().startsWith("CUDA_")) {
-                    g.writeStartObject();
-                    g.writeStringField("key", e.getKey());
-                    g.writeStringField("value", e.getValue());
-                    g.writeEndObject();
-                }
+                g.writeEndObject();
             }
             g.writeEndArray();
-            g.writeEndObject();
-            g.writeEndObject();
-            g.writeEndObject();
         }
+        g.writeEndObject();
+    }
+
+    private static void writeEnvironment(JsonGenerator g, Map<String, String> environment) throws IOException {
+        g.writeArrayFieldStart("environment");
+        for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
+            if (e.getKey().startsWith("ROCPROFSYS_")
+                    || e.getKey().equals("LD_PRELOAD")
+                    || e.getKey().startsWith("OMP_")
+                    || e.getKey().startsWith("HIP_")
+                    || e.getKey().startsWith("CUDA_")) {
+                g.writeStartObject();
+                g.writeStringField("key", e.getKey());
+                g.writeStringField("value", e.getValue());
+                g.writeEndObject();
+            }
+        }
+        g.writeEndArray();
     }
 
     /** What the run asked for that this build does not act on: the same list the run warned about. */

@@ -2,6 +2,7 @@ package org.rocprofsys.core.pipeline;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.EventSink;
@@ -27,7 +28,7 @@ import org.rocprofsys.core.event.SinkEvent;
  * failure ({@link IOException} or unchecked) stops that sink and is rethrown on the collector thread, from the next
  * {@link #accept} or from {@link #finish}.
  */
-final class SinkThreads implements Consumer<SinkEvent> {
+final class SinkThreads extends BatchHandOff implements Consumer<SinkEvent> {
     /** Events per hand-off, a run's regions counted one each ({@link EventBatch}). */
     static final int BATCH = EventBatch.CAPACITY;
     /** Batches queued per sink before the collector waits: about 16 MB of events in flight at most. */
@@ -36,14 +37,21 @@ final class SinkThreads implements Consumer<SinkEvent> {
     /** An output's thread, and whether its sink reads regions ({@link EventSink#readsRegions}). */
     private record Output(BatchThread thread, boolean readsRegions) {}
 
-    private final List<Output> outputs = new ArrayList<>();
-    private final EventBatch batch = new EventBatch();
+    private final List<Output> outputs;
     /** Whether every event in {@link #batch} is a region begin or end or a {@link RegionRun}. */
     private boolean onlyRegions = true;
 
-    private boolean finished;
-
     SinkThreads(List<? extends EventSink> sinks) {
+        this(outputs(sinks));
+    }
+
+    private SinkThreads(Output[] outputs) {
+        super(Arrays.stream(outputs).map(Output::thread).toList());
+        this.outputs = List.of(outputs);
+    }
+
+    private static Output[] outputs(List<? extends EventSink> sinks) {
+        List<Output> outputs = new ArrayList<>();
         int i = 0;
         for (EventSink sink : sinks) {
             BatchThread thread = new BatchThread("rocprof-sys-output-" + i++, QUEUE_BATCHES, e -> {
@@ -55,6 +63,7 @@ final class SinkThreads implements Consumer<SinkEvent> {
             });
             outputs.add(new Output(thread, sink.readsRegions()));
         }
+        return outputs.toArray(Output[]::new);
     }
 
     @Override
@@ -73,22 +82,8 @@ final class SinkThreads implements Consumer<SinkEvent> {
         }
     }
 
-    /**
-     * Hands on what is batched, waits until every sink has taken every event, and stops the
-     * threads; afterwards the sinks may be used from the calling thread. Rethrows a sink's failure.
-     */
-    void finish() {
-        if (finished) {
-            return;
-        }
-        finished = true;
-        handOff();
-        outputs.forEach(o -> o.thread().close());
-        outputs.forEach(o -> o.thread().join());
-        rethrow();
-    }
-
-    private void handOff() {
+    @Override
+    protected void handOff() {
         if (batch.isEmpty()) {
             return;
         }
@@ -100,9 +95,5 @@ final class SinkThreads implements Consumer<SinkEvent> {
         }
         batch.clear();
         onlyRegions = true;
-    }
-
-    private void rethrow() {
-        outputs.forEach(o -> o.thread().rethrow());
     }
 }

@@ -1,5 +1,6 @@
 package org.rocprofsys.core.pipeline;
 
+import java.util.List;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.TraceEvent;
@@ -14,7 +15,7 @@ import org.rocprofsys.core.event.TraceEvent;
  * from the next {@link #accept} or from {@link #finish}; after {@link #finish} the stages may be
  * used from the calling thread.
  */
-final class StageThread implements Consumer<TraceEvent> {
+final class StageThread extends BatchHandOff implements Consumer<TraceEvent> {
     /**
      * Used where the machine has at least this many CPUs; ROCPROFSYS_COLLECTOR_STAGE_THREAD (true or
      * false, {@link PipelineTuning#STAGE_THREAD}) decides instead.
@@ -30,11 +31,14 @@ final class StageThread implements Consumer<TraceEvent> {
     private static final int QUEUE_BATCHES = 16;
 
     private final BatchThread thread;
-    private final EventBatch batch = new EventBatch();
-    private boolean finished;
 
     StageThread(Consumer<? super TraceEvent> stages) {
-        this.thread = new BatchThread("rocprof-sys-stages", QUEUE_BATCHES, e -> stages.accept((TraceEvent) e));
+        this(new BatchThread("rocprof-sys-stages", QUEUE_BATCHES, e -> stages.accept((TraceEvent) e)));
+    }
+
+    private StageThread(BatchThread thread) {
+        super(List.of(thread));
+        this.thread = thread;
     }
 
     /** Whether the stages get a thread of their own on a machine of {@code cpus} CPUs; {@code set}: auto, true or false. */
@@ -44,25 +48,14 @@ final class StageThread implements Consumer<TraceEvent> {
 
     @Override
     public void accept(TraceEvent e) {
-        thread.rethrow();
+        rethrow();
         if (batch.add(e, e instanceof RegionRun run ? run.size() : 1)) {
             handOff();
         }
     }
 
-    /** Hands on what is batched, waits until the stages have taken every event, and stops the thread. */
-    void finish() {
-        if (finished) {
-            return;
-        }
-        finished = true;
-        handOff();
-        thread.close();
-        thread.join();
-        thread.rethrow();
-    }
-
-    private void handOff() {
+    @Override
+    protected void handOff() {
         if (!batch.isEmpty()) {
             batch.handTo(thread);
             batch.clear();

@@ -2,6 +2,11 @@ package org.rocprofsys.core.rocpd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.rocprofsys.core.gpu.MigrationDirection.DEVICE_TO_HOST;
+import static org.rocprofsys.core.gpu.MigrationDirection.HOST_TO_DEVICE;
+import static org.rocprofsys.core.gpu.MigrationTrigger.CPU_PAGE_FAULT;
+import static org.rocprofsys.core.gpu.MigrationTrigger.GPU_PAGE_FAULT;
+import static org.rocprofsys.core.gpu.MigrationTrigger.PREFETCH;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -83,6 +88,39 @@ class RocpdSinkTest {
         return s.events();
     }
 
+    /** A 1 ms {@code add(float*)} kernel on device 0, stream 7, from {@code beginNs}. */
+    private static GpuActivity addKernel(long correlationId, long beginNs) {
+        return new GpuActivity(new GpuKernel(
+                PID,
+                0,
+                7,
+                correlationId,
+                beginNs,
+                beginNs + MS,
+                "add(float*)",
+                "_Z3addPf",
+                new Dim3(64, 1, 1),
+                new Dim3(256, 1, 1),
+                0,
+                128,
+                32,
+                CudaLikeGpu.KERNEL,
+                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7)));
+    }
+
+    /** Pages of the process migrated by device 0. */
+    private static GpuActivity migration(
+            long beginNs,
+            long endNs,
+            MigrationDirection direction,
+            long address,
+            long bytes,
+            MigrationTrigger trigger,
+            long faultGroup) {
+        return new GpuActivity(
+                new GpuPageMigration(PID, 0, beginNs, endNs, direction, address, bytes, trigger, faultGroup));
+    }
+
     private static void gpu(Consumer<TraceEvent> out) {
         out.accept(new GpuActivity(new GpuDevice(PID, T0, 0, "NVIDIA", "H100", "GPU-1234", 132, 80L << 30, "9.0")));
         out.accept(new GpuActivity(new GpuApiCall(
@@ -105,38 +143,8 @@ class RocpdSinkTest {
                 List.of())));
         out.accept(new GpuActivity(new GpuApiCall(
                 PID, PID, CudaLikeGpu.RUNTIME, "cudaMemset", T0 + 5 * MS + 400, T0 + 5 * MS + 500, 13, List.of())));
-        out.accept(new GpuActivity(new GpuKernel(
-                PID,
-                0,
-                7,
-                11,
-                T0 + 6 * MS,
-                T0 + 7 * MS,
-                "add(float*)",
-                "_Z3addPf",
-                new Dim3(64, 1, 1),
-                new Dim3(256, 1, 1),
-                0,
-                128,
-                32,
-                CudaLikeGpu.KERNEL,
-                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7))));
-        out.accept(new GpuActivity(new GpuKernel(
-                PID,
-                0,
-                7,
-                0,
-                T0 + 7 * MS,
-                T0 + 8 * MS,
-                "add(float*)",
-                "_Z3addPf",
-                new Dim3(64, 1, 1),
-                new Dim3(256, 1, 1),
-                0,
-                128,
-                32,
-                CudaLikeGpu.KERNEL,
-                CudaLikeGpu.on(CudaLikeGpu.KERNEL, 0, 7))));
+        out.accept(addKernel(11, T0 + 6 * MS));
+        out.accept(addKernel(0, T0 + 7 * MS));
         out.accept(new GpuActivity(new GpuMemoryCopy(
                 PID,
                 0,
@@ -175,48 +183,12 @@ class RocpdSinkTest {
         // bringing one back, and a prefetch
         out.accept(new GpuActivity(new GpuPageFault(
                 PID, 0, T0 + 9 * MS, T0 + 9 * MS + 10, GpuPageFault.FaultSide.GPU, 0x9000, true, true, 1)));
-        out.accept(new GpuActivity(new GpuPageMigration(
-                PID,
-                0,
-                T0 + 9 * MS,
-                T0 + 9 * MS + 100,
-                MigrationDirection.HOST_TO_DEVICE,
-                0x9000,
-                8192,
-                MigrationTrigger.GPU_PAGE_FAULT,
-                1)));
-        out.accept(new GpuActivity(new GpuPageMigration(
-                PID,
-                0,
-                T0 + 9 * MS + 100,
-                T0 + 9 * MS + 150,
-                MigrationDirection.HOST_TO_DEVICE,
-                0xb000,
-                4096,
-                MigrationTrigger.GPU_PAGE_FAULT,
-                1)));
+        out.accept(migration(T0 + 9 * MS, T0 + 9 * MS + 100, HOST_TO_DEVICE, 0x9000, 8192, GPU_PAGE_FAULT, 1));
+        out.accept(migration(T0 + 9 * MS + 100, T0 + 9 * MS + 150, HOST_TO_DEVICE, 0xb000, 4096, GPU_PAGE_FAULT, 1));
         out.accept(new GpuActivity(new GpuPageFault(
                 PID, -1, T0 + 9 * MS + 500, T0 + 9 * MS + 510, GpuPageFault.FaultSide.CPU, 0x9000, false, true, 1)));
-        out.accept(new GpuActivity(new GpuPageMigration(
-                PID,
-                0,
-                T0 + 9 * MS + 500,
-                T0 + 9 * MS + 600,
-                MigrationDirection.DEVICE_TO_HOST,
-                0x9000,
-                4096,
-                MigrationTrigger.CPU_PAGE_FAULT,
-                2)));
-        out.accept(new GpuActivity(new GpuPageMigration(
-                PID,
-                0,
-                T0 + 9 * MS + 700,
-                T0 + 9 * MS + 900,
-                MigrationDirection.HOST_TO_DEVICE,
-                0x20000,
-                65536,
-                MigrationTrigger.PREFETCH,
-                0)));
+        out.accept(migration(T0 + 9 * MS + 500, T0 + 9 * MS + 600, DEVICE_TO_HOST, 0x9000, 4096, CPU_PAGE_FAULT, 2));
+        out.accept(migration(T0 + 9 * MS + 700, T0 + 9 * MS + 900, HOST_TO_DEVICE, 0x20000, 65536, PREFETCH, 0));
     }
 
     private static RunSummary summary() {

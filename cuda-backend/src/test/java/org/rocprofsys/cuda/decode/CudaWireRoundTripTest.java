@@ -1,7 +1,6 @@
 package org.rocprofsys.cuda.decode;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -143,19 +142,10 @@ class CudaWireRoundTripTest {
 
     private static List<Rec> records(RingFile.Ring ring) {
         List<Rec> l = new ArrayList<>();
-        MemorySegment data = ring.data();
-        for (long tail = ring.tail(), head = ring.head(); tail < head; ) {
-            long pos = tail & ring.mask();
-            int type = Short.toUnsignedInt(data.get(JAVA_SHORT, pos));
-            int size = Short.toUnsignedInt(data.get(JAVA_SHORT, pos + 2));
-            if (type == WireFormat.REC_PAD) {
-                tail += data.byteSize() - pos;
-                continue;
-            }
-            assertEquals(0, size % 8, "records are 8-aligned");
-            l.add(new Rec(type, data.asSlice(pos, size)));
-            tail += size;
-        }
+        Fixture.forEachRecord(ring, (type, bytes) -> {
+            assertEquals(0, bytes.byteSize() % 8, "records are 8-aligned");
+            l.add(new Rec(type, bytes));
+        });
         return l;
     }
 

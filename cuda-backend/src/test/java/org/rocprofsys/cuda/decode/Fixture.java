@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.zip.GZIPInputStream;
@@ -60,21 +61,12 @@ record Fixture(
                 for (RingFile.Ring ring : f.rings()) {
                     tids.add(ring.tid());
                     drops.add(ring.dropped());
-                    MemorySegment data = ring.data();
-                    for (long tail = ring.tail(), head = ring.head(); tail < head; ) {
-                        long pos = tail & ring.mask();
-                        int type = Short.toUnsignedInt(data.get(JAVA_SHORT, pos));
-                        int size = Short.toUnsignedInt(data.get(JAVA_SHORT, pos + 2));
-                        if (type == WireFormat.REC_PAD) {
-                            tail += data.byteSize() - pos;
-                            continue;
-                        }
+                    forEachRecord(ring, (type, bytes) -> {
                         types.merge(type, 1L, Long::sum);
                         if (CudaWireRecord.isCuda(type)) {
-                            decoder.accept(ring.tid(), data.asSlice(pos, size));
+                            decoder.accept(ring.tid(), bytes);
                         }
-                        tail += size;
-                    }
+                    });
                 }
                 long end = f.state() == WireFormat.STATE_EXITED ? f.exitMonotonicNs() : Long.MAX_VALUE;
                 decoder.finish(end);
@@ -97,6 +89,22 @@ record Fixture(
             throw new UncheckedIOException(e);
         } catch (WireException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Each record of {@code ring}, oldest first, pads skipped: its type and its bytes. */
+    static void forEachRecord(RingFile.Ring ring, BiConsumer<Integer, MemorySegment> record) {
+        MemorySegment data = ring.data();
+        for (long tail = ring.tail(), head = ring.head(); tail < head; ) {
+            long pos = tail & ring.mask();
+            int type = Short.toUnsignedInt(data.get(JAVA_SHORT, pos));
+            int size = Short.toUnsignedInt(data.get(JAVA_SHORT, pos + 2));
+            if (type == WireFormat.REC_PAD) {
+                tail += data.byteSize() - pos;
+                continue;
+            }
+            record.accept(type, data.asSlice(pos, size));
+            tail += size;
         }
     }
 

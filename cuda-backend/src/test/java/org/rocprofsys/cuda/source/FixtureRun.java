@@ -1,35 +1,27 @@
 package org.rocprofsys.cuda.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.ProcessEnd;
-import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
-import org.rocprofsys.core.output.OutputContext;
-import org.rocprofsys.core.output.RunOutputs;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
-import org.rocprofsys.core.pipeline.SessionDirectory;
-import org.rocprofsys.core.pipeline.TraceWindows;
 import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.wire.RingFile;
+import org.rocprofsys.tracetest.CollectedRun;
 import org.rocprofsys.tracetest.DecodedTrace;
 import org.rocprofsys.tracetest.RunFiles;
 import org.rocprofsys.unifiedmemory.report.UnifiedMemoryFormat;
@@ -65,7 +57,7 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
                 .load();
         ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
-        try (SessionDirectory session = SessionDirectory.create(dir)) {
+        try (CollectedRun.Session session = CollectedRun.Session.create(dir)) {
             int pid;
             Path ring = session.path().resolve("ring.tmp");
             try (InputStream in = new GZIPInputStream(resource(fixture + ".ring.gz"))) {
@@ -75,30 +67,28 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
                 pid = f.pid();
             }
             Files.move(ring, session.path().resolve(pid + ".0.ring"));
-            OutputPaths paths = paths(dir, pid);
-            RunOutputs outputs = RunOutputs.open(
+            // a file its agent did not mark exited (a crash) ends where its rings end
+            CollectedRun run = session.collect(
+                    settings,
+                    dir,
+                    pid,
+                    "./app",
+                    fixture,
+                    log,
                     List.of(
                             new PerfettoFormat(),
                             new GpuStatsFormat(List.of(org.rocprofsys.cuda.decode.CudaGpu.VENDOR)),
                             new GpuCounterFormat(List.of(org.rocprofsys.cuda.decode.CudaGpu.VENDOR)),
                             new UnifiedMemoryFormat(),
                             new RocpdFormat(name -> null)),
-                    new OutputContext(settings, paths, pid, fixture, 0, log, log));
-            Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
-            Collector collector = new Collector(session, pipeline.head(), log, List.of(CudaTracing::records));
-            collector.setRootPid(pid);
-            // a file its agent did not mark exited (a crash) ends where its rings end
-            collector.targetReaped(new Collector.RootEnd(ProcessEnd.KILLED_BY_SIGNAL, 11, 0));
-            collector.run(1_000_000_000L);
-            RunSummary summary = new RunSummary(System.nanoTime(), 0, pid, fixture, collector.drops());
-            pipeline.finish(summary.endNs());
-            outputs.finish(
-                    summary, List.of(fixture), ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC), Map.of());
+                    List.of(CudaTracing::records),
+                    ProcessEnd.KILLED_BY_SIGNAL,
+                    11);
             return new FixtureRun(
                     pid,
-                    DecodedTrace.read(paths.perfettoFile()),
-                    paths.directory(),
-                    new ObjectMapper().readTree(paths.file("metadata", "json").toFile()),
+                    run.trace(),
+                    run.paths().directory(),
+                    run.metadata(),
                     logBytes.toString(StandardCharsets.UTF_8));
         }
     }
@@ -111,10 +101,6 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
     /** A stats file of the run ({@code kernel_stats}, ...; {@code csv} or {@code json}). */
     String statsFile(String table, String extension) {
         return RunFiles.statsFile(outputDir, table, extension);
-    }
-
-    private static OutputPaths paths(Path dir, int pid) {
-        return RunFiles.paths(dir, pid, "./app", ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC));
     }
 
     private static InputStream resource(String name) {

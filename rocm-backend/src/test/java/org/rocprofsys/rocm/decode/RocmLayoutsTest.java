@@ -79,6 +79,11 @@ class RocmLayoutsTest {
         assertEquals((long) sdk.get(key), javaValue, key);
     }
 
+    /** The SDK's value of enumerator {@code name} is {@code javaValue}. */
+    private static void value(Map<String, Long> sdk, String name, long javaValue) {
+        assertEquals((long) sdk.get("enum " + name), javaValue, name);
+    }
+
     private static void size(Map<String, Long> sdk, String struct, int javaValue) {
         assertEquals((long) sdk.get("size " + struct), javaValue, "size of " + struct);
     }
@@ -100,7 +105,7 @@ class RocmLayoutsTest {
         check(sdk, a, "logical_node_type_id", RocmLayouts.Agent.LOGICAL_NODE_TYPE_ID);
         check(sdk, a, "uuid", RocmLayouts.Agent.UUID);
         assertEquals((long) sdk.get("size rocprofiler_uuid_t"), RocmLayouts.Agent.UUID_SIZE);
-        assertEquals((long) sdk.get("enum ROCPROFILER_AGENT_TYPE_GPU"), RocmLayouts.Agent.TYPE_GPU);
+        value(sdk, "ROCPROFILER_AGENT_TYPE_GPU", RocmLayouts.Agent.TYPE_GPU);
 
         String k = "rocprofiler_buffer_tracing_kernel_dispatch_record_t";
         size(sdk, k, RocmLayouts.KernelDispatch.SIZE);
@@ -145,48 +150,23 @@ class RocmLayoutsTest {
         check(sdk, s, "flags", RocmLayouts.ScratchMemory.FLAGS);
         check(sdk, s, "allocation_size", RocmLayouts.ScratchMemory.ALLOCATION_SIZE);
 
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API"),
-                RocmLayouts.CallbackKind.HSA_CORE_API);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_CALLBACK_TRACING_HSA_AMD_EXT_API"),
-                RocmLayouts.CallbackKind.HSA_AMD_EXT_API);
-        assertEquals(
-                sdk.get("enum ROCPROFILER_CALLBACK_TRACING_HSA_IMAGE_EXT_API"),
-                RocmLayouts.CallbackKind.HSA_IMAGE_EXT_API);
-        assertEquals(
-                sdk.get("enum ROCPROFILER_CALLBACK_TRACING_HSA_FINALIZE_EXT_API"),
-                RocmLayouts.CallbackKind.HSA_FINALIZE_EXT_API);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API"),
-                RocmLayouts.CallbackKind.HIP_RUNTIME_API);
-        assertEquals(
-                sdk.get("enum ROCPROFILER_CALLBACK_TRACING_HIP_COMPILER_API"),
-                RocmLayouts.CallbackKind.HIP_COMPILER_API);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API"),
-                RocmLayouts.CallbackKind.MARKER_CORE_API);
-        assertEquals((long) sdk.get("enum ROCPROFILER_CALLBACK_TRACING_RCCL_API"), RocmLayouts.CallbackKind.RCCL_API);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API"),
-                RocmLayouts.CallbackKind.ROCDECODE_API);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API"), RocmLayouts.CallbackKind.ROCJPEG_API);
-        assertEquals((long) sdk.get("enum ROCPROFILER_BUFFER_TRACING_MEMORY_COPY"), RocmLayouts.BufferKind.MEMORY_COPY);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH"),
-                RocmLayouts.BufferKind.KERNEL_DISPATCH);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY"),
-                RocmLayouts.BufferKind.SCRATCH_MEMORY);
-        assertEquals((long) sdk.get("enum ROCPROFILER_MEMORY_COPY_HOST_TO_HOST"), RocmLayouts.MEMORY_COPY_HOST_TO_HOST);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE"), RocmLayouts.MEMORY_COPY_HOST_TO_DEVICE);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST"), RocmLayouts.MEMORY_COPY_DEVICE_TO_HOST);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE"),
-                RocmLayouts.MEMORY_COPY_DEVICE_TO_DEVICE);
+        value(sdk, "ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API", RocmLayouts.CallbackKind.HSA_CORE_API);
+        value(sdk, "ROCPROFILER_CALLBACK_TRACING_HSA_AMD_EXT_API", RocmLayouts.CallbackKind.HSA_AMD_EXT_API);
+        value(sdk, "ROCPROFILER_CALLBACK_TRACING_HSA_IMAGE_EXT_API", RocmLayouts.CallbackKind.HSA_IMAGE_EXT_API);
+        value(sdk, "ROCPROFILER_CALLBACK_TRACING_HSA_FINALIZE_EXT_API", RocmLayouts.CallbackKind.HSA_FINALIZE_EXT_API);
+        value(sdk, "ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API", RocmLayouts.CallbackKind.HIP_RUNTIME_API);
+        value(sdk, "ROCPROFILER_CALLBACK_TRACING_HIP_COMPILER_API", RocmLayouts.CallbackKind.HIP_COMPILER_API);
+        value(sdk, "ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API", RocmLayouts.CallbackKind.MARKER_CORE_API);
+        value(sdk, "ROCPROFILER_CALLBACK_TRACING_RCCL_API", RocmLayouts.CallbackKind.RCCL_API);
+        value(sdk, "ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API", RocmLayouts.CallbackKind.ROCDECODE_API);
+        value(sdk, "ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API", RocmLayouts.CallbackKind.ROCJPEG_API);
+        value(sdk, "ROCPROFILER_BUFFER_TRACING_MEMORY_COPY", RocmLayouts.BufferKind.MEMORY_COPY);
+        value(sdk, "ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH", RocmLayouts.BufferKind.KERNEL_DISPATCH);
+        value(sdk, "ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY", RocmLayouts.BufferKind.SCRATCH_MEMORY);
+        value(sdk, "ROCPROFILER_MEMORY_COPY_HOST_TO_HOST", RocmLayouts.MEMORY_COPY_HOST_TO_HOST);
+        value(sdk, "ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE", RocmLayouts.MEMORY_COPY_HOST_TO_DEVICE);
+        value(sdk, "ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST", RocmLayouts.MEMORY_COPY_DEVICE_TO_HOST);
+        value(sdk, "ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE", RocmLayouts.MEMORY_COPY_DEVICE_TO_DEVICE);
         String pm = "rocprofiler_buffer_tracing_kfd_page_migrate_record_t";
         size(sdk, pm, RocmLayouts.PageMigrate.SIZE);
         check(sdk, pm, "start_timestamp", RocmLayouts.PageMigrate.START);
@@ -213,16 +193,12 @@ class RocmLayoutsTest {
         check(sdk, dc, "dispatch_info.queue_id", RocmLayouts.DispatchCounting.QUEUE_ID);
         check(sdk, dc, "dispatch_info.kernel_id", RocmLayouts.DispatchCounting.KERNEL_ID);
         check(sdk, dc, "dispatch_info.dispatch_id", RocmLayouts.DispatchCounting.DISPATCH_ID);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_BUFFER_TRACING_KFD_PAGE_MIGRATE"),
-                RocmLayouts.BufferKind.KFD_PAGE_MIGRATE);
-        assertEquals(
-                (long) sdk.get("enum ROCPROFILER_BUFFER_TRACING_KFD_PAGE_FAULT"),
-                RocmLayouts.BufferKind.KFD_PAGE_FAULT);
+        value(sdk, "ROCPROFILER_BUFFER_TRACING_KFD_PAGE_MIGRATE", RocmLayouts.BufferKind.KFD_PAGE_MIGRATE);
+        value(sdk, "ROCPROFILER_BUFFER_TRACING_KFD_PAGE_FAULT", RocmLayouts.BufferKind.KFD_PAGE_FAULT);
         assertTrue(
                 RocmLayouts.BufferKind.COUNTERS > sdk.get("enum ROCPROFILER_BUFFER_TRACING_LAST"),
                 "the tool's counter record kind is no SDK buffer kind");
-        assertEquals((long) sdk.get("enum ROCPROFILER_SCRATCH_MEMORY_ALLOC"), 1L);
-        assertEquals((long) sdk.get("enum ROCPROFILER_SCRATCH_MEMORY_ASYNC_RECLAIM"), 3L);
+        value(sdk, "ROCPROFILER_SCRATCH_MEMORY_ALLOC", 1L);
+        value(sdk, "ROCPROFILER_SCRATCH_MEMORY_ASYNC_RECLAIM", 3L);
     }
 }

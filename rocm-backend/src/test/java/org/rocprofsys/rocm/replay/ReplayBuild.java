@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.rocprofsys.testkit.Make;
-import org.rocprofsys.testkit.NativeCompiler;
+import org.rocprofsys.testkit.ReplaySdk;
 
 /**
  * The native pieces of a replayed session, built once per test JVM from the tree: the agent
@@ -27,43 +27,13 @@ record ReplayBuild(Path agent, Path tool, Path sdk, Path app, Path dir) {
         Path agentSrc = root.resolve("agent/src/main/c");
         Make.build(agentSrc, "OUT=" + dir, "all");
         Make.build(root.resolve("rocm-backend/src/main/c"), "OUT=" + dir, "all");
-        Path main = root.resolve("rocm-backend/src/main/c");
-        Path test = root.resolve("rocm-backend/src/test/c");
-        List<String> common =
-                List.of("-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-I" + main, "-I" + test);
-        Path sdk = dir.resolve("librocprofiler-sdk.so");
-        NativeCompiler.c()
-                .compile(
-                        sdk,
-                        concat(
-                                common,
-                                "-fPIC",
-                                "-shared",
-                                "-pthread",
-                                "-o",
-                                sdk.toString(),
-                                test.resolve("replay_sdk.c").toString(),
-                                "-ldl"));
-        Path app = dir.resolve("replay_app");
-        NativeCompiler.c()
-                .compile(
-                        app,
-                        concat(
-                                common,
-                                "-pthread",
-                                "-o",
-                                app.toString(),
-                                test.resolve("replay_app.c").toString(),
-                                "-L" + dir,
-                                "-lrocprofiler-sdk",
-                                "-Wl,-rpath," + dir));
-        built = new ReplayBuild(dir.resolve("librocprof-sys.so"), dir.resolve("librocprof-sys-rocm.so"), sdk, app, dir);
+        Path app = ReplaySdk.build(root, dir, List.of("-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE"));
+        built = new ReplayBuild(
+                dir.resolve("librocprof-sys.so"),
+                dir.resolve("librocprof-sys-rocm.so"),
+                dir.resolve("librocprofiler-sdk.so"),
+                app,
+                dir);
         return built;
-    }
-
-    private static List<String> concat(List<String> a, String... b) {
-        List<String> l = new java.util.ArrayList<>(a);
-        l.addAll(List.of(b));
-        return l;
     }
 }

@@ -1,7 +1,6 @@
 package org.rocprofsys.rocm.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -9,30 +8,23 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
-import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.ProcessEnd;
-import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
 import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
-import org.rocprofsys.core.output.OutputContext;
-import org.rocprofsys.core.output.RunOutputs;
 import org.rocprofsys.core.perfetto.PerfettoFormat;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
-import org.rocprofsys.core.pipeline.SessionDirectory;
-import org.rocprofsys.core.pipeline.TraceWindows;
 import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.ProcessResult;
+import org.rocprofsys.tracetest.CollectedRun;
 import org.rocprofsys.tracetest.DecodedTrace;
 import org.rocprofsys.tracetest.RunFiles;
 
@@ -68,7 +60,7 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
             throw new AssertionError("no ROCm source for " + settingsEnv + ": " + logBytes);
         }
         RocmTracing rocm = sources.getFirst();
-        try (SessionDirectory session = SessionDirectory.create(dir)) {
+        try (CollectedRun.Session session = CollectedRun.Session.create(dir)) {
             Map<String, String> targetEnv = new HashMap<>(rocm.targetEnvironment(session.path()));
             targetEnv.put("LD_PRELOAD", b.agent().toString());
             targetEnv.put("ROCPROFSYS_SESSION_DIR", session.path().toString());
@@ -81,32 +73,23 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
                         .orElseThrow(() -> new AssertionError("no ring file: " + r.all()));
                 pid = Integer.parseInt(ring.getFileName().toString().split("\\.")[0]);
             }
-            OutputPaths paths = paths(dir, pid);
-            RunOutputs outputs = RunOutputs.open(
+            CollectedRun run = session.collect(
+                    settings,
+                    dir,
+                    pid,
+                    "./replay_app",
+                    scenario,
+                    log,
                     List.of(
                             new PerfettoFormat(),
                             new GpuStatsFormat(List.of(org.rocprofsys.rocm.decode.RocmGpu.VENDOR)),
                             new GpuCounterFormat(List.of(org.rocprofsys.rocm.decode.RocmGpu.VENDOR)),
                             new RocpdFormat(name -> null)),
-                    new OutputContext(settings, paths, pid, scenario, 0, log, log));
-            Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
-            Collector collector = new Collector(session, pipeline.head(), log, List.of(rocm));
-            collector.setRootPid(pid);
-            collector.targetReaped(
-                    r.exitCode() > 128
-                            ? new Collector.RootEnd(ProcessEnd.KILLED_BY_SIGNAL, r.exitCode() - 128, 0)
-                            : new Collector.RootEnd(ProcessEnd.EXITED, r.exitCode(), 0));
-            collector.run(1_000_000_000L);
-            RunSummary summary = new RunSummary(System.nanoTime(), 0, pid, scenario, collector.drops());
-            pipeline.finish(summary.endNs());
-            outputs.finish(
-                    summary, List.of(scenario), ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC), Map.of());
+                    List.of(rocm),
+                    r.exitCode() > 128 ? ProcessEnd.KILLED_BY_SIGNAL : ProcessEnd.EXITED,
+                    r.exitCode() > 128 ? r.exitCode() - 128 : r.exitCode());
             return new ReplayRun(
-                    r,
-                    DecodedTrace.read(paths.perfettoFile()),
-                    paths.directory(),
-                    new ObjectMapper().readTree(paths.file("metadata", "json").toFile()),
-                    logBytes.toString(StandardCharsets.UTF_8));
+                    r, run.trace(), run.paths().directory(), run.metadata(), logBytes.toString(StandardCharsets.UTF_8));
         }
     }
 
@@ -136,9 +119,5 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
     /** A stats file of the run ({@code kernel_stats}, ...; {@code csv} or {@code json}). */
     String statsFile(String table, String extension) {
         return RunFiles.statsFile(outputDir, table, extension);
-    }
-
-    private static OutputPaths paths(Path dir, int pid) {
-        return RunFiles.paths(dir, pid, "./replay_app", ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC));
     }
 }

@@ -13,6 +13,8 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.rocprofsys.tracetest.DecodedTrace;
 import org.rocprofsys.tracetest.DecodedTrace.Slice;
 
@@ -62,15 +64,7 @@ class ReplaySessionsTest {
      */
     @Test
     void transposeByStream() throws Exception {
-        ReplayRun run = ReplayRun.of(
-                "transpose",
-                Map.of(
-                        "ROCPROFSYS_ROCM_DOMAINS",
-                        "hip_api,kernel_dispatch,memory_copy",
-                        "ROCPROFSYS_ROCM_GROUP_BY_QUEUE",
-                        "NO"),
-                dir,
-                "10");
+        ReplayRun run = transpose("ROCPROFSYS_ROCM_GROUP_BY_QUEUE", "NO");
         assertEquals(0, run.target().exitCode(), run.target().all());
         DecodedTrace t = run.trace();
         assertEquals(Set.of("HIP Activity Stream 1", "HIP Activity Stream 2"), trackNames(t, "HIP Activity Stream"));
@@ -148,15 +142,7 @@ class ReplaySessionsTest {
     /** The same program grouped by queue (ROCM_GROUP_BY_QUEUE=YES): kernels per queue, copies per thread. */
     @Test
     void transposeByQueue() throws Exception {
-        ReplayRun run = ReplayRun.of(
-                "transpose",
-                Map.of(
-                        "ROCPROFSYS_ROCM_DOMAINS",
-                        "hip_api,kernel_dispatch,memory_copy",
-                        "ROCPROFSYS_ROCM_GROUP_BY_QUEUE",
-                        "YES"),
-                dir,
-                "10");
+        ReplayRun run = transpose("ROCPROFSYS_ROCM_GROUP_BY_QUEUE", "YES");
         DecodedTrace t = run.trace();
         assertEquals(Set.of(), trackNames(t, "HIP Activity Stream"));
         assertEquals(
@@ -201,22 +187,20 @@ class ReplaySessionsTest {
         assertEquals(0.0, UpstreamValidation.counterSum(t, "RCCL Comm Send"));
     }
 
-    /** rocprof-sys-decode-tests.cmake: rocm_rocdecode_api, rocDecCreateVideoParser count 2 depth 1. */
-    @Test
-    void rocDecode() throws Exception {
+    /**
+     * rocprof-sys-decode-tests.cmake: rocm_rocdecode_api, rocDecCreateVideoParser count 2 depth 1;
+     * rocm_rocjpeg_api, rocJpegCreate count 1 depth 1.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "rocdecode, rocdecode_api, rocDecCreateVideoParser, 2",
+        "rocjpeg,   rocjpeg_api,   rocJpegCreate,           1"
+    })
+    void decodeApis(String scenario, String domain, String function, long count) throws Exception {
         ReplayRun run = ReplayRun.of(
-                "rocdecode", Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_runtime_api,kernel_dispatch,rocdecode_api"), dir);
+                scenario, Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_runtime_api,kernel_dispatch," + domain), dir);
         UpstreamValidation.validate(
-                run.trace(), Set.of("rocm_rocdecode_api"), List.of("rocDecCreateVideoParser"), List.of(2L), List.of(1));
-    }
-
-    /** rocprof-sys-decode-tests.cmake: rocm_rocjpeg_api, rocJpegCreate count 1 depth 1. */
-    @Test
-    void rocJpeg() throws Exception {
-        ReplayRun run = ReplayRun.of(
-                "rocjpeg", Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_runtime_api,kernel_dispatch,rocjpeg_api"), dir);
-        UpstreamValidation.validate(
-                run.trace(), Set.of("rocm_rocjpeg_api"), List.of("rocJpegCreate"), List.of(1L), List.of(1));
+                run.trace(), Set.of("rocm_" + domain), List.of(function), List.of(count), List.of(1));
     }
 
     @Test
@@ -261,15 +245,7 @@ class ReplaySessionsTest {
      */
     @Test
     void transposeRocprofilerCounters() throws Exception {
-        ReplayRun run = ReplayRun.of(
-                "transpose",
-                Map.of(
-                        "ROCPROFSYS_ROCM_DOMAINS",
-                        "hip_api,kernel_dispatch,memory_copy",
-                        "ROCPROFSYS_ROCM_EVENTS",
-                        "GRBM_COUNT,SQ_WAVES,SQ_INSTS_VALU,TA_TA_BUSY:device=0"),
-                dir,
-                "10");
+        ReplayRun run = transpose("ROCPROFSYS_ROCM_EVENTS", "GRBM_COUNT,SQ_WAVES,SQ_INSTS_VALU,TA_TA_BUSY:device=0");
         assertEquals(0, run.target().exitCode(), run.target().all());
         DecodedTrace t = run.trace();
         List<String> metrics = List.of("GRBM_COUNT", "SQ_WAVES", "SQ_INSTS_VALU", "TA_TA_BUSY");
@@ -390,5 +366,14 @@ class ReplaySessionsTest {
             assertTrue(call.beginNs <= d.beginNs, call + " -> " + d);
             assertEquals(d.args.get("corr_id"), call.args.get("corr_id"), d + " <- " + call);
         }
+    }
+
+    /** examples/transpose, 10 iterations, with HIP, kernel and copy tracing and one more setting. */
+    private ReplayRun transpose(String setting, String value) throws Exception {
+        return ReplayRun.of(
+                "transpose",
+                Map.of("ROCPROFSYS_ROCM_DOMAINS", "hip_api,kernel_dispatch,memory_copy", setting, value),
+                dir,
+                "10");
     }
 }

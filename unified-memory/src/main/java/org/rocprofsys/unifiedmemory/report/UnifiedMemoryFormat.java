@@ -2,20 +2,16 @@ package org.rocprofsys.unifiedmemory.report;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.rocprofsys.config.Settings;
-import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.output.GpuActivityWriter;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
-import org.rocprofsys.core.output.WrittenFile;
 
 /**
  * The unified-memory reports of seed 000, {@code unified_memory[-<pid>].txt} and {@code .json}, one
@@ -37,27 +33,18 @@ public final class UnifiedMemoryFormat implements OutputFormat {
         return new Writer(context, "1".equals(System.getenv("HSA_XNACK")));
     }
 
-    private static final class Writer implements OutputWriter {
-        private final OutputContext context;
+    private static final class Writer extends GpuActivityWriter {
         private final boolean xnackEnabled;
         private final Map<Integer, UnifiedMemoryReport> reports = new TreeMap<>();
-        private final List<WrittenFile> written = new ArrayList<>();
 
         Writer(OutputContext context, boolean xnackEnabled) {
-            this.context = context;
+            super(context);
             this.xnackEnabled = xnackEnabled;
         }
 
         @Override
-        public boolean readsRegions() {
-            return false; // GPU activity only
-        }
-
-        @Override
-        public void accept(SinkEvent event) {
-            if (event instanceof GpuActivity g) {
-                reports.computeIfAbsent(g.pid(), p -> new UnifiedMemoryReport()).accept(g.event());
-            }
+        protected void accept(GpuActivity g) {
+            reports.computeIfAbsent(g.pid(), p -> new UnifiedMemoryReport()).accept(g.event());
         }
 
         @Override
@@ -68,8 +55,8 @@ public final class UnifiedMemoryFormat implements OutputFormat {
                     continue;
                 }
                 int pid = e.getKey();
-                write(file(pid, "txt"), UnifiedMemoryText.render(pid, report), "text");
-                write(file(pid, "json"), UnifiedMemoryJson.render(report, xnackEnabled), "json");
+                write(file(pid, "txt"), UnifiedMemoryText.render(pid, report), "text", NAME);
+                write(file(pid, "json"), UnifiedMemoryJson.render(report, xnackEnabled), "json", NAME);
             }
         }
 
@@ -82,19 +69,6 @@ public final class UnifiedMemoryFormat implements OutputFormat {
                 return root ? paths.file(NAME, extension) : paths.file(NAME + "-" + pid, extension, "", false);
             }
             return paths.fileIn(folder, NAME, extension, root ? paths.suffix() : "-" + pid);
-        }
-
-        private void write(Path file, String text, String kind) throws IOException {
-            OutputPaths.createParentDirectories(file);
-            AtomicFile.writeString(file, text);
-            context.log()
-                    .println("[rocprof-sys][" + context.rootPid() + "][" + NAME + "]> Outputting '" + file + "'...");
-            written.add(new WrittenFile(kind, NAME, file));
-        }
-
-        @Override
-        public List<WrittenFile> report() {
-            return List.copyOf(written);
         }
     }
 }

@@ -1,23 +1,19 @@
 package org.rocprofsys.core.gpu.counters;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.gpu.GpuCounterSample;
 import org.rocprofsys.core.gpu.GpuTracingFormat;
 import org.rocprofsys.core.gpu.GpuVendor;
+import org.rocprofsys.core.output.GpuActivityWriter;
 import org.rocprofsys.core.output.OutputContext;
-import org.rocprofsys.core.output.OutputWriter;
-import org.rocprofsys.core.output.WrittenFile;
 import org.rocprofsys.core.timemory.DataTrackerText;
 
 /**
@@ -31,34 +27,22 @@ public final class GpuCounterFormat extends GpuTracingFormat {
 
     /** @param vendors the registered GPU tracing vendors (their switches turn the format on) */
     public GpuCounterFormat(List<GpuVendor> vendors) {
-        super(vendors);
+        super(vendors, Writer::new);
     }
 
-    @Override
-    public OutputWriter open(OutputContext context) {
-        return new Writer(context);
-    }
-
-    private static final class Writer implements OutputWriter {
-        private final OutputContext context;
+    private static final class Writer extends GpuActivityWriter {
         /** By device and metric key, then by kernel name. */
         private final Map<String, Map<String, CounterValues>> values = new TreeMap<>();
 
         private final Map<String, CounterSeries> series = new TreeMap<>();
-        private final List<WrittenFile> written = new ArrayList<>();
 
         Writer(OutputContext context) {
-            this.context = context;
+            super(context);
         }
 
         @Override
-        public boolean readsRegions() {
-            return false; // GPU activity only
-        }
-
-        @Override
-        public void accept(SinkEvent event) {
-            if (event instanceof GpuActivity g && g.event() instanceof GpuCounterSample s) {
+        protected void accept(GpuActivity g) {
+            if (g.event() instanceof GpuCounterSample s) {
                 String key = String.format(Locale.ROOT, "%08d/%s", s.device(), s.metricKey());
                 series.putIfAbsent(key, new CounterSeries(s.device(), s.metricKey(), s.metric()));
                 values.computeIfAbsent(key, k -> new TreeMap<>())
@@ -92,19 +76,6 @@ public final class GpuCounterFormat extends GpuTracingFormat {
             values.forEach((key, kernels) ->
                     kernels.forEach((kernel, v) -> rows.add(new CounterStatsText.Row(kernel, series.get(key), v))));
             return rows;
-        }
-
-        private void write(Path file, String text, String kind, String key) throws IOException {
-            OutputPaths.createParentDirectories(file);
-            AtomicFile.writeString(file, text);
-            context.log()
-                    .println("[rocprof-sys][" + context.rootPid() + "][" + key + "]> Outputting '" + file + "'...");
-            written.add(new WrittenFile(kind, key, file));
-        }
-
-        @Override
-        public List<WrittenFile> report() {
-            return List.copyOf(written);
         }
     }
 }

@@ -4,16 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.gpu.GpuApiCall;
 import org.rocprofsys.core.gpu.GpuDevice;
 import org.rocprofsys.core.gpu.GpuDomain;
@@ -23,9 +20,8 @@ import org.rocprofsys.core.gpu.GpuMemoryCopy;
 import org.rocprofsys.core.gpu.GpuMemorySet;
 import org.rocprofsys.core.gpu.GpuTracingFormat;
 import org.rocprofsys.core.gpu.GpuVendor;
+import org.rocprofsys.core.output.GpuActivityWriter;
 import org.rocprofsys.core.output.OutputContext;
-import org.rocprofsys.core.output.OutputWriter;
-import org.rocprofsys.core.output.WrittenFile;
 
 /**
  * The GPU summaries as rocprofv3 {@code --stats} writes them ({@code kernel_stats}, the vendor's
@@ -38,48 +34,34 @@ import org.rocprofsys.core.output.WrittenFile;
 public final class GpuStatsFormat extends GpuTracingFormat {
     /** @param vendors the registered GPU tracing vendors (their switches turn the format on) */
     public GpuStatsFormat(List<GpuVendor> vendors) {
-        super(vendors);
+        super(vendors, Writer::new);
     }
 
-    @Override
-    public OutputWriter open(OutputContext context) {
-        return new Writer(context);
-    }
-
-    private static final class Writer implements OutputWriter {
-        private final OutputContext context;
+    private static final class Writer extends GpuActivityWriter {
         /** Each vendor's tables, by its API table's name (the order the tables are written in). */
         private final Map<String, GpuStatistics> statistics = new TreeMap<>();
         /** Devices by UUID (every process reports the devices it uses). */
         private final Map<String, GpuDevice> devices = new TreeMap<>();
 
         private final Map<String, Long> kernels = new TreeMap<>();
-        private final List<WrittenFile> written = new ArrayList<>();
         private boolean any;
 
         Writer(OutputContext context) {
-            this.context = context;
+            super(context);
         }
 
         @Override
-        public boolean readsRegions() {
-            return false; // GPU activity only
-        }
-
-        @Override
-        public void accept(SinkEvent event) {
-            if (event instanceof GpuActivity g) {
-                any = true;
-                GpuDomain domain = domain(g.event());
-                if (domain != null) {
-                    String table = domain.vendor().apiStatsTable();
-                    statistics.computeIfAbsent(table, GpuStatistics::new).accept(g.event());
-                }
-                switch (g.event()) {
-                    case GpuDevice d -> devices.putIfAbsent(d.uuid() + "/" + d.index(), d);
-                    case GpuKernel k -> kernels.merge(k.name(), 1L, Long::sum);
-                    default -> {}
-                }
+        protected void accept(GpuActivity g) {
+            any = true;
+            GpuDomain domain = domain(g.event());
+            if (domain != null) {
+                String table = domain.vendor().apiStatsTable();
+                statistics.computeIfAbsent(table, GpuStatistics::new).accept(g.event());
+            }
+            switch (g.event()) {
+                case GpuDevice d -> devices.putIfAbsent(d.uuid() + "/" + d.index(), d);
+                case GpuKernel k -> kernels.merge(k.name(), 1L, Long::sum);
+                default -> {}
             }
         }
 
@@ -106,19 +88,6 @@ public final class GpuStatsFormat extends GpuTracingFormat {
                 case GpuApiCall c -> c.domain();
                 default -> null;
             };
-        }
-
-        private void write(Path file, String text, String kind, String key) throws IOException {
-            OutputPaths.createParentDirectories(file);
-            AtomicFile.writeString(file, text);
-            context.log()
-                    .println("[rocprof-sys][" + context.rootPid() + "][" + key + "]> Outputting '" + file + "'...");
-            written.add(new WrittenFile(kind, key, file));
-        }
-
-        @Override
-        public List<WrittenFile> report() {
-            return List.copyOf(written);
         }
 
         @Override
