@@ -10,6 +10,7 @@ import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
+import org.rocprofsys.core.tracker.ThreadTable;
 
 /**
  * Leaves out the main region of a Python interpreter's process (the agent opens one named after
@@ -58,12 +59,12 @@ public final class InterpreterMainRegion implements Consumer<TraceEvent> {
             }
             case ThreadStarted t -> {
                 if (t.sequence() == 0 && pythonProcess.getOrDefault(t.pid(), false)) {
-                    mainThreads.put(key(t.pid(), t.tid()), new MainThread());
+                    mainThreads.put(ThreadTable.key(t.pid(), t.tid()), new MainThread());
                 }
                 downstream.accept(e);
             }
             case RegionBegin b -> {
-                MainThread m = mainThreads.isEmpty() ? null : mainThreads.get(key(b.pid(), b.tid()));
+                MainThread m = mainThreads.isEmpty() ? null : mainThreads.get(ThreadTable.key(b.pid(), b.tid()));
                 if (m == null) {
                     downstream.accept(e);
                 } else if (!m.seenMain) {
@@ -75,7 +76,7 @@ public final class InterpreterMainRegion implements Consumer<TraceEvent> {
                 }
             }
             case RegionEnd en -> {
-                MainThread m = mainThreads.isEmpty() ? null : mainThreads.get(key(en.pid(), en.tid()));
+                MainThread m = mainThreads.isEmpty() ? null : mainThreads.get(ThreadTable.key(en.pid(), en.tid()));
                 if (m == null) {
                     downstream.accept(e);
                 } else if (m.depth > 0) {
@@ -86,7 +87,7 @@ public final class InterpreterMainRegion implements Consumer<TraceEvent> {
                 }
             }
             case RegionRun r -> {
-                if (mainThreads.containsKey(key(r.pid(), r.tid()))) {
+                if (mainThreads.containsKey(ThreadTable.key(r.pid(), r.tid()))) {
                     r.forEachEvent(this); // the interpreter's main thread: its main region is taken out
                 } else {
                     downstream.accept(e);
@@ -94,9 +95,5 @@ public final class InterpreterMainRegion implements Consumer<TraceEvent> {
             }
             default -> downstream.accept(e);
         }
-    }
-
-    private static long key(int pid, int tid) {
-        return ((long) pid << 32) | (tid & 0xffffffffL);
     }
 }

@@ -31,7 +31,6 @@ import org.rocprofsys.core.pipeline.Pipeline;
 import org.rocprofsys.core.pipeline.PipelineTuning;
 import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.core.pipeline.TraceWindows;
-import org.rocprofsys.core.spi.BackendRecords;
 import org.rocprofsys.core.spi.EventSource;
 import org.rocprofsys.core.spi.ExecGateAttacher;
 import org.rocprofsys.core.spi.RecordDecoder;
@@ -110,7 +109,8 @@ public final class Session {
                 throw new SessionException(unwritable.get());
             }
             checkOutputs(env);
-            boolean gated = sources.stream().anyMatch(s -> s instanceof ExecGateAttacher);
+            List<ExecGateAttacher> gates = SessionPart.withRole(sources, ExecGateAttacher.class);
+            boolean gated = !gates.isEmpty();
             if (gated) {
                 ExecGate.checkExecutable(launch.command().getFirst(), env, launch.workingDirectory());
             }
@@ -129,10 +129,8 @@ public final class Session {
             int pid = (int) target.pid();
             if (gated) {
                 ExecGate.awaitStopped(target);
-                for (SessionPart source : sources) {
-                    if (source instanceof ExecGateAttacher gate) {
-                        gate.attachBeforeExec(pid);
-                    }
+                for (ExecGateAttacher gate : gates) {
+                    gate.attachBeforeExec(pid);
                 }
             }
             String exe = Path.of(launch.command().getFirst()).getFileName().toString();
@@ -154,14 +152,7 @@ public final class Session {
                         outputs.writers(),
                         tuning);
                 collector = new Collector(
-                        dir,
-                        pipeline.head(),
-                        log,
-                        sources.stream()
-                                .filter(s -> s instanceof RecordDecoder)
-                                .map(s -> (BackendRecords.Factory) (RecordDecoder) s)
-                                .toList(),
-                        tuning);
+                        dir, pipeline.head(), log, SessionPart.withRole(sources, RecordDecoder.class), tuning);
                 collector.setRootPid(pid);
             } catch (IOException | RuntimeException e) {
                 if (gated) {
@@ -172,10 +163,9 @@ public final class Session {
             if (gated) {
                 ExecGate.release(target);
             }
-            for (SessionPart source : sources) {
-                if (source instanceof EventSource e) {
-                    e.start(pid, collector::offer);
-                }
+            List<EventSource> eventSources = SessionPart.withRole(sources, EventSource.class);
+            for (EventSource source : eventSources) {
+                source.start(pid, collector::offer);
             }
             SignalForwarding signals = SignalForwarding.install(target);
             AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -190,10 +180,8 @@ public final class Session {
                     });
             int status = target.waitFor();
             long ended = System.nanoTime();
-            for (SessionPart source : sources) {
-                if (source instanceof EventSource e) {
-                    e.stop(ended);
-                }
+            for (EventSource source : eventSources) {
+                source.stop(ended);
             }
             collector.targetReaped(
                     status > 128
@@ -271,10 +259,8 @@ public final class Session {
         env.putAll(ringEnvironment(settings));
         env.put(WireFormat.ENV_METRICS, Integer.toString(agentMetrics()));
         env.put(WireFormat.ENV_THREAD_CALLS, Integer.toString(threadCalls()));
-        for (SessionPart source : sources) {
-            if (source instanceof TargetEnvironmentContribution c) {
-                env.putAll(c.targetEnvironment(sessionDir));
-            }
+        for (TargetEnvironmentContribution c : SessionPart.withRole(sources, TargetEnvironmentContribution.class)) {
+            env.putAll(c.targetEnvironment(sessionDir));
         }
         return env;
     }

@@ -42,7 +42,7 @@ public abstract class GpuActivityWriter implements OutputWriter {
     protected final void write(Path file, String text, String kind, String key) throws IOException {
         OutputPaths.createParentDirectories(file);
         AtomicFile.writeString(file, text);
-        context.log().println("[rocprof-sys][" + context.rootPid() + "][" + key + "]> Outputting '" + file + "'...");
+        context.announce(key, file);
         written.add(new WrittenFile(kind, key, file));
     }
 

@@ -1,6 +1,7 @@
 package org.rocprofsys.core.output;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.output.OutputPaths;
 
@@ -22,4 +23,9 @@ public record OutputContext(
         String executable,
         long realtimeOffsetNs,
         PrintStream log,
-        PrintStream cout) {}
+        PrintStream cout) {
+    /** Says on the log that {@code file} of output {@code key} is written, as upstream's outputs do. */
+    public void announce(String key, Path file) {
+        log.println("[rocprof-sys][" + rootPid + "][" + key + "]> Outputting '" + file + "'...");
+    }
+}

@@ -72,8 +72,7 @@ public final class RunOutputs {
         try {
             MetadataWriter.write(
                     metadata, context.settings(), commandLine, launch, written, env, summary.droppedRecords(), facts);
-            context.log()
-                    .println("[rocprof-sys][" + context.rootPid() + "][metadata]> Outputting '" + metadata + "'...");
+            context.announce("metadata", metadata);
         } catch (IOException e) {
             if (failure == null) {
                 throw e;

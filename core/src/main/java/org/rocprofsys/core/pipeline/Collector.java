@@ -164,7 +164,7 @@ public final class Collector {
             SessionDirectory directory,
             Consumer<TraceEvent> out,
             PrintStream log,
-            List<BackendRecords.Factory> backends) {
+            List<? extends BackendRecords.Factory> backends) {
         this(directory, out, log, backends, PipelineTuning.machine());
     }
 
@@ -173,7 +173,7 @@ public final class Collector {
             SessionDirectory directory,
             Consumer<TraceEvent> out,
             PrintStream log,
-            List<BackendRecords.Factory> backends,
+            List<? extends BackendRecords.Factory> backends,
             PipelineTuning tuning) {
         this.directory = directory;
         this.out = out;

@@ -64,10 +64,9 @@ public final class Pipeline {
         // the sources' intercepts stay on the collector thread: what they learn from the events (a
         // thread's number, say) is read by the sources' own threads as soon as the collector has it
         Consumer<TraceEvent> first = stageThread != null ? stageThread : stages;
-        for (SessionPart source : sources.reversed()) {
-            if (source instanceof InterceptStage stage) {
-                first = stage.intercept(first);
-            }
+        for (InterceptStage stage :
+                SessionPart.withRole(sources, InterceptStage.class).reversed()) {
+            first = stage.intercept(first);
         }
         this.head = first;
     }

@@ -92,7 +92,7 @@ public final class RocpdFormat implements OutputFormat {
 
         @Override
         public List<WrittenFile> report() {
-            context.log().println("[rocprof-sys][" + context.rootPid() + "][rocpd]> Outputting '" + file + "'...");
+            context.announce("rocpd", file);
             return List.of(new WrittenFile("sqlite", "rocpd", file));
         }
     }

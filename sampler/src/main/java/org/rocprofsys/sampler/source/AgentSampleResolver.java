@@ -20,6 +20,7 @@ import org.rocprofsys.core.event.AgentStackSample;
 import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
+import org.rocprofsys.core.tracker.ThreadTable;
 import org.rocprofsys.core.wire.WireFormat;
 import org.rocprofsys.sampler.symbols.ProcessMaps;
 import org.rocprofsys.sampler.symbols.Symbolizer;
@@ -185,7 +186,7 @@ final class AgentSampleResolver {
     }
 
     private StackSample resolve(AgentStackSample a) {
-        long k = ((long) a.pid() << 32) | (a.tid() & 0xffffffffL);
+        long k = ThreadTable.key(a.pid(), a.tid());
         long[] prev = previous.get(k);
         long period = timers.periodNs(a.kind());
         long wallNs;

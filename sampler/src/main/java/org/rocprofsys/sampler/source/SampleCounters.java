@@ -10,6 +10,7 @@ import org.rocprofsys.core.event.CounterSample;
 import org.rocprofsys.core.event.CounterTrack;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.tracker.ThreadTable;
 
 /**
  * The CPU counters read with each stack sample, as upstream's per-thread sampled counter tracks:
@@ -47,7 +48,7 @@ final class SampleCounters {
 
     /** Learns a thread's number; its changes that waited for it go to {@code out}. */
     synchronized void started(ThreadStarted t, Consumer<? super CounterSample> out) {
-        long k = key(t.pid(), t.tid());
+        long k = ThreadTable.key(t.pid(), t.tid());
         sequences.put(k, t.sequence());
         previous.remove(k);
         for (Changes c : held.release(t.pid(), t.tid())) {
@@ -61,7 +62,7 @@ final class SampleCounters {
         if (names.isEmpty() || now.length == 0) {
             return;
         }
-        long k = key(s.pid(), s.tid());
+        long k = ThreadTable.key(s.pid(), s.tid());
         long[] before = previous.put(k, now);
         if (before == null) {
             return;
@@ -77,7 +78,7 @@ final class SampleCounters {
 
     /** perf's changes: on their thread's track now, or once the thread's number is known. */
     synchronized void offer(Changes c, Consumer<? super CounterSample> out) {
-        long k = key(c.pid(), c.tid());
+        long k = ThreadTable.key(c.pid(), c.tid());
         Integer seq = sequences.get(k);
         if (seq != null) {
             emit(c, seq, out);
@@ -109,9 +110,5 @@ final class SampleCounters {
                     "Thread " + names.get(i) + " [" + seq + "] (S)", "", Category.THREAD_HARDWARE_COUNTER, c.pid());
             out.accept(new CounterSample(c.timestampNs(), track, c.values()[i]));
         }
-    }
-
-    private static long key(int pid, int tid) {
-        return UnnumberedThreads.key(pid, tid);
     }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.tracker.ThreadTable;
 
 /**
  * The one thread filter of the call-stack samples, perf's and the agent's alike: a sample goes on
@@ -48,7 +49,7 @@ final class SampledThreads {
             out.accept(s);
             return;
         }
-        Integer seq = numbers.get(key(s.pid(), s.tid()));
+        Integer seq = numbers.get(ThreadTable.key(s.pid(), s.tid()));
         if (seq != null) {
             if (f.selects(seq)) {
                 out.accept(s);
@@ -60,7 +61,7 @@ final class SampledThreads {
 
     /** Learns a thread's number; its samples that waited for it go on (the selected ones) to {@code out}. */
     void started(ThreadStarted t, Consumer<? super StackSample> out) {
-        numbers.put(key(t.pid(), t.tid()), t.sequence());
+        numbers.put(ThreadTable.key(t.pid(), t.tid()), t.sequence());
         for (StackSample s : held.release(t.pid(), t.tid())) {
             if (filter(s.kind()).selects(t.sequence())) {
                 out.accept(s);
@@ -71,9 +72,5 @@ final class SampledThreads {
     /** Drops the waiting samples of a process that has ended: their threads never said their number. */
     void ended(int pid) {
         held.releaseProcess(pid);
-    }
-
-    private static long key(int pid, int tid) {
-        return UnnumberedThreads.key(pid, tid);
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.rocprofsys.core.tracker.ThreadTable;
 
 /**
  * What perf delivers for threads whose number (the agent's THREAD_START) is not known yet,
@@ -21,14 +22,14 @@ final class UnnumberedThreads<T> {
         if (count >= MAX_HELD) {
             return false;
         }
-        held.computeIfAbsent(key(pid, tid), k -> new ArrayList<>()).add(item);
+        held.computeIfAbsent(ThreadTable.key(pid, tid), k -> new ArrayList<>()).add(item);
         count++;
         return true;
     }
 
     /** The items kept for one thread, no longer kept (empty when none). */
     List<T> release(int pid, int tid) {
-        return take(key(pid, tid));
+        return take(ThreadTable.key(pid, tid));
     }
 
     /** The items kept for every thread of {@code pid}, no longer kept. */
@@ -58,9 +59,5 @@ final class UnnumberedThreads<T> {
         }
         count -= items.size();
         return items;
-    }
-
-    static long key(int pid, int tid) {
-        return ((long) pid << 32) | (tid & 0xffffffffL);
     }
 }
