@@ -313,6 +313,7 @@ struct rsys_record_header {
 #define RSYS_REC_ROCM_AGENT 17u
 #define RSYS_REC_ROCM_API 18u
 #define RSYS_REC_ROCM_BUFFER 19u
+/* 20-23: taken by the tests' third GPU vendor (run's testvendor package); no library writes them. */
 
 /*
  * The agent's entry point for GPU backends (agent_gpu.c), found with dlsym(RTLD_DEFAULT, ...) by
