@@ -301,29 +301,24 @@ int main(int argc, char **argv)
     replay_kernel_symbol(K_NCCL, "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)");
     replay_kernel_symbol(K_SCRATCHY, "_Z11big_privatePdi.kd");
     replay_kernel_symbol(K_STEP, "_Z4stepPi.kd");
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } scenarios[] = {
+        {"roctx", scenario_roctx},         {"transpose", scenario_transpose}, {"rccl", scenario_rccl},
+        {"rocdecode", scenario_rocdecode}, {"rocjpeg", scenario_rocjpeg},     {"scratch", scenario_scratch},
+        {"migrate", scenario_migrate},     {"operations", scenario_operations}, {"killed", scenario_killed},
+    };
     const char *s = argv[1];
-    if (strcmp(s, "roctx") == 0) {
-        scenario_roctx();
-    } else if (strcmp(s, "transpose") == 0) {
-        scenario_transpose();
-    } else if (strcmp(s, "rccl") == 0) {
-        scenario_rccl();
-    } else if (strcmp(s, "rocdecode") == 0) {
-        scenario_rocdecode();
-    } else if (strcmp(s, "rocjpeg") == 0) {
-        scenario_rocjpeg();
-    } else if (strcmp(s, "scratch") == 0) {
-        scenario_scratch();
-    } else if (strcmp(s, "migrate") == 0) {
-        scenario_migrate();
-    } else if (strcmp(s, "operations") == 0) {
-        scenario_operations();
-    } else if (strcmp(s, "killed") == 0) {
-        scenario_killed();
-    } else {
+    size_t i = 0;
+    while (i < sizeof scenarios / sizeof scenarios[0] && strcmp(s, scenarios[i].name) != 0) {
+        i++;
+    }
+    if (i == sizeof scenarios / sizeof scenarios[0]) {
         fprintf(stderr, "unknown scenario %s\n", s);
         return 2;
     }
+    scenarios[i].run();
     printf("done %s\n", s);
     return 0;
 }

@@ -7,19 +7,25 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.gpu.GpuVendor;
+import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
+import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.RunOutputs;
+import org.rocprofsys.core.perfetto.PerfettoFormat;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
 import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.core.pipeline.TraceWindows;
+import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.spi.BackendRecords;
 
 /**
@@ -35,6 +41,18 @@ import org.rocprofsys.core.spi.BackendRecords;
 public record CollectedRun(OutputPaths paths, DecodedTrace trace, JsonNode metadata) {
     /** When the runs were launched (their output names and metadata say so). */
     public static final ZonedDateTime LAUNCHED = ZonedDateTime.of(2026, 11, 24, 0, 0, 0, 0, ZoneOffset.UTC);
+
+    /**
+     * The outputs of a GPU backend's run: the trace, {@code vendor}'s stats and counter files,
+     * {@code more}, then the rocpd database.
+     */
+    public static List<OutputFormat> gpuFormats(GpuVendor vendor, OutputFormat... more) {
+        List<OutputFormat> formats = new ArrayList<>(List.of(
+                new PerfettoFormat(), new GpuStatsFormat(List.of(vendor)), new GpuCounterFormat(List.of(vendor))));
+        formats.addAll(List.of(more));
+        formats.add(new RocpdFormat(name -> null));
+        return formats;
+    }
 
     /**
      * A session directory the target's agent writes its rings into; {@link #collect} runs them.

@@ -17,16 +17,7 @@ import org.rocprofsys.testkit.ProcessResult;
  * GPU): the programs the fixtures were recorded from must keep compiling.
  */
 class CudaExamplesBuildTest {
-    private static final List<String> PROGRAMS = List.of(
-            "vector-add",
-            "streams",
-            "templated",
-            "nvtx",
-            "two-threads",
-            "launch-loop",
-            "crash-after-kernels",
-            "cupti-subscriber",
-            "compute-bound");
+    private static final List<String> PROGRAMS = FixtureExpectations.recordedExamplesAnd("compute-bound");
 
     @TempDir
     Path out;

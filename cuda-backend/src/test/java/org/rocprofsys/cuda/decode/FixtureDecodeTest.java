@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.rocprofsys.core.gpu.CopyKind;
 import org.rocprofsys.core.gpu.Dim3;
 import org.rocprofsys.core.gpu.GpuApiCall;
@@ -65,21 +66,12 @@ class FixtureDecodeTest {
         return m;
     }
 
+    static List<String> wholeFixtures() {
+        return FixtureExpectations.recordedExamplesAnd("killed-after-kernels", "vector-add-args", "streams-args");
+    }
+
     @ParameterizedTest
-    @ValueSource(
-            strings = {
-                "vector-add",
-                "streams",
-                "templated",
-                "nvtx",
-                "two-threads",
-                "launch-loop",
-                "crash-after-kernels",
-                "killed-after-kernels",
-                "cupti-subscriber",
-                "vector-add-args",
-                "streams-args"
-            })
+    @MethodSource("wholeFixtures")
     void everyFixtureDecodesWhole(String name) {
         Fixture f = load(name);
         assertEquals(Map.of(), f.skipped(), "records the decoder could not use");
@@ -456,21 +448,14 @@ class FixtureDecodeTest {
                         .count());
     }
 
-    @Test
-    void crashKeepsTheKernelsCompletedBeforeTheLastFlush() {
-        Fixture f = load("crash-after-kernels");
-        assertTrue(f.stdout().contains("kernels done 20") && f.stdout().contains("rc=139"), f.stdout());
-        assertEquals(WireFormat.STATE_RUNNING, f.state(), "killed by SIGSEGV: never exited");
+    /** SIGSEGV (rc 139) or SIGKILL (rc 137) after the last flush: every kernel is kept. */
+    @ParameterizedTest
+    @CsvSource({"crash-after-kernels, 139", "killed-after-kernels, 137"})
+    void deathAfterTheLastFlushKeepsEveryKernel(String fixture, int rc) {
+        Fixture f = load(fixture);
+        assertTrue(f.stdout().contains("kernels done 20") && f.stdout().contains("rc=" + rc), f.stdout());
+        assertEquals(WireFormat.STATE_RUNNING, f.state(), "killed: never exited");
         assertEquals(-1, f.exitCode());
-        assertEquals(Map.of("step(int*)", 20L), kernels(f));
-        assertEquals(20L, runtimeCalls(f).get("cudaLaunchKernel"));
-    }
-
-    @Test
-    void sigkillAfterTheLastFlushKeepsEveryKernel() {
-        Fixture f = load("killed-after-kernels");
-        assertTrue(f.stdout().contains("kernels done 20") && f.stdout().contains("rc=137"), f.stdout());
-        assertEquals(WireFormat.STATE_RUNNING, f.state());
         assertEquals(Map.of("step(int*)", 20L), kernels(f));
         assertEquals(20L, runtimeCalls(f).get("cudaLaunchKernel"));
     }

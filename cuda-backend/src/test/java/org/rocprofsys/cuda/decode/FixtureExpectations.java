@@ -1,10 +1,28 @@
 package org.rocprofsys.cuda.decode;
 
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** What the fixtures recorded, as the decoder's and the pipeline's tests both expect it. */
 public final class FixtureExpectations {
     private FixtureExpectations() {}
+
+    /** The examples/cuda programs recorded as they are, each the fixture of its own name. */
+    public static final List<String> RECORDED_EXAMPLES = List.of(
+            "vector-add",
+            "streams",
+            "templated",
+            "nvtx",
+            "two-threads",
+            "launch-loop",
+            "crash-after-kernels",
+            "cupti-subscriber");
+
+    /** {@link #RECORDED_EXAMPLES} followed by {@code more}. */
+    public static List<String> recordedExamplesAnd(String... more) {
+        return Stream.concat(RECORDED_EXAMPLES.stream(), Stream.of(more)).toList();
+    }
 
     /** The CUDA runtime calls of the vector-add fixture, by function. */
     public static final Map<String, Long> RUNTIME_CALLS = Map.ofEntries(

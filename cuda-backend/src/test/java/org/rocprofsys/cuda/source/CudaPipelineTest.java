@@ -55,6 +55,17 @@ class CudaPipelineTest {
         return m;
     }
 
+    /** The trace's copies: so many host-to-device of so many bytes in all, and device-to-host. */
+    private static void assertCopies(DecodedTrace t, long toDevice, long toDeviceBytes, long toHost, long toHostBytes) {
+        assertEquals(
+                Map.of(
+                        "MEMORY_COPY_HOST_TO_DEVICE",
+                        List.of(toDevice, toDeviceBytes),
+                        "MEMORY_COPY_DEVICE_TO_HOST",
+                        List.of(toHost, toHostBytes)),
+                copies(t));
+    }
+
     private static Set<String> streamTracks(DecodedTrace t) {
         return t.tracks.values().stream()
                 .map(tr -> tr.descriptor().getName())
@@ -95,13 +106,7 @@ class CudaPipelineTest {
                 Map.of("spin(long long, int*)", 5L, "vector_add(float const*, float const*, float*, int)", 1L),
                 count(t, KERNEL));
         long bytes = 4L << 20;
-        assertEquals(
-                Map.of(
-                        "MEMORY_COPY_HOST_TO_DEVICE",
-                        List.of(2L, 2 * bytes),
-                        "MEMORY_COPY_DEVICE_TO_HOST",
-                        List.of(1L, bytes)),
-                copies(t));
+        assertCopies(t, 2, 2 * bytes, 1, bytes);
         assertEquals(Map.of("MEMORY_SET", 1L), count(t, "cuda_memory_set"));
         assertEquals(FixtureExpectations.RUNTIME_CALLS, count(t, RUNTIME));
         assertEquals(6L, count(t, "cuda_driver_api").get("cuLaunchKernel"));
@@ -175,13 +180,7 @@ class CudaPipelineTest {
         DecodedTrace t = FixtureRun.of("streams", dir).trace();
         assertEquals(Map.of("scale(float*, int, float)", 12L), count(t, KERNEL));
         long mib = 1L << 20;
-        assertEquals(
-                Map.of(
-                        "MEMORY_COPY_HOST_TO_DEVICE",
-                        List.of(12L, 12 * mib),
-                        "MEMORY_COPY_DEVICE_TO_HOST",
-                        List.of(12L, 12 * mib)),
-                copies(t));
+        assertCopies(t, 12, 12 * mib, 12, 12 * mib);
         assertEquals(4, streamTracks(t).size(), streamTracks(t).toString());
         assertEquals(24L, count(t, RUNTIME).get("cudaMemcpyAsync"));
         // each stream track holds 3 kernels and 6 copies

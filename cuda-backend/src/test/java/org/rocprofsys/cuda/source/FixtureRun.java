@@ -14,12 +14,8 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.event.ProcessEnd;
-import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
-import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
-import org.rocprofsys.core.perfetto.PerfettoFormat;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
-import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.wire.RingFile;
 import org.rocprofsys.tracetest.CollectedRun;
 import org.rocprofsys.tracetest.DecodedTrace;
@@ -75,12 +71,7 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
                     "./app",
                     fixture,
                     log,
-                    List.of(
-                            new PerfettoFormat(),
-                            new GpuStatsFormat(List.of(org.rocprofsys.cuda.decode.CudaGpu.VENDOR)),
-                            new GpuCounterFormat(List.of(org.rocprofsys.cuda.decode.CudaGpu.VENDOR)),
-                            new UnifiedMemoryFormat(),
-                            new RocpdFormat(name -> null)),
+                    CollectedRun.gpuFormats(org.rocprofsys.cuda.decode.CudaGpu.VENDOR, new UnifiedMemoryFormat()),
                     List.of(CudaTracing::records),
                     ProcessEnd.KILLED_BY_SIGNAL,
                     11);

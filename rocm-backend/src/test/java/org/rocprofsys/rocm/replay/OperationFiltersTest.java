@@ -45,68 +45,69 @@ class OperationFiltersTest {
 
     static Stream<Filter> filters() {
         return Stream.of(
-                new Filter("ROCPROFSYS_ROCM_HSA_CORE_API_OPERATIONS", "hsa_init", hsa("hsa_agent_get_info")),
-                new Filter("ROCPROFSYS_ROCM_HSA_CORE_API_OPERATIONS_EXCLUDE", "hsa_init", hsa("hsa_init")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_HSA_AMD_EXT_API_OPERATIONS",
-                        "memory_pool",
-                        hsa("hsa_amd_agents_allow_access")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_HSA_AMD_EXT_API_OPERATIONS_EXCLUDE",
-                        "memory_pool",
-                        hsa("hsa_amd_memory_pool_allocate")),
-                new Filter("ROCPROFSYS_ROCM_HSA_IMAGE_EXT_API_OPERATIONS", "_create$", hsa("hsa_ext_image_destroy")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_HSA_IMAGE_EXT_API_OPERATIONS_EXCLUDE",
-                        "_create$",
-                        hsa("hsa_ext_image_create")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_HSA_FINALIZE_EXT_API_OPERATIONS", "finalize", hsa("hsa_ext_program_create")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_HSA_FINALIZE_EXT_API_OPERATIONS_EXCLUDE",
-                        "finalize",
-                        hsa("hsa_ext_program_finalize")),
-                new Filter("ROCPROFSYS_ROCM_HIP_RUNTIME_API_OPERATIONS", "hipMalloc|hipFree", hip("hipMemcpy")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_HIP_RUNTIME_API_OPERATIONS_EXCLUDE", "^hipM", hip("hipMalloc", "hipMemcpy")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_HIP_COMPILER_API_OPERATIONS", "Register", hip("__hipPushCallConfiguration")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_HIP_COMPILER_API_OPERATIONS_EXCLUDE",
-                        "Register",
-                        hip("__hipRegisterFunction")),
-                new Filter("ROCPROFSYS_ROCM_MARKER_API_OPERATIONS", "roctxMarkA", Set.of("rocm_marker_api range_one")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_MARKER_API_OPERATIONS_EXCLUDE",
-                        "roctxMarkA",
-                        Set.of("rocm_marker_api mark_one")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_MEMORY_COPY_OPERATIONS",
-                        "HOST_TO_DEVICE",
-                        Set.of("rocm_memory_copy MEMORY_COPY_DEVICE_TO_HOST")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_MEMORY_COPY_OPERATIONS_EXCLUDE",
-                        "HOST_TO_DEVICE",
-                        Set.of("rocm_memory_copy MEMORY_COPY_HOST_TO_DEVICE")),
-                new Filter("ROCPROFSYS_ROCM_RCCL_API_OPERATIONS", "UniqueId", Set.of("rocm_rccl_api ncclCommDestroy")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_RCCL_API_OPERATIONS_EXCLUDE",
-                        "UniqueId",
-                        Set.of("rocm_rccl_api ncclGetUniqueId")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_ROCDECODE_API_OPERATIONS",
-                        "Create",
-                        Set.of("rocm_rocdecode_api rocDecDestroyDecoder")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_ROCDECODE_API_OPERATIONS_EXCLUDE",
-                        "Create",
-                        Set.of("rocm_rocdecode_api rocDecCreateDecoder")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_ROCJPEG_API_OPERATIONS", "Create", Set.of("rocm_rocjpeg_api rocJpegDestroy")),
-                new Filter(
-                        "ROCPROFSYS_ROCM_ROCJPEG_API_OPERATIONS_EXCLUDE",
-                        "Create",
-                        Set.of("rocm_rocjpeg_api rocJpegCreate")));
+                        both("HSA_CORE_API", "hsa_init", hsa("hsa_agent_get_info"), hsa("hsa_init")),
+                        both(
+                                "HSA_AMD_EXT_API",
+                                "memory_pool",
+                                hsa("hsa_amd_agents_allow_access"),
+                                hsa("hsa_amd_memory_pool_allocate")),
+                        both(
+                                "HSA_IMAGE_EXT_API",
+                                "_create$",
+                                hsa("hsa_ext_image_destroy"),
+                                hsa("hsa_ext_image_create")),
+                        both(
+                                "HSA_FINALIZE_EXT_API",
+                                "finalize",
+                                hsa("hsa_ext_program_create"),
+                                hsa("hsa_ext_program_finalize")),
+                        Stream.of(
+                                new Filter(
+                                        "ROCPROFSYS_ROCM_HIP_RUNTIME_API_OPERATIONS",
+                                        "hipMalloc|hipFree",
+                                        hip("hipMemcpy")),
+                                new Filter(
+                                        "ROCPROFSYS_ROCM_HIP_RUNTIME_API_OPERATIONS_EXCLUDE",
+                                        "^hipM",
+                                        hip("hipMalloc", "hipMemcpy"))),
+                        both(
+                                "HIP_COMPILER_API",
+                                "Register",
+                                hip("__hipPushCallConfiguration"),
+                                hip("__hipRegisterFunction")),
+                        both("MARKER_API", "roctxMarkA", "rocm_marker_api", "range_one", "mark_one"),
+                        both(
+                                "MEMORY_COPY",
+                                "HOST_TO_DEVICE",
+                                "rocm_memory_copy",
+                                "MEMORY_COPY_DEVICE_TO_HOST",
+                                "MEMORY_COPY_HOST_TO_DEVICE"),
+                        both("RCCL_API", "UniqueId", "rocm_rccl_api", "ncclCommDestroy", "ncclGetUniqueId"),
+                        both(
+                                "ROCDECODE_API",
+                                "Create",
+                                "rocm_rocdecode_api",
+                                "rocDecDestroyDecoder",
+                                "rocDecCreateDecoder"),
+                        both("ROCJPEG_API", "Create", "rocm_rocjpeg_api", "rocJpegDestroy", "rocJpegCreate"))
+                .flatMap(f -> f);
+    }
+
+    /**
+     * {@code ROCPROFSYS_ROCM_<domain>_OPERATIONS} and its {@code _EXCLUDE}, each set to {@code regex}:
+     * the first removes {@code goneWhenKept}, the second {@code goneWhenExcluded}.
+     */
+    private static Stream<Filter> both(
+            String domain, String regex, Set<String> goneWhenKept, Set<String> goneWhenExcluded) {
+        String setting = "ROCPROFSYS_ROCM_" + domain + "_OPERATIONS";
+        return Stream.of(
+                new Filter(setting, regex, goneWhenKept), new Filter(setting + "_EXCLUDE", regex, goneWhenExcluded));
+    }
+
+    /** {@link #both} where each filter removes one slice of {@code category}. */
+    private static Stream<Filter> both(
+            String domain, String regex, String category, String goneWhenKept, String goneWhenExcluded) {
+        return both(domain, regex, Set.of(category + " " + goneWhenKept), Set.of(category + " " + goneWhenExcluded));
     }
 
     private static Set<String> hsa(String... names) {

@@ -15,12 +15,8 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.event.ProcessEnd;
-import org.rocprofsys.core.gpu.counters.GpuCounterFormat;
-import org.rocprofsys.core.gpu.stats.GpuStatsFormat;
-import org.rocprofsys.core.perfetto.PerfettoFormat;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
-import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.ProcessResult;
@@ -80,11 +76,7 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
                     "./replay_app",
                     scenario,
                     log,
-                    List.of(
-                            new PerfettoFormat(),
-                            new GpuStatsFormat(List.of(org.rocprofsys.rocm.decode.RocmGpu.VENDOR)),
-                            new GpuCounterFormat(List.of(org.rocprofsys.rocm.decode.RocmGpu.VENDOR)),
-                            new RocpdFormat(name -> null)),
+                    CollectedRun.gpuFormats(org.rocprofsys.rocm.decode.RocmGpu.VENDOR),
                     List.of(rocm),
                     r.exitCode() > 128 ? ProcessEnd.KILLED_BY_SIGNAL : ProcessEnd.EXITED,
                     r.exitCode() > 128 ? r.exitCode() - 128 : r.exitCode());
