@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkFeed;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.gpu.GpuPageFault;
 import org.rocprofsys.core.gpu.GpuPageFault.FaultSide;
 import org.rocprofsys.core.gpu.GpuPageMigration;
@@ -30,31 +32,23 @@ class PerfettoUnifiedMemoryTest {
 
     @Test
     void migrationSlicesAndCounters() throws IOException {
-        Path out = dir.resolve("trace.proto");
-        SinkFeed.run(
-                new PerfettoSink(out, new PerfettoSink.Options(true, 0, "app")),
-                List.of(
-                        new ProcessStarted(T0, PID, 1, "/app", List.of("/app"), 0, 0),
-                        new ThreadStarted(T0 + 1, PID, PID, 0),
-                        new GpuActivity(
-                                new GpuPageFault(PID, 1, T0 + 100, T0 + 200, FaultSide.GPU, 0x1000, true, true, 1)),
-                        new GpuActivity(new GpuPageMigration(
-                                PID,
-                                1,
-                                T0 + 110,
-                                T0 + 1_000_110,
-                                MigrationDirection.HOST_TO_DEVICE,
-                                0x1000,
-                                2_000_000,
-                                MigrationTrigger.GPU_PAGE_FAULT,
-                                1)),
-                        new GpuActivity(
-                                new GpuPageFault(PID, 1, T0 + 2000, T0 + 2100, FaultSide.GPU, 0x9000, false, false, 3)),
-                        new GpuActivity(new GpuPageFault(
-                                PID, -1, T0 + 3000, T0 + 3000, FaultSide.CPU, 0x9000, false, true, 1))),
-                new RunSummary(T0 + 10_000, 0, PID, "app", Map.of()));
-
-        DecodedTrace trace = DecodedTrace.read(out);
+        DecodedTrace trace = trace(
+                "trace.proto",
+                new ThreadStarted(T0 + 1, PID, PID, 0),
+                new GpuActivity(new GpuPageFault(PID, 1, T0 + 100, T0 + 200, FaultSide.GPU, 0x1000, true, true, 1)),
+                new GpuActivity(new GpuPageMigration(
+                        PID,
+                        1,
+                        T0 + 110,
+                        T0 + 1_000_110,
+                        MigrationDirection.HOST_TO_DEVICE,
+                        0x1000,
+                        2_000_000,
+                        MigrationTrigger.GPU_PAGE_FAULT,
+                        1)),
+                new GpuActivity(new GpuPageFault(PID, 1, T0 + 2000, T0 + 2100, FaultSide.GPU, 0x9000, false, false, 3)),
+                new GpuActivity(
+                        new GpuPageFault(PID, -1, T0 + 3000, T0 + 3000, FaultSide.CPU, 0x9000, false, true, 1)));
         DecodedTrace.Track track = trace.tracks.values().stream()
                 .filter(t -> t.descriptor().getName().equals("Unified Memory Migrations [Device 1]"))
                 .findFirst()
@@ -80,20 +74,29 @@ class PerfettoUnifiedMemoryTest {
     /** Upstream's {@code GPU <METRIC> [<dev>]} tracks: each kernel's value from its begin, 0 at its end. */
     @Test
     void gpuCounterTracks() throws IOException {
-        Path out = dir.resolve("counters.proto");
-        SinkFeed.run(
-                new PerfettoSink(out, new PerfettoSink.Options(true, 0, "app")),
-                List.of(
-                        new ProcessStarted(T0, PID, 1, "/app", List.of("/app"), 0, 0),
-                        new GpuActivity(new org.rocprofsys.core.gpu.GpuCounterSample(
-                                PID, 0, 5, 5, "k", "SQ_WAVES", 64, T0 + 100, T0 + 200)),
-                        new GpuActivity(new org.rocprofsys.core.gpu.GpuCounterSample(
-                                PID, 0, 6, 6, "k", "SQ_WAVES", 32, T0 + 300, T0 + 400)),
-                        new GpuActivity(new org.rocprofsys.core.gpu.GpuCounterSample(
-                                PID, 0, 5, 5, "k", "TA_TA_BUSY[11]", 3, T0 + 100, T0 + 200))),
-                new RunSummary(T0 + 10_000, 0, PID, "app", Map.of()));
-        Map<String, List<Double>> counters = DecodedTrace.read(out).counters();
+        DecodedTrace trace = trace(
+                "counters.proto",
+                new GpuActivity(new org.rocprofsys.core.gpu.GpuCounterSample(
+                        PID, 0, 5, 5, "k", "SQ_WAVES", 64, T0 + 100, T0 + 200)),
+                new GpuActivity(new org.rocprofsys.core.gpu.GpuCounterSample(
+                        PID, 0, 6, 6, "k", "SQ_WAVES", 32, T0 + 300, T0 + 400)),
+                new GpuActivity(new org.rocprofsys.core.gpu.GpuCounterSample(
+                        PID, 0, 5, 5, "k", "TA_TA_BUSY[11]", 3, T0 + 100, T0 + 200)));
+        Map<String, List<Double>> counters = trace.counters();
         assertEquals(List.of(64.0, 0.0, 32.0, 0.0), counters.get("GPU SQ_WAVES [0]"));
         assertEquals(List.of(3.0, 0.0), counters.get("GPU TA_TA_BUSY_11 [0]"));
+    }
+
+    /** The trace of process {@link #PID}, started at {@link #T0}, with {@code events}. */
+    private DecodedTrace trace(String file, TraceEvent... events) throws IOException {
+        Path out = dir.resolve(file);
+        List<TraceEvent> all = new ArrayList<>();
+        all.add(new ProcessStarted(T0, PID, 1, "/app", List.of("/app"), 0, 0));
+        all.addAll(List.of(events));
+        SinkFeed.run(
+                new PerfettoSink(out, new PerfettoSink.Options(true, 0, "app")),
+                all,
+                new RunSummary(T0 + 10_000, 0, PID, "app", Map.of()));
+        return DecodedTrace.read(out);
     }
 }

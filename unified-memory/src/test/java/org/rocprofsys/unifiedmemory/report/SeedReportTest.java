@@ -118,37 +118,66 @@ class SeedReportTest {
         assertEquals(
                 "gfx950 (via AMD EPYC 9655 96-Core Processor)",
                 device.get("device_name").asText());
-        JsonNode h2d = device.get("migrations").get("host_to_device");
-        assertEquals(36, h2d.get("count").asLong());
-        assertEquals("12024035.55", h2d.get("avg_size_bytes").decimalValue().toPlainString());
-        assertEquals(2097152, h2d.get("min_size_bytes").asLong());
-        assertEquals(181829632, h2d.get("max_size_bytes").asLong());
-        assertEquals(432865280, h2d.get("total_size_bytes").asLong());
-        assertEquals(827859200, h2d.get("total_time_ns").asLong());
-        assertEquals("0.52", h2d.get("migration_throughput_gbps").decimalValue().toPlainString());
-        JsonNode d2h = device.get("migrations").get("device_to_host");
-        assertEquals(32, d2h.get("count").asLong());
-        assertEquals("2031616", d2h.get("avg_size_bytes").decimalValue().toPlainString());
-        assertEquals(4096, d2h.get("min_size_bytes").asLong());
-        assertEquals(65011712, d2h.get("total_size_bytes").asLong());
-        assertEquals(39135300, d2h.get("total_time_ns").asLong());
-        assertEquals("1.66", d2h.get("migration_throughput_gbps").decimalValue().toPlainString());
+        assertFields(
+                device.get("migrations").get("host_to_device"),
+                "count",
+                "36",
+                "avg_size_bytes",
+                "12024035.55",
+                "min_size_bytes",
+                "2097152",
+                "max_size_bytes",
+                "181829632",
+                "total_size_bytes",
+                "432865280",
+                "total_time_ns",
+                "827859200",
+                "migration_throughput_gbps",
+                "0.52");
+        assertFields(
+                device.get("migrations").get("device_to_host"),
+                "count",
+                "32",
+                "avg_size_bytes",
+                "2031616",
+                "min_size_bytes",
+                "4096",
+                "total_size_bytes",
+                "65011712",
+                "total_time_ns",
+                "39135300",
+                "migration_throughput_gbps",
+                "1.66");
         JsonNode d2d = device.get("migrations").get("device_to_device");
         assertEquals(0, d2d.get("count").asLong());
         assertEquals(0, d2d.get("migration_throughput_gbps").asDouble());
         JsonNode summary = json.get("summary");
         assertEquals(33, summary.get("total_page_faults").asLong());
         assertTrue(summary.get("xnack_enabled").asBoolean());
-        JsonNode triggers = summary.get("migration_triggers");
-        assertEquals(30, triggers.get("gpu_page_fault").asLong());
-        assertEquals(2, triggers.get("cpu_page_fault").asLong());
-        assertEquals(1, triggers.get("prefetch").asLong());
-        assertEquals(0, triggers.get("ttm_eviction").asLong());
-        assertEquals(0, triggers.get("unknown").asLong());
+        assertFields(
+                summary.get("migration_triggers"),
+                "gpu_page_fault",
+                "30",
+                "cpu_page_fault",
+                "2",
+                "prefetch",
+                "1",
+                "ttm_eviction",
+                "0",
+                "unknown",
+                "0");
         // the raw text keeps plain numbers (no exponent), as the seed shows them
         String raw = UnifiedMemoryJson.render(seedReport(), true);
         assertTrue(raw.contains("\"avg_size_bytes\" : 12024035.55"), raw);
         assertTrue(raw.contains("\"avg_size_bytes\" : 2031616,"), raw);
+    }
+
+    /** Each named field of {@code node} holds the number that follows it, written plainly ({@code 0.52}). */
+    private static void assertFields(JsonNode node, String... namesAndValues) {
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            String name = namesAndValues[i];
+            assertEquals(namesAndValues[i + 1], node.get(name).decimalValue().toPlainString(), name);
+        }
     }
 
     @Test

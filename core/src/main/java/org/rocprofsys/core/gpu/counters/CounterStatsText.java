@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Locale;
+import org.rocprofsys.core.gpu.stats.StatsCsv;
 
 /**
  * The counter rows of the stats, in the style of rocprofv3's {@code *_stats} files: one row per
@@ -26,25 +27,16 @@ final class CounterStatsText {
         StringBuilder b = new StringBuilder(HEADER);
         for (Row r : rows) {
             CounterValues v = r.values();
-            b.append('"')
-                    .append(r.kernel().replace("\"", "\"\""))
-                    .append("\",")
-                    .append(r.series().device())
-                    .append(",\"")
-                    .append(r.series().metric().replace("\"", "\"\""))
-                    .append("\",")
-                    .append(v.count())
-                    .append(',')
-                    .append(real(v.sum()))
-                    .append(',')
-                    .append(real(v.mean()))
-                    .append(',')
-                    .append(real(v.min()))
-                    .append(',')
-                    .append(real(v.max()))
-                    .append(',')
-                    .append(real(Math.sqrt(Math.abs(v.variance()))))
-                    .append('\n');
+            b.append(StatsCsv.line(
+                    StatsCsv.quoted(r.kernel()),
+                    r.series().device(),
+                    StatsCsv.quoted(r.series().metric()),
+                    v.count(),
+                    real(v.sum()),
+                    real(v.mean()),
+                    real(v.min()),
+                    real(v.max()),
+                    real(v.stddev())));
         }
         return b.toString();
     }
@@ -63,7 +55,7 @@ final class CounterStatsText {
                     .put("Average", v.mean())
                     .put("Min", v.min())
                     .put("Max", v.max())
-                    .put("StdDev", Math.sqrt(Math.abs(v.variance())));
+                    .put("StdDev", v.stddev());
         }
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";

@@ -45,4 +45,9 @@ final class CounterValues {
     double variance() {
         return count < 2 ? 0 : (squares - sum * sum / count) / (count - 1);
     }
+
+    /** The square root of the {@link #variance()}'s magnitude (rounding can leave it just below 0). */
+    double stddev() {
+        return Math.sqrt(Math.abs(variance()));
+    }
 }

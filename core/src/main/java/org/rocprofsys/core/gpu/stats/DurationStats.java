@@ -1,55 +1,50 @@
 package org.rocprofsys.core.gpu.stats;
 
+import java.util.LongSummaryStatistics;
+
 /**
  * Count, sum, sum of squares, minimum and maximum of durations (ns), as rocprofv3 accumulates
  * them. The variance is the sample variance (n - 1), 0 below two values; the sum of squares is a
  * double so that long durations cannot overflow it.
  */
 public final class DurationStats {
-    private long count;
-    private long sum;
+    private final LongSummaryStatistics totals = new LongSummaryStatistics();
     private double squares;
-    private long min;
-    private long max;
 
     public void add(long durationNs) {
-        if (count == 0) {
-            min = durationNs;
-            max = durationNs;
-        } else {
-            min = Math.min(min, durationNs);
-            max = Math.max(max, durationNs);
-        }
-        count++;
-        sum += durationNs;
+        totals.accept(durationNs);
         squares += (double) durationNs * durationNs;
     }
 
     public long count() {
-        return count;
+        return totals.getCount();
     }
 
     public long sum() {
-        return sum;
+        return totals.getSum();
     }
 
+    /** The shortest duration, 0 before any. */
     public long min() {
-        return min;
+        return count() == 0 ? 0 : totals.getMin();
     }
 
+    /** The longest duration, 0 before any. */
     public long max() {
-        return max;
+        return count() == 0 ? 0 : totals.getMax();
     }
 
     public double mean() {
-        return count == 0 ? 0 : (double) sum / count;
+        return totals.getAverage();
     }
 
     public double variance() {
+        long count = count();
         if (count < 2) {
             return 0;
         }
-        return (squares - (double) sum * sum / count) / (count - 1);
+        double sum = sum();
+        return (squares - sum * sum / count) / (count - 1);
     }
 
     public double stddev() {

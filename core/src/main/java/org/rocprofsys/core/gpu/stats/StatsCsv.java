@@ -18,25 +18,31 @@ public final class StatsCsv {
     public static String render(StatsTable table) {
         StringBuilder b = new StringBuilder(HEADER);
         for (StatsTable.Row r : table.rows()) {
-            b.append('"')
-                    .append(r.name().replace("\"", "\"\""))
-                    .append("\",")
-                    .append(r.calls())
-                    .append(',')
-                    .append(r.totalNs())
-                    .append(',')
-                    .append(real(r.averageNs()))
-                    .append(',')
-                    .append(percentage(r.percentage()))
-                    .append(',')
-                    .append(r.minNs())
-                    .append(',')
-                    .append(r.maxNs())
-                    .append(',')
-                    .append(real(r.stddev()))
-                    .append('\n');
+            b.append(line(
+                    quoted(r.name()),
+                    r.calls(),
+                    r.totalNs(),
+                    real(r.averageNs()),
+                    percentage(r.percentage()),
+                    r.minNs(),
+                    r.maxNs(),
+                    real(r.stddev())));
         }
         return b.toString();
+    }
+
+    /** One CSV line: the cells as they print, separated by commas, ended by a newline. */
+    public static String line(Object... cells) {
+        StringBuilder b = new StringBuilder();
+        for (Object cell : cells) {
+            b.append(b.isEmpty() ? "" : ",").append(cell);
+        }
+        return b.append('\n').toString();
+    }
+
+    /** A text cell: in quotes, a quote inside doubled. */
+    public static String quoted(String text) {
+        return '"' + text.replace("\"", "\"\"") + '"';
     }
 
     static String real(double v) {
