@@ -11,381 +11,513 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define S(name, type) printf(#name " size %zu\n", sizeof(type))
-#define F(name, type, field)                                                                       \
-    printf(#name "." #field " %zu %zu\n", offsetof(type, field), sizeof(((type *)0)->field))
+/* S and F describe the record RECORD_NAME (its name in the output) of type RECORD_TYPE */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define S() printf(STR(RECORD_NAME) " size %zu\n", sizeof(RECORD_TYPE))
+#define F(field)                                                                          \
+    printf(STR(RECORD_NAME) "." #field " %zu %zu\n", offsetof(RECORD_TYPE, field),           \
+           sizeof(((RECORD_TYPE *)0)->field))
 
 int main(void)
 {
-    S(Kernel, CUpti_ActivityKernel10);
-    F(Kernel, CUpti_ActivityKernel10, kind);
-    F(Kernel, CUpti_ActivityKernel10, cacheConfig);
-    F(Kernel, CUpti_ActivityKernel10, sharedMemoryConfig);
-    F(Kernel, CUpti_ActivityKernel10, registersPerThread);
-    F(Kernel, CUpti_ActivityKernel10, partitionedGlobalCacheRequested);
-    F(Kernel, CUpti_ActivityKernel10, partitionedGlobalCacheExecuted);
-    F(Kernel, CUpti_ActivityKernel10, start);
-    F(Kernel, CUpti_ActivityKernel10, end);
-    F(Kernel, CUpti_ActivityKernel10, completed);
-    F(Kernel, CUpti_ActivityKernel10, deviceId);
-    F(Kernel, CUpti_ActivityKernel10, contextId);
-    F(Kernel, CUpti_ActivityKernel10, streamId);
-    F(Kernel, CUpti_ActivityKernel10, gridX);
-    F(Kernel, CUpti_ActivityKernel10, gridY);
-    F(Kernel, CUpti_ActivityKernel10, gridZ);
-    F(Kernel, CUpti_ActivityKernel10, blockX);
-    F(Kernel, CUpti_ActivityKernel10, blockY);
-    F(Kernel, CUpti_ActivityKernel10, blockZ);
-    F(Kernel, CUpti_ActivityKernel10, staticSharedMemory);
-    F(Kernel, CUpti_ActivityKernel10, dynamicSharedMemory);
-    F(Kernel, CUpti_ActivityKernel10, localMemoryPerThread);
-    F(Kernel, CUpti_ActivityKernel10, localMemoryTotal);
-    F(Kernel, CUpti_ActivityKernel10, correlationId);
-    F(Kernel, CUpti_ActivityKernel10, gridId);
-    F(Kernel, CUpti_ActivityKernel10, name);
-    F(Kernel, CUpti_ActivityKernel10, reserved0);
-    F(Kernel, CUpti_ActivityKernel10, queued);
-    F(Kernel, CUpti_ActivityKernel10, submitted);
-    F(Kernel, CUpti_ActivityKernel10, launchType);
-    F(Kernel, CUpti_ActivityKernel10, isSharedMemoryCarveoutRequested);
-    F(Kernel, CUpti_ActivityKernel10, sharedMemoryCarveoutRequested);
-    F(Kernel, CUpti_ActivityKernel10, padding);
-    F(Kernel, CUpti_ActivityKernel10, sharedMemoryExecuted);
-    F(Kernel, CUpti_ActivityKernel10, graphNodeId);
-    F(Kernel, CUpti_ActivityKernel10, shmemLimitConfig);
-    F(Kernel, CUpti_ActivityKernel10, graphId);
-    F(Kernel, CUpti_ActivityKernel10, pAccessPolicyWindow);
-    F(Kernel, CUpti_ActivityKernel10, channelID);
-    F(Kernel, CUpti_ActivityKernel10, channelType);
-    F(Kernel, CUpti_ActivityKernel10, clusterX);
-    F(Kernel, CUpti_ActivityKernel10, clusterY);
-    F(Kernel, CUpti_ActivityKernel10, clusterZ);
-    F(Kernel, CUpti_ActivityKernel10, clusterSchedulingPolicy);
-    F(Kernel, CUpti_ActivityKernel10, localMemoryTotal_v2);
-    F(Kernel, CUpti_ActivityKernel10, maxPotentialClusterSize);
-    F(Kernel, CUpti_ActivityKernel10, maxActiveClusters);
-    F(Kernel, CUpti_ActivityKernel10, isDeviceLaunched);
-    F(Kernel, CUpti_ActivityKernel10, padding3);
+#define RECORD_NAME Kernel
+#define RECORD_TYPE CUpti_ActivityKernel10
+    S();
+    F(kind);
+    F(cacheConfig);
+    F(sharedMemoryConfig);
+    F(registersPerThread);
+    F(partitionedGlobalCacheRequested);
+    F(partitionedGlobalCacheExecuted);
+    F(start);
+    F(end);
+    F(completed);
+    F(deviceId);
+    F(contextId);
+    F(streamId);
+    F(gridX);
+    F(gridY);
+    F(gridZ);
+    F(blockX);
+    F(blockY);
+    F(blockZ);
+    F(staticSharedMemory);
+    F(dynamicSharedMemory);
+    F(localMemoryPerThread);
+    F(localMemoryTotal);
+    F(correlationId);
+    F(gridId);
+    F(name);
+    F(reserved0);
+    F(queued);
+    F(submitted);
+    F(launchType);
+    F(isSharedMemoryCarveoutRequested);
+    F(sharedMemoryCarveoutRequested);
+    F(padding);
+    F(sharedMemoryExecuted);
+    F(graphNodeId);
+    F(shmemLimitConfig);
+    F(graphId);
+    F(pAccessPolicyWindow);
+    F(channelID);
+    F(channelType);
+    F(clusterX);
+    F(clusterY);
+    F(clusterZ);
+    F(clusterSchedulingPolicy);
+    F(localMemoryTotal_v2);
+    F(maxPotentialClusterSize);
+    F(maxActiveClusters);
+    F(isDeviceLaunched);
+    F(padding3);
 
-    S(Memcpy, CUpti_ActivityMemcpy6);
-    F(Memcpy, CUpti_ActivityMemcpy6, kind);
-    F(Memcpy, CUpti_ActivityMemcpy6, copyKind);
-    F(Memcpy, CUpti_ActivityMemcpy6, srcKind);
-    F(Memcpy, CUpti_ActivityMemcpy6, dstKind);
-    F(Memcpy, CUpti_ActivityMemcpy6, flags);
-    F(Memcpy, CUpti_ActivityMemcpy6, bytes);
-    F(Memcpy, CUpti_ActivityMemcpy6, start);
-    F(Memcpy, CUpti_ActivityMemcpy6, end);
-    F(Memcpy, CUpti_ActivityMemcpy6, deviceId);
-    F(Memcpy, CUpti_ActivityMemcpy6, contextId);
-    F(Memcpy, CUpti_ActivityMemcpy6, streamId);
-    F(Memcpy, CUpti_ActivityMemcpy6, correlationId);
-    F(Memcpy, CUpti_ActivityMemcpy6, runtimeCorrelationId);
-    F(Memcpy, CUpti_ActivityMemcpy6, pad);
-    F(Memcpy, CUpti_ActivityMemcpy6, reserved0);
-    F(Memcpy, CUpti_ActivityMemcpy6, graphNodeId);
-    F(Memcpy, CUpti_ActivityMemcpy6, graphId);
-    F(Memcpy, CUpti_ActivityMemcpy6, channelID);
-    F(Memcpy, CUpti_ActivityMemcpy6, channelType);
-    F(Memcpy, CUpti_ActivityMemcpy6, isDeviceLaunched);
-    F(Memcpy, CUpti_ActivityMemcpy6, pad2);
-    F(Memcpy, CUpti_ActivityMemcpy6, copyCount);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME Memcpy
+#define RECORD_TYPE CUpti_ActivityMemcpy6
+    S();
+    F(kind);
+    F(copyKind);
+    F(srcKind);
+    F(dstKind);
+    F(flags);
+    F(bytes);
+    F(start);
+    F(end);
+    F(deviceId);
+    F(contextId);
+    F(streamId);
+    F(correlationId);
+    F(runtimeCorrelationId);
+    F(pad);
+    F(reserved0);
+    F(graphNodeId);
+    F(graphId);
+    F(channelID);
+    F(channelType);
+    F(isDeviceLaunched);
+    F(pad2);
+    F(copyCount);
 
-    S(PeerCopy, CUpti_ActivityMemcpyPtoP4);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, kind);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, copyKind);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, srcKind);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, dstKind);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, flags);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, bytes);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, start);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, end);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, deviceId);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, contextId);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, streamId);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, srcDeviceId);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, srcContextId);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, dstDeviceId);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, dstContextId);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, correlationId);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, reserved0);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, graphNodeId);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, graphId);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, channelID);
-    F(PeerCopy, CUpti_ActivityMemcpyPtoP4, channelType);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME PeerCopy
+#define RECORD_TYPE CUpti_ActivityMemcpyPtoP4
+    S();
+    F(kind);
+    F(copyKind);
+    F(srcKind);
+    F(dstKind);
+    F(flags);
+    F(bytes);
+    F(start);
+    F(end);
+    F(deviceId);
+    F(contextId);
+    F(streamId);
+    F(srcDeviceId);
+    F(srcContextId);
+    F(dstDeviceId);
+    F(dstContextId);
+    F(correlationId);
+    F(reserved0);
+    F(graphNodeId);
+    F(graphId);
+    F(channelID);
+    F(channelType);
 
-    S(Memset, CUpti_ActivityMemset4);
-    F(Memset, CUpti_ActivityMemset4, kind);
-    F(Memset, CUpti_ActivityMemset4, value);
-    F(Memset, CUpti_ActivityMemset4, bytes);
-    F(Memset, CUpti_ActivityMemset4, start);
-    F(Memset, CUpti_ActivityMemset4, end);
-    F(Memset, CUpti_ActivityMemset4, deviceId);
-    F(Memset, CUpti_ActivityMemset4, contextId);
-    F(Memset, CUpti_ActivityMemset4, streamId);
-    F(Memset, CUpti_ActivityMemset4, correlationId);
-    F(Memset, CUpti_ActivityMemset4, flags);
-    F(Memset, CUpti_ActivityMemset4, memoryKind);
-    F(Memset, CUpti_ActivityMemset4, pad);
-    F(Memset, CUpti_ActivityMemset4, reserved0);
-    F(Memset, CUpti_ActivityMemset4, graphNodeId);
-    F(Memset, CUpti_ActivityMemset4, graphId);
-    F(Memset, CUpti_ActivityMemset4, channelID);
-    F(Memset, CUpti_ActivityMemset4, channelType);
-    F(Memset, CUpti_ActivityMemset4, isDeviceLaunched);
-    F(Memset, CUpti_ActivityMemset4, pad2);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME Memset
+#define RECORD_TYPE CUpti_ActivityMemset4
+    S();
+    F(kind);
+    F(value);
+    F(bytes);
+    F(start);
+    F(end);
+    F(deviceId);
+    F(contextId);
+    F(streamId);
+    F(correlationId);
+    F(flags);
+    F(memoryKind);
+    F(pad);
+    F(reserved0);
+    F(graphNodeId);
+    F(graphId);
+    F(channelID);
+    F(channelType);
+    F(isDeviceLaunched);
+    F(pad2);
 
-    S(Synchronization, CUpti_ActivitySynchronization2);
-    F(Synchronization, CUpti_ActivitySynchronization2, kind);
-    F(Synchronization, CUpti_ActivitySynchronization2, type);
-    F(Synchronization, CUpti_ActivitySynchronization2, start);
-    F(Synchronization, CUpti_ActivitySynchronization2, end);
-    F(Synchronization, CUpti_ActivitySynchronization2, correlationId);
-    F(Synchronization, CUpti_ActivitySynchronization2, contextId);
-    F(Synchronization, CUpti_ActivitySynchronization2, streamId);
-    F(Synchronization, CUpti_ActivitySynchronization2, cudaEventId);
-    F(Synchronization, CUpti_ActivitySynchronization2, cudaEventSyncId);
-    F(Synchronization, CUpti_ActivitySynchronization2, returnValue);
-    F(Synchronization, CUpti_ActivitySynchronization2, pad);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME Synchronization
+#define RECORD_TYPE CUpti_ActivitySynchronization2
+    S();
+    F(kind);
+    F(type);
+    F(start);
+    F(end);
+    F(correlationId);
+    F(contextId);
+    F(streamId);
+    F(cudaEventId);
+    F(cudaEventSyncId);
+    F(returnValue);
+    F(pad);
 
-    S(Memory, CUpti_ActivityMemory4);
-    F(Memory, CUpti_ActivityMemory4, kind);
-    F(Memory, CUpti_ActivityMemory4, memoryOperationType);
-    F(Memory, CUpti_ActivityMemory4, memoryKind);
-    F(Memory, CUpti_ActivityMemory4, correlationId);
-    F(Memory, CUpti_ActivityMemory4, address);
-    F(Memory, CUpti_ActivityMemory4, bytes);
-    F(Memory, CUpti_ActivityMemory4, timestamp);
-    F(Memory, CUpti_ActivityMemory4, PC);
-    F(Memory, CUpti_ActivityMemory4, processId);
-    F(Memory, CUpti_ActivityMemory4, deviceId);
-    F(Memory, CUpti_ActivityMemory4, contextId);
-    F(Memory, CUpti_ActivityMemory4, streamId);
-    F(Memory, CUpti_ActivityMemory4, name);
-    F(Memory, CUpti_ActivityMemory4, isAsync);
-    F(Memory, CUpti_ActivityMemory4, pad1);
-    F(Memory, CUpti_ActivityMemory4, memoryPoolConfig);
-    F(Memory, CUpti_ActivityMemory4, source);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME Memory
+#define RECORD_TYPE CUpti_ActivityMemory4
+    S();
+    F(kind);
+    F(memoryOperationType);
+    F(memoryKind);
+    F(correlationId);
+    F(address);
+    F(bytes);
+    F(timestamp);
+    F(PC);
+    F(processId);
+    F(deviceId);
+    F(contextId);
+    F(streamId);
+    F(name);
+    F(isAsync);
+    F(pad1);
+    F(memoryPoolConfig);
+    F(source);
 
-    S(Device, CUpti_ActivityDevice5);
-    F(Device, CUpti_ActivityDevice5, kind);
-    F(Device, CUpti_ActivityDevice5, flags);
-    F(Device, CUpti_ActivityDevice5, globalMemoryBandwidth);
-    F(Device, CUpti_ActivityDevice5, globalMemorySize);
-    F(Device, CUpti_ActivityDevice5, constantMemorySize);
-    F(Device, CUpti_ActivityDevice5, l2CacheSize);
-    F(Device, CUpti_ActivityDevice5, numThreadsPerWarp);
-    F(Device, CUpti_ActivityDevice5, coreClockRate);
-    F(Device, CUpti_ActivityDevice5, numMemcpyEngines);
-    F(Device, CUpti_ActivityDevice5, numMultiprocessors);
-    F(Device, CUpti_ActivityDevice5, maxIPC);
-    F(Device, CUpti_ActivityDevice5, maxWarpsPerMultiprocessor);
-    F(Device, CUpti_ActivityDevice5, maxBlocksPerMultiprocessor);
-    F(Device, CUpti_ActivityDevice5, maxSharedMemoryPerMultiprocessor);
-    F(Device, CUpti_ActivityDevice5, maxRegistersPerMultiprocessor);
-    F(Device, CUpti_ActivityDevice5, maxRegistersPerBlock);
-    F(Device, CUpti_ActivityDevice5, maxSharedMemoryPerBlock);
-    F(Device, CUpti_ActivityDevice5, maxThreadsPerBlock);
-    F(Device, CUpti_ActivityDevice5, maxBlockDimX);
-    F(Device, CUpti_ActivityDevice5, maxBlockDimY);
-    F(Device, CUpti_ActivityDevice5, maxBlockDimZ);
-    F(Device, CUpti_ActivityDevice5, maxGridDimX);
-    F(Device, CUpti_ActivityDevice5, maxGridDimY);
-    F(Device, CUpti_ActivityDevice5, maxGridDimZ);
-    F(Device, CUpti_ActivityDevice5, computeCapabilityMajor);
-    F(Device, CUpti_ActivityDevice5, computeCapabilityMinor);
-    F(Device, CUpti_ActivityDevice5, id);
-    F(Device, CUpti_ActivityDevice5, eccEnabled);
-    F(Device, CUpti_ActivityDevice5, uuid);
-    F(Device, CUpti_ActivityDevice5, name);
-    F(Device, CUpti_ActivityDevice5, isCudaVisible);
-    F(Device, CUpti_ActivityDevice5, isMigEnabled);
-    F(Device, CUpti_ActivityDevice5, reserved);
-    F(Device, CUpti_ActivityDevice5, gpuInstanceId);
-    F(Device, CUpti_ActivityDevice5, computeInstanceId);
-    F(Device, CUpti_ActivityDevice5, migUuid);
-    F(Device, CUpti_ActivityDevice5, isNumaNode);
-    F(Device, CUpti_ActivityDevice5, numaId);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME Device
+#define RECORD_TYPE CUpti_ActivityDevice5
+    S();
+    F(kind);
+    F(flags);
+    F(globalMemoryBandwidth);
+    F(globalMemorySize);
+    F(constantMemorySize);
+    F(l2CacheSize);
+    F(numThreadsPerWarp);
+    F(coreClockRate);
+    F(numMemcpyEngines);
+    F(numMultiprocessors);
+    F(maxIPC);
+    F(maxWarpsPerMultiprocessor);
+    F(maxBlocksPerMultiprocessor);
+    F(maxSharedMemoryPerMultiprocessor);
+    F(maxRegistersPerMultiprocessor);
+    F(maxRegistersPerBlock);
+    F(maxSharedMemoryPerBlock);
+    F(maxThreadsPerBlock);
+    F(maxBlockDimX);
+    F(maxBlockDimY);
+    F(maxBlockDimZ);
+    F(maxGridDimX);
+    F(maxGridDimY);
+    F(maxGridDimZ);
+    F(computeCapabilityMajor);
+    F(computeCapabilityMinor);
+    F(id);
+    F(eccEnabled);
+    F(uuid);
+    F(name);
+    F(isCudaVisible);
+    F(isMigEnabled);
+    F(reserved);
+    F(gpuInstanceId);
+    F(computeInstanceId);
+    F(migUuid);
+    F(isNumaNode);
+    F(numaId);
 
-    S(Context, CUpti_ActivityContext3);
-    F(Context, CUpti_ActivityContext3, kind);
-    F(Context, CUpti_ActivityContext3, contextId);
-    F(Context, CUpti_ActivityContext3, deviceId);
-    F(Context, CUpti_ActivityContext3, computeApiKind);
-    F(Context, CUpti_ActivityContext3, nullStreamId);
-    F(Context, CUpti_ActivityContext3, parentContextId);
-    F(Context, CUpti_ActivityContext3, isGreenContext);
-    F(Context, CUpti_ActivityContext3, padding);
-    F(Context, CUpti_ActivityContext3, numMultiprocessors);
-    F(Context, CUpti_ActivityContext3, cigMode);
-    F(Context, CUpti_ActivityContext3, padding2);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME Context
+#define RECORD_TYPE CUpti_ActivityContext3
+    S();
+    F(kind);
+    F(contextId);
+    F(deviceId);
+    F(computeApiKind);
+    F(nullStreamId);
+    F(parentContextId);
+    F(isGreenContext);
+    F(padding);
+    F(numMultiprocessors);
+    F(cigMode);
+    F(padding2);
 
-    S(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, kind);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, counterKind);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, value);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, start);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, end);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, address);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, srcId);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, dstId);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, streamId);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, processId);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, flags);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, pad);
-    F(UnifiedMemoryCounter, CUpti_ActivityUnifiedMemoryCounter3, processors);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME UnifiedMemoryCounter
+#define RECORD_TYPE CUpti_ActivityUnifiedMemoryCounter3
+    S();
+    F(kind);
+    F(counterKind);
+    F(value);
+    F(start);
+    F(end);
+    F(address);
+    F(srcId);
+    F(dstId);
+    F(streamId);
+    F(processId);
+    F(flags);
+    F(pad);
+    F(processors);
     /* the params structs whose arguments are recorded (ApiParams) */
-    S(cudaLaunchKernel_v7000_params, cudaLaunchKernel_v7000_params);
-    F(cudaLaunchKernel_v7000_params, cudaLaunchKernel_v7000_params, func);
-    F(cudaLaunchKernel_v7000_params, cudaLaunchKernel_v7000_params, gridDim);
-    F(cudaLaunchKernel_v7000_params, cudaLaunchKernel_v7000_params, blockDim);
-    F(cudaLaunchKernel_v7000_params, cudaLaunchKernel_v7000_params, args);
-    F(cudaLaunchKernel_v7000_params, cudaLaunchKernel_v7000_params, sharedMem);
-    F(cudaLaunchKernel_v7000_params, cudaLaunchKernel_v7000_params, stream);
-    S(cudaLaunchKernel_ptsz_v7000_params, cudaLaunchKernel_ptsz_v7000_params);
-    F(cudaLaunchKernel_ptsz_v7000_params, cudaLaunchKernel_ptsz_v7000_params, func);
-    F(cudaLaunchKernel_ptsz_v7000_params, cudaLaunchKernel_ptsz_v7000_params, gridDim);
-    F(cudaLaunchKernel_ptsz_v7000_params, cudaLaunchKernel_ptsz_v7000_params, blockDim);
-    F(cudaLaunchKernel_ptsz_v7000_params, cudaLaunchKernel_ptsz_v7000_params, args);
-    F(cudaLaunchKernel_ptsz_v7000_params, cudaLaunchKernel_ptsz_v7000_params, sharedMem);
-    F(cudaLaunchKernel_ptsz_v7000_params, cudaLaunchKernel_ptsz_v7000_params, stream);
-    S(cudaMemcpy_v3020_params, cudaMemcpy_v3020_params);
-    F(cudaMemcpy_v3020_params, cudaMemcpy_v3020_params, dst);
-    F(cudaMemcpy_v3020_params, cudaMemcpy_v3020_params, src);
-    F(cudaMemcpy_v3020_params, cudaMemcpy_v3020_params, count);
-    F(cudaMemcpy_v3020_params, cudaMemcpy_v3020_params, kind);
-    S(cudaMemcpy_ptds_v7000_params, cudaMemcpy_ptds_v7000_params);
-    F(cudaMemcpy_ptds_v7000_params, cudaMemcpy_ptds_v7000_params, dst);
-    F(cudaMemcpy_ptds_v7000_params, cudaMemcpy_ptds_v7000_params, src);
-    F(cudaMemcpy_ptds_v7000_params, cudaMemcpy_ptds_v7000_params, count);
-    F(cudaMemcpy_ptds_v7000_params, cudaMemcpy_ptds_v7000_params, kind);
-    S(cudaMemcpyAsync_v3020_params, cudaMemcpyAsync_v3020_params);
-    F(cudaMemcpyAsync_v3020_params, cudaMemcpyAsync_v3020_params, dst);
-    F(cudaMemcpyAsync_v3020_params, cudaMemcpyAsync_v3020_params, src);
-    F(cudaMemcpyAsync_v3020_params, cudaMemcpyAsync_v3020_params, count);
-    F(cudaMemcpyAsync_v3020_params, cudaMemcpyAsync_v3020_params, kind);
-    F(cudaMemcpyAsync_v3020_params, cudaMemcpyAsync_v3020_params, stream);
-    S(cudaMemcpyAsync_ptsz_v7000_params, cudaMemcpyAsync_ptsz_v7000_params);
-    F(cudaMemcpyAsync_ptsz_v7000_params, cudaMemcpyAsync_ptsz_v7000_params, dst);
-    F(cudaMemcpyAsync_ptsz_v7000_params, cudaMemcpyAsync_ptsz_v7000_params, src);
-    F(cudaMemcpyAsync_ptsz_v7000_params, cudaMemcpyAsync_ptsz_v7000_params, count);
-    F(cudaMemcpyAsync_ptsz_v7000_params, cudaMemcpyAsync_ptsz_v7000_params, kind);
-    F(cudaMemcpyAsync_ptsz_v7000_params, cudaMemcpyAsync_ptsz_v7000_params, stream);
-    S(cudaMemset_v3020_params, cudaMemset_v3020_params);
-    F(cudaMemset_v3020_params, cudaMemset_v3020_params, devPtr);
-    F(cudaMemset_v3020_params, cudaMemset_v3020_params, value);
-    F(cudaMemset_v3020_params, cudaMemset_v3020_params, count);
-    S(cudaMemset_ptds_v7000_params, cudaMemset_ptds_v7000_params);
-    F(cudaMemset_ptds_v7000_params, cudaMemset_ptds_v7000_params, devPtr);
-    F(cudaMemset_ptds_v7000_params, cudaMemset_ptds_v7000_params, value);
-    F(cudaMemset_ptds_v7000_params, cudaMemset_ptds_v7000_params, count);
-    S(cudaMemsetAsync_v3020_params, cudaMemsetAsync_v3020_params);
-    F(cudaMemsetAsync_v3020_params, cudaMemsetAsync_v3020_params, devPtr);
-    F(cudaMemsetAsync_v3020_params, cudaMemsetAsync_v3020_params, value);
-    F(cudaMemsetAsync_v3020_params, cudaMemsetAsync_v3020_params, count);
-    F(cudaMemsetAsync_v3020_params, cudaMemsetAsync_v3020_params, stream);
-    S(cudaMemsetAsync_ptsz_v7000_params, cudaMemsetAsync_ptsz_v7000_params);
-    F(cudaMemsetAsync_ptsz_v7000_params, cudaMemsetAsync_ptsz_v7000_params, devPtr);
-    F(cudaMemsetAsync_ptsz_v7000_params, cudaMemsetAsync_ptsz_v7000_params, value);
-    F(cudaMemsetAsync_ptsz_v7000_params, cudaMemsetAsync_ptsz_v7000_params, count);
-    F(cudaMemsetAsync_ptsz_v7000_params, cudaMemsetAsync_ptsz_v7000_params, stream);
-    S(cudaMalloc_v3020_params, cudaMalloc_v3020_params);
-    F(cudaMalloc_v3020_params, cudaMalloc_v3020_params, devPtr);
-    F(cudaMalloc_v3020_params, cudaMalloc_v3020_params, size);
-    S(cudaFree_v3020_params, cudaFree_v3020_params);
-    F(cudaFree_v3020_params, cudaFree_v3020_params, devPtr);
-    S(cudaMallocHost_v3020_params, cudaMallocHost_v3020_params);
-    F(cudaMallocHost_v3020_params, cudaMallocHost_v3020_params, ptr);
-    F(cudaMallocHost_v3020_params, cudaMallocHost_v3020_params, size);
-    S(cudaHostAlloc_v3020_params, cudaHostAlloc_v3020_params);
-    F(cudaHostAlloc_v3020_params, cudaHostAlloc_v3020_params, pHost);
-    F(cudaHostAlloc_v3020_params, cudaHostAlloc_v3020_params, size);
-    F(cudaHostAlloc_v3020_params, cudaHostAlloc_v3020_params, flags);
-    S(cudaFreeHost_v3020_params, cudaFreeHost_v3020_params);
-    F(cudaFreeHost_v3020_params, cudaFreeHost_v3020_params, ptr);
-    S(cudaMallocManaged_v6000_params, cudaMallocManaged_v6000_params);
-    F(cudaMallocManaged_v6000_params, cudaMallocManaged_v6000_params, devPtr);
-    F(cudaMallocManaged_v6000_params, cudaMallocManaged_v6000_params, size);
-    F(cudaMallocManaged_v6000_params, cudaMallocManaged_v6000_params, flags);
-    S(cudaMallocAsync_v11020_params, cudaMallocAsync_v11020_params);
-    F(cudaMallocAsync_v11020_params, cudaMallocAsync_v11020_params, devPtr);
-    F(cudaMallocAsync_v11020_params, cudaMallocAsync_v11020_params, size);
-    F(cudaMallocAsync_v11020_params, cudaMallocAsync_v11020_params, hStream);
-    S(cudaMallocAsync_ptsz_v11020_params, cudaMallocAsync_ptsz_v11020_params);
-    F(cudaMallocAsync_ptsz_v11020_params, cudaMallocAsync_ptsz_v11020_params, devPtr);
-    F(cudaMallocAsync_ptsz_v11020_params, cudaMallocAsync_ptsz_v11020_params, size);
-    F(cudaMallocAsync_ptsz_v11020_params, cudaMallocAsync_ptsz_v11020_params, hStream);
-    S(cudaFreeAsync_v11020_params, cudaFreeAsync_v11020_params);
-    F(cudaFreeAsync_v11020_params, cudaFreeAsync_v11020_params, devPtr);
-    F(cudaFreeAsync_v11020_params, cudaFreeAsync_v11020_params, hStream);
-    S(cudaFreeAsync_ptsz_v11020_params, cudaFreeAsync_ptsz_v11020_params);
-    F(cudaFreeAsync_ptsz_v11020_params, cudaFreeAsync_ptsz_v11020_params, devPtr);
-    F(cudaFreeAsync_ptsz_v11020_params, cudaFreeAsync_ptsz_v11020_params, hStream);
-    S(cudaStreamSynchronize_v3020_params, cudaStreamSynchronize_v3020_params);
-    F(cudaStreamSynchronize_v3020_params, cudaStreamSynchronize_v3020_params, stream);
-    S(cudaStreamSynchronize_ptsz_v7000_params, cudaStreamSynchronize_ptsz_v7000_params);
-    F(cudaStreamSynchronize_ptsz_v7000_params, cudaStreamSynchronize_ptsz_v7000_params, stream);
-    S(cuLaunchKernel_params, cuLaunchKernel_params);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, f);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, gridDimX);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, gridDimY);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, gridDimZ);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, blockDimX);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, blockDimY);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, blockDimZ);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, sharedMemBytes);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, hStream);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, kernelParams);
-    F(cuLaunchKernel_params, cuLaunchKernel_params, extra);
-    S(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, f);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, gridDimX);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, gridDimY);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, gridDimZ);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, blockDimX);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, blockDimY);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, blockDimZ);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, sharedMemBytes);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, hStream);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, kernelParams);
-    F(cuLaunchKernel_ptsz_params, cuLaunchKernel_ptsz_params, extra);
-    S(cuMemcpyHtoD_v2_params, cuMemcpyHtoD_v2_params);
-    F(cuMemcpyHtoD_v2_params, cuMemcpyHtoD_v2_params, dstDevice);
-    F(cuMemcpyHtoD_v2_params, cuMemcpyHtoD_v2_params, srcHost);
-    F(cuMemcpyHtoD_v2_params, cuMemcpyHtoD_v2_params, ByteCount);
-    S(cuMemcpyDtoH_v2_params, cuMemcpyDtoH_v2_params);
-    F(cuMemcpyDtoH_v2_params, cuMemcpyDtoH_v2_params, dstHost);
-    F(cuMemcpyDtoH_v2_params, cuMemcpyDtoH_v2_params, srcDevice);
-    F(cuMemcpyDtoH_v2_params, cuMemcpyDtoH_v2_params, ByteCount);
-    S(cuMemcpyDtoD_v2_params, cuMemcpyDtoD_v2_params);
-    F(cuMemcpyDtoD_v2_params, cuMemcpyDtoD_v2_params, dstDevice);
-    F(cuMemcpyDtoD_v2_params, cuMemcpyDtoD_v2_params, srcDevice);
-    F(cuMemcpyDtoD_v2_params, cuMemcpyDtoD_v2_params, ByteCount);
-    S(cuMemcpyHtoDAsync_v2_params, cuMemcpyHtoDAsync_v2_params);
-    F(cuMemcpyHtoDAsync_v2_params, cuMemcpyHtoDAsync_v2_params, dstDevice);
-    F(cuMemcpyHtoDAsync_v2_params, cuMemcpyHtoDAsync_v2_params, srcHost);
-    F(cuMemcpyHtoDAsync_v2_params, cuMemcpyHtoDAsync_v2_params, ByteCount);
-    F(cuMemcpyHtoDAsync_v2_params, cuMemcpyHtoDAsync_v2_params, hStream);
-    S(cuMemcpyDtoHAsync_v2_params, cuMemcpyDtoHAsync_v2_params);
-    F(cuMemcpyDtoHAsync_v2_params, cuMemcpyDtoHAsync_v2_params, dstHost);
-    F(cuMemcpyDtoHAsync_v2_params, cuMemcpyDtoHAsync_v2_params, srcDevice);
-    F(cuMemcpyDtoHAsync_v2_params, cuMemcpyDtoHAsync_v2_params, ByteCount);
-    F(cuMemcpyDtoHAsync_v2_params, cuMemcpyDtoHAsync_v2_params, hStream);
-    S(cuMemcpy_params, cuMemcpy_params);
-    F(cuMemcpy_params, cuMemcpy_params, dst);
-    F(cuMemcpy_params, cuMemcpy_params, src);
-    F(cuMemcpy_params, cuMemcpy_params, ByteCount);
-    S(cuMemcpyAsync_params, cuMemcpyAsync_params);
-    F(cuMemcpyAsync_params, cuMemcpyAsync_params, dst);
-    F(cuMemcpyAsync_params, cuMemcpyAsync_params, src);
-    F(cuMemcpyAsync_params, cuMemcpyAsync_params, ByteCount);
-    F(cuMemcpyAsync_params, cuMemcpyAsync_params, hStream);
-    S(cuMemAlloc_v2_params, cuMemAlloc_v2_params);
-    F(cuMemAlloc_v2_params, cuMemAlloc_v2_params, dptr);
-    F(cuMemAlloc_v2_params, cuMemAlloc_v2_params, bytesize);
-    S(cuMemFree_v2_params, cuMemFree_v2_params);
-    F(cuMemFree_v2_params, cuMemFree_v2_params, dptr);
-    S(cuStreamSynchronize_params, cuStreamSynchronize_params);
-    F(cuStreamSynchronize_params, cuStreamSynchronize_params, hStream);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+/* the arguments of cudaLaunchKernel, the same in its per-thread-stream variant */
+#define ARGS_cudaLaunchKernel F(func); F(gridDim); F(blockDim); F(args); F(sharedMem); F(stream)
+#define RECORD_NAME cudaLaunchKernel_v7000_params
+#define RECORD_TYPE cudaLaunchKernel_v7000_params
+    S();
+    ARGS_cudaLaunchKernel;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaLaunchKernel_ptsz_v7000_params
+#define RECORD_TYPE cudaLaunchKernel_ptsz_v7000_params
+    S();
+    ARGS_cudaLaunchKernel;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+/* the arguments of cudaMemcpy, the same in its per-thread-stream variant */
+#define ARGS_cudaMemcpy F(dst); F(src); F(count); F(kind)
+#define RECORD_NAME cudaMemcpy_v3020_params
+#define RECORD_TYPE cudaMemcpy_v3020_params
+    S();
+    ARGS_cudaMemcpy;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaMemcpy_ptds_v7000_params
+#define RECORD_TYPE cudaMemcpy_ptds_v7000_params
+    S();
+    ARGS_cudaMemcpy;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+/* the arguments of cudaMemcpyAsync, the same in its per-thread-stream variant */
+#define ARGS_cudaMemcpyAsync F(dst); F(src); F(count); F(kind); F(stream)
+#define RECORD_NAME cudaMemcpyAsync_v3020_params
+#define RECORD_TYPE cudaMemcpyAsync_v3020_params
+    S();
+    ARGS_cudaMemcpyAsync;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaMemcpyAsync_ptsz_v7000_params
+#define RECORD_TYPE cudaMemcpyAsync_ptsz_v7000_params
+    S();
+    ARGS_cudaMemcpyAsync;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+/* the arguments of cudaMemset, the same in its per-thread-stream variant */
+#define ARGS_cudaMemset F(devPtr); F(value); F(count)
+#define RECORD_NAME cudaMemset_v3020_params
+#define RECORD_TYPE cudaMemset_v3020_params
+    S();
+    ARGS_cudaMemset;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaMemset_ptds_v7000_params
+#define RECORD_TYPE cudaMemset_ptds_v7000_params
+    S();
+    ARGS_cudaMemset;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+/* the arguments of cudaMemsetAsync, the same in its per-thread-stream variant */
+#define ARGS_cudaMemsetAsync F(devPtr); F(value); F(count); F(stream)
+#define RECORD_NAME cudaMemsetAsync_v3020_params
+#define RECORD_TYPE cudaMemsetAsync_v3020_params
+    S();
+    ARGS_cudaMemsetAsync;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaMemsetAsync_ptsz_v7000_params
+#define RECORD_TYPE cudaMemsetAsync_ptsz_v7000_params
+    S();
+    ARGS_cudaMemsetAsync;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaMalloc_v3020_params
+#define RECORD_TYPE cudaMalloc_v3020_params
+    S();
+    F(devPtr);
+    F(size);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaFree_v3020_params
+#define RECORD_TYPE cudaFree_v3020_params
+    S();
+    F(devPtr);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaMallocHost_v3020_params
+#define RECORD_TYPE cudaMallocHost_v3020_params
+    S();
+    F(ptr);
+    F(size);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaHostAlloc_v3020_params
+#define RECORD_TYPE cudaHostAlloc_v3020_params
+    S();
+    F(pHost);
+    F(size);
+    F(flags);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaFreeHost_v3020_params
+#define RECORD_TYPE cudaFreeHost_v3020_params
+    S();
+    F(ptr);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaMallocManaged_v6000_params
+#define RECORD_TYPE cudaMallocManaged_v6000_params
+    S();
+    F(devPtr);
+    F(size);
+    F(flags);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+/* the arguments of cudaMallocAsync, the same in its per-thread-stream variant */
+#define ARGS_cudaMallocAsync F(devPtr); F(size); F(hStream)
+#define RECORD_NAME cudaMallocAsync_v11020_params
+#define RECORD_TYPE cudaMallocAsync_v11020_params
+    S();
+    ARGS_cudaMallocAsync;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaMallocAsync_ptsz_v11020_params
+#define RECORD_TYPE cudaMallocAsync_ptsz_v11020_params
+    S();
+    ARGS_cudaMallocAsync;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+/* the arguments of cudaFreeAsync, the same in its per-thread-stream variant */
+#define ARGS_cudaFreeAsync F(devPtr); F(hStream)
+#define RECORD_NAME cudaFreeAsync_v11020_params
+#define RECORD_TYPE cudaFreeAsync_v11020_params
+    S();
+    ARGS_cudaFreeAsync;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaFreeAsync_ptsz_v11020_params
+#define RECORD_TYPE cudaFreeAsync_ptsz_v11020_params
+    S();
+    ARGS_cudaFreeAsync;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+/* the arguments of cudaStreamSynchronize, the same in its per-thread-stream variant */
+#define ARGS_cudaStreamSynchronize F(stream)
+#define RECORD_NAME cudaStreamSynchronize_v3020_params
+#define RECORD_TYPE cudaStreamSynchronize_v3020_params
+    S();
+    ARGS_cudaStreamSynchronize;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cudaStreamSynchronize_ptsz_v7000_params
+#define RECORD_TYPE cudaStreamSynchronize_ptsz_v7000_params
+    S();
+    ARGS_cudaStreamSynchronize;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+/* the arguments of cuLaunchKernel, the same in its per-thread-stream variant */
+#define ARGS_cuLaunchKernel F(f); F(gridDimX); F(gridDimY); F(gridDimZ); F(blockDimX); F(blockDimY); F(blockDimZ); F(sharedMemBytes); F(hStream); F(kernelParams); F(extra)
+#define RECORD_NAME cuLaunchKernel_params
+#define RECORD_TYPE cuLaunchKernel_params
+    S();
+    ARGS_cuLaunchKernel;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuLaunchKernel_ptsz_params
+#define RECORD_TYPE cuLaunchKernel_ptsz_params
+    S();
+    ARGS_cuLaunchKernel;
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuMemcpyHtoD_v2_params
+#define RECORD_TYPE cuMemcpyHtoD_v2_params
+    S();
+    F(dstDevice);
+    F(srcHost);
+    F(ByteCount);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuMemcpyDtoH_v2_params
+#define RECORD_TYPE cuMemcpyDtoH_v2_params
+    S();
+    F(dstHost);
+    F(srcDevice);
+    F(ByteCount);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuMemcpyDtoD_v2_params
+#define RECORD_TYPE cuMemcpyDtoD_v2_params
+    S();
+    F(dstDevice);
+    F(srcDevice);
+    F(ByteCount);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuMemcpyHtoDAsync_v2_params
+#define RECORD_TYPE cuMemcpyHtoDAsync_v2_params
+    S();
+    F(dstDevice);
+    F(srcHost);
+    F(ByteCount);
+    F(hStream);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuMemcpyDtoHAsync_v2_params
+#define RECORD_TYPE cuMemcpyDtoHAsync_v2_params
+    S();
+    F(dstHost);
+    F(srcDevice);
+    F(ByteCount);
+    F(hStream);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuMemcpy_params
+#define RECORD_TYPE cuMemcpy_params
+    S();
+    F(dst);
+    F(src);
+    F(ByteCount);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuMemcpyAsync_params
+#define RECORD_TYPE cuMemcpyAsync_params
+    S();
+    F(dst);
+    F(src);
+    F(ByteCount);
+    F(hStream);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuMemAlloc_v2_params
+#define RECORD_TYPE cuMemAlloc_v2_params
+    S();
+    F(dptr);
+    F(bytesize);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuMemFree_v2_params
+#define RECORD_TYPE cuMemFree_v2_params
+    S();
+    F(dptr);
+#undef RECORD_NAME
+#undef RECORD_TYPE
+#define RECORD_NAME cuStreamSynchronize_params
+#define RECORD_TYPE cuStreamSynchronize_params
+    S();
+    F(hStream);
     return 0;
 }

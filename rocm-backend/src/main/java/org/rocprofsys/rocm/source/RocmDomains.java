@@ -4,6 +4,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * {@code ROCPROFSYS_ROCM_DOMAINS} as upstream reads it (core/rocprofiler-sdk.cpp): the lower-cased
@@ -17,64 +18,65 @@ import java.util.Set;
 public final class RocmDomains {
     public static final String SETTING = "ROCPROFSYS_ROCM_DOMAINS";
 
+    /** The kind names {@code hsa_api} stands for. */
+    private static final List<String> HSA_API =
+            List.of("hsa_core_api", "hsa_amd_ext_api", "hsa_image_ext_api", "hsa_finalize_ext_api");
+
+    /** The kind names {@code hip_api} stands for. */
+    private static final List<String> HIP_API = List.of("hip_runtime_api", "hip_compiler_api");
+
     /** Every value upstream accepts (SDK 1.0.0's kind names, hidden ones included, and the meta-domains). */
-    public static final List<String> CHOICES = List.of(
-            "none",
-            "hsa_core_api",
-            "hsa_amd_ext_api",
-            "hsa_image_ext_api",
-            "hsa_finalize_ext_api",
-            "hip_runtime_api",
-            "hip_compiler_api",
-            "marker_core_api",
-            "marker_control_api",
-            "marker_name_api",
-            "code_object",
-            "scratch_memory",
-            "kernel_dispatch",
-            "memory_copy",
-            "rccl_api",
-            "ompt",
-            "memory_allocation",
-            "runtime_initialization",
-            "rocdecode_api",
-            "rocjpeg_api",
-            "hip_stream",
-            "marker_core_range_api",
-            "correlation_id_retirement",
-            "hip_runtime_api_ext",
-            "hip_compiler_api_ext",
-            "rocdecode_api_ext",
-            "kfd_event_page_migrate",
-            "kfd_event_page_fault",
-            "kfd_event_queue",
-            "kfd_event_unmap_from_gpu",
-            "kfd_event_dropped_events",
-            "kfd_page_migrate",
-            "kfd_page_fault",
-            "kfd_queue",
-            "hip_api",
-            "hsa_api",
-            "marker_api",
-            "roctx");
+    public static final List<String> CHOICES = concat(
+            List.of("none"),
+            HSA_API,
+            HIP_API,
+            List.of(
+                    "marker_core_api",
+                    "marker_control_api",
+                    "marker_name_api",
+                    "code_object",
+                    "scratch_memory",
+                    "kernel_dispatch",
+                    "memory_copy",
+                    "rccl_api",
+                    "ompt",
+                    "memory_allocation",
+                    "runtime_initialization",
+                    "rocdecode_api",
+                    "rocjpeg_api",
+                    "hip_stream",
+                    "marker_core_range_api",
+                    "correlation_id_retirement",
+                    "hip_runtime_api_ext",
+                    "hip_compiler_api_ext",
+                    "rocdecode_api_ext",
+                    "kfd_event_page_migrate",
+                    "kfd_event_page_fault",
+                    "kfd_event_queue",
+                    "kfd_event_unmap_from_gpu",
+                    "kfd_event_dropped_events",
+                    "kfd_page_migrate",
+                    "kfd_page_fault",
+                    "kfd_queue",
+                    "hip_api",
+                    "hsa_api",
+                    "marker_api",
+                    "roctx"));
 
     /** The domains upstream's backend traces and so does this one, in the tool's order. */
-    public static final List<String> TRACED = List.of(
-            "hsa_core_api",
-            "hsa_amd_ext_api",
-            "hsa_image_ext_api",
-            "hsa_finalize_ext_api",
-            "hip_runtime_api",
-            "hip_compiler_api",
-            "marker_core_api",
-            "rccl_api",
-            "rocdecode_api",
-            "rocjpeg_api",
-            "kernel_dispatch",
-            "memory_copy",
-            "scratch_memory",
-            "kfd_page_migrate",
-            "kfd_page_fault");
+    public static final List<String> TRACED = concat(
+            HSA_API,
+            HIP_API,
+            List.of(
+                    "marker_core_api",
+                    "rccl_api",
+                    "rocdecode_api",
+                    "rocjpeg_api",
+                    "kernel_dispatch",
+                    "memory_copy",
+                    "scratch_memory",
+                    "kfd_page_migrate",
+                    "kfd_page_fault"));
 
     /** Upstream hides these from the choices it shows (they are accepted all the same). */
     static final Set<String> HIDDEN = Set.of(
@@ -124,10 +126,15 @@ public final class RocmDomains {
 
     private static List<String> expand(String d) {
         return switch (d) {
-            case "hip_api" -> List.of("hip_runtime_api", "hip_compiler_api");
-            case "hsa_api" -> List.of("hsa_core_api", "hsa_amd_ext_api", "hsa_image_ext_api", "hsa_finalize_ext_api");
+            case "hip_api" -> HIP_API;
+            case "hsa_api" -> HSA_API;
             case "marker_api", "roctx" -> List.of("marker_core_api");
             default -> List.of(d);
         };
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        return Stream.of(parts).flatMap(List::stream).toList();
     }
 }
