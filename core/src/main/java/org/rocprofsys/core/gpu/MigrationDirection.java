@@ -1,26 +1,26 @@
 package org.rocprofsys.core.gpu;
 
-/** Where migrated pages went, with the names the unified-memory report gives each direction. */
+import java.util.Locale;
+
+/** Where migrated pages went; the unified-memory report names each direction after its constant. */
 public enum MigrationDirection {
-    HOST_TO_DEVICE("Host To Device", "host_to_device"),
-    DEVICE_TO_HOST("Device To Host", "device_to_host"),
-    DEVICE_TO_DEVICE("Device To Device", "device_to_device");
+    HOST_TO_DEVICE,
+    DEVICE_TO_HOST,
+    DEVICE_TO_DEVICE;
 
-    private final String title;
-    private final String key;
-
-    MigrationDirection(String title, String key) {
-        this.title = title;
-        this.key = key;
-    }
-
-    /** The row name in {@code unified_memory.txt}. */
+    /** The row name in {@code unified_memory.txt}: {@code Host To Device}, ... */
     public String title() {
-        return title;
+        StringBuilder b = new StringBuilder();
+        for (String word : key().split("_")) {
+            b.append(b.isEmpty() ? "" : " ")
+                    .append(Character.toUpperCase(word.charAt(0)))
+                    .append(word.substring(1));
+        }
+        return b.toString();
     }
 
-    /** The key in {@code unified_memory.json}. */
+    /** The key in {@code unified_memory.json}: {@code host_to_device}, ... */
     public String key() {
-        return key;
+        return name().toLowerCase(Locale.ROOT);
     }
 }

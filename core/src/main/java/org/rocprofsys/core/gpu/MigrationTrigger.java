@@ -1,22 +1,22 @@
 package org.rocprofsys.core.gpu;
 
+import java.util.Locale;
+
 /**
  * Why the driver migrated pages (KFD's {@code KFD_MIGRATE_TRIGGER_*}, CUPTI's migration causes),
  * with the names the unified-memory report uses.
  */
 public enum MigrationTrigger {
-    GPU_PAGE_FAULT("GPU page fault", "gpu_page_fault"),
-    CPU_PAGE_FAULT("CPU page fault", "cpu_page_fault"),
-    PREFETCH("Prefetch", "prefetch"),
-    TTM_EVICTION("TTM eviction", "ttm_eviction"),
-    UNKNOWN("Unknown", "unknown");
+    GPU_PAGE_FAULT("GPU page fault"),
+    CPU_PAGE_FAULT("CPU page fault"),
+    PREFETCH("Prefetch"),
+    TTM_EVICTION("TTM eviction"),
+    UNKNOWN("Unknown");
 
     private final String title;
-    private final String key;
 
-    MigrationTrigger(String title, String key) {
+    MigrationTrigger(String title) {
         this.title = title;
-        this.key = key;
     }
 
     /** The line name under {@code Migration Triggers:} in {@code unified_memory.txt}. */
@@ -24,8 +24,8 @@ public enum MigrationTrigger {
         return title;
     }
 
-    /** The key under {@code migration_triggers} in {@code unified_memory.json}. */
+    /** The key under {@code migration_triggers} in {@code unified_memory.json}: the constant's name in lower case. */
     public String key() {
-        return key;
+        return name().toLowerCase(Locale.ROOT);
     }
 }

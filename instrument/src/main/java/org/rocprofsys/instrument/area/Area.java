@@ -6,8 +6,14 @@ import java.util.List;
  * One instrumentation area as {@link AreaBuilder} made it: relocations not applied
  * ({@code flags} bit 0 clear, {@code area_vaddr} 0), the form a runtime plan file carries.
  * {@link #applied(long)} gives the bytes for a known placement (rewrite mode).
+ *
+ * @param bytes   the area, unapplied
+ * @param rxSize  bytes from 0 that are read+execute (a page multiple); also the data page's offset
+ * @param codeOff offset of the entry stub, where the code starts (everything before it is header
+ *                and tables)
+ * @param codeEnd end of the last trampoline (int3 padding follows up to {@code rxSize})
  */
-public final class Area {
+public record Area(byte[] bytes, List<Function> functions, List<Reloc> relocs, int rxSize, int codeOff, int codeEnd) {
     /**
      * One function of the area.
      *
@@ -21,33 +27,13 @@ public final class Area {
     /** A rel32 field inside the area pointing into the module (value = S + A - P). */
     public record Reloc(int areaOff, int addend, long targetVaddr) {}
 
-    private final byte[] bytes;
-    private final List<Function> functions;
-    private final List<Reloc> relocs;
-    private final int rxSize;
-    private final int codeOff;
-    private final int codeEnd;
-
-    Area(byte[] bytes, List<Function> functions, List<Reloc> relocs, int rxSize, int codeOff, int codeEnd) {
-        this.bytes = bytes;
-        this.functions = List.copyOf(functions);
-        this.relocs = List.copyOf(relocs);
-        this.rxSize = rxSize;
-        this.codeOff = codeOff;
-        this.codeEnd = codeEnd;
-    }
-
-    /** Offset of the entry stub, where the code starts (everything before it is header and tables). */
-    public int codeOff() {
-        return codeOff;
-    }
-
-    /** End of the last trampoline (int3 padding follows up to {@link #rxSize()}). */
-    public int codeEnd() {
-        return codeEnd;
+    public Area {
+        functions = List.copyOf(functions);
+        relocs = List.copyOf(relocs);
     }
 
     /** The area bytes, unapplied (a copy). */
+    @Override
     public byte[] bytes() {
         return bytes.clone();
     }
@@ -57,21 +43,8 @@ public final class Area {
         return bytes.length;
     }
 
-    /** Bytes from 0 that are read+execute (a page multiple); also the data page's offset. */
-    public int rxSize() {
-        return rxSize;
-    }
-
     public int dataOff() {
         return rxSize;
-    }
-
-    public List<Function> functions() {
-        return functions;
-    }
-
-    public List<Reloc> relocs() {
-        return relocs;
     }
 
     /**
