@@ -106,26 +106,26 @@ static struct arg_spec arg_specs[2][CBID_BITS];
     arg_specs[(dom) - 1][name] = (struct arg_spec){sizeof(type), (out_slot), (stream_slot), (pt)}
 #define RT(name) CUPTI_RUNTIME_TRACE_CBID_##name
 #define DRV(name) CUPTI_DRIVER_TRACE_CBID_##name
+/*
+ * A runtime call and its per-thread-default-stream variant (_ptsz/_ptds), whose params structs have
+ * the same fields: `out` and `stream` name the slot of each (NO_SLOT: none).
+ */
+#define ARGS_PT(name, pt_name, out, stream)                                                        \
+    ARGS(R, RT(name), name##_params, out(name##_params), stream(name##_params), 0);                \
+    ARGS(R, RT(pt_name), pt_name##_params, out(pt_name##_params), stream(pt_name##_params), 1)
+#define NO_SLOT(type) -1
+#define STREAM_SLOT(type) SLOT(type, stream)
+#define HSTREAM_SLOT(type) SLOT(type, hStream)
+#define DEVPTR_SLOT(type) SLOT(type, devPtr)
 
 static void init_arg_specs(void)
 {
     enum { R = CUPTI_CB_DOMAIN_RUNTIME_API, D = CUPTI_CB_DOMAIN_DRIVER_API };
-    ARGS(R, RT(cudaLaunchKernel_v7000), cudaLaunchKernel_v7000_params, -1,
-         SLOT(cudaLaunchKernel_v7000_params, stream), 0);
-    ARGS(R, RT(cudaLaunchKernel_ptsz_v7000), cudaLaunchKernel_ptsz_v7000_params, -1,
-         SLOT(cudaLaunchKernel_ptsz_v7000_params, stream), 1);
-    ARGS(R, RT(cudaMemcpy_v3020), cudaMemcpy_v3020_params, -1, -1, 0);
-    ARGS(R, RT(cudaMemcpy_ptds_v7000), cudaMemcpy_ptds_v7000_params, -1, -1, 1);
-    ARGS(R, RT(cudaMemcpyAsync_v3020), cudaMemcpyAsync_v3020_params, -1,
-         SLOT(cudaMemcpyAsync_v3020_params, stream), 0);
-    ARGS(R, RT(cudaMemcpyAsync_ptsz_v7000), cudaMemcpyAsync_ptsz_v7000_params, -1,
-         SLOT(cudaMemcpyAsync_ptsz_v7000_params, stream), 1);
-    ARGS(R, RT(cudaMemset_v3020), cudaMemset_v3020_params, -1, -1, 0);
-    ARGS(R, RT(cudaMemset_ptds_v7000), cudaMemset_ptds_v7000_params, -1, -1, 1);
-    ARGS(R, RT(cudaMemsetAsync_v3020), cudaMemsetAsync_v3020_params, -1,
-         SLOT(cudaMemsetAsync_v3020_params, stream), 0);
-    ARGS(R, RT(cudaMemsetAsync_ptsz_v7000), cudaMemsetAsync_ptsz_v7000_params, -1,
-         SLOT(cudaMemsetAsync_ptsz_v7000_params, stream), 1);
+    ARGS_PT(cudaLaunchKernel_v7000, cudaLaunchKernel_ptsz_v7000, NO_SLOT, STREAM_SLOT);
+    ARGS_PT(cudaMemcpy_v3020, cudaMemcpy_ptds_v7000, NO_SLOT, NO_SLOT);
+    ARGS_PT(cudaMemcpyAsync_v3020, cudaMemcpyAsync_ptsz_v7000, NO_SLOT, STREAM_SLOT);
+    ARGS_PT(cudaMemset_v3020, cudaMemset_ptds_v7000, NO_SLOT, NO_SLOT);
+    ARGS_PT(cudaMemsetAsync_v3020, cudaMemsetAsync_ptsz_v7000, NO_SLOT, STREAM_SLOT);
     ARGS(R, RT(cudaMalloc_v3020), cudaMalloc_v3020_params, SLOT(cudaMalloc_v3020_params, devPtr), -1,
          0);
     ARGS(R, RT(cudaFree_v3020), cudaFree_v3020_params, -1, -1, 0);
@@ -136,19 +136,9 @@ static void init_arg_specs(void)
     ARGS(R, RT(cudaFreeHost_v3020), cudaFreeHost_v3020_params, -1, -1, 0);
     ARGS(R, RT(cudaMallocManaged_v6000), cudaMallocManaged_v6000_params,
          SLOT(cudaMallocManaged_v6000_params, devPtr), -1, 0);
-    ARGS(R, RT(cudaMallocAsync_v11020), cudaMallocAsync_v11020_params,
-         SLOT(cudaMallocAsync_v11020_params, devPtr), SLOT(cudaMallocAsync_v11020_params, hStream), 0);
-    ARGS(R, RT(cudaMallocAsync_ptsz_v11020), cudaMallocAsync_ptsz_v11020_params,
-         SLOT(cudaMallocAsync_ptsz_v11020_params, devPtr),
-         SLOT(cudaMallocAsync_ptsz_v11020_params, hStream), 1);
-    ARGS(R, RT(cudaFreeAsync_v11020), cudaFreeAsync_v11020_params, -1,
-         SLOT(cudaFreeAsync_v11020_params, hStream), 0);
-    ARGS(R, RT(cudaFreeAsync_ptsz_v11020), cudaFreeAsync_ptsz_v11020_params, -1,
-         SLOT(cudaFreeAsync_ptsz_v11020_params, hStream), 1);
-    ARGS(R, RT(cudaStreamSynchronize_v3020), cudaStreamSynchronize_v3020_params, -1,
-         SLOT(cudaStreamSynchronize_v3020_params, stream), 0);
-    ARGS(R, RT(cudaStreamSynchronize_ptsz_v7000), cudaStreamSynchronize_ptsz_v7000_params, -1,
-         SLOT(cudaStreamSynchronize_ptsz_v7000_params, stream), 1);
+    ARGS_PT(cudaMallocAsync_v11020, cudaMallocAsync_ptsz_v11020, DEVPTR_SLOT, HSTREAM_SLOT);
+    ARGS_PT(cudaFreeAsync_v11020, cudaFreeAsync_ptsz_v11020, NO_SLOT, HSTREAM_SLOT);
+    ARGS_PT(cudaStreamSynchronize_v3020, cudaStreamSynchronize_ptsz_v7000, NO_SLOT, STREAM_SLOT);
     ARGS(D, DRV(cuLaunchKernel), cuLaunchKernel_params, -1, SLOT(cuLaunchKernel_params, hStream), 0);
     ARGS(D, DRV(cuLaunchKernel_ptsz), cuLaunchKernel_ptsz_params, -1,
          SLOT(cuLaunchKernel_ptsz_params, hStream), 1);

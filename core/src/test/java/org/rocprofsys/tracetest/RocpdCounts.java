@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.rocprofsys.tracetest.DecodedTrace.Slice;
 
 /**
@@ -22,17 +24,17 @@ import org.rocprofsys.tracetest.DecodedTrace.Slice;
  */
 public final class RocpdCounts {
     private static final String SAMPLES_SLICE = "samples [rocprof-sys]";
-    private static final Set<String> DEVICE = Set.of(
-            "cuda_kernel_dispatch",
-            "cuda_memory_copy",
-            "cuda_memory_set",
-            "rocm_page_migration",
-            "rocm_kernel_dispatch",
-            "rocm_memory_copy",
-            "rocm_hip_stream",
-            "rocm_scratch_memory");
     /** ROCm's stream tracks hold kernels and copies in one category; copies are named for their kind. */
     private static final String ROCM_STREAM = "rocm_hip_stream";
+    /** The categories of the slices the kernels view has (besides ROCm's stream tracks' kernels). */
+    private static final Set<String> KERNELS =
+            Set.of("cuda_kernel_dispatch", "cuda_memory_set", "rocm_kernel_dispatch");
+    /** The categories of the slices the memory_copies view has (besides ROCm's stream tracks' copies). */
+    private static final Set<String> COPIES = Set.of("cuda_memory_copy", "rocm_page_migration", "rocm_memory_copy");
+    /** Every category of device work. */
+    private static final Set<String> DEVICE = Stream.of(KERNELS, COPIES, Set.of(ROCM_STREAM, "rocm_scratch_memory"))
+            .flatMap(Set::stream)
+            .collect(Collectors.toUnmodifiableSet());
 
     private static boolean rocmStreamCopy(DecodedTrace.Slice s) {
         return ROCM_STREAM.equals(s.category) && s.name.startsWith("MEMORY_COPY_");
@@ -112,14 +114,24 @@ public final class RocpdCounts {
         return out;
     }
 
+    /**
+     * The rows of {@code view}, counted by category and name, are the trace's slices that
+     * {@code which} picks; returns the counts.
+     */
+    private static Map<String, Long> assertViewHasSlices(Path db, String view, DecodedTrace t, Predicate<Slice> which)
+            throws SQLException {
+        Map<String, Long> rows =
+                query(db, "SELECT category || '|' || name, COUNT(*) FROM " + view + " GROUP BY category, name");
+        assertEquals(slices(t, which), rows, view);
+        return rows;
+    }
+
     /** Asserts every count; returns them (what was compared) for the caller's own checks. */
     public static Map<String, Long> assertSameCounts(DecodedTrace t, Path db) throws SQLException {
         Map<String, Long> compared = new HashMap<>();
         // slices of threads: regions (user, host, instrumented, API calls, NVTX, marks, the profiler's instants)
-        Map<String, Long> regions =
-                query(db, "SELECT category || '|' || name, COUNT(*) FROM regions GROUP BY category, name");
-        assertEquals(
-                slices(t, s -> !"sampling".equals(s.category) && !DEVICE.contains(s.category)), regions, "regions");
+        Map<String, Long> regions = assertViewHasSlices(
+                db, "regions", t, s -> !"sampling".equals(s.category) && !DEVICE.contains(s.category));
         // call-stack samples: the outer slice per sample, one slice per frame
         long samples = number(db, "SELECT COUNT(*) FROM samples");
         assertEquals(
@@ -135,30 +147,15 @@ public final class RocpdCounts {
                 number(db, "SELECT COALESCE(SUM(json_array_length(call_stack)), 0) FROM samples"),
                 "sampled frames");
         // device work
-        Map<String, Long> kernels =
-                query(db, "SELECT category || '|' || name, COUNT(*) FROM kernels GROUP BY category, name");
-        assertEquals(
-                slices(
-                        t,
-                        s -> "cuda_kernel_dispatch".equals(s.category)
-                                || "cuda_memory_set".equals(s.category)
-                                || "rocm_kernel_dispatch".equals(s.category)
-                                || (ROCM_STREAM.equals(s.category) && !rocmStreamCopy(s))),
-                kernels,
-                "kernels");
+        Map<String, Long> kernels = assertViewHasSlices(
+                db,
+                "kernels",
+                t,
+                s -> KERNELS.contains(s.category) || (ROCM_STREAM.equals(s.category) && !rocmStreamCopy(s)));
         assertEquals(query(db, "SELECT name, total_calls FROM top_kernels"), byName(kernels), "top_kernels");
-        Map<String, Long> copies =
-                query(db, "SELECT category || '|' || name, COUNT(*) FROM memory_copies GROUP BY category, name");
         // unified-memory migrations are memory copies of category rocm_page_migration
-        assertEquals(
-                slices(
-                        t,
-                        s -> "cuda_memory_copy".equals(s.category)
-                                || "rocm_page_migration".equals(s.category)
-                                || "rocm_memory_copy".equals(s.category)
-                                || rocmStreamCopy(s)),
-                copies,
-                "memory_copies");
+        Map<String, Long> copies =
+                assertViewHasSlices(db, "memory_copies", t, s -> COPIES.contains(s.category) || rocmStreamCopy(s));
         long deviceNs = t.slices.stream()
                 // scratch-memory events have no rocpd table (the SDK's schema has none either)
                 .filter(s -> DEVICE.contains(s.category) && !"rocm_scratch_memory".equals(s.category))

@@ -37,15 +37,8 @@ class ToolLoadingTest {
                 }
                 """);
         Path exe = NativeCompiler.c().compile(src, dir.resolve("plain"));
-        Path session = Files.createDirectory(dir.resolve("session"));
-        ProcessResult r = Command.of(List.of(exe.toString()))
-                .env(Map.of(
-                        "LD_PRELOAD", b.agent().toString(),
-                        "ROCPROFSYS_SESSION_DIR", session.toString(),
-                        "ROCP_TOOL_LIBRARIES", b.tool().toString(),
-                        "ROCPROFSYS_AGENT_ROCM_DOMAINS", "hip_runtime_api,kernel_dispatch"))
-                .run();
-        assertEquals(0, r.exitCode(), r.all());
+        ProcessResult r = inSession(
+                b, List.of(exe.toString()), "ROCPROFSYS_AGENT_ROCM_DOMAINS", "hip_runtime_api,kernel_dispatch");
         assertTrue(r.stdout().contains("librocprof-sys.so"), "the agent is there: " + r.stdout());
         assertFalse(r.stdout().contains("librocprof-sys-rocm"), r.stdout());
         assertFalse(r.stdout().contains("librocprofiler-sdk"), r.stdout());
@@ -55,15 +48,7 @@ class ToolLoadingTest {
     @Test
     void aRefusingSdkGivesOneNoticeAndTheProgramRunsOn() throws Exception {
         ReplayBuild b = ReplayBuild.get();
-        Path session = Files.createDirectory(dir.resolve("session"));
-        ProcessResult r = Command.of(List.of(b.app().toString(), "transpose", "3"))
-                .env(Map.of(
-                        "LD_PRELOAD", b.agent().toString(),
-                        "ROCPROFSYS_SESSION_DIR", session.toString(),
-                        "ROCP_TOOL_LIBRARIES", b.tool().toString(),
-                        "REPLAY_SDK_REFUSE_KIND", "5"))
-                .run();
-        assertEquals(0, r.exitCode(), r.all());
+        ProcessResult r = inSession(b, List.of(b.app().toString(), "transpose", "3"), "REPLAY_SDK_REFUSE_KIND", "5");
         assertTrue(r.stdout().contains("tool=-1"), r.all());
         assertTrue(r.stdout().contains("done transpose"), r.all());
         List<String> notices = r.stderr()
@@ -75,6 +60,27 @@ class ToolLoadingTest {
                 "[rocprof-sys][rocm] rocprofiler-sdk refused hip_runtime_api"
                         + " (ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED): ROCm activity is not traced in this process",
                 notices.getFirst());
+    }
+
+    /**
+     * {@code argv} run to a successful end as a profiled target: the agent preloaded, a session
+     * directory, the tool named to the SDK, and {@code name}={@code value}.
+     */
+    private ProcessResult inSession(ReplayBuild b, List<String> argv, String name, String value) throws Exception {
+        Path session = Files.createDirectory(dir.resolve("session"));
+        ProcessResult r = Command.of(argv)
+                .env(Map.of(
+                        "LD_PRELOAD",
+                        b.agent().toString(),
+                        "ROCPROFSYS_SESSION_DIR",
+                        session.toString(),
+                        "ROCP_TOOL_LIBRARIES",
+                        b.tool().toString(),
+                        name,
+                        value))
+                .run();
+        assertEquals(0, r.exitCode(), r.all());
+        return r;
     }
 
     /** Outside a profiling session the tool declines: rocprofiler_configure returns NULL. */
