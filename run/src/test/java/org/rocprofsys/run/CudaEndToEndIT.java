@@ -252,13 +252,7 @@ class CudaEndToEndIT extends DistributionTest {
     @Test
     void managedMemoryVolumesInTheUnifiedMemoryReport() throws Exception {
         Path out = work.resolve("out");
-        ProcessResult r = tool(
-                "rocprof-sys-run",
-                work,
-                testEnvironment(out, "managed", "ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING", "ON"),
-                "--",
-                examples.resolve("managed-memory").toString());
-        assertEquals(0, r.exitCode(), r.toString());
+        withUnifiedMemory(out, "managed", "managed-memory");
         var report = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(out.resolve("managed").resolve("unified_memory.json").toFile());
         var migrations = report.get("devices").get(0).get("migrations");
@@ -271,14 +265,19 @@ class CudaEndToEndIT extends DistributionTest {
         assertTrue(
                 report.get("summary").get("migration_triggers").get("prefetch").asLong() > 0);
         // a program without managed memory gets no report and no error
-        ProcessResult plain = tool(
+        withUnifiedMemory(out, "vector-add-um", "vector-add");
+        assertFalse(Files.exists(out.resolve("vector-add-um").resolve("unified_memory.json")));
+    }
+
+    /** Runs {@code example} to a successful end with unified-memory profiling, its outputs in {@code out}/{@code name}. */
+    private void withUnifiedMemory(Path out, String name, String example) throws Exception {
+        ProcessResult r = tool(
                 "rocprof-sys-run",
                 work,
-                testEnvironment(out, "vector-add-um", "ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING", "ON"),
+                testEnvironment(out, name, "ROCPROFSYS_USE_UNIFIED_MEMORY_PROFILING", "ON"),
                 "--",
-                examples.resolve("vector-add").toString());
-        assertEquals(0, plain.exitCode(), plain.toString());
-        assertFalse(Files.exists(out.resolve("vector-add-um").resolve("unified_memory.json")));
+                examples.resolve(example).toString());
+        assertEquals(0, r.exitCode(), r.toString());
     }
 
     @Test

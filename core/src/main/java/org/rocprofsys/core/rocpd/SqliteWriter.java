@@ -75,16 +75,8 @@ final class SqliteWriter {
     void await() throws SQLException {
         CountDownLatch latch = new CountDownLatch(1);
         put(new Reached(latch));
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException("interrupted while waiting for the rocpd writer", e);
-        }
-        SQLException f = failure;
-        if (f != null) {
-            throw f;
-        }
+        uninterrupted(latch::await, "waiting for the rocpd writer");
+        throwFailure();
     }
 
     /** Commits what was given, closes the connection and waits for the thread. */
@@ -93,13 +85,32 @@ final class SqliteWriter {
             return;
         }
         closed = true;
+        uninterrupted(
+                () -> {
+                    queue.put(new Close(clean));
+                    thread.join();
+                },
+                "closing the rocpd database");
+        throwFailure();
+    }
+
+    /** Something that waits for the writer thread. */
+    private interface Waiting {
+        void run() throws InterruptedException;
+    }
+
+    /** Runs {@code waiting}; an interrupt (kept set) becomes an error saying what was waited for. */
+    private static void uninterrupted(Waiting waiting, String what) throws SQLException {
         try {
-            queue.put(new Close(clean));
-            thread.join();
+            waiting.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SQLException("interrupted while closing the rocpd database", e);
+            throw new SQLException("interrupted while " + what, e);
         }
+    }
+
+    /** Throws the writer thread's failure, if it had one. */
+    private void throwFailure() throws SQLException {
         SQLException f = failure;
         if (f != null) {
             throw f;
@@ -107,10 +118,7 @@ final class SqliteWriter {
     }
 
     private void put(Task task) throws SQLException {
-        SQLException f = failure;
-        if (f != null) {
-            throw f;
-        }
+        throwFailure();
         if (closed) {
             throw new SQLException("the rocpd database is closed");
         }

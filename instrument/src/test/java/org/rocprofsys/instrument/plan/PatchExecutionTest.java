@@ -127,10 +127,7 @@ class PatchExecutionTest {
             static void *helper_ra;
             __attribute__((noinline)) int helper(void) { helper_ra = __builtin_return_address(0); return counter * 10; }
             __asm__(".text\\n"
-              ".globl riploader\\n.type riploader,@function\\nriploader:\\n"
-              "  movl counter(%rip), %eax\\n  addl $1, %eax\\n  ret\\n.size riploader, .-riploader\\n"
-              ".globl asm_jcc\\n.type asm_jcc,@function\\nasm_jcc:\\n"
-              "  testl %edi, %edi\\n  je 1f\\n  movl $1, %eax\\n  ret\\n1:\\n  movl $2, %eax\\n  ret\\n.size asm_jcc, .-asm_jcc\\n"
+            """ + PlannerTest.RIPLOADER_AND_JCC + """
               ".globl asm_call\\n.type asm_call,@function\\nasm_call:\\n"
               "  subq $8, %rsp\\n  call helper\\n  addl $1, %eax\\n  addq $8, %rsp\\n  ret\\n.size asm_call, .-asm_call\\n"
               ".globl asm_jmp\\n.type asm_jmp,@function\\nasm_jmp:\\n"

@@ -24,6 +24,17 @@ import org.rocprofsys.instrument.select.SelectionOptions;
 import org.rocprofsys.testkit.Disassembly;
 
 class PlannerTest {
+    /**
+     * Hand-written entries the patcher's tests run too (the lines of a C {@code __asm__} string): a
+     * RIP-relative load and a short conditional jump.
+     */
+    static final String RIPLOADER_AND_JCC = """
+              ".globl riploader\\n.type riploader,@function\\nriploader:\\n"
+              "  movl counter(%rip), %eax\\n  addl $1, %eax\\n  ret\\n.size riploader, .-riploader\\n"
+              ".globl asm_jcc\\n.type asm_jcc,@function\\nasm_jcc:\\n"
+              "  testl %edi, %edi\\n  je 1f\\n  movl $1, %eax\\n  ret\\n1:\\n  movl $2, %eax\\n  ret\\n.size asm_jcc, .-asm_jcc\\n"
+            """;
+
     /** C functions plus hand-written entries that exercise each patchability rule. */
     static final String PROG = """
             #include <stdio.h>
@@ -35,10 +46,7 @@ class PlannerTest {
                            case 4: return 17; case 5: return 23; default: return 0; } }
             __attribute__((noinline)) int helper(void) { return counter; }
             __asm__(".text\\n"
-              ".globl riploader\\n.type riploader,@function\\nriploader:\\n"
-              "  movl counter(%rip), %eax\\n  addl $1, %eax\\n  ret\\n.size riploader, .-riploader\\n"
-              ".globl asm_jcc\\n.type asm_jcc,@function\\nasm_jcc:\\n"
-              "  testl %edi, %edi\\n  je 1f\\n  movl $1, %eax\\n  ret\\n1:\\n  movl $2, %eax\\n  ret\\n.size asm_jcc, .-asm_jcc\\n"
+            """ + RIPLOADER_AND_JCC + """
               ".globl asm_call\\n.type asm_call,@function\\nasm_call:\\n"
               "  call helper\\n  addl $1, %eax\\n  ret\\n.size asm_call, .-asm_call\\n"
               ".globl asm_jmp\\n.type asm_jmp,@function\\nasm_jmp:\\n"
