@@ -72,34 +72,34 @@ final class JsonReport {
             j.name("unit_repr").value(f.unitRepr());
         }
         j.name("thread_scope_only").value(false);
-        j.name("thread_count").value(report.threadCount);
+        j.name("thread_count").value(report.threadCount());
         j.name("mpi_size").value(1);
         j.name("upcxx_size").value(1);
         j.name("process_count").value(1);
         j.name("num_ranks").value(1);
-        j.name("concurrency").value(report.threadCount);
+        j.name("concurrency").value(report.threadCount());
         if (ranks) {
             j.name("ranks").beginArray().beginObject();
             j.name("rank").value(0);
-            j.name("graph_size").value(report.rows.size());
+            j.name("graph_size").value(report.rows().size());
             j.name("graph").beginArray();
-            for (Row r : report.rows) {
+            for (Row r : report.rows()) {
                 j.beginObject();
-                j.name("hash").unsigned(r.hash);
-                j.name("prefix").value(r.prefix);
-                j.name("depth").value(r.depth);
+                j.name("hash").unsigned(r.hash());
+                j.name("prefix").value(r.prefix());
+                j.name("depth").value(r.depth());
                 j.name("entry");
-                entry(j, r.measure, c, ci, f);
+                entry(j, r.measure(), c, ci, f);
                 j.name("stats");
-                stats(j, r.measure, c, ci);
-                j.name("rolling_hash").unsigned(r.rollingHash);
+                stats(j, r.measure(), c, ci);
+                j.name("rolling_hash").unsigned(r.rollingHash());
                 j.endObject();
             }
             j.endArray();
             j.endObject().endArray();
         }
         if (tree) {
-            TreeNode root = merge(build(report.root, report.pid));
+            TreeNode root = merge(build(report.root(), report.pid()));
             j.name("graph").beginArray().beginArray();
             tree(j, root, c, ci, f);
             j.endArray().endArray();
@@ -118,11 +118,11 @@ final class JsonReport {
             if (c != Component.PAPI_ARRAY) {
                 return new Values(new int[] {first}, List.of(c.label()), false);
             }
-            int[] slots = new int[report.counterColumns.length];
+            int[] slots = new int[report.counterColumns().length];
             List<String> names = new ArrayList<>();
             for (int k = 0; k < slots.length; k++) {
-                slots[k] = first + report.counterColumns[k];
-                names.add(report.options().counters().get(report.counterColumns[k]));
+                slots[k] = first + report.counterColumns()[k];
+                names.add(report.options().counters().get(report.counterColumns()[k]));
             }
             return new Values(slots, names, true);
         }

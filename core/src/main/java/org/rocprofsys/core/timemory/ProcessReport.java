@@ -15,8 +15,19 @@ import org.rocprofsys.core.calltree.ThreadCalls;
  * at their bookmarks ({@code finalize::merge}), the graph flattened depth-first into the result
  * list with prefixes, depths and rolling hashes ({@code finalize::get}), optionally collapsed
  * over threads, with each entry's "% SELF".
+ *
+ * @param counterColumns the CPU counters (indices into the options' counters) papi_array shows:
+ *                       those some region of the process read (a counter the run could not open
+ *                       is recorded absent everywhere and, as in timemory's event set, left out)
  */
-final class ProcessReport {
+record ProcessReport(
+        int pid,
+        int threadCount,
+        ProcessReport.GraphNode root,
+        List<ProcessReport.Row> rows,
+        ValueSlots slots,
+        int[] counterColumns,
+        TimemoryOptions options) {
     /** A node of the merged graph; the root is timemory's graph head. */
     static final class GraphNode {
         final String name;
@@ -43,66 +54,19 @@ final class ProcessReport {
         }
     }
 
-    /** One entry of the result list: a row of the text table, an element of ranks[0].graph. */
-    static final class Row {
-        final String prefix;
-        final int depth;
-        final long hash;
-        final long rollingHash;
-        final int tid;
-        final Measure measure;
-        /** % SELF per slot ({@link ValueSlots}). */
-        double[] self;
-
-        Row(String prefix, int depth, long hash, long rollingHash, int tid, Measure measure) {
-            this.prefix = prefix;
-            this.depth = depth;
-            this.hash = hash;
-            this.rollingHash = rollingHash;
-            this.tid = tid;
-            this.measure = measure;
-        }
-    }
-
-    final int pid;
-    final int threadCount;
-    final GraphNode root;
-    final List<Row> rows;
-    final ValueSlots slots;
     /**
-     * The CPU counters (indices into the options' counters) papi_array shows: those some region
-     * of the process read (a counter the run could not open is recorded absent everywhere and,
-     * as in timemory's event set, left out).
+     * One entry of the result list: a row of the text table, an element of ranks[0].graph.
+     *
+     * @param self % SELF per slot ({@link ValueSlots}), filled once the list is complete
      */
-    final int[] counterColumns;
-
-    private final List<Component> components;
-    private final TimemoryOptions options;
-
-    private ProcessReport(
-            int pid,
-            int threadCount,
-            GraphNode root,
-            List<Row> rows,
-            ValueSlots slots,
-            int[] counterColumns,
-            TimemoryOptions options) {
-        this.pid = pid;
-        this.threadCount = threadCount;
-        this.root = root;
-        this.rows = rows;
-        this.slots = slots;
-        this.counterColumns = counterColumns;
-        this.components = options.components();
-        this.options = options;
-    }
+    record Row(String prefix, int depth, long hash, long rollingHash, int tid, Measure measure, double[] self) {}
 
     boolean isEmpty() {
         return rows.isEmpty();
     }
 
     int componentIndex(Component c) {
-        return components.indexOf(c);
+        return options.components().indexOf(c);
     }
 
     /** The slot of {@code c}'s value (for papi_array, of its first counter). */
@@ -113,10 +77,6 @@ final class ProcessReport {
     /** Whether {@code c} has anything to write (papi_array: at least one counter read). */
     boolean writes(Component c) {
         return c != Component.PAPI_ARRAY || counterColumns.length > 0;
-    }
-
-    TimemoryOptions options() {
-        return options;
     }
 
     static ProcessReport build(ProcessCalls p, TimemoryOptions options) {
@@ -276,7 +236,8 @@ final class ProcessReport {
                         g.hash,
                         rolling,
                         g.tid,
-                        options.profile().collapseThreads() ? g.measure.copy() : g.measure));
+                        options.profile().collapseThreads() ? g.measure.copy() : g.measure,
+                        new double[n]));
                 for (int i = g.children.size() - 1; i >= 0; i--) {
                     stack.add(g.children.get(i));
                 }
@@ -289,12 +250,12 @@ final class ProcessReport {
             record Key(int depth, long hash, long rolling, String prefix) {}
             LinkedHashMap<Key, Row> out = new LinkedHashMap<>();
             for (Row r : rows) {
-                Key k = new Key(r.depth, r.hash, r.rollingHash, r.prefix);
+                Key k = new Key(r.depth(), r.hash(), r.rollingHash(), r.prefix());
                 Row have = out.get(k);
                 if (have == null) {
                     out.put(k, r);
                 } else {
-                    have.measure.addAll(r.measure);
+                    have.measure().addAll(r.measure());
                 }
             }
             return new ArrayList<>(out.values());
@@ -308,7 +269,7 @@ final class ProcessReport {
         private void computeSelf(List<Row> rows) {
             int maxDepth = 0;
             for (Row r : rows) {
-                maxDepth = Math.max(maxDepth, r.depth);
+                maxDepth = Math.max(maxDepth, r.depth());
             }
             // per slot: the component it belongs to and its display unit
             Component[] comps = new Component[n];
@@ -323,24 +284,23 @@ final class ProcessReport {
             for (int idx = 0; idx < rows.size(); idx++) {
                 Row r = rows.get(idx);
                 double[] excl = new double[n];
-                if (r.depth < maxDepth) {
+                if (r.depth() < maxDepth) {
                     for (int j = idx + 1; j < rows.size(); j++) {
                         Row e = rows.get(j);
-                        if (e.depth == r.depth) {
+                        if (e.depth() == r.depth()) {
                             break;
                         }
-                        if (e.depth == r.depth + 1) {
+                        if (e.depth() == r.depth() + 1) {
                             for (int i = 0; i < n; i++) {
-                                excl[i] += comps[i].value(e.measure, i, units[i]);
+                                excl[i] += comps[i].value(e.measure(), i, units[i]);
                             }
                         }
                     }
                 }
-                r.self = new double[n];
                 for (int i = 0; i < n; i++) {
-                    double v = comps[i].value(r.measure, i, units[i]);
+                    double v = comps[i].value(r.measure(), i, units[i]);
                     double pd = v > 0 ? (1.0 - excl[i] / v) * 100.0 : 0.0;
-                    r.self[i] = pd < 0 ? 0.0 : pd;
+                    r.self()[i] = pd < 0 ? 0.0 : pd;
                 }
             }
         }

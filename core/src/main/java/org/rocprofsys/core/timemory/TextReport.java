@@ -50,16 +50,16 @@ final class TextReport {
             t.column("% SELF", false);
         }
         int first = report.slot(c);
-        for (Row r : report.rows) {
+        for (Row r : report.rows()) {
             if (c == Component.PAPI_ARRAY) {
-                int[] columns = report.counterColumns;
+                int[] columns = report.counterColumns();
                 String[][] lines = new String[columns.length][];
                 for (int k = 0; k < columns.length; k++) {
                     List<String> cells = new ArrayList<>(12);
                     if (k == 0) {
-                        cells.add(r.prefix);
-                        cells.add(Long.toString(r.measure.laps()));
-                        cells.add(Integer.toString(r.depth));
+                        cells.add(r.prefix());
+                        cells.add(Long.toString(r.measure().laps()));
+                        cells.add(Integer.toString(r.depth()));
                     } else {
                         cells.add("");
                         cells.add("");
@@ -72,9 +72,9 @@ final class TextReport {
                 t.row(lines);
             } else {
                 List<String> cells = new ArrayList<>(12);
-                cells.add(r.prefix);
-                cells.add(Long.toString(r.measure.laps()));
-                cells.add(Integer.toString(r.depth));
+                cells.add(r.prefix());
+                cells.add(Long.toString(r.measure().laps()));
+                cells.add(Integer.toString(r.depth()));
                 values(cells, r, c, f, first, metric);
                 t.row(cells.toArray(String[]::new));
             }
@@ -85,7 +85,7 @@ final class TextReport {
     /** The cells from METRIC on for the value in {@code slot}. */
     private static void values(
             List<String> cells, Row r, Component c, TimemoryOptions.Format f, int slot, String metric) {
-        Measure m = r.measure;
+        Measure m = r.measure();
         cells.add(metric);
         if (c.reportsUnits()) {
             cells.add(f.unitRepr());
@@ -106,7 +106,7 @@ final class TextReport {
             cells.add(num(m.stddev(slot), f));
         }
         if (c.reportsSelf()) {
-            cells.add(NumberText.fixed(r.self[slot], 1, true));
+            cells.add(NumberText.fixed(r.self()[slot], 1, true));
         }
     }
 

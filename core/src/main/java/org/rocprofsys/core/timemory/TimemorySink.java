@@ -189,12 +189,12 @@ public final class TimemorySink implements OutputWriter {
         boolean tree = options.writesTree();
         if (ranks || tree) {
             String json = JsonReport.render(report, c, labelOverride, ranks, tree);
-            emit(report.pid, rootPid, c, "json", json);
+            emit(report.pid(), rootPid, c, "json", json);
         }
         String text = null;
         if (options.writesText()) {
             text = TextReport.render(report, c, labelOverride != null ? labelOverride : c.label());
-            emit(report.pid, rootPid, c, "txt", text);
+            emit(report.pid(), rootPid, c, "txt", text);
         }
         if (options.outputs().cout()) {
             if (text == null) {

@@ -236,8 +236,8 @@ class CallGraphBuilderTest {
         assertTrue(p.historySize() <= CallTree.HISTORY_CAPACITY);
         ProcessReport rep = ProcessReport.build(
                 p, opts(false, false, false, 65535, List.of(Component.WALL_CLOCK, Component.TRIP_COUNT)));
-        assertEquals(7, rep.rows.size());
-        assertEquals(250_000, rep.rows.get(1).measure.laps());
+        assertEquals(7, rep.rows().size());
+        assertEquals(250_000, rep.rows().get(1).measure().laps());
 
         CallTree tl = new CallTree(
                 new TimemoryMeter(opts(false, true, false, 65535, List.of(Component.WALL_CLOCK))), false, true);

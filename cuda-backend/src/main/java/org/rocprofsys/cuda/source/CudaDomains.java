@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.rocprofsys.core.gpu.GpuDomain;
+import org.rocprofsys.core.spi.SettingWords;
 import org.rocprofsys.cuda.decode.CudaGpu;
 
 /**
@@ -25,13 +26,7 @@ public final class CudaDomains {
      */
     public static Set<GpuDomain> parse(String value) {
         Set<GpuDomain> domains = new HashSet<>();
-        if (value == null) {
-            return domains;
-        }
-        for (String token : value.trim().split("[ ,;]+")) {
-            if (token.isEmpty()) {
-                continue;
-            }
+        for (String token : SettingWords.of(value, "[ ,;]+")) {
             GpuDomain d = CudaGpu.DOMAINS.stream()
                     .filter(g -> g.settingName().equals(token.toLowerCase(Locale.ROOT)))
                     .findFirst()

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.rocprofsys.core.spi.SettingWords;
 import org.rocprofsys.cuda.counters.MetricCatalog;
 
 /**
@@ -29,13 +30,7 @@ public final class CudaEvents {
      */
     public static List<String> parse(String value) {
         Set<String> names = new LinkedHashSet<>();
-        if (value == null) {
-            return List.of();
-        }
-        for (String token : value.trim().split("[ ,;]+")) {
-            if (token.isEmpty()) {
-                continue;
-            }
+        for (String token : SettingWords.of(value, "[ ,;]+")) {
             if (!token.matches("[A-Za-z0-9_.:]+")) {
                 throw new IllegalArgumentException("invalid " + SETTING + " metric: " + token);
             }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.rocprofsys.core.spi.SettingWords;
 
 /**
  * {@code ROCPROFSYS_ROCM_DOMAINS} as upstream reads it (core/rocprofiler-sdk.cpp): the lower-cased
@@ -100,10 +101,7 @@ public final class RocmDomains {
     public static Selection parse(String value, boolean useRcclp) {
         Set<String> traced = new LinkedHashSet<>();
         Set<String> notTraced = new LinkedHashSet<>();
-        for (String token : value == null ? new String[0] : value.trim().split("[ ,;]+")) {
-            if (token.isEmpty()) {
-                continue;
-            }
+        for (String token : SettingWords.of(value, "[ ,;]+")) {
             String d = token.toLowerCase(Locale.ROOT);
             if (!CHOICES.contains(d)) {
                 throw new IllegalArgumentException("unsupported " + SETTING + " value: " + token);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.rocprofsys.core.spi.SettingWords;
 
 /**
  * {@code ROCPROFSYS_ROCM_EVENTS} in upstream's syntax: GPU counter names separated by commas (or
@@ -34,13 +35,7 @@ public final class RocmEvents {
      */
     public static List<Event> parse(String value) {
         List<Event> events = new ArrayList<>();
-        if (value == null) {
-            return events;
-        }
-        for (String token : value.trim().split("[ ,;\t\n]+")) {
-            if (token.isEmpty()) {
-                continue;
-            }
+        for (String token : SettingWords.of(value, "[ ,;\t\n]+")) {
             Matcher m = EVENT.matcher(token);
             if (!m.matches()) {
                 throw new IllegalArgumentException(SETTING + ": '" + token
