@@ -41,40 +41,34 @@ public final class CfiTable {
         }
     }
 
+    /**
+     * .eh_frame_hdr's binary-search table: {@code count} entries of {@code enc}-encoded (initial pc,
+     * FDE address) pairs from {@code start} in {@code hdr}, which lies at {@code addr}.
+     */
+    private record SearchTable(ByteBuffer hdr, long addr, int enc, int start, long count) {
+        static final SearchTable NONE = new SearchTable(null, 0, DwarfCursor.PE_OMIT, 0, 0);
+
+        /** Bytes per entry: two pointers of the encoding's size; 0 for an encoding it cannot search. */
+        int entrySize() {
+            int fmt = enc & 0x0f;
+            return fmt == DwarfCursor.PE_UDATA4 || fmt == DwarfCursor.PE_SDATA4
+                    ? 8
+                    : fmt == DwarfCursor.PE_UDATA8 || fmt == DwarfCursor.PE_SDATA8
+                            ? 16
+                            : fmt == DwarfCursor.PE_UDATA2 || fmt == DwarfCursor.PE_SDATA2 ? 4 : 0;
+        }
+    }
+
     private final String name;
     private final Frames ehFrame;
     private final Frames debugFrame;
-    // .eh_frame_hdr table
-    private final ByteBuffer hdr;
-    private final long hdrAddr;
-    private final int tableEnc;
-    private final int tableStart;
-    private final long tableCount;
-    private final int entrySize;
+    private final SearchTable table;
 
-    private CfiTable(
-            String name,
-            Frames ehFrame,
-            Frames debugFrame,
-            ByteBuffer hdr,
-            long hdrAddr,
-            int tableEnc,
-            int tableStart,
-            long tableCount) {
+    private CfiTable(String name, Frames ehFrame, Frames debugFrame, SearchTable table) {
         this.name = name;
         this.ehFrame = ehFrame;
         this.debugFrame = debugFrame;
-        this.hdr = hdr;
-        this.hdrAddr = hdrAddr;
-        this.tableEnc = tableEnc;
-        this.tableStart = tableStart;
-        this.tableCount = tableCount;
-        int fmt = tableEnc & 0x0f;
-        this.entrySize = fmt == DwarfCursor.PE_UDATA4 || fmt == DwarfCursor.PE_SDATA4
-                ? 8
-                : fmt == DwarfCursor.PE_UDATA8 || fmt == DwarfCursor.PE_SDATA8
-                        ? 16
-                        : fmt == DwarfCursor.PE_UDATA2 || fmt == DwarfCursor.PE_SDATA2 ? 4 : 0;
+        this.table = table;
     }
 
     /** The CFI of {@code elf}: .eh_frame (+ .eh_frame_hdr, or PT_GNU_EH_FRAME without sections) and .debug_frame. */
@@ -144,9 +138,9 @@ public final class CfiTable {
         Frames dbgFrames = dbg == null
                 ? null
                 : new Frames(dbg, dbgElf.section(".debug_frame").orElseThrow().addr(), false, elf);
-        CfiTable t =
-                new CfiTable(elf.path().toString(), ehFrames, dbgFrames, hdr, hdrAddr, tableEnc, tableStart, count);
-        if (ehFrames != null && (t.entrySize == 0 || count == 0)) {
+        CfiTable t = new CfiTable(
+                elf.path().toString(), ehFrames, dbgFrames, new SearchTable(hdr, hdrAddr, tableEnc, tableStart, count));
+        if (ehFrames != null && (t.table.entrySize() == 0 || count == 0)) {
             buildIndex(ehFrames);
         }
         if (dbgFrames != null) {
@@ -165,12 +159,12 @@ public final class CfiTable {
         Frames f = new Frames(ByteBuffer.wrap(section), sectionAddr, eh, null);
         buildIndex(f);
         return eh
-                ? new CfiTable("<memory>", f, null, null, 0, DwarfCursor.PE_OMIT, 0, 0)
-                : new CfiTable("<memory>", null, f, null, 0, DwarfCursor.PE_OMIT, 0, 0);
+                ? new CfiTable("<memory>", f, null, SearchTable.NONE)
+                : new CfiTable("<memory>", null, f, SearchTable.NONE);
     }
 
     public boolean usesHeaderTable() {
-        return entrySize != 0 && tableCount > 0 && ehFrame != null;
+        return table.entrySize() != 0 && table.count() > 0 && ehFrame != null;
     }
 
     public boolean hasEhFrame() {
@@ -240,15 +234,16 @@ public final class CfiTable {
     }
 
     private Fde findInHeader(long pc) throws CannotUnwindException {
+        int entrySize = table.entrySize();
         long lo = 0;
-        long hi = tableCount - 1;
+        long hi = table.count() - 1;
         long found = -1;
-        DwarfCursor c = new DwarfCursor(hdr, hdrAddr, 0);
-        c.dataRelBase = hdrAddr;
+        DwarfCursor c = new DwarfCursor(table.hdr(), table.addr(), 0);
+        c.dataRelBase = table.addr();
         while (lo <= hi) {
             long mid = (lo + hi) >>> 1;
-            c.pos((int) (tableStart + mid * entrySize));
-            long start = c.pointer(tableEnc);
+            c.pos((int) (table.start() + mid * entrySize));
+            long start = c.pointer(table.enc());
             if (Long.compareUnsigned(start, pc) <= 0) {
                 found = mid;
                 lo = mid + 1;
@@ -259,9 +254,9 @@ public final class CfiTable {
         if (found < 0) {
             return null;
         }
-        c.pos((int) (tableStart + found * entrySize));
-        c.pointer(tableEnc);
-        long fdeAddr = c.pointer(tableEnc);
+        c.pos((int) (table.start() + found * entrySize));
+        c.pointer(table.enc());
+        long fdeAddr = c.pointer(table.enc());
         long off = fdeAddr - ehFrame.addr;
         if (off < 0 || off >= ehFrame.data.limit()) {
             throw new CannotUnwindException(name + ": .eh_frame_hdr points outside .eh_frame");
@@ -443,7 +438,7 @@ public final class CfiTable {
 
     @Override
     public String toString() {
-        return "CfiTable[" + name + (usesHeaderTable() ? ", eh_frame_hdr " + tableCount + " entries" : "")
+        return "CfiTable[" + name + (usesHeaderTable() ? ", eh_frame_hdr " + table.count() + " entries" : "")
                 + (ehFrame != null && ehFrame.begins != null ? ", eh_frame " + ehFrame.begins.length + " FDEs" : "")
                 + (debugFrame != null
                         ? ", debug_frame "
