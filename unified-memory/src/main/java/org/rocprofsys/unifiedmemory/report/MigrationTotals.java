@@ -2,37 +2,34 @@ package org.rocprofsys.unifiedmemory.report;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.LongSummaryStatistics;
 
 /** The migrations of one direction on one device: a row of the unified-memory report. */
 final class MigrationTotals {
-    private long count;
-    private long minBytes;
-    private long maxBytes;
-    private long totalBytes;
+    private final LongSummaryStatistics sizes = new LongSummaryStatistics();
     private long totalTimeNs;
 
     void add(long bytes, long durationNs) {
-        minBytes = count == 0 ? bytes : Math.min(minBytes, bytes);
-        maxBytes = count == 0 ? bytes : Math.max(maxBytes, bytes);
-        count++;
-        totalBytes += bytes;
+        sizes.accept(bytes);
         totalTimeNs += Math.max(0, durationNs);
     }
 
     long count() {
-        return count;
+        return sizes.getCount();
     }
 
+    /** The smallest migration's bytes, 0 before any. */
     long minBytes() {
-        return minBytes;
+        return count() == 0 ? 0 : sizes.getMin();
     }
 
+    /** The largest migration's bytes, 0 before any. */
     long maxBytes() {
-        return maxBytes;
+        return count() == 0 ? 0 : sizes.getMax();
     }
 
     long totalBytes() {
-        return totalBytes;
+        return sizes.getSum();
     }
 
     long totalTimeNs() {
@@ -41,10 +38,10 @@ final class MigrationTotals {
 
     /** Mean size in bytes, cut to 2 decimals (seed 000: 432865280 / 36 gives 12024035.55). */
     BigDecimal averageBytes() {
-        if (count == 0) {
+        if (count() == 0) {
             return BigDecimal.ZERO;
         }
-        return BigDecimal.valueOf(totalBytes).divide(BigDecimal.valueOf(count), 2, RoundingMode.DOWN);
+        return BigDecimal.valueOf(totalBytes()).divide(BigDecimal.valueOf(count()), 2, RoundingMode.DOWN);
     }
 
     /**
@@ -55,6 +52,6 @@ final class MigrationTotals {
         if (totalTimeNs == 0) {
             return BigDecimal.ZERO;
         }
-        return BigDecimal.valueOf(totalBytes).divide(BigDecimal.valueOf(totalTimeNs), 2, RoundingMode.DOWN);
+        return BigDecimal.valueOf(totalBytes()).divide(BigDecimal.valueOf(totalTimeNs), 2, RoundingMode.DOWN);
     }
 }
