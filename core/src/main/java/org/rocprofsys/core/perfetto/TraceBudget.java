@@ -146,6 +146,8 @@ public final class TraceBudget extends OutputStream {
     private long pinnedBytes;
     private final Map<Integer, SequenceState> sequences = new HashMap<>();
     private byte[] scratch = new byte[256];
+    /** The length of the packet {@link #loadPacket} left in {@link #scratch}. */
+    private int scratchLength;
     /** What the writer tells of its packets (ring_buffer only; null with discard). */
     private final PacketKinds kinds;
     /** Where the next packet starts in the stream (ring_buffer only). */
@@ -419,23 +421,11 @@ public final class TraceBudget extends OutputStream {
 
     private void evictOldest() {
         long head = ring.head();
-        int length = 0;
-        int shift = 0;
-        long p = head + 1;
-        int b;
-        do {
-            b = ring.byteAt(p++);
-            length |= (b & 0x7f) << shift;
-            shift += 7;
-        } while ((b & 0x80) != 0);
-        int header = (int) (p - head);
-        if (scratch.length < length) {
-            scratch = new byte[Math.max(length, scratch.length * 2)];
-        }
-        ring.copy(p, scratch, length);
-        ring.dropTo(p + length);
+        long next = loadPacket(head);
+        int length = scratchLength;
+        ring.dropTo(next);
         droppedPackets++;
-        droppedBytes += header + length;
+        droppedBytes += next - head;
         PacketFields f = PacketFields.scan(scratch, 0, length);
         SequenceState s = sequences.computeIfAbsent(f.sequenceId, k -> new SequenceState());
         s.lostPackets = true;
@@ -540,26 +530,35 @@ public final class TraceBudget extends OutputStream {
         long p = ring.head();
         long end = p + ring.size();
         while (p < end) {
-            int length = 0;
-            int shift = 0;
-            long q = p + 1;
-            int b;
-            do {
-                b = ring.byteAt(q++);
-                length |= (b & 0x7f) << shift;
-                shift += 7;
-            } while ((b & 0x80) != 0);
-            if (scratch.length < length) {
-                scratch = new byte[Math.max(length, scratch.length * 2)];
-            }
-            ring.copy(q, scratch, length);
-            PacketFields f = PacketFields.scan(scratch, 0, length);
+            p = loadPacket(p);
+            PacketFields f = PacketFields.scan(scratch, 0, scratchLength);
             SequenceState s = sequences.get(f.sequenceId);
             if (s != null && s.lostInterned.size() > 0 && f.eventLength > 0) {
                 s.use(TrackEvent.parseFrom(CodedInputStream.newInstance(scratch, f.eventOffset, f.eventLength)));
             }
-            p = q + length;
         }
+    }
+
+    /**
+     * Copies the packet the ring holds at {@code at} (its field tag, varint length and bytes) into
+     * {@link #scratch}, its length into {@link #scratchLength}; returns where the next packet starts.
+     */
+    private long loadPacket(long at) {
+        int length = 0;
+        int shift = 0;
+        long p = at + 1;
+        int b;
+        do {
+            b = ring.byteAt(p++);
+            length |= (b & 0x7f) << shift;
+            shift += 7;
+        } while ((b & 0x80) != 0);
+        if (scratch.length < length) {
+            scratch = new byte[Math.max(length, scratch.length * 2)];
+        }
+        ring.copy(p, scratch, length);
+        scratchLength = length;
+        return p + length;
     }
 
     /**
