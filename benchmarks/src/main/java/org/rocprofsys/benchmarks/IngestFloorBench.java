@@ -6,7 +6,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,6 +30,7 @@ import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.perfetto.PerfettoSink;
+import org.rocprofsys.core.perfetto.Varint;
 import org.rocprofsys.core.perfetto.proto.TracePacket;
 import org.rocprofsys.core.perfetto.proto.TrackEvent;
 import org.rocprofsys.core.timemory.TimemoryOptions;
@@ -288,28 +288,28 @@ final class IngestFloorBench {
                 e[n++] = 1;
             }
             e[n++] = (4 << 3) | 2; // debug_annotations { name_iid, uint_value }
-            e[n++] = (byte) (1 + 1 + 1 + varintSize(realtime));
+            e[n++] = (byte) (1 + 1 + 1 + Varint.size(realtime));
             e[n++] = (1 << 3);
             e[n++] = (byte) (begin ? 1 : 2);
             e[n++] = (3 << 3);
-            n = varint(e, n, realtime);
+            n = Varint.put(e, n, realtime);
             e[n++] = (9 << 3); // type
             e[n++] = (byte) (begin ? 1 : 2);
             if (begin) {
                 e[n++] = (10 << 3); // name_iid
-                n = varint(e, n, name);
+                n = Varint.put(e, n, name);
             }
             byte[] interned = begin && !announced[name] ? interned(name) : null;
             long delta = ns - lastNs;
             lastNs = ns;
             int inner = 1
-                    + varintSize(delta)
+                    + Varint.size(delta)
                     + 1
                     + 1
                     + 1
-                    + varintSize(n)
+                    + Varint.size(n)
                     + n
-                    + (interned == null ? 0 : 1 + varintSize(interned.length) + interned.length);
+                    + (interned == null ? 0 : 1 + Varint.size(interned.length) + interned.length);
             if (pos + inner + 8 > buf.length) {
                 out.write(buf, 0, pos);
                 pos = 0;
@@ -317,18 +317,18 @@ final class IngestFloorBench {
             byte[] b = buf;
             int p = pos;
             b[p++] = (1 << 3) | 2; // Trace.packet
-            p = varint(b, p, inner);
+            p = Varint.put(b, p, inner);
             b[p++] = (8 << 3); // timestamp
-            p = varint(b, p, delta);
+            p = Varint.put(b, p, delta);
             b[p++] = (10 << 3); // trusted_packet_sequence_id
             b[p++] = SEQUENCE;
             b[p++] = (11 << 3) | 2; // track_event
-            p = varint(b, p, n);
+            p = Varint.put(b, p, n);
             System.arraycopy(e, 0, b, p, n);
             p += n;
             if (interned != null) {
                 b[p++] = (12 << 3) | 2; // interned_data
-                p = varint(b, p, interned.length);
+                p = Varint.put(b, p, interned.length);
                 System.arraycopy(interned, 0, b, p, interned.length);
                 p += interned.length;
             }
@@ -339,33 +339,20 @@ final class IngestFloorBench {
         private byte[] interned(int name) {
             announced[name] = true;
             byte[] s = nameBytes[name];
-            byte[] entry = new byte[2 + varintSize(name) + 1 + varintSize(s.length) + s.length + 8];
+            byte[] entry = new byte[2 + Varint.size(name) + 1 + Varint.size(s.length) + s.length + 8];
             int q = 0;
             entry[q++] = (1 << 3);
-            q = varint(entry, q, name);
+            q = Varint.put(entry, q, name);
             entry[q++] = (2 << 3) | 2;
-            q = varint(entry, q, s.length);
+            q = Varint.put(entry, q, s.length);
             System.arraycopy(s, 0, entry, q, s.length);
             q += s.length;
-            byte[] data = new byte[1 + varintSize(q) + q];
+            byte[] data = new byte[1 + Varint.size(q) + q];
             int r = 0;
             data[r++] = (2 << 3) | 2; // event_names
-            r = varint(data, r, q);
+            r = Varint.put(data, r, q);
             System.arraycopy(entry, 0, data, r, q);
             return Arrays.copyOf(data, r + q);
-        }
-
-        private static int varint(byte[] b, int p, long v) {
-            while ((v & ~0x7FL) != 0) {
-                b[p++] = (byte) (v | 0x80);
-                v >>>= 7;
-            }
-            b[p++] = (byte) v;
-            return p;
-        }
-
-        private static int varintSize(long v) {
-            return CodedOutputStream.computeUInt64SizeNoTag(v);
         }
     }
 

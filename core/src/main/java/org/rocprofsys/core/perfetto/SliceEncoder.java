@@ -85,8 +85,8 @@ final class SliceEncoder {
         this.timestamp = timestamp;
         this.clockId = clockId;
         this.sequenceId = sequenceId;
-        timestampBytes = varintSize(timestamp);
-        sequenceBytes = varintSize(sequenceId);
+        timestampBytes = Varint.size(timestamp);
+        sequenceBytes = Varint.size(sequenceId);
         int header = 1 + 1 + 1 + timestampBytes + 1 + sequenceBytes + 1 + 1;
         out.reserve(header + TYPICAL_PACKET);
         start = out.position + header;
@@ -154,9 +154,9 @@ final class SliceEncoder {
         ensure(2 + 2 * VARINT_FIELD);
         byte[] b = out.bytes;
         int p = end;
-        int valueBytes = varintSize(value);
+        int valueBytes = Varint.size(value);
         b[p++] = EVENT_DEBUG_ANNOTATIONS;
-        b[p++] = (byte) (1 + varintSize(nameIid) + 1 + valueBytes); // < 128
+        b[p++] = (byte) (1 + Varint.size(nameIid) + 1 + valueBytes); // < 128
         b[p++] = ANNOTATION_NAME_IID;
         p = putVarint(b, p, nameIid);
         b[p++] = ANNOTATION_UINT;
@@ -180,14 +180,14 @@ final class SliceEncoder {
         int eventLength = end - start;
         int tail = 0;
         if (interned != null) {
-            tail += 1 + varintSize(interned.length) + interned.length;
+            tail += 1 + Varint.size(interned.length) + interned.length;
         }
         if (clockId != 0) {
-            tail += 2 + varintSize(clockId);
+            tail += 2 + Varint.size(clockId);
         }
-        int inner = 1 + timestampBytes + 1 + sequenceBytes + 1 + (eventLength < 128 ? 1 : varintSize(eventLength));
+        int inner = 1 + timestampBytes + 1 + sequenceBytes + 1 + (eventLength < 128 ? 1 : Varint.size(eventLength));
         int size = inner + eventLength + tail;
-        int header = 1 + (size < 128 ? 1 : varintSize(size)) + inner;
+        int header = 1 + (size < 128 ? 1 : Varint.size(size)) + inner;
         int packetStart = out.position;
         if (header != start - packetStart) {
             // a longer header (a long event, names interned with it): the event moves to fit it
@@ -200,13 +200,13 @@ final class SliceEncoder {
         // they are small: deltas, a sequence, lengths
         byte[] b = out.bytes;
         b[packetStart] = TRACE_PACKET;
-        int p = putVarintExact(b, packetStart + 1, size);
+        int p = Varint.put(b, packetStart + 1, size);
         b[p++] = PACKET_TIMESTAMP;
-        p = putVarintExact(b, p, timestamp);
+        p = Varint.put(b, p, timestamp);
         b[p++] = PACKET_SEQUENCE_ID;
-        p = putVarintExact(b, p, sequenceId);
+        p = Varint.put(b, p, sequenceId);
         b[p++] = PACKET_TRACK_EVENT;
-        putVarintExact(b, p, eventLength);
+        Varint.put(b, p, eventLength);
         if (tail != 0) {
             ensure(tail + VARINT_FIELD); // the last varint's store may run past the tail
             b = out.bytes;
@@ -238,21 +238,6 @@ final class SliceEncoder {
         out.grow(end + more);
     }
 
-    /** Bytes of {@code v} as a varint (a negative int or long takes ten, as protobuf's uint64). */
-    static int varintSize(long v) {
-        return v == 0 ? 1 : (64 - Long.numberOfLeadingZeros(v) + 6) / 7;
-    }
-
-    /** Writes {@code v} as a varint at {@code p}, byte by byte, writing nothing after it. */
-    private static int putVarintExact(byte[] b, int p, long v) {
-        while ((v & ~0x7FL) != 0) {
-            b[p++] = (byte) (v | 0x80);
-            v >>>= 7;
-        }
-        b[p++] = (byte) v;
-        return p;
-    }
-
     /** 0x80 in each byte of a varint of n bytes but its last, for n = 0..8. */
     private static final long[] CONTINUATIONS = new long[9];
 
@@ -273,7 +258,7 @@ final class SliceEncoder {
             b[p] = (byte) v;
             return p + 1;
         }
-        return putVarint(b, p, v, varintSize(v));
+        return putVarint(b, p, v, Varint.size(v));
     }
 
     /** {@link #putVarint(byte[], int, long)} of a value whose varint takes {@code n} bytes. */

@@ -97,7 +97,7 @@ class PerfettoSinkVolumeTest {
         void next(PerfettoSink sink) throws IOException {
             now += workload.deltas().next(rng);
             long units = Math.floorDiv(now, unit);
-            floorBytes += 2 + 1 + varintSize(units - lastUnits) + 2 + 2 + 2;
+            floorBytes += 2 + 1 + Varint.size(units - lastUnits) + 2 + 2 + 2;
             lastUnits = units;
             int remaining = quota - emitted;
             boolean end = depth > 0 && (remaining == depth || depth == MAX_DEPTH || rng.nextBoolean());
@@ -111,15 +111,11 @@ class PerfettoSinkVolumeTest {
                 Category c = depth == 1 ? Category.USER : Category.HOST;
                 int name = rng.nextInt(workload.names());
                 int iid = nameIids.computeIfAbsent(name, k -> nameIids.size() + 1);
-                floorBytes += 2 + 1 + varintSize(iid);
+                floorBytes += 2 + 1 + Varint.size(iid);
                 sink.accept(new RegionBegin(now, PID, tid, "function_" + name, c, List.of(), RegionMetrics.NONE));
             }
             emitted++;
         }
-    }
-
-    static int varintSize(long v) {
-        return v == 0 ? 1 : (64 - Long.numberOfLeadingZeros(v) + 6) / 7;
     }
 
     static long usedHeapAfterGc() {
