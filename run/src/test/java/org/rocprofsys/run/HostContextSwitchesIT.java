@@ -69,7 +69,8 @@ class HostContextSwitchesIT extends DistributionTest {
         Map<String, List<Double>> series = DecodedTrace.read(outputRoot().resolve("switches/perfetto-trace.proto"))
                 .counters();
         List<Double> switches = series.get("CPU Context Switches (S)");
-        assertTrue(switches != null && !switches.isEmpty(), () -> series.keySet().toString());
+        assertTrue(
+                switches != null && !switches.isEmpty(), () -> series.keySet().toString());
         double counted = switches.stream().mapToDouble(Double::doubleValue).sum();
         System.out.printf(
                 "[HostContextSwitchesIT] 4 threads x %d sleeps: the program counts %d switches, -H's track %.0f in"
