@@ -205,6 +205,8 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
     private final Queue<SampleCounters.Changes> counterChanges = new ConcurrentLinkedQueue<>();
 
     private Consumer<TraceEvent> out;
+    /** The event whose overflows are sampled, or null for the CPU-time sampler. */
+    private String overflowEvent;
     /** Whether the events sample kernel-mode time too (decided when they are opened). */
     private boolean kernel;
     /** Where {@link KernelSampling} reads this process's capabilities and the kernel's paranoia. */
@@ -251,6 +253,15 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
 
     int batchesAnalysed() {
         return batchesAnalysed.get();
+    }
+
+    /**
+     * Makes this the overflow sampler (SAMPLING_OVERFLOW): its samples are {@link
+     * StackSample.Kind#OVERFLOW} samples of {@code event}, upstream's name of the event.
+     */
+    PerfSamplingSource overflowSamples(String event) {
+        overflowEvent = event;
+        return this;
     }
 
     /** Leaves upstream's two duration lines to the agent's timers, which print them after their trigger lines. */
@@ -621,7 +632,10 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
             return true;
         }
         taken++;
-        out.accept(new StackSample(u.time(), u.pid(), u.tid(), kept, StackSample.Kind.CPU, u.period()));
+        out.accept(
+                overflowEvent != null
+                        ? StackSample.overflow(u.time(), u.pid(), u.tid(), kept, overflowEvent, u.period())
+                        : new StackSample(u.time(), u.pid(), u.tid(), kept, StackSample.Kind.CPU, u.period()));
         return true;
     }
 
