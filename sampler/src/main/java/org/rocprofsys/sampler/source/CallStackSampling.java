@@ -232,6 +232,10 @@ public final class CallStackSampling {
                     CpuEvents.from(settings).names(),
                     log));
         }
+        if (cputime || realtime) {
+            // after the samplers' stages: their samples as the thread filters kept them
+            sources.add(new SampledThreadMetrics(cputime));
+        }
         if (firstStartNs > 0 && firstStartNs != Long.MAX_VALUE) {
             sources.add(new SamplingDelayNotice(firstStartNs, log));
         }
