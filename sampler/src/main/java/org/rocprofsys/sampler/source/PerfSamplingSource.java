@@ -309,6 +309,11 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
      * one warning: the samples matter more than their counters.
      */
     private PerfEvents openEvents(int pid, boolean onExec) throws PerfException {
+        if (overflowEvent != null) {
+            // upstream's overflow sampler counts user-mode events only (exclude_kernel, inventory §5)
+            kernel = false;
+            return openGroup(pid, onExec);
+        }
         Optional<String> refusal = KernelSampling.refusal(proc);
         kernel = refusal.isEmpty();
         try {
