@@ -96,6 +96,7 @@ static struct {
 static __thread struct {
     uintptr_t stack_lo, stack_hi; /* from pthread_getattr_np at thread start, 0 when unknown */
     int slot[RSYS_TIMER_KINDS];   /* index in rsys_slots + 1, 0 when none */
+    uint32_t own_signals;         /* deliveries of the thread's own timer signals (rsys_timers_own_signals) */
 } rsys_tt __attribute__((tls_model("initial-exec")));
 
 /* ---------------------------------------------------------------------------------------------
@@ -172,6 +173,17 @@ static int rsys_parse_timer(const char *s, const char *end)
     sp.on = 1;
     rsys_tg.spec[kind] = sp;
     return 1;
+}
+
+/* Whether the sampler's signals go to threads at all (a wrapped sleep then restarts after them). */
+int rsys_timers_any(void)
+{
+    return rsys_tg.any;
+}
+
+uint32_t rsys_timers_own_signals(void)
+{
+    return __atomic_load_n(&rsys_tt.own_signals, __ATOMIC_RELAXED);
 }
 
 static int rsys_selects(const struct rsys_timer_spec *sp, int32_t seq)
@@ -256,6 +268,7 @@ static void rsys_timer_handler(int sig, siginfo_t *si, void *ucv)
         return;
     }
     uint32_t kind = (uint32_t)si->si_value.sival_int & 0xffu;
+    rsys_tt.own_signals++; /* whatever happens below, this interrupted the thread's blocking call */
     struct rsys_tls *t = &rsys_tls;
     if (kind >= RSYS_TIMER_KINDS || t->data == NULL || t->state != RSYS_TS_ACTIVE || t->busy ||
         t->nosample || !__atomic_load_n(&rsys_g.active, __ATOMIC_ACQUIRE)) {

@@ -13,6 +13,9 @@
  *   __gxx_personality_v0, __cxa_begin_catch,
  *   pthread_exit                           (agent_instr.c)
  *   dlopen                                 the caller's library search; new modules' areas
+ *   nanosleep, clock_nanosleep, usleep,    resumed after a sampler signal alone cut them short
+ *   sleep, poll, select, epoll_wait,       (the last block)
+ *   pause, sigsuspend
  */
 #include "rsys_agent.h"
 
@@ -23,8 +26,12 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <poll.h>
 #include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------------------------------------
@@ -48,6 +55,13 @@ enum rsys_real_id {
     RSYS_R_SIGACTION,
     RSYS_R_SIGNAL,
     RSYS_R_DLOPEN,
+    RSYS_R_NANOSLEEP,
+    RSYS_R_CLOCK_NANOSLEEP,
+    RSYS_R_POLL,
+    RSYS_R_SELECT,
+    RSYS_R_EPOLL_WAIT,
+    RSYS_R_PAUSE,
+    RSYS_R_SIGSUSPEND,
     /* libgcc_s, libstdc++: may be loaded later (a C++ library dlopened), so looked up at first use */
     RSYS_R_FIRST_LAZY,
     RSYS_R_UNWIND_RAISE = RSYS_R_FIRST_LAZY,
@@ -77,6 +91,13 @@ static const char *const rsys_real_names[RSYS_R_COUNT] = {
     [RSYS_R_SIGACTION] = "sigaction",
     [RSYS_R_SIGNAL] = "signal",
     [RSYS_R_DLOPEN] = "dlopen",
+    [RSYS_R_NANOSLEEP] = "nanosleep",
+    [RSYS_R_CLOCK_NANOSLEEP] = "clock_nanosleep",
+    [RSYS_R_POLL] = "poll",
+    [RSYS_R_SELECT] = "select",
+    [RSYS_R_EPOLL_WAIT] = "epoll_wait",
+    [RSYS_R_PAUSE] = "pause",
+    [RSYS_R_SIGSUSPEND] = "sigsuspend",
     [RSYS_R_UNWIND_RAISE] = "_Unwind_RaiseException",
     [RSYS_R_UNWIND_RESUME_OR_RETHROW] = "_Unwind_Resume_or_Rethrow",
     [RSYS_R_UNWIND_FORCED] = "_Unwind_ForcedUnwind",
@@ -584,4 +605,236 @@ RSYS_EXPORT void *dlopen(const char *file, int mode)
         rsys_instr_discover(0);
     }
     return h;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Sleeps and waits that a sampler signal must not cut short (issue 36, item 5). The kernel never
+ * restarts these after a handler ran, SA_RESTART or not (signal(7)): a realtime sampler at 1 kHz
+ * ended a program's usleep(100000) after a millisecond. When such a call fails with EINTR and the
+ * calling thread took one of its own timer signals meanwhile (rsys_timers_own_signals), it is
+ * called again for what is left of its original timeout; a signal of the program's own still
+ * ends it with EINTR, as without the agent. (A program's signal landing in the same instant as a
+ * sample lets the call go on, as SA_RESTART would have it.) Without sampler timers each wrapper is
+ * the real call. glibc's sleep and usleep call its nanosleep internally, past this one: they are
+ * wrapped as themselves, on this nanosleep.
+ */
+typedef int (*rsys_nanosleep_fn)(const struct timespec *, struct timespec *);
+typedef int (*rsys_clock_nanosleep_fn)(clockid_t, int, const struct timespec *, struct timespec *);
+typedef int (*rsys_poll_fn)(struct pollfd *, nfds_t, int);
+typedef int (*rsys_select_fn)(int, fd_set *, fd_set *, fd_set *, struct timeval *);
+typedef int (*rsys_epoll_wait_fn)(int, struct epoll_event *, int, int);
+typedef int (*rsys_pause_fn)(void);
+typedef int (*rsys_sigsuspend_fn)(const sigset_t *);
+
+#define RSYS_NS 1000000000L
+
+/* Whether the last EINTR came from the thread's own timer signals only (seen since `before`). */
+static int rsys_sampler_interrupted(int rc, uint32_t before)
+{
+    return rc < 0 && errno == EINTR && rsys_timers_own_signals() != before;
+}
+
+static struct timespec rsys_ts_add(struct timespec a, const struct timespec *b)
+{
+    a.tv_sec += b->tv_sec;
+    a.tv_nsec += b->tv_nsec;
+    if (a.tv_nsec >= RSYS_NS) {
+        a.tv_sec++;
+        a.tv_nsec -= RSYS_NS;
+    }
+    return a;
+}
+
+/* Sleeps on `clock` until `deadline`, resuming after the sampler's signals: 0 or an error number;
+ * on a program's signal (EINTR) `rem`, when given, holds what was left. */
+static int rsys_sleep_until(clockid_t clock, const struct timespec *deadline, struct timespec *rem)
+{
+    rsys_clock_nanosleep_fn real = (rsys_clock_nanosleep_fn)rsys_real(RSYS_R_CLOCK_NANOSLEEP);
+    if (real == NULL) {
+        return ENOSYS;
+    }
+    for (;;) {
+        uint32_t before = rsys_timers_own_signals();
+        int e = real(clock, TIMER_ABSTIME, deadline, NULL);
+        if (e != EINTR || rsys_timers_own_signals() == before) {
+            if (e == EINTR && rem != NULL) {
+                struct timespec now;
+                clock_gettime(clock, &now);
+                long long left = (long long)(deadline->tv_sec - now.tv_sec) * RSYS_NS +
+                                 (deadline->tv_nsec - now.tv_nsec);
+                if (left < 0) {
+                    left = 0;
+                }
+                rem->tv_sec = (time_t)(left / RSYS_NS);
+                rem->tv_nsec = (long)(left % RSYS_NS);
+            }
+            return e;
+        }
+    }
+}
+
+RSYS_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+    rsys_nanosleep_fn real = (rsys_nanosleep_fn)rsys_real(RSYS_R_NANOSLEEP);
+    if (real == NULL) {
+        errno = ENOSYS;
+        return -1;
+    }
+    struct timespec start;
+    if (!rsys_timers_any() || req == NULL || clock_gettime(CLOCK_MONOTONIC, &start) != 0) {
+        return real(req, rem); /* a NULL req fails there as it should (EFAULT) */
+    }
+    struct timespec asked = *req; /* before the call: rem may be req (sleep's is) */
+    uint32_t before = rsys_timers_own_signals();
+    int rc = real(&asked, rem);
+    if (!rsys_sampler_interrupted(rc, before)) {
+        return rc;
+    }
+    struct timespec deadline = rsys_ts_add(start, &asked); /* asked was valid: the call slept */
+    int e = rsys_sleep_until(CLOCK_MONOTONIC, &deadline, rem);
+    if (e != 0) {
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+RSYS_EXPORT int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req, struct timespec *rem)
+{
+    rsys_clock_nanosleep_fn real = (rsys_clock_nanosleep_fn)rsys_real(RSYS_R_CLOCK_NANOSLEEP);
+    if (real == NULL) {
+        return ENOSYS;
+    }
+    int absolute = (flags & TIMER_ABSTIME) != 0;
+    struct timespec start = {0, 0};
+    if (!rsys_timers_any() || req == NULL || (!absolute && clock_gettime(clock, &start) != 0)) {
+        return real(clock, flags, req, rem);
+    }
+    struct timespec asked = *req; /* before the call: rem may be req */
+    uint32_t before = rsys_timers_own_signals();
+    int e = real(clock, flags, &asked, rem);
+    if (e != EINTR || rsys_timers_own_signals() == before) {
+        return e;
+    }
+    struct timespec deadline = absolute ? asked : rsys_ts_add(start, &asked);
+    return rsys_sleep_until(clock, &deadline, absolute ? NULL : rem);
+}
+
+RSYS_EXPORT int usleep(useconds_t usec)
+{
+    struct timespec ts = {(time_t)(usec / 1000000u), (long)(usec % 1000000u) * 1000L};
+    return nanosleep(&ts, NULL);
+}
+
+RSYS_EXPORT unsigned int sleep(unsigned int seconds)
+{
+    struct timespec ts = {(time_t)seconds, 0};
+    if (nanosleep(&ts, &ts) < 0) {
+        return (unsigned int)ts.tv_sec + (ts.tv_nsec >= RSYS_NS / 2); /* glibc rounds so too */
+    }
+    return 0;
+}
+
+/* What is left of a timeout of `ms` milliseconds begun at `start` (rounded up; 0 when over). */
+static int rsys_ms_left(const struct timespec *start, int ms)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long spent = (long long)(now.tv_sec - start->tv_sec) * 1000LL + (now.tv_nsec - start->tv_nsec) / 1000000L;
+    return spent >= ms ? 0 : (int)(ms - spent);
+}
+
+RSYS_EXPORT int poll(struct pollfd *fds, nfds_t nfds, int timeout)
+{
+    rsys_poll_fn real = (rsys_poll_fn)rsys_real(RSYS_R_POLL);
+    if (real == NULL) {
+        errno = ENOSYS;
+        return -1;
+    }
+    struct timespec start;
+    if (!rsys_timers_any() || timeout == 0 || clock_gettime(CLOCK_MONOTONIC, &start) != 0) {
+        return real(fds, nfds, timeout);
+    }
+    for (;;) {
+        uint32_t before = rsys_timers_own_signals();
+        int left = timeout < 0 ? -1 : rsys_ms_left(&start, timeout);
+        int rc = real(fds, nfds, left);
+        if (!rsys_sampler_interrupted(rc, before) || left == 0) {
+            return rc;
+        }
+    }
+}
+
+RSYS_EXPORT int epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout)
+{
+    rsys_epoll_wait_fn real = (rsys_epoll_wait_fn)rsys_real(RSYS_R_EPOLL_WAIT);
+    if (real == NULL) {
+        errno = ENOSYS;
+        return -1;
+    }
+    struct timespec start;
+    if (!rsys_timers_any() || timeout == 0 || clock_gettime(CLOCK_MONOTONIC, &start) != 0) {
+        return real(epfd, events, maxevents, timeout);
+    }
+    for (;;) {
+        uint32_t before = rsys_timers_own_signals();
+        int left = timeout < 0 ? -1 : rsys_ms_left(&start, timeout);
+        int rc = real(epfd, events, maxevents, left);
+        if (!rsys_sampler_interrupted(rc, before) || left == 0) {
+            return rc;
+        }
+    }
+}
+
+/* Linux's select leaves the sets as they were on EINTR and the timeout at what is left of it. */
+RSYS_EXPORT int select(int nfds, fd_set *readfds, fd_set *writefds, fd_set *exceptfds, struct timeval *timeout)
+{
+    rsys_select_fn real = (rsys_select_fn)rsys_real(RSYS_R_SELECT);
+    if (real == NULL) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if (!rsys_timers_any()) {
+        return real(nfds, readfds, writefds, exceptfds, timeout);
+    }
+    for (;;) {
+        uint32_t before = rsys_timers_own_signals();
+        int rc = real(nfds, readfds, writefds, exceptfds, timeout);
+        if (!rsys_sampler_interrupted(rc, before)) {
+            return rc;
+        }
+    }
+}
+
+/* pause and sigsuspend return only after a handler ran: one of the sampler's does not count. */
+RSYS_EXPORT int pause(void)
+{
+    rsys_pause_fn real = (rsys_pause_fn)rsys_real(RSYS_R_PAUSE);
+    if (real == NULL) {
+        errno = ENOSYS;
+        return -1;
+    }
+    for (;;) {
+        uint32_t before = rsys_timers_own_signals();
+        int rc = real();
+        if (!rsys_timers_any() || !rsys_sampler_interrupted(rc, before)) {
+            return rc;
+        }
+    }
+}
+
+RSYS_EXPORT int sigsuspend(const sigset_t *mask)
+{
+    rsys_sigsuspend_fn real = (rsys_sigsuspend_fn)rsys_real(RSYS_R_SIGSUSPEND);
+    if (real == NULL) {
+        errno = ENOSYS;
+        return -1;
+    }
+    for (;;) {
+        uint32_t before = rsys_timers_own_signals();
+        int rc = real(mask);
+        if (!rsys_timers_any() || !rsys_sampler_interrupted(rc, before)) {
+            return rc;
+        }
+    }
 }

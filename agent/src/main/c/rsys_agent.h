@@ -255,6 +255,10 @@ RSYS_HIDDEN int rsys_real_sigaction(int sig, const struct sigaction *act, struct
  */
 #define RSYS_TIMER_MAGIC 0x52530000 /* "RS" << 16 | kind: the sigev_value of the agent's timers */
 RSYS_HIDDEN void rsys_timers_init(void);
+/* Whether any sampler timer is configured, and how many of the calling thread's own timer signals
+ * it has taken: a blocking call that a timer signal alone cut short is resumed (agent_wrap.c). */
+RSYS_HIDDEN int rsys_timers_any(void);
+RSYS_HIDDEN uint32_t rsys_timers_own_signals(void);
 RSYS_HIDDEN void rsys_timers_thread_start(struct rsys_tls *t);
 RSYS_HIDDEN void rsys_timers_main_begins(void);
 RSYS_HIDDEN void rsys_timers_dump_maps(void);

@@ -44,6 +44,12 @@ final class Defaults {
                 replaceDefault(values, "ROCPROFSYS_PROFILE", Boolean.toString(!parsesTrue(trace.value())));
             }
         }
+        // overflow sampling asked for (--sample-overflow EVENT FREQ) is sampling asked for, -S or not
+        // (issue 36); the modes that turn sampling off still do, below
+        SettingValue overflow = values.get("ROCPROFSYS_SAMPLING_OVERFLOW");
+        if (overflow != null && overflow.isSet() && parsesTrue(overflow.value())) {
+            replaceDefault(values, "ROCPROFSYS_USE_SAMPLING", "true");
+        }
         SettingValue mode = values.get("ROCPROFSYS_MODE");
         if (mode != null) {
             switch (mode.value()) {

@@ -1,9 +1,15 @@
 package org.rocprofsys.processsampling;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -20,7 +26,9 @@ import org.rocprofsys.core.event.CounterTrack;
 /**
  * The target's resource use, summed over the target and its descendants, from /proc: memory
  * (RSS, virtual, peak), context switches, page faults, user and kernel CPU time, and the I/O and
- * network bytes where /proc has them. Levels are shown as read; cumulative counters as the change
+ * network bytes where /proc has them. Context switches are counted per thread
+ * ({@code task/<tid>/status}: a process's own status file holds only its main thread's), as the
+ * changes of each thread since the previous tick, so a thread that ends takes nothing back. Levels are shown as read; cumulative counters as the change
  * since the previous tick. The periodic path stays cheap: the per-process files are kept open and
  * re-read in place, and the process tree and the network totals are refreshed every
  * {@link #SLOW_REFRESH_NS} rather than on every tick.
@@ -48,6 +56,11 @@ final class ProcessTreeReader implements MetricReader {
     private final CounterTrack transmitBytes;
     private Totals previous;
     private final java.util.Map<Integer, Files4> open = new java.util.HashMap<>();
+    /** Each live thread of the tree (by tid): its status file and its switches at the last tick. */
+    private final Map<Integer, ThreadSwitches> threads = new HashMap<>();
+    /** The tids of each process of the tree, listed with the tree. */
+    private Map<Integer, List<Integer>> tids = Map.of();
+
     private Set<Integer> tree = Set.of();
     private boolean treeStale = true;
     private long treeReadAt;
@@ -74,12 +87,24 @@ final class ProcessTreeReader implements MetricReader {
         }
     }
 
+    /** A thread's status file, kept open, and its context switches when last read (-1: never). */
+    private static final class ThreadSwitches {
+        final ProcFile status;
+        long last = -1;
+
+        ThreadSwitches(Path file) {
+            status = new ProcFile(file);
+        }
+    }
+
     /** Sums over the process tree at one tick. */
     private static final class Totals {
         long rssPages;
         long vmKb;
         long hwmKb;
+        /** The threads' context switches since the previous tick. */
         long contextSwitches;
+
         long pageFaults;
         long utimeTicks;
         long stimeTicks;
@@ -118,6 +143,7 @@ final class ProcessTreeReader implements MetricReader {
                 open.get(pid).close();
                 return true;
             });
+            listThreads();
         }
         if (tree.isEmpty()) {
             return; // the target is gone: nothing to report
@@ -126,6 +152,7 @@ final class ProcessTreeReader implements MetricReader {
         for (int pid : tree) {
             add(t, pid);
         }
+        t.contextSwitches = switchesSinceLastTick(previous == null);
         if (t.rssPages == 0 && t.vmKb == 0) {
             treeStale = true; // every process of the tree just ended: look again next tick
             return;
@@ -141,7 +168,7 @@ final class ProcessTreeReader implements MetricReader {
         out.accept(new CounterSample(timestampNs, virtual, t.vmKb / 1024.0));
         out.accept(new CounterSample(timestampNs, peak, t.hwmKb / 1024.0));
         Totals p = previous == null ? t : previous;
-        out.accept(new CounterSample(timestampNs, contextSwitches, Math.max(0, t.contextSwitches - p.contextSwitches)));
+        out.accept(new CounterSample(timestampNs, contextSwitches, t.contextSwitches));
         out.accept(new CounterSample(timestampNs, pageFaults, Math.max(0, t.pageFaults - p.pageFaults)));
         out.accept(new CounterSample(
                 timestampNs, userTime, Math.max(0, t.utimeTicks - p.utimeTicks) / CLOCK_TICKS_PER_SECOND));
@@ -183,8 +210,6 @@ final class ProcessTreeReader implements MetricReader {
         StatusFields status = StatusFields.parse(files.status().read());
         t.vmKb += status.numberOrZero("VmSize");
         t.hwmKb += status.numberOrZero("VmHWM");
-        t.contextSwitches +=
-                status.numberOrZero("voluntary_ctxt_switches") + status.numberOrZero("nonvoluntary_ctxt_switches");
         ProcStat.parse(files.stat().read()).ifPresent(stat -> {
             t.pageFaults += stat.minorFaults() + stat.majorFaults();
             t.utimeTicks += stat.userTicks();
@@ -196,6 +221,58 @@ final class ProcessTreeReader implements MetricReader {
             bytes.number("read_bytes").ifPresent(n -> t.readBytes = Math.max(t.readBytes, 0) + n);
             bytes.number("write_bytes").ifPresent(n -> t.writeBytes = Math.max(t.writeBytes, 0) + n);
         }
+    }
+
+    /** The threads of the tree's processes now; the files of those that ended are closed. */
+    private void listThreads() {
+        Map<Integer, List<Integer>> now = new HashMap<>();
+        for (int pid : tree) {
+            List<Integer> list = new ArrayList<>();
+            try (var dir = Files.newDirectoryStream(proc.dir(pid).resolve("task"))) {
+                for (Path task : dir) {
+                    list.add(Integer.parseInt(task.getFileName().toString()));
+                }
+            } catch (IOException | NumberFormatException e) {
+                // the process ended while we looked: its threads are left out
+            }
+            now.put(pid, list);
+        }
+        tids = now;
+        Set<Integer> live = new HashSet<>();
+        now.values().forEach(live::addAll);
+        threads.keySet().removeIf(tid -> {
+            if (live.contains(tid)) {
+                return false;
+            }
+            threads.get(tid).status.close();
+            return true;
+        });
+    }
+
+    /**
+     * The context switches of the tree's threads since the previous tick: each thread's change,
+     * or all of a thread's that began since (none at the first tick, which only sets the baseline).
+     */
+    private long switchesSinceLastTick(boolean first) {
+        long sum = 0;
+        for (var e : tids.entrySet()) {
+            for (int tid : e.getValue()) {
+                ThreadSwitches ts = threads.computeIfAbsent(
+                        tid, k -> new ThreadSwitches(proc.dir(e.getKey()).resolve("task/" + k + "/status")));
+                String text = ts.status.read();
+                if (text.isEmpty()) {
+                    continue; // ended since the list was made
+                }
+                StatusFields status = StatusFields.parse(text);
+                long now = status.numberOrZero("voluntary_ctxt_switches")
+                        + status.numberOrZero("nonvoluntary_ctxt_switches");
+                if (!first) {
+                    sum += Math.max(0, now - Math.max(ts.last, 0));
+                }
+                ts.last = now;
+            }
+        }
+        return sum;
     }
 
     /** Bytes through the target's network namespace, loopback excluded. */

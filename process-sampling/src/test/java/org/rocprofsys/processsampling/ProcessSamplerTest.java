@@ -64,6 +64,14 @@ class ProcessSamplerTest {
                 "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 1048576\nwrite_bytes: 2097152\n"
                         + "cancelled_write_bytes: 0\n");
         file("proc/" + pid + "/task/" + pid + "/children", children);
+        thread(pid, pid, vol, nonvol); // a process's own status file is its main thread's
+    }
+
+    /** Thread {@code tid} of process {@code pid}, with its own context switches. */
+    private void thread(int pid, int tid, long vol, long nonvol) throws IOException {
+        file(
+                "proc/" + pid + "/task/" + tid + "/status",
+                "Name:\tapp\nvoluntary_ctxt_switches:\t" + vol + "\nnonvoluntary_ctxt_switches:\t" + nonvol + "\n");
     }
 
     private long now = 1_000_000_000L;
@@ -107,6 +115,28 @@ class ProcessSamplerTest {
         assertEquals(0.0, second.get("CPU I/O Write (S) [MB]"), 1e-9);
         assertEquals(1.0, second.get("Network Receive (S) [MB]"), 1e-9);
         assertEquals(0.0, second.get("Network Transmit (S) [MB]"), 1e-9);
+    }
+
+    /** Issue 36, item 6: every thread's switches count, and a thread that ends takes none back. */
+    @Test
+    void contextSwitchesAreSummedOverTheThreads() throws IOException {
+        process(100, "", 2560, 20480, 8192, 2, 0, 10, 0, 1, 1);
+        thread(100, 102, 1000, 5);
+        thread(100, 103, 2000, 5);
+        ProcessTreeReader reader = new ProcessTreeReader(root, 100);
+        assertEquals(0.0, read(reader).get("CPU Context Switches (S) []"));
+
+        process(100, "", 2560, 20480, 8192, 3, 0, 10, 0, 1, 1);
+        thread(100, 102, 1500, 5);
+        thread(100, 103, 2100, 10);
+        thread(100, 104, 40, 2); // began since the last tick: all of its switches are new
+        assertEquals(1.0 + 500 + 105 + 42, read(reader).get("CPU Context Switches (S) []"));
+
+        Files.walk(root.resolve("proc/100/task/103"))
+                .sorted(java.util.Comparator.reverseOrder())
+                .forEach(p -> p.toFile().delete());
+        thread(100, 102, 1510, 5);
+        assertEquals(10.0, read(reader).get("CPU Context Switches (S) []"));
     }
 
     @Test

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Reading a timemory profile's {@code ranks[0].graph} in end-to-end tests. */
 final class ProfileGraph {
@@ -39,5 +41,21 @@ final class ProfileGraph {
                         + e.get("entry").get("accum"))
                 .toList()
                 .toString();
+    }
+
+    /** Leaf (self) samples per label of a sampling profile's graph: each entry's laps less its children's. */
+    static Map<String, Long> leaves(List<JsonNode> graph) {
+        Map<String, Long> out = new HashMap<>();
+        for (int i = 0; i < graph.size(); i++) {
+            int depth = graph.get(i).get("depth").asInt();
+            long self = graph.get(i).get("entry").get("laps").asLong();
+            for (int j = i + 1; j < graph.size() && graph.get(j).get("depth").asInt() > depth; j++) {
+                if (graph.get(j).get("depth").asInt() == depth + 1) {
+                    self -= graph.get(j).get("entry").get("laps").asLong();
+                }
+            }
+            out.merge(label(graph.get(i)), self, Long::sum);
+        }
+        return out;
     }
 }

@@ -199,14 +199,20 @@ final class SliceWriter {
         if (s.frames().isEmpty()) {
             return;
         }
-        ThreadTrack t = tracks.sampled(s.pid(), s.tid(), s.timestampNs() - s.intervalNs());
+        boolean overflow = s.kind() == StackSample.Kind.OVERFLOW;
+        ThreadTrack t = overflow
+                ? tracks.overflowSampled(s.pid(), s.tid(), s.timestampNs() - s.intervalNs())
+                : tracks.sampled(s.pid(), s.tid(), s.timestampNs() - s.intervalNs());
         long from = Math.max(t.lastNs(), s.timestampNs() - s.intervalNs());
         long to = Math.max(from, s.timestampNs());
-        // upstream's layout: an outer "samples [rocprof-sys]" slice, then one slice per frame
+        String category = overflow ? Category.OVERFLOW_SAMPLING.label() : "sampling";
+        // upstream's layout: an outer "samples [rocprof-sys]" slice ("<event> samples [rocprof-sys]"
+        // for overflow samples), then one slice per frame
         regions.beginSlice(t, from);
-        regions.encoder.categoryIid(t.categoryIid("sampling"));
+        regions.encoder.categoryIid(t.categoryIid(category));
         regions.encoder.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
-        regions.encoder.nameIid(t.nameIid(PerfettoSink.SAMPLES_SLICE));
+        regions.encoder.nameIid(
+                t.nameIid(overflow ? s.event() + " " + PerfettoSink.SAMPLES_SLICE : PerfettoSink.SAMPLES_SLICE));
         if (options.annotations()) {
             regions.encoder.annotation(t.annotationNameIid("begin_ns"), new AnnotationValue.Unsigned(realtime(from)));
             regions.encoder.annotation(t.annotationNameIid("end_ns"), new AnnotationValue.Unsigned(realtime(to)));
@@ -215,7 +221,7 @@ final class SliceWriter {
         regions.emitSlice(t);
         for (StackFrame f : s.frames()) {
             regions.beginSlice(t, from);
-            regions.encoder.categoryIid(t.categoryIid("sampling"));
+            regions.encoder.categoryIid(t.categoryIid(category));
             regions.encoder.type(TrackEvent.Type.TYPE_SLICE_BEGIN_VALUE);
             regions.encoder.nameIid(t.nameIid(f.symbol()));
             if (options.annotations()) {

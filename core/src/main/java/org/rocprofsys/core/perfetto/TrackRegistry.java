@@ -30,6 +30,8 @@ final class TrackRegistry {
     private final ThreadTable<ThreadTrack> threads = new ThreadTable<>();
     /** The tracks of sampled call stacks, by thread. */
     private final ThreadTable<ThreadTrack> sampledThreads = new ThreadTable<>();
+    /** The tracks of overflow samples, by thread. */
+    private final ThreadTable<ThreadTrack> overflowThreads = new ThreadTable<>();
     /** Each thread's number from its ThreadStarted, by {@link #key}. */
     private final Map<Long, Integer> threadSequences = new HashMap<>();
     /**
@@ -63,6 +65,7 @@ final class TrackRegistry {
         boolean newImage = endedProcesses.remove(p.pid()) != null;
         if (newImage) {
             sampledThreads.removeProcess(p.pid(), (k, t) -> {});
+            overflowThreads.removeProcess(p.pid(), (k, t) -> {});
         }
         String exe = basename(p.executable());
         if (exe.isEmpty()) {
@@ -163,6 +166,18 @@ final class TrackRegistry {
         int seq = threadNumber(pid, tid, sampledThreads.size());
         t = named(pid, "Thread " + seq + " (S) " + tid, timestampNs);
         sampledThreads.put(pid, tid, t);
+        return t;
+    }
+
+    /** The track of a thread's overflow samples, "Thread N Overflow (S) tid" as upstream names it. */
+    ThreadTrack overflowSampled(int pid, int tid, long timestampNs) throws IOException {
+        ThreadTrack t = overflowThreads.get(pid, tid);
+        if (t != null) {
+            return t;
+        }
+        int seq = threadNumber(pid, tid, overflowThreads.size());
+        t = named(pid, "Thread " + seq + " Overflow (S) " + tid, timestampNs);
+        overflowThreads.put(pid, tid, t);
         return t;
     }
 

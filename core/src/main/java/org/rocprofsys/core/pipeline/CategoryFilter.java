@@ -101,7 +101,10 @@ public final class CategoryFilter implements Consumer<TraceEvent> {
             }
             case Mark m -> !dropped.contains(m.category());
             case CounterSample c -> !dropped.contains(c.track().category());
-            case StackSample s -> !dropped.contains(Category.SAMPLING) && !dropped.contains(Category.TIMER_SAMPLING);
+            case StackSample s ->
+                s.kind() == StackSample.Kind.OVERFLOW
+                        ? !dropped.contains(Category.SAMPLING) && !dropped.contains(Category.OVERFLOW_SAMPLING)
+                        : !dropped.contains(Category.SAMPLING) && !dropped.contains(Category.TIMER_SAMPLING);
             default -> true;
         };
         if (keep) {

@@ -20,6 +20,9 @@ final class ProcessRows {
         final long id;
         final int sequence;
         long sampleTrack;
+        /** The track of the thread's overflow samples (0 until its first). */
+        long overflowTrack;
+
         final ArrayDeque<OpenRegion> open = new ArrayDeque<>();
 
         ThreadRows(long id, int sequence) {

@@ -322,10 +322,16 @@ public final class RocpdSink implements EventSink, AutoCloseable {
 
     private void sample(StackSample s) throws SQLException {
         ProcessRows.ThreadRows t = processes.thread(s.pid(), s.tid(), s.timestampNs());
-        if (t.sampleTrack == 0) {
+        boolean overflow = s.kind() == StackSample.Kind.OVERFLOW;
+        if (overflow ? t.overflowTrack == 0 : t.sampleTrack == 0) {
             ProcessRows.ProcessImage image = processes.process(s.pid(), s.timestampNs());
             String name = "Thread " + (t.sequence >= 0 ? t.sequence : s.tid());
-            t.sampleTrack = rows.track(image.id, t.id, rows.string(name));
+            if (overflow) {
+                // upstream's rocpd track of overflow samples
+                t.overflowTrack = rows.track(image.id, t.id, rows.string(name + " Overflow (S) " + s.tid()));
+            } else {
+                t.sampleTrack = rows.track(image.id, t.id, rows.string(name));
+            }
         }
         StringBuilder stack = new StringBuilder("[");
         StringBuilder lines = new StringBuilder("[");
@@ -349,12 +355,12 @@ public final class RocpdSink implements EventSink, AutoCloseable {
         }
         stack.append(']');
         lines.append(']');
-        // the trace's category for either timer; the kind is in extdata
-        Category category = Category.SAMPLING;
-        String extdata =
-                "{\"kind\":\"" + s.kind() + "\",\"interval_ns\":" + s.intervalNs() + ",\"cpu_ns\":" + s.cpuNs() + "}";
+        // the trace's category for either timer (the kind is in extdata), overflow_sampling for overflows
+        Category category = overflow ? Category.OVERFLOW_SAMPLING : Category.SAMPLING;
+        String extdata = "{\"kind\":\"" + s.kind() + "\",\"interval_ns\":" + s.intervalNs() + ",\"cpu_ns\":" + s.cpuNs()
+                + (overflow ? ",\"event\":" + Json.quote(s.event()) : "") + "}";
         long eventId = rows.event(rows.string(category.label()), 0, stack.toString(), lines.toString(), extdata);
-        rows.sample(t.sampleTrack, s.timestampNs(), eventId);
+        rows.sample(overflow ? t.overflowTrack : t.sampleTrack, s.timestampNs(), eventId);
     }
 
     /** Commits what is left and closes the file (a complete, stand-alone database). */

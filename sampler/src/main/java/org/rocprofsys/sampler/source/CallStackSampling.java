@@ -31,8 +31,12 @@ import org.rocprofsys.sampler.perf.PerfUnavailableException;
  * agent's CLOCK_THREAD_CPUTIME_ID timers ({@link AgentSampling}). The environment variable
  * {@value #USE_PERF_ENV}{@code =OFF} (not a setting) forces the fallback, as if perf were refused.</li>
  * <li>Real time: always the agent's wall-clock timers, which sample sleeping threads too.</li>
- * <li>Overflow: perf samples of SAMPLING_OVERFLOW_EVENT every SAMPLING_OVERFLOW_FREQ events, in place
- * of the CPU-time sampler (software events here; hardware ones where the PMU exists).</li>
+ * <li>Overflow: perf samples of SAMPLING_OVERFLOW_EVENT every SAMPLING_OVERFLOW_FREQ events, a
+ * sampler of its own beside the others (software events here; hardware ones where the PMU
+ * exists), its samples on upstream's {@code Thread N Overflow (S) <tid>} tracks, its threads
+ * SAMPLING_OVERFLOW_TIDS. No signal reaches the target (perf's rings carry the samples), so
+ * SAMPLING_OVERFLOW_SIGNAL is only checked to be a signal: a program's own handler of it is never
+ * disturbed. SAMPLING_OVERFLOW=ON asks for samples by itself (config's {@code Defaults}).</li>
  * </ul>
  * The CPU counters of ROCPROFSYS_PAPI_EVENTS ride in either sampler's samples (per-thread
  * {@code Thread <event> [<n>] (S)} tracks): perf's samples carry them where the kernel puts counts
@@ -66,10 +70,17 @@ public final class CallStackSampling {
         boolean realtime = settings.bool("ROCPROFSYS_SAMPLING_REALTIME");
         boolean overflow = settings.bool("ROCPROFSYS_SAMPLING_OVERFLOW");
         PerfEventAttr overflowEvent = null;
+        String overflowName = null;
         if (overflow) {
             // perf samples one event every SAMPLING_OVERFLOW_FREQ occurrences (unset: the kernel aims at
-            // SAMPLING_FREQ samples a second); it takes the place of the CPU-time sampler
+            // SAMPLING_FREQ samples a second)
             OverflowEvent e = OverflowEvent.parse(settings.get("ROCPROFSYS_SAMPLING_OVERFLOW_EVENT"));
+            overflowName = e.name().replace("PERF_COUNT_", "");
+            long signal = settings.integer("ROCPROFSYS_SAMPLING_OVERFLOW_SIGNAL");
+            if (signal < 1 || signal > 64) {
+                throw new IllegalArgumentException(
+                        "ROCPROFSYS_SAMPLING_OVERFLOW_SIGNAL must be a signal number (1-64), not " + signal);
+            }
             double every = settings.number("ROCPROFSYS_SAMPLING_OVERFLOW_FREQ");
             overflowEvent = every > 0
                     ? e.attr(Math.round(every))
@@ -78,9 +89,8 @@ public final class CallStackSampling {
                                     e.config(),
                                     Math.max(1, Math.round(settings.number("ROCPROFSYS_SAMPLING_FREQ"))))
                             .withFlags(PerfEventAttr.FLAG_FREQ);
-            cputime = true;
         }
-        if (!cputime && !realtime) {
+        if (!cputime && !realtime && !overflow) {
             cputime = true;
         }
         // The agent's frames (its main wrapper, its hooks) are this build's, not upstream's rocprof-sys
@@ -98,7 +108,37 @@ public final class CallStackSampling {
         List<AgentTimer> timers = new ArrayList<>();
         ThreadFilter cpuThreads = ThreadFilter.all();
         ThreadFilter wallThreads = ThreadFilter.all();
+        ThreadFilter overflowThreads = ThreadFilter.all();
         long firstStartNs = Long.MAX_VALUE;
+        if (overflow) {
+            long delayNs = seconds(delay);
+            firstStartNs = Math.min(firstStartNs, delayNs);
+            overflowThreads = tids(settings, "ROCPROFSYS_SAMPLING_OVERFLOW_TIDS", allTids);
+            long hz = Math.max(1, Math.round(freq));
+            String refused = perfRefusal(environment, hz);
+            if (refused == null) {
+                sources.add(new PerfSamplingSource(
+                                new PerfSamplingSource.Config(
+                                        hz,
+                                        delayNs,
+                                        durationNs,
+                                        keepInternal,
+                                        verbose,
+                                        overflowEvent,
+                                        settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"),
+                                        List.of(),
+                                        List.of()),
+                                log)
+                        .overflowSamples(overflowName));
+            } else {
+                log.println(
+                        "[rocprof-sys] warning: ROCPROFSYS_SAMPLING_OVERFLOW needs perf_event_open (" + refused + ")"
+                                + (cputime || realtime
+                                        ? ": no overflow samples"
+                                        : "; sampling CPU time with the agent's timers instead"));
+                cputime |= !realtime;
+            }
+        }
         if (cputime) {
             double hz = positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_FREQ"), freq);
             long delayNs = seconds(positiveOr(settings.number("ROCPROFSYS_SAMPLING_CPUTIME_DELAY"), delay));
@@ -108,7 +148,7 @@ public final class CallStackSampling {
                 throw new IllegalArgumentException("ROCPROFSYS_SAMPLING_FREQ must be above 0, not " + hz);
             }
             String refused = null;
-            if (!perfForcedOff(environment) && (overflowEvent == null || !(overflowEvery(settings) > 0))) {
+            if (!perfForcedOff(environment)) {
                 long rate = Math.max(1, Math.round(hz));
                 OptionalLong max = maxSampleRate(ProcFs.system());
                 long allowed = perfRate(rate, max, log);
@@ -130,6 +170,8 @@ public final class CallStackSampling {
                 refused = perfCountersRefusal(Math.max(1, Math.round(hz)), counterSlots);
             }
             if (refused == null) {
+                // one pair of duration lines: this sampler's, not the overflow sampler's too
+                sources.replaceAll(x -> x instanceof PerfSamplingSource p ? p.withoutDurationLines() : x);
                 sources.add(new PerfSamplingSource(
                         new PerfSamplingSource.Config(
                                 Math.max(1, Math.round(hz)),
@@ -137,16 +179,12 @@ public final class CallStackSampling {
                                 durationNs,
                                 keepInternal,
                                 verbose,
-                                overflowEvent,
+                                null,
                                 settings.bool("ROCPROFSYS_SAMPLING_INCLUDE_INLINES"),
                                 counterNames,
                                 counterSlots),
                         log));
             } else {
-                if (overflow) {
-                    log.println("[rocprof-sys] warning: ROCPROFSYS_SAMPLING_OVERFLOW needs perf_event_open;"
-                            + " sampling CPU time with the agent's timers instead");
-                }
                 log.println("[rocprof-sys] perf_event_open refused (" + refused
                         + "): falling back to the agent's timer sampler");
                 timers.add(new AgentTimer(
@@ -172,7 +210,7 @@ public final class CallStackSampling {
                     delayNs,
                     wallThreads));
         }
-        SampledThreads threads = new SampledThreads(cpuThreads, wallThreads);
+        SampledThreads threads = new SampledThreads(cpuThreads, wallThreads, overflowThreads);
         if (!timers.isEmpty() || !threads.isAll()) {
             AgentTimers agentTimers = new AgentTimers(timers, durationNs, verbose, log)
                     .withRingKb(settings.integer("ROCPROFSYS_RING_BUFFER_SIZE_KB"));
@@ -194,14 +232,14 @@ public final class CallStackSampling {
                     CpuEvents.from(settings).names(),
                     log));
         }
+        if (cputime || realtime) {
+            // after the samplers' stages: their samples as the thread filters kept them
+            sources.add(new SampledThreadMetrics(cputime));
+        }
         if (firstStartNs > 0 && firstStartNs != Long.MAX_VALUE) {
             sources.add(new SamplingDelayNotice(firstStartNs, log));
         }
         return sources;
-    }
-
-    private static double overflowEvery(Settings settings) {
-        return settings.number("ROCPROFSYS_SAMPLING_OVERFLOW_FREQ");
     }
 
     /** The kernel's limit on perf samples per second (kernel.perf_event_max_sample_rate), if readable. */

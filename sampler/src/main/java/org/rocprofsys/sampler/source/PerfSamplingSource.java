@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.rocprofsys.config.proc.ProcFs;
 import org.rocprofsys.core.event.ProcessEnded;
 import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
@@ -204,6 +205,14 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
     private final Queue<SampleCounters.Changes> counterChanges = new ConcurrentLinkedQueue<>();
 
     private Consumer<TraceEvent> out;
+    /** The event whose overflows are sampled, or null for the CPU-time sampler. */
+    private String overflowEvent;
+    /** Whether the events sample kernel-mode time too (decided when they are opened). */
+    private boolean kernel;
+    /** Where {@link KernelSampling} reads this process's capabilities and the kernel's paranoia. */
+    private ProcFs proc = ProcFs.system();
+
+    private boolean kernelNamesChecked;
 
     public PerfSamplingSource(Config config, PrintStream log) {
         this.config = config;
@@ -217,14 +226,23 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
 
     /** The cpu-clock event this source opens by default (also the collector's perf probe). */
     static PerfEventAttr attr(long freqHz) {
-        return sampling(PerfEventAttr.clockSampling(false, freqHz), RING_PAGES_LOG2);
+        return sampling(PerfEventAttr.clockSampling(false, freqHz), RING_PAGES_LOG2, false);
     }
 
-    /** {@code base} with the user stack and registers of every sample, for rings of 2^log2 pages. */
-    private static PerfEventAttr sampling(PerfEventAttr base, int ringPagesLog2) {
-        return base.userOnly()
+    /**
+     * {@code base} with the user stack and registers of every sample, for rings of 2^log2 pages;
+     * user-mode time only unless {@code kernel}.
+     */
+    private static PerfEventAttr sampling(PerfEventAttr base, int ringPagesLog2, boolean kernel) {
+        return (kernel ? base : base.userOnly())
                 .withUserStack(PerfEventAttr.X86_64_REGS_UNWIND, STACK_BYTES)
                 .withWakeupWatermark((4096 << ringPagesLog2) / WAKEUP_RING_FRACTION);
+    }
+
+    /** Decides kernel sampling from {@code root}'s files instead of /proc's (tests). */
+    PerfSamplingSource withProc(ProcFs root) {
+        proc = root;
+        return this;
     }
 
     /** The held records are analysed beyond {@code bytes} (tests; the default is {@link HeldRecords#defaultBytes}). */
@@ -237,6 +255,15 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
         return batchesAnalysed.get();
     }
 
+    /**
+     * Makes this the overflow sampler (SAMPLING_OVERFLOW): its samples are {@link
+     * StackSample.Kind#OVERFLOW} samples of {@code event}, upstream's name of the event.
+     */
+    PerfSamplingSource overflowSamples(String event) {
+        overflowEvent = event;
+        return this;
+    }
+
     /** Leaves upstream's two duration lines to the agent's timers, which print them after their trigger lines. */
     PerfSamplingSource withoutDurationLines() {
         announcesDuration = false;
@@ -244,7 +271,7 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
     }
 
     private PerfEventAttr attr(int ringPagesLog2) {
-        return sampling(config.base(), ringPagesLog2);
+        return sampling(config.base(), ringPagesLog2, kernel);
     }
 
     /** Events enabled by the kernel when the held process execs the command: no sample is missed. */
@@ -282,6 +309,30 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
      * one warning: the samples matter more than their counters.
      */
     private PerfEvents openEvents(int pid, boolean onExec) throws PerfException {
+        if (overflowEvent != null) {
+            // upstream's overflow sampler counts user-mode events only (exclude_kernel, inventory §5)
+            kernel = false;
+            return openGroup(pid, onExec);
+        }
+        Optional<String> refusal = KernelSampling.refusal(proc);
+        kernel = refusal.isEmpty();
+        try {
+            return openGroup(pid, onExec);
+        } catch (PerfUnavailableException e) {
+            if (!kernel || e.reason() != PerfUnavailableException.Reason.PERMISSION) {
+                throw e;
+            }
+            // allowed on paper, refused in fact (a seccomp profile, a security module)
+            refusal = Optional.of("perf_event_open refused them: " + e.getMessage());
+            kernel = false;
+            return openGroup(pid, onExec);
+        } finally {
+            refusal.ifPresent(why ->
+                    log.println("[rocprof-sys] warning: kernel-mode CPU time is not sampled (user-mode only): " + why));
+        }
+    }
+
+    private PerfEvents openGroup(int pid, boolean onExec) throws PerfException {
         if (counts.isEmpty()) {
             return openRings(pid, onExec);
         }
@@ -506,16 +557,45 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
         if (changes != null) {
             counterChanges.add(new SampleCounters.Changes(s.time(), s.pid(), s.tid(), changes));
         }
-        if (!s.userMode()) {
+        boolean inKernel = s.cpumode() == PerfRecord.CPUMODE_KERNEL;
+        if (!s.userMode() && !inKernel) {
             return;
         }
         long t0 = System.nanoTime();
-        Unresolved u = new Unresolved(s.time(), s.pid(), s.tid(), s.period(), mapped(s.pid(), unwind(s)));
+        List<Long> pcs = mapped(s.pid(), unwind(s));
+        if (inKernel) {
+            pcs = withKernelFrames(s, pcs);
+        }
+        Unresolved u = new Unresolved(s.time(), s.pid(), s.tid(), s.period(), pcs);
         unwindNs += System.nanoTime() - t0;
         if (!emit(u, out, false) && deferredCount < MAX_DEFERRED) {
             deferred.computeIfAbsent(s.pid(), k -> new ArrayList<>()).add(u);
             deferredCount++;
         }
+    }
+
+    /**
+     * The kernel's frames (innermost first) in front of the user-mode stack that made the system
+     * call: perf's view of a kernel sample. Said once when the kernel's frames cannot be named.
+     */
+    private List<Long> withKernelFrames(PerfRecord.Sample s, List<Long> user) {
+        long[] k = s.kernelFrames();
+        if (k.length == 0) {
+            return user;
+        }
+        if (!kernelNamesChecked) {
+            kernelNamesChecked = true;
+            String why = symbolizer.kernelSymbols().unavailableReason();
+            if (why != null) {
+                log.println("[rocprof-sys] warning: kernel frames are shown as [unknown]: " + why);
+            }
+        }
+        List<Long> pcs = new ArrayList<>(k.length + user.size());
+        for (long pc : k) {
+            pcs.add(pc);
+        }
+        pcs.addAll(user);
+        return pcs;
     }
 
     /**
@@ -557,7 +637,10 @@ public final class PerfSamplingSource implements EventSource, ExecGateAttacher, 
             return true;
         }
         taken++;
-        out.accept(new StackSample(u.time(), u.pid(), u.tid(), kept, StackSample.Kind.CPU, u.period()));
+        out.accept(
+                overflowEvent != null
+                        ? StackSample.overflow(u.time(), u.pid(), u.tid(), kept, overflowEvent, u.period())
+                        : new StackSample(u.time(), u.pid(), u.tid(), kept, StackSample.Kind.CPU, u.period()));
         return true;
     }
 

@@ -10,7 +10,7 @@ import org.rocprofsys.core.tracker.ThreadTable;
 /**
  * The one thread filter of the call-stack samples, perf's and the agent's alike: a sample goes on
  * when its kind's {@link ThreadFilter} (SAMPLING_TIDS, SAMPLING_CPUTIME_TIDS for CPU time,
- * SAMPLING_REALTIME_TIDS for wall time) selects its thread's number, which the agent's THREAD_START
+ * SAMPLING_REALTIME_TIDS for wall time, SAMPLING_OVERFLOW_TIDS for overflows) selects its thread's number, which the agent's THREAD_START
  * records give. perf's samples can come before the thread's ring says its number: they wait for it
  * (up to {@value UnnumberedThreads#MAX_HELD} in all), and those of a process that never said it are dropped at its
  * end. The agent's timers run only on their selected threads and start after THREAD_START, so its
@@ -19,6 +19,7 @@ import org.rocprofsys.core.tracker.ThreadTable;
 final class SampledThreads {
     private final ThreadFilter cpu;
     private final ThreadFilter wall;
+    private final ThreadFilter overflow;
     /** (pid, tid) -> thread number, from THREAD_START; kept after a process ends (its perf samples may be late). */
     private final Map<Long, Integer> numbers = new HashMap<>();
     /** Samples of threads whose number is not known yet. */
@@ -29,17 +30,27 @@ final class SampledThreads {
      * @param wall the threads whose wall-time samples go on
      */
     SampledThreads(ThreadFilter cpu, ThreadFilter wall) {
+        this(cpu, wall, ThreadFilter.all());
+    }
+
+    /** @param overflow the threads whose overflow samples go on (SAMPLING_OVERFLOW_TIDS) */
+    SampledThreads(ThreadFilter cpu, ThreadFilter wall, ThreadFilter overflow) {
         this.cpu = cpu;
         this.wall = wall;
+        this.overflow = overflow;
     }
 
     /** Whether every sample goes on. */
     boolean isAll() {
-        return cpu.isAll() && wall.isAll();
+        return cpu.isAll() && wall.isAll() && overflow.isAll();
     }
 
     private ThreadFilter filter(StackSample.Kind kind) {
-        return kind == StackSample.Kind.CPU ? cpu : wall;
+        return switch (kind) {
+            case CPU -> cpu;
+            case WALL -> wall;
+            case OVERFLOW -> overflow;
+        };
     }
 
     /** Hands {@code s} to {@code out}, drops it, or keeps it until its thread's number is known. */

@@ -26,7 +26,7 @@ import org.rocprofsys.sampler.AddressSearch;
  * stripped file has only the latter, so its separate debug file's {@code .symtab} is read too
  * when {@link DebugFiles} finds one (build-id or {@code .gnu_debuglink}, as perf and gdb look).
  * Code that no symbol covers but an FDE of {@code .eh_frame} does is a function of its own named
- * {@code func_0x<start>} (each FDE is a function, as Dyninst's parser takes them; the start
+ * {@code func_0x<start>} in the program, {@code libA.so!func_0x<start>} in a library (each FDE is a function, as Dyninst's parser takes them; the start
  * address names it so that every sample of it adds up to one name, and the instrumenter gives
  * the same name to the same function). Addresses are link-time virtual addresses ("vaddr"):
  * {@link #fileOffsetToVaddr} maps a file offset (from a mapping's pgoff) to one, which covers
@@ -46,6 +46,15 @@ public final class ElfSymbols {
     /** The name of a function known only from its FDE. */
     public static String syntheticName(long start) {
         return "func_0x" + Long.toHexString(start);
+    }
+
+    /**
+     * The name of a function of a shared library known only from its FDE: {@code
+     * libA.so!func_0x1139}. Two stripped libraries have functions at the same offsets; without
+     * the module their samples would add up to one name, where perf shows them apart.
+     */
+    public static String syntheticName(String libraryPath, long start) {
+        return libraryPath.substring(libraryPath.lastIndexOf('/') + 1) + "!" + syntheticName(start);
     }
 
     private final String path;
@@ -127,7 +136,10 @@ public final class ElfSymbols {
             fdes = debug.frameDescriptions();
         }
         int before = symbols.size();
-        symbols = withFdeFunctions(symbols, fdes, EntryPoint.main(elf).orElse(-1));
+        // a file whose _start passes main is the program; any other keeps its name in its functions'
+        long main = EntryPoint.main(elf).orElse(-1);
+        String library = main == -1 ? path : null;
+        symbols = withFdeFunctions(symbols, fdes, main, library);
         return new ElfSymbols(
                 path,
                 debug == null ? null : debug.path(),
@@ -158,7 +170,8 @@ public final class ElfSymbols {
      * without size covers nothing but its own start: it reaches to the next function, which the
      * FDE's may be). {@code symbols} is sorted and deduplicated; so is the result.
      */
-    private static List<Symbol> withFdeFunctions(List<Symbol> symbols, List<FrameDescription> fdes, long main) {
+    private static List<Symbol> withFdeFunctions(
+            List<Symbol> symbols, List<FrameDescription> fdes, long main, String library) {
         if (fdes.isEmpty()) {
             return symbols;
         }
@@ -175,7 +188,9 @@ public final class ElfSymbols {
             }
             boolean startsHere = !out.isEmpty() && out.getLast().start() == f.begin();
             if (!startsHere && Long.compareUnsigned(f.begin(), coveredTo) >= 0) {
-                String name = f.begin() == main ? "main" : syntheticName(f.begin());
+                String name = f.begin() == main
+                        ? "main"
+                        : library != null ? syntheticName(library, f.begin()) : syntheticName(f.begin());
                 out.add(new Symbol(name, f.begin(), f.size()));
                 coveredTo = f.end();
             }

@@ -35,10 +35,15 @@ public final class Symbolizer implements AutoCloseable {
      * @param inlines    also expand inlined frames in {@link #symbolizeInlined} (SAMPLING_INCLUDE_INLINES)
      * @param perfMapDir where {@code perf-<pid>.map} files are ({@code /tmp})
      * @param debugFiles where separate debug files are looked for (symbols and line tables)
+     * @param kallsyms   the kernel's symbols ({@code /proc/kallsyms})
      */
-    public record Options(boolean lineInfo, boolean inlines, Path perfMapDir, DebugFiles debugFiles) {
+    public record Options(boolean lineInfo, boolean inlines, Path perfMapDir, DebugFiles debugFiles, Path kallsyms) {
         public Options(boolean lineInfo, boolean inlines, Path perfMapDir) {
             this(lineInfo, inlines, perfMapDir, DebugFiles.system());
+        }
+
+        public Options(boolean lineInfo, boolean inlines, Path perfMapDir, DebugFiles debugFiles) {
+            this(lineInfo, inlines, perfMapDir, debugFiles, Path.of("/proc/kallsyms"));
         }
 
         public static Options defaults() {
@@ -86,6 +91,7 @@ public final class Symbolizer implements AutoCloseable {
     private final Map<String, Optional<Module>> modules = new ConcurrentHashMap<>();
     private final Map<Integer, PerfMapState> perfMaps = new ConcurrentHashMap<>();
     private volatile Optional<Module> vdso;
+    private volatile KernelSymbols kernel;
 
     public Symbolizer(Options options) {
         this.options = options;
@@ -158,7 +164,12 @@ public final class Symbolizer implements AutoCloseable {
     private List<Frame> resolve(int pid, long pc, boolean returnAddress, boolean inlines) {
         long q = returnAddress ? pc - 1 : pc;
         if (q < 0) { // upper half: the kernel (x86-64, aarch64)
-            return List.of(new Frame(KERNEL, Frame.UNKNOWN, 0, pc, pc, null, 0, false));
+            ElfSymbols.Hit k = kernelSymbols().lookup(q);
+            return List.of(
+                    k == null
+                            ? new Frame(KERNEL, Frame.UNKNOWN, 0, pc, pc, null, 0, false)
+                            : new Frame(
+                                    KERNEL, KernelSymbols.PREFIX + k.name(), pc - k.start(), pc, pc, null, 0, false));
         }
         ProcessMaps.Mapping m = maps.find(pid, q);
         if (m == null || m.isAnonymous()) {
@@ -236,6 +247,21 @@ public final class Symbolizer implements AutoCloseable {
                 return Optional.empty();
             }
         });
+    }
+
+    /** The kernel's symbols ({@code /proc/kallsyms}), read on the first kernel frame. */
+    public KernelSymbols kernelSymbols() {
+        KernelSymbols k = kernel;
+        if (k == null) {
+            synchronized (this) {
+                k = kernel;
+                if (k == null) {
+                    k = KernelSymbols.load(options.kallsyms());
+                    kernel = k;
+                }
+            }
+        }
+        return k;
     }
 
     /** This process's vDSO image (same kernel as the target), read from memory by the elf module. */

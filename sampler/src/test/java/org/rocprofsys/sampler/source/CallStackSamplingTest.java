@@ -47,7 +47,8 @@ class CallStackSamplingTest {
     @Test
     void cpuTimeFallsBackToTheAgentWithOneNotice() throws Exception {
         List<SessionPart> s = sources();
-        assertEquals(2, s.size()); // the sampler, and the notice of a program shorter than the delay
+        // the sampler, its threads' metric tracks, and the notice of a program shorter than the delay
+        assertEquals(3, s.size());
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
         assertInstanceOf(SamplingDelayNotice.class, s.getLast());
         // SAMPLING_FREQ 300, SAMPLING_DELAY 0.5 s, SIGPROF, every thread
@@ -101,14 +102,14 @@ class CallStackSamplingTest {
     void realtimeAloneOpensNoCpuTimeSampler() throws Exception {
         List<SessionPart> s = sources("ROCPROFSYS_SAMPLING_REALTIME", "ON");
         AgentSampling a = assertInstanceOf(AgentSampling.class, s.getFirst());
-        assertEquals(2, s.size());
+        assertEquals(3, s.size());
         assertEquals("realtime:34:3333333:500000000:*", a.targetEnvironment(dir).get("ROCPROFSYS_AGENT_TIMERS"));
         assertFalse(logged().contains("refused"), logged());
     }
 
     @Test
     void aProgramThatEndsBeforeTheDelaySaysSoOnce() throws Exception {
-        assertEquals(1, sources("ROCPROFSYS_SAMPLING_DELAY", "0").size()); // no delay, no notice
+        assertEquals(2, sources("ROCPROFSYS_SAMPLING_DELAY", "0").size()); // no delay, no notice
         long[] now = {1_000};
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
