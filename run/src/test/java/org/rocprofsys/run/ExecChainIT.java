@@ -34,52 +34,65 @@ class ExecChainIT extends DistributionTest {
     /**
      * {@code exec-chain CHAINS IMAGES}: runs CHAINS chains one after another, each a forked child
      * that execs itself as image 0, which records the region image_0 and execs image 1, and so on.
-     * An image waits (at most 2 s) until the collector has ended the images of its pid before it,
-     * which it sees as their ring files being emptied or removed: the interleaving that lost images,
-     * made certain instead of left to the machine's load.
+     * Each image waits (at most 2 s) until the collector has taken its first records (the tail of its
+     * main thread's ring moved): the collector has then found its file and ended the image before
+     * it, before the next image starts, the interleaving that lost images, made certain instead of
+     * left to the machine's load.
      */
     private static final String EXEC_CHAIN = """
             #define _GNU_SOURCE
             #include <rocprofiler-systems/user.h>
-            #include <dirent.h>
+            #include <fcntl.h>
+            #include <stdint.h>
             #include <stdio.h>
             #include <stdlib.h>
             #include <string.h>
-            #include <sys/stat.h>
+            #include <sys/mman.h>
             #include <sys/wait.h>
             #include <time.h>
             #include <unistd.h>
 
-            /* ring files of this pid that still hold an image (the collector empties an exec'd one) */
-            static int live_images(const char *dir) {
-                char prefix[32];
-                int n = snprintf(prefix, sizeof prefix, "%d.", (int)getpid()), count = 0;
-                DIR *d = opendir(dir);
-                struct dirent *e;
-                while (d != NULL && (e = readdir(d)) != NULL) {
-                    size_t len = strlen(e->d_name);
-                    if (strncmp(e->d_name, prefix, n) == 0 && len > 5 && strcmp(e->d_name + len - 5, ".ring") == 0) {
-                        char path[4096];
-                        struct stat st;
-                        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-                        count += stat(path, &st) == 0 && st.st_size > 0;
+            /* the ring file the agent mapped for this image, found in /proc/self/maps */
+            static int own_ring_file(char *path, size_t cap) {
+                const char *dir = getenv("ROCPROFSYS_SESSION_DIR");
+                FILE *maps = fopen("/proc/self/maps", "r");
+                char line[4096 + 256];
+                int found = 0;
+                while (dir != NULL && maps != NULL && !found && fgets(line, sizeof line, maps) != NULL) {
+                    char *p = strstr(line, dir);
+                    size_t len = p == NULL ? 0 : strcspn(p, "\\n");
+                    if (len > 5 && len < cap && strncmp(p + len - 5, ".ring", 5) == 0) {
+                        memcpy(path, p, len);
+                        path[len] = 0;
+                        found = 1;
                     }
                 }
-                if (d != NULL) closedir(d);
-                return count;
+                if (maps != NULL) fclose(maps);
+                return found;
             }
 
+            /* waits (at most 2 s) until the collector has taken this image's first records: it has
+             * found this image's file, and so ended the image before it */
             static void wait_for_collector(void) {
-                const char *dir = getenv("ROCPROFSYS_SESSION_DIR");
-                for (int i = 0; dir != NULL && i < 20000 && live_images(dir) > 1; i++) {
-                    struct timespec nap = {0, 100000};
-                    nanosleep(&nap, NULL);
+                char path[4096];
+                if (!own_ring_file(path, sizeof path)) return;
+                int fd = open(path, O_RDONLY);
+                void *m = fd < 0 ? MAP_FAILED : mmap(NULL, 4096 + 256, PROT_READ, MAP_SHARED, fd, 0);
+                if (m != MAP_FAILED) {
+                    /* ring 0 (the main thread's) header: tail at 64 */
+                    volatile uint64_t *tail = (volatile uint64_t *)((char *)m + 4096 + 64);
+                    for (int i = 0; i < 20000 && *tail == 0; i++) {
+                        struct timespec nap = {0, 100000};
+                        nanosleep(&nap, NULL);
+                    }
+                    munmap(m, 4096 + 256);
                 }
+                if (fd >= 0) close(fd);
             }
 
             static void image(int k, int images, char *self) {
                 char name[32], next[16], count[16];
-                if (k > 0) wait_for_collector();
+                wait_for_collector();
                 snprintf(name, sizeof name, "image_%d", k);
                 rocprofsys_user_push_region(name);
                 volatile double x = 0;

@@ -2,11 +2,9 @@ package org.rocprofsys.core.pipeline;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -75,10 +73,12 @@ public final class Collector {
     /** Files not to read again: broken ones, and images ended whose file is still there. */
     private final Set<Path> done = new HashSet<>();
     /**
-     * Per pid, the files of its images that exec'd, emptied but kept until the process ends: an agent
-     * numbers its image by the first free {@code <pid>.<generation>.ring} name, so a name freed while
-     * the process lives would be taken again by its next image, which this collector, having read that
-     * path, would never read (a 4-image chain lost its third image in most runs).
+     * Per pid, the files of its images that exec'd, kept until the process ends: an agent numbers its
+     * image by the first free {@code <pid>.<generation>.ring} name, so a name freed while the process
+     * lives would be taken again by its next image, which this collector, having read that path, would
+     * never read (a 4-image chain lost its third image in most runs). Kept whole, not emptied: a child
+     * that a raw clone made without the agent's fork handler still maps the old image's file, and
+     * would die of SIGBUS on a page past the end of a shortened one.
      */
     private final Map<Integer, List<Path>> execdFiles = new HashMap<>();
 
@@ -534,7 +534,8 @@ public final class Collector {
         images.remove(image.file.path());
         image.file.close();
         if (how == ProcessEnd.EXEC) {
-            keepEmptied(image);
+            done.add(image.file.path());
+            execdFiles.computeIfAbsent(image.pid, k -> new ArrayList<>()).add(image.file.path());
         } else {
             // the process is gone: its pid, and so these names, may be taken by a new process
             remove(image.file.path());
@@ -558,18 +559,6 @@ public final class Collector {
                         + image.file.maxRings() + " ring slots held by a thread alive at that moment"
                         + " and recorded nothing (" + lost + " records lost); set"
                         + " ROCPROFSYS_RING_BUFFER_MAX_THREADS above the most threads the program has alive at once");
-    }
-
-    /** Frees an exec'd image's shared memory now (fork and exec heavy programs) but keeps its name. */
-    private void keepEmptied(Image image) {
-        Path path = image.file.path();
-        done.add(path);
-        execdFiles.computeIfAbsent(image.pid, k -> new ArrayList<>()).add(path);
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.WRITE)) {
-            ch.truncate(0);
-        } catch (IOException e) {
-            log.println("[rocprof-sys] warning: cannot empty " + path + ": " + e.getMessage());
-        }
     }
 
     /** Removes an ended image's file; a new file of that name is a new image. */
