@@ -108,7 +108,8 @@ struct rsys_file_header {
     uint64_t exit_time;          /*  88 record clock at exit, when EXITED */
     uint64_t unringed_drops;     /*  96 atomic: records lost by threads that found no free ring */
     uint32_t cmdline_size;       /* 104 bytes used in cmdline */
-    uint32_t reserved0;          /* 108 */
+    uint32_t unringed_threads;   /* 108 atomic: threads that found no ring slot (all held by live
+                                          threads or by ended ones the collector had not taken) */
     uint64_t init_monotonic_ns;  /* 112 CLOCK_MONOTONIC read with init_time (kind 0: = init_time) */
     uint64_t exit_monotonic_ns;  /* 120 CLOCK_MONOTONIC read with exit_time, when EXITED */
     char exe[RSYS_EXE_CAPACITY];         /* 128 NUL-terminated path of the executable */
@@ -136,10 +137,19 @@ struct rsys_file_header {
     uint64_t reserved3;          /* 4088 */
 };
 
-/* Values of rsys_ring_header.state */
+/*
+ * Values of rsys_ring_header.state. A slot serves one thread at a time, not one for the life of the
+ * process: once every slot has been claimed (rings_claimed), a new thread takes the slot of an
+ * ended one by compare-and-swap (ENDED -> CLAIMING), sets unpublished_head to 0, stores tid and
+ * thread_seq, then ACTIVE with release, and writes on after the ended thread's records (head goes
+ * on; the collector need not have read them). Its records begin with its THREAD_START, whose tid
+ * the reader follows; a new thread whose THREAD_START does not fit stores ENDED again and goes
+ * without a ring. dropped counts the slot's drops over all its threads.
+ */
 #define RSYS_RING_FREE 0u
 #define RSYS_RING_ACTIVE 1u
 #define RSYS_RING_ENDED 2u
+#define RSYS_RING_CLAIMING 3u /* a new thread is taking an ended thread's slot */
 
 /* Ring i lives at RSYS_FILE_HEADER_SIZE + i * (RSYS_RING_HEADER_SIZE + ring_data_size). */
 struct rsys_ring_header {

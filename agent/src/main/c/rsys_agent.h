@@ -119,6 +119,7 @@ struct rsys_global {
     uint8_t counter_kernel[RSYS_MAX_COUNTERS]; /* counted in the kernel too (":k") */
     long page_size;
     uint32_t next_seq;                /* atomic: thread_seq of the next thread */
+    uint32_t reuse_cursor;            /* atomic hint: where the next search for a reusable slot begins */
     int finalized;                    /* atomic: exit records written */
     int exit_code_known;
     int exit_code;

@@ -38,7 +38,8 @@
  *           on past the end of the lap (one PAD + wrap), fills until a record is dropped, then a
  *           region is dropped whole (BEGIN, nested BEGIN/END, END: 4 more drops).
  *   ring 3  thread seq 3: one region.
- *   (seq 4) a fifth thread finds no free ring: its records count in unringed_drops.
+ *   ring 1  again: thread seq 4, started once every slot is claimed, takes the slot of the ended
+ *           thread seq 1 and writes on after its records (THREAD_START, one region, THREAD_END).
  *   fork    the child (file <child pid>.0.ring, lines prefixed "child.") records its main
  *           region and one user region and exits with status 7.
  *   fork    a second child ("kchild.") opens a region, records a mark and is killed by SIGKILL:
@@ -827,8 +828,7 @@ int main(int argc, char **argv)
     exp_thread_start(1, CLOCK_BASE + CLOCK_STEP * (c0 + 1), tids[1], 1);
     exp_begin(1, CLOCK_BASE + CLOCK_STEP * (c0 + 2), m0 + 1, ROCPROFSYS_CATEGORY_USER, "worker", 6);
     exp_end(1, CLOCK_BASE + CLOCK_STEP * (c0 + 3), m0 + 2, ROCPROFSYS_CATEGORY_USER);
-    exp_thread_end(1, CLOCK_BASE + CLOCK_STEP * (c0 + 4));
-    exp_ring(1, tids[1], 1, RSYS_RING_ENDED, 0, 0, 0);
+    exp_thread_end(1, CLOCK_BASE + CLOCK_STEP * (c0 + 4)); /* ring 1's header: after seq 4 took it */
 
     /* fork inside an open region */
     rocprofsys_push_region("forking");
@@ -884,17 +884,24 @@ int main(int argc, char **argv)
         }
     }
 
-    /* ring 3, then a thread that finds no ring */
+    /* ring 3, then a thread that takes ring 1 (every slot claimed; ring 1's thread ended first) */
     c0 = clock_reads;
     m0 = metric_reads;
-    struct one_region ring3 = {3, "ring3"}, lost = {4, "lost"};
+    struct one_region ring3 = {3, "ring3"}, taker = {4, "taker"};
     run_thread_with(one_region_thread, &ring3);
     exp_thread_start(3, CLOCK_BASE + CLOCK_STEP * (c0 + 1), tids[3], 3);
     exp_begin(3, CLOCK_BASE + CLOCK_STEP * (c0 + 2), m0 + 1, ROCPROFSYS_CATEGORY_USER, "ring3", 5);
     exp_end(3, CLOCK_BASE + CLOCK_STEP * (c0 + 3), m0 + 2, ROCPROFSYS_CATEGORY_USER);
     exp_thread_end(3, CLOCK_BASE + CLOCK_STEP * (c0 + 4));
     exp_ring(3, tids[3], 3, RSYS_RING_ENDED, 0, 0, 0);
-    run_thread_with(one_region_thread, &lost); /* THREAD_START, BEGIN, END: 3 unringed drops */
+    c0 = clock_reads;
+    m0 = metric_reads;
+    run_thread_with(one_region_thread, &taker);
+    exp_thread_start(1, CLOCK_BASE + CLOCK_STEP * (c0 + 1), tids[4], 4);
+    exp_begin(1, CLOCK_BASE + CLOCK_STEP * (c0 + 2), m0 + 1, ROCPROFSYS_CATEGORY_USER, "taker", 5);
+    exp_end(1, CLOCK_BASE + CLOCK_STEP * (c0 + 3), m0 + 2, ROCPROFSYS_CATEGORY_USER);
+    exp_thread_end(1, CLOCK_BASE + CLOCK_STEP * (c0 + 4));
+    exp_ring(1, tids[4], 4, RSYS_RING_ENDED, 0, 0, 0);
 
     /* a child killed with a region open */
     fflush(stdout);
@@ -915,14 +922,15 @@ int main(int argc, char **argv)
     exp_end(R0, next_time(1), metric_reads + 1, ROCPROFSYS_CATEGORY_HOST);
     exp_thread_end(R0, next_time(2));
     exp_ring(R0, main_tid, 0, RSYS_RING_ENDED, 0, 0, 0);
-    /* latest pairs: THREAD_STARTs of rings 0-3, THREAD_ENDs of rings 1-3, the PAD of ring 2 */
-    check_refreshes(8);
-    exp_header(1, 0, exit_time_in(3), 0, 5, 3, init_time, 9); /* + main's THREAD_END at exit */
+    /* latest pairs: THREAD_STARTs of rings 0-3 and of seq 4, THREAD_ENDs of rings 1-3 and of seq 4,
+     * the PAD of ring 2 */
+    check_refreshes(10);
+    exp_header(1, 0, exit_time_in(3), 0, 4, 0, init_time, 11); /* + main's THREAD_END at exit */
     line("child.pid=%d", (int)pid);
     line("child.wait_status=%d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     line("kchild.pid=%d", (int)kpid);
     line("kchild.signal=%d", WIFSIGNALED(kstatus) ? WTERMSIG(kstatus) : -1);
-    line("threads.unringed_seq=4");
+    line("threads.taken_over_seq=4");
     fwrite(out, 1, out_len, stdout);
     fflush(stdout);
     return 0;

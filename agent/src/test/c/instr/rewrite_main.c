@@ -112,6 +112,10 @@ static int64_t lj_scenario(int64_t x)
 }
 
 /* ---- threads ---- */
+/* no worker ends before all have made their calls: with fewer ring slots than the threads alive,
+ * the last ones find none (a new thread takes only an ended thread's slot) */
+static pthread_barrier_t workers_alive;
+
 static void *worker(void *arg)
 {
     long k = (long)(intptr_t)arg;
@@ -121,6 +125,7 @@ static void *worker(void *arg)
     }
     check(rw_recurse(100) == 100, "thread recurse");
     check(sum == 999 * 1000 / 2 + 1000 * k, "thread sum");
+    pthread_barrier_wait(&workers_alive);
     return NULL;
 }
 
@@ -427,6 +432,7 @@ int main(int argc, char **argv)
         check(rw_call(call_leaf, 1) == 2, "call_leaf");
     } else if (strcmp(s, "threads") == 0) {
         pthread_t th[4];
+        pthread_barrier_init(&workers_alive, NULL, 4);
         for (long k = 0; k < 4; k++) {
             pthread_create(&th[k], NULL, worker, (void *)(intptr_t)k);
         }

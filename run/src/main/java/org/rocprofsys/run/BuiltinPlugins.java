@@ -28,6 +28,6 @@ final class BuiltinPlugins {
             CudaTracing.PLUGIN,
             RocmTracing.PLUGIN,
             UnifiedMemoryPlugin.INSTANCE,
-            Plugin.ofSources("python-hooks", (settings, env, log) -> PythonTargets.sources(settings, env)),
+            Plugin.ofSources("python-hooks", (settings, env, log) -> PythonTargets.sources(settings, env, log)),
             CorePlugins.ROCPD);
 }

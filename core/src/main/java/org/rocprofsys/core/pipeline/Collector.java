@@ -2,8 +2,11 @@ package org.rocprofsys.core.pipeline;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,10 +70,20 @@ public final class Collector {
     private final Consumer<TraceEvent> out;
     private final PrintStream log;
     private final Map<Path, Image> images = new LinkedHashMap<>();
-    /** Files not to read again: broken ones, and images already ended. */
+    /** Files not to read again: broken ones, and images ended whose file is still there. */
     private final Set<Path> done = new HashSet<>();
+    /**
+     * Per pid, the files of its images that exec'd, kept until the process ends: an agent numbers its
+     * image by the first free {@code <pid>.<generation>.ring} name, so a name freed while the process
+     * lives would be taken again by its next image, which this collector, having read that path, would
+     * never read (a 4-image chain lost its third image in most runs). Kept whole, not emptied: a child
+     * that a raw clone made without the agent's fork handler still maps the old image's file, and
+     * would die of SIGBUS on a page past the end of a shortened one.
+     */
+    private final Map<Integer, List<Path>> execdFiles = new HashMap<>();
 
     private final Map<String, Long> drops = new LinkedHashMap<>();
+    private final Map<Integer, Long> ringShortage = new LinkedHashMap<>();
     private long lastLivenessCheck;
     /** Listing the directory costs tens of µs: while rings are busy it is done at most this often. */
     private static final long DISCOVERY_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(2);
@@ -141,7 +154,9 @@ public final class Collector {
     private static final class Image {
         final RingFile file;
         final int pid;
+        /** One per ring slot; a slot's threads follow one another in its records. */
         final List<RingDrain> drains = new ArrayList<>();
+
         final FunctionNames functions;
         final BackendRecords backend;
 
@@ -247,9 +262,17 @@ public final class Collector {
         return recordsRead;
     }
 
-    /** Records lost to full rings, by "pid/tid" (tid 0: threads that found no free ring). */
+    /** Records lost to full rings, by "pid/tid". */
     public Map<String, Long> drops() {
         return drops;
+    }
+
+    /**
+     * Records lost by threads that found no ring slot, by pid (the collector has said so on its log,
+     * naming ROCPROFSYS_RING_BUFFER_MAX_THREADS; {@link #drops} leaves them out, as no ring was full).
+     */
+    public Map<Integer, Long> ringShortage() {
+        return ringShortage;
     }
 
     /**
@@ -376,6 +399,8 @@ public final class Collector {
             RingFile file;
             try {
                 file = RingFile.open(p);
+            } catch (NoSuchFileException e) {
+                continue; // listed, then removed (an agent that could not size it)
             } catch (WireException e) {
                 done.add(p);
                 log.println("[rocprof-sys] warning: ignoring " + e.getMessage());
@@ -404,7 +429,7 @@ public final class Collector {
         }
     }
 
-    /** The image's drains, one for each ring its threads have claimed so far. */
+    /** The image's drains, one for each ring slot its threads have claimed so far. */
     private List<RingDrain> drains(Image image) {
         List<RingFile.Ring> rings = image.file.rings();
         for (int i = image.drains.size(); i < rings.size(); i++) {
@@ -493,28 +518,57 @@ public final class Collector {
         for (int i = 0; i < image.drains.size(); i++) {
             RingDrain d = image.drains.get(i);
             RingFile.Ring ring = image.file.rings().get(i);
-            // a thread that ended itself is ended once: the pipeline's normaliser drops this one
+            // the slot's last thread; a thread that ended itself is ended once: the pipeline's
+            // normaliser drops this one
             out.accept(new ThreadEnded(end, image.pid, d.tid(), true));
             if (ring.dropped() > 0) {
                 drops.merge(image.pid + "/" + d.tid(), ring.dropped(), Long::sum);
             }
         }
-        if (image.file.unringedDrops() > 0) {
-            drops.merge(image.pid + "/0", image.file.unringedDrops(), Long::sum);
-        }
+        reportRingShortage(image);
         ProcessEnded ended = new ProcessEnded(end, image.pid, how, status);
         if (image.pid == rootPid) {
             targetEnd = ended;
         }
         out.accept(ended);
         images.remove(image.file.path());
-        done.add(image.file.path());
         image.file.close();
+        if (how == ProcessEnd.EXEC) {
+            done.add(image.file.path());
+            execdFiles.computeIfAbsent(image.pid, k -> new ArrayList<>()).add(image.file.path());
+        } else {
+            // the process is gone: its pid, and so these names, may be taken by a new process
+            remove(image.file.path());
+            for (Path execd : execdFiles.getOrDefault(image.pid, List.of())) {
+                remove(execd);
+            }
+            execdFiles.remove(image.pid);
+        }
+    }
+
+    /** Threads that found no ring slot: a new thread takes an ended one's, so only more threads alive at once than slots. */
+    private void reportRingShortage(Image image) {
+        long lost = image.file.unringedDrops();
+        int threads = image.file.unringedThreads();
+        if (lost == 0 && threads == 0) {
+            return;
+        }
+        ringShortage.merge(image.pid, lost, Long::sum);
+        log.println(
+                "[rocprof-sys] warning: process " + image.pid + ": " + threads + " thread(s) found every one of its "
+                        + image.file.maxRings() + " ring slots held by a thread alive at that moment"
+                        + " and recorded nothing (" + lost + " records lost); set"
+                        + " ROCPROFSYS_RING_BUFFER_MAX_THREADS above the most threads the program has alive at once");
+    }
+
+    /** Removes an ended image's file; a new file of that name is a new image. */
+    private void remove(Path path) {
         try {
-            // frees the shared memory now rather than at the end of the run (fork-heavy programs)
-            java.nio.file.Files.deleteIfExists(image.file.path());
+            Files.deleteIfExists(path);
+            done.remove(path);
         } catch (IOException e) {
-            log.println("[rocprof-sys] warning: cannot remove " + image.file.path() + ": " + e.getMessage());
+            done.add(path);
+            log.println("[rocprof-sys] warning: cannot remove " + path + ": " + e.getMessage());
         }
     }
 }

@@ -43,7 +43,11 @@ public final class RingDrain {
     private final int pid;
     private final RingFile.Ring ring;
     private final Consumer<TraceEvent> out;
-    private final int tid;
+    /** The thread whose records are being read: a slot serves one thread after another, each from its THREAD_START. */
+    private int tid;
+    /** A THREAD_START was read and its THREAD_END not yet. */
+    private boolean threadOpen;
+
     private long tail;
     private long reportedDrops;
     /** A region held back for the annotations that may follow it; never set while {@link #run} holds regions. */
@@ -424,10 +428,19 @@ public final class RingDrain {
         flushPending(); // the drain loop decodes plain regions itself
         long time = recordTime(data, at, clock);
         switch (type) {
-            case WireFormat.REC_THREAD_START ->
-                out.accept(new ThreadStarted(
-                        time, pid, data.get(JAVA_INT_UNALIGNED, at + 16), data.get(JAVA_INT_UNALIGNED, at + 20)));
-            case WireFormat.REC_THREAD_END -> out.accept(new ThreadEnded(time, pid, tid, false));
+            case WireFormat.REC_THREAD_START -> {
+                if (threadOpen) {
+                    // the slot's last thread lost its THREAD_END to a full ring: it ended before this one
+                    out.accept(new ThreadEnded(time, pid, tid, true));
+                }
+                tid = data.get(JAVA_INT_UNALIGNED, at + 16); // what was held back went out above, under the last one's
+                threadOpen = true;
+                out.accept(new ThreadStarted(time, pid, tid, data.get(JAVA_INT_UNALIGNED, at + 20)));
+            }
+            case WireFormat.REC_THREAD_END -> {
+                threadOpen = false;
+                out.accept(new ThreadEnded(time, pid, tid, false));
+            }
             case WireFormat.REC_REGION_BEGIN -> {
                 int flags = WireFormat.metricFlags(aux);
                 long nameAt = at + 16 + 8L * Integer.bitCount(flags);

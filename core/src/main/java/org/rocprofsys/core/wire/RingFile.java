@@ -271,6 +271,11 @@ public final class RingFile implements AutoCloseable {
         return clock;
     }
 
+    /** Threads that found no ring slot: more were alive at once than the file has slots. */
+    public int unringedThreads() {
+        return (int) INT.getAcquire(segment, WireFormat.H_UNRINGED_THREADS);
+    }
+
     public long unringedDrops() {
         return (long) LONG.getAcquire(segment, WireFormat.H_UNRINGED_DROPS);
     }
@@ -338,6 +343,7 @@ public final class RingFile implements AutoCloseable {
             this.mask = data.byteSize() - 1;
         }
 
+        /** The kernel thread id of the slot's thread now (a slot serves one thread after another). */
         public int tid() {
             return header.get(JAVA_INT, WireFormat.R_TID);
         }

@@ -44,6 +44,9 @@ public final class WireFormat {
     public static final long H_EXIT_TIME = 88;
     public static final long H_UNRINGED_DROPS = 96;
     public static final long H_CMDLINE_SIZE = 104;
+    /** u32: threads that found no ring slot. */
+    public static final long H_UNRINGED_THREADS = 108;
+
     public static final long H_INIT_MONOTONIC = 112;
     public static final long H_EXIT_MONOTONIC = 120;
     public static final long H_EXE = 128;
@@ -101,6 +104,8 @@ public final class WireFormat {
     public static final int RING_FREE = 0;
     public static final int RING_ACTIVE = 1;
     public static final int RING_ENDED = 2;
+    /** A new thread is taking the slot of an ended one (ACTIVE follows). */
+    public static final int RING_CLAIMING = 3;
 
     // record types
     public static final int REC_PAD = 0;

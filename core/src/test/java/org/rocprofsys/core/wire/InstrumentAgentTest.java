@@ -197,8 +197,9 @@ class InstrumentAgentTest {
 
     /**
      * ROCPROFSYS_RING_BUFFER_MAX_THREADS as a run hands it to the agent ({@link Session#ringEnvironment}):
-     * with the default every one of the 5 threads has a ring; with fewer slots only the first
-     * threads do, and the others' calls are counted as unringed drops.
+     * with the default every one of the 5 threads has a ring; with fewer slots than the 5 threads
+     * alive at once (the workers wait for each other) only the first threads do, and the others'
+     * calls are counted as unringed drops.
      */
     @ParameterizedTest(name = "RING_BUFFER_MAX_THREADS=''{0}''")
     @CsvSource({"'', 5", "2, 2", "3, 3"})

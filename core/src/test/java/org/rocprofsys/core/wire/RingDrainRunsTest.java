@@ -28,6 +28,8 @@ import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
 import org.rocprofsys.core.event.RegionRun;
+import org.rocprofsys.core.event.ThreadEnded;
+import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.event.TraceEvent;
 import org.rocprofsys.core.spi.WireException;
 
@@ -196,6 +198,46 @@ class RingDrainRunsTest {
     }
 
     // ---- the ring, written as the agent writes it -----------------------------------------------
+
+    /**
+     * A slot serves one thread after another (docs/wire-protocol.md, "Ring slots"): each one's
+     * records are its own, from its THREAD_START on, and a thread whose THREAD_END a full ring lost
+     * ends where the next one starts.
+     */
+    @Test
+    void aSlotsThreadsFollowOneAnotherEachUnderItsOwnTid() throws WireException {
+        List<TraceEvent> expected = new ArrayList<>();
+        expected.add(threadStart(TID, 1));
+        expected.add(begin("first"));
+        expected.add(end());
+        long t = time += 10;
+        record(WireFormat.REC_THREAD_END, 0, 0, t);
+        expected.add(new ThreadEnded(t, PID, TID, false));
+        expected.add(threadStart(TID + 1, 2));
+        t = time += 10;
+        string(record(WireFormat.REC_REGION_BEGIN, 7, Category.USER.code(), t) + 16, "second");
+        expected.add(new RegionBegin(t, PID, TID + 1, "second", Category.USER, List.of(), RegionMetrics.NONE));
+        t = time += 10;
+        record(WireFormat.REC_REGION_END, 0, Category.USER.code(), t);
+        expected.add(new RegionEnd(t, PID, TID + 1, Category.USER, List.of(), RegionMetrics.NONE, false));
+        // TID + 1's THREAD_END was lost: it ends at the next thread's start
+        t = time += 10;
+        long at = record(WireFormat.REC_THREAD_START, 8, 0, t);
+        data.set(JAVA_INT, at + 16, TID + 2);
+        data.set(JAVA_INT, at + 20, 3);
+        expected.add(new ThreadEnded(t, PID, TID + 1, true));
+        expected.add(new ThreadStarted(t, PID, TID + 2, 3));
+        assertDrained(expected);
+        assertEquals(TID + 2, drain.tid());
+    }
+
+    private ThreadStarted threadStart(int tid, int seq) {
+        long t = time += 10;
+        long at = record(WireFormat.REC_THREAD_START, 8, 0, t);
+        data.set(JAVA_INT, at + 16, tid);
+        data.set(JAVA_INT, at + 20, seq);
+        return new ThreadStarted(t, PID, tid, seq);
+    }
 
     private List<TraceEvent> expanded() {
         List<TraceEvent> out = new ArrayList<>();

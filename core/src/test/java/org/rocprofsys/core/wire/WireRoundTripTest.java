@@ -93,13 +93,12 @@ class WireRoundTripTest {
         assertEquals(WireFormat.RING_ACTIVE, x.integer("kchild.ring.0.state"));
         assertEquals(-1, x.integer("kchild.header.exit_code"));
 
-        // the thread that found no ring: its seq was taken, it has no ring, its records are counted
-        int lostSeq = x.integer("threads.unringed_seq");
+        // the thread started once every slot was claimed took the slot of an ended thread
+        int takerSeq = x.integer("threads.taken_over_seq");
         try (RingFile f = open(x.str("file"))) {
-            assertTrue(f.ringsClaimed() > f.maxRings(), "a thread found no ring");
-            for (RingFile.Ring r : f.rings()) {
-                assertTrue(r.threadSequence() != lostSeq, "seq " + lostSeq + " has no ring");
-            }
+            assertEquals(f.maxRings(), f.ringsClaimed(), "every slot claimed, none past");
+            assertEquals(0, f.unringedThreads(), "no thread without a ring");
+            assertEquals(takerSeq, f.rings().get(1).threadSequence());
         }
         x.assertAllChecked();
     }
@@ -258,7 +257,7 @@ class WireRoundTripTest {
 
     private void checkEvents(
             Expected x, String k, int pid, RingFile.Ring ring, int n, List<TraceEvent> events, RingDrain drain) {
-        int tid = ring.tid();
+        int tid = ring.tid(); // the slot's thread now; records before a THREAD_START are an earlier one's
         int e = 0;
         List<Annotation> annotations = List.of();
         int annotationsSeen = 0;
@@ -288,6 +287,7 @@ class WireRoundTripTest {
                 case "THREAD_START" -> {
                     ThreadStarted t = assertInstanceOf(ThreadStarted.class, ev, rk);
                     assertEquals(x.integer(rk + "tid"), t.tid(), rk + "tid");
+                    tid = t.tid();
                     assertEquals(x.integer(rk + "seq"), t.sequence(), rk + "seq");
                 }
                 case "THREAD_END" -> {
