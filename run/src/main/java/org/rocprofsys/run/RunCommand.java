@@ -160,6 +160,19 @@ public final class RunCommand {
         return out;
     }
 
+    /**
+     * The variables config files export ({@code $env:NAME = VALUE}, and unknown keys with
+     * ROCPROFSYS_STRICT_CONFIG off) reach the program, where its environment lacks them.
+     */
+    private static Map<String, String> withExported(Map<String, String> env, Map<String, String> exported) {
+        if (exported.isEmpty()) {
+            return env;
+        }
+        Map<String, String> out = new java.util.HashMap<>(env);
+        exported.forEach(out::putIfAbsent);
+        return out;
+    }
+
     private boolean sampleTool() {
         return tool.equals(SampleCommand.TOOL);
     }
@@ -228,6 +241,7 @@ public final class RunCommand {
             say("error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
         }
+        targetEnv = withExported(targetEnv, settings.exportedEnvironment());
         settings.warnings().forEach(w -> say("warning: " + w));
         settings.unsupported().forEach(u -> say("warning: " + u.message()));
         if (inv.effectiveVerbosity() >= 1) {
