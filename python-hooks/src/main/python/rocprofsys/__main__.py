@@ -107,6 +107,42 @@ def find_script(script_name):
     raise InputError("Could not find script %s" % script_name)
 
 
+class Module:
+    """``-m NAME``: a module run as python runs it (a package runs its ``__main__``)."""
+
+    def __init__(self, name):
+        import importlib.util
+
+        self.name = name
+        try:
+            spec = importlib.util.find_spec(name)
+            if spec is not None and spec.submodule_search_locations is not None:
+                spec = importlib.util.find_spec(name + ".__main__")
+            code = spec.loader.get_code(spec.name) if spec is not None and spec.loader is not None else None
+        except (ImportError, AttributeError, ValueError) as e:
+            raise InputError("{}: Error while finding module specification for '{}' ({}: {})".format(
+                sys.executable, name, type(e).__name__, e))
+        if spec is None or code is None:
+            raise InputError("{}: No module named {}".format(sys.executable, name))
+        self.spec = spec
+        self.code = code
+
+    @property
+    def path(self):
+        return self.spec.origin
+
+
+def split_module(argv):
+    """(module or None, script argv): ``-m NAME args`` as python reads it (``-mNAME`` too)."""
+    if argv and argv[0].startswith("-m"):
+        name = argv[0][2:] or (argv[1] if len(argv) > 1 else "")
+        rest = argv[1:] if argv[0] != "-m" else argv[2:]
+        if not name:
+            raise InputError("Argument expected for the -m option")
+        return Module(name), rest
+    return None, argv
+
+
 def compile_script(path):
     with open(path, "rb") as f:
         return compile(f.read(), path, "exec")
@@ -115,9 +151,14 @@ def compile_script(path):
 def preflight(main_args):
     """Checks everything that can be checked before the run; prints the run's settings."""
     opts, argv = split_command(main_args)
-    script = os.path.realpath(find_script(argv[0]))
     try:
-        compile_script(script)
+        module, args = split_module(argv)
+        if module is not None:
+            script = module.path
+        else:
+            script = os.path.realpath(find_script(argv[0]))
+            compile_script(script)
+            args = argv[1:]
     except (SyntaxError, ValueError) as e:  # ValueError: null bytes (not a Python script)
         sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
         return 1
@@ -126,7 +167,7 @@ def preflight(main_args):
     # the interpreter itself: a wrapper in front of it (pyenv's shims) is not the program to profile
     print("ROCPROFSYS_PYTHON_INTERPRETER=" + sys.executable)
     print("ROCPROFSYS_PYTHON_SCRIPT_FILE=" + script)
-    print("ROCPROFSYS_COMMAND_LINE=" + " ".join([script] + argv[1:]))
+    print("ROCPROFSYS_COMMAND_LINE=" + " ".join([script] + args))
     if opts.config is not None:
         files = [f for f in (os.environ.get("ROCPROFSYS_CONFIG_FILE", ""), opts.config) if f]
         print("ROCPROFSYS_CONFIG_FILE=" + ":".join(files))
@@ -153,7 +194,8 @@ def configure(opts):
 
 def main(main_args):
     opts, argv = split_command(main_args)
-    script = find_script(argv[0])
+    module, args = split_module(argv)
+    script = module.path if module is not None else find_script(argv[0])
     configure(opts)
     os.environ["ROCPROFSYS_PYTHON_SCRIPT_FILE"] = os.path.realpath(script)
     if opts.verbosity > 0:
@@ -176,21 +218,32 @@ def main(main_args):
     builtins.__dict__["trace"] = prof
     builtins.__dict__["notrace"] = fake
 
-    sys.argv[:] = [script] + argv[1:]
-    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-    code = compile_script(script)
     # the script gets a __main__ module of its own (pickle and multiprocessing look names up there)
     import types
 
     this = sys.modules["__main__"]
-    module = types.ModuleType("__main__")
-    module.__file__ = script
-    module.__builtins__ = builtins
-    sys.modules["__main__"] = module
+    main_module = types.ModuleType("__main__")
+    main_module.__builtins__ = builtins
+    if module is not None:
+        # as python -m: argv[0] is the module's file, sys.path[0] the working directory (as for
+        # this package's own -m), and the module knows its spec
+        sys.argv[:] = [script] + args
+        code = module.code
+        main_module.__file__ = script
+        main_module.__spec__ = module.spec
+        main_module.__loader__ = module.spec.loader
+        main_module.__package__ = module.spec.parent
+    else:
+        # as python script.py: argv[0] as given, __file__ absolute, sys.path[0] the script's real folder
+        sys.argv[:] = [script] + argv[1:]
+        sys.path.insert(0, os.path.dirname(os.path.realpath(script)))
+        code = compile_script(os.path.abspath(script))
+        main_module.__file__ = os.path.abspath(script)
+    sys.modules["__main__"] = main_module
     if not opts.builtin:
         prof.start()
     try:
-        exec(code, module.__dict__)
+        exec(code, main_module.__dict__)
     finally:
         del this
         if not opts.builtin:

@@ -125,6 +125,14 @@ public final class SettingsLoader {
                 out.add(new RawEntry(d.envName(), v, option == null ? "environment" : "command line: " + option));
             }
         }
+        // a typo in a config file is an error; the same typo in the environment cannot be (any program
+        // may carry any variable), but it would otherwise be ignored without a word
+        environment.keySet().stream()
+                .filter(k -> k.startsWith(SettingDefinition.PREFIX))
+                .filter(k -> registry.find(k).isEmpty() && !ToolVariables.known(k))
+                .sorted()
+                .forEach(k -> warnings.add(
+                        "environment: unknown setting '" + k + "' ignored. Did you mean " + registry.nearest(k) + "?"));
         return out;
     }
 

@@ -23,6 +23,7 @@ import org.rocprofsys.core.spi.Plugins;
 import org.rocprofsys.core.spi.SessionPart;
 import org.rocprofsys.core.spi.SourceProvider;
 import org.rocprofsys.ffm.ThreadNice;
+import org.rocprofsys.instrument.cli.StaticProgram;
 import org.rocprofsys.instrument.rewrite.EmbeddedDefaults;
 import org.rocprofsys.run.cli.EnvUpdate;
 import org.rocprofsys.run.cli.RunArguments;
@@ -160,6 +161,30 @@ public final class RunCommand {
         return out;
     }
 
+    /**
+     * A statically linked program never loads the agent (no dynamic loader reads LD_PRELOAD): the
+     * user learns it before the run instead of finding empty outputs after it, and which tool works.
+     */
+    private void warnIfStatic(List<String> command, Map<String, String> env, Settings settings) {
+        ProgramPath.find(command.getFirst(), env, workingDirectory)
+                .filter(StaticProgram::is)
+                .ifPresent(p -> say("warning: "
+                        + StaticProgram.runWarning(command.getFirst(), settings.bool("ROCPROFSYS_USE_SAMPLING"))));
+    }
+
+    /**
+     * The variables config files export ({@code $env:NAME = VALUE}, and unknown keys with
+     * ROCPROFSYS_STRICT_CONFIG off) reach the program, where its environment lacks them.
+     */
+    private static Map<String, String> withExported(Map<String, String> env, Map<String, String> exported) {
+        if (exported.isEmpty()) {
+            return env;
+        }
+        Map<String, String> out = new java.util.HashMap<>(env);
+        exported.forEach(out::putIfAbsent);
+        return out;
+    }
+
     private boolean sampleTool() {
         return tool.equals(SampleCommand.TOOL);
     }
@@ -228,6 +253,7 @@ public final class RunCommand {
             say("error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
         }
+        targetEnv = withExported(targetEnv, settings.exportedEnvironment());
         settings.warnings().forEach(w -> say("warning: " + w));
         settings.unsupported().forEach(u -> say("warning: " + u.message()));
         if (inv.effectiveVerbosity() >= 1) {
@@ -243,6 +269,7 @@ public final class RunCommand {
             }
             return passThrough(command, targetEnv);
         }
+        warnIfStatic(command, targetEnv, settings);
         Path agent = lib.resolve("librocprof-sys.so");
         if (!Files.isRegularFile(agent)) {
             say("error: the agent library " + agent + " is missing; rebuild the distribution");

@@ -252,14 +252,17 @@ class RunEndToEndIT extends DistributionTest {
     }
 
     /**
-     * trace-time-window 1 490 traced and profiled with the {@code window} settings (NAME, VALUE
+     * trace-time-window 1 460 traced and profiled with the {@code window} settings (NAME, VALUE
      * pairs): the main thread's slices and the wall-clock profile are the expected ones.
      */
     private void assertTraceWindow(String name, List<String> slices, List<String> profile, String... window)
             throws Exception {
         List<String> settings = new ArrayList<>(List.of(window));
         settings.addAll(List.of("ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON"));
-        var r = run(env(name, settings.toArray(String[]::new)), example("trace-time-window"), "1", "490");
+        // regions of 460 ms (the example's default): starts at 0, .46, .92, 1.38 s keep >= 120 ms from
+        // the windows' edges (with 490 ms outer_d began 30 ms before the second window's end, which
+        // late wakeups from outer_a's and outer_b's sleeps on a busy machine could use up)
+        var r = run(env(name, settings.toArray(String[]::new)), example("trace-time-window"), "1", "460");
         assertEquals(0, r.exitCode(), r::toString);
         DecodedTrace trace = DecodedTrace.read(output(name, "perfetto-trace.proto"));
         assertEquals(slices, slices(trace, rootPid(trace), "trace-time-window"));
@@ -395,10 +398,11 @@ class RunEndToEndIT extends DistributionTest {
                     v != null && v.stream().mapToDouble(Double::doubleValue).sum() > 0, name + ": " + series.keySet());
             assertEquals(0.0, v.getLast(), name + " ends with 0 at stop");
         }
-        // ~0.5 s at 50 Hz: about 25 samples per series; a loaded machine starts the sampler's
-        // thread late (9 were seen at load 18), so only a clear lower bound is asked
+        // ~0.5 s at 50 Hz: about 25 samples per series, never more than 50 Hz gives; a loaded
+        // machine starts the sampler's thread late (9 were seen at load 18), so the lower bound is
+        // only what the checks above need (a value, and the closing 0)
         int n = series.get("CPU Memory Usage (S)").size();
-        assertTrue(n >= 5 && n <= 40, "samples: " + n);
+        assertTrue(n >= 2 && n <= 40, "samples: " + n);
         assertFalse(series.containsKey("CPU Frequency [1] (S)"), "--cpus selects CPUs");
     }
 
@@ -442,11 +446,16 @@ class RunEndToEndIT extends DistributionTest {
         // the target's outer_a .. outer_c (490 ms each) must have run: wait for the target to exist
         // (the collector's start-up takes seconds on a loaded machine), then for those three
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-        while (p.descendants().noneMatch(h -> h.info().command().orElse("").endsWith("trace-time-window"))) {
+        ProcessHandle target;
+        while ((target = p.descendants()
+                        .filter(h -> h.info().command().orElse("").endsWith("trace-time-window"))
+                        .findFirst()
+                        .orElse(null))
+                == null) {
             assertTrue(System.nanoTime() < deadline && p.isAlive(), "the target started");
             Thread.sleep(20);
         }
-        Thread.sleep(2500);
+        awaitOuterD(target);
         new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start().waitFor();
         assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "rocprof-sys-run ended");
         String text = Files.readString(log);
@@ -454,6 +463,48 @@ class RunEndToEndIT extends DistributionTest {
         assertTrue(text.contains("was killed by signal " + number + " (" + label + ")"), text);
         List<String> main = slices(DecodedTrace.read(proto), rootPid(DecodedTrace.read(proto)), "trace-time-window");
         assertTrue(main.contains("1:outer_a") && main.contains("1:outer_c"), main::toString);
+    }
+
+    /**
+     * Waits until trace-time-window {@code target} is in outer_d: its main thread slept (outer_a,
+     * outer_b), ran (outer_c busy-waits 490 ms) and sleeps again, as /proc/PID/syscall shows. The
+     * program's progress decides, not a time: a busy machine may start it late or run it slowly.
+     */
+    private static void awaitOuterD(ProcessHandle target) throws Exception {
+        Path syscall = Path.of("/proc", Long.toString(target.pid()), "syscall");
+        int phase = 0; // 0 before outer_a's sleep, 1 asleep in outer_a/outer_b, 2 in outer_c, 3 in outer_d
+        long runningSince = -1;
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+        while (phase < 3) {
+            assertTrue(System.nanoTime() < deadline && target.isAlive(), "the target reached outer_d: phase " + phase);
+            String state;
+            try {
+                state = Files.readString(syscall).strip();
+            } catch (java.nio.file.AccessDeniedException e) {
+                // /proc/PID/syscall needs ptrace access (kernel.yama.ptrace_scope): the old wait
+                Thread.sleep(2500);
+                return;
+            } catch (IOException e) {
+                throw new AssertionError("the target ended before outer_d", e);
+            }
+            // nanosleep (35) or clock_nanosleep (230): asleep in a region; "running": computing
+            boolean asleep = state.startsWith("35 ") || state.startsWith("230 ");
+            boolean running = state.equals("running");
+            if (phase == 0 && asleep) {
+                phase = 1;
+            } else if (phase == 1 && running) {
+                // the moment between two sleeps is not outer_c: its busy wait lasts 490 ms
+                runningSince = runningSince < 0 ? System.nanoTime() : runningSince;
+                if (System.nanoTime() - runningSince > 200_000_000L) {
+                    phase = 2;
+                }
+            } else if (phase == 1) {
+                runningSince = -1;
+            } else if (phase == 2 && asleep) {
+                phase = 3;
+            }
+            Thread.sleep(5);
+        }
     }
 
     private static int rootPidFromLog(ProcessResult r) {

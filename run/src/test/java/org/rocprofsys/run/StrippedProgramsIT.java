@@ -214,7 +214,11 @@ class StrippedProgramsIT extends DistributionTest {
         assumeTrue(Files.isRegularFile(json), "no CPU-time samples here: " + r.stderr());
         Map<String, Long> ours = leaves(ProfileGraph.graph(json, "sampling_cpu_clock"));
         long total = ours.values().stream().mapToLong(Long::longValue).sum();
-        assertTrue(total >= 20, "too few samples: " + ours);
+        // about 70 ms of sqlite3's CPU time at 1000 Hz of CPU time (perf cpu-clock counts the
+        // program's own time, so a busy machine gives as many): 60-100 samples here at load 19.
+        // A profile of the launcher's image alone ({vfork=1}: the pid's image before its exec into
+        // sqlite3) means the exec'd image was lost, issue 35 item 5, not too little work
+        assertTrue(total >= 20, "too few samples: " + ours + "\n" + r);
         // pcs in mapped files are named by a symbol, an FDE, or file+0xoffset; never "[unknown]"
         assertTrue(namedShare(ours) >= 0.95, "named share " + namedShare(ours) + ": " + ours);
         assertTrue(ours.keySet().stream().anyMatch(n -> n.matches("func_0x[0-9a-f]+")), "FDE functions: " + ours);

@@ -69,7 +69,8 @@ class TimerSamplingEndToEndIT extends DistributionTest {
         // 20 rounds of 20 ms asleep: about 0.4 s in sleepy (a late wakeup on a loaded machine adds a
         // little), whatever busy's 5 ms of CPU per round take in wall time there (80 % of main's
         // time on an idle machine, about a third with the two cores heavily shared)
-        assertTrue(sleepy > 0.3 && sleepy < 0.9, "sleepy's wall time " + sleepy + " s: " + shown(wall));
+        // (no upper bound: each late wakeup on a busy machine adds to it)
+        assertTrue(sleepy > 0.3 && sleepy <= main, "sleepy's wall time " + sleepy + " s: " + shown(wall));
         assertTrue(sum(wall, "nanosleep", 3) > 0, "the libc frames below sleepy: " + shown(wall));
         assertTrue(busy > 0, shown(wall));
 

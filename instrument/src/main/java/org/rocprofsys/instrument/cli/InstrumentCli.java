@@ -109,20 +109,22 @@ public final class InstrumentCli {
     private final OptionSpec instructionExclude =
             regex(null, "--instruction-exclude", "Exclude functions with an instruction matching");
     private final OptionSpec internalLibraryDeps = cli.flag(
-            "symbol selection", "Treat the dependencies of internal libraries as internal", "--internal-library-deps");
+            "symbol selection",
+            "Treat the libraries the internal libraries link as internal (at run time)",
+            "--internal-library-deps");
     private final OptionSpec internalLibraryAppend = cli.valued(
             "symbol selection",
             "string",
             "1..*",
             "LIB",
-            "Add libraries to the internal set",
+            "Treat these libraries as internal: their functions are never instrumented",
             "--internal-library-append");
     private final OptionSpec internalLibraryRemove = cli.valued(
             "symbol selection",
             "string",
             "1..*",
             "LIB",
-            "Remove libraries from the internal set",
+            "Take these libraries out of the internal set (libc, liblzma, ...): their functions become candidates",
             "--internal-library-remove");
     private final OptionSpec linkage = cli.valued(
             "symbol selection",
@@ -350,7 +352,10 @@ public final class InstrumentCli {
                 coverageKind,
                 bool(pr, dynamicCallsites),
                 bool(pr, allowOverlapping),
-                unsupported(pr));
+                unsupported(pr),
+                list(pr, internalLibraryAppend),
+                list(pr, internalLibraryRemove),
+                bool(pr, internalLibraryDeps));
     }
 
     /**
@@ -367,9 +372,6 @@ public final class InstrumentCli {
                 loadInstr,
                 initFunctions,
                 finiFunctions,
-                internalLibraryDeps,
-                internalLibraryAppend,
-                internalLibraryRemove,
                 mpi,
                 loops,
                 traps,

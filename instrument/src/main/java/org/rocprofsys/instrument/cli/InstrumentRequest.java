@@ -49,7 +49,10 @@ public record InstrumentRequest(
         String coverage,
         boolean dynamicCallsites,
         boolean allowOverlapping,
-        List<UnsupportedUse> unsupported) {
+        List<UnsupportedUse> unsupported,
+        List<String> internalLibraryAppend,
+        List<String> internalLibraryRemove,
+        boolean internalLibraryDeps) {
 
     public enum Action {
         HELP,
@@ -70,7 +73,7 @@ public record InstrumentRequest(
                 a, List.of(), 0, false, null, null, false, List.of(), null, Map.of(), false, null, null, "trace", false,
                 "main", false, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
                 List.of(), List.of(), null, null, List.of(), null, List.of(), false, null, null, null, null, "none",
-                false, false, List.of());
+                false, false, List.of(), List.of(), List.of(), false);
     }
 
     /** Binary rewrite ({@code -o}). */

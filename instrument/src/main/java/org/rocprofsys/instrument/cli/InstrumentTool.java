@@ -10,7 +10,6 @@ import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,11 +41,13 @@ import org.rocprofsys.instrument.plan.LabelFormat;
 import org.rocprofsys.instrument.plan.PlanResult;
 import org.rocprofsys.instrument.plan.Planner;
 import org.rocprofsys.instrument.plan.PlannerOptions;
+import org.rocprofsys.instrument.report.ExclusionHint;
 import org.rocprofsys.instrument.report.FunctionList;
 import org.rocprofsys.instrument.report.ListFiles;
 import org.rocprofsys.instrument.report.PrintMode;
 import org.rocprofsys.instrument.rewrite.ElfRewriter;
 import org.rocprofsys.instrument.rewrite.RuntimePlanWriter;
+import org.rocprofsys.instrument.select.InternalLibraries;
 import org.rocprofsys.instrument.select.SelectionMessage;
 import org.rocprofsys.instrument.select.SelectionOptions;
 
@@ -67,13 +68,6 @@ public final class InstrumentTool {
             "return-in-patch",
             "indirect-jump-in-patch",
             "displacement-out-of-range");
-    /** System library folders: their libraries are never planned at run time (upstream's system-lib rule). */
-    private static final List<String> SYSTEM_DIRS =
-            List.of("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/");
-
-    /** Libraries beside the program planned for a later dlopen, at most this many per folder. */
-    private static final int MAX_DLOPEN_CANDIDATES = 64;
-
     /** How the command ends: an exit status, or a run of the target with a runtime plan. */
     public sealed interface Outcome {
         record Exit(int status) implements Outcome {}
@@ -191,6 +185,9 @@ public final class InstrumentTool {
             simulate = true;
             allFunctions = true;
         }
+        if (!simulate && StaticProgram.is(elf)) {
+            throw new ToolError(StaticProgram.instrumentRefusal(req.command().getFirst(), rewrite));
+        }
         if (simulate || rewrite) {
             // a runtime instrumentation runs the command through rocprof-sys-run, which loads the same
             // settings and warns about them then; it gets the options through Outcome.Launch and warns
@@ -219,7 +216,15 @@ public final class InstrumentTool {
 
         List<Path> modules = new ArrayList<>(List.of(target));
         if (!rewrite && !simulate) {
-            modules.addAll(userLibraries(elf));
+            RuntimeModules runtime =
+                    RuntimeModules.of(elf, options.selection(), req.internalLibraryDeps(), environment, cwd);
+            modules.addAll(runtime.planned());
+            if (!runtime.internalDeps().isEmpty()) {
+                options = options.withSelection(options.selection()
+                        .withInternalLibraries(
+                                options.selection().internalLibraries().plusAppend(runtime.internalDeps())));
+            }
+            sayLeftOut(runtime.systemLeftOut());
         }
         List<PlanResult> results = new ArrayList<>();
         try (Capstone capstone = Capstone.openX86_64()) {
@@ -233,6 +238,10 @@ public final class InstrumentTool {
                     }
                 }
                 say(r.summary());
+                if (!rewrite) { // a rewrite that selects nothing fails with the hint
+                    ExclusionHint.of(r.plan(), options.selection())
+                            .ifPresent(h -> say("[rocprof-sys][exe] " + h.line()));
+                }
                 results.add(r);
             }
         } catch (ElfFormatException e) {
@@ -268,8 +277,10 @@ public final class InstrumentTool {
             Path output = outputPath(req.output(), target);
             InstrumentPlan plan = plans.getFirst();
             if (plan.instrumented().isEmpty() && req.modeNumber() == 0) {
-                throw new ToolError(target + ": no function is selected for instrumentation (see "
-                        + listDir.resolve("excluded.txt") + "); nothing written");
+                String why = ExclusionHint.of(plan, options.selection())
+                        .map(h -> h.summary() + " (see " + listDir.resolve("excluded.txt") + "); " + h.advice())
+                        .orElse("no function is selected (see " + listDir.resolve("excluded.txt") + ")");
+                throw new ToolError(target + ": " + why + "; nothing written");
             }
             Path parent = output.toAbsolutePath().getParent();
             if (parent != null) {
@@ -334,6 +345,7 @@ public final class InstrumentTool {
                 .allowOverlapping(req.allowOverlapping())
                 .dynamicCallsites(req.dynamicCallsites())
                 .mainFunction(req.mainFunction())
+                .internalLibraries(new InternalLibraries(req.internalLibraryAppend(), req.internalLibraryRemove()))
                 .coverage(req.modeNumber() == 2 || !req.coverage().equals("none"))
                 .defaultMinInstructions(SelectionOptions.defaultMinInstructions(environment));
         if (req.linkage() != null) {
@@ -394,75 +406,21 @@ public final class InstrumentTool {
     }
 
     /**
-     * The DT_NEEDED libraries found through RPATH/RUNPATH and LD_LIBRARY_PATH, and the libraries
-     * in the program's folder and its RPATH/RUNPATH folders, outside the system folders.
+     * One line for the system libraries a runtime instrumentation leaves out: upstream never plans
+     * them, and a user who wanted one learns that {@code -MI} selects it.
      */
-    private List<Path> userLibraries(ElfFile elf) {
-        Path origin = elf.path().toAbsolutePath().getParent();
-        List<Path> runPaths = new ArrayList<>();
-        for (String r : List.of(elf.runpath().orElse(""), elf.rpath().orElse(""))) {
-            for (String d : r.split(":")) {
-                if (!d.isEmpty()) {
-                    runPaths.add(cwd.resolve(
-                            d.replace("${ORIGIN}", origin.toString()).replace("$ORIGIN", origin.toString())));
-                }
-            }
+    private void sayLeftOut(List<Path> leftOut) {
+        if (leftOut.isEmpty()) {
+            return;
         }
-        List<Path> searchPath = new ArrayList<>(runPaths);
-        for (String d : environment.getOrDefault("LD_LIBRARY_PATH", "").split(":")) {
-            if (!d.isEmpty()) {
-                searchPath.add(cwd.resolve(d));
-            }
-        }
-        Set<Path> out = new LinkedHashSet<>();
-        for (String needed : elf.needed()) {
-            searchPath.stream()
-                    .map(d -> d.resolve(needed))
-                    .filter(Files::isRegularFile)
-                    .findFirst()
-                    .flatMap(InstrumentTool::realPath)
-                    .filter(InstrumentTool::userLibrary)
-                    .ifPresent(out::add);
-        }
-        // libraries the program may dlopen later: the user libraries beside it and in its
-        // RUNPATH/RPATH folders (the agent applies a plan when its library is loaded)
-        List<Path> folders = new ArrayList<>(runPaths);
-        folders.add(origin);
-        for (Path dir : folders) {
-            if (inSystemFolder(dir)) {
-                continue;
-            }
-            try (var files = Files.list(dir)) {
-                files.filter(f -> f.getFileName().toString().matches("lib.*\\.so(\\.[0-9.]+)?"))
-                        .sorted()
-                        .limit(MAX_DLOPEN_CANDIDATES)
-                        .map(InstrumentTool::realPath)
-                        .flatMap(Optional::stream)
-                        .filter(InstrumentTool::userLibrary)
-                        .forEach(out::add);
-            } catch (IOException e) {
-                // an unreadable folder offers no library
-            }
-        }
-        return List.copyOf(out);
-    }
-
-    private static Optional<Path> realPath(Path p) {
-        try {
-            return Optional.of(p.toRealPath());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    /** Outside the system folders, and not one of the profiler's own libraries. */
-    private static boolean userLibrary(Path p) {
-        return !inSystemFolder(p) && !p.getFileName().toString().startsWith("librocprof-sys");
-    }
-
-    private static boolean inSystemFolder(Path p) {
-        String s = p + "/";
-        return SYSTEM_DIRS.stream().anyMatch(s::startsWith);
+        List<String> names =
+                leftOut.stream().map(p -> p.getFileName().toString()).toList();
+        String example = ExclusionHint.stem(names.getFirst());
+        say("[rocprof-sys][exe] " + names.size() + " system librar" + (names.size() == 1 ? "y" : "ies")
+                + " of the program " + (names.size() == 1 ? "is" : "are") + " not instrumented ("
+                + String.join(", ", names.subList(0, Math.min(5, names.size())))
+                + (names.size() > 5 ? ", ..." : "") + "): -MI/--module-include <regex> selects one, e.g. -MI "
+                + example);
     }
 
     /** {@code <OUTPUT_PATH>/<OUTPUT_PREFIX>instrumentation} (OUTPUT_PATH replaced by --print-dir). */

@@ -17,6 +17,10 @@ public record PlannerOptions(SelectionOptions selection, LabelFormat label, int 
             throw new IllegalArgumentException("mode " + mode + " (0 trace, 1 sampling, 2 coverage)");
     }
 
+    public PlannerOptions withSelection(SelectionOptions s) {
+        return new PlannerOptions(s, label, mode, allFunctions);
+    }
+
     public static PlannerOptions of(SelectionOptions selection) {
         return new PlannerOptions(selection, LabelFormat.NAME_ONLY, selection.coverage() ? 2 : 0, false);
     }

@@ -51,6 +51,19 @@ public enum FunctionList {
         };
     }
 
+    /** Whether the rows have a reason (the excluded list's). */
+    public boolean hasReasons() {
+        return this == EXCLUDED;
+    }
+
+    /**
+     * Why each row of {@link #rows} is in this list, in the same order: the excluded list's
+     * reasons (upstream's words, see {@code plan.Exclusion}); empty for the other lists.
+     */
+    public List<String> reasons(InstrumentPlan plan) {
+        return hasReasons() ? plan.excluded().stream().map(Exclusion::reason).toList() : List.of();
+    }
+
     public static FunctionList of(String stem) {
         for (FunctionList l : values()) {
             if (l.stem.equals(stem)) return l;

@@ -14,6 +14,11 @@ public final class JsonList {
     private JsonList() {}
 
     public static String render(FunctionList list, List<FunctionInfo> rows) {
+        return render(list, rows, null);
+    }
+
+    /** {@code reasons}: one per row, written as a last key "reason"; null for none. */
+    public static String render(FunctionList list, List<FunctionInfo> rows, List<String> reasons) {
         StringBuilder sb = new StringBuilder();
         sb.append("{\n    \"rocprofsys\": {\n        \"")
                 .append(list.label())
@@ -36,7 +41,11 @@ public final class JsonList {
             sb.append(in).append("\"function\": ").append(str(f.name())).append(",\n");
             sb.append(in).append("\"signature\": ").append(str(f.signature())).append(",\n");
             sb.append(in).append("\"linkage\": ").append(str(f.linkage())).append(",\n");
-            sb.append(in).append("\"visibility\": ").append(str(f.visibility())).append("\n");
+            sb.append(in).append("\"visibility\": ").append(str(f.visibility()));
+            if (reasons != null) {
+                sb.append(",\n").append(in).append("\"reason\": ").append(str(reasons.get(i)));
+            }
+            sb.append("\n");
             sb.append("                }");
         }
         sb.append(rows.isEmpty() ? "]\n" : "\n            ]\n");

@@ -12,7 +12,8 @@ import org.rocprofsys.instrument.plan.InstrumentPlan;
 /**
  * Writes {@code <dir>/{available,instrumented,excluded,overlapping}.{txt,json,xml}} (the caller
  * passes {@code <OUTPUT_PATH>/<OUTPUT_PREFIX>instrumentation}). Each file is written to a
- * temporary sibling and renamed into place, so a reader sees a complete file or none.
+ * temporary sibling and renamed into place, so a reader sees a complete file or none. The
+ * excluded list carries one more column (txt) or key (json, xml) than upstream's: the reason.
  */
 public final class ListFiles {
     private ListFiles() {}
@@ -45,11 +46,14 @@ public final class ListFiles {
         List<Path> written = new ArrayList<>();
         for (FunctionList list : lists) {
             var rows = plans.stream().flatMap(p -> list.rows(p).stream()).toList();
+            List<String> reasons = list.hasReasons()
+                    ? plans.stream().flatMap(p -> list.reasons(p).stream()).toList()
+                    : null;
             for (Format f : formats) {
                 String text = switch (f) {
-                    case TXT -> TextList.render(rows);
-                    case JSON -> JsonList.render(list, rows);
-                    case XML -> XmlList.render(list, rows);
+                    case TXT -> TextList.render(rows, reasons);
+                    case JSON -> JsonList.render(list, rows, reasons);
+                    case XML -> XmlList.render(list, rows, reasons);
                 };
                 Path target = dir.resolve(list.stem() + "." + f.extension());
                 AtomicFile.writeString(target, text);

@@ -16,6 +16,11 @@ public final class TextList {
     private TextList() {}
 
     public static String render(List<FunctionInfo> rows) {
+        return render(rows, null);
+    }
+
+    /** {@code reasons}: one per row, written as a last column "Reason"; null for none. */
+    public static String render(List<FunctionInfo> rows, List<String> reasons) {
         int w0 = 0;
         int w1 = 0;
         int w2 = 0;
@@ -44,9 +49,13 @@ public final class TextList {
                 .append(' ')
                 .append(left("Function", w1 + 8))
                 .append(' ')
-                .append(left("FunctionSignature", w2 + 8))
-                .append('\n');
-        for (FunctionInfo f : rows) {
+                .append(left("FunctionSignature", w2 + 8));
+        if (reasons != null) {
+            sb.append(' ').append("Reason");
+        }
+        sb.append('\n');
+        for (int i = 0; i < rows.size(); i++) {
+            FunctionInfo f = rows.get(i);
             sb.append(right("0x" + Long.toHexString(f.address()), 14))
                     .append(' ')
                     .append(right(Long.toString(f.size()), 14))
@@ -63,8 +72,11 @@ public final class TextList {
                     .append(' ')
                     .append(left(cut(f.name()), w1 + 8))
                     .append(' ')
-                    .append(left(cut(f.signature()), w2 + 8))
-                    .append('\n');
+                    .append(left(cut(f.signature()), w2 + 8));
+            if (reasons != null) {
+                sb.append(' ').append(reasons.get(i));
+            }
+            sb.append('\n');
         }
         return sb.toString();
     }

@@ -12,6 +12,11 @@ public final class XmlList {
     private XmlList() {}
 
     public static String render(FunctionList list, List<FunctionInfo> rows) {
+        return render(list, rows, null);
+    }
+
+    /** {@code reasons}: one per row, written as a last field "reason"; null for none. */
+    public static String render(FunctionList list, List<FunctionInfo> rows, List<String> reasons) {
         StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<cereal>\n");
         sb.append("\t<rocprofsys>\n\t\t<").append(list.label()).append(">\n");
         sb.append("\t\t\t<module_functions size=\"dynamic\">\n");
@@ -26,6 +31,9 @@ public final class XmlList {
             field(sb, "signature", f.signature());
             field(sb, "linkage", f.linkage());
             field(sb, "visibility", f.visibility());
+            if (reasons != null) {
+                field(sb, "reason", reasons.get(i));
+            }
             sb.append("\t\t\t\t</value").append(i).append(">\n");
         }
         sb.append("\t\t\t</module_functions>\n\t\t</").append(list.label()).append(">\n\t</rocprofsys>\n</cereal>\n");

@@ -35,6 +35,14 @@ final class HardConstraints {
                     + "|librocmtools|libcaliper|liblikwid|libprofiler|libtcmalloc[a-z_]*|libcapstone)"
                     + "(-[0-9.]+)?\\.so(\\.[0-9.]+)?$");
 
+    /** The reason of a function of an internal library; {@code --internal-library-remove} lifts it. */
+    static final String INTERNAL_LIBRARY_REASON = "internal library";
+
+    /** Whether {@code module} is one of upstream's internal libraries (before the user's changes). */
+    static boolean internalLibrary(String module) {
+        return INTERNAL_LIBRARY.matcher(fileName(module)).find();
+    }
+
     // ---- is_module_constrained (matched on the module's file name) ---------------------------
     private static final Pattern EXT = Pattern.compile("\\.(s|S)$");
     private static final Pattern SYS = Pattern.compile("^(s|k|e|w)_[A-Za-z_0-9\\-]+\\.(c|C)$");
@@ -278,8 +286,11 @@ final class HardConstraints {
             if (TIMEMORY_FUNCTION.matcher(function).find()) return new Hit("function", "Excluding", "timemory", 3);
             if (PERFETTO_FUNCTION.matcher(function).find()) return new Hit("function", "Excluding", "perfetto", 3);
         }
-        if (!moduleLifted && INTERNAL_LIBRARY.matcher(base).find()) {
-            return new Hit("module", "Excluding", "internal library", 3);
+        if (!moduleLifted
+                && !o.internalLibraries().removed(base)
+                && (INTERNAL_LIBRARY.matcher(base).find()
+                        || o.internalLibraries().appended(base))) {
+            return new Hit("module", "Excluding", INTERNAL_LIBRARY_REASON, 3);
         }
         return null;
     }

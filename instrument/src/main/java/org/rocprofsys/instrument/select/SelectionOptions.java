@@ -34,6 +34,7 @@ import java.util.regex.Pattern;
  * @param dynamicCallsites        {@code --dynamic-callsites}: force functions with indirect calls
  * @param mainFunction            {@code -m}: wrapped with init/fini, never instrumented as a function
  * @param coverage                {@code -M coverage}: the coverage rules (no linkage/visibility filter)
+ * @param internalLibraries       {@code --internal-library-append/-remove}: changes to the internal libraries
  */
 public record SelectionOptions(
         List<Pattern> functionInclude,
@@ -55,7 +56,8 @@ public record SelectionOptions(
         boolean allowOverlapping,
         boolean dynamicCallsites,
         String mainFunction,
-        boolean coverage) {
+        boolean coverage,
+        InternalLibraries internalLibraries) {
 
     /** Upstream's ROCPROFSYS_DEFAULT_MIN_INSTRUCTIONS default. */
     public static final long DEFAULT_MIN_INSTRUCTIONS = 1024;
@@ -113,7 +115,8 @@ public record SelectionOptions(
                 false,
                 false,
                 "main",
-                false);
+                false,
+                InternalLibraries.NONE);
     }
 
     /** The four minimums after upstream's heuristics. */
@@ -191,7 +194,8 @@ public record SelectionOptions(
                 allowOverlapping,
                 dynamicCallsites,
                 mainFunction,
-                coverage);
+                coverage,
+                internalLibraries);
     }
 
     private static List<Pattern> plus(List<Pattern> base, Map<String, String> env, String suffix) {
@@ -228,7 +232,33 @@ public record SelectionOptions(
                 allowOverlapping,
                 dynamicCallsites,
                 mainFunction,
-                coverage);
+                coverage,
+                internalLibraries);
+    }
+
+    public SelectionOptions withInternalLibraries(InternalLibraries libraries) {
+        return new SelectionOptions(
+                functionInclude,
+                functionExclude,
+                functionRestrict,
+                callerInclude,
+                moduleInclude,
+                moduleExclude,
+                moduleRestrict,
+                internalFunctionInclude,
+                internalModuleInclude,
+                instructionExclude,
+                linkage,
+                visibility,
+                minInstructions,
+                minAddressRange,
+                minInstructionsLoop,
+                minAddressRangeLoop,
+                allowOverlapping,
+                dynamicCallsites,
+                mainFunction,
+                coverage,
+                libraries);
     }
 
     public static Builder builder() {
@@ -258,6 +288,7 @@ public record SelectionOptions(
         private boolean dynamicCallsites;
         private String mainFunction = "main";
         private boolean coverage;
+        private InternalLibraries internalLibraries = InternalLibraries.NONE;
 
         private static void add(List<Pattern> to, String... regexes) {
             for (String r : regexes) to.add(Pattern.compile(r));
@@ -368,6 +399,11 @@ public record SelectionOptions(
             return this;
         }
 
+        public Builder internalLibraries(InternalLibraries v) {
+            internalLibraries = v;
+            return this;
+        }
+
         public SelectionOptions build() {
             Minimums m = resolveMinimums(
                     minInstructions, minAddressRange, minInstructionsLoop, minAddressRangeLoop, defaultMin);
@@ -391,7 +427,8 @@ public record SelectionOptions(
                     allowOverlapping,
                     dynamicCallsites,
                     mainFunction,
-                    coverage);
+                    coverage,
+                    internalLibraries);
         }
     }
 }

@@ -60,9 +60,6 @@ class InstrumentCliTest {
                         "--load-instr",
                         "--init-functions",
                         "--fini-functions",
-                        "--internal-library-deps",
-                        "--internal-library-append",
-                        "--internal-library-remove",
                         "--mpi",
                         "-l/--instrument-loops",
                         "--traps",
@@ -80,7 +77,7 @@ class InstrumentCliTest {
                 r.unsupported().get(2).message());
         assertEquals(
                 "--mpi (command line) is not supported yet and has no effect",
-                r.unsupported().get(10).message());
+                r.unsupported().get(7).message());
         // a flag turned off asks for what happens anyway
         assertEquals(List.of(), parse("--mpi", "off", "-l", "false").unsupported());
     }

@@ -105,6 +105,21 @@ class ListFilesTest {
                 "int twice<int>(int)",
                 xml.getElementsByTagName("signature").item(0).getTextContent());
         assertEquals(2, xml.getElementsByTagName("function").getLength());
+
+        // the excluded list says why, in each format
+        assertEquals(
+                "min-instructions", xml.getElementsByTagName("reason").item(1).getTextContent());
+        String[] excluded = Files.readString(out.resolve("excluded.txt")).split("\n");
+        assertTrue(excluded[0].endsWith(" Reason"), excluded[0]);
+        assertTrue(excluded[1].endsWith(" linkage-constraint"), excluded[1]);
+        assertTrue(excluded[2].endsWith(" min-instructions"), excluded[2]);
+        JsonNode why = new ObjectMapper()
+                .readTree(out.resolve("excluded.json").toFile())
+                .path("rocprofsys")
+                .path("excluded_module_functions")
+                .path("module_functions");
+        assertEquals("linkage-constraint", why.get(0).path("reason").asText());
+        assertFalse(Files.readString(out.resolve("available.txt")).contains("Reason"), "only the excluded list");
     }
 
     @Test

@@ -39,7 +39,10 @@ class KfdEventReaderTest {
             Thread.sleep(1);
         }
         write(gpu1[1], text.substring(half));
-        Thread.sleep(300);
+        // the reader's thread gets every line however busy the machine is: wait for them, not a time
+        for (int i = 0; i < 12_000 && lines.size() < session.size(); i++) {
+            Thread.sleep(5);
+        }
         reader.close();
         LibC.close(gpu0[1]);
         LibC.close(gpu1[1]);
