@@ -55,7 +55,8 @@ public final class Session {
      *
      * @param command      the target's argv
      * @param environment  its environment (the launcher's updates already applied)
-     * @param workingDirectory where it runs and relative outputs go
+     * @param workingDirectory where relative paths and outputs go; the target runs in this JVM's own
+     *                         working directory (the same one, named in bytes the JVM may not decode)
      * @param agentLibrary the librocprof-sys.so to preload
      */
     public record Launch(
@@ -111,27 +112,31 @@ public final class Session {
             checkOutputs(env);
             List<ExecGateAttacher> gates = SessionPart.withRole(sources, ExecGateAttacher.class);
             boolean gated = !gates.isEmpty();
-            if (gated) {
-                ExecGate.checkExecutable(launch.command().getFirst(), env, launch.workingDirectory());
+            String program = launch.command().getFirst();
+            NativeText text = NativeText.ofThisProcess();
+            List<byte[]> argv = text.command(launch.command());
+            Optional<SessionException> cannot = CannotExecute.check(
+                    program, env, launch.workingDirectory(), NativeText.representable(program, argv.getFirst()));
+            if (cannot.isPresent()) {
+                throw cannot.get();
             }
-            ProcessBuilder pb = new ProcessBuilder(gated ? ExecGate.command(launch.command()) : launch.command())
-                    .directory(launch.workingDirectory().toFile())
-                    .inheritIO();
-            pb.environment().clear();
-            pb.environment().putAll(gated ? ExecGate.environment(env) : env);
-            Process target;
-            try {
-                target = pb.start();
-            } catch (IOException e) {
-                throw new SessionException("cannot execute '" + launch.command().getFirst() + "': "
-                        + e.getMessage().replaceFirst("^Cannot run program \"[^\"]*\"[^:]*: ", ""));
-            }
-            int pid = (int) target.pid();
+            TargetProcess target = TargetProcess.start(
+                    argv,
+                    program,
+                    text.environment(env),
+                    launch.environment().get(TargetProcess.STATE_VARIABLE),
+                    gated,
+                    dir.path());
+            int pid;
             if (gated) {
                 ExecGate.awaitStopped(target);
+                pid = target.pid();
                 for (ExecGateAttacher gate : gates) {
                     gate.attachBeforeExec(pid);
                 }
+            } else {
+                pid = target.awaitPid();
+                target.awaitExec();
             }
             String exe = Path.of(launch.command().getFirst()).getFileName().toString();
             ZonedDateTime launched = ZonedDateTime.now(ZoneId.systemDefault());
@@ -156,12 +161,13 @@ public final class Session {
                 collector.setRootPid(pid);
             } catch (IOException | RuntimeException e) {
                 if (gated) {
-                    target.destroyForcibly(); // held before its exec: it has not run
+                    target.destroy(); // held before its exec: it has not run
                 }
                 throw e;
             }
             if (gated) {
                 ExecGate.release(target);
+                target.awaitExec();
             }
             List<EventSource> eventSources = SessionPart.withRole(sources, EventSource.class);
             for (EventSource source : eventSources) {
@@ -252,6 +258,7 @@ public final class Session {
 
     private Map<String, String> targetEnvironment(Path sessionDir) {
         Map<String, String> env = new HashMap<>(launch.environment());
+        env.remove(TargetProcess.STATE_VARIABLE); // the launch helper's, not the target's
         String preload = env.get("LD_PRELOAD");
         String agent = launch.agentLibrary().toString();
         env.put("LD_PRELOAD", preload == null || preload.isBlank() ? agent : agent + ":" + preload);
