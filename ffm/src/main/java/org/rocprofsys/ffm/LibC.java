@@ -150,6 +150,11 @@ public final class LibC {
                 LINKER.downcallHandle(find("kill"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     }
 
+    private static final class Mkdir {
+        static final MethodHandle H =
+                LINKER.downcallHandle(find("mkdir"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
+    }
+
     // int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
     //                 const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
     private static final class PosixSpawn {
@@ -295,6 +300,33 @@ public final class LibC {
             throw rethrow(t);
         }
     }
+
+    /**
+     * open(path, O_RDONLY|O_CLOEXEC) of a path given as bytes (a name Java's charset cannot spell);
+     * value is the fd or -1 with errno.
+     */
+    public static Result openRead(byte[] path) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            int fd = (int) OpenErrno.H.invokeExact(state, cString(a, path), O_RDONLY | O_CLOEXEC);
+            return new Result(fd, fd < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** mkdir(path, mode) of a path given as bytes; value 0, or -1 with errno (EEXIST when it is there). */
+    public static Result mkdir(byte[] path, int mode) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            int rc = (int) Mkdir.H.invokeExact(state, cString(a, path), mode);
+            return new Result(rc, rc < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static final int EEXIST = 17;
 
     /** open(path, O_RDWR|O_CLOEXEC); value is the fd or -1 with errno. */
     public static Result openReadWrite(String path) {

@@ -103,15 +103,30 @@ final class NativeText {
         return out;
     }
 
-    /** The raw value of one of this JVM's environment variables, when it was given one equal to {@code value}. */
-    byte[] variable(String name, String value) {
-        byte[] raw = environment.get(name + "=" + value);
-        return raw == null ? encode(value) : Arrays.copyOfRange(raw, name.length() + 1, raw.length);
-    }
-
     /** Whether {@code text} names the same bytes as {@code raw}: then Java's file APIs can use it. */
     static boolean representable(String text, byte[] raw) {
         return Arrays.equals(encode(text), raw);
+    }
+
+    /**
+     * The bytes of a setting's {@code value}: those of the variable {@code name} when the JVM was
+     * given it with that value, else those of an argument that decodes to it (an option's value).
+     */
+    byte[] settingBytes(String name, String value) {
+        byte[] raw = environment.get(name + "=" + value);
+        if (raw != null) {
+            return Arrays.copyOfRange(raw, name.length() + 1, raw.length);
+        }
+        for (int i = decodedArguments.size() - 1; i >= 0; i--) {
+            if (decodedArguments.get(i).equals(value)) {
+                return arguments.get(i);
+            }
+        }
+        return encode(value);
+    }
+
+    static Charset charset() {
+        return JNU;
     }
 
     static byte[] encode(String s) {

@@ -67,6 +67,8 @@ public final class Session {
     private final PrintStream log;
     private final List<SessionPart> sources;
     private final List<OutputFormat> formats;
+    /** ROCPROFSYS_OUTPUT_PATH made from its bytes, when a string cannot name it ({@link RawOutputDirectory}). */
+    private Optional<Path> outputDirectory = Optional.empty();
 
     /**
      * @param sources the run's session parts (samplers, GPU backends), in the order their roles are
@@ -100,6 +102,10 @@ public final class Session {
         if (badComponents.isPresent()) {
             throw new SessionException("ROCPROFSYS_TIMEMORY_COMPONENTS: " + badComponents.get());
         }
+        NativeText text = NativeText.ofThisProcess();
+        String outputPath = settings.get("ROCPROFSYS_OUTPUT_PATH");
+        outputDirectory = RawOutputDirectory.of(
+                outputPath, text.settingBytes("ROCPROFSYS_OUTPUT_PATH", outputPath), launch.workingDirectory());
         try (SessionDirectory dir = SessionDirectory.create(Path.of(settings.get("ROCPROFSYS_TMPDIR")))) {
             Map<String, String> env = targetEnvironment(dir.path());
             Optional<String> unwritable = OutputLocation.problem(
@@ -113,7 +119,6 @@ public final class Session {
             List<ExecGateAttacher> gates = SessionPart.withRole(sources, ExecGateAttacher.class);
             boolean gated = !gates.isEmpty();
             String program = launch.command().getFirst();
-            NativeText text = NativeText.ofThisProcess();
             List<byte[]> argv = text.command(launch.command());
             Optional<SessionException> cannot = CannotExecute.check(
                     program, env, launch.workingDirectory(), NativeText.representable(program, argv.getFirst()));
@@ -332,12 +337,13 @@ public final class Session {
                 key -> settings.registry().find(key).map(d -> settings.get(d.envName())),
                 Optional.empty());
         OutputSettings os = new OutputSettings(
-                settings.get("ROCPROFSYS_OUTPUT_PATH"),
+                outputDirectory.isPresent() ? "" : settings.get("ROCPROFSYS_OUTPUT_PATH"),
                 settings.get("ROCPROFSYS_OUTPUT_PREFIX"),
                 settings.bool("ROCPROFSYS_TIME_OUTPUT"),
                 settings.get("ROCPROFSYS_TIME_FORMAT"),
                 settings.bool("ROCPROFSYS_USE_PID"),
                 settings.get("ROCPROFSYS_PERFETTO_FILE"));
-        return new OutputPaths(os, ctx, launch.workingDirectory(), OptionalInt.empty());
+        // a folder named in bytes a string cannot carry: the names are anchored at its Path instead
+        return new OutputPaths(os, ctx, outputDirectory.orElse(launch.workingDirectory()), OptionalInt.empty());
     }
 }
