@@ -65,6 +65,8 @@ class LaunchFidelityIT extends DistributionTest {
                     out=$("$D/$tool" -- cat $'file\\xe9.txt') || { echo "$tool failed"; exit 1; }
                     [[ $out == data ]] || { echo "$tool read '$out'"; exit 1; }
                 done
+                out=$(ROCPROFSYS_ENABLED=OFF "$D/rocprof-sys-run" -- cat $'file\\xe9.txt') || { echo "unprofiled failed"; exit 1; }
+                [[ $out == data ]] || { echo "unprofiled read '$out'"; exit 1; }
                 printf 'import sys\\nsys.stdout.write(open(sys.argv[1].encode("utf-8", "surrogateescape"), "rb").read().decode())\\n' > s.py
                 out=$("$D/rocprof-sys-python" -- s.py $'file\\xe9.txt') || { echo "python failed"; exit 1; }
                 [[ $out == data ]] || { echo "python read '$out'"; exit 1; }
@@ -98,7 +100,7 @@ class LaunchFidelityIT extends DistributionTest {
                 for locale in C C.UTF-8; do
                     out=$(LC_ALL=$locale ROCPROFSYS_OUTPUT_PATH=rel "$D/rocprof-sys-run" -- /bin/pwd) || { echo "rc $?"; exit 1; }
                     [[ $out == "$PWD" ]] || { echo "pwd printed '$out'"; exit 1; }
-                    [[ -f rel/metadata.json ]] || { echo "no rel/metadata.json in $locale"; exit 1; }
+                    [[ -f rel/cwd/metadata.json ]] || { echo "no rel/cwd/metadata.json in $locale"; exit 1; }
                     rm -rf rel
                 done
                 echo ok
@@ -129,7 +131,10 @@ class LaunchFidelityIT extends DistributionTest {
         for (String line : stdout.lines().toList()) {
             int sp = line.indexOf(' ');
             if (sp > 0) {
-                out.put(line.substring(0, sp), line.substring(sp + 1));
+                // the test kit captures each run's stdout and stderr in files of their own
+                out.put(
+                        line.substring(0, sp),
+                        line.substring(sp + 1).replaceAll("/[^ ]*rocprofsys-test[0-9]+\\.(out|err)", "<captured>"));
             }
         }
         return out;
@@ -292,12 +297,17 @@ class LaunchFidelityIT extends DistributionTest {
                 new Case("./plain.txt", 126, "Permission denied"),
                 new Case("./missing", 127, "No such file or directory"),
                 new Case("no-such-program-anywhere", 127, "No such file or directory"))) {
-            for (String tool : TOOLS) {
+            // (rocprof-sys-instrument reads the program first and says what it found there)
+            for (String tool : List.of("rocprof-sys-run", "rocprof-sys-sample")) {
                 var r = tool(tool, env("cannot"), "--", c.command());
                 assertEquals(c.code(), r.exitCode(), r::toString);
                 assertTrue(r.stderr().contains("cannot execute '" + c.command() + "': " + c.reason()), r::toString);
             }
         }
+        // unprofiled (ROCPROFSYS_ENABLED=off) the command starts the same way
+        var off = tool("rocprof-sys-run", env("cannot-off", "ROCPROFSYS_ENABLED", "OFF"), "--", "./adir");
+        assertEquals(126, off.exitCode(), off::toString);
+        assertTrue(off.stderr().contains("cannot execute './adir': Is a directory"), off::toString);
         // bytes the JVM cannot decode: the launch helper finds out and says so
         var r = bash("\"$D/rocprof-sys-run\" -- $'./adir\\xe9'", env("cannot-raw"));
         assertEquals(127, r.exitCode(), r::toString);

@@ -117,6 +117,11 @@ final class NativeText {
         if (raw != null) {
             return Arrays.copyOfRange(raw, name.length() + 1, raw.length);
         }
+        return argumentBytes(value);
+    }
+
+    /** The bytes of the last argument of this JVM that decodes to {@code value}, else its encoding. */
+    byte[] argumentBytes(String value) {
         for (int i = decodedArguments.size() - 1; i >= 0; i--) {
             if (decodedArguments.get(i).equals(value)) {
                 return arguments.get(i);

@@ -67,7 +67,7 @@ public final class Session {
     private final PrintStream log;
     private final List<SessionPart> sources;
     private final List<OutputFormat> formats;
-    /** ROCPROFSYS_OUTPUT_PATH made from its bytes, when a string cannot name it ({@link RawOutputDirectory}). */
+    /** ROCPROFSYS_OUTPUT_PATH made from its bytes, when a string cannot name it ({@link BytePath}). */
     private Optional<Path> outputDirectory = Optional.empty();
 
     /**
@@ -104,8 +104,11 @@ public final class Session {
         }
         NativeText text = NativeText.ofThisProcess();
         String outputPath = settings.get("ROCPROFSYS_OUTPUT_PATH");
-        outputDirectory = RawOutputDirectory.of(
-                outputPath, text.settingBytes("ROCPROFSYS_OUTPUT_PATH", outputPath), launch.workingDirectory());
+        // the output names keep only ASCII (as upstream's): a folder with more is made from its bytes
+        if (outputPath.chars().anyMatch(c -> c > 0x7f) && !outputPath.contains("%")) {
+            outputDirectory = Optional.of(BytePath.createDirectories(
+                    text.settingBytes("ROCPROFSYS_OUTPUT_PATH", outputPath), launch.workingDirectory()));
+        }
         try (SessionDirectory dir = SessionDirectory.create(Path.of(settings.get("ROCPROFSYS_TMPDIR")))) {
             Map<String, String> env = targetEnvironment(dir.path());
             Optional<String> unwritable = OutputLocation.problem(

@@ -29,6 +29,7 @@ import org.rocprofsys.config.file.ConfigFiles;
 import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
+import org.rocprofsys.core.launch.BytePath;
 import org.rocprofsys.core.launch.ProgramPath;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfFormatException;
@@ -360,7 +361,7 @@ public final class InstrumentTool {
     /** The command's program: a path, or a name found on PATH (or, for a library, in the working directory). */
     private Path resolveTarget(String program) throws ToolError {
         if (program.contains("/")) {
-            Path p = cwd.resolve(program).normalize();
+            Path p = BytePath.ofArgument(program, cwd).normalize(); // the bytes the user gave
             if (Files.isDirectory(p)) {
                 throw new ToolError("'" + program + "' is a directory, not a program");
             }
