@@ -125,6 +125,40 @@ class LaunchFidelityIT extends DistributionTest {
         assertEquals("ok", r.stdout().strip(), r::toString);
     }
 
+    @Test
+    void aRewrittenBinaryIsWrittenWhereANonUtf8OutputNameSays() throws Exception {
+        Path src = Files.writeString(cwd.resolve("fns.c"), """
+                #include <stdio.h>
+                #include <stdlib.h>
+                __attribute__((noinline)) double work(int n) {
+                    double x = 0;
+                    for (int i = 0; i < n; i++) { x += i * 0.5; if (x > 1e9) x = 0; }
+                    return x;
+                }
+                __attribute__((noinline)) double more(int n) {
+                    double x = 1;
+                    for (int i = 0; i < n; i++) { x = x * 1.0001 + work(3); if (x > 1e6) x = 1; }
+                    return x;
+                }
+                int main(int argc, char **argv) {
+                    int n = argc > 1 ? atoi(argv[1]) : 1000;
+                    printf("%f\n", more(n) + work(n));
+                    return 3;
+                }
+                """);
+        Path exe = NativeCompiler.c().compile(src, cwd.resolve("fns"), "-O1", "-g");
+        var r = bash(
+                """
+                "$D/rocprof-sys-instrument" -o $'sub\xff/ins\xe9' --min-instructions=8 -- "$1" || exit 1
+                $'./sub\xff/ins\xe9' 10 >/dev/null
+                echo "rc=$?"
+                """,
+                env("rewrite-bytes"),
+                exe.toString());
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals("rc=3", r.stdout().strip(), r::toString);
+    }
+
     /** inherited_state's report as key -> value. */
     private static Map<String, String> report(String stdout) {
         Map<String, String> out = new LinkedHashMap<>();

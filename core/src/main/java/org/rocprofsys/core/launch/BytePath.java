@@ -43,6 +43,38 @@ public final class BytePath {
         }
     }
 
+    /**
+     * A file to be written, named by {@code name} as the user gave it (an option's value among this
+     * JVM's arguments): its folders are made, and a last name a string cannot carry is found by
+     * making a folder of that name for a moment (the Path keeps the bytes once it is gone).
+     */
+    public static Path ofNewFileArgument(String name, Path cwd) throws IOException {
+        byte[] raw = NativeText.ofThisProcess().argumentBytes(name);
+        if (NativeText.representable(name, raw)) {
+            return cwd.resolve(name);
+        }
+        int slash = raw.length - 1;
+        while (slash >= 0 && raw[slash] != '/') {
+            slash--;
+        }
+        try {
+            Path dir = slash < 0 ? cwd : createDirectories(Arrays.copyOf(raw, Math.max(slash, 1)), cwd);
+            byte[] base = Arrays.copyOfRange(raw, slash + 1, raw.length);
+            String baseName = text(base);
+            if (NativeText.representable(baseName, base)) {
+                return dir.resolve(baseName);
+            }
+            LibC.Result made = LibC.mkdir(raw, 0700);
+            Path out = of(raw, cwd);
+            if (made.value() == 0) {
+                Files.delete(out);
+            }
+            return out;
+        } catch (SessionException e) {
+            throw new IOException(e.getMessage());
+        }
+    }
+
     private static Path walk(byte[] raw, Path cwd, boolean create) throws SessionException {
         boolean absolute = raw.length > 0 && raw[0] == '/';
         Path current = absolute ? Path.of("/") : cwd;

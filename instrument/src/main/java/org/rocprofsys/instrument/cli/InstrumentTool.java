@@ -543,14 +543,14 @@ public final class InstrumentTool {
     }
 
     /** -o FILE, or upstream's default name (inventory §1.4). */
-    private Path outputPath(String given, Path target) {
+    private Path outputPath(String given, Path target) throws IOException {
         String base = target.getFileName().toString();
         boolean inCwd = target.toAbsolutePath()
                 .normalize()
                 .getParent()
                 .equals(cwd.toAbsolutePath().normalize());
         if (given != null && !given.isEmpty()) {
-            return cwd.resolve(given);
+            return BytePath.ofNewFileArgument(given, cwd); // the bytes the user gave
         }
         if (libraryName(base)) {
             return inCwd ? cwd.resolve("instrumented").resolve(base) : cwd.resolve(base);
