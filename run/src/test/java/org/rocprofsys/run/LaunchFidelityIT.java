@@ -147,14 +147,11 @@ class LaunchFidelityIT extends DistributionTest {
                 }
                 """);
         Path exe = NativeCompiler.c().compile(src, cwd.resolve("fns"), "-O1", "-g");
-        var r = bash(
-                """
-                "$D/rocprof-sys-instrument" -o $'sub\xff/ins\xe9' --min-instructions=8 -- "$1" || exit 1
-                $'./sub\xff/ins\xe9' 10 >/dev/null
+        var r = bash("""
+                "$D/rocprof-sys-instrument" -o $'sub\\xff/ins\\xe9' --min-instructions=8 -- "$1" || exit 1
+                $'./sub\\xff/ins\\xe9' 10 >/dev/null
                 echo "rc=$?"
-                """,
-                env("rewrite-bytes"),
-                exe.toString());
+                """, env("rewrite-bytes"), exe.toString());
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals("rc=3", r.stdout().strip(), r::toString);
     }
