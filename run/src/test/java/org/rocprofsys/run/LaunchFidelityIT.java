@@ -142,7 +142,7 @@ class LaunchFidelityIT extends DistributionTest {
                 }
                 int main(int argc, char **argv) {
                     int n = argc > 1 ? atoi(argv[1]) : 1000;
-                    printf("%f\n", more(n) + work(n));
+                    printf("%f\\n", more(n) + work(n));
                     return 3;
                 }
                 """);
