@@ -37,12 +37,16 @@ final class NativeText {
 
     /** This JVM's; empty (everything encoded) where /proc cannot be read. */
     static NativeText ofThisProcess() {
-        List<byte[]> args = split(read("/proc/self/cmdline"));
+        return of(read("/proc/self/cmdline"), read("/proc/self/environ"));
+    }
+
+    /** From the NUL-separated bytes of a command line and an environment (as /proc gives them). */
+    static NativeText of(byte[] cmdline, byte[] environ) {
         Map<String, byte[]> env = new HashMap<>();
-        for (byte[] entry : split(read("/proc/self/environ"))) {
+        for (byte[] entry : split(environ)) {
             env.putIfAbsent(new String(entry, JNU), entry);
         }
-        return new NativeText(args, env);
+        return new NativeText(split(cmdline), env);
     }
 
     private static byte[] read(String path) {
