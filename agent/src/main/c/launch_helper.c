@@ -23,8 +23,9 @@
  *    name and renamed, so it is whole when seen. Without DIR the helper says the error itself.
  *
  * The helper waits for the target, ignoring the terminal's SIGINT and SIGQUIT as a shell does
- * (the target, in the same process group, gets them), and ends as the target did: the same exit
- * code, or death by the same signal (with no core dump of its own).
+ * (the target, in the same process group, gets them) and SIGHUP and SIGTERM (the JVM forwards
+ * them to the target), and ends as the target did: the same exit code, or death by the same
+ * signal (with no core dump of its own).
  *
  * STATE is comma-separated key=value: ign=<hex SigIgn>, blk=<hex SigBlk>, nice=<n>,
  * nofile=<soft limit or unlimited>, fds=<fd>:<fd>... (descriptors beyond 0-2 the shell passed).
@@ -245,9 +246,13 @@ int main(int argc, char **argv) {
     }
     close_inherited(&st);
 
-    /* as a shell waiting for a foreground command: the terminal's keys are for the target */
+    /* as a shell waiting for a foreground command: the terminal's keys are for the target; and
+     * the JVM forwards SIGTERM and SIGHUP to the target itself: the helper must stay until the
+     * target ends, whose end is the one the JVM reads from it */
     signal(SIGINT, SIG_IGN);
     signal(SIGQUIT, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
     signal(SIGCHLD, SIG_DFL);
     set_mask(0);
 
