@@ -17,7 +17,7 @@ import java.util.Objects;
 
 /**
  * The one libc binding of the project, through FFM: the sampler's perf calls, the symbolizer's
- * open/close/free, the exec gate's kill. {@code open}, {@code syscall} and {@code ioctl} are
+ * open/close/free, the exec gate's kill, the launch helper's posix_spawn and waitpid. {@code open}, {@code syscall} and {@code ioctl} are
  * variadic (java-stack.md gotcha 5); errno is captured in the call (a later Java call would
  * clobber it). Each function is bound on its first call, in a holder class of its own: binding
  * spins classes (5-20 ms each), which a run that needs a few of them should not pay for all;
@@ -148,6 +148,24 @@ public final class LibC {
     private static final class Kill {
         static final MethodHandle H =
                 LINKER.downcallHandle(find("kill"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    }
+
+    private static final class Mkdir {
+        static final MethodHandle H =
+                LINKER.downcallHandle(find("mkdir"), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
+    }
+
+    // int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+    //                 const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+    private static final class PosixSpawn {
+        static final MethodHandle H = LINKER.downcallHandle(
+                find("posix_spawn"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    }
+    // pid_t waitpid(pid_t pid, int *status, int options)
+    private static final class Waitpid {
+        static final MethodHandle H = LINKER.downcallHandle(
+                find("waitpid"), FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
     }
 
     private static final class Strerror {
@@ -282,6 +300,33 @@ public final class LibC {
             throw rethrow(t);
         }
     }
+
+    /**
+     * open(path, O_RDONLY|O_CLOEXEC) of a path given as bytes (a name Java's charset cannot spell);
+     * value is the fd or -1 with errno.
+     */
+    public static Result openRead(byte[] path) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            int fd = (int) OpenErrno.H.invokeExact(state, cString(a, path), O_RDONLY | O_CLOEXEC);
+            return new Result(fd, fd < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** mkdir(path, mode) of a path given as bytes; value 0, or -1 with errno (EEXIST when it is there). */
+    public static Result mkdir(byte[] path, int mode) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            int rc = (int) Mkdir.H.invokeExact(state, cString(a, path), mode);
+            return new Result(rc, rc < 0 ? (int) ERRNO.get(state, 0L) : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static final int EEXIST = 17;
 
     /** open(path, O_RDWR|O_CLOEXEC); value is the fd or -1 with errno. */
     public static Result openReadWrite(String path) {
@@ -430,6 +475,67 @@ public final class LibC {
         timespec.set(JAVA_LONG, 8, timeoutNs % 1_000_000_000L);
         try {
             return (int) Waits.PPOLL.invokeExact(pollfds, (long) nfds, timespec, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * posix_spawn(3) of {@code path} with {@code argv} and {@code envp} given as bytes (no
+     * charset between the caller and the program); the child keeps this process's working
+     * directory and every descriptor without close-on-exec. Value: the pid, or -1 with the error.
+     */
+    public static Result posixSpawn(byte[] path, java.util.List<byte[]> argv, java.util.List<byte[]> envp) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pid = a.allocate(JAVA_INT);
+            int rc = (int) PosixSpawn.H.invokeExact(
+                    pid,
+                    cString(a, path),
+                    MemorySegment.NULL,
+                    MemorySegment.NULL,
+                    cStrings(a, argv),
+                    cStrings(a, envp));
+            return rc == 0 ? new Result(pid.get(JAVA_INT, 0), 0) : new Result(-1, rc);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static MemorySegment cString(Arena a, byte[] bytes) {
+        MemorySegment s = a.allocate(bytes.length + 1L);
+        MemorySegment.copy(bytes, 0, s, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes.length);
+        return s; // allocate() zeroes: the terminating NUL is there
+    }
+
+    private static MemorySegment cStrings(Arena a, java.util.List<byte[]> strings) {
+        MemorySegment array = a.allocate(ADDRESS, strings.size() + 1L);
+        for (int i = 0; i < strings.size(); i++) {
+            array.setAtIndex(ADDRESS, i, cString(a, strings.get(i)));
+        }
+        array.setAtIndex(ADDRESS, strings.size(), MemorySegment.NULL);
+        return array;
+    }
+
+    /** WNOHANG for {@link #waitpid}. */
+    public static final int WNOHANG = 1;
+
+    /**
+     * waitpid(2) for one child; value: its pid (0 with WNOHANG while it runs) or -1 with errno; the
+     * raw wait status in {@code status[0]}. EINTR is retried.
+     */
+    public static Result waitpid(long pid, int options, int[] status) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment state = a.allocate(CAPTURE);
+            MemorySegment st = a.allocate(JAVA_INT);
+            while (true) {
+                int r = (int) Waitpid.H.invokeExact(state, (int) pid, st, options);
+                int errno = r < 0 ? (int) ERRNO.get(state, 0L) : 0;
+                if (r < 0 && errno == EINTR) {
+                    continue;
+                }
+                status[0] = st.get(JAVA_INT, 0);
+                return new Result(r, errno);
+            }
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -18,6 +18,7 @@ import org.rocprofsys.core.launch.ProgramPath;
 import org.rocprofsys.core.launch.Session;
 import org.rocprofsys.core.launch.SessionException;
 import org.rocprofsys.core.launch.TargetOutcome;
+import org.rocprofsys.core.launch.UnprofiledRun;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.spi.Plugins;
 import org.rocprofsys.core.spi.SessionPart;
@@ -257,7 +258,7 @@ public final class RunCommand {
         settings.warnings().forEach(w -> say("warning: " + w));
         settings.unsupported().forEach(u -> say("warning: " + u.message()));
         if (inv.effectiveVerbosity() >= 1) {
-            say("Executing '" + String.join(" ", command) + "'...");
+            say("Executing '" + shown(command) + "'...");
         }
         if (inv.launcher().isPresent()) {
             return passThrough(command, targetEnv);
@@ -290,11 +291,11 @@ public final class RunCommand {
                     sources,
                     OUTPUT_FORMATS);
             TargetOutcome outcome = session.run();
-            say("'" + String.join(" ", command) + "' " + outcome.describe());
+            say("'" + shown(command) + "' " + outcome.describe());
             return outcome.exitCode();
         } catch (SessionException e) {
             say("error: " + e.getMessage());
-            return e.getMessage().startsWith("cannot execute") ? CANNOT_EXECUTE : USAGE_OR_CONFIG_ERROR;
+            return e.exitCode() != 0 ? e.exitCode() : USAGE_OR_CONFIG_ERROR;
         } catch (IOException e) {
             say("error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;
@@ -309,17 +310,38 @@ public final class RunCommand {
         message.lines().forEach(line -> err.println("[" + tool + "] " + line));
     }
 
+    /**
+     * A command line as the status lines show it: whole when short; else its first words and how
+     * many more there are (30,000 arguments once made 1.5 MB of stderr).
+     */
+    static String shown(List<String> command) {
+        StringBuilder out = new StringBuilder();
+        int words = 0;
+        for (String word : command) {
+            if (words > 0 && (words == SHOWN_WORDS || out.length() + 1 + word.length() > SHOWN_CHARS)) {
+                break;
+            }
+            out.append(words > 0 ? " " : "").append(word);
+            words++;
+        }
+        int more = command.size() - words;
+        if (out.length() > SHOWN_CHARS) {
+            out.setLength(SHOWN_CHARS);
+            out.append("...");
+        }
+        return more == 0 ? out.toString() : out + " ... (" + more + " more argument" + (more == 1 ? "" : "s") + ")";
+    }
+
+    private static final int SHOWN_WORDS = 16;
+    private static final int SHOWN_CHARS = 240;
+
     /** {@code --launcher}: the outer launcher (mpirun, srun) runs unprofiled; the inner rocprof-sys-run profiles. */
     private int passThrough(List<String> command, Map<String, String> env) throws InterruptedException {
-        ProcessBuilder pb =
-                new ProcessBuilder(command).directory(workingDirectory.toFile()).inheritIO();
-        pb.environment().clear();
-        pb.environment().putAll(env);
         try {
-            return pb.start().waitFor();
-        } catch (IOException e) {
-            say("error: cannot execute '" + command.getFirst() + "': " + e.getMessage());
-            return CANNOT_EXECUTE;
+            return UnprofiledRun.run(command, env, workingDirectory);
+        } catch (SessionException e) {
+            say("error: " + e.getMessage());
+            return e.exitCode() != 0 ? e.exitCode() : CANNOT_EXECUTE;
         }
     }
 }

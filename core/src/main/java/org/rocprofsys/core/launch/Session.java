@@ -55,7 +55,8 @@ public final class Session {
      *
      * @param command      the target's argv
      * @param environment  its environment (the launcher's updates already applied)
-     * @param workingDirectory where it runs and relative outputs go
+     * @param workingDirectory where relative paths and outputs go; the target runs in this JVM's own
+     *                         working directory (the same one, named in bytes the JVM may not decode)
      * @param agentLibrary the librocprof-sys.so to preload
      */
     public record Launch(
@@ -66,6 +67,8 @@ public final class Session {
     private final PrintStream log;
     private final List<SessionPart> sources;
     private final List<OutputFormat> formats;
+    /** ROCPROFSYS_OUTPUT_PATH made from its bytes, when a string cannot name it ({@link BytePath}). */
+    private Optional<Path> outputDirectory = Optional.empty();
 
     /**
      * @param sources the run's session parts (samplers, GPU backends), in the order their roles are
@@ -99,6 +102,13 @@ public final class Session {
         if (badComponents.isPresent()) {
             throw new SessionException("ROCPROFSYS_TIMEMORY_COMPONENTS: " + badComponents.get());
         }
+        NativeText text = NativeText.ofThisProcess();
+        String outputPath = settings.get("ROCPROFSYS_OUTPUT_PATH");
+        // the output names keep only ASCII (as upstream's): a folder with more is made from its bytes
+        if (outputPath.chars().anyMatch(c -> c > 0x7f) && !outputPath.contains("%")) {
+            outputDirectory = Optional.of(BytePath.createDirectories(
+                    text.settingBytes("ROCPROFSYS_OUTPUT_PATH", outputPath), launch.workingDirectory()));
+        }
         try (SessionDirectory dir = SessionDirectory.create(Path.of(settings.get("ROCPROFSYS_TMPDIR")))) {
             Map<String, String> env = targetEnvironment(dir.path());
             Optional<String> unwritable = OutputLocation.problem(
@@ -111,27 +121,30 @@ public final class Session {
             checkOutputs(env);
             List<ExecGateAttacher> gates = SessionPart.withRole(sources, ExecGateAttacher.class);
             boolean gated = !gates.isEmpty();
-            if (gated) {
-                ExecGate.checkExecutable(launch.command().getFirst(), env, launch.workingDirectory());
+            String program = launch.command().getFirst();
+            List<byte[]> argv = text.command(launch.command());
+            Optional<SessionException> cannot = CannotExecute.check(
+                    program, env, launch.workingDirectory(), NativeText.representable(program, argv.getFirst()));
+            if (cannot.isPresent()) {
+                throw cannot.get();
             }
-            ProcessBuilder pb = new ProcessBuilder(gated ? ExecGate.command(launch.command()) : launch.command())
-                    .directory(launch.workingDirectory().toFile())
-                    .inheritIO();
-            pb.environment().clear();
-            pb.environment().putAll(gated ? ExecGate.environment(env) : env);
-            Process target;
-            try {
-                target = pb.start();
-            } catch (IOException e) {
-                throw new SessionException("cannot execute '" + launch.command().getFirst() + "': "
-                        + e.getMessage().replaceFirst("^Cannot run program \"[^\"]*\"[^:]*: ", ""));
-            }
-            int pid = (int) target.pid();
+            TargetProcess target = TargetProcess.start(
+                    argv,
+                    program,
+                    text.environment(env),
+                    launch.environment().get(TargetProcess.STATE_VARIABLE),
+                    gated,
+                    dir.path());
+            int pid;
             if (gated) {
                 ExecGate.awaitStopped(target);
+                pid = target.pid();
                 for (ExecGateAttacher gate : gates) {
                     gate.attachBeforeExec(pid);
                 }
+            } else {
+                pid = target.awaitPid();
+                target.awaitExec();
             }
             String exe = Path.of(launch.command().getFirst()).getFileName().toString();
             ZonedDateTime launched = ZonedDateTime.now(ZoneId.systemDefault());
@@ -156,12 +169,13 @@ public final class Session {
                 collector.setRootPid(pid);
             } catch (IOException | RuntimeException e) {
                 if (gated) {
-                    target.destroyForcibly(); // held before its exec: it has not run
+                    target.destroy(); // held before its exec: it has not run
                 }
                 throw e;
             }
             if (gated) {
                 ExecGate.release(target);
+                target.awaitExec();
             }
             List<EventSource> eventSources = SessionPart.withRole(sources, EventSource.class);
             for (EventSource source : eventSources) {
@@ -252,6 +266,7 @@ public final class Session {
 
     private Map<String, String> targetEnvironment(Path sessionDir) {
         Map<String, String> env = new HashMap<>(launch.environment());
+        env.remove(TargetProcess.STATE_VARIABLE); // the launch helper's, not the target's
         String preload = env.get("LD_PRELOAD");
         String agent = launch.agentLibrary().toString();
         env.put("LD_PRELOAD", preload == null || preload.isBlank() ? agent : agent + ":" + preload);
@@ -325,12 +340,13 @@ public final class Session {
                 key -> settings.registry().find(key).map(d -> settings.get(d.envName())),
                 Optional.empty());
         OutputSettings os = new OutputSettings(
-                settings.get("ROCPROFSYS_OUTPUT_PATH"),
+                outputDirectory.isPresent() ? "" : settings.get("ROCPROFSYS_OUTPUT_PATH"),
                 settings.get("ROCPROFSYS_OUTPUT_PREFIX"),
                 settings.bool("ROCPROFSYS_TIME_OUTPUT"),
                 settings.get("ROCPROFSYS_TIME_FORMAT"),
                 settings.bool("ROCPROFSYS_USE_PID"),
                 settings.get("ROCPROFSYS_PERFETTO_FILE"));
-        return new OutputPaths(os, ctx, launch.workingDirectory(), OptionalInt.empty());
+        // a folder named in bytes a string cannot carry: the names are anchored at its Path instead
+        return new OutputPaths(os, ctx, outputDirectory.orElse(launch.workingDirectory()), OptionalInt.empty());
     }
 }

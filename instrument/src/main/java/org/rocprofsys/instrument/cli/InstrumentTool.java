@@ -28,6 +28,7 @@ import org.rocprofsys.config.file.ConfigFiles;
 import org.rocprofsys.config.output.LaunchContext;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.config.output.OutputSettings;
+import org.rocprofsys.core.launch.BytePath;
 import org.rocprofsys.core.launch.ProgramPath;
 import org.rocprofsys.elf.ElfFile;
 import org.rocprofsys.elf.ElfFormatException;
@@ -372,7 +373,7 @@ public final class InstrumentTool {
     /** The command's program: a path, or a name found on PATH (or, for a library, in the working directory). */
     private Path resolveTarget(String program) throws ToolError {
         if (program.contains("/")) {
-            Path p = cwd.resolve(program).normalize();
+            Path p = BytePath.ofArgument(program, cwd).normalize(); // the bytes the user gave
             if (Files.isDirectory(p)) {
                 throw new ToolError("'" + program + "' is a directory, not a program");
             }
@@ -500,14 +501,14 @@ public final class InstrumentTool {
     }
 
     /** -o FILE, or upstream's default name (inventory §1.4). */
-    private Path outputPath(String given, Path target) {
+    private Path outputPath(String given, Path target) throws IOException {
         String base = target.getFileName().toString();
         boolean inCwd = target.toAbsolutePath()
                 .normalize()
                 .getParent()
                 .equals(cwd.toAbsolutePath().normalize());
         if (given != null && !given.isEmpty()) {
-            return cwd.resolve(given);
+            return BytePath.ofNewFileArgument(given, cwd); // the bytes the user gave
         }
         if (libraryName(base)) {
             return inCwd ? cwd.resolve("instrumented").resolve(base) : cwd.resolve(base);
