@@ -35,7 +35,7 @@ final class ToolVariables {
             "ROCPROFSYS_CAUSAL_VERBOSE",
             "ROCPROFSYS_VERBOSE_INSTRUMENT",
             "ROCPROFSYS_CUDA_EXAMPLES",
-            "ROCPROFSYS_GATE_LD_PRELOAD");
+            "ROCPROFSYS_LAUNCH_STATE");
 
     /** Families: the agent's private variables, rocprof-sys-python's, instrument's regexes, the tests' and benchmarks'. */
     private static final List<String> PREFIXES = List.of(

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -209,7 +210,11 @@ public final class Session {
             TargetOutcome outcome = outcome(collector.targetEnd().orElse(null), status);
             Map<String, Long> drops = collector.drops();
             reportDrops(drops);
-            RunSummary summary = new RunSummary(System.nanoTime(), realtimeOffset, pid, exe, drops);
+            // metadata's dropped_records also names the threads that found every ring slot held
+            // (the collector has warned about those itself, naming the setting)
+            Map<String, Long> dropped = new LinkedHashMap<>(drops);
+            collector.ringShortage().forEach((p, n) -> dropped.put(p + "/no-ring-slot", n));
+            RunSummary summary = new RunSummary(System.nanoTime(), realtimeOffset, pid, exe, dropped);
             pipeline.finish(summary.endNs());
             outputs.finish(summary, launch.command(), launched, env);
             return outcome;
@@ -245,7 +250,7 @@ public final class Session {
         if (total > 0) {
             long stallMs = settings.integer("ROCPROFSYS_RING_BUFFER_STALL_MS");
             String why = settings.bool("ROCPROFSYS_RING_BUFFER_LOSSLESS")
-                    ? "a thread found no free ring, or a sample its ring full"
+                    ? "a sample found its ring full"
                     : stallMs == 0
                             ? "a ring buffer was full (ROCPROFSYS_RING_BUFFER_STALL_MS=0: no waiting)"
                             : "a ring buffer was full and the collector freed no space for " + stallMs + " ms";
