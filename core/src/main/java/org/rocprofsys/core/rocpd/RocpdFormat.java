@@ -81,6 +81,11 @@ public final class RocpdFormat implements OutputFormat {
 
     private record Writer(RocpdSink sink, Path file, OutputContext context) implements OutputWriter {
         @Override
+        public boolean growsWhileRunning() {
+            return true; // rows are committed while the program runs
+        }
+
+        @Override
         public void accept(SinkEvent event) throws IOException {
             sink.accept(event);
         }
