@@ -43,11 +43,22 @@ static int rsys_open_lock(void)
     return open(path, O_RDONLY | O_CLOEXEC);
 }
 
-/* "ended" in the file: the collector ended the run; nothing: it died. */
+/*
+ * The lock is free: "ended" in the file, or the file removed (the collector removes its directory
+ * before it lets go): the collector ended the run; else it died.
+ */
 static enum rsys_collector_state rsys_ended_or_died(int fd)
 {
     char b[8];
-    return pread(fd, b, sizeof b, 0) > 0 ? RSYS_COLLECTOR_ENDED : RSYS_COLLECTOR_DIED;
+    if (pread(fd, b, sizeof b, 0) > 0) {
+        return RSYS_COLLECTOR_ENDED;
+    }
+    int again = rsys_open_lock();
+    if (again < 0) {
+        return RSYS_COLLECTOR_ENDED;
+    }
+    close(again);
+    return RSYS_COLLECTOR_DIED;
 }
 
 static enum rsys_collector_state rsys_collector_state(void)

@@ -32,7 +32,9 @@ public final class RunLedger {
             ledger = file;
             Files.createFile(file);
             for (Path p : unlisted) {
-                append(p);
+                if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) { // still to be removed by this run
+                    append(p);
+                }
             }
             unlisted.clear();
         }

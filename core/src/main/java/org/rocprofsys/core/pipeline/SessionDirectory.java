@@ -149,7 +149,11 @@ public final class SessionDirectory implements AutoCloseable {
         watch.ifPresent(DirectoryWatch::close);
         RunLedger.close(path.resolve(LEDGER));
         try (lock) {
-            lock.write(ByteBuffer.wrap("ended\n".getBytes(StandardCharsets.US_ASCII)), 0);
+            try {
+                lock.write(ByteBuffer.wrap("ended\n".getBytes(StandardCharsets.US_ASCII)), 0);
+            } catch (IOException e) {
+                // a full /dev/shm: the agents then find the lock file gone, which says the same
+            }
             removeTree(path);
         }
     }
