@@ -182,18 +182,18 @@ unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t res
             __atomic_store_n(&t->ring->head, t->head, __ATOMIC_RELEASE); /* still busy */
             continue;
         }
+        if (!may_wait) {
+            return NULL; /* the sample handler: it leaves the thread's state alone */
+        }
         if (rsys_collector_orphaned()) {
             rsys_stop_recording(t);
             return NULL;
         }
-        if (!may_wait) {
+        if (!rsys_g.lossless && !rsys_wait_for_collector(t, &seen_tail, &progress_ns)) {
             return NULL;
         }
         if (rsys_collector_check()) {
             rsys_stop_recording(t); /* nobody will make room: the collector is gone */
-            return NULL;
-        }
-        if (!rsys_g.lossless && !rsys_wait_for_collector(t, &seen_tail, &progress_ns)) {
             return NULL;
         }
         /*

@@ -6,13 +6,14 @@
  * the run's normal end. The kernel drops the lock however the collector dies (kill -9 too), so a
  * pid reused by another process cannot make a dead collector look alive.
  *
- * A thread whose ring is full asks (rsys_collector_check, at most every 10 ms while it waits):
+ * A thread that waits for room in a full ring asks (rsys_collector_check, at most every 10 ms):
  * waiting for room that nobody will make would stall the program for the stall time on every ring
  * (a 2 s program took 40 s), or for ever in lossless mode. Once the collector is gone the process
  * is orphaned (rsys_orphan): nothing more is recorded, the ring file is removed, and the program
  * runs on at full speed. With ROCPROFSYS_AGENT_EXIT_WITH_COLLECTOR a thread of the agent waits on
  * the lock instead (no polling, no CPU) and ends the program (SIGKILL) as soon as the collector
- * died; only this mode adds a thread to the program.
+ * died; only this mode adds a thread to the program. A session directory without the lock at
+ * init (the agent's own tests and benchmarks, which read the rings themselves) is never orphaned.
  */
 #include "rsys_agent.h"
 
@@ -32,6 +33,8 @@ enum rsys_collector_state { RSYS_COLLECTOR_ALIVE, RSYS_COLLECTOR_ENDED, RSYS_COL
 static int rsys_orphaned;           /* atomic: the collector is gone, nothing more is recorded */
 static uint64_t rsys_last_check_ns; /* atomic: when a thread last asked */
 static int rsys_exit_with_collector;
+static int rsys_has_collector;      /* the lock was there at init: a collector reads the rings (the
+                                       agent's own tests and benchmarks run without one) */
 static int rsys_watch_fd = -1;      /* the watcher's descriptor of the lock file (exit mode) */
 
 static int rsys_open_lock(void)
@@ -108,6 +111,9 @@ int rsys_collector_check(void)
     if (rsys_collector_orphaned()) {
         return 1;
     }
+    if (!rsys_has_collector) {
+        return 0;
+    }
     uint64_t now = rsys_monotonic_ns();
     uint64_t last = __atomic_load_n(&rsys_last_check_ns, __ATOMIC_RELAXED);
     if (now - last < RSYS_LIVENESS_PERIOD_NS ||
@@ -179,13 +185,18 @@ void rsys_liveness_init(void)
 {
     const char *v = getenv("ROCPROFSYS_AGENT_EXIT_WITH_COLLECTOR");
     rsys_exit_with_collector = v != NULL && v[0] == '1';
-    rsys_start_watch();
+    int fd = rsys_open_lock();
+    rsys_has_collector = fd >= 0;
+    if (fd >= 0) {
+        close(fd);
+        rsys_start_watch();
+    }
 }
 
 void rsys_liveness_atfork_child(void)
 {
     __atomic_store_n(&rsys_last_check_ns, 0, __ATOMIC_RELAXED);
-    if (!rsys_collector_orphaned()) {
+    if (rsys_has_collector && !rsys_collector_orphaned()) {
         rsys_start_watch();
     }
 }
