@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.rocprofsys.config.atomicfile.RunLedger;
 
@@ -29,6 +30,12 @@ final class StaleSessions {
      */
     static final long YOUNG_NS = TimeUnit.SECONDS.toNanos(2);
 
+    /**
+     * A session directory's name as {@link SessionDirectory#create} makes it: nothing else (an
+     * output folder {@code rocprofsys-<tag>-output} in the temporary directory) is ever looked at.
+     */
+    private static final Pattern NAME = Pattern.compile(Pattern.quote(SessionDirectory.PREFIX) + "[0-9]+-[0-9a-f]{12}");
+
     private StaleSessions() {}
 
     /** Removes the dead collectors' directories under {@code parent} (errors: the directory is left). */
@@ -38,7 +45,7 @@ final class StaleSessions {
         try (Stream<Path> s = Files.list(parent)) {
             dirs = s.filter(p -> {
                         String n = p.getFileName().toString();
-                        return n.startsWith(SessionDirectory.PREFIX) && !n.startsWith(own);
+                        return NAME.matcher(n).matches() && !n.startsWith(own);
                     })
                     .filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
                     .toList();

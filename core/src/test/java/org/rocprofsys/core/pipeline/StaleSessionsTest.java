@@ -45,7 +45,7 @@ class StaleSessionsTest {
         Path trace = Files.createFile(outputs.resolve(".perfetto-trace.proto.0123abcd.tmp"));
         Path plan = Files.createFile(outputs.resolve("rocprofsys-plan-0123abcd.bin"));
         Path unlisted = Files.createFile(outputs.resolve(".other.proto.4567.tmp"));
-        Path dead = session("rocprofsys-999999999-aaaa", 10, trace, plan);
+        Path dead = session("rocprofsys-999999999-aaaaaaaaaaaa", 10, trace, plan);
         StaleSessions.sweep(parent);
         assertFalse(Files.exists(dead));
         assertFalse(Files.exists(trace));
@@ -55,7 +55,7 @@ class StaleSessionsTest {
 
     @Test
     void aDirectoryJustMadeIsLeftToItsCollector() throws Exception {
-        Path young = session("rocprofsys-999999999-bbbb", 0);
+        Path young = session("rocprofsys-999999999-bbbbbbbbbbbb", 0);
         StaleSessions.sweep(parent);
         assertTrue(Files.exists(young));
     }
@@ -63,7 +63,7 @@ class StaleSessionsTest {
     @Test
     void aLiveCollectorsDirectoryIsLeftWhateverItsAge() throws Exception {
         Path trace = Files.createFile(outputs.resolve(".perfetto-trace.proto.89abcdef.tmp"));
-        Path live = session("rocprofsys-999999999-cccc", 10, trace);
+        Path live = session("rocprofsys-999999999-cccccccccccc", 10, trace);
         // another process holds the lock (an fcntl lock, as the collector's FileChannel.lock)
         Process holder = new ProcessBuilder(
                         "python3",
@@ -94,8 +94,17 @@ class StaleSessionsTest {
     }
 
     @Test
+    void onlySessionDirectoriesAreLookedAt() throws Exception {
+        // an output folder in the temporary directory whose tag is a number, with no lock
+        Path outputsFolder = Files.createDirectory(parent.resolve("rocprofsys-999999999-output"));
+        Files.setLastModifiedTime(outputsFolder, FileTime.from(Instant.now().minusSeconds(10)));
+        StaleSessions.sweep(parent);
+        assertTrue(Files.exists(outputsFolder));
+    }
+
+    @Test
     void aDirectoryWithoutLockIsLeftWhileItsCollectorsPidRuns() throws Exception {
-        Path old = Files.createDirectory(parent.resolve("rocprofsys-1-dddd")); // pid 1 runs
+        Path old = Files.createDirectory(parent.resolve("rocprofsys-1-dddddddddddd")); // pid 1 runs
         Files.setLastModifiedTime(old, FileTime.from(Instant.now().minusSeconds(10)));
         StaleSessions.sweep(parent);
         assertTrue(Files.exists(old));
