@@ -136,6 +136,19 @@ void rsys_ring_doorbell(void)
 }
 
 /*
+ * The collector is gone (agent_liveness.c): the calling thread records nothing more. Every record
+ * call of its now stops at its first test (no ring: rsys_attach, which refuses an ended thread),
+ * so the program runs on at full speed; before, each one went through this slow path.
+ */
+static void rsys_stop_recording(struct rsys_tls *t)
+{
+    t->data = NULL;
+    t->limit = 0;                /* no fast path writes through data */
+    t->unpublished = UINT64_MAX; /* nor rewrites a FUNC_ENTER in place (agent_instr.c) */
+    t->state = RSYS_TS_ENDED;
+}
+
+/*
  * The ring has no room for the record at head (rsys_reserve's fast test failed): re-read the tail,
  * wrap to the start with a PAD when the record does not fit before the end, and in lossless mode
  * wait for the collector unless the caller cannot (the sample signal handler).
@@ -170,9 +183,17 @@ unsigned char *rsys_reserve_slow(struct rsys_tls *t, uint32_t size, uint64_t res
             continue;
         }
         if (!may_wait) {
+            return NULL; /* the sample handler: it leaves the thread's state alone */
+        }
+        if (rsys_collector_orphaned()) {
+            rsys_stop_recording(t);
             return NULL;
         }
         if (!rsys_g.lossless && !rsys_wait_for_collector(t, &seen_tail, &progress_ns)) {
+            return NULL;
+        }
+        if (rsys_collector_check()) {
+            rsys_stop_recording(t); /* nobody will make room: the collector is gone */
             return NULL;
         }
         /*

@@ -395,9 +395,13 @@ static void rsys_atfork_child(void)
     rsys_g.exit_code = -1;
     rsys_open_statm();
     rsys_timers_atfork_child();
+    if (rsys_collector_orphaned()) {
+        return; /* the parent records nothing more: nor does its child */
+    }
     if (rsys_open_file(parent) == 0) {
         rsys_start_main_thread(inherited);
         rsys_instr_fork_child_end();
+        rsys_liveness_atfork_child();
     }
 }
 
@@ -420,6 +424,7 @@ __attribute__((constructor)) static void rsys_ctor(void)
         return;
     }
     rsys_g.enabled = 1;
+    rsys_liveness_init();
     pthread_atfork(NULL, NULL, rsys_atfork_child);
     atexit(rsys_atexit);
     rsys_start_main_thread(0);

@@ -349,6 +349,12 @@ static void *rsys_thread_main(void *p)
     return s.fn(s.arg);
 }
 
+int rsys_real_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
+                             void *arg)
+{
+    return ((rsys_pthread_create_fn)rsys_real(RSYS_R_PTHREAD_CREATE))(thread, attr, start, arg);
+}
+
 RSYS_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                                void *(*start_routine)(void *), void *arg)
 {

@@ -377,7 +377,18 @@ uint64_t rocprofsys_wire_read_clock_pair(uint64_t *monotonic_ns);
  *                               (a-b), or "*" for all. Unset or empty: no timers.
  *   ROCPROFSYS_AGENT_TIMER_DURATION_NS  > 0: no timer fires later than this after agent init
  *   ROCPROFSYS_AGENT_SAMPLE_STACK  bytes of stack copied per sample (default 8192, 0 = none)
+ *   ROCPROFSYS_AGENT_EXIT_WITH_COLLECTOR  1: a collector that dies (its lock, below, dropped without
+ *                               "ended") takes the program with it (SIGKILL); default: the program
+ *                               runs on, recording nothing more
  */
+
+/*
+ * The collector's lock: <session dir>/collector.lock, on which the collector holds an fcntl write
+ * lock (whole file) while it runs; it writes "ended" into it before it lets go at the run's end.
+ * Unlocked and empty: the collector died; absent: the run ended and removed its directory. Either
+ * way the agent records nothing more (agent_liveness.c).
+ */
+#define RSYS_COLLECTOR_LOCK "collector.lock"
 
 /* Bits of a TRACE_CONTROL record's aux (added with the agent; same meaning as described above) */
 #define RSYS_TRACE_ENABLE 1u  /* 1 enable, 0 disable */

@@ -26,6 +26,7 @@
 #include "rsys_instr_area.h"
 
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -239,10 +240,22 @@ RSYS_HIDDEN void rsys_finalize(void);
 RSYS_HIDDEN int rsys_is_ours(void);
 RSYS_HIDDEN void rsys_set_exit_code(int status);
 
+/* agent_liveness.c: whether the collector still runs (its lock), and the orphaned process's path.
+ * rsys_collector_check: asked by a thread that would wait for room; 1 once the collector is gone
+ * (nothing more is recorded). */
+RSYS_HIDDEN int rsys_collector_check(void);
+RSYS_HIDDEN int rsys_collector_orphaned(void);
+RSYS_HIDDEN void rsys_orphan(void);
+RSYS_HIDDEN void rsys_liveness_init(void);
+RSYS_HIDDEN void rsys_liveness_atfork_child(void);
+
 /* agent_wrap.c: every interposed libc / libgcc / libstdc++ symbol. rsys_wrap_init resolves the
  * real definitions (constructor); rsys_real_sigaction is libc's, for the agent's own handlers. */
 RSYS_HIDDEN void rsys_wrap_init(void);
 RSYS_HIDDEN int rsys_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
+/* libc's pthread_create: a thread of the agent's own, which records nothing */
+RSYS_HIDDEN int rsys_real_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                                         void *(*start)(void *), void *arg);
 
 /*
  * agent_timer.c: the timer sampler. rsys_timers_init reads ROCPROFSYS_AGENT_TIMERS* and installs

@@ -116,7 +116,9 @@ public final class AtomicFile {
 
     private static Path createTemporary(Path target, Path absolute, Path dir) throws FileWriteException {
         try {
-            return TemporaryNames.createFile(dir, "." + absolute.getFileName() + ".", ".tmp");
+            Path tmp = TemporaryNames.createFile(dir, "." + absolute.getFileName() + ".", ".tmp");
+            RunLedger.record(tmp); // a run killed before it renames or removes it: the next run does
+            return tmp;
         } catch (NoSuchFileException e) {
             throw new FileWriteException(target, "directory " + dir + " does not exist", e);
         } catch (AccessDeniedException e) {

@@ -6,10 +6,17 @@ import java.nio.file.Path;
 /** A file could not be written; the message is {@code cannot write <file>: <reason>}. */
 public final class FileWriteException extends IOException {
     private final transient Path file;
+    private final String reason;
 
     public FileWriteException(Path file, String reason, Throwable cause) {
         super("cannot write " + file + ": " + reason, cause);
         this.file = file;
+        this.reason = reason;
+    }
+
+    /** Why the file could not be written (e.g. {@code No space left on device}). */
+    public String reason() {
+        return reason;
     }
 
     /** The file that was to be written, as the caller named it. */

@@ -304,7 +304,9 @@ public final class Session {
                 WireFormat.ENV_LOSSLESS,
                 settings.bool("ROCPROFSYS_RING_BUFFER_LOSSLESS") ? "1" : "0",
                 WireFormat.ENV_STALL_MS,
-                Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_STALL_MS")));
+                Long.toString(settings.integer("ROCPROFSYS_RING_BUFFER_STALL_MS")),
+                WireFormat.ENV_EXIT_WITH_COLLECTOR,
+                settings.bool("ROCPROFSYS_EXIT_WITH_COLLECTOR") ? "1" : "0");
     }
 
     /** The readings the agent must take with each region, for the selected timemory components. */

@@ -23,6 +23,7 @@ import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.file.ConfigEntry;
 import org.rocprofsys.config.file.JsonConfigReader;
 import org.rocprofsys.config.file.JsonConfigWriter;
+import org.rocprofsys.core.output.UnwrittenFile;
 
 /**
  * {@code metadata.json} (inventory §3.2): machine and run facts, every setting (in the layout a
@@ -35,6 +36,7 @@ public final class MetadataWriter {
      * @param outputs files written, by kind ({@code json}, {@code text}, {@code protobuf}) then by
      *                key ({@code wall_clock}, {@code perfetto}, ...)
      * @param facts the outputs' own entries ({@code gpu}: devices and kernel counts), after {@code output}
+     * @param unwritten the files the run could not write, listed under {@code not_written}
      */
     public static void write(
             Path file,
@@ -44,7 +46,8 @@ public final class MetadataWriter {
             Map<String, Map<String, List<Path>>> outputs,
             Map<String, String> environment,
             Map<String, Long> drops,
-            Map<String, JsonNode> facts)
+            Map<String, JsonNode> facts,
+            List<UnwrittenFile> unwritten)
             throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         AtomicFile.write(file, tmp -> {
@@ -61,6 +64,7 @@ public final class MetadataWriter {
                 JsonConfigWriter.writeSettings(g, settingsEntries(settings), true);
                 writeUnsupported(g, settings.unsupported());
                 writeOutputs(g, outputs);
+                writeUnwritten(g, unwritten);
                 for (Map.Entry<String, JsonNode> f : facts.entrySet()) {
                     g.writeFieldName(f.getKey());
                     writeNode(g, f.getValue());
@@ -93,6 +97,20 @@ public final class MetadataWriter {
             g.writeEndArray();
         }
         g.writeEndObject();
+    }
+
+    /** The files the run could not write, and why (a full disk): said, never lost without a word. */
+    private static void writeUnwritten(JsonGenerator g, List<UnwrittenFile> unwritten) throws IOException {
+        g.writeArrayFieldStart("not_written");
+        for (UnwrittenFile u : unwritten) {
+            g.writeStartObject();
+            if (u.file().isPresent()) {
+                g.writeStringField("file", u.file().get().toString());
+            }
+            g.writeStringField("reason", u.reason());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
     }
 
     private static void writeEnvironment(JsonGenerator g, Map<String, String> environment) throws IOException {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.rocprofsys.config.atomicfile.AtomicFile;
+import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.SinkEvent;
@@ -18,6 +19,7 @@ import org.rocprofsys.core.event.SinkEvent;
 public abstract class GpuActivityWriter implements OutputWriter {
     protected final OutputContext context;
     private final List<WrittenFile> written = new ArrayList<>();
+    private final List<UnwrittenFile> unwritten = new ArrayList<>();
 
     protected GpuActivityWriter(OutputContext context) {
         this.context = context;
@@ -38,12 +40,26 @@ public abstract class GpuActivityWriter implements OutputWriter {
         }
     }
 
-    /** Writes {@code text} to {@code file}, logs it and lists it under {@code kind}, then {@code key}. */
-    protected final void write(Path file, String text, String kind, String key) throws IOException {
-        OutputPaths.createParentDirectories(file);
-        AtomicFile.writeString(file, text);
+    /**
+     * Writes {@code text} to {@code file}, logs it and lists it under {@code kind}, then {@code key};
+     * a file that cannot be written (a full disk) is listed as not written, and the others still are.
+     */
+    protected final void write(Path file, String text, String kind, String key) {
+        try {
+            OutputPaths.createParentDirectories(file);
+            AtomicFile.writeString(file, text);
+        } catch (IOException e) {
+            unwritten.add(UnwrittenFile.of(
+                    e instanceof FileWriteException ? e : new FileWriteException(file, AtomicFile.reason(e), e)));
+            return;
+        }
         context.announce(key, file);
         written.add(new WrittenFile(kind, key, file));
+    }
+
+    @Override
+    public final List<UnwrittenFile> unwritten() {
+        return List.copyOf(unwritten);
     }
 
     @Override

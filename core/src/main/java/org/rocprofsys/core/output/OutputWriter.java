@@ -20,4 +20,21 @@ public interface OutputWriter extends EventSink {
     default java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> metadata() {
         return java.util.Map.of();
     }
+
+    /**
+     * The files this output could not write (each failed on its own, the others written), asked
+     * after {@link #finish}. A failure that ends the whole output is thrown instead.
+     */
+    default List<UnwrittenFile> unwritten() {
+        return List.of();
+    }
+
+    /**
+     * Whether this output's file grows while the program runs (a streamed trace, a database): such
+     * outputs finish after those that write only at the end, so that a nearly full disk takes the
+     * small files (profiles, metadata.json) before the large one.
+     */
+    default boolean growsWhileRunning() {
+        return false;
+    }
 }

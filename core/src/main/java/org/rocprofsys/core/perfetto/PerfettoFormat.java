@@ -117,6 +117,11 @@ public final class PerfettoFormat implements OutputFormat {
             OutputContext context)
             implements OutputWriter {
         @Override
+        public boolean growsWhileRunning() {
+            return true; // streamed to its file while the program runs
+        }
+
+        @Override
         public void accept(SinkEvent event) throws IOException {
             try {
                 sink.accept(event);

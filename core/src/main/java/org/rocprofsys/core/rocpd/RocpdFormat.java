@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.rocprofsys.config.Settings;
+import org.rocprofsys.config.atomicfile.AtomicFile;
+import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
@@ -81,13 +83,50 @@ public final class RocpdFormat implements OutputFormat {
 
     private record Writer(RocpdSink sink, Path file, OutputContext context) implements OutputWriter {
         @Override
+        public boolean growsWhileRunning() {
+            return true; // rows are committed while the program runs
+        }
+
+        @Override
         public void accept(SinkEvent event) throws IOException {
-            sink.accept(event);
+            try {
+                sink.accept(event);
+            } catch (IOException e) {
+                throw abandon(e);
+            }
         }
 
         @Override
         public void finish(RunSummary summary) throws IOException {
-            sink.finish(summary);
+            try {
+                sink.finish(summary);
+            } catch (IOException e) {
+                throw abandon(e);
+            }
+        }
+
+        /**
+         * Removes the database that could not be completed (a full disk), with its journal: no
+         * partial file is left. The error names the database and the cause.
+         */
+        private IOException abandon(IOException e) {
+            try {
+                sink.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
+            for (String suffix : List.of("", "-journal", "-wal", "-shm")) {
+                try {
+                    Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));
+                } catch (IOException removing) {
+                    e.addSuppressed(removing);
+                }
+            }
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            String reason = cause.getMessage() != null && cause.getMessage().contains("SQLITE_FULL")
+                    ? "No space left on device"
+                    : AtomicFile.reason(e);
+            return new FileWriteException(file, reason, e);
         }
 
         @Override

@@ -3,6 +3,7 @@ package org.rocprofsys.core.timemory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.rocprofsys.core.event.StackFrame;
 import org.rocprofsys.core.event.StackSample;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.output.OutputWriter;
+import org.rocprofsys.core.output.UnwrittenFile;
 import org.rocprofsys.core.output.WrittenFile;
 import org.rocprofsys.core.tracker.ThreadTable;
 
@@ -152,6 +154,15 @@ public final class SamplingProfileSink implements OutputWriter {
         percent.finish(summary);
         cpu.finish(summary);
         wall.finish(summary);
+    }
+
+    @Override
+    public List<UnwrittenFile> unwritten() {
+        List<UnwrittenFile> all = new ArrayList<>();
+        for (TimemorySink s : List.of(percent, cpu, wall)) {
+            all.addAll(s.unwritten());
+        }
+        return all;
     }
 
     /** The files were announced as they were written, as timemory does. */

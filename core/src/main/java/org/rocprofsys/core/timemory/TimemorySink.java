@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntFunction;
 import org.rocprofsys.config.atomicfile.AtomicFile;
+import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.calltree.CallTree;
 import org.rocprofsys.core.calltree.ProcessCalls;
@@ -17,6 +18,7 @@ import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.output.OutputWriter;
+import org.rocprofsys.core.output.UnwrittenFile;
 import org.rocprofsys.core.output.WrittenFile;
 
 /**
@@ -42,6 +44,8 @@ public final class TimemorySink implements OutputWriter {
     private final PrintStream cout;
     private final CallTree builder;
     private final List<OutputFile> files = new ArrayList<>();
+    /** Files that could not be written (a full disk): each fails on its own, the others are written. */
+    private final List<UnwrittenFile> unwritten = new ArrayList<>();
     /** Replaces the component's label in file names and messages (the sampled profiles' own names). */
     private String labelOverride;
 
@@ -167,6 +171,11 @@ public final class TimemorySink implements OutputWriter {
         return out;
     }
 
+    @Override
+    public List<UnwrittenFile> unwritten() {
+        return List.copyOf(unwritten);
+    }
+
     /** The files were announced as they were written, as timemory does. */
     @Override
     public List<WrittenFile> report() {
@@ -220,8 +229,14 @@ public final class TimemorySink implements OutputWriter {
             printed = rootPaths.fileName(label, ext);
             path = rootPaths.file(label, ext);
         }
-        OutputPaths.createParentDirectories(path);
-        AtomicFile.writeString(path, content);
+        try {
+            OutputPaths.createParentDirectories(path);
+            AtomicFile.writeString(path, content);
+        } catch (IOException e) {
+            unwritten.add(UnwrittenFile.of(
+                    e instanceof FileWriteException ? e : new FileWriteException(path, AtomicFile.reason(e), e)));
+            return;
+        }
         files.add(new OutputFile(ext.equals("json") ? "json" : "text", label, pid, path, printed));
         log.println("[" + PROJECT_NAME + "][" + pid + "][" + label + "]> Outputting '" + printed + "'");
         log.flush();

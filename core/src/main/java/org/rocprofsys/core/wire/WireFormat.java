@@ -153,6 +153,13 @@ public final class WireFormat {
     public static final String ENV_LOSSLESS = "ROCPROFSYS_AGENT_LOSSLESS";
     /** Not lossless, ring full: the agent waits while the collector frees space this often (ms). */
     public static final String ENV_STALL_MS = "ROCPROFSYS_AGENT_STALL_MS";
+    /** "1": a collector that dies takes the program with it (SIGKILL); else the program runs on unrecorded. */
+    public static final String ENV_EXIT_WITH_COLLECTOR = "ROCPROFSYS_AGENT_EXIT_WITH_COLLECTOR";
+    /**
+     * The collector's lock in the session directory: held (an fcntl write lock) while the collector
+     * runs, "ended" written into it before it lets go; the agents ask it when their ring is full.
+     */
+    public static final String COLLECTOR_LOCK = "collector.lock";
 
     public static final String ENV_METRICS = "ROCPROFSYS_AGENT_METRICS";
     /** The CPU counters of METRIC_COUNTER0.. as perf {@code type:config} pairs joined by ','. */

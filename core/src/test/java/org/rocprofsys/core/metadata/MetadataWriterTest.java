@@ -55,7 +55,8 @@ class MetadataWriterTest {
                 Map.of(),
                 Map.of(),
                 Map.of(),
-                facts);
+                facts,
+                List.of());
 
         JsonNode root = new ObjectMapper()
                 .readTree(file.toFile())

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
+import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.tracetest.TestPaths;
@@ -94,5 +95,76 @@ class RunOutputsTest {
                 .findValue("text");
         assertTrue(text.toString().contains("alpha") && text.toString().contains("beta"), text.toString());
         assertTrue(!text.toString().contains("\"off\""), text.toString());
+    }
+
+    /** A format whose stream fails at its first event, as a trace on a full disk does. */
+    private record FailingFormat(Path file) implements OutputFormat {
+        @Override
+        public boolean enabled(Settings settings) {
+            return true;
+        }
+
+        @Override
+        public OutputWriter open(OutputContext context) {
+            return new OutputWriter() {
+                @Override
+                public void accept(SinkEvent event) throws IOException {
+                    throw new FileWriteException(file, "No space left on device", null);
+                }
+
+                @Override
+                public void finish(RunSummary summary) {
+                    throw new AssertionError("a failed output is not finished");
+                }
+
+                @Override
+                public List<WrittenFile> report() {
+                    throw new AssertionError("a failed output reports nothing");
+                }
+
+                @Override
+                public boolean growsWhileRunning() {
+                    return true;
+                }
+            };
+        }
+    }
+
+    @Test
+    void aFailedOutputIsSaidAndListedAndTheOthersAreWritten() throws Exception {
+        Path lost = dir.resolve("out/trace.proto");
+        LinesFormat a = new LinesFormat("alpha", true, new ArrayList<>());
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Settings settings = new SettingsLoader(SettingsRegistry.standard(), Map.of("HOME", dir.toString()), dir).load();
+        OutputContext ctx = new OutputContext(
+                settings,
+                TestPaths.paths(dir, 42),
+                42,
+                "app",
+                0,
+                new PrintStream(log, true, StandardCharsets.UTF_8),
+                System.out);
+        RunOutputs outputs = RunOutputs.open(List.of(new FailingFormat(lost), a), ctx);
+        SinkEvent event = new org.rocprofsys.core.event.Mark(5, 42, 42, "m", org.rocprofsys.core.event.Category.USER);
+        for (OutputWriter w : outputs.writers()) {
+            w.accept(event); // the failing one's exception stays its own
+        }
+        List<UnwrittenFile> unwritten = outputs.finish(
+                new RunSummary(1, 0, 42, "app", Map.of()),
+                List.of("./app"),
+                ZonedDateTime.of(2025, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC),
+                Map.of());
+        assertEquals(List.of(new UnwrittenFile(java.util.Optional.of(lost), "No space left on device")), unwritten);
+        assertTrue(Files.exists(dir.resolve("out/alpha-42.txt")));
+        String said = log.toString(StandardCharsets.UTF_8);
+        assertTrue(
+                said.contains(
+                        "[rocprof-sys][42] error: cannot write " + lost + ": No space left on device (not written)"),
+                said);
+        JsonNode notWritten = new ObjectMapper()
+                .readTree(dir.resolve("out/metadata-42.json").toFile())
+                .findValue("not_written");
+        assertEquals(lost.toString(), notWritten.get(0).get("file").asText());
+        assertEquals("No space left on device", notWritten.get(0).get("reason").asText());
     }
 }

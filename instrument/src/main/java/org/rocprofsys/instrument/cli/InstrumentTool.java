@@ -23,6 +23,8 @@ import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.config.UnsupportedUse;
 import org.rocprofsys.config.Version;
+import org.rocprofsys.config.atomicfile.RunLedger;
+import org.rocprofsys.config.atomicfile.TemporaryNames;
 import org.rocprofsys.config.file.ConfigFileContents;
 import org.rocprofsys.config.file.ConfigFiles;
 import org.rocprofsys.config.output.LaunchContext;
@@ -314,7 +316,9 @@ public final class InstrumentTool {
         launchEnv.put("ROCPROFSYS_INSTRUMENT_MODE", "0");
         Path planFile = null;
         if (!planned.isEmpty()) {
-            planFile = Files.createTempFile(Path.of(settings.get("ROCPROFSYS_TMPDIR")), "rocprofsys-plan-", ".bin");
+            planFile =
+                    TemporaryNames.createFile(Path.of(settings.get("ROCPROFSYS_TMPDIR")), "rocprofsys-plan-", ".bin");
+            RunLedger.record(planFile); // removed by the next run if this one is killed
             RuntimePlanWriter.write(planFile, planned);
             launchEnv.put("ROCPROFSYS_INSTRUMENT_PLAN", planFile.toString());
         }
