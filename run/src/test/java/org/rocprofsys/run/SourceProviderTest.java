@@ -85,8 +85,14 @@ class SourceProviderTest {
                 "false"));
         List<SessionPart> s = SourceProvider.all(RunCommand.SOURCES, both, Map.of(), log);
         assertEquals(
-                // the sampler's notice of a program that ends before SAMPLING_DELAY comes with it
-                List.of("ProcessSampler", "AgentSampling", "SamplingDelayNotice", "PythonTargets"),
+                // the sampler's per-thread CPU-time tracks and its notice of a program that ends
+                // before SAMPLING_DELAY come with it
+                List.of(
+                        "ProcessSampler",
+                        "AgentSampling",
+                        "SampledThreadMetrics",
+                        "SamplingDelayNotice",
+                        "PythonTargets"),
                 s.stream().map(x -> x.getClass().getSimpleName()).toList());
         assertEquals("", logBytes.toString(StandardCharsets.UTF_8));
 
