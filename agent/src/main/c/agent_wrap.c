@@ -152,14 +152,14 @@ typedef int (*rsys_start_main_fn)(rsys_main_fn, int, char **, void (*)(void), vo
                                   void (*)(void), void *);
 
 static rsys_main_fn real_main;
-static void rsys_lock_install_before_main(void);
+static void rsys_threading_before_main(void);
 static void rsys_lock_install(void);
 
 static int rsys_main_wrapper(int argc, char **argv, char **envp)
 {
     if (rsys_is_ours()) {
         rsys_timers_main_begins();
-        rsys_lock_install_before_main();
+        rsys_threading_before_main();
     }
     int rc = real_main(argc, argv, envp);
     if (rsys_is_ours()) {
@@ -1023,8 +1023,32 @@ static void rsys_lock_install(void)
     }
 }
 
-static void rsys_lock_install_before_main(void)
+/*
+ * With ROCPROFSYS_USE_OMPT on, OMP_TOOL_LIBRARIES names the OpenMP tool, which only an OMPT runtime
+ * loads. GCC's libgomp has no OMPT: a program using it records no OpenMP regions, and is told so
+ * once, before main (LLVM's libomp, which also answers to libgomp's ABI, exports __kmpc_fork_call).
+ */
+static void rsys_warn_ompt_without_runtime(void)
 {
+    const char *tools = getenv("OMP_TOOL_LIBRARIES");
+    if (tools == NULL || strstr(tools, "librocprof-sys-ompt.so") == NULL) {
+        return;
+    }
+    rsys_dlopen_fn f = (rsys_dlopen_fn)rsys_real(RSYS_R_DLOPEN);
+    void *gomp = f != NULL ? f("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    if (gomp != NULL) {
+        if (dlsym(gomp, "__kmpc_fork_call") == NULL) {
+            dprintf(2, "[rocprof-sys] warning: ROCPROFSYS_USE_OMPT is on but this program's OpenMP "
+                       "runtime is GCC's libgomp, which has no OpenMP tools interface (OMPT): its "
+                       "OpenMP regions are not recorded (LLVM's libomp, e.g. clang -fopenmp, has it)\n");
+        }
+        dlclose(gomp);
+    }
+}
+
+static void rsys_threading_before_main(void)
+{
+    rsys_warn_ompt_without_runtime();
     const char *v = getenv("ROCPROFSYS_AGENT_LOCK_CALLS");
     if (v != NULL && rsys_is_ours()) {
         rsys_lock_families = (uint32_t)strtoul(v, NULL, 10) &

@@ -55,9 +55,15 @@ public final class ThreadingTools implements TargetEnvironmentContribution {
             String ours =
                     libraryDirectory.resolve(OMPT_LIBRARY).toAbsolutePath().toString();
             String theirs = targetEnvironment.get(OMP_TOOL_LIBRARIES);
-            env.put(
-                    OMP_TOOL_LIBRARIES,
-                    theirs == null || theirs.isBlank() || theirs.contains(ours) ? theirs : ours + ":" + theirs);
+            String libraries;
+            if (theirs == null || theirs.isBlank()) {
+                libraries = ours;
+            } else if (theirs.contains(ours)) {
+                libraries = theirs;
+            } else {
+                libraries = ours + ":" + theirs;
+            }
+            env.put(OMP_TOOL_LIBRARIES, libraries);
         }
         return new ThreadingTools(env);
     }

@@ -613,12 +613,13 @@ final class RunOptions {
 
     /**
      * Backends whose tool library is not built yet: naming them is refused (their settings would
-     * point OMP_TOOL_LIBRARIES / KOKKOS_TOOLS_LIBS at libraries without the tool entry points).
-     * {@code -I all} still switches their settings on, and the run warns that those are not supported.
+     * point KOKKOS_TOOLS_LIBS at a library without the tool entry points). {@code -I all} still
+     * switches their settings on, and the run warns that those are not supported. ({@code -I ompt}
+     * only switches ROCPROFSYS_USE_OMPT on: the run's threading-tools part puts the tool library
+     * into OMP_TOOL_LIBRARIES, whichever way the setting came.)
      */
-    static final Map<String, String> BACKENDS_NOT_BUILT = Map.of(
-            "ompt", "the OpenMP tool (OMPT) library is not built yet",
-            "kokkosp", "the Kokkos tools library is not built yet");
+    static final Map<String, String> BACKENDS_NOT_BUILT =
+            Map.of("kokkosp", "the Kokkos tools library is not built yet");
 
     /** -I: switch the backends on. */
     private static void include(ParseContext c, OptionDef o, List<String> v, boolean append) throws RunUsageException {

@@ -77,10 +77,13 @@ class SampleOptionsTest {
 
     @Test
     void includeRefusesToolLibrariesNotBuiltAsRunDoes() throws Exception {
-        // upstream appends the OMPT tool library here where run prepends it; while that library is not
-        // built both refuse -I ompt instead of pointing OMP_TOOL_LIBRARIES at it
-        RunUsageException e = assertThrows(RunUsageException.class, () -> env("-I", "ompt", "--", "ls"));
-        assertTrue(e.getMessage().contains("ompt is not supported yet"), e.getMessage());
+        // upstream appends the tool libraries here where run prepends them; while the Kokkos library is
+        // not built both refuse -I kokkosp instead of pointing KOKKOS_TOOLS_LIBS at it. -I ompt only
+        // switches the setting on (the run's threading-tools part puts the OMPT library first in
+        // OMP_TOOL_LIBRARIES at launch)
+        RunUsageException e = assertThrows(RunUsageException.class, () -> env("-I", "kokkosp", "--", "ls"));
+        assertTrue(e.getMessage().contains("kokkosp is not supported yet"), e.getMessage());
+        assertEquals("true", env("-I", "ompt", "--", "ls").get("ROCPROFSYS_USE_OMPT"));
         assertEquals("libother.so", env("-I", "all", "--", "ls").get("OMP_TOOL_LIBRARIES"));
         assertEquals("true", env("-I", "all", "--", "ls").get("ROCPROFSYS_USE_OMPT"));
     }
