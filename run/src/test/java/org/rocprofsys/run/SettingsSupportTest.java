@@ -241,13 +241,6 @@ class SettingsSupportTest {
         }
     }
 
-    @Test
-    void kokkosToolsAreRefused() throws Exception {
-        Ran r = runCommand(Map.of(), "-I", "kokkosp", "--", "true");
-        assertEquals(1, r.rc(), r.stderr());
-        assertTrue(r.stderr().contains("-I/--include kokkosp is not supported yet"), r.stderr());
-    }
-
     /** The settings named in the first column of one table of docs/settings-support.md. */
     private static java.util.Set<String> documented(String heading) throws IOException {
         java.util.Set<String> out = new java.util.TreeSet<>();

@@ -12,9 +12,9 @@ import org.rocprofsys.core.spi.TargetEnvironmentContribution;
 /**
  * What a run asks of the threading runtimes, all through the target's environment: the lock
  * families the agent interposes (it patches lock calls only for these, so a family left off costs
- * nothing), and the OpenMP tool library that an OMPT runtime loads from {@code
- * OMP_TOOL_LIBRARIES}. The tool library records through the agent; nothing here runs beside the
- * target.
+ * nothing), the OpenMP tool library that an OMPT runtime loads from {@code
+ * OMP_TOOL_LIBRARIES}, and the Kokkos Tools library with its settings. The tool libraries record
+ * through the agent; nothing here runs beside the target.
  */
 public final class ThreadingTools implements TargetEnvironmentContribution {
     /** The bundle: one source, always listed (it contributes nothing when every switch is off). */
@@ -30,6 +30,11 @@ public final class ThreadingTools implements TargetEnvironmentContribution {
 
     static final String OMP_TOOL_LIBRARIES = "OMP_TOOL_LIBRARIES";
     static final String OMPT_LIBRARY = "librocprof-sys-ompt.so";
+    static final String KOKKOSP_LIBRARY = "librocprof-sys-kokkosp.so";
+    /** Kokkos 3.2 and later; older ones (Debian's Trilinos Kokkos 3.4 among them) read the other. */
+    static final String KOKKOS_TOOLS_LIBS = "KOKKOS_TOOLS_LIBS";
+
+    static final String KOKKOS_PROFILE_LIBRARY = "KOKKOS_PROFILE_LIBRARY";
 
     private final Map<String, String> environment;
 
@@ -64,6 +69,18 @@ public final class ThreadingTools implements TargetEnvironmentContribution {
                 libraries = ours + ":" + theirs;
             }
             env.put(OMP_TOOL_LIBRARIES, libraries);
+        }
+        if (settings.bool("ROCPROFSYS_USE_KOKKOSP")) {
+            // as upstream, the run's library takes the place of a tool the program's environment named
+            String ours =
+                    libraryDirectory.resolve(KOKKOSP_LIBRARY).toAbsolutePath().toString();
+            env.put(KOKKOS_TOOLS_LIBS, ours);
+            env.put(KOKKOS_PROFILE_LIBRARY, ours);
+            env.put("ROCPROFSYS_AGENT_KOKKOSP_PREFIX", settings.get("ROCPROFSYS_KOKKOSP_PREFIX"));
+            env.put(
+                    "ROCPROFSYS_AGENT_KOKKOSP_NAME_MAX",
+                    Long.toString(settings.integer("ROCPROFSYS_KOKKOSP_NAME_LENGTH_MAX")));
+            env.put("ROCPROFSYS_AGENT_KOKKOSP_DEEP_COPY", settings.bool("ROCPROFSYS_KOKKOSP_DEEP_COPY") ? "1" : "0");
         }
         return new ThreadingTools(env);
     }
