@@ -111,6 +111,45 @@ class OmptIT extends DistributionTest {
                 ThreadTracks.counts(DecodedTrace.read(outputRoot().resolve("omp-off/perfetto-trace.proto")), "ompt"));
     }
 
+    /**
+     * The cost of an empty parallel region on 2 threads, recorded (4 regions a thread: parallel,
+     * implicit task, implicit barrier, worker's task and barrier), against the same program under
+     * the run without OMPT and bare; printed, no assertion on time.
+     */
+    @Test
+    void costOfAnEmptyParallelRegion() throws Exception {
+        Path exe = program();
+        Map<String, String> threads = Map.of("OMP_NUM_THREADS", "2");
+        ProcessResult on = tool(
+                "rocprof-sys-run",
+                with(
+                        environment("omp-cost-on", "ROCPROFSYS_TRACE", "ON", "ROCPROFSYS_RING_BUFFER_SIZE_KB", "65536"),
+                        "OMP_NUM_THREADS",
+                        "2"),
+                argv("-I ompt --", exe.toString(), "1", "bench"));
+        ProcessResult off = tool(
+                "rocprof-sys-run",
+                with(environment("omp-cost-off", "ROCPROFSYS_TRACE", "ON"), "OMP_NUM_THREADS", "2"),
+                argv("--", exe.toString(), "1", "bench"));
+        ProcessResult bare = launch(exe, cwd, threads, "1", "bench");
+        for (ProcessResult r : List.of(on, off, bare)) {
+            assertEquals(0, r.exitCode(), r::toString);
+        }
+        System.out.printf(
+                "[OmptIT] ns per empty parallel region on 2 threads: bare %s, under rocprof-sys-run without OMPT %s,"
+                        + " recorded %s%n",
+                regionNs(bare), regionNs(off), regionNs(on));
+    }
+
+    private static String regionNs(ProcessResult r) {
+        return r.stdout()
+                .lines()
+                .filter(l -> l.startsWith("region_ns="))
+                .map(l -> l.substring(10).split(" ")[0])
+                .findFirst()
+                .orElse("?");
+    }
+
     private static long laps(List<JsonNode> graph, String label) {
         return graph.stream()
                 .filter(e -> ProfileGraph.label(e).equals(label))
