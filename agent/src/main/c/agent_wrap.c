@@ -1018,8 +1018,12 @@ static int rsys_lock_patch_module(struct dl_phdr_info *info, size_t size, void *
 /* Before main, and after each dlopen: every loaded module's lock calls of the families asked for. */
 static void rsys_lock_install(void)
 {
+    /* one patcher at a time: two dlopens at once would race on a RELRO page's protection */
+    static pthread_mutex_t patching = PTHREAD_MUTEX_INITIALIZER;
     if (rsys_lock_families != 0) {
+        pthread_mutex_lock(&patching);
         dl_iterate_phdr(rsys_lock_patch_module, NULL);
+        pthread_mutex_unlock(&patching);
     }
 }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +100,26 @@ class LocksIT extends DistributionTest {
         for (int t = 1; t <= 3; t++) {
             assertEquals(perThread, counts.get("Thread " + t), counts::toString);
         }
+    }
+
+    /** Debian's sqlite3: libsqlite3's own mutex calls are traced, balanced, the output unchanged. */
+    @Test
+    void debiansSqlite3() throws Exception {
+        Path sqlite3 = Path.of("/usr/bin/sqlite3");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(sqlite3), "no sqlite3");
+        String sql = "create table t(a); insert into t values(1),(2),(3); select sum(a) from t;";
+        ProcessResult r = tool(
+                "rocprof-sys-run",
+                environment("sqlite3", "ROCPROFSYS_PROFILE", "ON", "ROCPROFSYS_TRACE", "ON"),
+                argv("-I mutex-locks --", sqlite3.toString(), ":memory:", sql));
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals("6\n", r.stdout(), r::toString);
+        Map<String, Long> main = ThreadTracks.counts(
+                        DecodedTrace.read(outputRoot().resolve("sqlite3/perfetto-trace.proto")), "pthread")
+                .get("sqlite3");
+        System.out.printf("[LocksIT] sqlite3: %s%n", main);
+        assertTrue(main.get("pthread_mutex_lock") > 0, main::toString);
+        assertEquals(main.get("pthread_mutex_lock"), main.get("pthread_mutex_unlock"), main::toString);
     }
 
     /**
