@@ -17,9 +17,11 @@ import org.rocprofsys.core.spi.TargetEnvironmentContribution;
  * through the agent; nothing here runs beside the target.
  */
 public final class ThreadingTools implements TargetEnvironmentContribution {
-    /** The bundle: one source, always listed (it contributes nothing when every switch is off). */
-    public static final Plugin PLUGIN =
-            Plugin.ofSources("threading-tools", (settings, env, log) -> List.of(sources(settings, env, Install.lib())));
+    /** The bundle: one source, listed only when some switch is on. */
+    public static final Plugin PLUGIN = Plugin.ofSources("threading-tools", (settings, env, log) -> {
+        ThreadingTools tools = sources(settings, env, Install.lib());
+        return tools.environment.isEmpty() ? List.of() : List.of(tools);
+    });
 
     /** The agent's variable: bits of the lock families it interposes (rocprofsys_wire.h). */
     static final String ENV_LOCK_CALLS = "ROCPROFSYS_AGENT_LOCK_CALLS";
