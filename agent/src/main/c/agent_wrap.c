@@ -16,10 +16,14 @@
  *   nanosleep, clock_nanosleep, usleep,    resumed after a sampler signal alone cut them short
  *   sleep, poll, select, epoll_wait,       (the last block)
  *   pause, sigsuspend
+ *   pthread_mutex_*, _rwlock_*, _spin_*    not exported: GOT entries patched only when asked
+ *                                          for (the lock block, at the end)
  */
 #include "rsys_agent.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -29,6 +33,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -147,11 +152,14 @@ typedef int (*rsys_start_main_fn)(rsys_main_fn, int, char **, void (*)(void), vo
                                   void (*)(void), void *);
 
 static rsys_main_fn real_main;
+static void rsys_threading_before_main(void);
+static void rsys_lock_install(void);
 
 static int rsys_main_wrapper(int argc, char **argv, char **envp)
 {
     if (rsys_is_ours()) {
         rsys_timers_main_begins();
+        rsys_threading_before_main();
     }
     int rc = real_main(argc, argv, envp);
     if (rsys_is_ours()) {
@@ -602,6 +610,7 @@ RSYS_EXPORT void *dlopen(const char *file, int mode)
             h = f(path, mode);
             if (h != NULL) {
                 rsys_instr_discover(0);
+                rsys_lock_install();
                 return h;
             }
         }
@@ -609,6 +618,7 @@ RSYS_EXPORT void *dlopen(const char *file, int mode)
     void *h = f(file, mode);
     if (h != NULL && file != NULL && !(mode & RTLD_NOLOAD)) {
         rsys_instr_discover(0);
+        rsys_lock_install();
     }
     return h;
 }
@@ -843,4 +853,216 @@ RSYS_EXPORT int sigsuspend(const sigset_t *mask)
             return rc;
         }
     }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Locks (issue 38, item 3): pthread mutex, rwlock and spin-lock calls as pthread regions named
+ * after the function (upstream's TRACE_THREAD_LOCKS, _RW_LOCKS and _SPIN_LOCKS). Locks are the
+ * hottest calls a program makes, so these are not exported: with a family's bit in
+ * ROCPROFSYS_AGENT_LOCK_CALLS the agent writes its wrappers into the GOT entries (JUMP_SLOT and
+ * GLOB_DAT) of every loaded module but itself, libc and the dynamic linker, before main and after
+ * each dlopen; without it nothing is patched and a lock costs what it costs without the agent.
+ * Inside a wrapper the agent's own calls reach libc directly (its GOT is never patched).
+ */
+/* No rsys_is_ours() here (a getpid() system call per lock): as the user API's regions, a lock
+ * region needs only a started agent; the wrappers are installed only in the agent's own process. */
+static int rsys_lock_begins(const char *name)
+{
+    return __atomic_load_n(&rsys_g.active, __ATOMIC_ACQUIRE) &&
+           rsys_region_begin(ROCPROFSYS_CATEGORY_PTHREAD, name, 0);
+}
+
+#define RSYS_LOCK_WRAPPER(fn, type)                                                                \
+    static int rsys_lock_##fn(type *lock)                                                          \
+    {                                                                                              \
+        int begun = rsys_lock_begins(#fn);                                                         \
+        int rc = fn(lock);                                                                         \
+        rsys_thread_call_ends(begun);                                                              \
+        return rc;                                                                                 \
+    }
+
+RSYS_LOCK_WRAPPER(pthread_mutex_lock, pthread_mutex_t)
+RSYS_LOCK_WRAPPER(pthread_mutex_unlock, pthread_mutex_t)
+RSYS_LOCK_WRAPPER(pthread_mutex_trylock, pthread_mutex_t)
+RSYS_LOCK_WRAPPER(pthread_rwlock_rdlock, pthread_rwlock_t)
+RSYS_LOCK_WRAPPER(pthread_rwlock_wrlock, pthread_rwlock_t)
+RSYS_LOCK_WRAPPER(pthread_rwlock_tryrdlock, pthread_rwlock_t)
+RSYS_LOCK_WRAPPER(pthread_rwlock_trywrlock, pthread_rwlock_t)
+RSYS_LOCK_WRAPPER(pthread_rwlock_unlock, pthread_rwlock_t)
+RSYS_LOCK_WRAPPER(pthread_spin_lock, pthread_spinlock_t)
+RSYS_LOCK_WRAPPER(pthread_spin_trylock, pthread_spinlock_t)
+RSYS_LOCK_WRAPPER(pthread_spin_unlock, pthread_spinlock_t)
+
+static const struct rsys_lock_hook {
+    const char *name;
+    void *wrapper;
+    uint32_t family;
+} rsys_lock_hooks[] = {
+    {"pthread_mutex_lock", (void *)rsys_lock_pthread_mutex_lock, RSYS_LOCK_CALL_MUTEX},
+    {"pthread_mutex_unlock", (void *)rsys_lock_pthread_mutex_unlock, RSYS_LOCK_CALL_MUTEX},
+    {"pthread_mutex_trylock", (void *)rsys_lock_pthread_mutex_trylock, RSYS_LOCK_CALL_MUTEX},
+    {"pthread_rwlock_rdlock", (void *)rsys_lock_pthread_rwlock_rdlock, RSYS_LOCK_CALL_RWLOCK},
+    {"pthread_rwlock_wrlock", (void *)rsys_lock_pthread_rwlock_wrlock, RSYS_LOCK_CALL_RWLOCK},
+    {"pthread_rwlock_tryrdlock", (void *)rsys_lock_pthread_rwlock_tryrdlock, RSYS_LOCK_CALL_RWLOCK},
+    {"pthread_rwlock_trywrlock", (void *)rsys_lock_pthread_rwlock_trywrlock, RSYS_LOCK_CALL_RWLOCK},
+    {"pthread_rwlock_unlock", (void *)rsys_lock_pthread_rwlock_unlock, RSYS_LOCK_CALL_RWLOCK},
+    {"pthread_spin_lock", (void *)rsys_lock_pthread_spin_lock, RSYS_LOCK_CALL_SPIN},
+    {"pthread_spin_trylock", (void *)rsys_lock_pthread_spin_trylock, RSYS_LOCK_CALL_SPIN},
+    {"pthread_spin_unlock", (void *)rsys_lock_pthread_spin_unlock, RSYS_LOCK_CALL_SPIN},
+};
+
+static uint32_t rsys_lock_families; /* ROCPROFSYS_AGENT_LOCK_CALLS, read before main */
+
+/* The modules whose calls stay unpatched: the agent itself, libc's family, the loader, the vDSO. */
+static int rsys_lock_skipped(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base != NULL ? base + 1 : path;
+    static const char *const skipped[] = {"librocprof-sys", "libc.so", "libpthread.so", "ld-linux",
+                                          "linux-vdso", "libdl.so"};
+    for (size_t i = 0; i < sizeof skipped / sizeof *skipped; i++) {
+        if (strncmp(base, skipped[i], strlen(skipped[i])) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* glibc relocates the dynamic section's addresses in place; a loader that does not leaves them
+ * relative to the module's base. */
+static uintptr_t rsys_dyn_address(const struct dl_phdr_info *info, ElfW(Addr) v)
+{
+    return v < info->dlpi_addr ? info->dlpi_addr + v : v;
+}
+
+static void rsys_lock_patch_slot(const struct dl_phdr_info *info, uintptr_t slot, void *wrapper)
+{
+    if (*(void **)slot == wrapper) {
+        return;
+    }
+    int relro = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_GNU_RELRO && slot >= start && slot < start + ph->p_memsz) {
+            relro = 1;
+        }
+    }
+    uintptr_t page = slot & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
+    size_t len = (size_t)sysconf(_SC_PAGESIZE);
+    if (relro && mprotect((void *)page, len, PROT_READ | PROT_WRITE) != 0) {
+        return;
+    }
+    __atomic_store_n((void **)slot, wrapper, __ATOMIC_RELEASE);
+    if (relro) {
+        mprotect((void *)page, len, PROT_READ);
+    }
+}
+
+static void rsys_lock_patch_relocs(const struct dl_phdr_info *info, const ElfW(Rela) * rel,
+                                   size_t bytes, const ElfW(Sym) * symtab, const char *strtab)
+{
+    for (size_t n = 0; n < bytes / sizeof *rel; n++) {
+        uint32_t type = (uint32_t)ELF64_R_TYPE(rel[n].r_info);
+        if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) {
+            continue;
+        }
+        const char *name = strtab + symtab[ELF64_R_SYM(rel[n].r_info)].st_name;
+        if (strncmp(name, "pthread_", 8) != 0) {
+            continue;
+        }
+        for (size_t h = 0; h < sizeof rsys_lock_hooks / sizeof *rsys_lock_hooks; h++) {
+            if ((rsys_lock_families & rsys_lock_hooks[h].family) != 0 &&
+                strcmp(name, rsys_lock_hooks[h].name) == 0) {
+                rsys_lock_patch_slot(info, info->dlpi_addr + rel[n].r_offset,
+                                     rsys_lock_hooks[h].wrapper);
+            }
+        }
+    }
+}
+
+static int rsys_lock_patch_module(struct dl_phdr_info *info, size_t size, void *unused)
+{
+    (void)size;
+    (void)unused;
+    if (info->dlpi_name != NULL && info->dlpi_name[0] != 0 && rsys_lock_skipped(info->dlpi_name)) {
+        return 0;
+    }
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type != PT_DYNAMIC) {
+            continue;
+        }
+        const ElfW(Dyn) *dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+        const ElfW(Sym) *symtab = NULL;
+        const char *strtab = NULL;
+        const ElfW(Rela) *jmprel = NULL, *rela = NULL;
+        size_t jmprel_bytes = 0, rela_bytes = 0;
+        for (; dyn->d_tag != DT_NULL; dyn++) {
+            switch (dyn->d_tag) {
+            case DT_SYMTAB: symtab = (const ElfW(Sym) *)rsys_dyn_address(info, dyn->d_un.d_ptr); break;
+            case DT_STRTAB: strtab = (const char *)rsys_dyn_address(info, dyn->d_un.d_ptr); break;
+            case DT_JMPREL: jmprel = (const ElfW(Rela) *)rsys_dyn_address(info, dyn->d_un.d_ptr); break;
+            case DT_PLTRELSZ: jmprel_bytes = dyn->d_un.d_val; break;
+            case DT_RELA: rela = (const ElfW(Rela) *)rsys_dyn_address(info, dyn->d_un.d_ptr); break;
+            case DT_RELASZ: rela_bytes = dyn->d_un.d_val; break;
+            default: break;
+            }
+        }
+        if (symtab == NULL || strtab == NULL) {
+            return 0;
+        }
+        if (jmprel != NULL) {
+            rsys_lock_patch_relocs(info, jmprel, jmprel_bytes, symtab, strtab);
+        }
+        if (rela != NULL) {
+            rsys_lock_patch_relocs(info, rela, rela_bytes, symtab, strtab);
+        }
+    }
+    return 0;
+}
+
+/* Before main, and after each dlopen: every loaded module's lock calls of the families asked for. */
+static void rsys_lock_install(void)
+{
+    /* one patcher at a time: two dlopens at once would race on a RELRO page's protection */
+    static pthread_mutex_t patching = PTHREAD_MUTEX_INITIALIZER;
+    if (rsys_lock_families != 0) {
+        pthread_mutex_lock(&patching);
+        dl_iterate_phdr(rsys_lock_patch_module, NULL);
+        pthread_mutex_unlock(&patching);
+    }
+}
+
+/*
+ * With ROCPROFSYS_USE_OMPT on, OMP_TOOL_LIBRARIES names the OpenMP tool, which only an OMPT runtime
+ * loads. GCC's libgomp has no OMPT: a program using it records no OpenMP regions, and is told so
+ * once, before main (LLVM's libomp, which also answers to libgomp's ABI, exports __kmpc_fork_call).
+ */
+static void rsys_warn_ompt_without_runtime(void)
+{
+    const char *tools = getenv("OMP_TOOL_LIBRARIES");
+    if (tools == NULL || strstr(tools, "librocprof-sys-ompt.so") == NULL) {
+        return;
+    }
+    rsys_dlopen_fn f = (rsys_dlopen_fn)rsys_real(RSYS_R_DLOPEN);
+    void *gomp = f != NULL ? f("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    if (gomp != NULL) {
+        if (dlsym(gomp, "__kmpc_fork_call") == NULL) {
+            dprintf(2, "[rocprof-sys] warning: ROCPROFSYS_USE_OMPT is on but this program's OpenMP "
+                       "runtime is GCC's libgomp, which has no OpenMP tools interface (OMPT): its "
+                       "OpenMP regions are not recorded (LLVM's libomp, e.g. clang -fopenmp, has it)\n");
+        }
+        dlclose(gomp);
+    }
+}
+
+static void rsys_threading_before_main(void)
+{
+    rsys_warn_ompt_without_runtime();
+    const char *v = getenv("ROCPROFSYS_AGENT_LOCK_CALLS");
+    if (v != NULL && rsys_is_ours()) {
+        rsys_lock_families = (uint32_t)strtoul(v, NULL, 10) &
+                             (RSYS_LOCK_CALL_MUTEX | RSYS_LOCK_CALL_RWLOCK | RSYS_LOCK_CALL_SPIN);
+    }
+    rsys_lock_install();
 }

@@ -62,6 +62,16 @@
 #define RSYS_THREAD_CALL_BARRIER 1u /* pthread_barrier_wait */
 #define RSYS_THREAD_CALL_JOIN 2u    /* pthread_join */
 
+/*
+ * Bits of ROCPROFSYS_AGENT_LOCK_CALLS: the lock families whose calls the agent records as regions
+ * of category ROCPROFSYS_CATEGORY_PTHREAD (upstream's TRACE_THREAD_LOCKS, _RW_LOCKS, _SPIN_LOCKS).
+ * Without a bit nothing of that family is interposed: the agent patches the modules' GOT entries
+ * only for the families asked for.
+ */
+#define RSYS_LOCK_CALL_MUTEX 1u  /* pthread_mutex_lock, _unlock, _trylock */
+#define RSYS_LOCK_CALL_RWLOCK 2u /* pthread_rwlock_rdlock, _wrlock, _tryrdlock, _trywrlock, _unlock */
+#define RSYS_LOCK_CALL_SPIN 4u   /* pthread_spin_lock, _trylock, _unlock */
+
 /* Bits of rsys_file_header.metrics and of a region record's metric flags */
 #define RSYS_METRIC_THREAD_CPU 1u /* u64 CLOCK_THREAD_CPUTIME_ID ns */
 #define RSYS_METRIC_RSS 2u        /* u64 current resident set size, bytes */

@@ -7,6 +7,7 @@ module org.rocprofsys.run {
     requires org.rocprofsys.instrument;
     requires org.rocprofsys.processsampling;
     requires org.rocprofsys.python;
+    requires org.rocprofsys.threading;
     requires org.rocprofsys.cuda;
     requires org.rocprofsys.rocm;
     requires org.rocprofsys.unifiedmemory;

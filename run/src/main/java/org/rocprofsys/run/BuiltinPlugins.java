@@ -9,6 +9,7 @@ import org.rocprofsys.python.PythonTargets;
 import org.rocprofsys.rocm.source.RocmTracing;
 import org.rocprofsys.sampler.source.CallStackSampling;
 import org.rocprofsys.sampler.source.CpuCounters;
+import org.rocprofsys.threading.ThreadingTools;
 import org.rocprofsys.unifiedmemory.UnifiedMemoryPlugin;
 
 /**
@@ -29,5 +30,6 @@ final class BuiltinPlugins {
             RocmTracing.PLUGIN,
             UnifiedMemoryPlugin.INSTANCE,
             Plugin.ofSources("python-hooks", (settings, env, log) -> PythonTargets.sources(settings, env, log)),
+            ThreadingTools.PLUGIN,
             CorePlugins.ROCPD);
 }

@@ -241,15 +241,6 @@ class SettingsSupportTest {
         }
     }
 
-    @Test
-    void ompAndKokkosToolsAreRefused() throws Exception {
-        for (String backend : List.of("ompt", "kokkosp")) {
-            Ran r = runCommand(Map.of(), "-I", backend, "--", "true");
-            assertEquals(1, r.rc(), r.stderr());
-            assertTrue(r.stderr().contains("-I/--include " + backend + " is not supported yet"), r.stderr());
-        }
-    }
-
     /** The settings named in the first column of one table of docs/settings-support.md. */
     private static java.util.Set<String> documented(String heading) throws IOException {
         java.util.Set<String> out = new java.util.TreeSet<>();

@@ -25,9 +25,10 @@ import org.rocprofsys.core.event.TraceEvent;
  * program's host region (named after the executable), user-API regions, Python-hook regions,
  * threads and processes. Upstream's validations also name {@code pthread_create},
  * {@code start_thread}, {@code pthread_join} and the lock functions, which come from its pthread
- * wrappers (TRACE_THREAD_LOCKS and friends); this agent records no such regions (those settings
- * warn "not supported yet", docs/settings-support.md), so their regexes are checked here on the
- * regions a real program gets instead: user regions around thread creation and in the workers.
+ * wrappers; this agent records no pthread_create or start_thread regions (its lock regions, of
+ * TRACE_THREAD_LOCKS and friends, are checked end to end by LocksIT), so their regexes are checked
+ * here on the regions a real program gets instead: user regions around thread creation and in the
+ * workers.
  * The same layouts (flat, collapsed threads, console output, trip counts of a recursion) are
  * covered. End to end, RunEndToEndIT checks the user-api tree and PythonEndToEndIT the
  * python-source list on real runs.

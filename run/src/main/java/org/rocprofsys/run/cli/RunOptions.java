@@ -611,23 +611,8 @@ final class RunOptions {
         return m;
     }
 
-    /**
-     * Backends whose tool library is not built yet: naming them is refused (their settings would
-     * point OMP_TOOL_LIBRARIES / KOKKOS_TOOLS_LIBS at libraries without the tool entry points).
-     * {@code -I all} still switches their settings on, and the run warns that those are not supported.
-     */
-    static final Map<String, String> BACKENDS_NOT_BUILT = Map.of(
-            "ompt", "the OpenMP tool (OMPT) library is not built yet",
-            "kokkosp", "the Kokkos tools library is not built yet");
-
     /** -I: switch the backends on. */
     private static void include(ParseContext c, OptionDef o, List<String> v, boolean append) throws RunUsageException {
-        for (String b : v) {
-            if (BACKENDS_NOT_BUILT.containsKey(b)) {
-                throw new RunUsageException(
-                        o.label(), o.label() + " " + b + " is not supported yet: " + BACKENDS_NOT_BUILT.get(b));
-            }
-        }
         boolean all = v.contains("all");
         for (Map.Entry<String, String> b : BACKENDS.entrySet()) {
             if (all || v.contains(b.getKey())) {

@@ -477,15 +477,16 @@ class RunArgumentsTest {
         assertNull(env.get("ROCPROFSYS_USE_OMPT"));
         assertNull(env.get("OMP_TOOL_LIBRARIES"));
 
-        // the OMPT and Kokkos tool libraries are not built: naming them is refused, not pointed at a
-        // library without the tool entry points
-        for (String backend : List.of("ompt", "kokkosp")) {
-            RunUsageException e =
-                    assertThrows(RunUsageException.class, () -> parse(withCommand("-I", "rocm", backend)));
-            assertTrue(e.getMessage().startsWith("-I/--include " + backend + " is not supported yet"), e.getMessage());
-        }
+        // -I ompt and -I kokkosp switch the settings on; the run's threading-tools part names the tool
+        // libraries in OMP_TOOL_LIBRARIES / KOKKOS_TOOLS_LIBS, whichever way the settings came (OmptIT,
+        // KokkosIT)
+        Map<String, String> tools = env(withCommand("-I", "ompt", "kokkosp"));
+        assertEquals("true", tools.get("ROCPROFSYS_USE_OMPT"));
+        assertEquals("true", tools.get("ROCPROFSYS_USE_KOKKOSP"));
+        assertNull(tools.get("OMP_TOOL_LIBRARIES"));
+        assertNull(tools.get("KOKKOS_TOOLS_LIBS"));
 
-        // -I all switches every backend's setting on (the run warns about those not supported) but sets
+        // -I all switches every backend's setting on (the run warns about those not supported yet) but sets
         // no tool library variable
         Map<String, String> all = env(withCommand("-I", "all"));
         for (String var : RunOptions.BACKENDS.values()) {

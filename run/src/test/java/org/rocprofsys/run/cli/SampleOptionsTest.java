@@ -76,11 +76,12 @@ class SampleOptionsTest {
     }
 
     @Test
-    void includeRefusesToolLibrariesNotBuiltAsRunDoes() throws Exception {
-        // upstream appends the OMPT tool library here where run prepends it; while that library is not
-        // built both refuse -I ompt instead of pointing OMP_TOOL_LIBRARIES at it
-        RunUsageException e = assertThrows(RunUsageException.class, () -> env("-I", "ompt", "--", "ls"));
-        assertTrue(e.getMessage().contains("ompt is not supported yet"), e.getMessage());
+    void includeSwitchesToolSettingsAsRunDoes() throws Exception {
+        // upstream appends the tool libraries here where run prepends them; here both only switch the
+        // settings on (the run's threading-tools part puts the OMPT library first in
+        // OMP_TOOL_LIBRARIES and names the Kokkos library at launch)
+        assertEquals("true", env("-I", "ompt", "--", "ls").get("ROCPROFSYS_USE_OMPT"));
+        assertEquals("true", env("-I", "kokkosp", "--", "ls").get("ROCPROFSYS_USE_KOKKOSP"));
         assertEquals("libother.so", env("-I", "all", "--", "ls").get("OMP_TOOL_LIBRARIES"));
         assertEquals("true", env("-I", "all", "--", "ls").get("ROCPROFSYS_USE_OMPT"));
     }
