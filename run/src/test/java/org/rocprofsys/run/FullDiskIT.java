@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
-import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
 
 /**
@@ -124,20 +123,6 @@ class FullDiskIT extends DistributionTest {
     }
 
     private Path build() throws Exception {
-        Path src = cwd.resolve("regions7.c");
-        Files.writeString(src, PROGRAM);
-        Path out = cwd.resolve("regions7");
-        return NativeCompiler.c()
-                .compile(
-                        out,
-                        List.of(
-                                src.toString(),
-                                "-O1",
-                                "-o",
-                                out.toString(),
-                                "-I" + DIST.resolve("include"),
-                                "-L" + DIST.resolve("lib"),
-                                "-Wl,-rpath," + DIST.resolve("lib"),
-                                "-lrocprof-sys-user"));
+        return userApiProgram("regions7", PROGRAM, "-O1");
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -101,18 +100,8 @@ class InterpreterRunIT extends DistributionTest {
     private static List<String> profile(Path json) throws Exception {
         assertTrue(Files.isRegularFile(json), json + " written");
         List<String> out = new ArrayList<>();
-        JsonNode graph = new ObjectMapper()
-                .readTree(json.toFile())
-                .get("timemory")
-                .get("wall_clock")
-                .get("ranks")
-                .get(0)
-                .get("graph");
-        for (JsonNode e : graph) {
-            String prefix = e.get("prefix").asText();
-            String label = prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "");
-            out.add(e.get("depth").asInt() + ":" + label + " laps "
-                    + e.get("entry").get("laps").asLong());
+        for (JsonNode e : ProfileGraph.graph(json, "wall_clock")) {
+            out.add(e.get("depth").asInt() + ":" + ProfileGraph.label(e) + " laps " + ProfileGraph.laps(e));
         }
         return out;
     }

@@ -210,19 +210,10 @@ class LaunchFidelityIT extends DistributionTest {
 
     @Test
     void peakRssOfTheProfileAndOfDebianProgramsIsTheirOwn() throws Exception {
-        Path grow = NativeCompiler.c()
-                .compile(
-                        cwd.resolve("grow"),
-                        List.of(
-                                ResourceFiles.copy(LaunchFidelityIT.class, "launch/grow.c", cwd.resolve("grow.c"))
-                                        .toString(),
-                                "-O1",
-                                "-o",
-                                cwd.resolve("grow").toString(),
-                                "-I" + DIST.resolve("include"),
-                                "-L" + DIST.resolve("lib"),
-                                "-Wl,-rpath," + DIST.resolve("lib"),
-                                "-lrocprof-sys-user"));
+        Path grow = userApiProgram(
+                ResourceFiles.copy(LaunchFidelityIT.class, "launch/grow.c", cwd.resolve("grow.c")),
+                cwd.resolve("grow"),
+                "-O1");
         var r = bash(
                 """
                 "$@"

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -77,7 +76,7 @@ class StrippedProgramsIT extends DistributionTest {
 
         Map<String, Long> laps = new HashMap<>();
         for (JsonNode e : ProfileGraph.graph(outputRoot().resolve("gzip-inst/wall_clock.json"), "wall_clock")) {
-            laps.merge(ProfileGraph.label(e), e.get("entry").get("laps").asLong(), Long::sum);
+            laps.merge(ProfileGraph.label(e), ProfileGraph.laps(e), Long::sum);
         }
         long fdeCalls = laps.entrySet().stream()
                 .filter(e -> e.getKey().matches("func_0x[0-9a-f]+"))
@@ -156,22 +155,6 @@ class StrippedProgramsIT extends DistributionTest {
         assertEquals(statements + 1, laps.get("sqlite3_step"), laps::toString);
     }
 
-    /** Leaf (self) samples per name of a sampling profile's graph. */
-    private static Map<String, Long> leaves(List<JsonNode> graph) {
-        Map<String, Long> out = new HashMap<>();
-        for (int i = 0; i < graph.size(); i++) {
-            int depth = graph.get(i).get("depth").asInt();
-            long self = graph.get(i).get("entry").get("laps").asLong();
-            for (int j = i + 1; j < graph.size() && graph.get(j).get("depth").asInt() > depth; j++) {
-                if (graph.get(j).get("depth").asInt() == depth + 1) {
-                    self -= graph.get(j).get("entry").get("laps").asLong();
-                }
-            }
-            out.merge(ProfileGraph.label(graph.get(i)), self, Long::sum);
-        }
-        return out;
-    }
-
     /** Leaf samples per name of perf's user-space samples ({@code perf script -F ip,sym,dso}). */
     private static Map<String, Long> perfLeaves(String script) {
         Map<String, Long> out = new HashMap<>();
@@ -212,7 +195,7 @@ class StrippedProgramsIT extends DistributionTest {
         assertEquals(0, r.exitCode(), r::toString);
         Path json = outputRoot().resolve("sqlite3-sample/sampling_cpu_clock.json");
         assumeTrue(Files.isRegularFile(json), "no CPU-time samples here: " + r.stderr());
-        Map<String, Long> ours = leaves(ProfileGraph.graph(json, "sampling_cpu_clock"));
+        Map<String, Long> ours = ProfileGraph.leaves(ProfileGraph.graph(json, "sampling_cpu_clock"));
         long total = ours.values().stream().mapToLong(Long::longValue).sum();
         // about 70 ms of sqlite3's CPU time at 1000 Hz of CPU time (perf cpu-clock counts the
         // program's own time, so a busy machine gives as many): 60-100 samples here at load 19.
