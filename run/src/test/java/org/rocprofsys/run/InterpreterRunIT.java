@@ -47,13 +47,7 @@ class InterpreterRunIT extends DistributionTest {
         Path dir = outputRoot().resolve("plain");
 
         assertEquals(List.of("0:" + exe + " laps 1"), profile(dir.resolve("wall_clock.json")));
-        DecodedTrace trace = DecodedTrace.read(dir.resolve("perfetto-trace.proto"));
-        assertEquals(
-                1,
-                trace.slices.stream()
-                        .filter(s -> s.name.equals(exe) && s.depth == 0)
-                        .count(),
-                trace.slices::toString);
+        assertOneTopSliceNamed(dir.resolve("perfetto-trace.proto"), exe);
     }
 
     @Test
@@ -75,11 +69,16 @@ class InterpreterRunIT extends DistributionTest {
         List<String> profile = profile(dir.resolve("wall_clock.json"));
         assertTrue(profile.contains("0:" + exe + " laps 1"), profile::toString);
         assertTrue(profile.contains("0:" + shell + " laps 1"), profile::toString);
-        DecodedTrace trace = DecodedTrace.read(dir.resolve("perfetto-trace.proto"));
+        assertOneTopSliceNamed(dir.resolve("perfetto-trace.proto"), exe);
+    }
+
+    /** The trace has one slice at depth 0 named {@code name}. */
+    private static void assertOneTopSliceNamed(Path perfettoTrace, String name) throws Exception {
+        DecodedTrace trace = DecodedTrace.read(perfettoTrace);
         assertEquals(
                 1,
                 trace.slices.stream()
-                        .filter(s -> s.name.equals(exe) && s.depth == 0)
+                        .filter(s -> s.name.equals(name) && s.depth == 0)
                         .count(),
                 trace.slices::toString);
     }

@@ -13,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
@@ -26,15 +27,7 @@ import org.rocprofsys.testkit.ProcessResult;
  * with {@code perf record -F 1000 -g} on the same workload where perf works here.
  */
 class StrippedProgramsIT extends DistributionTest {
-    private static final String SQL = """
-            CREATE TABLE t(a INTEGER, b TEXT);
-            CREATE INDEX tb ON t(b);
-            BEGIN;
-            WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<60000)
-              INSERT INTO t SELECT x, hex(randomblob(16)) FROM c;
-            COMMIT;
-            SELECT count(*) FROM t;
-            """;
+    private static final String SQL = SqliteWork.script(60000);
 
     private Path installedCopy(String name) throws Exception {
         Path installed = Path.of("/usr/bin", name);
@@ -156,26 +149,6 @@ class StrippedProgramsIT extends DistributionTest {
     }
 
     /** Leaf samples per name of perf's user-space samples ({@code perf script -F ip,sym,dso}). */
-    private static Map<String, Long> perfLeaves(String script) {
-        Map<String, Long> out = new HashMap<>();
-        boolean first = true;
-        for (String line : script.split("\n")) {
-            if (line.isBlank()) {
-                first = true;
-                continue;
-            }
-            if (!first) continue;
-            first = false;
-            String t = line.strip();
-            int sp = t.indexOf(' ');
-            String rest = sp < 0 ? "[unknown]" : t.substring(sp + 1);
-            int open = rest.lastIndexOf(" (");
-            String sym = open < 0 ? rest : rest.substring(0, open);
-            if (!rest.contains("[kernel")) out.merge(sym.replaceFirst("\\+0x[0-9a-f]+$", ""), 1L, Long::sum);
-        }
-        return out;
-    }
-
     private static double namedShare(Map<String, Long> leaves) {
         long total = leaves.values().stream().mapToLong(Long::longValue).sum();
         long unknown = leaves.getOrDefault("[unknown]", 0L);
@@ -220,16 +193,9 @@ class StrippedProgramsIT extends DistributionTest {
         }
 
         // the same workload under perf: we name at least the share perf names
-        ProcessResult perf = Command.of(
-                        "sh", "-c", "perf record -q -F 1000 -g -o perf.data -- sqlite3 :memory: < work.sql")
-                .in(cwd)
-                .run();
-        assumeTrue(perf.exitCode() == 0, "perf record does not work here: " + perf.stderr());
-        ProcessResult script = Command.of("perf", "script", "-i", "perf.data", "-F", "ip,sym,dso")
-                .in(cwd)
-                .run();
-        assumeTrue(script.exitCode() == 0, "perf script failed: " + script.stderr());
-        Map<String, Long> theirs = perfLeaves(script.stdout());
+        Map<String, Long> theirs = PerfBeside.leaves(cwd, "-F 1000", "sqlite3 :memory: < work.sql").stream()
+                .filter(l -> !l.dso().contains("[kernel"))
+                .collect(Collectors.groupingBy(PerfBeside.Leaf::symbol, Collectors.counting()));
         assumeTrue(theirs.values().stream().mapToLong(Long::longValue).sum() >= 20, "perf took too few samples");
         assertTrue(
                 namedShare(ours) >= namedShare(theirs),

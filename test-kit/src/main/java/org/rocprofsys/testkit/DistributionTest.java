@@ -70,9 +70,13 @@ public abstract class DistributionTest {
      */
     protected Path userApiProgram(String name, String source, String... flags)
             throws IOException, InterruptedException {
-        Path src = cwd.resolve(name + ".c");
-        Files.writeString(src, source);
-        return userApiProgram(src, cwd.resolve(name), flags);
+        return userApiProgram(Files.writeString(cwd.resolve(name + ".c"), source), cwd.resolve(name), flags);
+    }
+
+    /** Writes the C program {@code source} to {@code name}.c in the working folder and compiles it into {@code name}. */
+    protected Path cProgram(String name, String source, String... flags) throws IOException, InterruptedException {
+        return NativeCompiler.c()
+                .compile(Files.writeString(cwd.resolve(name + ".c"), source), cwd.resolve(name), flags);
     }
 
     /**

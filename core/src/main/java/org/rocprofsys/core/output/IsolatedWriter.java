@@ -25,24 +25,18 @@ final class IsolatedWriter implements OutputWriter {
 
     @Override
     public void accept(SinkEvent event) {
-        if (failure == null) {
-            try {
-                writer.accept(event);
-            } catch (IOException e) {
-                failure = UnwrittenFile.of(e);
-            }
-        }
+        unlessFailed(w -> {
+            w.accept(event);
+            return null;
+        });
     }
 
     @Override
     public void acceptRegions(RegionRun run) {
-        if (failure == null) {
-            try {
-                writer.acceptRegions(run);
-            } catch (IOException e) {
-                failure = UnwrittenFile.of(e);
-            }
-        }
+        unlessFailed(w -> {
+            w.acceptRegions(run);
+            return null;
+        });
     }
 
     @Override
@@ -57,26 +51,17 @@ final class IsolatedWriter implements OutputWriter {
 
     @Override
     public void finish(RunSummary summary) {
-        if (failure == null) {
-            try {
-                writer.finish(summary);
-            } catch (IOException e) {
-                failure = UnwrittenFile.of(e);
-            }
-        }
+        unlessFailed(w -> {
+            w.finish(summary);
+            return null;
+        });
     }
 
     /** The files written; none when the output failed as a whole. */
     @Override
     public List<WrittenFile> report() {
-        if (failure == null) {
-            try {
-                return writer.report();
-            } catch (IOException e) {
-                failure = UnwrittenFile.of(e);
-            }
-        }
-        return List.of();
+        List<WrittenFile> files = unlessFailed(OutputWriter::report);
+        return files != null ? files : List.of();
     }
 
     @Override
@@ -91,5 +76,22 @@ final class IsolatedWriter implements OutputWriter {
     @Override
     public Map<String, JsonNode> metadata() {
         return writer.metadata();
+    }
+
+    /** A call on the writer, which may fail on its files. */
+    private interface Call<T> {
+        T on(OutputWriter writer) throws IOException;
+    }
+
+    /** {@code call}'s result; null once the output has failed, by this call or an earlier one. */
+    private <T> T unlessFailed(Call<T> call) {
+        if (failure == null) {
+            try {
+                return call.on(writer);
+            } catch (IOException e) {
+                failure = UnwrittenFile.of(e);
+            }
+        }
+        return null;
     }
 }

@@ -162,7 +162,7 @@ public final class PerfettoFormat implements OutputFormat {
             } catch (IOException removing) {
                 e.addSuppressed(removing);
             }
-            return e instanceof FileWriteException ? e : new FileWriteException(file, AtomicFile.reason(e), e);
+            return FileWriteException.naming(file, e);
         }
 
         /** Upstream's line, with the trace's size, once every output has been written. */
