@@ -25,18 +25,12 @@ final class IsolatedWriter implements OutputWriter {
 
     @Override
     public void accept(SinkEvent event) {
-        unlessFailed(w -> {
-            w.accept(event);
-            return null;
-        });
+        unlessFailed(() -> writer.accept(event));
     }
 
     @Override
     public void acceptRegions(RegionRun run) {
-        unlessFailed(w -> {
-            w.acceptRegions(run);
-            return null;
-        });
+        unlessFailed(() -> writer.acceptRegions(run));
     }
 
     @Override
@@ -51,17 +45,15 @@ final class IsolatedWriter implements OutputWriter {
 
     @Override
     public void finish(RunSummary summary) {
-        unlessFailed(w -> {
-            w.finish(summary);
-            return null;
-        });
+        unlessFailed(() -> writer.finish(summary));
     }
 
     /** The files written; none when the output failed as a whole. */
     @Override
     public List<WrittenFile> report() {
-        List<WrittenFile> files = unlessFailed(OutputWriter::report);
-        return files != null ? files : List.of();
+        List<WrittenFile> files = new ArrayList<>();
+        unlessFailed(() -> files.addAll(writer.report()));
+        return files;
     }
 
     @Override
@@ -78,20 +70,14 @@ final class IsolatedWriter implements OutputWriter {
         return writer.metadata();
     }
 
-    /** A call on the writer, which may fail on its files. */
-    private interface Call<T> {
-        T on(OutputWriter writer) throws IOException;
-    }
-
-    /** {@code call}'s result; null once the output has failed, by this call or an earlier one. */
-    private <T> T unlessFailed(Call<T> call) {
+    /** Runs {@code step} unless the output has failed; its failure is the output's. */
+    private void unlessFailed(FileStep step) {
         if (failure == null) {
             try {
-                return call.on(writer);
+                step.run();
             } catch (IOException e) {
                 failure = UnwrittenFile.of(e);
             }
         }
-        return null;
     }
 }

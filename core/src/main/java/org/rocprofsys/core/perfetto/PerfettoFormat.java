@@ -23,6 +23,7 @@ import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
 import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.output.AbandonedOnFailure;
 import org.rocprofsys.core.output.BackgroundOutputStream;
 import org.rocprofsys.core.output.DirectFileOutputStream;
 import org.rocprofsys.core.output.OutputContext;
@@ -115,42 +116,28 @@ public final class PerfettoFormat implements OutputFormat {
             AtomicFile.Pending pending,
             Path file,
             OutputContext context)
-            implements OutputWriter {
-        @Override
-        public boolean growsWhileRunning() {
-            return true; // streamed to its file while the program runs
-        }
-
+            implements AbandonedOnFailure {
         @Override
         public void accept(SinkEvent event) throws IOException {
-            try {
-                sink.accept(event);
-            } catch (IOException e) {
-                throw abandon(e);
-            }
+            orAbandon(() -> sink.accept(event));
         }
 
         @Override
         public void acceptRegions(RegionRun run) throws IOException {
-            try {
-                sink.acceptRegions(run);
-            } catch (IOException e) {
-                throw abandon(e);
-            }
+            orAbandon(() -> sink.acceptRegions(run));
         }
 
         @Override
         public void finish(RunSummary summary) throws IOException {
-            try {
+            orAbandon(() -> {
                 sink.finish(summary);
                 pending.commit();
-            } catch (IOException e) {
-                throw abandon(e);
-            }
+            });
         }
 
         /** Removes the incomplete trace; the error names the trace, not its temporary file. */
-        private IOException abandon(IOException e) {
+        @Override
+        public IOException abandon(IOException e) {
             sink.abandon();
             try {
                 toFile.close(); // its thread closes the budget and the file, after a failure too
