@@ -1,6 +1,10 @@
 package org.rocprofsys.core.output;
 
 import java.io.IOException;
+import org.rocprofsys.core.event.EventSink;
+import org.rocprofsys.core.event.RegionRun;
+import org.rocprofsys.core.event.RunSummary;
+import org.rocprofsys.core.event.SinkEvent;
 
 /**
  * An output written to its file while the program runs (a streamed trace, a database): the first
@@ -8,6 +12,9 @@ import java.io.IOException;
  * partial file is left; the error thrown names the output's file.
  */
 public interface AbandonedOnFailure extends OutputWriter {
+    /** The sink that writes the output's file. */
+    EventSink sink();
+
     /** Removes the incomplete output; {@code e} (with what failed on the way) as the error to throw. */
     IOException abandon(IOException e);
 
@@ -18,6 +25,21 @@ public interface AbandonedOnFailure extends OutputWriter {
         } catch (IOException e) {
             throw abandon(e);
         }
+    }
+
+    @Override
+    default void accept(SinkEvent event) throws IOException {
+        orAbandon(() -> sink().accept(event));
+    }
+
+    @Override
+    default void acceptRegions(RegionRun run) throws IOException {
+        orAbandon(() -> sink().acceptRegions(run));
+    }
+
+    @Override
+    default void finish(RunSummary summary) throws IOException {
+        orAbandon(() -> sink().finish(summary));
     }
 
     @Override

@@ -19,9 +19,7 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
-import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.ThreadStarted;
 import org.rocprofsys.core.output.AbandonedOnFailure;
 import org.rocprofsys.core.output.BackgroundOutputStream;
@@ -117,16 +115,7 @@ public final class PerfettoFormat implements OutputFormat {
             Path file,
             OutputContext context)
             implements AbandonedOnFailure {
-        @Override
-        public void accept(SinkEvent event) throws IOException {
-            orAbandon(() -> sink.accept(event));
-        }
-
-        @Override
-        public void acceptRegions(RegionRun run) throws IOException {
-            orAbandon(() -> sink.acceptRegions(run));
-        }
-
+        /** The trace is renamed over its file once the sink has finished it. */
         @Override
         public void finish(RunSummary summary) throws IOException {
             orAbandon(() -> {

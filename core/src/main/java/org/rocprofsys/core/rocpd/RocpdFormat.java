@@ -9,8 +9,6 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.output.AbandonedOnFailure;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
@@ -84,16 +82,6 @@ public final class RocpdFormat implements OutputFormat {
 
     private record Writer(RocpdSink sink, Path file, OutputContext context)
             implements AbandonedOnFailure { // rows are committed while the program runs
-        @Override
-        public void accept(SinkEvent event) throws IOException {
-            orAbandon(() -> sink.accept(event));
-        }
-
-        @Override
-        public void finish(RunSummary summary) throws IOException {
-            orAbandon(() -> sink.finish(summary));
-        }
-
         /**
          * Removes the database that could not be completed (a full disk), with its journal: no
          * partial file is left. The error names the database and the cause.
