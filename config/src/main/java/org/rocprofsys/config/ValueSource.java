@@ -1,19 +1,16 @@
 package org.rocprofsys.config;
 
+import java.util.Locale;
+
 /** Where a setting's value came from, lowest precedence first (upstream's "updated" field). */
 public enum ValueSource {
-    DEFAULT("default"),
-    CONFIG("config"),
-    ENVIRON("environ"),
-    USER("user");
+    DEFAULT,
+    CONFIG,
+    ENVIRON,
+    USER;
 
-    private final String label;
-
-    ValueSource(String label) {
-        this.label = label;
-    }
-
+    /** Upstream's word for it: the constant's name in lower case ("default", "environ", ...). */
     public String label() {
-        return label;
+        return name().toLowerCase(Locale.ROOT);
     }
 }

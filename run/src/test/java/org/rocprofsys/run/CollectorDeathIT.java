@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rocprofsys.testkit.DistributionTest;
-import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
 
 /**
@@ -221,21 +220,6 @@ class CollectorDeathIT extends DistributionTest {
     }
 
     private Path build() throws Exception {
-        Path src = cwd.resolve("orphan.c");
-        Files.writeString(src, PROGRAM);
-        Path out = cwd.resolve("orphan");
-        return NativeCompiler.c()
-                .compile(
-                        out,
-                        List.of(
-                                src.toString(),
-                                "-O1",
-                                "-g",
-                                "-o",
-                                out.toString(),
-                                "-I" + DIST.resolve("include"),
-                                "-L" + DIST.resolve("lib"),
-                                "-Wl,-rpath," + DIST.resolve("lib"),
-                                "-lrocprof-sys-user"));
+        return userApiProgram("orphan", PROGRAM, "-O1", "-g");
     }
 }

@@ -78,18 +78,9 @@ class DefaultRingPolicyIT extends DistributionTest {
         assertEquals(2_000_001, trace.sliceBegins());
         assertEquals(2_000_001, trace.sliceEnds());
 
-        var graph = new ObjectMapper()
-                .readTree(dir.resolve("wall_clock.json").toFile())
-                .get("timemory")
-                .get("wall_clock")
-                .get("ranks")
-                .get(0)
-                .get("graph");
         List<String> laps = new ArrayList<>();
-        for (var e : graph) {
-            String prefix = e.get("prefix").asText();
-            laps.add(prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "") + " "
-                    + e.get("entry").get("laps").asLong());
+        for (var e : ProfileGraph.graph(dir.resolve("wall_clock.json"), "wall_clock")) {
+            laps.add(ProfileGraph.label(e) + " " + ProfileGraph.laps(e));
         }
         assertEquals(List.of("regions 1", "outer 1000000", "inner 1000000"), laps);
         return trace;

@@ -3,7 +3,6 @@ package org.rocprofsys.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +15,6 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.DistributionTest;
-import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
 import org.rocprofsys.tracetest.DecodedTrace;
 
@@ -127,7 +125,7 @@ class ExecChainIT extends DistributionTest {
 
     @Test
     void everyImageOfAHundredChainsIsInTheTraceAndTheProfile() throws Exception {
-        Path program = build();
+        Path program = userApiProgram("exec-chain", EXEC_CHAIN, "-O0", "-g");
         ProcessResult r = tool(
                 "rocprof-sys-run",
                 // a profile per process: each chain's pid gets its own wall_clock-<pid>.json
@@ -190,39 +188,12 @@ class ExecChainIT extends DistributionTest {
     /** The laps of each image_N region of a wall_clock JSON file. */
     private static Map<String, Long> imageLaps(Path json) throws IOException {
         Map<String, Long> laps = new TreeMap<>();
-        var graph = new ObjectMapper()
-                .readTree(json.toFile())
-                .get("timemory")
-                .get("wall_clock")
-                .get("ranks")
-                .get(0)
-                .get("graph");
-        for (var e : graph) {
-            String prefix = e.get("prefix").asText();
-            String label = prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "");
+        for (var e : ProfileGraph.graph(json, "wall_clock")) {
+            String label = ProfileGraph.label(e);
             if (label.startsWith("image_")) {
-                laps.merge(label, e.get("entry").get("laps").asLong(), Long::sum);
+                laps.merge(label, ProfileGraph.laps(e), Long::sum);
             }
         }
         return laps;
-    }
-
-    private Path build() throws Exception {
-        Path src = cwd.resolve("exec-chain.c");
-        Files.writeString(src, EXEC_CHAIN);
-        Path out = cwd.resolve("exec-chain");
-        return NativeCompiler.c()
-                .compile(
-                        out,
-                        List.of(
-                                src.toString(),
-                                "-O0",
-                                "-g",
-                                "-o",
-                                out.toString(),
-                                "-I" + DIST.resolve("include"),
-                                "-L" + DIST.resolve("lib"),
-                                "-Wl,-rpath," + DIST.resolve("lib"),
-                                "-lrocprof-sys-user"));
     }
 }

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
-import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
 
 /**
@@ -43,12 +42,7 @@ class FullDiskIT extends DistributionTest {
 
     @Test
     void oneMebibyteKeepsTheProfileAndMetadataAndNamesTheLostTrace() throws Exception {
-        Path disk = mount("1m");
-        try {
-            ProcessResult r =
-                    tool("rocprof-sys-run", testEnvironment(disk, "run"), "-T", "-P", "--", build().toString());
-            assertEquals(7, r.exitCode(), r::toString);
-            Path out = disk.resolve("run");
+        runOnADiskOf("1m", (r, out) -> {
             Path trace = out.resolve("perfetto-trace.proto");
             assertTrue(
                     r.stderr().contains("error: cannot write " + trace + ": No space left on device (not written)"),
@@ -66,20 +60,12 @@ class FullDiskIT extends DistributionTest {
             assertEquals(trace.toString(), notWritten.get(0).get("file").asText());
             assertEquals(
                     "No space left on device", notWritten.get(0).get("reason").asText());
-            assertNoTemporaryOrPartialFile(disk);
-        } finally {
-            unmount(disk);
-        }
+        });
     }
 
     @Test
     void sixtyFourKibibytesKeepTheProgramsExitCodeAndSayWhatIsLost() throws Exception {
-        Path disk = mount("64k");
-        try {
-            ProcessResult r =
-                    tool("rocprof-sys-run", testEnvironment(disk, "run"), "-T", "-P", "--", build().toString());
-            assertEquals(7, r.exitCode(), r::toString);
-            Path out = disk.resolve("run");
+        runOnADiskOf("64k", (r, out) -> {
             for (String file : List.of("perfetto-trace.proto", "metadata.json")) {
                 assertTrue(
                         r.stderr().contains("cannot write " + out.resolve(file) + ": No space left on device"),
@@ -88,6 +74,30 @@ class FullDiskIT extends DistributionTest {
             }
             assertTrue(r.stderr().contains("output files were not written"), r::toString);
             assertTrue(r.stderr().contains("exited with code 7"), r::toString);
+        });
+    }
+
+    /** What a test checks of the run and of its output folder on the small disk. */
+    private interface RunCheck {
+        void check(ProcessResult r, Path out) throws Exception;
+    }
+
+    /**
+     * The program traced and profiled onto a fresh file system of {@code size}: it keeps its exit
+     * code 7, {@code check} reads what came of it, and no temporary or partial file is left.
+     */
+    private void runOnADiskOf(String size, RunCheck check) throws Exception {
+        Path disk = mount(size);
+        try {
+            ProcessResult r = tool(
+                    "rocprof-sys-run",
+                    testEnvironment(disk, "run"),
+                    "-T",
+                    "-P",
+                    "--",
+                    userApiProgram("regions7", PROGRAM, "-O1").toString());
+            assertEquals(7, r.exitCode(), r::toString);
+            check.check(r, disk.resolve("run"));
             assertNoTemporaryOrPartialFile(disk);
         } finally {
             unmount(disk);
@@ -121,23 +131,5 @@ class FullDiskIT extends DistributionTest {
 
     private static void unmount(Path dir) throws Exception {
         Command.of("umount", dir.toString()).run();
-    }
-
-    private Path build() throws Exception {
-        Path src = cwd.resolve("regions7.c");
-        Files.writeString(src, PROGRAM);
-        Path out = cwd.resolve("regions7");
-        return NativeCompiler.c()
-                .compile(
-                        out,
-                        List.of(
-                                src.toString(),
-                                "-O1",
-                                "-o",
-                                out.toString(),
-                                "-I" + DIST.resolve("include"),
-                                "-L" + DIST.resolve("lib"),
-                                "-Wl,-rpath," + DIST.resolve("lib"),
-                                "-lrocprof-sys-user"));
     }
 }

@@ -3,13 +3,11 @@ package org.rocprofsys.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.DistributionTest;
-import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
 import org.rocprofsys.tracetest.DecodedTrace;
 
@@ -49,8 +47,7 @@ class HostContextSwitchesIT extends DistributionTest {
 
     @Test
     void theSwitchesOfAllFourThreadsAreCounted() throws Exception {
-        Path source = Files.writeString(cwd.resolve("sleepers.c"), PROGRAM);
-        Path program = NativeCompiler.c().compile(source, cwd.resolve("sleepers"), "-O2", "-pthread");
+        Path program = cProgram("sleepers", PROGRAM, "-O2", "-pthread");
         ProcessResult r = tool(
                 "rocprof-sys-run",
                 environment("switches", "ROCPROFSYS_TRACE", "ON"),

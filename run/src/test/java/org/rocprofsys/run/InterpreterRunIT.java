@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -48,13 +47,7 @@ class InterpreterRunIT extends DistributionTest {
         Path dir = outputRoot().resolve("plain");
 
         assertEquals(List.of("0:" + exe + " laps 1"), profile(dir.resolve("wall_clock.json")));
-        DecodedTrace trace = DecodedTrace.read(dir.resolve("perfetto-trace.proto"));
-        assertEquals(
-                1,
-                trace.slices.stream()
-                        .filter(s -> s.name.equals(exe) && s.depth == 0)
-                        .count(),
-                trace.slices::toString);
+        assertOneTopSliceNamed(dir.resolve("perfetto-trace.proto"), exe);
     }
 
     @Test
@@ -76,11 +69,16 @@ class InterpreterRunIT extends DistributionTest {
         List<String> profile = profile(dir.resolve("wall_clock.json"));
         assertTrue(profile.contains("0:" + exe + " laps 1"), profile::toString);
         assertTrue(profile.contains("0:" + shell + " laps 1"), profile::toString);
-        DecodedTrace trace = DecodedTrace.read(dir.resolve("perfetto-trace.proto"));
+        assertOneTopSliceNamed(dir.resolve("perfetto-trace.proto"), exe);
+    }
+
+    /** The trace has one slice at depth 0 named {@code name}. */
+    private static void assertOneTopSliceNamed(Path perfettoTrace, String name) throws Exception {
+        DecodedTrace trace = DecodedTrace.read(perfettoTrace);
         assertEquals(
                 1,
                 trace.slices.stream()
-                        .filter(s -> s.name.equals(exe) && s.depth == 0)
+                        .filter(s -> s.name.equals(name) && s.depth == 0)
                         .count(),
                 trace.slices::toString);
     }
@@ -101,18 +99,8 @@ class InterpreterRunIT extends DistributionTest {
     private static List<String> profile(Path json) throws Exception {
         assertTrue(Files.isRegularFile(json), json + " written");
         List<String> out = new ArrayList<>();
-        JsonNode graph = new ObjectMapper()
-                .readTree(json.toFile())
-                .get("timemory")
-                .get("wall_clock")
-                .get("ranks")
-                .get(0)
-                .get("graph");
-        for (JsonNode e : graph) {
-            String prefix = e.get("prefix").asText();
-            String label = prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "");
-            out.add(e.get("depth").asInt() + ":" + label + " laps "
-                    + e.get("entry").get("laps").asLong());
+        for (JsonNode e : ProfileGraph.graph(json, "wall_clock")) {
+            out.add(e.get("depth").asInt() + ":" + ProfileGraph.label(e) + " laps " + ProfileGraph.laps(e));
         }
         return out;
     }

@@ -15,7 +15,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
@@ -36,14 +35,16 @@ class LaunchFidelityIT extends DistributionTest {
 
     /** Runs {@code script} with bash in this test's folder; {@code $D} is the distribution's bin/. */
     private ProcessResult bash(String script, Map<String, String> env, String... args) throws Exception {
-        List<String> argv = new ArrayList<>(List.of("bash", "-c", "D=" + DIST.resolve("bin") + "\n" + script, "bash"));
+        List<String> argv = new ArrayList<>(List.of("-c", "D=" + DIST.resolve("bin") + "\n" + script, "bash"));
         argv.addAll(List.of(args));
-        return Command.of(argv)
-                .in(cwd)
-                .withoutInherited("ROCPROFSYS_")
-                .env("HOME", cwd.toString())
-                .env(env)
-                .run();
+        return launch(Path.of("bash"), cwd, env, argv.toArray(String[]::new));
+    }
+
+    /** Runs {@code script} as {@link #bash} does; it must succeed and print "ok" alone. */
+    private void bashSaysOk(String script, Map<String, String> env, String... args) throws Exception {
+        var r = bash(script, env, args);
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals("ok", r.stdout().strip(), r::toString);
     }
 
     private Map<String, String> env(String name, String... extra) {
@@ -72,15 +73,13 @@ class LaunchFidelityIT extends DistributionTest {
                 [[ $out == data ]] || { echo "python read '$out'"; exit 1; }
                 echo ok
                 """;
-        var r = bash(script, env("args", "LC_ALL", locale));
-        assertEquals(0, r.exitCode(), r::toString);
-        assertEquals("ok", r.stdout().strip(), r::toString);
+        bashSaysOk(script, env("args", "LC_ALL", locale));
     }
 
     @Test
     void aProgramWhosePathIsNotUtf8Runs() throws Exception {
         Path state = compile("inherited_state");
-        var r = bash("""
+        bashSaysOk("""
                 cp "$1" $'./prog\\xe9\\xff'
                 for tool in rocprof-sys-run rocprof-sys-sample rocprof-sys-instrument; do
                     "$D/$tool" -- $'./prog\\xe9\\xff' 5 >/dev/null
@@ -89,13 +88,11 @@ class LaunchFidelityIT extends DistributionTest {
                 done
                 echo ok
                 """, env("prog"), state.toString());
-        assertEquals(0, r.exitCode(), r::toString);
-        assertEquals("ok", r.stdout().strip(), r::toString);
     }
 
     @Test
     void aWorkingDirectoryThatIsNotUtf8IsTheProgramsAndTakesRelativeOutputs() throws Exception {
-        var r = bash("""
+        bashSaysOk("""
                 mkdir $'d\\xe9' && cd $'d\\xe9' || exit 1
                 for locale in C C.UTF-8; do
                     out=$(LC_ALL=$locale ROCPROFSYS_OUTPUT_PATH=rel "$D/rocprof-sys-run" -- /bin/pwd) || { echo "rc $?"; exit 1; }
@@ -105,8 +102,6 @@ class LaunchFidelityIT extends DistributionTest {
                 done
                 echo ok
                 """, env("cwd"));
-        assertEquals(0, r.exitCode(), r::toString);
-        assertEquals("ok", r.stdout().strip(), r::toString);
     }
 
     @Test
@@ -114,20 +109,18 @@ class LaunchFidelityIT extends DistributionTest {
         Map<String, String> env = new HashMap<>(env("outpath"));
         env.remove("ROCPROFSYS_OUTPUT_PATH");
         env.remove("ROCPROFSYS_OUTPUT_PREFIX");
-        var r = bash("""
+        bashSaysOk("""
                 ROCPROFSYS_OUTPUT_PATH=$'out\\xe9' "$D/rocprof-sys-run" -- /bin/true || exit 1
                 [[ -f $'out\\xe9'/metadata.json ]] || { ls -R; exit 1; }
                 "$D/rocprof-sys-run" -o $'dir\\xff' -- /bin/true || exit 1
                 [[ -f $'dir\\xff'/metadata.json ]] || { ls -R; exit 1; }
                 echo ok
                 """, env);
-        assertEquals(0, r.exitCode(), r::toString);
-        assertEquals("ok", r.stdout().strip(), r::toString);
     }
 
     @Test
     void aRewrittenBinaryIsWrittenWhereANonUtf8OutputNameSays() throws Exception {
-        Path src = Files.writeString(cwd.resolve("fns.c"), """
+        Path exe = cProgram("fns", """
                 #include <stdio.h>
                 #include <stdlib.h>
                 __attribute__((noinline)) double work(int n) {
@@ -145,8 +138,7 @@ class LaunchFidelityIT extends DistributionTest {
                     printf("%f\\n", more(n) + work(n));
                     return 3;
                 }
-                """);
-        Path exe = NativeCompiler.c().compile(src, cwd.resolve("fns"), "-O1", "-g");
+                """, "-O1", "-g");
         var r = bash("""
                 "$D/rocprof-sys-instrument" -o $'sub\\xff/ins\\xe9' --min-instructions=8 -- "$1" || exit 1
                 $'./sub\\xff/ins\\xe9' 10 >/dev/null
@@ -210,19 +202,10 @@ class LaunchFidelityIT extends DistributionTest {
 
     @Test
     void peakRssOfTheProfileAndOfDebianProgramsIsTheirOwn() throws Exception {
-        Path grow = NativeCompiler.c()
-                .compile(
-                        cwd.resolve("grow"),
-                        List.of(
-                                ResourceFiles.copy(LaunchFidelityIT.class, "launch/grow.c", cwd.resolve("grow.c"))
-                                        .toString(),
-                                "-O1",
-                                "-o",
-                                cwd.resolve("grow").toString(),
-                                "-I" + DIST.resolve("include"),
-                                "-L" + DIST.resolve("lib"),
-                                "-Wl,-rpath," + DIST.resolve("lib"),
-                                "-lrocprof-sys-user"));
+        Path grow = userApiProgram(
+                ResourceFiles.copy(LaunchFidelityIT.class, "launch/grow.c", cwd.resolve("grow.c")),
+                cwd.resolve("grow"),
+                "-O1");
         var r = bash(
                 """
                 "$@"

@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.DistributionTest;
-import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
 import org.rocprofsys.tracetest.DecodedTrace;
 
@@ -71,19 +68,12 @@ class ManyThreadsIT extends DistributionTest {
                 3000, trace.slices.stream().filter(s -> s.name.equals("worker")).count());
         assertEquals(3000, workerTracks.size(), "thread tracks with a worker slice");
 
-        JsonNode graph = new ObjectMapper()
-                .readTree(dir.resolve("wall_clock.json").toFile())
-                .get("timemory")
-                .get("wall_clock")
-                .get("ranks")
-                .get(0)
-                .get("graph");
         long workers = 0;
         long laps = 0;
-        for (JsonNode e : graph) {
+        for (JsonNode e : ProfileGraph.graph(dir.resolve("wall_clock.json"), "wall_clock")) {
             if (e.get("prefix").asText().endsWith("|_worker")) {
                 workers++;
-                laps += e.get("entry").get("laps").asLong();
+                laps += ProfileGraph.laps(e);
             }
         }
         assertEquals(3000, workers, "profile entries of worker (one per thread)");
@@ -116,22 +106,6 @@ class ManyThreadsIT extends DistributionTest {
     }
 
     private Path build() throws Exception {
-        Path src = cwd.resolve("many-threads.c");
-        Files.writeString(src, MANY_THREADS);
-        Path out = cwd.resolve("many-threads");
-        return NativeCompiler.c()
-                .compile(
-                        out,
-                        List.of(
-                                src.toString(),
-                                "-O0",
-                                "-g",
-                                "-pthread",
-                                "-o",
-                                out.toString(),
-                                "-I" + DIST.resolve("include"),
-                                "-L" + DIST.resolve("lib"),
-                                "-Wl,-rpath," + DIST.resolve("lib"),
-                                "-lrocprof-sys-user"));
+        return userApiProgram("many-threads", MANY_THREADS, "-O0", "-g", "-pthread");
     }
 }

@@ -56,15 +56,7 @@ class NamedShareIT extends DistributionTest {
 
     @Test
     void sqlite3() throws Exception {
-        Files.writeString(cwd.resolve("work.sql"), """
-                CREATE TABLE t(a INTEGER, b TEXT);
-                CREATE INDEX tb ON t(b);
-                BEGIN;
-                WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<250000)
-                  INSERT INTO t SELECT x, hex(randomblob(16)) FROM c;
-                COMMIT;
-                SELECT count(*) FROM t;
-                """);
+        Files.writeString(cwd.resolve("work.sql"), SqliteWork.script(250000));
         compare("sqlite3", "sqlite3 :memory: '.read work.sql'", "sqlite3", ":memory:", ".read work.sql");
     }
 

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
-import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
 import org.rocprofsys.tracetest.DecodedTrace;
 
@@ -90,25 +89,6 @@ class OutputCasesIT extends DistributionTest {
             }
             """;
 
-    private Path build(String name, String source) throws Exception {
-        Path src = cwd.resolve(name + ".c");
-        Files.writeString(src, source);
-        Path out = cwd.resolve(name);
-        return NativeCompiler.c()
-                .compile(
-                        out,
-                        List.of(
-                                src.toString(),
-                                "-O0",
-                                "-g",
-                                "-o",
-                                out.toString(),
-                                "-I" + DIST.resolve("include"),
-                                "-L" + DIST.resolve("lib"),
-                                "-Wl,-rpath," + DIST.resolve("lib"),
-                                "-lrocprof-sys-user"));
-    }
-
     private ProcessResult run(String tool, Map<String, String> env, String... args) throws Exception {
         return tool(tool, cwd, env, args);
     }
@@ -132,7 +112,7 @@ class OutputCasesIT extends DistributionTest {
 
     @Test
     void traceBufferSizeWithDiscardStopsAtTheSizeAndSaysWhatWasDropped() throws Exception {
-        Path prog = build("regions", REGIONS);
+        Path prog = userApiProgram("regions", REGIONS, "-O0", "-g");
         var r = run(
                 "rocprof-sys-run",
                 environment("discard"),
@@ -161,7 +141,7 @@ class OutputCasesIT extends DistributionTest {
 
     @Test
     void ringBufferKeepsTheNewestEventsInAReadableTrace() throws Exception {
-        Path prog = build("regions", REGIONS);
+        Path prog = userApiProgram("regions", REGIONS, "-O0", "-g");
         var r = run(
                 "rocprof-sys-run",
                 environment(
@@ -191,7 +171,7 @@ class OutputCasesIT extends DistributionTest {
 
     @Test
     void theProfileOfAnExecChainHoldsEveryImage() throws Exception {
-        Path prog = build("exec-chain", EXEC_CHAIN);
+        Path prog = userApiProgram("exec-chain", EXEC_CHAIN, "-O0", "-g");
         var r = run("rocprof-sys-run", environment("exec"), "-T", "-P", "--", prog.toString(), "5");
         assertEquals(0, r.exitCode(), r::toString);
         String text = Files.readString(out("exec", "wall_clock.txt"));
@@ -222,7 +202,7 @@ class OutputCasesIT extends DistributionTest {
 
     @Test
     void aFullFileSystemLeavesNoPartialFileAndTheErrorNamesTheFile() throws Exception {
-        Path prog = build("regions", REGIONS);
+        Path prog = userApiProgram("regions", REGIONS, "-O0", "-g");
         Path full = cwd.resolve("full");
         mount(full, "size=64k");
         try {
@@ -313,7 +293,7 @@ class OutputCasesIT extends DistributionTest {
 
     @Test
     void theAgentsMainWrapperIsHiddenUnlessInternalFramesAreKept() throws Exception {
-        Path prog = build("spin", SPIN);
+        Path prog = userApiProgram("spin", SPIN, "-O0", "-g");
         for (String perf : List.of("ON", "OFF")) {
             String name = "wrapper-" + perf;
             String wall = sampleSpin(prog, name, perf, false, "-P", "-T");

@@ -24,11 +24,16 @@ final class PerfBeside {
      * sh in {@code dir}), one per sample.
      */
     static List<Leaf> leaves(Path dir, int freq, String shellCommand) throws Exception {
+        return leaves(dir, "-e cpu-clock -F " + freq, shellCommand);
+    }
+
+    /**
+     * The leaves of {@code perf record <options> -g} of {@code shellCommand} (run by sh in {@code
+     * dir}, its output to perf.out), one per sample.
+     */
+    static List<Leaf> leaves(Path dir, String options, String shellCommand) throws Exception {
         ProcessResult rec = Command.of(
-                        "sh",
-                        "-c",
-                        "perf record -q -e cpu-clock -F " + freq + " -g -o perf.data -- " + shellCommand
-                                + " > perf.out")
+                        "sh", "-c", "perf record -q " + options + " -g -o perf.data -- " + shellCommand + " > perf.out")
                 .in(dir)
                 .run();
         assumeTrue(rec.exitCode() == 0, "perf record does not work here: " + rec.stderr());

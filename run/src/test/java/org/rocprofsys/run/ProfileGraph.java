@@ -2,6 +2,7 @@ package org.rocprofsys.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,7 +14,7 @@ final class ProfileGraph {
     private ProfileGraph() {}
 
     /** The entries of {@code <metric>.json}'s first rank, in file order. */
-    static List<JsonNode> graph(Path json, String metric) throws Exception {
+    static List<JsonNode> graph(Path json, String metric) throws IOException {
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         List<JsonNode> out = new ArrayList<>();
         root.get("timemory").get(metric).get("ranks").get(0).get("graph").forEach(out::add);
@@ -24,6 +25,11 @@ final class ProfileGraph {
     static String label(JsonNode e) {
         String prefix = e.get("prefix").asText();
         return prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "");
+    }
+
+    /** An entry's laps (for a sampled profile, the samples holding it). */
+    static long laps(JsonNode e) {
+        return e.get("entry").get("laps").asLong();
     }
 
     /** The summed accumulated value of the entries named {@code name} at {@code depth}. */
@@ -48,10 +54,10 @@ final class ProfileGraph {
         Map<String, Long> out = new HashMap<>();
         for (int i = 0; i < graph.size(); i++) {
             int depth = graph.get(i).get("depth").asInt();
-            long self = graph.get(i).get("entry").get("laps").asLong();
+            long self = laps(graph.get(i));
             for (int j = i + 1; j < graph.size() && graph.get(j).get("depth").asInt() > depth; j++) {
                 if (graph.get(j).get("depth").asInt() == depth + 1) {
-                    self -= graph.get(j).get("entry").get("laps").asLong();
+                    self -= laps(graph.get(j));
                 }
             }
             out.merge(label(graph.get(i)), self, Long::sum);

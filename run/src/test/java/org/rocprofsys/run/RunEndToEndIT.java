@@ -75,13 +75,11 @@ class RunEndToEndIT extends DistributionTest {
 
     /** (thread, label, count, depth) of every entry of ranks[0].graph of a timemory JSON file, in order. */
     private static List<String> graph(Path json, String metric) throws IOException {
-        var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile());
         List<String> out = new ArrayList<>();
-        for (var e : root.get("timemory").get(metric).get("ranks").get(0).get("graph")) {
+        for (var e : ProfileGraph.graph(json, metric)) {
             String prefix = e.get("prefix").asText();
-            int cut = prefix.indexOf(">>> ");
-            out.add(prefix.substring(1, cut) + " " + prefix.substring(cut + 4).replaceFirst("^ *\\|_", "") + " c"
-                    + e.get("entry").get("laps").asLong() + " d"
+            out.add(prefix.substring(1, prefix.indexOf(">>> ")) + " " + ProfileGraph.label(e) + " c"
+                    + ProfileGraph.laps(e) + " d"
                     + e.get("depth").asLong());
         }
         return out;

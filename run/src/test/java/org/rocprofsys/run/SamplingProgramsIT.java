@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,14 +39,11 @@ class SamplingProgramsIT extends DistributionTest {
 
     /** (thread prefix "N>>>" , label, depth) of every entry of a sampled profile's ranks[0].graph. */
     private static List<String[]> entries(Path json, String metric) throws Exception {
-        JsonNode root = new ObjectMapper().readTree(json.toFile());
         List<String[]> out = new ArrayList<>();
-        for (JsonNode e : root.get("timemory").get(metric).get("ranks").get(0).get("graph")) {
-            String prefix = e.get("prefix").asText();
-            Matcher m = Pattern.compile("\\|(\\d+)>>> ").matcher(prefix);
+        for (JsonNode e : ProfileGraph.graph(json, metric)) {
+            Matcher m = Pattern.compile("\\|(\\d+)>>> ").matcher(e.get("prefix").asText());
             String thread = m.find() ? m.group(1) : "?";
-            String label = prefix.substring(prefix.indexOf(">>> ") + 4).replaceFirst("^ *\\|_", "");
-            out.add(new String[] {thread, label, e.get("depth").asText()});
+            out.add(new String[] {thread, ProfileGraph.label(e), e.get("depth").asText()});
         }
         return out;
     }
@@ -91,13 +87,7 @@ class SamplingProgramsIT extends DistributionTest {
     /** sampling_percent.json's rows per thread ("0", "1", ...), in file order. */
     private static Map<String, Map<String, PercentRow>> percentRows(Path json) throws Exception {
         List<String[]> labels = entries(json, "sampling_percent");
-        JsonNode graph = new ObjectMapper()
-                .readTree(json.toFile())
-                .get("timemory")
-                .get("sampling_percent")
-                .get("ranks")
-                .get(0)
-                .get("graph");
+        List<JsonNode> graph = ProfileGraph.graph(json, "sampling_percent");
         Map<String, Map<String, PercentRow>> out = new TreeMap<>();
         for (int i = 0; i < labels.size(); i++) {
             JsonNode entry = graph.get(i).get("entry");

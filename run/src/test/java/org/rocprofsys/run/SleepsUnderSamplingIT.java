@@ -3,13 +3,11 @@ package org.rocprofsys.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.DistributionTest;
-import org.rocprofsys.testkit.NativeCompiler;
 import org.rocprofsys.testkit.ProcessResult;
 
 /**
@@ -112,8 +110,7 @@ class SleepsUnderSamplingIT extends DistributionTest {
 
     @Test
     void theProgramsSleepsLastWhatTheyAskFor() throws Exception {
-        Path source = Files.writeString(cwd.resolve("sleeps.c"), PROGRAM);
-        Path program = NativeCompiler.c().compile(source, cwd.resolve("sleeps"), "-O2", "-pthread");
+        Path program = cProgram("sleeps", PROGRAM, "-O2", "-pthread");
         ProcessResult r = tool(
                 "rocprof-sys-sample",
                 environment("sleeps", "ROCPROFSYS_PROFILE", "ON"),

@@ -11,9 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.rocprofsys.testkit.Command;
 import org.rocprofsys.testkit.DistributionTest;
@@ -27,15 +27,7 @@ import org.rocprofsys.testkit.ProcessResult;
  * with {@code perf record -F 1000 -g} on the same workload where perf works here.
  */
 class StrippedProgramsIT extends DistributionTest {
-    private static final String SQL = """
-            CREATE TABLE t(a INTEGER, b TEXT);
-            CREATE INDEX tb ON t(b);
-            BEGIN;
-            WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<60000)
-              INSERT INTO t SELECT x, hex(randomblob(16)) FROM c;
-            COMMIT;
-            SELECT count(*) FROM t;
-            """;
+    private static final String SQL = SqliteWork.script(60000);
 
     private Path installedCopy(String name) throws Exception {
         Path installed = Path.of("/usr/bin", name);
@@ -77,7 +69,7 @@ class StrippedProgramsIT extends DistributionTest {
 
         Map<String, Long> laps = new HashMap<>();
         for (JsonNode e : ProfileGraph.graph(outputRoot().resolve("gzip-inst/wall_clock.json"), "wall_clock")) {
-            laps.merge(ProfileGraph.label(e), e.get("entry").get("laps").asLong(), Long::sum);
+            laps.merge(ProfileGraph.label(e), ProfileGraph.laps(e), Long::sum);
         }
         long fdeCalls = laps.entrySet().stream()
                 .filter(e -> e.getKey().matches("func_0x[0-9a-f]+"))
@@ -156,43 +148,7 @@ class StrippedProgramsIT extends DistributionTest {
         assertEquals(statements + 1, laps.get("sqlite3_step"), laps::toString);
     }
 
-    /** Leaf (self) samples per name of a sampling profile's graph. */
-    private static Map<String, Long> leaves(List<JsonNode> graph) {
-        Map<String, Long> out = new HashMap<>();
-        for (int i = 0; i < graph.size(); i++) {
-            int depth = graph.get(i).get("depth").asInt();
-            long self = graph.get(i).get("entry").get("laps").asLong();
-            for (int j = i + 1; j < graph.size() && graph.get(j).get("depth").asInt() > depth; j++) {
-                if (graph.get(j).get("depth").asInt() == depth + 1) {
-                    self -= graph.get(j).get("entry").get("laps").asLong();
-                }
-            }
-            out.merge(ProfileGraph.label(graph.get(i)), self, Long::sum);
-        }
-        return out;
-    }
-
     /** Leaf samples per name of perf's user-space samples ({@code perf script -F ip,sym,dso}). */
-    private static Map<String, Long> perfLeaves(String script) {
-        Map<String, Long> out = new HashMap<>();
-        boolean first = true;
-        for (String line : script.split("\n")) {
-            if (line.isBlank()) {
-                first = true;
-                continue;
-            }
-            if (!first) continue;
-            first = false;
-            String t = line.strip();
-            int sp = t.indexOf(' ');
-            String rest = sp < 0 ? "[unknown]" : t.substring(sp + 1);
-            int open = rest.lastIndexOf(" (");
-            String sym = open < 0 ? rest : rest.substring(0, open);
-            if (!rest.contains("[kernel")) out.merge(sym.replaceFirst("\\+0x[0-9a-f]+$", ""), 1L, Long::sum);
-        }
-        return out;
-    }
-
     private static double namedShare(Map<String, Long> leaves) {
         long total = leaves.values().stream().mapToLong(Long::longValue).sum();
         long unknown = leaves.getOrDefault("[unknown]", 0L);
@@ -212,7 +168,7 @@ class StrippedProgramsIT extends DistributionTest {
         assertEquals(0, r.exitCode(), r::toString);
         Path json = outputRoot().resolve("sqlite3-sample/sampling_cpu_clock.json");
         assumeTrue(Files.isRegularFile(json), "no CPU-time samples here: " + r.stderr());
-        Map<String, Long> ours = leaves(ProfileGraph.graph(json, "sampling_cpu_clock"));
+        Map<String, Long> ours = ProfileGraph.leaves(ProfileGraph.graph(json, "sampling_cpu_clock"));
         long total = ours.values().stream().mapToLong(Long::longValue).sum();
         // about 70 ms of sqlite3's CPU time at 1000 Hz of CPU time (perf cpu-clock counts the
         // program's own time, so a busy machine gives as many): 60-100 samples here at load 19.
@@ -237,16 +193,9 @@ class StrippedProgramsIT extends DistributionTest {
         }
 
         // the same workload under perf: we name at least the share perf names
-        ProcessResult perf = Command.of(
-                        "sh", "-c", "perf record -q -F 1000 -g -o perf.data -- sqlite3 :memory: < work.sql")
-                .in(cwd)
-                .run();
-        assumeTrue(perf.exitCode() == 0, "perf record does not work here: " + perf.stderr());
-        ProcessResult script = Command.of("perf", "script", "-i", "perf.data", "-F", "ip,sym,dso")
-                .in(cwd)
-                .run();
-        assumeTrue(script.exitCode() == 0, "perf script failed: " + script.stderr());
-        Map<String, Long> theirs = perfLeaves(script.stdout());
+        Map<String, Long> theirs = PerfBeside.leaves(cwd, "-F 1000", "sqlite3 :memory: < work.sql").stream()
+                .filter(l -> !l.dso().contains("[kernel"))
+                .collect(Collectors.groupingBy(PerfBeside.Leaf::symbol, Collectors.counting()));
         assumeTrue(theirs.values().stream().mapToLong(Long::longValue).sum() >= 20, "perf took too few samples");
         assertTrue(
                 namedShare(ours) >= namedShare(theirs),

@@ -9,10 +9,8 @@ import static org.rocprofsys.run.ProfileGraph.shown;
 import static org.rocprofsys.run.ProfileGraph.sum;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -140,10 +138,7 @@ class TimerSamplingEndToEndIT extends DistributionTest {
                         "ON"),
                 argv("-P -f 5000 -w 0 --", example("regions"), "300000"));
         assertFalse(r.stderr().contains("corrupt"), r::toString);
-        JsonNode root = new ObjectMapper()
-                .readTree(cwd.resolve("out/regions/wall_clock.json").toFile());
-        List<JsonNode> g = new ArrayList<>();
-        root.get("timemory").get("wall_clock").get("ranks").get(0).get("graph").forEach(g::add);
+        List<JsonNode> g = graph(cwd.resolve("out/regions/wall_clock.json"), "wall_clock");
         for (String name : List.of("outer", "inner")) {
             long laps = g.stream()
                     .filter(e -> label(e).equals(name))

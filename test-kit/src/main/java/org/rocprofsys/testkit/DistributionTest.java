@@ -64,6 +64,42 @@ public abstract class DistributionTest {
     }
 
     /**
+     * Writes the C program {@code source} to {@code name}.c in the working folder and compiles it
+     * into {@code name} against the distribution's user API (see {@link #userApiProgram(Path, Path,
+     * String...)}).
+     */
+    protected Path userApiProgram(String name, String source, String... flags)
+            throws IOException, InterruptedException {
+        return userApiProgram(Files.writeString(cwd.resolve(name + ".c"), source), cwd.resolve(name), flags);
+    }
+
+    /** Writes the C program {@code source} to {@code name}.c in the working folder and compiles it into {@code name}. */
+    protected Path cProgram(String name, String source, String... flags) throws IOException, InterruptedException {
+        return NativeCompiler.c()
+                .compile(Files.writeString(cwd.resolve(name + ".c"), source), cwd.resolve(name), flags);
+    }
+
+    /**
+     * Compiles the C program {@code source} into {@code output}, linked against the distribution's
+     * user library ({@code rocprofiler-systems/user.h}, found at run time through its rpath);
+     * {@code flags} come after the source, before {@code -o}.
+     */
+    protected static Path userApiProgram(Path source, Path output, String... flags)
+            throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>();
+        args.add(source.toString());
+        args.addAll(List.of(flags));
+        args.addAll(List.of(
+                "-o",
+                output.toString(),
+                "-I" + DIST.resolve("include"),
+                "-L" + DIST.resolve("lib"),
+                "-Wl,-rpath," + DIST.resolve("lib"),
+                "-lrocprof-sys-user"));
+        return NativeCompiler.c().compile(output, args);
+    }
+
+    /**
      * A copy of the distribution at {@code to}, as a user would install it elsewhere; the tools' AOT
      * caches (lib/aot, perhaps being made now by libexec/aot-cache.sh) are left out.
      */

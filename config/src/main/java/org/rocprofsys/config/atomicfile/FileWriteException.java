@@ -14,6 +14,11 @@ public final class FileWriteException extends IOException {
         this.reason = reason;
     }
 
+    /** {@code e} where it names its file already, else {@code e} as the failure to write {@code file}. */
+    public static FileWriteException naming(Path file, IOException e) {
+        return e instanceof FileWriteException fwe ? fwe : new FileWriteException(file, AtomicFile.reason(e), e);
+    }
+
     /** Why the file could not be written (e.g. {@code No space left on device}). */
     public String reason() {
         return reason;

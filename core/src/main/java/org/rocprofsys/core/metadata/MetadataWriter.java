@@ -83,62 +83,65 @@ public final class MetadataWriter {
     private static void writeOutputs(JsonGenerator g, Map<String, Map<String, List<Path>>> outputs) throws IOException {
         g.writeObjectFieldStart("output");
         for (Map.Entry<String, Map<String, List<Path>>> kind : outputs.entrySet()) {
-            g.writeArrayFieldStart(kind.getKey());
-            for (Map.Entry<String, List<Path>> e : kind.getValue().entrySet()) {
-                g.writeStartObject();
+            writeObjects(g, kind.getKey(), kind.getValue().entrySet(), e -> {
                 g.writeStringField("key", e.getKey());
                 g.writeArrayFieldStart("value");
                 for (Path p : e.getValue()) {
                     g.writeString(p.toString());
                 }
                 g.writeEndArray();
-                g.writeEndObject();
-            }
-            g.writeEndArray();
+            });
         }
         g.writeEndObject();
     }
 
     /** The files the run could not write, and why (a full disk): said, never lost without a word. */
     private static void writeUnwritten(JsonGenerator g, List<UnwrittenFile> unwritten) throws IOException {
-        g.writeArrayFieldStart("not_written");
-        for (UnwrittenFile u : unwritten) {
-            g.writeStartObject();
+        writeObjects(g, "not_written", unwritten, u -> {
             if (u.file().isPresent()) {
                 g.writeStringField("file", u.file().get().toString());
             }
             g.writeStringField("reason", u.reason());
-            g.writeEndObject();
-        }
-        g.writeEndArray();
+        });
     }
 
     private static void writeEnvironment(JsonGenerator g, Map<String, String> environment) throws IOException {
-        g.writeArrayFieldStart("environment");
-        for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
-            if (e.getKey().startsWith("ROCPROFSYS_")
-                    || e.getKey().equals("LD_PRELOAD")
-                    || e.getKey().startsWith("OMP_")
-                    || e.getKey().startsWith("HIP_")
-                    || e.getKey().startsWith("CUDA_")) {
-                g.writeStartObject();
-                g.writeStringField("key", e.getKey());
-                g.writeStringField("value", e.getValue());
-                g.writeEndObject();
-            }
-        }
-        g.writeEndArray();
+        List<Map.Entry<String, String>> shown = new TreeMap<>(environment)
+                .entrySet().stream()
+                        .filter(e -> e.getKey().startsWith("ROCPROFSYS_")
+                                || e.getKey().equals("LD_PRELOAD")
+                                || e.getKey().startsWith("OMP_")
+                                || e.getKey().startsWith("HIP_")
+                                || e.getKey().startsWith("CUDA_"))
+                        .toList();
+        writeObjects(g, "environment", shown, e -> {
+            g.writeStringField("key", e.getKey());
+            g.writeStringField("value", e.getValue());
+        });
     }
 
     /** What the run asked for that this build does not act on: the same list the run warned about. */
     private static void writeUnsupported(JsonGenerator g, List<UnsupportedUse> unsupported) throws IOException {
-        g.writeArrayFieldStart("not_supported");
-        for (UnsupportedUse u : unsupported) {
-            g.writeStartObject();
+        writeObjects(g, "not_supported", unsupported, u -> {
             g.writeStringField("key", u.name());
             g.writeStringField("value", u.value());
             g.writeStringField("origin", u.origin());
             g.writeStringField("message", u.message());
+        });
+    }
+
+    /** Writes the fields of one object of an array. */
+    private interface Fields<T> {
+        void write(T item) throws IOException;
+    }
+
+    /** {@code "name": [{...}, ...]}: an object per item, its fields written by {@code fields}. */
+    private static <T> void writeObjects(JsonGenerator g, String name, Iterable<T> items, Fields<T> fields)
+            throws IOException {
+        g.writeArrayFieldStart(name);
+        for (T item : items) {
+            g.writeStartObject();
+            fields.write(item);
             g.writeEndObject();
         }
         g.writeEndArray();

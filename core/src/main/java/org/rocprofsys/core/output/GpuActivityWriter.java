@@ -1,12 +1,9 @@
 package org.rocprofsys.core.output;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.rocprofsys.config.atomicfile.AtomicFile;
-import org.rocprofsys.config.atomicfile.FileWriteException;
-import org.rocprofsys.config.output.OutputPaths;
+import java.util.Optional;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.SinkEvent;
 
@@ -45,12 +42,9 @@ public abstract class GpuActivityWriter implements OutputWriter {
      * a file that cannot be written (a full disk) is listed as not written, and the others still are.
      */
     protected final void write(Path file, String text, String kind, String key) {
-        try {
-            OutputPaths.createParentDirectories(file);
-            AtomicFile.writeString(file, text);
-        } catch (IOException e) {
-            unwritten.add(UnwrittenFile.of(
-                    e instanceof FileWriteException ? e : new FileWriteException(file, AtomicFile.reason(e), e)));
+        Optional<UnwrittenFile> failed = UnwrittenFile.write(file, text);
+        if (failed.isPresent()) {
+            unwritten.add(failed.get());
             return;
         }
         context.announce(key, file);

@@ -25,24 +25,12 @@ final class IsolatedWriter implements OutputWriter {
 
     @Override
     public void accept(SinkEvent event) {
-        if (failure == null) {
-            try {
-                writer.accept(event);
-            } catch (IOException e) {
-                failure = UnwrittenFile.of(e);
-            }
-        }
+        unlessFailed(() -> writer.accept(event));
     }
 
     @Override
     public void acceptRegions(RegionRun run) {
-        if (failure == null) {
-            try {
-                writer.acceptRegions(run);
-            } catch (IOException e) {
-                failure = UnwrittenFile.of(e);
-            }
-        }
+        unlessFailed(() -> writer.acceptRegions(run));
     }
 
     @Override
@@ -57,26 +45,15 @@ final class IsolatedWriter implements OutputWriter {
 
     @Override
     public void finish(RunSummary summary) {
-        if (failure == null) {
-            try {
-                writer.finish(summary);
-            } catch (IOException e) {
-                failure = UnwrittenFile.of(e);
-            }
-        }
+        unlessFailed(() -> writer.finish(summary));
     }
 
     /** The files written; none when the output failed as a whole. */
     @Override
     public List<WrittenFile> report() {
-        if (failure == null) {
-            try {
-                return writer.report();
-            } catch (IOException e) {
-                failure = UnwrittenFile.of(e);
-            }
-        }
-        return List.of();
+        List<WrittenFile> files = new ArrayList<>();
+        unlessFailed(() -> files.addAll(writer.report()));
+        return files;
     }
 
     @Override
@@ -91,5 +68,16 @@ final class IsolatedWriter implements OutputWriter {
     @Override
     public Map<String, JsonNode> metadata() {
         return writer.metadata();
+    }
+
+    /** Runs {@code step} unless the output has failed; its failure is the output's. */
+    private void unlessFailed(FileStep step) {
+        if (failure == null) {
+            try {
+                step.run();
+            } catch (IOException e) {
+                failure = UnwrittenFile.of(e);
+            }
+        }
     }
 }

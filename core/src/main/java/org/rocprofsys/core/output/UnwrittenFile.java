@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.atomicfile.FileWriteException;
+import org.rocprofsys.config.output.OutputPaths;
 
 /**
  * An output file the run could not write, and why: said on standard error and listed under
@@ -19,6 +20,20 @@ public record UnwrittenFile(Optional<Path> file, String reason) {
             return new UnwrittenFile(Optional.of(fwe.file()), fwe.reason());
         }
         return new UnwrittenFile(Optional.empty(), AtomicFile.reason(e));
+    }
+
+    /**
+     * Writes {@code text} to {@code file} atomically, its folders made first; a file that cannot be
+     * written (a full disk) comes back as unwritten instead of thrown, so the other files still are.
+     */
+    public static Optional<UnwrittenFile> write(Path file, String text) {
+        try {
+            OutputPaths.createParentDirectories(file);
+            AtomicFile.writeString(file, text);
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.of(of(FileWriteException.naming(file, e)));
+        }
     }
 
     /** {@code cannot write <file>: <reason>}, or the reason alone. */

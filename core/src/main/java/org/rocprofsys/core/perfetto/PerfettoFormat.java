@@ -19,10 +19,9 @@ import org.rocprofsys.core.event.ProcessStarted;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
-import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.SinkEvent;
 import org.rocprofsys.core.event.ThreadStarted;
+import org.rocprofsys.core.output.AbandonedOnFailure;
 import org.rocprofsys.core.output.BackgroundOutputStream;
 import org.rocprofsys.core.output.DirectFileOutputStream;
 import org.rocprofsys.core.output.OutputContext;
@@ -115,42 +114,19 @@ public final class PerfettoFormat implements OutputFormat {
             AtomicFile.Pending pending,
             Path file,
             OutputContext context)
-            implements OutputWriter {
-        @Override
-        public boolean growsWhileRunning() {
-            return true; // streamed to its file while the program runs
-        }
-
-        @Override
-        public void accept(SinkEvent event) throws IOException {
-            try {
-                sink.accept(event);
-            } catch (IOException e) {
-                throw abandon(e);
-            }
-        }
-
-        @Override
-        public void acceptRegions(RegionRun run) throws IOException {
-            try {
-                sink.acceptRegions(run);
-            } catch (IOException e) {
-                throw abandon(e);
-            }
-        }
-
+            implements AbandonedOnFailure {
+        /** The trace is renamed over its file once the sink has finished it. */
         @Override
         public void finish(RunSummary summary) throws IOException {
-            try {
+            orAbandon(() -> {
                 sink.finish(summary);
                 pending.commit();
-            } catch (IOException e) {
-                throw abandon(e);
-            }
+            });
         }
 
         /** Removes the incomplete trace; the error names the trace, not its temporary file. */
-        private IOException abandon(IOException e) {
+        @Override
+        public IOException abandon(IOException e) {
             sink.abandon();
             try {
                 toFile.close(); // its thread closes the budget and the file, after a failure too
@@ -162,7 +138,7 @@ public final class PerfettoFormat implements OutputFormat {
             } catch (IOException removing) {
                 e.addSuppressed(removing);
             }
-            return e instanceof FileWriteException ? e : new FileWriteException(file, AtomicFile.reason(e), e);
+            return FileWriteException.naming(file, e);
         }
 
         /** Upstream's line, with the trace's size, once every output has been written. */

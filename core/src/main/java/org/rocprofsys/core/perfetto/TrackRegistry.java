@@ -159,25 +159,24 @@ final class TrackRegistry {
      * upstream names them), so sampled frames never interleave with the thread's regions.
      */
     ThreadTrack sampled(int pid, int tid, long timestampNs) throws IOException {
-        ThreadTrack t = sampledThreads.get(pid, tid);
-        if (t != null) {
-            return t;
-        }
-        int seq = threadNumber(pid, tid, sampledThreads.size());
-        t = named(pid, "Thread " + seq + " (S) " + tid, timestampNs);
-        sampledThreads.put(pid, tid, t);
-        return t;
+        return sampledTrack(sampledThreads, pid, tid, "", timestampNs);
     }
 
     /** The track of a thread's overflow samples, "Thread N Overflow (S) tid" as upstream names it. */
     ThreadTrack overflowSampled(int pid, int tid, long timestampNs) throws IOException {
-        ThreadTrack t = overflowThreads.get(pid, tid);
+        return sampledTrack(overflowThreads, pid, tid, " Overflow", timestampNs);
+    }
+
+    /** The thread's track in {@code tracks}, "Thread N{@code kind} (S) tid", made when new. */
+    private ThreadTrack sampledTrack(ThreadTable<ThreadTrack> tracks, int pid, int tid, String kind, long timestampNs)
+            throws IOException {
+        ThreadTrack t = tracks.get(pid, tid);
         if (t != null) {
             return t;
         }
-        int seq = threadNumber(pid, tid, overflowThreads.size());
-        t = named(pid, "Thread " + seq + " Overflow (S) " + tid, timestampNs);
-        overflowThreads.put(pid, tid, t);
+        int seq = threadNumber(pid, tid, tracks.size());
+        t = named(pid, "Thread " + seq + kind + " (S) " + tid, timestampNs);
+        tracks.put(pid, tid, t);
         return t;
     }
 

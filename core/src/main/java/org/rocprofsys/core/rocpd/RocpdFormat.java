@@ -9,8 +9,7 @@ import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.atomicfile.AtomicFile;
 import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.output.OutputPaths;
-import org.rocprofsys.core.event.RunSummary;
-import org.rocprofsys.core.event.SinkEvent;
+import org.rocprofsys.core.output.AbandonedOnFailure;
 import org.rocprofsys.core.output.OutputContext;
 import org.rocprofsys.core.output.OutputFormat;
 import org.rocprofsys.core.output.OutputWriter;
@@ -81,35 +80,14 @@ public final class RocpdFormat implements OutputFormat {
         return Path.of(dir);
     }
 
-    private record Writer(RocpdSink sink, Path file, OutputContext context) implements OutputWriter {
-        @Override
-        public boolean growsWhileRunning() {
-            return true; // rows are committed while the program runs
-        }
-
-        @Override
-        public void accept(SinkEvent event) throws IOException {
-            try {
-                sink.accept(event);
-            } catch (IOException e) {
-                throw abandon(e);
-            }
-        }
-
-        @Override
-        public void finish(RunSummary summary) throws IOException {
-            try {
-                sink.finish(summary);
-            } catch (IOException e) {
-                throw abandon(e);
-            }
-        }
-
+    private record Writer(RocpdSink sink, Path file, OutputContext context)
+            implements AbandonedOnFailure { // rows are committed while the program runs
         /**
          * Removes the database that could not be completed (a full disk), with its journal: no
          * partial file is left. The error names the database and the cause.
          */
-        private IOException abandon(IOException e) {
+        @Override
+        public IOException abandon(IOException e) {
             try {
                 sink.close();
             } catch (IOException closing) {

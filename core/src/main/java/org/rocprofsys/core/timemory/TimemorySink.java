@@ -8,9 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.IntFunction;
-import org.rocprofsys.config.atomicfile.AtomicFile;
-import org.rocprofsys.config.atomicfile.FileWriteException;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.calltree.CallTree;
 import org.rocprofsys.core.calltree.ProcessCalls;
@@ -229,12 +228,9 @@ public final class TimemorySink implements OutputWriter {
             printed = rootPaths.fileName(label, ext);
             path = rootPaths.file(label, ext);
         }
-        try {
-            OutputPaths.createParentDirectories(path);
-            AtomicFile.writeString(path, content);
-        } catch (IOException e) {
-            unwritten.add(UnwrittenFile.of(
-                    e instanceof FileWriteException ? e : new FileWriteException(path, AtomicFile.reason(e), e)));
+        Optional<UnwrittenFile> failed = UnwrittenFile.write(path, content);
+        if (failed.isPresent()) {
+            unwritten.add(failed.get());
             return;
         }
         files.add(new OutputFile(ext.equals("json") ? "json" : "text", label, pid, path, printed));

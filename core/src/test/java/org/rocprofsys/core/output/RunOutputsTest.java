@@ -62,14 +62,10 @@ class RunOutputsTest {
         }
     }
 
-    @Test
-    void enabledFormatsWriteAndAreListed() throws Exception {
-        LinesFormat a = new LinesFormat("alpha", true, new ArrayList<>());
-        LinesFormat off = new LinesFormat("off", false, new ArrayList<>());
-        LinesFormat b = new LinesFormat("beta", true, new ArrayList<>());
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
+    /** The context of pid 42's run of "app" under {@code dir}, its log lines to {@code log}. */
+    private OutputContext context(ByteArrayOutputStream log) throws Exception {
         Settings settings = new SettingsLoader(SettingsRegistry.standard(), Map.of("HOME", dir.toString()), dir).load();
-        OutputContext ctx = new OutputContext(
+        return new OutputContext(
                 settings,
                 TestPaths.paths(dir, 42),
                 42,
@@ -77,6 +73,15 @@ class RunOutputsTest {
                 0,
                 new PrintStream(log, true, StandardCharsets.UTF_8),
                 System.out);
+    }
+
+    @Test
+    void enabledFormatsWriteAndAreListed() throws Exception {
+        LinesFormat a = new LinesFormat("alpha", true, new ArrayList<>());
+        LinesFormat off = new LinesFormat("off", false, new ArrayList<>());
+        LinesFormat b = new LinesFormat("beta", true, new ArrayList<>());
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        OutputContext ctx = context(log);
         RunOutputs outputs = RunOutputs.open(List.of(a, off, b), ctx);
         assertEquals(2, outputs.writers().size());
         outputs.finish(
@@ -135,15 +140,7 @@ class RunOutputsTest {
         Path lost = dir.resolve("out/trace.proto");
         LinesFormat a = new LinesFormat("alpha", true, new ArrayList<>());
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        Settings settings = new SettingsLoader(SettingsRegistry.standard(), Map.of("HOME", dir.toString()), dir).load();
-        OutputContext ctx = new OutputContext(
-                settings,
-                TestPaths.paths(dir, 42),
-                42,
-                "app",
-                0,
-                new PrintStream(log, true, StandardCharsets.UTF_8),
-                System.out);
+        OutputContext ctx = context(log);
         RunOutputs outputs = RunOutputs.open(List.of(new FailingFormat(lost), a), ctx);
         SinkEvent event = new org.rocprofsys.core.event.Mark(5, 42, 42, "m", org.rocprofsys.core.event.Category.USER);
         for (OutputWriter w : outputs.writers()) {

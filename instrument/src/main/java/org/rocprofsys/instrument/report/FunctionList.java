@@ -1,6 +1,7 @@
 package org.rocprofsys.instrument.report;
 
 import java.util.List;
+import java.util.Locale;
 import org.rocprofsys.instrument.plan.Exclusion;
 import org.rocprofsys.instrument.plan.FunctionInfo;
 import org.rocprofsys.instrument.plan.InstrumentPlan;
@@ -12,26 +13,20 @@ import org.rocprofsys.instrument.plan.PlannedFunction;
  * coverage (the patched ones).
  */
 public enum FunctionList {
-    AVAILABLE("available"),
-    INSTRUMENTED("instrumented"),
-    EXCLUDED("excluded"),
-    OVERLAPPING("overlapping"),
-    COVERAGE("coverage");
+    AVAILABLE,
+    INSTRUMENTED,
+    EXCLUDED,
+    OVERLAPPING,
+    COVERAGE;
 
-    private final String stem;
-
-    FunctionList(String stem) {
-        this.stem = stem;
-    }
-
-    /** "available", ...: the file name stem and the {@code [available]} stdout tag. */
+    /** "available", ... (the constant's name in lower case): the file name stem and the {@code [available]} stdout tag. */
     public String stem() {
-        return stem;
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** "available_module_functions", ...: the JSON/XML node under "rocprofsys". */
     public String label() {
-        return stem + "_module_functions";
+        return stem() + "_module_functions";
     }
 
     /** The rows of this list in {@code plan}. */
@@ -66,7 +61,7 @@ public enum FunctionList {
 
     public static FunctionList of(String stem) {
         for (FunctionList l : values()) {
-            if (l.stem.equals(stem)) return l;
+            if (l.stem().equals(stem)) return l;
         }
         throw new IllegalArgumentException(
                 "unknown list '" + stem + "' (available, instrumented, excluded, overlapping, coverage)");

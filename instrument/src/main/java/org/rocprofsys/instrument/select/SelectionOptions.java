@@ -94,29 +94,7 @@ public record SelectionOptions(
 
     /** No regexes, default filters and the default minimums (1024 instructions, 4096 bytes). */
     public static SelectionOptions defaults() {
-        Minimums m = resolveMinimums(null, null, null, null, DEFAULT_MIN_INSTRUCTIONS);
-        return new SelectionOptions(
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                DEFAULT_LINKAGE,
-                DEFAULT_VISIBILITY,
-                m.instructions(),
-                m.addressRange(),
-                m.instructionsLoop(),
-                m.addressRangeLoop(),
-                false,
-                false,
-                "main",
-                false,
-                InternalLibraries.NONE);
+        return builder().build();
     }
 
     /** The four minimums after upstream's heuristics. */
@@ -174,36 +152,24 @@ public record SelectionOptions(
      * INSTRUCTION_EXCLUDE.
      */
     public SelectionOptions withEnvironment(Map<String, String> env) {
-        return new SelectionOptions(
-                plus(functionInclude, env, "INCLUDE"),
-                plus(functionExclude, env, "EXCLUDE"),
-                plus(functionRestrict, env, "RESTRICT"),
-                plus(callerInclude, env, "CALLER_INCLUDE"),
-                plus(moduleInclude, env, "MODULE_INCLUDE"),
-                plus(moduleExclude, env, "MODULE_EXCLUDE"),
-                plus(moduleRestrict, env, "MODULE_RESTRICT"),
-                plus(internalFunctionInclude, env, "INTERNAL_INCLUDE"),
-                plus(internalModuleInclude, env, "MODULE_INTERNAL_INCLUDE"),
-                plus(instructionExclude, env, "INSTRUCTION_EXCLUDE"),
-                linkage,
-                visibility,
-                minInstructions,
-                minAddressRange,
-                minInstructionsLoop,
-                minAddressRangeLoop,
-                allowOverlapping,
-                dynamicCallsites,
-                mainFunction,
-                coverage,
-                internalLibraries);
+        return toBuilder()
+                .functionInclude(fromEnvironment(env, "INCLUDE"))
+                .functionExclude(fromEnvironment(env, "EXCLUDE"))
+                .functionRestrict(fromEnvironment(env, "RESTRICT"))
+                .callerInclude(fromEnvironment(env, "CALLER_INCLUDE"))
+                .moduleInclude(fromEnvironment(env, "MODULE_INCLUDE"))
+                .moduleExclude(fromEnvironment(env, "MODULE_EXCLUDE"))
+                .moduleRestrict(fromEnvironment(env, "MODULE_RESTRICT"))
+                .internalFunctionInclude(fromEnvironment(env, "INTERNAL_INCLUDE"))
+                .internalModuleInclude(fromEnvironment(env, "MODULE_INTERNAL_INCLUDE"))
+                .instructionExclude(fromEnvironment(env, "INSTRUCTION_EXCLUDE"))
+                .build();
     }
 
-    private static List<Pattern> plus(List<Pattern> base, Map<String, String> env, String suffix) {
+    /** The regex of ROCPROFSYS_REGEX_{@code suffix}, none where it is unset or empty. */
+    private static String[] fromEnvironment(Map<String, String> env, String suffix) {
         String v = env.get("ROCPROFSYS_REGEX_" + suffix);
-        if (v == null || v.isEmpty()) return base;
-        List<Pattern> out = new ArrayList<>(base);
-        out.add(Pattern.compile(v));
-        return out;
+        return v == null || v.isEmpty() ? new String[0] : new String[] {v};
     }
 
     /** Compiles command-line regexes. */
@@ -212,53 +178,45 @@ public record SelectionOptions(
     }
 
     public SelectionOptions withMinimums(Minimums m) {
-        return new SelectionOptions(
-                functionInclude,
-                functionExclude,
-                functionRestrict,
-                callerInclude,
-                moduleInclude,
-                moduleExclude,
-                moduleRestrict,
-                internalFunctionInclude,
-                internalModuleInclude,
-                instructionExclude,
-                linkage,
-                visibility,
-                m.instructions(),
-                m.addressRange(),
-                m.instructionsLoop(),
-                m.addressRangeLoop(),
-                allowOverlapping,
-                dynamicCallsites,
-                mainFunction,
-                coverage,
-                internalLibraries);
+        return toBuilder()
+                .minInstructions(m.instructions())
+                .minAddressRange(m.addressRange())
+                .minInstructionsLoop(m.instructionsLoop())
+                .minAddressRangeLoop(m.addressRangeLoop())
+                .build();
     }
 
     public SelectionOptions withInternalLibraries(InternalLibraries libraries) {
-        return new SelectionOptions(
-                functionInclude,
-                functionExclude,
-                functionRestrict,
-                callerInclude,
-                moduleInclude,
-                moduleExclude,
-                moduleRestrict,
-                internalFunctionInclude,
-                internalModuleInclude,
-                instructionExclude,
-                linkage,
-                visibility,
-                minInstructions,
-                minAddressRange,
-                minInstructionsLoop,
-                minAddressRangeLoop,
-                allowOverlapping,
-                dynamicCallsites,
-                mainFunction,
-                coverage,
-                libraries);
+        return toBuilder().internalLibraries(libraries).build();
+    }
+
+    /**
+     * A builder holding these options; all four minimums are given, so {@link Builder#build()}
+     * keeps them as they are.
+     */
+    private Builder toBuilder() {
+        Builder b = new Builder();
+        b.functionInclude.addAll(functionInclude);
+        b.functionExclude.addAll(functionExclude);
+        b.functionRestrict.addAll(functionRestrict);
+        b.callerInclude.addAll(callerInclude);
+        b.moduleInclude.addAll(moduleInclude);
+        b.moduleExclude.addAll(moduleExclude);
+        b.moduleRestrict.addAll(moduleRestrict);
+        b.internalFunctionInclude.addAll(internalFunctionInclude);
+        b.internalModuleInclude.addAll(internalModuleInclude);
+        b.instructionExclude.addAll(instructionExclude);
+        return b.linkage(linkage)
+                .visibility(visibility)
+                .minInstructions(minInstructions)
+                .minAddressRange(minAddressRange)
+                .minInstructionsLoop(minInstructionsLoop)
+                .minAddressRangeLoop(minAddressRangeLoop)
+                .allowOverlapping(allowOverlapping)
+                .dynamicCallsites(dynamicCallsites)
+                .mainFunction(mainFunction)
+                .coverage(coverage)
+                .internalLibraries(internalLibraries);
     }
 
     public static Builder builder() {

@@ -1,12 +1,9 @@
 package org.rocprofsys.core.gpu.counters;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Locale;
 import org.rocprofsys.core.gpu.stats.StatsCsv;
+import org.rocprofsys.core.gpu.stats.StatsJson;
 
 /**
  * The counter rows of the stats, in the style of rocprofv3's {@code *_stats} files: one row per
@@ -17,7 +14,6 @@ import org.rocprofsys.core.gpu.stats.StatsCsv;
 final class CounterStatsText {
     static final String HEADER =
             "\"Kernel_Name\",\"Agent_Id\",\"Counter_Name\",\"Calls\",\"Sum\",\"Average\",\"Min\",\"Max\",\"StdDev\"\n";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     record Row(String kernel, CounterSeries series, CounterValues values) {}
 
@@ -42,12 +38,9 @@ final class CounterStatsText {
     }
 
     static String json(List<Row> rows) {
-        ObjectNode root = JSON.createObjectNode();
-        ArrayNode list = root.putArray(GpuCounterFormat.STATS);
-        for (Row r : rows) {
+        return StatsJson.render(GpuCounterFormat.STATS, rows, (r, row) -> {
             CounterValues v = r.values();
-            list.addObject()
-                    .put("Kernel_Name", r.kernel())
+            row.put("Kernel_Name", r.kernel())
                     .put("Agent_Id", r.series().device())
                     .put("Counter_Name", r.series().metric())
                     .put("Calls", v.count())
@@ -56,12 +49,7 @@ final class CounterStatsText {
                     .put("Min", v.min())
                     .put("Max", v.max())
                     .put("StdDev", v.stddev());
-        }
-        try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        });
     }
 
     /** Whole values as integers (most counters count), others with 6 decimals. */
