@@ -175,7 +175,9 @@ class LaunchFidelityIT extends DistributionTest {
         var bare = bash(script, Map.of(), state.toString(), "--with-state", state.toString(), "3");
         assertEquals(3, bare.exitCode(), bare::toString);
         Map<String, String> expected = report(bare.stdout());
-        assertEquals("200", expected.get("ignored"), bare::toString);
+        // SIGUSR1 (bit 9) ignored by the script; what the test's own parent ignores (SIGHUP under
+        // nohup, SIGINT for a background job) comes on top and must pass through as well
+        assertTrue((Long.parseLong(expected.get("ignored"), 16) & 0x200) != 0, bare::toString);
         for (String tool : TOOLS) {
             var r = bash(
                     script,

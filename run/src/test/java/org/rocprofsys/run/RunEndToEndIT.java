@@ -432,8 +432,16 @@ class RunEndToEndIT extends DistributionTest {
     private void forwardedSignal(String name, int number, String label) throws Exception {
         String test = "signal-" + name.toLowerCase(java.util.Locale.ROOT);
         Path log = cwd.resolve(test + ".log");
+        // env resets the signal's disposition: a test run as a background job inherits SIGINT
+        // ignored, which the launcher and the program would then (rightly) keep ignoring
         ProcessBuilder pb = new ProcessBuilder(
-                        DIST.resolve("bin/rocprof-sys-run").toString(), "--", example("trace-time-window"), "20", "490")
+                        "env",
+                        "--default-signal=" + name,
+                        DIST.resolve("bin/rocprof-sys-run").toString(),
+                        "--",
+                        example("trace-time-window"),
+                        "20",
+                        "490")
                 .directory(cwd.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
