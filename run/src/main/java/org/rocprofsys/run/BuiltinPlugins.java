@@ -7,6 +7,7 @@ import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.python.PythonTargets;
 import org.rocprofsys.rocm.source.RocmTracing;
+import org.rocprofsys.rocprofv3.Rocprofv3Plugin;
 import org.rocprofsys.sampler.source.CallStackSampling;
 import org.rocprofsys.sampler.source.CpuCounters;
 import org.rocprofsys.unifiedmemory.UnifiedMemoryPlugin;
@@ -29,5 +30,6 @@ final class BuiltinPlugins {
             RocmTracing.PLUGIN,
             UnifiedMemoryPlugin.INSTANCE,
             Plugin.ofSources("python-hooks", (settings, env, log) -> PythonTargets.sources(settings, env, log)),
+            Rocprofv3Plugin.INSTANCE,
             CorePlugins.ROCPD);
 }
