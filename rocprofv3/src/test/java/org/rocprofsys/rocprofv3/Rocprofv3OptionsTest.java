@@ -43,6 +43,7 @@ class Rocprofv3OptionsTest {
                 inv.settings().get("ROCPROFSYS_ROCPROFV3_TRACES"));
         assertEquals("csv,json", inv.settings().get("ROCPROFSYS_ROCPROFV3_FORMATS"));
         assertEquals("true", inv.settings().get("ROCPROFSYS_TRACE"));
+        assertEquals("%pid%_results.pftrace", inv.settings().get("ROCPROFSYS_PERFETTO_FILE"));
         assertEquals("true", inv.settings().get("ROCPROFSYS_USE_ROCPD"));
         assertTrue(inv.settings().get("ROCPROFSYS_ROCM_DOMAINS").contains("hsa_core_api"));
         assertEquals("host/%pid%", inv.settings().get("ROCPROFSYS_OUTPUT_PATH"));

@@ -74,9 +74,15 @@ class Rocprofv3IT extends DistributionTest {
         return out;
     }
 
+    /**
+     * The trace's device slices: kernels ({@code copies} false) or copies, on the HIP streams' tracks or,
+     * where no HIP call named a stream, on the queues' and copy engines' tracks.
+     */
     private static long slices(DecodedTrace t, String category, boolean copies) {
+        String own = copies ? "rocm_memory_copy" : "rocm_kernel_dispatch";
         return t.slices.stream()
-                .filter(s -> category.equals(s.category) && s.name.startsWith("MEMORY_COPY_") == copies)
+                .filter(s -> (category.equals(s.category) && s.name.startsWith("MEMORY_COPY_") == copies)
+                        || own.equals(s.category))
                 .count();
     }
 
@@ -97,7 +103,7 @@ class Rocprofv3IT extends DistributionTest {
                 "10");
         assertEquals(0, r.exitCode(), r::toString);
         Path dir = out("t");
-        DecodedTrace t = DecodedTrace.read(dir.resolve("perfetto-trace.proto"));
+        DecodedTrace t = DecodedTrace.read(dir.resolve("run_results.pftrace"));
         Path db = dir.resolve("rocpd.db");
         long kernels = rows(dir.resolve("run_kernel_trace.csv")).size();
         long copies = rows(dir.resolve("run_memory_copy_trace.csv")).size();
@@ -136,7 +142,7 @@ class Rocprofv3IT extends DistributionTest {
                 "--marker-trace --hip-runtime-trace --stats --output-format csv pftrace rocpd -d " + out("m"), "roctx");
         assertEquals(0, r.exitCode(), r::toString);
         Path dir = out("m");
-        DecodedTrace t = DecodedTrace.read(dir.resolve("perfetto-trace.proto"));
+        DecodedTrace t = DecodedTrace.read(only(dir, "_results.pftrace"));
         Path marker = only(dir, "_marker_api_trace.csv");
         long markers = rows(marker).size();
         assertEquals(
@@ -165,7 +171,7 @@ class Rocprofv3IT extends DistributionTest {
         List<List<String>> kernels = rows(dir.resolve("k_kernel_trace.csv"));
         assertEquals(20, kernels.size());
         assertTrue(kernels.stream().allMatch(row -> row.get(7).startsWith("transpose_a")));
-        DecodedTrace t = DecodedTrace.read(dir.resolve("perfetto-trace.proto"));
+        DecodedTrace t = DecodedTrace.read(dir.resolve("k_results.pftrace"));
         assertEquals(20, slices(t, "rocm_hip_stream", false));
         assertEquals(20, RocpdCounts.number(dir.resolve("rocpd.db"), "SELECT count(*) FROM kernels"));
         JsonNode json =

@@ -354,6 +354,12 @@ public final class Rocprofv3Options {
         s.put("ROCPROFSYS_ROCPROFV3_FORMATS", String.join(",", own));
         s.put("ROCPROFSYS_ROCPROFV3_TRACES", String.join(",", traces));
         s.put("ROCPROFSYS_TRACE", Boolean.toString(formats.contains("pftrace")));
+        if (formats.contains("pftrace")) {
+            // rocprofv3's name, <prefix>_results.pftrace; rocprof-sys expands %pid% and %env{}% in it
+            String prefix =
+                    s.getOrDefault("ROCPROFSYS_ROCPROFV3_OUTPUT_FILE", "%pid%").replace("%hostname%", hostname);
+            s.put("ROCPROFSYS_PERFETTO_FILE", (prefix.isEmpty() ? "" : prefix + "_") + "results.pftrace");
+        }
         s.put("ROCPROFSYS_USE_ROCPD", Boolean.toString(formats.contains("rocpd")));
         if (stats && !formats.contains("csv") && !summary) {
             notices.add("rocprofv3: --stats writes its files with --output-format csv");
