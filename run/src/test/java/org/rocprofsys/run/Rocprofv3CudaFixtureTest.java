@@ -105,7 +105,7 @@ class Rocprofv3CudaFixtureTest {
 
     @Test
     void vectorAddKernelsCopiesAndApiCalls() throws Exception {
-        Run r = run("vector-add", "--sys-trace --stats --output-format csv json pftrace");
+        Run r = run("vector-add", "--sys-trace --stats --output-format csv json pftrace rocpd");
         Path out = r.out();
         List<List<String>> kernels = rows(out.resolve(r.pid() + "_kernel_trace.csv"));
         assertEquals(6, kernels.size()); // vector_add once, spin 5 times
@@ -132,6 +132,13 @@ class Rocprofv3CudaFixtureTest {
                         .mapToLong(s -> Long.parseLong(s.get(1)))
                         .sum());
         assertTrue(Files.isRegularFile(out.resolve(r.pid() + "_results.json")));
+        // cudaMalloc x3, cudaFree x3: as many rows as rocpd's allocations
+        List<List<String>> allocations = rows(out.resolve(r.pid() + "_memory_allocation_trace.csv"));
+        assertEquals(6, allocations.size(), allocations.toString());
+        assertEquals(
+                org.rocprofsys.tracetest.RocpdCounts.number(
+                        out.resolve("rocpd-" + r.pid() + ".db"), "SELECT count(*) FROM memory_allocations"),
+                allocations.size());
         assertTrue(Files.readString(out.resolve(r.pid() + "_agent_info.csv")).contains("\"NVIDIA\""));
     }
 

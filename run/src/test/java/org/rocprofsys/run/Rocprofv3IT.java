@@ -233,6 +233,55 @@ class Rocprofv3IT extends DistributionTest {
         assertFalse(r.stderr().contains("ROCPROFV3 SUMMARY:"), r::toString);
     }
 
+    /** Scratch memory: the allocation and the reclaim as the trace has them; the kernel's scratch size. */
+    @Test
+    void scratchMemory() throws Exception {
+        ProcessResult r = rocprofv3(
+                "--scratch-memory-trace --kernel-trace --stats --output-format csv pftrace -d " + out("sc") + " -o sc",
+                "scratch");
+        assertEquals(0, r.exitCode(), r::toString);
+        Path dir = out("sc");
+        DecodedTrace t = DecodedTrace.read(dir.resolve("sc_results.pftrace"));
+        List<List<String>> scratch = rows(dir.resolve("sc_scratch_memory_trace.csv"));
+        assertEquals(2, scratch.size(), scratch.toString());
+        assertEquals(
+                t.slices.stream()
+                        .filter(s -> "rocm_scratch_memory".equals(s.category))
+                        .count(),
+                scratch.size());
+        assertTrue(scratch.stream().allMatch(row -> row.getFirst().equals("SCRATCH_MEMORY")), scratch.toString());
+        List<List<String>> kernels = rows(dir.resolve("sc_kernel_trace.csv"));
+        assertEquals(1, kernels.size());
+        assertEquals("16384", kernels.getFirst().get(12), "Scratch_Size: " + kernels);
+        assertEquals(2, calls(dir.resolve("sc_scratch_memory_stats.csv")));
+    }
+
+    /** RCCL: its calls in their own file, as many as the trace's and rocpd's; none in the HIP file. */
+    @Test
+    void rcclCallsInTheirOwnFile() throws Exception {
+        ProcessResult r = rocprofv3(
+                "--rccl-trace --hip-trace --stats --output-format csv pftrace rocpd -d " + out("rc") + " -o rc",
+                "rccl");
+        assertEquals(0, r.exitCode(), r::toString);
+        Path dir = out("rc");
+        DecodedTrace t = DecodedTrace.read(dir.resolve("rc_results.pftrace"));
+        List<List<String>> rccl = rows(dir.resolve("rc_rccl_api_trace.csv"));
+        assertTrue(rccl.size() >= 3, rccl.toString());
+        assertEquals(
+                t.slices.stream()
+                        .filter(s -> "rocm_rccl_api".equals(s.category))
+                        .count(),
+                rccl.size());
+        assertEquals(
+                RocpdCounts.number(
+                        dir.resolve("rocpd.db"), "SELECT count(*) FROM regions WHERE category = 'rocm_rccl_api'"),
+                rccl.size());
+        assertTrue(rccl.stream().allMatch(row -> row.getFirst().equals("RCCL_API")), rccl.toString());
+        assertTrue(rows(dir.resolve("rc_hip_api_trace.csv")).stream()
+                .noneMatch(row -> row.get(1).startsWith("nccl")));
+        assertEquals(rccl.size(), calls(dir.resolve("rc_rccl_api_stats.csv")));
+    }
+
     /** The one file in {@code dir} whose name ends with {@code suffix} (the default prefix is the pid). */
     private static Path only(Path dir, String suffix) throws IOException {
         try (var files = Files.list(dir)) {
