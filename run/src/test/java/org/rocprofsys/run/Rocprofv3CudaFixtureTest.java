@@ -69,6 +69,10 @@ class Rocprofv3CudaFixtureTest {
                     log,
                     CollectedRun.gpuFormats(CudaTracing.PLUGIN.gpuVendors().getFirst(), new Rocprofv3Format()),
                     List.of(CudaTracing::records),
+                    org.rocprofsys.rocprofv3.Rocprofv3Plugin.INSTANCE
+                            .sources(null)
+                            .getFirst()
+                            .sources(settings, env, log),
                     ProcessEnd.EXITED,
                     0);
             return new Run(run.paths().directory(), run.trace(), pid);
@@ -140,6 +144,21 @@ class Rocprofv3CudaFixtureTest {
                         out.resolve("rocpd-" + r.pid() + ".db"), "SELECT count(*) FROM memory_allocations"),
                 allocations.size());
         assertTrue(Files.readString(out.resolve(r.pid() + "_agent_info.csv")).contains("\"NVIDIA\""));
+    }
+
+    /** --kernel-include-regex on NVIDIA: only the spin kernels, in the CSV, the trace and rocpd. */
+    @Test
+    void kernelIncludeRegexOnCuda() throws Exception {
+        Run r = run("vector-add", "--kernel-trace --kernel-include-regex ^spin --output-format csv pftrace rocpd");
+        List<List<String>> kernels = rows(r.out().resolve(r.pid() + "_kernel_trace.csv"));
+        assertEquals(5, kernels.size());
+        assertTrue(kernels.stream().allMatch(k -> k.get(7).startsWith("spin(")), kernels.toString());
+        assertEquals(5, slices(r.trace(), "cuda_kernel_dispatch"));
+        assertEquals(
+                5,
+                org.rocprofsys.tracetest.RocpdCounts.number(
+                        r.out().resolve("rocpd-" + r.pid() + ".db"),
+                        "SELECT count(*) FROM kernels WHERE category = 'cuda_kernel_dispatch'"));
     }
 
     @Test
