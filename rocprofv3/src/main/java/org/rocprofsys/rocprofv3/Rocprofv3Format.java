@@ -87,6 +87,8 @@ public final class Rocprofv3Format implements OutputFormat {
             List<JsonDocument.Process> json = new ArrayList<>();
             String jsonPrefix = null;
             StringBuilder summaries = new StringBuilder();
+            // the launched program has its files even without GPU work (agent_info.csv, as rocprofv3's)
+            events.putIfAbsent(context.rootPid(), new ArrayList<>());
             for (var entry : events.entrySet()) {
                 int pid = entry.getKey();
                 ProcessStarted s = started.get(pid);

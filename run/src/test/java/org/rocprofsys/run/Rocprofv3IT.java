@@ -282,6 +282,29 @@ class Rocprofv3IT extends DistributionTest {
         assertEquals(rccl.size(), calls(dir.resolve("rc_rccl_api_stats.csv")));
     }
 
+    /**
+     * A program without GPU work (Debian's sh): its exit code, agent_info.csv with the CPU alone, a
+     * JSON document with the process and no records, and no empty trace files.
+     */
+    @Test
+    void programWithoutGpuWork() throws Exception {
+        ProcessResult r = tool(
+                "rocprofv3",
+                Map.of("ROCPROFSYS_CI", "ON"),
+                argv("--kernel-trace --output-format csv json -d " + out("n") + " -o n", "--", "sh", "-c", "exit 3"));
+        assertEquals(3, r.exitCode(), r::toString);
+        Path dir = out("n");
+        List<List<String>> agents = rows(dir.resolve("n_agent_info.csv"));
+        assertEquals(1, agents.size(), agents.toString());
+        assertEquals("CPU", agents.getFirst().get(2));
+        assertFalse(Files.exists(dir.resolve("n_kernel_trace.csv")));
+        JsonNode json =
+                new ObjectMapper().readTree(dir.resolve("n_results.json").toFile());
+        assertEquals(1, json.get("rocprofiler-sdk-tool").size());
+        assertEquals(
+                0, json.get("rocprofiler-sdk-tool").get(0).get("buffer_records").size());
+    }
+
     /** The one file in {@code dir} whose name ends with {@code suffix} (the default prefix is the pid). */
     private static Path only(Path dir, String suffix) throws IOException {
         try (var files = Files.list(dir)) {
