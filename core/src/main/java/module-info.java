@@ -49,6 +49,7 @@ module org.rocprofsys.core {
             org.rocprofsys.benchmarks;
     exports org.rocprofsys.core.gpu.stats to
             org.rocprofsys.run,
+            org.rocprofsys.rocprofv3,
             org.rocprofsys.benchmarks;
     exports org.rocprofsys.core.gpu.counters to
             org.rocprofsys.run,

@@ -11,4 +11,5 @@ module org.rocprofsys.run {
     requires org.rocprofsys.cuda;
     requires org.rocprofsys.rocm;
     requires org.rocprofsys.unifiedmemory;
+    requires org.rocprofsys.rocprofv3;
 }

@@ -93,9 +93,26 @@ public record CollectedRun(OutputPaths paths, DecodedTrace trace, JsonNode metad
                 ProcessEnd end,
                 int status)
                 throws Exception {
+            return collect(settings, dir, pid, command, name, log, formats, backends, List.of(), end, status);
+        }
+
+        /** As above, with session parts whose intercept stages see the events first (a filter). */
+        public CollectedRun collect(
+                Settings settings,
+                Path dir,
+                int pid,
+                String command,
+                String name,
+                PrintStream log,
+                List<OutputFormat> formats,
+                List<BackendRecords.Factory> backends,
+                List<? extends org.rocprofsys.core.spi.SessionPart> parts,
+                ProcessEnd end,
+                int status)
+                throws Exception {
             OutputPaths paths = RunFiles.paths(dir, pid, command, LAUNCHED);
             RunOutputs outputs = RunOutputs.open(formats, new OutputContext(settings, paths, pid, name, 0, log, log));
-            Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, List.of(), outputs.writers());
+            Pipeline pipeline = new Pipeline(TraceWindows.from(settings), true, parts, outputs.writers());
             Collector collector = new Collector(directory, pipeline.head(), log, backends);
             collector.setRootPid(pid);
             collector.targetReaped(new Collector.RootEnd(end, status, 0));

@@ -7,6 +7,7 @@ import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.python.PythonTargets;
 import org.rocprofsys.rocm.source.RocmTracing;
+import org.rocprofsys.rocprofv3.Rocprofv3Plugin;
 import org.rocprofsys.sampler.source.CallStackSampling;
 import org.rocprofsys.sampler.source.CpuCounters;
 import org.rocprofsys.threading.ThreadingTools;
@@ -31,5 +32,6 @@ final class BuiltinPlugins {
             UnifiedMemoryPlugin.INSTANCE,
             Plugin.ofSources("python-hooks", (settings, env, log) -> PythonTargets.sources(settings, env, log)),
             ThreadingTools.PLUGIN,
+            Rocprofv3Plugin.INSTANCE,
             CorePlugins.ROCPD);
 }
