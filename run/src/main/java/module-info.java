@@ -10,4 +10,5 @@ module org.rocprofsys.run {
     requires org.rocprofsys.cuda;
     requires org.rocprofsys.rocm;
     requires org.rocprofsys.unifiedmemory;
+    requires org.rocprofsys.mpi;
 }
