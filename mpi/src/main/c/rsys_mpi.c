@@ -76,8 +76,28 @@ static int env_false(const char *name)
     return 0;
 }
 
+/*
+ * Hydra's PMI descriptor (PMI_FD) does not reach the program through the collector, which starts
+ * it with descriptors 0-2 only; the collector relays it on a loopback port instead (PmiRelay).
+ * Before main, and so before MPI_Init reads them, the PMI variables say so: PMI_PORT and PMI_ID
+ * in place of PMI_FD, as Hydra's -pmi-port would have set them.
+ */
+static void pmi_port_for_fd(void)
+{
+    const char *port = getenv("ROCPROFSYS_MPI_PMI_PORT");
+    if (port == NULL || *port == '\0' || getenv("PMI_FD") == NULL) {
+        return;
+    }
+    const char *rank = getenv("PMI_RANK");
+    setenv("PMI_PORT", port, 1);
+    setenv("PMI_ID", rank != NULL ? rank : "0", 1);
+    unsetenv("PMI_FD");
+    unsetenv("ROCPROFSYS_MPI_PMI_PORT"); /* the program's own children talk to Hydra as it says */
+}
+
 __attribute__((constructor)) static void rsys_mpi_init(void)
 {
+    pmi_port_for_fd();
     push_region = (region_fn)dlsym(RTLD_DEFAULT, "rocprofsys_push_category_region");
     pop_region = (region_fn)dlsym(RTLD_DEFAULT, "rocprofsys_pop_category_region");
     write_record = (record_fn)dlsym(RTLD_DEFAULT, "rocprofsys_gpu_record");

@@ -2,6 +2,7 @@
 module org.rocprofsys.mpi {
     requires org.rocprofsys.core;
     requires org.rocprofsys.elf;
+    requires org.rocprofsys.ffm;
 
     // the module's plugin bundle, registered by the launcher
     exports org.rocprofsys.mpi to

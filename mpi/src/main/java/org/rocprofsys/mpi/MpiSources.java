@@ -3,6 +3,7 @@ package org.rocprofsys.mpi;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +16,8 @@ import org.rocprofsys.core.spi.SourceProvider;
 /**
  * The MPI parts of a run whose program links an MPI library: the wrapper library for that
  * implementation preloaded after the agent, the decoder of its rank records and the comm_data
- * counters. A program that links none gets nothing: the wrappers are never loaded into it.
+ * counters, and under MPICH's Hydra the relay of its PMI connection ({@link PmiRelay}). A program
+ * that links none gets nothing: the wrappers are never loaded into it.
  */
 final class MpiSources implements SourceProvider {
     static final String AGENT_LIBRARY = "librocprof-sys.so";
@@ -48,9 +50,13 @@ final class MpiSources implements SourceProvider {
             return List.of(new MpiRankRecords(log, LauncherRank.of(targetEnvironment)), new CommDataCounters());
         }
         String userPreload = targetEnvironment.getOrDefault("LD_PRELOAD", "");
-        return List.of(
-                new MpiPreload(lib.resolve(AGENT_LIBRARY), wrappers, userPreload),
+        List<SessionPart> parts = new ArrayList<>(List.of(
+                new MpiPreload(lib.resolve(AGENT_LIBRARY), wrappers, userPreload, settings.bool(MpiPreload.USE_MPIP)),
                 new MpiRankRecords(log, LauncherRank.of(targetEnvironment)),
-                new CommDataCounters());
+                new CommDataCounters()));
+        if (mpi.get() == MpiImplementation.MPICH) {
+            PmiRelay.of(targetEnvironment, log).ifPresent(parts::add);
+        }
+        return parts;
     }
 }
