@@ -192,18 +192,11 @@ void rsys_mpi_begin(const char *name, struct rsys_mpi_call *c)
     push_region(ROCPROFSYS_CATEGORY_MPI, name, n != 0 ? a : NULL, n);
 }
 
-/* the end carries the bytes again, so the collector sets the comm_data tracks back to 0 there */
+/* a plain end: the collector knows which open call set a comm_data track (CommDataCounters) */
 void rsys_mpi_end(const char *name, const struct rsys_mpi_call *c)
 {
-    rocprofsys_annotation_t a[2];
-    size_t n = 0;
-    if (c->send_bytes > 0) {
-        annotate(a, &n, "send_bytes", ROCPROFSYS_VALUE_INT64, (void *)&c->send_bytes);
-    }
-    if (c->recv_bytes > 0) {
-        annotate(a, &n, "recv_bytes", ROCPROFSYS_VALUE_INT64, (void *)&c->recv_bytes);
-    }
-    pop_region(ROCPROFSYS_CATEGORY_MPI, name, n != 0 ? a : NULL, n);
+    (void)c;
+    pop_region(ROCPROFSYS_CATEGORY_MPI, name, NULL, 0);
 }
 
 /* ---- ranks ---- */

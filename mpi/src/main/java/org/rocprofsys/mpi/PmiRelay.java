@@ -76,6 +76,7 @@ final class PmiRelay implements TargetEnvironmentContribution, EventSource {
     private void serve() {
         try (Socket s = server.accept()) {
             connection = s;
+            s.setTcpNoDelay(true); // PMI is small requests and answers
             InputStream in = s.getInputStream();
             OutputStream out = s.getOutputStream();
             String hello = line(in);

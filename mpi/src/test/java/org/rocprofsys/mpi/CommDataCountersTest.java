@@ -13,6 +13,7 @@ import org.rocprofsys.core.event.CounterTrack;
 import org.rocprofsys.core.event.RegionBegin;
 import org.rocprofsys.core.event.RegionEnd;
 import org.rocprofsys.core.event.RegionMetrics;
+import org.rocprofsys.core.event.RegionRun;
 import org.rocprofsys.core.event.TraceEvent;
 
 class CommDataCountersTest {
@@ -28,7 +29,7 @@ class CommDataCountersTest {
                 new Annotation("send_bytes", new AnnotationValue.Signed(128)),
                 new Annotation("recv_bytes", new AnnotationValue.Signed(64)));
         var begin = new RegionBegin(100, 7, 8, "MPI_Allreduce", Category.MPI, bytes, RegionMetrics.NONE);
-        var end = new RegionEnd(200, 7, 8, Category.MPI, bytes.subList(1, 3), RegionMetrics.NONE, false);
+        var end = new RegionEnd(200, 7, 8, Category.MPI, List.of(), RegionMetrics.NONE, false);
         stage.accept(begin);
         stage.accept(end);
         assertEquals(
@@ -40,6 +41,27 @@ class CommDataCountersTest {
                         new CounterSample(200, SEND, 0),
                         new CounterSample(200, RECV, 0)),
                 out);
+    }
+
+    @Test
+    void anEndInARunOfPlainRegionsSetsTheTracksBackToZero() {
+        List<TraceEvent> out = new ArrayList<>();
+        var stage = new CommDataCounters().intercept(out::add);
+        var send = new RegionBegin(
+                100,
+                7,
+                8,
+                "MPI_Send",
+                Category.MPI,
+                List.of(new Annotation("send_bytes", new AnnotationValue.Signed(1000))),
+                RegionMetrics.NONE);
+        var run = new RegionRun(7, 8, 4);
+        run.addBegin(150, "MPI_Comm_rank", Category.MPI); // nested, moves nothing
+        run.addEnd(160, Category.MPI);
+        run.addEnd(200, Category.MPI); // MPI_Send's end
+        stage.accept(send);
+        stage.accept(run);
+        assertEquals(List.of(send, new CounterSample(100, SEND, 1000), run, new CounterSample(200, SEND, 0)), out);
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.rocprofsys.testkit.Command;
@@ -28,7 +29,8 @@ import org.rocprofsys.tracetest.DecodedTrace;
  * and upstream's launcher mode. Each rank's outputs end in {@code -<rank>}, never in a pid; its
  * trace holds each wrapped call as often as the program makes it and the comm_data tracks the
  * program's bytes exactly. Skipped, with the reason, where an implementation's mpirun or mpicc
- * is not installed (Debian: openmpi-bin + libopenmpi-dev, mpich + libmpich-dev).
+ * is not installed (Debian: openmpi-bin + libopenmpi-dev, mpich + libmpich-dev), as is the run
+ * of Debian's hpcc where that package is not installed.
  */
 class MpiIT extends DistributionTest {
     private static final int RANKS = 2;
@@ -79,6 +81,53 @@ class MpiIT extends DistributionTest {
         cmd.add(app.toString());
         ProcessResult r = run(cmd, mpi, "mpi-launcher-" + mpi.name().toLowerCase());
         assertRanksProfiled(r, outputRoot().resolve("mpi-launcher-" + mpi.name().toLowerCase()));
+    }
+
+    /**
+     * A real MPI program from Debian (hpcc, the HPC Challenge benchmarks, linked to Open MPI) on a
+     * small problem: it checks its own results (Success=1), and writes the same results as
+     * without the profiler; each rank's profile holds its MPI calls.
+     */
+    @Test
+    void aPackagedMpiProgramRunsUnchanged() throws Exception {
+        Path hpcc = Path.of("/usr/bin/hpcc");
+        assumeTrue(Files.isExecutable(hpcc), "hpcc (Debian package hpcc) is not installed: not tested");
+        assumeTrue(onPath(Implementation.OPENMPI.mpirun), "Open MPI's mpirun is not installed: hpcc is not tested");
+        // HPL on N=200 over a 1x2 grid: seconds, not minutes, on 2 CPUs
+        String input = Files.readString(Path.of("/usr/share/doc/hpcc/examples/_hpccinf.txt"))
+                .replaceFirst("(?m)^1000 +Ns", "200          Ns")
+                .replaceFirst("(?m)^2 +Ps", "1            Ps");
+        Files.writeString(cwd.resolve("hpccinf.txt"), input);
+        List<String> bare = mpirun(Implementation.OPENMPI);
+        bare.add(hpcc.toString());
+        ProcessResult plain = run(bare, Implementation.OPENMPI, "hpcc-bare");
+        assertEquals(0, plain.exitCode(), plain::toString);
+        List<String> plainKeys = resultKeys(Files.readString(cwd.resolve("hpccoutf.txt")));
+        Files.delete(cwd.resolve("hpccoutf.txt"));
+
+        List<String> cmd = mpirun(Implementation.OPENMPI);
+        cmd.addAll(List.of(DIST.resolve("bin/rocprof-sys-run").toString(), "-T", "-P", "--", hpcc.toString()));
+        ProcessResult r = run(cmd, Implementation.OPENMPI, "hpcc");
+        assertEquals(0, r.exitCode(), r::toString);
+        String results = Files.readString(cwd.resolve("hpccoutf.txt"));
+        assertTrue(results.contains("\nSuccess=1\n"), results);
+        assertEquals(plainKeys, resultKeys(results));
+        for (int rank = 0; rank < RANKS; rank++) {
+            DecodedTrace trace = DecodedTrace.read(outputRoot().resolve("hpcc/perfetto-trace-" + rank + ".proto"));
+            long allreduce = trace.slices.stream()
+                    .filter(s -> "mpi".equals(s.category) && s.name.equals("MPI_Allreduce"))
+                    .count();
+            assertTrue(allreduce > 0, "rank " + rank + ": no MPI_Allreduce");
+            assertTrue(sum(trace.counters().get("MPI Comm Send")) > 0, "rank " + rank);
+        }
+    }
+
+    /** hpccoutf.txt's summary keys (its values are timings, which differ from run to run). */
+    private static List<String> resultKeys(String out) {
+        return out.lines()
+                .filter(l -> l.matches("[A-Za-z_]+=.*"))
+                .map(l -> l.substring(0, l.indexOf('=')))
+                .toList();
     }
 
     private void assertRanksProfiled(ProcessResult r, Path out) throws IOException {
@@ -140,6 +189,10 @@ class MpiIT extends DistributionTest {
             Map<String, List<Double>> counters = trace.counters();
             assertEquals(SENT, sum(counters.get("MPI Comm Send")), "rank " + rank + " bytes sent");
             assertEquals(RECEIVED, sum(counters.get("MPI Comm Recv")), "rank " + rank + " bytes received");
+
+            String wallClock = Files.readString(out.resolve("wall_clock-" + rank + ".txt"));
+            // upstream's label prefix for a rank: |<rank>|<thread>>>>
+            assertTrue(wallClock.contains("| |" + rank + "|0>>> |_MPI_Send "), wallClock);
         }
     }
 

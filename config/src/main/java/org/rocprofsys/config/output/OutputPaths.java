@@ -77,6 +77,11 @@ public final class OutputPaths {
         return asciiOnly(directoryTemplate() + "/" + withSubdirectory(settings.outputPrefix(), subdirectory));
     }
 
+    /** The MPI rank the outputs are named by, when known. */
+    public OptionalInt rank() {
+        return rank.isPresent() && rank.getAsInt() >= 0 ? rank : OptionalInt.empty();
+    }
+
     /** "-<rank>" when a rank is known, else "-<pid>" with USE_PID, else nothing. */
     public String suffix() {
         if (rank.isPresent() && rank.getAsInt() >= 0) {
