@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -56,6 +57,9 @@ class MpiRankRecordsTest {
                 .putLong(time)
                 .putInt(rank)
                 .putInt(size);
-        return MemorySegment.ofArray(b.array());
+        // the rings are native memory, aligned to 8
+        MemorySegment seg = Arena.ofAuto().allocate(24, 8);
+        seg.copyFrom(MemorySegment.ofArray(b.array()));
+        return seg;
     }
 }
