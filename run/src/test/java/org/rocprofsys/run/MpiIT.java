@@ -84,6 +84,59 @@ class MpiIT extends DistributionTest {
     }
 
     /**
+     * Upstream's filters (its doubled-prefix name for the reject list) and USE_MPIP off, which
+     * leaves the five calls that give the rank.
+     */
+    @Test
+    void theFiltersAndUseMpipChooseTheWrappedCalls() throws Exception {
+        Path app = build(Implementation.OPENMPI);
+        List<String> cmd = mpirun(Implementation.OPENMPI);
+        cmd.addAll(List.of(DIST.resolve("bin/rocprof-sys-run").toString(), "-T", "--", app.toString()));
+        ProcessResult permit = run(
+                cmd,
+                Implementation.OPENMPI,
+                "mpi-permit",
+                "ROCPROFSYS_MPIP_PERMIT_LIST",
+                "MPI_Send,MPI_Recv MPI_Put",
+                "ROCPROFSYS_ROCPROFSYS_MPIP_REJECT_LIST",
+                "MPI_Recv");
+        assertEquals(0, permit.exitCode(), permit::toString);
+        assertEquals(
+                Map.of(
+                        "MPI_Init", 1,
+                        "MPI_Comm_rank", 1,
+                        "MPI_Comm_size", 1,
+                        "MPI_Send", 10,
+                        "MPI_Put", 1,
+                        "MPI_Finalize", 1),
+                mpiCalls(DecodedTrace.read(outputRoot().resolve("mpi-permit/perfetto-trace-0.proto"))));
+
+        ProcessResult off = run(cmd, Implementation.OPENMPI, "mpi-off", "ROCPROFSYS_USE_MPIP", "false");
+        assertEquals(0, off.exitCode(), off::toString);
+        assertEquals(
+                1,
+                RANK_LINE
+                        .matcher(off.stderr())
+                        .results()
+                        .filter(m -> m.group(2).equals("1"))
+                        .count(),
+                off::toString);
+        assertEquals(
+                Map.of("MPI_Init", 1, "MPI_Comm_rank", 1, "MPI_Comm_size", 1, "MPI_Finalize", 1),
+                mpiCalls(DecodedTrace.read(outputRoot().resolve("mpi-off/perfetto-trace-1.proto"))));
+    }
+
+    private static Map<String, Integer> mpiCalls(DecodedTrace trace) {
+        Map<String, Integer> calls = new TreeMap<>();
+        for (DecodedTrace.Slice s : trace.slices) {
+            if ("mpi".equals(s.category) && !s.instant) {
+                calls.merge(s.name, 1, Integer::sum);
+            }
+        }
+        return calls;
+    }
+
+    /**
      * A real MPI program from Debian (hpcc, the HPC Challenge benchmarks, linked to Open MPI) on a
      * small problem: it checks its own results (Success=1), and writes the same results as
      * without the profiler; each rank's profile holds its MPI calls.
@@ -162,12 +215,7 @@ class MpiIT extends DistributionTest {
             assertTrue(files.contains("wall_clock-" + rank + ".txt"), files::toString);
 
             DecodedTrace trace = DecodedTrace.read(out.resolve("perfetto-trace-" + rank + ".proto"));
-            Map<String, Integer> calls = new TreeMap<>();
-            for (DecodedTrace.Slice s : trace.slices) {
-                if ("mpi".equals(s.category) && !s.instant) {
-                    calls.merge(s.name, 1, Integer::sum);
-                }
-            }
+            Map<String, Integer> calls = mpiCalls(trace);
             Map<String, Integer> expected = new TreeMap<>(Map.ofEntries(
                     Map.entry("MPI_Init", 1),
                     Map.entry("MPI_Comm_rank", 1),
@@ -221,8 +269,8 @@ class MpiIT extends DistributionTest {
         return app;
     }
 
-    private ProcessResult run(List<String> cmd, Implementation mpi, String name) throws Exception {
-        Map<String, String> env = new HashMap<>(environment(name));
+    private ProcessResult run(List<String> cmd, Implementation mpi, String name, String... extra) throws Exception {
+        Map<String, String> env = new HashMap<>(environment(name, extra));
         // CI runs as root, which Open MPI refuses unless told
         env.put("OMPI_ALLOW_RUN_AS_ROOT", "1");
         env.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
