@@ -135,7 +135,8 @@ int32_t rsys_mpi_comm_size(struct rsys_mpi_call *c)
     return c->comm_size;
 }
 
-int rsys_mpi_is_root(struct rsys_mpi_call *c)
+/* this rank in the call's communicator, -1 where it has none */
+int32_t rsys_mpi_rank(struct rsys_mpi_call *c)
 {
     if (c->rank_in_comm < 0 && c->comm != MPI_COMM_NULL) {
         int rank = -1;
@@ -143,7 +144,13 @@ int rsys_mpi_is_root(struct rsys_mpi_call *c)
             c->rank_in_comm = rank;
         }
     }
-    return c->root == MPI_ROOT || (c->rank_in_comm >= 0 && c->rank_in_comm == c->root);
+    return c->rank_in_comm;
+}
+
+int rsys_mpi_is_root(struct rsys_mpi_call *c)
+{
+    int32_t rank = rsys_mpi_rank(c);
+    return c->root == MPI_ROOT || (rank >= 0 && rank == c->root);
 }
 
 int64_t rsys_mpi_sum(struct rsys_mpi_call *c, const int counts[])

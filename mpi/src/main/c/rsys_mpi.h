@@ -51,6 +51,7 @@ void rsys_mpi_end(const char *name, const struct rsys_mpi_call *c);
 int64_t rsys_mpi_bytes(int64_t count, MPI_Datatype type);
 int32_t rsys_mpi_comm_size(struct rsys_mpi_call *c);
 int rsys_mpi_is_root(struct rsys_mpi_call *c);
+int32_t rsys_mpi_rank(struct rsys_mpi_call *c);
 int64_t rsys_mpi_sum(struct rsys_mpi_call *c, const int counts[]);
 
 #endif
