@@ -5,10 +5,11 @@ set -euo pipefail
 purpose=${1:-build}
 
 # What each package is for: maven/gcc/make build the Java and C halves; libcapstone4, libelf1 and
-# libdw1 are loaded through FFM by the instrumenter and the sampler.
+# libdw1 are loaded through FFM by the instrumenter and the sampler; the MPI headers build the MPI
+# wrapper libraries and the MPI implementations run the MPI tests (MpiIT).
 packages=(maven gcc make libcapstone4 libelf1 libdw1)
 if [[ $purpose == test ]]; then
-    packages+=(g++)
+    packages+=(g++ libopenmpi-dev openmpi-bin libmpich-dev mpich)
 fi
 
 command -v dpkg-query >/dev/null 2>&1 || exit 0   # not Debian/Ubuntu: nothing we can check

@@ -336,6 +336,14 @@ struct rsys_record_header {
 /* 20-23: taken by the tests' third GPU vendor (run's testvendor package); no library writes them. */
 
 /*
+ * Written by the MPI wrapper library (mpi/src/main/c, librocprof-sys-mpi-*.so) through
+ * rocprofsys_gpu_record once MPI_COMM_WORLD's rank and size are known (after MPI_Init or
+ * MPI_Init_thread, or the first MPI_Comm_rank on MPI_COMM_WORLD), and again if they change.
+ * MPI_RANK: u64 time (CLOCK_MONOTONIC ns, whatever the file's clock_kind), i32 rank, i32 size. aux 0.
+ */
+#define RSYS_REC_MPI_RANK 27u
+
+/*
  * The agent's entry point for GPU backends (agent_gpu.c), found with dlsym(RTLD_DEFAULT, ...) by
  * the injection library. rocprofsys_gpu_record writes one record of `type` with `aux` whose
  * payload is the concatenation of `parts`: a part with RSYS_GPU_PART_STRING is a C string (size

@@ -11,5 +11,6 @@ module org.rocprofsys.run {
     requires org.rocprofsys.cuda;
     requires org.rocprofsys.rocm;
     requires org.rocprofsys.unifiedmemory;
+    requires org.rocprofsys.mpi;
     requires org.rocprofsys.rocprofv3;
 }

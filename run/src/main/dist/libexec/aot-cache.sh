@@ -63,6 +63,15 @@ rocprofsys_aot_cache() {
     (
         set +e # (the launcher's errexit would leave the lock behind at the first failing step)
         trap '' INT TERM HUP
+        # The descriptors the launcher inherited are the run's, not the watcher's: a parallel
+        # launcher waits for their other ends to close (MPICH's Hydra for the PMI socket of
+        # PMI_FD), and a watcher that outlived the run kept the job from ending.
+        for fd in /proc/$BASHPID/fd/*; do
+            fd=${fd##*/}
+            if ((fd > 2)); then
+                eval "exec $fd>&-"
+            fi
+        done 2>/dev/null
         while kill -0 $$ 2>/dev/null; do sleep 0.5; done
         if [[ -n $train ]] && ! rocprofsys_aot_train "$main" "$train" "$conf" "$@"; then
             rm -f "$conf"

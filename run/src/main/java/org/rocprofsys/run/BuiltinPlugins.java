@@ -4,6 +4,7 @@ import java.util.List;
 import org.rocprofsys.core.spi.CorePlugins;
 import org.rocprofsys.core.spi.Plugin;
 import org.rocprofsys.cuda.source.CudaTracing;
+import org.rocprofsys.mpi.MpiPlugin;
 import org.rocprofsys.processsampling.ProcessSampling;
 import org.rocprofsys.python.PythonTargets;
 import org.rocprofsys.rocm.source.RocmTracing;
@@ -30,6 +31,7 @@ final class BuiltinPlugins {
             CudaTracing.PLUGIN,
             RocmTracing.PLUGIN,
             UnifiedMemoryPlugin.INSTANCE,
+            MpiPlugin.INSTANCE,
             Plugin.ofSources("python-hooks", (settings, env, log) -> PythonTargets.sources(settings, env, log)),
             ThreadingTools.PLUGIN,
             Rocprofv3Plugin.INSTANCE,

@@ -278,7 +278,8 @@ public final class RunCommand {
         }
         List<SessionPart> sources;
         try {
-            sources = SourceProvider.all(SOURCES, settings, targetEnv, err);
+            Optional<Path> program = ProgramPath.find(command.getFirst(), targetEnv, workingDirectory);
+            sources = SourceProvider.all(SOURCES, settings, targetEnv, program, err);
         } catch (IllegalArgumentException e) {
             say("error: " + e.getMessage());
             return USAGE_OR_CONFIG_ERROR;

@@ -144,7 +144,7 @@ public final class OutputKeys {
 
     /** The rank an MPI launcher hands its processes before MPI_Init runs. */
     private static Optional<String> mpiRank(LaunchContext ctx) {
-        return ctx.env("OMPI_COMM_WORLD_RANK").or(() -> ctx.env("PMI_RANK"));
+        return ctx.env("OMPI_COMM_WORLD_RANK").or(() -> ctx.env("PMIX_RANK")).or(() -> ctx.env("PMI_RANK"));
     }
 
     private static String rank(LaunchContext ctx) {

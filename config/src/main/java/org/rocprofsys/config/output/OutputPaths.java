@@ -31,7 +31,9 @@ public final class OutputPaths {
     /**
      * @param workingDirectory where relative names are anchored (the target's cwd)
      * @param rank             the MPI rank once known; it then replaces the pid as suffix and
-     *                         forces the suffix on, as rocprof-sys does after MPI_Comm_rank
+     *                         forces the suffix on, as rocprof-sys does after MPI_Comm_rank. Empty:
+     *                         the rank a launcher put in the context's environment, if any
+     *                         ({@link LauncherRank})
      */
     public OutputPaths(OutputSettings settings, LaunchContext ctx, Path workingDirectory, OptionalInt rank) {
         this(settings, ctx, workingDirectory, rank, new OutputKeys());
@@ -42,7 +44,7 @@ public final class OutputPaths {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.ctx = Objects.requireNonNull(ctx, "ctx");
         this.workingDirectory = workingDirectory.toAbsolutePath();
-        this.rank = Objects.requireNonNull(rank, "rank");
+        this.rank = Objects.requireNonNull(rank, "rank").isPresent() ? rank : LauncherRank.of(ctx.environment());
         this.keys = Objects.requireNonNull(keys, "keys");
     }
 
@@ -73,6 +75,11 @@ public final class OutputPaths {
     /** folder + "/" + OUTPUT_PREFIX with {@code subdirectory} put in; keys not expanded. */
     public String prefixTemplate(String subdirectory) {
         return asciiOnly(directoryTemplate() + "/" + withSubdirectory(settings.outputPrefix(), subdirectory));
+    }
+
+    /** The MPI rank the outputs are named by, when known. */
+    public OptionalInt rank() {
+        return rank.isPresent() && rank.getAsInt() >= 0 ? rank : OptionalInt.empty();
     }
 
     /** "-<rank>" when a rank is known, else "-<pid>" with USE_PID, else nothing. */

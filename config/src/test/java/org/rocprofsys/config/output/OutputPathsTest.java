@@ -66,6 +66,19 @@ class OutputPathsTest {
     }
 
     @Test
+    void theLaunchersRankNamesTheOutputsBeforeMpiSaysIt() {
+        var ctx = Contexts.of(List.of("app"), Map.of("OMPI_COMM_WORLD_RANK", "1"), Map.of());
+        var p = new OutputPaths(
+                settings("out", "", false, false, "perfetto-trace.proto"), ctx, WD, OptionalInt.empty(), KEYS);
+        assertEquals("out/wall_clock-1.txt", p.fileName("wall_clock", "txt"));
+        assertEquals(Path.of("/work/dir/out/perfetto-trace-1.proto"), p.perfettoFile());
+        // a rank given outright wins over the environment's
+        var given = new OutputPaths(
+                settings("out", "", false, false, "perfetto-trace.proto"), ctx, WD, OptionalInt.of(0), KEYS);
+        assertEquals("-0", given.suffix());
+    }
+
+    @Test
     void timeOutput() {
         assertEquals(
                 "out/2025-08-09_13.05/a.txt",

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import org.rocprofsys.core.calltree.CallNode;
 import org.rocprofsys.core.calltree.Measure;
 import org.rocprofsys.core.calltree.ProcessCalls;
@@ -80,7 +81,15 @@ record ProcessReport(
     }
 
     static ProcessReport build(ProcessCalls p, TimemoryOptions options) {
-        Builder b = new Builder(p, options);
+        return build(p, options, OptionalInt.empty());
+    }
+
+    /**
+     * @param rank the process's MPI rank, when it has one: labels then start {@code |<rank>|<tid>>>>}
+     *             as upstream's do for ranks whose processes are not collapsed (inventory 8.1)
+     */
+    static ProcessReport build(ProcessCalls p, TimemoryOptions options, OptionalInt rank) {
+        Builder b = new Builder(p, options, rank.isPresent() ? "|" + rank.getAsInt() : "");
         return b.build();
     }
 
@@ -92,9 +101,12 @@ record ProcessReport(
         private final Map<String, Long> nameHash = new HashMap<>();
         private Map<ThreadCalls, Integer> seq;
 
-        Builder(ProcessCalls p, TimemoryOptions options) {
+        private final String rankPrefix;
+
+        Builder(ProcessCalls p, TimemoryOptions options, String rankPrefix) {
             this.p = p;
             this.options = options;
+            this.rankPrefix = rankPrefix;
             this.slots = new ValueSlots(options);
             this.n = slots.total();
         }
@@ -221,7 +233,8 @@ record ProcessReport(
                     prefix.append(">>> ");
                 } else {
                     String t = Integer.toString(g.tid);
-                    prefix.append('|')
+                    prefix.append(rankPrefix)
+                            .append('|')
                             .append("0".repeat(Math.max(0, width - t.length())))
                             .append(t)
                             .append(">>> ");

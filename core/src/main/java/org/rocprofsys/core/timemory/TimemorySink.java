@@ -144,7 +144,8 @@ public final class TimemorySink implements OutputWriter {
 
     private void writeAll(int rootPid) throws IOException {
         for (ProcessCalls p : builder.processes()) {
-            ProcessReport report = ProcessReport.build(p, options);
+            ProcessReport report =
+                    ProcessReport.build(p, options, pathsOf(p.pid()).rank());
             if (report.isEmpty()) {
                 continue;
             }
@@ -211,6 +212,11 @@ public final class TimemorySink implements OutputWriter {
             cout.print("\n" + text + "\n");
             cout.flush();
         }
+    }
+
+    /** The names of process {@code pid}'s outputs (the launched target's where one names all). */
+    private OutputPaths pathsOf(int pid) {
+        return pathsForPid != null ? pathsForPid.apply(pid) : rootPaths;
     }
 
     private void emit(int pid, int rootPid, Component c, String ext, String content) throws IOException {
