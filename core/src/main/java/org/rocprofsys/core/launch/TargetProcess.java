@@ -106,12 +106,15 @@ final class TargetProcess {
         }
         long deadline = System.nanoTime() + START_TIMEOUT_NS;
         while (true) {
+            // the helper's end is read before its report: a fast program may have been forked,
+            // run and ended (and the helper with it) between the two reads
+            boolean helperEnded = helperExit.isDone();
             Optional<String> text = report(PID_FILE);
             if (text.isPresent()) {
                 pid = Integer.parseInt(text.get().strip());
                 return pid;
             }
-            if (helperExit.isDone()) {
+            if (helperEnded) {
                 throw startFailure();
             }
             if (System.nanoTime() > deadline) {
@@ -125,6 +128,7 @@ final class TargetProcess {
     /** Waits until the program's exec has succeeded; fails as a shell would if it could not execute it. */
     void awaitExec() throws SessionException, InterruptedException {
         while (true) {
+            boolean helperEnded = helperExit.isDone(); // before the report, as in awaitPid
             Optional<String> text = report(EXEC_FILE);
             if (text.isPresent()) {
                 int errno = Integer.parseInt(text.get().strip());
@@ -134,7 +138,7 @@ final class TargetProcess {
                 helperExit.join();
                 throw CannotExecute.of(program, errno);
             }
-            if (helperExit.isDone()) {
+            if (helperEnded) {
                 throw startFailure();
             }
             Thread.sleep(0, 200_000);
