@@ -51,8 +51,11 @@ public interface Plugin {
         };
     }
 
-    /** A bundle of output formats only. */
-    static Plugin ofFormats(String name, Function<PluginContext, List<OutputFormat>> formats) {
+    /** A bundle of output formats and sources, each list made with the context. */
+    static Plugin of(
+            String name,
+            Function<PluginContext, List<OutputFormat>> formats,
+            Function<PluginContext, List<SourceProvider>> sources) {
         return new Plugin() {
             @Override
             public String name() {
@@ -63,22 +66,22 @@ public interface Plugin {
             public List<OutputFormat> outputFormats(PluginContext context) {
                 return formats.apply(context);
             }
+
+            @Override
+            public List<SourceProvider> sources(PluginContext context) {
+                return sources.apply(context);
+            }
         };
+    }
+
+    /** A bundle of output formats only. */
+    static Plugin ofFormats(String name, Function<PluginContext, List<OutputFormat>> formats) {
+        return of(name, formats, context -> List.of());
     }
 
     /** A bundle of sources only. */
     static Plugin ofSources(String name, SourceProvider... sources) {
         List<SourceProvider> list = List.of(sources);
-        return new Plugin() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public List<SourceProvider> sources(PluginContext context) {
-                return list;
-            }
-        };
+        return of(name, context -> List.of(), context -> list);
     }
 }
