@@ -3,13 +3,16 @@ package org.rocprofsys.tracetest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.output.OutputPaths;
 import org.rocprofsys.core.event.ProcessEnd;
@@ -27,6 +30,8 @@ import org.rocprofsys.core.pipeline.SessionDirectory;
 import org.rocprofsys.core.pipeline.TraceWindows;
 import org.rocprofsys.core.rocpd.RocpdFormat;
 import org.rocprofsys.core.spi.BackendRecords;
+import org.rocprofsys.core.spi.WireException;
+import org.rocprofsys.core.wire.RingFile;
 
 /**
  * A session's ring files run through the collector's real path, as a profiled run's are (the GPU
@@ -73,6 +78,23 @@ public record CollectedRun(OutputPaths paths, DecodedTrace trace, JsonNode metad
 
         public Path path() {
             return directory.path();
+        }
+
+        /**
+         * Places a recorded ring file ({@code gzipped}, as the fixtures keep them) in the session as
+         * its process's first ring, named by the pid its header holds; returns that pid.
+         */
+        public int placeRing(InputStream gzipped) throws IOException, WireException {
+            Path ring = path().resolve("ring.tmp");
+            try (InputStream in = new GZIPInputStream(gzipped)) {
+                Files.copy(in, ring);
+            }
+            int pid;
+            try (RingFile f = RingFile.open(ring)) {
+                pid = f.pid();
+            }
+            Files.move(ring, path().resolve(pid + ".0.ring"));
+            return pid;
         }
 
         /**

@@ -4,28 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.event.ProcessEnd;
-import org.rocprofsys.core.wire.RingFile;
 import org.rocprofsys.cuda.source.CudaTracing;
 import org.rocprofsys.rocprofv3.Rocprofv3Format;
 import org.rocprofsys.rocprofv3.cli.Rocprofv3Options;
 import org.rocprofsys.tracetest.CollectedRun;
+import org.rocprofsys.tracetest.CsvRows;
 import org.rocprofsys.tracetest.DecodedTrace;
 
 /**
@@ -51,15 +47,7 @@ class Rocprofv3CudaFixtureTest {
         Settings settings = new SettingsLoader(SettingsRegistry.standard(), env, dir).load();
         PrintStream log = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         try (CollectedRun.Session session = CollectedRun.Session.create(dir)) {
-            Path ring = session.path().resolve("ring.tmp");
-            try (InputStream in = new GZIPInputStream(Files.newInputStream(FIXTURES.resolve(fixture + ".ring.gz")))) {
-                Files.copy(in, ring);
-            }
-            int pid;
-            try (RingFile f = RingFile.open(ring)) {
-                pid = f.pid();
-            }
-            Files.move(ring, session.path().resolve(pid + ".0.ring"));
+            int pid = session.placeRing(Files.newInputStream(FIXTURES.resolve(fixture + ".ring.gz")));
             CollectedRun run = session.collect(
                     settings,
                     dir,
@@ -79,29 +67,6 @@ class Rocprofv3CudaFixtureTest {
         }
     }
 
-    private static List<List<String>> rows(Path csv) throws IOException {
-        List<String> lines = Files.readAllLines(csv);
-        List<List<String>> out = new ArrayList<>();
-        for (String line : lines.subList(1, lines.size())) {
-            List<String> cells = new ArrayList<>();
-            StringBuilder cell = new StringBuilder();
-            boolean quoted = false;
-            for (char c : line.toCharArray()) {
-                if (c == '"') {
-                    quoted = !quoted;
-                } else if (c == ',' && !quoted) {
-                    cells.add(cell.toString());
-                    cell.setLength(0);
-                } else {
-                    cell.append(c);
-                }
-            }
-            cells.add(cell.toString());
-            out.add(cells);
-        }
-        return out;
-    }
-
     private static long slices(DecodedTrace t, String... categories) {
         List<String> wanted = List.of(categories);
         return t.slices.stream().filter(s -> wanted.contains(s.category)).count();
@@ -111,7 +76,7 @@ class Rocprofv3CudaFixtureTest {
     void vectorAddKernelsCopiesAndApiCalls() throws Exception {
         Run r = run("vector-add", "--sys-trace --stats --output-format csv json pftrace rocpd");
         Path out = r.out();
-        List<List<String>> kernels = rows(out.resolve(r.pid() + "_kernel_trace.csv"));
+        List<List<String>> kernels = CsvRows.of(out.resolve(r.pid() + "_kernel_trace.csv"));
         assertEquals(6, kernels.size()); // vector_add once, spin 5 times
         assertEquals(slices(r.trace(), "cuda_kernel_dispatch"), kernels.size());
         List<String> add = kernels.stream()
@@ -121,23 +86,23 @@ class Rocprofv3CudaFixtureTest {
         // Workgroup_Size_X.. then Grid_Size_X..: the grid in threads, as rocprofv3's
         assertEquals(List.of("256", "1", "1", "1048576", "1", "1"), add.subList(16, 22));
         assertTrue(Long.parseLong(add.get(13)) > 0, "registers per thread in VGPR_Count: " + add);
-        List<List<String>> api = rows(out.resolve(r.pid() + "_cuda_api_trace.csv"));
+        List<List<String>> api = CsvRows.of(out.resolve(r.pid() + "_cuda_api_trace.csv"));
         assertEquals(slices(r.trace(), "cuda_runtime_api", "cuda_driver_api"), api.size());
         assertEquals(
                 6, api.stream().filter(a -> a.get(1).equals("cudaLaunchKernel")).count());
         assertTrue(api.stream()
                 .allMatch(a -> a.get(0).equals("CUDA_RUNTIME_API") || a.get(0).equals("CUDA_DRIVER_API")));
-        List<List<String>> copies = rows(out.resolve(r.pid() + "_memory_copy_trace.csv"));
+        List<List<String>> copies = CsvRows.of(out.resolve(r.pid() + "_memory_copy_trace.csv"));
         assertEquals(3, copies.size());
         assertEquals(slices(r.trace(), "cuda_memory_copy"), copies.size());
         assertEquals(
                 6,
-                rows(out.resolve(r.pid() + "_kernel_stats.csv")).stream()
+                CsvRows.of(out.resolve(r.pid() + "_kernel_stats.csv")).stream()
                         .mapToLong(s -> Long.parseLong(s.get(1)))
                         .sum());
         assertTrue(Files.isRegularFile(out.resolve(r.pid() + "_results.json")));
         // cudaMalloc x3, cudaFree x3: as many rows as rocpd's allocations
-        List<List<String>> allocations = rows(out.resolve(r.pid() + "_memory_allocation_trace.csv"));
+        List<List<String>> allocations = CsvRows.of(out.resolve(r.pid() + "_memory_allocation_trace.csv"));
         assertEquals(6, allocations.size(), allocations.toString());
         assertEquals(
                 org.rocprofsys.tracetest.RocpdCounts.number(
@@ -150,7 +115,7 @@ class Rocprofv3CudaFixtureTest {
     @Test
     void kernelIncludeRegexOnCuda() throws Exception {
         Run r = run("vector-add", "--kernel-trace --kernel-include-regex ^spin --output-format csv pftrace rocpd");
-        List<List<String>> kernels = rows(r.out().resolve(r.pid() + "_kernel_trace.csv"));
+        List<List<String>> kernels = CsvRows.of(r.out().resolve(r.pid() + "_kernel_trace.csv"));
         assertEquals(5, kernels.size());
         assertTrue(kernels.stream().allMatch(k -> k.get(7).startsWith("spin(")), kernels.toString());
         assertEquals(5, slices(r.trace(), "cuda_kernel_dispatch"));
@@ -164,7 +129,7 @@ class Rocprofv3CudaFixtureTest {
     @Test
     void nvtxRangesInTheMarkerFile() throws Exception {
         Run r = run("nvtx", "--marker-trace --kernel-trace --output-format csv pftrace");
-        List<List<String>> markers = rows(r.out().resolve(r.pid() + "_marker_api_trace.csv"));
+        List<List<String>> markers = CsvRows.of(r.out().resolve(r.pid() + "_marker_api_trace.csv"));
         assertTrue(markers.size() > 0);
         assertEquals(slices(r.trace(), "cuda_nvtx"), markers.size());
     }

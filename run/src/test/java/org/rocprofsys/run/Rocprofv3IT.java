@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rocprofsys.testkit.DistributionTest;
 import org.rocprofsys.testkit.ProcessResult;
 import org.rocprofsys.testkit.ReplaySdk;
+import org.rocprofsys.tracetest.CsvRows;
 import org.rocprofsys.tracetest.DecodedTrace;
 import org.rocprofsys.tracetest.RocpdCounts;
 
@@ -46,32 +47,15 @@ class Rocprofv3IT extends DistributionTest {
         return tool("rocprofv3", Map.of("ROCPROFSYS_CI", "ON"), args.toArray(String[]::new));
     }
 
-    private Path out(String name) {
-        return cwd.resolve(name);
+    /** {@link #rocprofv3}, asserted to have exited 0. */
+    private ProcessResult succeeded(String options, String... command) throws Exception {
+        ProcessResult r = rocprofv3(options, command);
+        assertEquals(0, r.exitCode(), r::toString);
+        return r;
     }
 
-    /** The data rows of a CSV file (its header dropped), each split at the commas outside quotes. */
-    private static List<List<String>> rows(Path csv) throws IOException {
-        List<String> lines = Files.readAllLines(csv);
-        List<List<String>> out = new ArrayList<>();
-        for (String line : lines.subList(1, lines.size())) {
-            List<String> cells = new ArrayList<>();
-            StringBuilder cell = new StringBuilder();
-            boolean quoted = false;
-            for (char c : line.toCharArray()) {
-                if (c == '"') {
-                    quoted = !quoted;
-                } else if (c == ',' && !quoted) {
-                    cells.add(cell.toString());
-                    cell.setLength(0);
-                } else {
-                    cell.append(c);
-                }
-            }
-            cells.add(cell.toString());
-            out.add(cells);
-        }
-        return out;
+    private Path out(String name) {
+        return cwd.resolve(name);
     }
 
     /**
@@ -86,8 +70,27 @@ class Rocprofv3IT extends DistributionTest {
                 .count();
     }
 
+    /** The trace's slices of one category. */
+    private static long slices(DecodedTrace t, String category) {
+        return t.slices.stream().filter(s -> category.equals(s.category)).count();
+    }
+
+    /**
+     * A per-event CSV file's rows, asserted to be as many as the trace's slices of {@code category}
+     * and each of {@code kind} (its first column).
+     */
+    private static List<List<String>> rowsOfKind(Path csv, DecodedTrace t, String category, String kind)
+            throws IOException {
+        List<List<String>> rows = CsvRows.of(csv);
+        assertEquals(slices(t, category), rows.size());
+        assertTrue(rows.stream().allMatch(row -> row.getFirst().equals(kind)), rows.toString());
+        return rows;
+    }
+
     private static long calls(Path statsCsv) throws IOException {
-        return rows(statsCsv).stream().mapToLong(r -> Long.parseLong(r.get(1))).sum();
+        return CsvRows.of(statsCsv).stream()
+                .mapToLong(r -> Long.parseLong(r.get(1)))
+                .sum();
     }
 
     /**
@@ -97,28 +100,26 @@ class Rocprofv3IT extends DistributionTest {
      */
     @Test
     void transposeCountsAgreeInEveryOutput() throws Exception {
-        ProcessResult r = rocprofv3(
+        ProcessResult r = succeeded(
                 "--sys-trace --stats -S -D --output-format csv json pftrace rocpd -d " + out("t") + " -o run",
                 "transpose",
                 "10");
-        assertEquals(0, r.exitCode(), r::toString);
         Path dir = out("t");
         DecodedTrace t = DecodedTrace.read(dir.resolve("run_results.pftrace"));
         Path db = dir.resolve("rocpd.db");
-        long kernels = rows(dir.resolve("run_kernel_trace.csv")).size();
-        long copies = rows(dir.resolve("run_memory_copy_trace.csv")).size();
-        long hip = rows(dir.resolve("run_hip_api_trace.csv")).size();
+        long kernels = CsvRows.of(dir.resolve("run_kernel_trace.csv")).size();
+        long copies = CsvRows.of(dir.resolve("run_memory_copy_trace.csv")).size();
+        long hip = CsvRows.of(dir.resolve("run_hip_api_trace.csv")).size();
         assertEquals(24, kernels); // 20 transposes and 4 fills, as RocmReplayIT's trace has them
         assertEquals(4, copies);
         assertEquals(slices(t, "rocm_hip_stream", false), kernels);
         assertEquals(slices(t, "rocm_hip_stream", true), copies);
-        assertEquals(
-                t.slices.stream().filter(s -> "rocm_hip_api".equals(s.category)).count(), hip);
+        assertEquals(slices(t, "rocm_hip_api"), hip);
         assertEquals(RocpdCounts.number(db, "SELECT count(*) FROM kernels"), kernels);
         assertEquals(RocpdCounts.number(db, "SELECT count(*) FROM memory_copies"), copies);
         assertEquals(RocpdCounts.number(db, "SELECT count(*) FROM regions WHERE category = 'rocm_hip_api'"), hip);
         // HIP rows only in the HIP file and its stats
-        assertTrue(rows(dir.resolve("run_hip_api_trace.csv")).stream()
+        assertTrue(CsvRows.of(dir.resolve("run_hip_api_trace.csv")).stream()
                 .allMatch(row -> row.getFirst().startsWith("HIP_")));
         assertEquals(kernels, calls(dir.resolve("run_kernel_stats.csv")));
         assertEquals(hip, calls(dir.resolve("run_hip_api_stats.csv")));
@@ -130,7 +131,7 @@ class Rocprofv3IT extends DistributionTest {
         assertEquals(kernels, records.get("kernel_dispatch").size());
         assertEquals(copies, records.get("memory_copy").size());
         assertEquals(hip, records.get("hip_api").size());
-        assertEquals(3, rows(dir.resolve("run_agent_info.csv")).size(), "the CPU and the two GPUs");
+        assertEquals(3, CsvRows.of(dir.resolve("run_agent_info.csv")).size(), "the CPU and the two GPUs");
         assertTrue(r.stderr().contains("ROCPROFV3 KERNEL_DISPATCH SUMMARY:"), r::toString);
         assertTrue(r.stderr().contains("ROCPROFV3 SUMMARY:"), r::toString);
     }
@@ -138,21 +139,16 @@ class Rocprofv3IT extends DistributionTest {
     /** roctx: the marker file holds the trace's marker slices; the HIP file none of them. */
     @Test
     void roctxMarkersInTheirOwnFile() throws Exception {
-        ProcessResult r = rocprofv3(
+        ProcessResult r = succeeded(
                 "--marker-trace --hip-runtime-trace --stats --output-format csv pftrace rocpd -d " + out("m"), "roctx");
-        assertEquals(0, r.exitCode(), r::toString);
         Path dir = out("m");
         DecodedTrace t = DecodedTrace.read(only(dir, "_results.pftrace"));
         Path marker = only(dir, "_marker_api_trace.csv");
-        long markers = rows(marker).size();
-        assertEquals(
-                t.slices.stream()
-                        .filter(s -> "rocm_marker_api".equals(s.category))
-                        .count(),
-                markers);
+        long markers = CsvRows.of(marker).size();
+        assertEquals(slices(t, "rocm_marker_api"), markers);
         assertTrue(markers >= 3, "two pushes and a mark at least: " + markers);
-        assertTrue(rows(marker).stream().anyMatch(row -> row.get(1).equals("roctxRangePush_HIP_Kernel")));
-        assertTrue(rows(only(dir, "_hip_api_trace.csv")).stream()
+        assertTrue(CsvRows.of(marker).stream().anyMatch(row -> row.get(1).equals("roctxRangePush_HIP_Kernel")));
+        assertTrue(CsvRows.of(only(dir, "_hip_api_trace.csv")).stream()
                 .noneMatch(row -> row.get(1).startsWith("roctx")));
         assertEquals(markers, calls(only(dir, "_marker_api_stats.csv")));
         assertFalse(Files.readString(only(dir, "_hip_api_stats.csv")).contains("roctx"));
@@ -161,14 +157,13 @@ class Rocprofv3IT extends DistributionTest {
     /** --kernel-include-regex: only the matching kernels, in the CSV, the JSON, the stats, the trace and rocpd. */
     @Test
     void kernelIncludeRegexReachesEveryOutput() throws Exception {
-        ProcessResult r = rocprofv3(
+        ProcessResult r = succeeded(
                 "--kernel-trace --stats --kernel-include-regex ^transpose --output-format csv json pftrace rocpd -d "
                         + out("k") + " -o k",
                 "transpose",
                 "10");
-        assertEquals(0, r.exitCode(), r::toString);
         Path dir = out("k");
-        List<List<String>> kernels = rows(dir.resolve("k_kernel_trace.csv"));
+        List<List<String>> kernels = CsvRows.of(dir.resolve("k_kernel_trace.csv"));
         assertEquals(20, kernels.size());
         assertTrue(kernels.stream().allMatch(row -> row.get(7).startsWith("transpose_a")));
         DecodedTrace t = DecodedTrace.read(dir.resolve("k_results.pftrace"));
@@ -189,13 +184,12 @@ class Rocprofv3IT extends DistributionTest {
     /** -T and the iteration range: the 2nd to 4th transpose, named without their arguments. */
     @Test
     void truncatedNamesAndIterationRange() throws Exception {
-        ProcessResult r = rocprofv3(
+        ProcessResult r = succeeded(
                 "--kernel-trace -T --kernel-iteration-range [2-4] --kernel-exclude-regex fill --output-format csv -d "
                         + out("r") + " -o r",
                 "transpose",
                 "10");
-        assertEquals(0, r.exitCode(), r::toString);
-        List<List<String>> kernels = rows(out("r").resolve("r_kernel_trace.csv"));
+        List<List<String>> kernels = CsvRows.of(out("r").resolve("r_kernel_trace.csv"));
         assertEquals(3, kernels.size(), kernels.toString());
         assertTrue(kernels.stream().allMatch(row -> row.get(7).equals("transpose_a")), kernels.toString());
     }
@@ -210,22 +204,20 @@ class Rocprofv3IT extends DistributionTest {
         assertEquals(2, units.exitCode(), units::toString);
         assertTrue(units.stderr().contains("argument --summary-units: invalid choice: 'weeks'"), units::toString);
         ProcessResult pmc =
-                rocprofv3("--kernel-trace --pmc SQ_WAVES --output-format csv -d " + out("p"), "transpose", "1");
-        assertEquals(0, pmc.exitCode(), pmc::toString);
+                succeeded("--kernel-trace --pmc SQ_WAVES --output-format csv -d " + out("p"), "transpose", "1");
         assertEquals(1, pmc.stderr().split("--pmc is not supported yet", -1).length - 1, pmc::toString);
-        assertEquals(6, rows(only(out("p"), "_kernel_trace.csv")).size()); // 2 transposes, 4 fills
+        assertEquals(6, CsvRows.of(only(out("p"), "_kernel_trace.csv")).size()); // 2 transposes, 4 fills
     }
 
     /** --summary-output-file: the summary goes to the file, in the unit asked for. */
     @Test
     void summaryToAFile() throws Exception {
         Path file = out("summary.txt");
-        ProcessResult r = rocprofv3(
+        ProcessResult r = succeeded(
                 "--kernel-trace -S --summary-units usec --summary-output-file " + file + " --output-format csv -d "
                         + out("s"),
                 "transpose",
                 "2");
-        assertEquals(0, r.exitCode(), r::toString);
         String text = Files.readString(file);
         assertTrue(text.startsWith("ROCPROFV3 SUMMARY:\n"), text);
         assertTrue(text.contains("DURATION (usec)"), text);
@@ -236,21 +228,15 @@ class Rocprofv3IT extends DistributionTest {
     /** Scratch memory: the allocation and the reclaim as the trace has them; the kernel's scratch size. */
     @Test
     void scratchMemory() throws Exception {
-        ProcessResult r = rocprofv3(
+        ProcessResult r = succeeded(
                 "--scratch-memory-trace --kernel-trace --stats --output-format csv pftrace -d " + out("sc") + " -o sc",
                 "scratch");
-        assertEquals(0, r.exitCode(), r::toString);
         Path dir = out("sc");
         DecodedTrace t = DecodedTrace.read(dir.resolve("sc_results.pftrace"));
-        List<List<String>> scratch = rows(dir.resolve("sc_scratch_memory_trace.csv"));
+        List<List<String>> scratch =
+                rowsOfKind(dir.resolve("sc_scratch_memory_trace.csv"), t, "rocm_scratch_memory", "SCRATCH_MEMORY");
         assertEquals(2, scratch.size(), scratch.toString());
-        assertEquals(
-                t.slices.stream()
-                        .filter(s -> "rocm_scratch_memory".equals(s.category))
-                        .count(),
-                scratch.size());
-        assertTrue(scratch.stream().allMatch(row -> row.getFirst().equals("SCRATCH_MEMORY")), scratch.toString());
-        List<List<String>> kernels = rows(dir.resolve("sc_kernel_trace.csv"));
+        List<List<String>> kernels = CsvRows.of(dir.resolve("sc_kernel_trace.csv"));
         assertEquals(1, kernels.size());
         assertEquals("16384", kernels.getFirst().get(12), "Scratch_Size: " + kernels);
         assertEquals(2, calls(dir.resolve("sc_scratch_memory_stats.csv")));
@@ -259,25 +245,18 @@ class Rocprofv3IT extends DistributionTest {
     /** RCCL: its calls in their own file, as many as the trace's and rocpd's; none in the HIP file. */
     @Test
     void rcclCallsInTheirOwnFile() throws Exception {
-        ProcessResult r = rocprofv3(
+        ProcessResult r = succeeded(
                 "--rccl-trace --hip-trace --stats --output-format csv pftrace rocpd -d " + out("rc") + " -o rc",
                 "rccl");
-        assertEquals(0, r.exitCode(), r::toString);
         Path dir = out("rc");
         DecodedTrace t = DecodedTrace.read(dir.resolve("rc_results.pftrace"));
-        List<List<String>> rccl = rows(dir.resolve("rc_rccl_api_trace.csv"));
+        List<List<String>> rccl = rowsOfKind(dir.resolve("rc_rccl_api_trace.csv"), t, "rocm_rccl_api", "RCCL_API");
         assertTrue(rccl.size() >= 3, rccl.toString());
-        assertEquals(
-                t.slices.stream()
-                        .filter(s -> "rocm_rccl_api".equals(s.category))
-                        .count(),
-                rccl.size());
         assertEquals(
                 RocpdCounts.number(
                         dir.resolve("rocpd.db"), "SELECT count(*) FROM regions WHERE category = 'rocm_rccl_api'"),
                 rccl.size());
-        assertTrue(rccl.stream().allMatch(row -> row.getFirst().equals("RCCL_API")), rccl.toString());
-        assertTrue(rows(dir.resolve("rc_hip_api_trace.csv")).stream()
+        assertTrue(CsvRows.of(dir.resolve("rc_hip_api_trace.csv")).stream()
                 .noneMatch(row -> row.get(1).startsWith("nccl")));
         assertEquals(rccl.size(), calls(dir.resolve("rc_rccl_api_stats.csv")));
     }
@@ -294,7 +273,7 @@ class Rocprofv3IT extends DistributionTest {
                 argv("--kernel-trace --output-format csv json -d " + out("n") + " -o n", "--", "sh", "-c", "exit 3"));
         assertEquals(3, r.exitCode(), r::toString);
         Path dir = out("n");
-        List<List<String>> agents = rows(dir.resolve("n_agent_info.csv"));
+        List<List<String>> agents = CsvRows.of(dir.resolve("n_agent_info.csv"));
         assertEquals(1, agents.size(), agents.toString());
         assertEquals("CPU", agents.getFirst().get(2));
         assertFalse(Files.exists(dir.resolve("n_kernel_trace.csv")));

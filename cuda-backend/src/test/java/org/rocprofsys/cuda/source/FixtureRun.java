@@ -9,14 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.config.SettingsLoader;
 import org.rocprofsys.config.SettingsRegistry;
 import org.rocprofsys.core.event.ProcessEnd;
 import org.rocprofsys.core.pipeline.Collector;
 import org.rocprofsys.core.pipeline.Pipeline;
-import org.rocprofsys.core.wire.RingFile;
 import org.rocprofsys.tracetest.CollectedRun;
 import org.rocprofsys.tracetest.DecodedTrace;
 import org.rocprofsys.tracetest.RunFiles;
@@ -54,15 +52,7 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
         ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
         try (CollectedRun.Session session = CollectedRun.Session.create(dir)) {
-            int pid;
-            Path ring = session.path().resolve("ring.tmp");
-            try (InputStream in = new GZIPInputStream(resource(fixture + ".ring.gz"))) {
-                Files.copy(in, ring);
-            }
-            try (RingFile f = RingFile.open(ring)) {
-                pid = f.pid();
-            }
-            Files.move(ring, session.path().resolve(pid + ".0.ring"));
+            int pid = session.placeRing(resource(fixture + ".ring.gz"));
             // a file its agent did not mark exited (a crash) ends where its rings end
             CollectedRun run = session.collect(
                     settings,
