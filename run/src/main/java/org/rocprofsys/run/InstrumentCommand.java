@@ -23,9 +23,7 @@ public final class InstrumentCommand {
     public static void main(String[] args) throws InterruptedException {
         Path prefix = Install.prefix();
         int rc = run(prefix, System.getenv(), Path.of("").toAbsolutePath(), List.of(args));
-        System.out.flush();
-        System.err.flush();
-        System.exit(rc);
+        RunCommand.exit(rc);
     }
 
     static int run(Path prefix, Map<String, String> environment, Path cwd, List<String> args)

@@ -29,9 +29,7 @@ public final class Rocprofv3Command {
         ThreadNice.lowerJitCompilersSoon(); // as RunCommand's: the target comes first
         StartupWarmUp.soon();
         int rc = run(args, System.getenv(), Path.of("").toAbsolutePath(), Install.prefix(), System.out, System.err);
-        System.out.flush();
-        System.err.flush();
-        System.exit(rc);
+        RunCommand.exit(rc);
     }
 
     static int run(String[] args, Map<String, String> env, Path cwd, Path prefix, PrintStream out, PrintStream err)

@@ -97,6 +97,11 @@ public final class RunCommand {
         RunCommand command = new RunCommand(prefix, env, cwd, System.out, System.err);
         command.programNote = note;
         int rc = command.run(args);
+        exit(rc);
+    }
+
+    /** Ends a launcher with {@code rc}, once all it printed is out. */
+    static void exit(int rc) {
         System.out.flush();
         System.err.flush();
         System.exit(rc);

@@ -27,8 +27,6 @@ public final class SampleCommand {
                         System.out,
                         System.err)
                 .run(args);
-        System.out.flush();
-        System.err.flush();
-        System.exit(rc);
+        RunCommand.exit(rc);
     }
 }

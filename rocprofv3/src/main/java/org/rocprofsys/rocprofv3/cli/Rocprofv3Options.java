@@ -235,17 +235,8 @@ public final class Rocprofv3Options {
                     i += inline == null ? 1 : 0;
                 }
                 case "--output-format" -> {
-                    List<String> given = new ArrayList<>();
-                    if (inline != null) {
-                        given.add(inline);
-                    } else {
-                        while (i + 1 < args.size() && !args.get(i + 1).startsWith("-")) {
-                            given.add(args.get(++i));
-                        }
-                    }
-                    if (given.isEmpty()) {
-                        throw new Rocprofv3UsageException("argument --output-format: expected at least one argument");
-                    }
+                    List<String> given = values(args, i, inline, name);
+                    i += inline == null ? given.size() : 0;
                     for (String g : given) {
                         for (String f : g.split(",")) {
                             String v = f.strip().toLowerCase(Locale.ROOT);
@@ -288,17 +279,8 @@ public final class Rocprofv3Options {
                     }
                 }
                 case "--preload" -> {
-                    List<String> libs = new ArrayList<>();
-                    if (inline != null) {
-                        libs.add(inline);
-                    } else {
-                        while (i + 1 < args.size() && !args.get(i + 1).startsWith("-")) {
-                            libs.add(args.get(++i));
-                        }
-                    }
-                    if (libs.isEmpty()) {
-                        throw new Rocprofv3UsageException("argument --preload: expected at least one argument");
-                    }
+                    List<String> libs = values(args, i, inline, name);
+                    i += inline == null ? libs.size() : 0;
                     String old = inherited.getOrDefault("LD_PRELOAD", "");
                     s.put("LD_PRELOAD", String.join(":", libs) + (old.isBlank() ? "" : ":" + old));
                 }
@@ -413,6 +395,26 @@ public final class Rocprofv3Options {
             throw new Rocprofv3UsageException("argument " + name + ": expected one argument");
         }
         return args.get(i + 1);
+    }
+
+    /**
+     * The values of an option that takes one or more (argparse's {@code nargs='+'}): its inline
+     * value, or the arguments after it up to the next option.
+     */
+    private static List<String> values(List<String> args, int i, String inline, String name)
+            throws Rocprofv3UsageException {
+        List<String> given = new ArrayList<>();
+        if (inline != null) {
+            given.add(inline);
+        } else {
+            for (int j = i + 1; j < args.size() && !args.get(j).startsWith("-"); j++) {
+                given.add(args.get(j));
+            }
+        }
+        if (given.isEmpty()) {
+            throw new Rocprofv3UsageException("argument " + name + ": expected at least one argument");
+        }
+        return given;
     }
 
     private static String regex(String v, String name) throws Rocprofv3UsageException {
