@@ -26,6 +26,18 @@ public final class Rocprofv3Options {
     /** A tracing option: the per-event file it asks for and the backends' domains it turns on. */
     private record Tracing(String trace, List<String> rocm, List<String> cuda) {}
 
+    /** The on/off options that set one setting each (true, or the value given). */
+    private static final Map<String, String> SWITCHES = Map.ofEntries(
+            Map.entry("--stats", "ROCPROFSYS_ROCPROFV3_STATS"),
+            Map.entry("-S", "ROCPROFSYS_ROCPROFV3_SUMMARY"),
+            Map.entry("--summary", "ROCPROFSYS_ROCPROFV3_SUMMARY"),
+            Map.entry("-D", "ROCPROFSYS_ROCPROFV3_SUMMARY_PER_DOMAIN"),
+            Map.entry("--summary-per-domain", "ROCPROFSYS_ROCPROFV3_SUMMARY_PER_DOMAIN"),
+            Map.entry("-T", "ROCPROFSYS_ROCPROFV3_TRUNCATE_KERNELS"),
+            Map.entry("--truncate-kernels", "ROCPROFSYS_ROCPROFV3_TRUNCATE_KERNELS"),
+            Map.entry("-M", "ROCPROFSYS_ROCPROFV3_MANGLED_KERNELS"),
+            Map.entry("--mangled-kernels", "ROCPROFSYS_ROCPROFV3_MANGLED_KERNELS"));
+
     private static final Map<String, Tracing> TRACING = new LinkedHashMap<>();
 
     static {
@@ -194,26 +206,6 @@ public final class Rocprofv3Options {
                     }
                     i += boolValueTaken(args, i, inline);
                 }
-                case "--stats" -> {
-                    s.put("ROCPROFSYS_ROCPROFV3_STATS", Boolean.toString(flag(args, i, inline)));
-                    i += boolValueTaken(args, i, inline);
-                }
-                case "-S", "--summary" -> {
-                    s.put("ROCPROFSYS_ROCPROFV3_SUMMARY", Boolean.toString(flag(args, i, inline)));
-                    i += boolValueTaken(args, i, inline);
-                }
-                case "-D", "--summary-per-domain" -> {
-                    s.put("ROCPROFSYS_ROCPROFV3_SUMMARY_PER_DOMAIN", Boolean.toString(flag(args, i, inline)));
-                    i += boolValueTaken(args, i, inline);
-                }
-                case "-T", "--truncate-kernels" -> {
-                    s.put("ROCPROFSYS_ROCPROFV3_TRUNCATE_KERNELS", Boolean.toString(flag(args, i, inline)));
-                    i += boolValueTaken(args, i, inline);
-                }
-                case "-M", "--mangled-kernels" -> {
-                    s.put("ROCPROFSYS_ROCPROFV3_MANGLED_KERNELS", Boolean.toString(flag(args, i, inline)));
-                    i += boolValueTaken(args, i, inline);
-                }
                 case "--summary-output-file" -> {
                     s.put("ROCPROFSYS_ROCPROFV3_SUMMARY_OUTPUT_FILE", value(args, i, inline, name));
                     i += inline == null ? 1 : 0;
@@ -286,7 +278,10 @@ public final class Rocprofv3Options {
                 }
                 default -> {
                     Tracing t = TRACING.get(name);
-                    if (t != null) {
+                    if (SWITCHES.containsKey(name)) {
+                        s.put(SWITCHES.get(name), Boolean.toString(flag(args, i, inline)));
+                        i += boolValueTaken(args, i, inline);
+                    } else if (t != null) {
                         if (flag(args, i, inline)) {
                             traces.add(t.trace);
                             rocm.addAll(t.rocm);
