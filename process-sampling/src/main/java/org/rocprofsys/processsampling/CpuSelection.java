@@ -2,6 +2,7 @@ package org.rocprofsys.processsampling;
 
 import java.util.List;
 import java.util.TreeSet;
+import org.rocprofsys.config.NumberRange;
 
 /**
  * ROCPROFSYS_SAMPLING_CPUS: {@code none} (the default: no frequency series), empty or {@code all}
@@ -24,13 +25,8 @@ final class CpuSelection {
         }
         for (String part : s.split("[ ,;]+")) {
             try {
-                int dash = part.indexOf('-');
-                int lo = Integer.parseInt(dash < 0 ? part : part.substring(0, dash));
-                int hi = dash < 0 ? lo : Integer.parseInt(part.substring(dash + 1));
-                if (lo < 0 || hi < lo) {
-                    throw new NumberFormatException();
-                }
-                for (int i = lo; i <= hi && i < cpuCount; i++) {
+                NumberRange range = NumberRange.parse(part, Integer.MAX_VALUE);
+                for (int i = (int) range.lo(); i <= range.hi() && i < cpuCount; i++) {
                     cpus.add(i);
                 }
             } catch (NumberFormatException e) {

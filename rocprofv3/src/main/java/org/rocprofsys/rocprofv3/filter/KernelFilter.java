@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.rocprofsys.config.NumberRange;
 import org.rocprofsys.config.Settings;
 import org.rocprofsys.core.event.GpuActivity;
 import org.rocprofsys.core.event.TraceEvent;
@@ -71,13 +72,8 @@ public final class KernelFilter implements InterceptStage {
                 continue;
             }
             try {
-                int dash = part.indexOf('-');
-                long lo = Long.parseLong(dash < 0 ? part : part.substring(0, dash));
-                long hi = dash < 0 ? lo : Long.parseLong(part.substring(dash + 1));
-                if (lo < 0 || hi < lo) {
-                    throw new NumberFormatException();
-                }
-                out.add(new long[] {lo, hi});
+                NumberRange range = NumberRange.parse(part, Long.MAX_VALUE);
+                out.add(new long[] {range.lo(), range.hi()});
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(
                         "--kernel-iteration-range: invalid range '" + part + "' in '" + text + "'");
