@@ -101,24 +101,9 @@ public record CollectedRun(OutputPaths paths, DecodedTrace trace, JsonNode metad
          * @param dir the test's folder: the outputs go to {@code dir}/out
          * @param command the target's command (the output names' {@code %argv0%})
          * @param name the run's command line in the summary and metadata
+         * @param parts session parts whose intercept stages see the events first (a filter), or none
          * @param end how the root process ended, with {@code status} (its exit code or signal)
          */
-        public CollectedRun collect(
-                Settings settings,
-                Path dir,
-                int pid,
-                String command,
-                String name,
-                PrintStream log,
-                List<OutputFormat> formats,
-                List<BackendRecords.Factory> backends,
-                ProcessEnd end,
-                int status)
-                throws Exception {
-            return collect(settings, dir, pid, command, name, log, formats, backends, List.of(), end, status);
-        }
-
-        /** As above, with session parts whose intercept stages see the events first (a filter). */
         public CollectedRun collect(
                 Settings settings,
                 Path dir,

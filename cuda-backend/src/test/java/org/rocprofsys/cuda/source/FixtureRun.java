@@ -63,6 +63,7 @@ record FixtureRun(int pid, DecodedTrace trace, Path outputDir, JsonNode metadata
                     log,
                     CollectedRun.gpuFormats(org.rocprofsys.cuda.decode.CudaGpu.VENDOR, new UnifiedMemoryFormat()),
                     List.of(CudaTracing::records),
+                    List.of(),
                     ProcessEnd.KILLED_BY_SIGNAL,
                     11);
             return new FixtureRun(

@@ -78,6 +78,7 @@ record ReplayRun(ProcessResult target, DecodedTrace trace, Path outputDir, JsonN
                     log,
                     CollectedRun.gpuFormats(org.rocprofsys.rocm.decode.RocmGpu.VENDOR),
                     List.of(rocm),
+                    List.of(),
                     r.exitCode() > 128 ? ProcessEnd.KILLED_BY_SIGNAL : ProcessEnd.EXITED,
                     r.exitCode() > 128 ? r.exitCode() - 128 : r.exitCode());
             return new ReplayRun(
