@@ -756,7 +756,10 @@ static int rsys_ms_left(const struct timespec *start, int ms)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    long long spent = (long long)(now.tv_sec - start->tv_sec) * 1000LL + (now.tv_nsec - start->tv_nsec) / 1000000L;
+    /* whole milliseconds spent, rounded down from the total: dividing the nanosecond difference
+     * alone truncates a negative one towards zero and took up to 1 ms off the time left */
+    long long spent_ns = (long long)(now.tv_sec - start->tv_sec) * RSYS_NS + (now.tv_nsec - start->tv_nsec);
+    long long spent = spent_ns / 1000000LL;
     return spent >= ms ? 0 : (int)(ms - spent);
 }
 
