@@ -50,8 +50,10 @@ class NamedShareIT extends DistributionTest {
                 "[NamedShareIT] %s: ours %.1f %% named of %d samples, perf %.1f %% of %d%n",
                 name, 100 * share(ours), total, 100 * theirs, perf.size());
         assumeTrue(total >= 100 && perf.size() >= 100, "too few samples to compare");
-        // two runs of the same work: their shares differ by chance (sd about 0.025 at 400 samples)
-        assertTrue(share(ours) >= theirs - 0.08, "ours " + share(ours) + " perf " + theirs + "\n" + ours);
+        // two runs of the same work: their shares differ by chance (sd of the difference about
+        // 0.035 at 400 samples each), and perf names PLT stubs (name@plt) that we do not yet, about
+        // 0.05 on sqlite3: 0.05 + 3 sd; a gap beyond it is a naming regression, not chance
+        assertTrue(share(ours) >= theirs - 0.15, "ours " + share(ours) + " perf " + theirs + "\n" + ours);
     }
 
     @Test
