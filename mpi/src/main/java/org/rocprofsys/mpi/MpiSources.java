@@ -20,8 +20,6 @@ import org.rocprofsys.core.spi.SourceProvider;
  * that links none gets nothing: the wrappers are never loaded into it.
  */
 final class MpiSources implements SourceProvider {
-    static final String AGENT_LIBRARY = "librocprof-sys.so";
-
     private final Supplier<Path> libraryDirectory;
 
     MpiSources(Supplier<Path> libraryDirectory) {
@@ -49,9 +47,8 @@ final class MpiSources implements SourceProvider {
                     + " is missing (built where the implementation's mpi.h is installed): MPI is not traced");
             return List.of(new MpiRankRecords(log, LauncherRank.of(targetEnvironment)), new CommDataCounters());
         }
-        String userPreload = targetEnvironment.getOrDefault("LD_PRELOAD", "");
         List<SessionPart> parts = new ArrayList<>(List.of(
-                new MpiPreload(lib.resolve(AGENT_LIBRARY), wrappers, userPreload, settings.bool(MpiPreload.USE_MPIP)),
+                new MpiPreload(wrappers, settings.bool(MpiPreload.USE_MPIP)),
                 new MpiRankRecords(log, LauncherRank.of(targetEnvironment)),
                 new CommDataCounters()));
         if (mpi.get() == MpiImplementation.MPICH) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -272,14 +273,23 @@ public final class Session {
     private Map<String, String> targetEnvironment(Path sessionDir) {
         Map<String, String> env = new HashMap<>(launch.environment());
         env.remove(TargetProcess.STATE_VARIABLE); // the launch helper's, not the target's
-        String preload = env.get("LD_PRELOAD");
-        String agent = launch.agentLibrary().toString();
-        env.put("LD_PRELOAD", preload == null || preload.isBlank() ? agent : agent + ":" + preload);
+        List<TargetEnvironmentContribution> contributions =
+                SessionPart.withRole(sources, TargetEnvironmentContribution.class);
+        // the agent first, then the parts' wrapper libraries, then the user's own preloads
+        List<String> preload = new ArrayList<>(List.of(launch.agentLibrary().toString()));
+        for (TargetEnvironmentContribution c : contributions) {
+            c.preloadAfterAgent().forEach(p -> preload.add(p.toString()));
+        }
+        String user = env.get("LD_PRELOAD");
+        if (user != null && !user.isBlank()) {
+            preload.add(user);
+        }
+        env.put("LD_PRELOAD", String.join(":", preload));
         env.put(WireFormat.ENV_SESSION_DIR, sessionDir.toString());
         env.putAll(ringEnvironment(settings));
         env.put(WireFormat.ENV_METRICS, Integer.toString(agentMetrics()));
         env.put(WireFormat.ENV_THREAD_CALLS, Integer.toString(threadCalls()));
-        for (TargetEnvironmentContribution c : SessionPart.withRole(sources, TargetEnvironmentContribution.class)) {
+        for (TargetEnvironmentContribution c : contributions) {
             env.putAll(c.targetEnvironment(sessionDir));
         }
         return env;
